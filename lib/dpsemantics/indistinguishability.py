@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
-from ._validate import check_delta, check_distribution, check_epsilon
+from ._validate import check_delta, check_distribution, check_epsilon, check_positive_int
 
 __all__ = [
     "hockey_stick",
@@ -26,6 +26,10 @@ __all__ = [
     "worst_event",
     "event_violation",
     "transitivity_parameters",
+    "smallest_delta_over_events",
+    "transitivity_witness",
+    "group_parameters",
+    "check_transitivity_answer",
 ]
 
 
@@ -115,3 +119,90 @@ def transitivity_parameters(eps, delta):
     eps = check_epsilon(eps, "eps")
     delta = check_delta(delta)
     return 2 * eps, np.minimum(1.0, (1 + np.exp(eps)) * delta)
+
+
+def smallest_delta_over_events(p, q, eps) -> float:
+    """The smallest δ of Definition 2.1 found by checking every event E ⊆ support (2^m of them).
+
+    Exponential in the support size m (allowed up to 16): an independent check of :func:`smallest_delta`.
+    """
+    p, q = _pair(p, q)
+    eps = check_epsilon(eps, "eps")
+    m = p.size
+    if m > 16:
+        raise ValueError(f"p must have at most 16 outcomes for an exhaustive search (got {m})")
+    events = ((np.arange(2**m)[:, None] >> np.arange(m)) & 1).astype(bool)
+    pe, qe = events @ p, events @ q
+    factor = np.exp(eps)
+    return float(max(np.max(pe - factor * qe), np.max(qe - factor * pe), 0.0))
+
+
+def transitivity_witness(eps, delta):
+    """Three distributions p ≈ q ≈ r, each pair (ε, δ)-indistinguishable, with p and r exactly at
+    (2ε, (1 + e^ε)δ): the bound of :func:`transitivity_parameters` is attained (Lecture 1, Exercise 7.2).
+
+    On two outcomes {a, b}: r puts no mass on a, q puts δ there and p puts (1 + e^ε)δ; the event {a}
+    then uses the full slack of both steps.  Needs (1 + e^ε)δ ≤ 1 and the reverse inequalities on {b},
+    which hold when δ is small next to ε; they are checked here, not assumed.
+    """
+    eps = check_epsilon(eps, "eps")
+    delta = check_delta(delta)
+    a_p = (1 + np.exp(eps)) * delta
+    if a_p > 1:
+        raise ValueError(f"delta too large for the witness: (1 + e^eps)*delta must be <= 1 (got delta={delta})")
+    p = np.array([a_p, 1 - a_p])
+    q = np.array([delta, 1 - delta])
+    r = np.array([0.0, 1.0])
+    if not (is_indistinguishable(p, q, eps, delta) and is_indistinguishable(q, r, eps, delta)):
+        raise ValueError(f"no two-point witness for eps={eps}, delta={delta}: delta is too large relative to eps")
+    return p, q, r
+
+
+def group_parameters(eps, delta, group_size: int):
+    """Group privacy: an (ε, δ)-DP algorithm is (gε, δ_g)-DP for datasets differing in g records, with
+    δ_g = δ Σ_{j<g} e^{jε} ≤ g e^{(g−1)ε} δ (Dwork & Roth 2014, Thm 2.2 for δ = 0; in general, chaining
+    Lecture 1, Exercise 7.2's argument g times along a path of adjacent datasets).
+
+    This is the "group" flavour of DP that Lecture 1, §4 mentions; user-level DP asks for it directly.
+    """
+    eps = check_epsilon(eps, "eps")
+    delta = check_delta(delta)
+    g = check_positive_int(group_size, "group_size")
+    # Σ_{j<g} e^{jε} δ: the chain p_0 ≈ p_1 ≈ … ≈ p_g accumulates each step's δ scaled by e^{jε}.
+    slack = delta * np.sum(np.exp(eps * np.arange(g)))
+    return g * eps, min(1.0, float(slack))
+
+
+def check_transitivity_answer(eps_prime, delta_prime, *, trials: int = 300, seed: int = 0) -> dict:
+    """Check a student's answer to Lecture 1, Exercise 7.2.
+
+    ``eps_prime(eps, delta)`` and ``delta_prime(eps, delta)`` are the proposed parameters.  The answer is
+    tried on random chains p ≈ q ≈ r (Dirichlet distributions on 2–6 outcomes, δ set to the least value
+    the chain needs) and on :func:`transitivity_witness`.  Returns whether it was ever violated, a
+    counterexample if so, and whether it is as tight as (2ε, (1 + e^ε)δ).
+    """
+    trials = check_positive_int(trials, "trials")
+    rng = np.random.default_rng(seed)
+    cases = []
+    for eps in (0.1, 0.5, 1.0, 2.0):
+        for delta in (1e-3, 1e-2):
+            cases.append((eps, delta, *transitivity_witness(eps, delta)))
+    for _ in range(trials):
+        m = int(rng.integers(2, 7))
+        p, q, r = rng.dirichlet(np.full(m, 0.5), size=3)
+        eps = float(rng.uniform(0.05, 2.0))
+        delta = float(max(smallest_delta(p, q, eps), smallest_delta(q, r, eps)))
+        cases.append((eps, delta, p, q, r))
+    for eps, delta, p, q, r in cases:
+        e2, d2 = float(eps_prime(eps, delta)), float(delta_prime(eps, delta))
+        needed = float(smallest_delta(p, r, e2))
+        if needed > d2 + 1e-12:
+            return {"valid": False, "counterexample": {"eps": eps, "delta": delta, "p": p, "q": q, "r": r,
+                                                        "needed_delta": needed, "your_delta": d2}}
+    tight = all(
+        float(delta_prime(e, d)) <= (1 + np.exp(e)) * d * (1 + 1e-9) and float(eps_prime(e, d)) <= 2 * e * (1 + 1e-9)
+        for e in (0.1, 0.5, 1.0, 2.0)
+        for d in (1e-3, 1e-2)
+    )
+    return {"valid": True, "counterexample": None, "as_tight_as_reference": tight}
+

@@ -42,6 +42,8 @@ __all__ = [
     "randomized_response_privacy_loss",
     "laplace_privacy_loss",
     "gaussian_privacy_loss",
+    "name_and_shame",
+    "name_and_shame_exposure",
 ]
 
 
@@ -268,3 +270,37 @@ def laplace_privacy_loss(eps_mech):
         return np.where(t >= eps_mech, 1.0, out)
 
     return atoms, probs, cdf
+
+
+def name_and_shame(n: int, delta) -> FiniteMechanism:
+    """Publish each record of x ∈ {0,1}^n independently with probability δ (Dwork & Roth 2014, §2.3).
+
+    An output lists, per record, ``None`` (withheld) or its value.  The mechanism is (0, δ)-DP, and yet
+    it publishes somebody's record with probability 1 − (1 − δ)^n (:func:`name_and_shame_exposure`):
+    the reason Lecture 1, §5 asks for δ well below 1/n.
+    """
+    from ._validate import check_delta
+
+    n = check_positive_int(n, "n")
+    delta = check_delta(delta)
+    databases = list(itertools.product((0, 1), repeat=n))
+    outputs = list(itertools.product((None, 0, 1), repeat=n))
+
+    def pmf(x, out):
+        prob = 1.0
+        for value, shown in zip(x, out):
+            prob *= (1 - delta) if shown is None else (delta if shown == value else 0.0)
+        return prob
+
+    return FiniteMechanism.from_function(databases, outputs, pmf)
+
+
+def name_and_shame_exposure(n, delta):
+    """Probability that the name-and-shame mechanism publishes at least one of n records: 1 − (1 − δ)^n."""
+    from ._validate import check_delta
+
+    n = check_positive(n, "n")
+    delta = check_delta(delta)
+    with np.errstate(divide="ignore"):  # δ = 1 gives log 0 = −∞ and exposure 1, as it should
+        out = -np.expm1(np.multiply(n, np.log1p(-np.asarray(delta))))
+    return float(out) if np.ndim(out) == 0 else out
