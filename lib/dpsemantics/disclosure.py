@@ -1,0 +1,780 @@
+"""Disclosure risk of a differentially private release (Kazan, Sharma, Zhang, Jiang & Yan).
+
+The setting is the membership-inference game of Kazan et al., §3.1: an adversary knows every record of
+the database except whether the target ``i`` is in it, holds a prior ``p = P[I_i = 1]`` and sees the
+output ``Y`` of the mechanism, which came either from ``M(x)`` (target present) or from ``M(x_{-i})``
+(target absent).  The adversary's posterior is the random variable ``X_i = P[I_i = 1 | Y]``.
+
+What the module computes, with the result of the paper each function implements:
+
+* the posterior as a function of the privacy-loss random variable (Theorem 3.1, eq. (2)) and, for
+  comparison, directly with Bayes' rule;
+* the posterior, posterior-to-prior ratio and posterior-to-prior difference bounds of probabilistic DP
+  (Theorems 3.2, 3.3, 3.5, eqs. (3), (5), (8)), of pure DP (Corollaries 3.6–3.8) and of approximate DP
+  via Theorem 3.9's ε′ (Corollaries 3.10–3.12);
+* the priors that make the difference bound extreme (Lemma 3.4) and the ε̃ of Theorem 3.5(2), which
+  exists only for ε < 2·log 3;
+* exact distributions of the posterior for mechanisms whose privacy loss is known (randomized response,
+  Laplace, Gaussian, and compositions of randomized response), to show how far a concrete mechanism is
+  from the worst case;
+* the inverse problems of §4.3: the largest ε a disclosure-risk requirement allows, per release under
+  composition;
+* :func:`explain`: the plain-language explanations of §4.1 with the numbers filled in for a release.
+
+Numerics work with log-odds: the bound ``p / (p + (1 − p)e^{−ε})`` is ``expit(logit p + ε)``, which is
+exact at p = 0 and p = 1 and keeps its relative accuracy for priors within 1e-12 of either end.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from scipy import stats
+from scipy.optimize import brentq, minimize_scalar
+from scipy.special import expit
+
+from ._validate import as_float, check_delta, check_epsilon, check_positive, check_positive_int, check_probability
+
+__all__ = [
+    "EPS_TILDE_LIMIT",
+    "logit",
+    "posterior_bounds",
+    "ratio_bounds",
+    "prior_ratio_bounds",
+    "difference_bound",
+    "prior_difference_bounds",
+    "worst_case_prior",
+    "epsilon_tilde",
+    "symmetric_ratio_bounds",
+    "symmetric_difference_bound",
+    "posterior_from_privacy_loss",
+    "bayes_posterior",
+    "PrivacyLoss",
+    "MembershipLoss",
+    "randomized_response_loss",
+    "composed_randomized_response_loss",
+    "laplace_loss",
+    "gaussian_loss",
+    "finite_loss",
+    "posterior_interval_probability",
+    "ratio_interval_probability",
+    "difference_interval_probability",
+    "mechanism_pdp_delta",
+    "mechanism_pdp_epsilon",
+    "posterior_quantile",
+    "counterexample_a6",
+    "approximate_bounds",
+    "DisclosureBounds",
+    "best_zcdp_pdp_epsilon",
+    "dp_epsilon_for_pdp",
+    "epsilon_for_difference",
+    "epsilon_for_ratio",
+    "epsilon_for_posterior",
+    "epsilon_for_profile",
+    "check_profile_answer",
+    "per_release_epsilon",
+    "lattice_optimal_epsilon",
+    "first_exceeding",
+    "explain",
+]
+
+#: Theorem 3.5(2)'s ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}) exists only for e^{ε/2} < 3, i.e. ε < 2·log 3.
+EPS_TILDE_LIMIT = 2.0 * math.log(3.0)
+
+
+def _out(x):
+    """Plain float for 0-d results, array otherwise."""
+    x = np.asarray(x, dtype=float)
+    return float(x) if x.ndim == 0 else x
+
+
+def logit(p):
+    """log(p/(1 − p)) with log1p for accuracy near 1; ±inf at p = 0, 1 (no warning)."""
+    p = np.asarray(p, dtype=float)
+    with np.errstate(divide="ignore"):
+        return np.log(p) - np.log1p(-p)
+
+
+def _shift(p, s):
+    """p/(p + (1 − p)e^{−s}) = expit(logit p + s); exact at p ∈ {0, 1} for finite s."""
+    return expit(logit(p) + s)
+
+
+# --------------------------------------------------------------------------------------------------
+# Bounds of Theorems 3.2, 3.3, 3.5 and Lemma 3.4 (pure DP: Corollaries 3.6–3.8)
+# --------------------------------------------------------------------------------------------------
+
+
+def posterior_bounds(prior, eps):
+    """Kazan et al., Theorem 3.2, eq. (3) (pure DP: Corollary 3.6, eq. (10)).
+
+    Under (ε, δ)-PDP, with probability at least 1 − δ the adversary's posterior lies in
+    ``[p/(p + (1−p)e^{ε}), p/(p + (1−p)e^{−ε})]``.  Returns ``(low, high)``; broadcasts over ``prior``
+    and ``eps``.
+    """
+    p = check_probability(prior, "prior")
+    eps = check_epsilon(eps, "eps")
+    p, eps = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(eps, dtype=float))
+    return _out(_shift(p, -eps)), _out(_shift(p, eps))
+
+
+def ratio_bounds(eps):
+    """Kazan et al., Theorem 3.3, eq. (5) (pure DP: Corollary 3.7): the prior-free bounds
+    ``(e^{−ε}, e^{ε})`` on the posterior-to-prior ratio."""
+    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
+    return _out(np.exp(-eps)), _out(np.exp(eps))
+
+
+def prior_ratio_bounds(prior, eps):
+    """The prior-dependent ratio bounds behind Theorem 3.3 (proof in Appendix A.3):
+    ``1/(p + (1−p)e^{ε}) ≤ X/p ≤ 1/(p + (1−p)e^{−ε})``.  The ratio needs p > 0."""
+    p = check_probability(prior, "prior", open_low=True)
+    eps = check_epsilon(eps, "eps")
+    p, eps = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(eps, dtype=float))
+    with np.errstate(divide="ignore"):
+        lp, lq = np.log(p), np.log1p(-p)
+    low = np.exp(-np.logaddexp(lp, lq + eps))
+    high = np.exp(-np.logaddexp(lp, lq - eps))
+    return _out(low), _out(high)
+
+
+def difference_bound(eps):
+    """Kazan et al., Theorem 3.5(1), eq. (8) (pure DP: Corollary 3.8): the prior-free bound
+    ``(e^{ε/2} − 1)/(e^{ε/2} + 1) = tanh(ε/4)`` on |posterior − prior|."""
+    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
+    return _out(np.tanh(eps / 4.0))
+
+
+def prior_difference_bounds(prior, eps):
+    """The prior-dependent difference bounds of Lemma 3.4, eq. (6): ``(low − p, high − p)`` with
+    ``(low, high) = posterior_bounds(p, ε)``, written as ``∓p(1−p)(1 − e^{∓ε})/(…)`` so that no
+    cancellation occurs near p = 0 or 1."""
+    p = check_probability(prior, "prior")
+    eps = check_epsilon(eps, "eps")
+    p, eps = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(eps, dtype=float))
+    q = 1.0 - p
+    em = np.exp(-eps)
+    one_minus_em = -np.expm1(-eps)
+    high = p * q * one_minus_em / (p + q * em)
+    low = -p * q * one_minus_em / (p * em + q)
+    return _out(low), _out(high)
+
+
+def worst_case_prior(eps):
+    """Kazan et al., Lemma 3.4: the priors at which the difference bounds of eq. (6) are extreme.
+
+    Returns ``(p_up, p_down)``: ``p_up = 1/(1 + e^{ε/2})`` maximises the upper limit (the largest
+    possible increase of the posterior), ``p_down = 1/(1 + e^{−ε/2})`` minimises the lower limit.
+    """
+    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
+    return _out(expit(-eps / 2.0)), _out(expit(eps / 2.0))
+
+
+def epsilon_tilde(eps):
+    """Kazan et al., Theorem 3.5(2) and Corollary 3.12(1): ``ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2})``.
+
+    It is the privacy loss at which the posterior of an adversary with prior 1/2 moves by exactly
+    tanh(ε/4); it exists only for ``ε < 2·log 3`` (beyond, tanh(ε/4) ≥ 1/2 and the prior-1/2 adversary
+    constrains nothing).  A ``ValueError`` is raised outside that range.
+    """
+    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
+    if np.any(eps >= EPS_TILDE_LIMIT):
+        bad = eps[eps >= EPS_TILDE_LIMIT].flat[0] if eps.ndim else float(eps)
+        raise ValueError(
+            f"eps must be < 2*log(3) = {EPS_TILDE_LIMIT:.6f} for Theorem 3.5's epsilon-tilde to exist (got eps={bad!r})"
+        )
+    h = eps / 2.0
+    # log(3e^h − 1) − log(3 − e^h), with expm1 so that ε̃ → 0 smoothly as ε → 0.
+    out = np.log1p(3.0 * np.expm1(h) / 2.0) - np.log1p(-np.expm1(h) / 2.0)
+    return _out(out)
+
+
+def symmetric_ratio_bounds(prior, eps):
+    """Bounds on the ratios ``X/p`` and ``(1 − X)/(1 − p)`` together (Kazan et al., §4.4, Figure 6).
+
+    Returns ``(lowest lower bound, highest upper bound)`` of the two ratios; the second ratio's bounds
+    are the first one's at prior 1 − p.  Needs 0 < p < 1.
+    """
+    p = check_probability(prior, "prior", open_low=True, open_high=True)
+    lo1, hi1 = prior_ratio_bounds(p, eps)
+    lo0, hi0 = prior_ratio_bounds(1.0 - np.asarray(p, dtype=float), eps)
+    return _out(np.minimum(lo1, lo0)), _out(np.maximum(hi1, hi0))
+
+
+def symmetric_difference_bound(prior, eps):
+    """Bound on ``max{X − p, (1 − X) − (1 − p)}`` (Kazan et al., §4.4, Figure 7): the larger of the
+    upper difference bounds at priors p and 1 − p.  Its maximum over p is tanh(ε/4) (Lemma 3.4)."""
+    p = np.asarray(check_probability(prior, "prior"), dtype=float)
+    _, hi1 = prior_difference_bounds(p, eps)
+    _, hi0 = prior_difference_bounds(1.0 - p, eps)
+    return _out(np.maximum(hi1, hi0))
+
+
+# --------------------------------------------------------------------------------------------------
+# Theorem 3.1: the posterior as a function of the privacy loss
+# --------------------------------------------------------------------------------------------------
+
+
+def posterior_from_privacy_loss(prior, z, *, target_present: bool = True):
+    """Kazan et al., Theorem 3.1, eq. (2).
+
+    With ``target_present`` (``Y ← M(x)``) and ``z`` a value of ``Z_i = PrivLoss(M(x) ‖ M(x_{-i}))``, the
+    posterior is ``p/(p + (1−p)e^{−z})``; otherwise (``Y ← M(x_{-i})``) ``z`` is a value of
+    ``Z'_i = PrivLoss(M(x_{-i}) ‖ M(x))`` and the posterior is ``p/(p + (1−p)e^{z})``.  ``z`` may be ±inf.
+    """
+    p = np.asarray(check_probability(prior, "prior"), dtype=float)
+    z = np.asarray(z, dtype=float)
+    if np.any(np.isnan(z)):
+        raise ValueError("z must not be NaN (got z=nan)")
+    sign = 1.0 if target_present else -1.0
+    lp = logit(p)
+    with np.errstate(invalid="ignore"):
+        s = lp + sign * z
+    # A prior of 0 or 1 is never moved, whatever z is (inf − inf would be NaN).
+    s = np.where(np.isinf(lp), lp, s)
+    return _out(expit(s))
+
+
+def bayes_posterior(prior, like_present, like_absent):
+    """P[I = 1 | Y = y] by Bayes' rule: ``p·a / (p·a + (1 − p)·b)`` with ``a = P[M(x) = y]`` and
+    ``b = P[M(x_{-i}) = y]`` (densities allowed).  The definition behind Kazan et al., eq. (1)."""
+    p = np.asarray(check_probability(prior, "prior"), dtype=float)
+    a = np.asarray(as_float(like_present, "like_present"), dtype=float)
+    b = np.asarray(as_float(like_absent, "like_absent"), dtype=float)
+    if np.any(a < 0) or np.any(b < 0):
+        raise ValueError("likelihoods must be >= 0 (got a negative like_present or like_absent)")
+    num = p * a
+    den = num + (1.0 - p) * b
+    if np.any(den <= 0):
+        raise ValueError("the output must have positive probability under the adversary's model "
+                         "(got p*like_present + (1-p)*like_absent = 0)")
+    return _out(num / den)
+
+
+# --------------------------------------------------------------------------------------------------
+# Privacy-loss distributions of concrete mechanisms
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PrivacyLoss:
+    """The law of a privacy-loss random variable Z (Kazan et al., Definition 2.2), by its CDF.
+
+    ``cdf(t) = P[Z ≤ t]`` and ``cdf_left(t) = P[Z < t]`` (they differ at atoms), ``ppf(q)`` the
+    q-quantile (smallest t with P[Z ≤ t] ≥ q).  ``atoms``/``weights`` list a purely discrete law.
+    """
+
+    cdf: Callable
+    cdf_left: Callable
+    ppf: Callable
+    name: str = ""
+    atoms: np.ndarray | None = None
+    weights: np.ndarray | None = None
+
+    def prob_between(self, a, b):
+        """P[a ≤ Z ≤ b] (closed interval)."""
+        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+        return np.where(b >= a, np.asarray(self.cdf(b)) - np.asarray(self.cdf_left(a)), 0.0)
+
+    def prob_abs_greater(self, t):
+        """P[|Z| > t]."""
+        t = np.asarray(t, dtype=float)
+        return 1.0 - np.asarray(self.cdf(t)) + np.asarray(self.cdf_left(-t))
+
+
+@dataclass(frozen=True)
+class MembershipLoss:
+    """The pair (Z_i, Z'_i) of Theorem 3.1: the loss under ``Y ← M(x)`` and under ``Y ← M(x_{-i})``."""
+
+    present: PrivacyLoss
+    absent: PrivacyLoss
+    name: str = ""
+
+
+def _discrete(values, weights, name="") -> PrivacyLoss:
+    values = np.asarray(values, dtype=float)
+    weights = np.asarray(weights, dtype=float)
+    keep = weights > 0
+    values, weights = values[keep], weights[keep]
+    order = np.argsort(values)
+    values, weights = values[order], weights[order]
+    cum = np.cumsum(weights)
+    cum = cum / cum[-1]
+
+    def cdf(t):
+        t = np.asarray(t, dtype=float)
+        idx = np.searchsorted(values, t, side="right")
+        return np.where(idx > 0, cum[np.maximum(idx - 1, 0)], 0.0)
+
+    def cdf_left(t):
+        t = np.asarray(t, dtype=float)
+        idx = np.searchsorted(values, t, side="left")
+        return np.where(idx > 0, cum[np.maximum(idx - 1, 0)], 0.0)
+
+    def ppf(q):
+        q = np.asarray(q, dtype=float)
+        idx = np.searchsorted(cum, q - 1e-15, side="left")
+        return values[np.minimum(idx, values.size - 1)]
+
+    return PrivacyLoss(cdf, cdf_left, ppf, name, values, weights)
+
+
+def finite_loss(row_present, row_absent, name="") -> MembershipLoss:
+    """The privacy-loss pair of a finite mechanism from its two output distributions
+    (``row_present`` = law of M(x), ``row_absent`` = law of M(x_{-i})).  Outputs impossible under
+    one row give infinite losses."""
+    a = np.asarray(row_present, dtype=float)
+    b = np.asarray(row_absent, dtype=float)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"row_present and row_absent must be 1-D of equal length (got {a.shape}, {b.shape})")
+    with np.errstate(divide="ignore"):
+        z = np.log(a) - np.log(b)
+    return MembershipLoss(_discrete(z, a, name), _discrete(-z, b, name), name)
+
+
+def randomized_response_loss(eps_rr) -> MembershipLoss:
+    """Randomized response with parameter ε_rr: Z = ±ε_rr with probabilities expit(±ε_rr), and the same
+    law for Z' (the mechanism is symmetric)."""
+    eps_rr = check_epsilon(eps_rr, "eps_rr")
+    keep = float(expit(eps_rr))
+    row_present = np.array([keep, 1.0 - keep])
+    return finite_loss(row_present, row_present[::-1], f"randomized response, eps={eps_rr:g}")
+
+
+def composed_randomized_response_loss(eps0, k) -> MembershipLoss:
+    """k independent ε₀-randomized responses about the target: Z = ε₀(2B − k), B ~ Binomial(k, expit(ε₀)).
+
+    Kairouz, Oh & Viswanath show that this composition attains the optimal composition bound of
+    Kazan et al., Theorem 2.8(3), so it is the worst case for composing k pure ε₀-DP mechanisms.
+    """
+    eps0 = check_epsilon(eps0, "eps0", strictly_positive=True)
+    k = check_positive_int(k, "k")
+    j = np.arange(k + 1)
+    w = stats.binom.pmf(j, k, expit(eps0))
+    z = eps0 * (2 * j - k)
+    loss = _discrete(z, w, f"{k}-fold randomized response, eps0={eps0:g}")
+    return MembershipLoss(loss, loss, loss.name)
+
+
+def laplace_loss(eps_mech) -> MembershipLoss:
+    """The Laplace mechanism with scale Δ/ε_mech: Z has atoms at +ε_mech (probability 1/2) and −ε_mech
+    (probability e^{−ε_mech}/2) and a density in between (``mechanisms.laplace_privacy_loss``); Z' has
+    the same law by symmetry."""
+    from .mechanisms import laplace_privacy_loss
+
+    eps_mech = check_epsilon(eps_mech, "eps_mech", strictly_positive=True)
+    atoms, probs, cdf = laplace_privacy_loss(eps_mech)
+    top, bottom = float(atoms[0]), float(atoms[1])
+
+    def cdf_left(t):
+        t = np.asarray(t, dtype=float)
+        c = np.asarray(cdf(t), dtype=float)
+        return c - np.where(t == top, probs[0], 0.0) - np.where(t == bottom, probs[1], 0.0)
+
+    def ppf(q):
+        q = np.asarray(q, dtype=float)
+        # Between the atoms, P[L ≤ t] = e^{−ε}/2 + (e^{−ε y*} − e^{−ε})/2 with y* = (1 − t/ε)/2, which
+        # climbs from e^{−ε}/2 to 1/2; above 1/2 the quantile is the top atom.
+        inner = np.clip(2.0 * (q - probs[1]) + np.exp(-eps_mech), np.exp(-eps_mech), 1.0)
+        t = eps_mech * (1.0 + 2.0 * np.log(inner) / eps_mech)
+        t = np.where(q <= probs[1], bottom, t)
+        return np.where(q > 0.5, top, t)
+
+    loss = PrivacyLoss(cdf, cdf_left, ppf, f"Laplace, eps={eps_mech:g}")
+    return MembershipLoss(loss, loss, loss.name)
+
+
+def gaussian_loss(sigma, sensitivity=1.0) -> MembershipLoss:
+    """The Gaussian mechanism N(f(x), σ²) with sensitivity Δ: Z ~ N(μ, 2μ), μ = Δ²/(2σ²), and Z' has the
+    same law.  A ρ-zCDP Gaussian mechanism has μ = ρ, and k compositions add the μ's."""
+    sigma = check_positive(sigma, "sigma")
+    sensitivity = check_positive(sensitivity, "sensitivity")
+    mu = sensitivity**2 / (2.0 * sigma**2)
+    dist = stats.norm(loc=mu, scale=math.sqrt(2.0 * mu))
+    loss = PrivacyLoss(dist.cdf, dist.cdf, dist.ppf, f"Gaussian, sigma={sigma:g}")
+    return MembershipLoss(loss, loss, loss.name)
+
+
+# --------------------------------------------------------------------------------------------------
+# Exact probabilities of the disclosure events (checks of Theorems 3.2, 3.3, 3.5)
+# --------------------------------------------------------------------------------------------------
+
+
+def _interval_in_z(prior, low, high, target_present):
+    """The Z-interval equivalent to ``low ≤ X ≤ high`` (Theorem 3.1: X is monotone in Z)."""
+    lp = logit(prior)
+    a, b = logit(low) - lp, logit(high) - lp
+    return (a, b) if target_present else (-b, -a)
+
+
+def posterior_interval_probability(prior, low, high, loss: MembershipLoss, *, tol: float = 1e-9):
+    """P[low ≤ X ≤ high] under ``Y ← M(x)`` and under ``Y ← M(x_{-i})`` (returns both), computed from
+    the privacy loss via Theorem 3.1.  The interval is widened by ``tol`` in log-odds so that a
+    posterior landing exactly on a bound (randomized response, Laplace) counts as inside it.
+    Needs 0 < prior < 1."""
+    p = check_probability(prior, "prior", open_low=True, open_high=True)
+    out = []
+    for present, part in ((True, loss.present), (False, loss.absent)):
+        a, b = _interval_in_z(p, low, high, present)
+        out.append(_out(part.prob_between(np.asarray(a) - tol, np.asarray(b) + tol)))
+    return tuple(out)
+
+
+def ratio_interval_probability(prior, eps, loss: MembershipLoss, *, tol: float = 1e-9):
+    """P[e^{−ε} ≤ X/p ≤ e^{ε}] under both hypotheses (the event of Theorem 3.3, eq. (5)); p in (0, 1)."""
+    p = np.asarray(check_probability(prior, "prior", open_low=True, open_high=True), dtype=float)
+    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
+    low = p * np.exp(-eps)
+    high = np.minimum(p * np.exp(eps), 1.0)
+    return posterior_interval_probability(p, low, high, loss, tol=tol)
+
+
+def difference_interval_probability(prior, eps, loss: MembershipLoss, *, tol: float = 1e-9):
+    """P[|X − p| ≤ tanh(ε/4)] under both hypotheses (the event of Theorem 3.5, eq. (8)); p in (0, 1)."""
+    p = np.asarray(check_probability(prior, "prior", open_low=True, open_high=True), dtype=float)
+    b = difference_bound(eps)
+    low = np.maximum(p - b, 0.0)
+    high = np.minimum(p + b, 1.0)
+    return posterior_interval_probability(p, low, high, loss, tol=tol)
+
+
+def mechanism_pdp_delta(eps, loss: MembershipLoss):
+    """The smallest δ with which the pair is (ε, δ)-PDP (Kazan et al., Definition 2.4):
+    ``max(P[|Z| > ε], P[|Z'| > ε])``."""
+    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
+    return _out(np.maximum(loss.present.prob_abs_greater(eps), loss.absent.prob_abs_greater(eps)))
+
+
+def mechanism_pdp_epsilon(delta_prime, loss: MembershipLoss, *, eps_max: float = 200.0) -> float:
+    """The smallest ε′ with ``mechanism_pdp_delta(ε′) ≤ δ′``: the mechanism's own PDP ε at δ′, to compare with the
+    worst case ε′ of Theorem 3.9."""
+    delta_prime = check_delta(delta_prime, "delta_prime", open_low=True)
+    f = lambda t: mechanism_pdp_delta(t, loss) - delta_prime  # noqa: E731
+    if f(0.0) <= 0:
+        return 0.0
+    if f(eps_max) > 0:
+        raise ValueError(f"delta_prime is too small: no eps below {eps_max} reaches it (got delta_prime={delta_prime!r})")
+    lo, hi = 0.0, eps_max
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if f(mid) <= 0:
+            hi = mid
+        else:
+            lo = mid
+        if hi - lo < 1e-13 * max(1.0, hi):
+            break
+    return hi
+
+
+def posterior_quantile(prior, q, loss: MembershipLoss, *, target_present: bool = True):
+    """The q-quantile of the posterior X (Theorem 3.1: X increases with Z under M(x), decreases with Z'
+    under M(x_{-i}))."""
+    p = check_probability(prior, "prior")
+    q = check_probability(q, "q", open_low=True, open_high=True)
+    if target_present:
+        z = loss.present.ppf(q)
+    else:
+        z = loss.absent.ppf(1.0 - np.asarray(q))
+    return posterior_from_privacy_loss(p, z, target_present=target_present)
+
+
+def counterexample_a6(eps, delta):
+    """The mechanism of Kazan et al., Appendix A.6 (Example A.1): with probability q = δ(1 + e^{−ε̃}) run
+    ε̃-randomized response on the target's membership, otherwise release nothing (output ``⊥``).
+
+    Returns ``(row_present, row_absent, eps_tilde, q)`` over the outputs ``(⊥, yes, no)``.  Its
+    posterior-to-prior difference obeys the bound tanh(ε/4) with probability ≥ 1 − δ for every prior,
+    but P[|Z| ≤ ε] = 1 − q < 1 − δ, so it is not (ε, δ)-PDP: the converse of Theorem 3.5(1) fails.
+    """
+    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    delta = check_delta(delta, "delta", open_low=True)
+    et = epsilon_tilde(eps)
+    q = delta * (1.0 + math.exp(-et))
+    if q > 1:
+        raise ValueError(f"delta is too large for the construction, delta*(1+exp(-eps_tilde)) > 1 (got delta={delta!r})")
+    keep = float(expit(et))
+    row_present = np.array([1.0 - q, q * keep, q * (1.0 - keep)])
+    row_absent = np.array([1.0 - q, q * (1.0 - keep), q * keep])
+    return row_present, row_absent, et, q
+
+
+# --------------------------------------------------------------------------------------------------
+# Approximate DP (Corollaries 3.10–3.12) and the applications of §4
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DisclosureBounds:
+    """Everything Corollaries 3.10–3.12 and Lemma 3.4 say about one (ε, δ)-DP release, at confidence
+    1 − δ′ (``eps_prime`` is Theorem 3.9's ε′)."""
+
+    eps: float
+    delta: float
+    delta_prime: float
+    eps_prime: float
+    prior: float
+    posterior_low: float
+    posterior_high: float
+    ratio_low: float
+    ratio_high: float
+    prior_ratio_low: float
+    prior_ratio_high: float
+    difference: float
+    worst_prior_up: float
+    worst_prior_down: float
+
+    @property
+    def confidence(self) -> float:
+        return 1.0 - self.delta_prime
+
+
+def _pdp_eps(eps, delta, delta_prime):
+    from . import conversions
+
+    return conversions.pdp_epsilon(eps, delta, delta_prime)
+
+
+def approximate_bounds(eps, delta, delta_prime, prior=0.5) -> DisclosureBounds:
+    """Kazan et al., Corollaries 3.10(2), 3.11(2), 3.12(2) and Lemma 3.4 for an (ε, δ)-DP release:
+    with probability at least 1 − δ′ the adversary's posterior, ratio and difference obey the PDP bounds
+    at ε′ = log(δ′e^ε + δ) − log(δ′ − δ) (Theorem 3.9).  With δ = 0 the bounds hold with certainty
+    (Corollaries 3.6–3.8) and ε′ = ε."""
+    eps = check_epsilon(eps, "eps")
+    delta = check_delta(delta, "delta")
+    prior = check_probability(prior, "prior")
+    if np.ndim(eps) or np.ndim(delta) or np.ndim(prior) or np.ndim(delta_prime):
+        raise ValueError("approximate_bounds takes scalars (use the vectorised bound functions for arrays)")
+    delta_prime = check_delta(delta_prime, "delta_prime")
+    eps_prime = float(eps) if delta == 0 else float(_pdp_eps(eps, delta, delta_prime))
+    low, high = posterior_bounds(prior, eps_prime)
+    rlow, rhigh = ratio_bounds(eps_prime)
+    if prior > 0:
+        prlow, prhigh = prior_ratio_bounds(prior, eps_prime)
+    else:
+        prlow = prhigh = float("inf")  # the ratio is undefined at p = 0; never shown then
+    up, down = worst_case_prior(eps_prime)
+    return DisclosureBounds(float(eps), float(delta), float(delta_prime), eps_prime, float(prior), low, high,
+                            rlow, rhigh, prlow, prhigh, difference_bound(eps_prime), up, down)
+
+
+def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
+    """Kazan et al., Example 4.1: the smallest ε′ reachable from ρ-zCDP at confidence 1 − δ′.
+
+    ρ-zCDP gives (ε(δ), δ)-DP for every δ (Theorem 2.7, or the tight conversion of Canonne, Kamath &
+    Steinke with ``tight=True``), and each of these gives (ε′(δ), δ′)-PDP by Theorem 3.9 for δ < δ′.
+    The paper does not say which δ it used; we take the one minimising ε′.  Returns ``(eps_prime, delta)``.
+    """
+    from . import conversions
+
+    rho = check_positive(rho, "rho")
+    delta_prime = check_delta(delta_prime, "delta_prime", open_low=True)
+    if np.ndim(rho):
+        pairs = [best_zcdp_pdp_epsilon(r, delta_prime, tight=tight) for r in np.ravel(rho)]
+        shape = np.shape(rho)
+        return (np.array([e for e, _ in pairs]).reshape(shape), np.array([d for _, d in pairs]).reshape(shape))
+    log_dp = math.log(delta_prime)
+
+    def f(log_delta):
+        d = math.exp(log_delta)
+        return float(conversions.pdp_epsilon(conversions.zcdp_epsilon(rho, d, tight=tight), d, delta_prime))
+
+    lo = max(log_dp - 700.0, -690.0)
+    hi = log_dp + math.log1p(-1e-9)
+    grid = np.linspace(lo, hi, 120)
+    vals = np.array([f(x) for x in grid])
+    i = int(np.argmin(vals))
+    a, b = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    res = minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-10})
+    best_x, best_v = (res.x, res.fun) if res.fun <= vals[i] else (grid[i], vals[i])
+    return float(best_v), float(math.exp(best_x))
+
+
+def dp_epsilon_for_pdp(eps_prime, delta, delta_prime):
+    """Invert Theorem 3.9: the ε with ``log(δ′e^ε + δ) − log(δ′ − δ) = ε′``, i.e.
+    ``ε = log(e^{ε′}(δ′ − δ) − δ) − log δ′`` (Kazan et al., Example 4.2, footnote 6).
+    Raises ``ValueError`` when no ε ≥ 0 reaches ε′ (δ too large for that ε′)."""
+    eps_prime = np.asarray(check_epsilon(eps_prime, "eps_prime"), dtype=float)
+    delta = check_delta(delta, "delta")
+    delta_prime = check_delta(delta_prime, "delta_prime", open_low=True)
+    if np.any(np.asarray(delta_prime) <= np.asarray(delta)):
+        raise ValueError(f"delta_prime must exceed delta (got delta_prime={delta_prime!r}, delta={delta!r})")
+    inner = np.exp(eps_prime) * (delta_prime - delta) - delta
+    if np.any(inner < delta_prime):
+        raise ValueError(
+            f"eps_prime is too small to be reached from any eps >= 0 with delta={delta!r}, "
+            f"delta_prime={delta_prime!r} (got eps_prime={float(np.min(eps_prime))!r})"
+        )
+    return _out(np.log(inner) - np.log(delta_prime))
+
+
+def epsilon_for_difference(max_difference, delta, delta_prime):
+    """Kazan et al., Example 4.2: the largest ε for which an (ε, δ)-DP release keeps |posterior − prior|
+    ≤ ``max_difference`` with probability ≥ 1 − δ′ (Corollary 3.12(2) solved for ε:
+    ε′ = 4·artanh(b), then Theorem 3.9 inverted)."""
+    b = check_probability(max_difference, "max_difference", open_low=True, open_high=True)
+    return dp_epsilon_for_pdp(4.0 * np.arctanh(b), delta, delta_prime)
+
+
+def epsilon_for_ratio(max_ratio, delta, delta_prime):
+    """The largest ε for which the posterior-to-prior ratio stays within [1/r, r] with probability ≥ 1 − δ′
+    (Corollary 3.11(2) solved for ε)."""
+    r = as_float(max_ratio, "max_ratio")
+    if np.any(np.asarray(r) <= 1):
+        raise ValueError(f"max_ratio must be > 1 (got max_ratio={r!r})")
+    return dp_epsilon_for_pdp(np.log(r), delta, delta_prime)
+
+
+def epsilon_for_posterior(prior, max_posterior, delta, delta_prime):
+    """The largest ε for which an adversary with prior p ends, with probability ≥ 1 − δ′, with a
+    posterior of at most ``max_posterior`` (Corollary 3.10(2) solved for ε: ε′ = logit(post) − logit(p))."""
+    p = np.asarray(check_probability(prior, "prior", open_low=True, open_high=True), dtype=float)
+    m = np.asarray(check_probability(max_posterior, "max_posterior", open_high=True), dtype=float)
+    if np.any(m <= p):
+        raise ValueError(f"max_posterior must exceed prior (got max_posterior={m!r}, prior={p!r})")
+    return dp_epsilon_for_pdp(logit(m) - logit(p), delta, delta_prime)
+
+
+def epsilon_for_profile(priors, max_posteriors, delta, delta_prime) -> float:
+    """A disclosure-risk profile in the sense of Kazan & Reiter (2024), carried to approximate DP as in
+    Kazan et al., §4.3: for each prior, the highest posterior the curator accepts (with probability
+    ≥ 1 − δ′).  Returns the largest ε meeting every point of the profile."""
+    eps = epsilon_for_posterior(priors, max_posteriors, delta, delta_prime)
+    return float(np.min(eps))
+
+
+def check_profile_answer(eps, priors, max_posteriors, delta, delta_prime) -> dict:
+    """Exercise check: is ``eps`` the largest ε meeting the profile?  Returns a dict with ``correct``,
+    ``expected`` and ``message``; does not reveal more than whether the answer is too large or small."""
+    eps = float(check_epsilon(eps, "eps"))
+    expected = epsilon_for_profile(priors, max_posteriors, delta, delta_prime)
+    ok = abs(eps - expected) <= 1e-3 * max(1.0, expected)
+    if ok:
+        msg = "Correct: every point of the profile holds and no larger epsilon would do."
+    elif eps > expected:
+        msg = "Too large: at least one prior in the profile would end above its accepted posterior."
+    else:
+        msg = "Too small: every point holds, but a larger epsilon still meets the whole profile."
+    return {"correct": ok, "expected": expected, "message": msg}
+
+
+def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
+    """Kazan et al., Theorem 2.8(3) used as printed: only the lattice points ε = (k − 2ℓ)ε₀ are
+    available, so the guarantee at δ is the smallest lattice ε whose δ (``composition.optimal_delta``)
+    is at most δ."""
+    from . import composition
+
+    eps0 = check_epsilon(eps0, "eps0", strictly_positive=True)
+    k = check_positive_int(k, "k")
+    delta = check_delta(delta, "delta")
+    best = k * eps0
+    for ell in range(k // 2 + 1):
+        e = (k - 2 * ell) * eps0
+        if float(composition.optimal_delta(e, eps0, k, delta0)) <= delta * (1 + 1e-12):
+            best = min(best, e)
+    return float(best)
+
+
+def _total_epsilon(method, eps0, k, delta_total, delta0):
+    from . import composition
+
+    if method == "basic":
+        return k * eps0
+    if method == "advanced":
+        return float(composition.advanced_epsilon(eps0, k, delta_total, delta0))
+    if method == "optimal":
+        return float(composition.optimal_epsilon(eps0, k, delta_total, delta0))
+    if method == "lattice":
+        return lattice_optimal_epsilon(eps0, k, delta_total, delta0)
+    raise ValueError(f"method must be one of 'basic', 'advanced', 'optimal', 'lattice' (got method={method!r})")
+
+
+def per_release_epsilon(eps_total, k, delta_total, delta0=0.0, *, method: str = "optimal") -> float:
+    """Kazan et al., Example 4.2: the largest per-release ε₀ such that k releases, each (ε₀, δ₀)-DP,
+    compose to (ε_total, δ_total)-DP under the chosen composition theorem (Theorem 2.8)."""
+    eps_total = float(check_epsilon(eps_total, "eps_total", strictly_positive=True))
+    k = check_positive_int(k, "k")
+    delta_total = float(check_delta(delta_total, "delta_total"))
+    delta0 = float(check_delta(delta0, "delta0"))
+    if method == "basic":
+        return eps_total / k
+    g = lambda e0: _total_epsilon(method, e0, k, delta_total, delta0) - eps_total  # noqa: E731
+    lo, hi = 1e-9, eps_total
+    if g(lo) > 0:
+        raise ValueError(f"eps_total is too small for {k} releases with method={method!r} (got eps_total={eps_total!r})")
+    if method == "lattice":  # a step function: bisect for the largest feasible ε₀
+        for _ in range(100):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if g(mid) <= 0 else (lo, mid)
+        return lo
+    if g(hi) <= 0:
+        return hi
+    return float(brentq(g, lo, hi, xtol=1e-13, rtol=1e-12))
+
+
+def first_exceeding(values, threshold, start: int = 1):
+    """The first index (counting from ``start``) at which ``values`` exceeds ``threshold``, or ``None``.
+    Used for the paper's "exceeded after k queries / days" statements."""
+    v = np.asarray(values, dtype=float)
+    hits = np.flatnonzero(v > threshold)
+    return int(hits[0] + start) if hits.size else None
+
+
+# --------------------------------------------------------------------------------------------------
+# §4.1: explanations in plain language
+# --------------------------------------------------------------------------------------------------
+
+
+def _pct_down(x):
+    return f"{math.floor(x * 1000 + 1e-9) / 10:.1f}%"
+
+
+def _pct_up(x):
+    return f"{math.ceil(x * 1000 - 1e-9) / 10:.1f}%"
+
+
+def explain(eps, delta, delta_prime, prior, *, audience: str = "both") -> str:
+    """The explanations of Kazan et al., §4.1, written for a concrete release with computed numbers.
+
+    ``audience`` is ``"general"`` (no formulas), ``"technical"`` (the adversary model and the bounds
+    with their theorem numbers) or ``"both"``.  Bounds are rounded outwards (lower bounds down, upper
+    bounds up), so a printed bound is never tighter than the computed one.
+    """
+    if audience not in ("general", "technical", "both"):
+        raise ValueError(f"audience must be 'general', 'technical' or 'both' (got audience={audience!r})")
+    b = approximate_bounds(eps, delta, delta_prime, prior)
+    pure = b.delta == 0
+    conf = "with certainty" if pure else f"with probability at least {_pct_down(b.confidence)}"
+    out = []
+    if audience in ("general", "both"):
+        if pure:
+            tail = ("This cannot fail: under pure differential privacy the change is always within that limit.")
+        else:
+            tail = (f"There is a small chance, at most {_pct_up(b.delta_prime)}, that their belief moves further; "
+                    "under pure differential privacy even that could not happen.")
+        out.append(
+            "If you contribute your data, the published result limits what anyone can learn about whether you "
+            f"took part. Take an adversary who knows everyone else's data and believed beforehand "
+            f"that there was a {_pct_down(b.prior)} chance you were included: they "
+            f"would, {conf}, end up believing it with a probability between {_pct_down(b.posterior_low)} "
+            f"and {_pct_up(b.posterior_high)}. Whatever they believed beforehand, the release moves that "
+            f"belief by at most {_pct_up(b.difference)[:-1]} percentage points. {tail}"
+        )
+    if audience in ("technical", "both"):
+        eps_txt = f"ε′ = ε = {b.eps_prime:.6g}" if pure else (
+            f"ε′ = log(δ′e^ε + δ) − log(δ′ − δ) = {b.eps_prime:.6g} (Theorem 3.9)")
+        ratio_txt = (f"for this prior the posterior-to-prior ratio lies in [{b.prior_ratio_low:.3f}, "
+                     f"{b.prior_ratio_high:.3f}], and " if b.prior > 0 else "")
+        out.append(
+            f"Technical statement. The release satisfies (ε = {b.eps:g}, δ = {b.delta:g})-differential privacy. "
+            f"Consider an adversary who knows every record except whether the target is present, with prior "
+            f"probability p = {b.prior:g} that it is. With {eps_txt}, {conf} (δ′ = {b.delta_prime:g}) the "
+            f"adversary's posterior lies in [{b.posterior_low:.4f}, {b.posterior_high:.4f}] (Corollary "
+            f"{'3.6' if pure else '3.10'}); {ratio_txt}for every prior the ratio lies in [{b.ratio_low:.4f}, "
+            f"{b.ratio_high:.4f}] (Corollary {'3.7' if pure else '3.11'}) and the posterior differs from the prior "
+            f"by at most {b.difference:.4f} (Corollary {'3.8' if pure else '3.12'}). The largest change is possible "
+            f"for priors {b.worst_prior_up:.3f} (upwards) and {b.worst_prior_down:.3f} (downwards) (Lemma 3.4)."
+        )
+    return "\n\n".join(out)
