@@ -22,7 +22,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest tests book --nbval-lax -p no:cacheprovider
 
 strict-book: $(STAMP)
-	$(BIN)/jupyter-book build . -W -n --keep-going
+	$(BIN)/jupyter-book build . --all -W -n --keep-going
 
 claims: $(STAMP)
 	$(BIN)/python -m dpsemantics.claims

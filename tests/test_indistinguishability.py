@@ -1,0 +1,126 @@
+"""Lecture 1, Definition 2.1: checks of the hockey-stick formula against the definition itself."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpsemantics import indistinguishability as ind
+
+
+def brute_force_delta(p, q, eps):
+    """Definition 2.1 directly: the worst event, both directions, by enumerating all subsets."""
+    worst = 0.0
+    for mask in itertools.product((False, True), repeat=len(p)):
+        m = np.array(mask)
+        worst = max(worst, p[m].sum() - np.exp(eps) * q[m].sum(), q[m].sum() - np.exp(eps) * p[m].sum())
+    return worst
+
+
+distributions = st.integers(2, 6).flatmap(
+    lambda m: st.tuples(
+        st.lists(st.floats(0.0, 1.0), min_size=m, max_size=m).filter(lambda v: sum(v) > 1e-3),
+        st.lists(st.floats(0.0, 1.0), min_size=m, max_size=m).filter(lambda v: sum(v) > 1e-3),
+    )
+).map(lambda pq: (np.array(pq[0]) / sum(pq[0]), np.array(pq[1]) / sum(pq[1])))
+
+
+@settings(max_examples=150, deadline=None)
+@given(distributions, st.floats(0.0, 3.0))
+def test_smallest_delta_equals_worst_event(pq, eps):
+    p, q = pq
+    expected = brute_force_delta(p, q, eps)
+    assert ind.smallest_delta(p, q, eps) == pytest.approx(expected, abs=1e-12)
+    assert ind.smallest_delta_over_events(p, q, eps) == pytest.approx(expected, abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(distributions, st.floats(0.0, 3.0), st.floats(0.0, 3.0))
+def test_hockey_stick_in_range_and_decreasing(pq, e1, e2):
+    p, q = pq
+    lo, hi = sorted((e1, e2))
+    d_lo, d_hi = ind.smallest_delta(p, q, lo), ind.smallest_delta(p, q, hi)
+    assert 0.0 <= d_hi <= d_lo + 1e-15 <= 1.0 + 1e-12
+
+
+@settings(max_examples=100, deadline=None)
+@given(distributions)
+def test_tv_is_hockey_stick_at_zero(pq):
+    """Lecture 1, Exercise 7.1: (0, δ)-indistinguishability is total variation ≤ δ."""
+    p, q = pq
+    assert ind.hockey_stick(p, q, 0.0) == pytest.approx(0.5 * np.abs(p - q).sum(), abs=1e-12)
+    assert ind.total_variation(p, q) == pytest.approx(0.5 * np.abs(p - q).sum(), abs=1e-12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(distributions, st.floats(1e-4, 0.5))
+def test_smallest_epsilon_inverts_smallest_delta(pq, delta):
+    p, q = pq
+    e = ind.smallest_epsilon(p, q, delta)
+    if np.isinf(e):
+        assert brute_force_delta(p, q, 700.0) > delta
+    else:
+        assert ind.smallest_delta(p, q, e) <= delta + 1e-9
+        if e > 1e-9:
+            assert ind.smallest_delta(p, q, max(e - 1e-6, 0)) > delta - 1e-9
+
+
+def test_max_divergence_randomized_response():
+    e = 0.7
+    keep = np.exp(e) / (1 + np.exp(e))
+    assert ind.max_divergence([keep, 1 - keep], [1 - keep, keep]) == pytest.approx(e)
+    assert ind.max_divergence([1.0, 0.0], [0.5, 0.5]) == np.inf
+
+
+def test_transitivity_bound_is_attained_and_never_exceeded():
+    """Lecture 1, Exercise 7.2: (2ε, (1+e^ε)δ), attained by the two-point witness."""
+    for eps, delta in [(0.1, 1e-3), (0.5, 1e-2), (1.0, 1e-2), (2.0, 1e-3)]:
+        p, q, r = ind.transitivity_witness(eps, delta)
+        assert brute_force_delta(p, q, eps) <= delta + 1e-15
+        assert brute_force_delta(q, r, eps) <= delta + 1e-15
+        assert brute_force_delta(p, r, 2 * eps) == pytest.approx((1 + np.exp(eps)) * delta, rel=1e-12)
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        p, q, r = rng.dirichlet(np.ones(4), size=3)
+        eps = rng.uniform(0, 2)
+        delta = max(brute_force_delta(p, q, eps), brute_force_delta(q, r, eps))
+        assert brute_force_delta(p, r, 2 * eps) <= (1 + np.exp(eps)) * delta + 1e-12
+
+
+def test_check_transitivity_answer_accepts_right_and_rejects_wrong():
+    good = ind.check_transitivity_answer(lambda e, d: 2 * e, lambda e, d: (1 + np.exp(e)) * d)
+    assert good["valid"] and good["as_tight_as_reference"]
+    loose = ind.check_transitivity_answer(lambda e, d: 2 * e, lambda e, d: 3 * np.exp(e) * d)
+    assert loose["valid"] and not loose["as_tight_as_reference"]
+    wrong = ind.check_transitivity_answer(lambda e, d: 2 * e, lambda e, d: 2 * d)
+    assert not wrong["valid"] and wrong["counterexample"]["needed_delta"] > wrong["counterexample"]["your_delta"]
+
+
+def test_group_parameters_pure_case_and_chain_sum():
+    assert ind.group_parameters(0.5, 0.0, 4) == (2.0, 0.0)
+    e, d = ind.group_parameters(1.0, 1e-6, 3)
+    assert e == 3.0
+    assert d == pytest.approx(1e-6 * (1 + np.e + np.e**2))
+    assert d <= 3 * np.exp(2.0) * 1e-6  # Dwork & Roth's g e^{(g-1)ε} δ
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: ind.hockey_stick([0.5, 0.5], [0.5, 0.5], -1.0), "eps"),
+        (lambda: ind.hockey_stick([0.5, 0.5], [0.5, 0.5], float("nan")), "eps"),
+        (lambda: ind.hockey_stick([0.6, 0.6], [0.5, 0.5], 1.0), "p"),
+        (lambda: ind.hockey_stick([0.5, 0.5], [-0.5, 1.5], 1.0), "q"),
+        (lambda: ind.smallest_delta([0.5, 0.5], [1.0], 1.0), "p and q"),
+        (lambda: ind.is_indistinguishable([0.5, 0.5], [0.5, 0.5], 1.0, 1.5), "delta"),
+        (lambda: ind.smallest_epsilon([0.5, 0.5], [0.5, 0.5], -0.1), "delta"),
+        (lambda: ind.transitivity_parameters(1.0, 2.0), "delta"),
+        (lambda: ind.group_parameters(1.0, 0.1, 0), "group_size"),
+        (lambda: ind.smallest_delta_over_events(np.ones(17) / 17, np.ones(17) / 17, 0.1), "p"),
+    ],
+)
+def test_bad_input_names_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
