@@ -1,0 +1,560 @@
+"""Zhao (2019), *Relations Among Different Privacy Notions*: Bayesian differential privacy (BDP),
+Bayesian semantic privacy (BSP), membership privacy (MP) and the function g(b).
+
+Setting.  A database is a tuple ``x = (x_1, …, x_n)`` over a finite domain ``D``; a finite mechanism is a
+:class:`~dpsemantics.mechanisms.FiniteMechanism` defined on *every* tuple of ``D^n``; a *prior* (the
+correlation model of Yang et al. that BDP is relative to) is a probability distribution over ``D^n``,
+given as a dict ``{database: probability}`` or as an array aligned with ``mechanism.databases``.
+Records are numbered from 0 in code (from 1 in the paper).
+
+An adversary ``A(i, S)`` knows the records in ``S ⊆ N∖{i}`` and targets record ``i``; the records in
+``U = N∖({i}∪S)`` are unknown to it and follow the prior conditionally on what it knows.  Its view of
+the mechanism is the *conditional likelihood*
+
+    L(y | x_i, x_S) = Σ_{x_U} π(x_U | x_i, x_S) · P[M(x) = y]          (Zhao, eq. (19) and (9))
+
+* BDP leakage (Zhao, Sec. I; eq. (19)): ``max ln L(y|x_i,x_S) / L(y|x'_i,x_S)`` over adversaries, values with
+  positive prior probability and outputs.
+* BSP (Zhao, Definition 2): Game 0 uses ``L(y|x_i,x_S)``, Game i uses ``L(y|⊥,x_S)`` — eq. (13) fixes
+  ``X_i = ⊥`` and leaves ``X_U`` random, so we read it as the same conditional with ``x_i`` replaced by the
+  default value ⊥.  This is the reading under which both halves of the proof of Theorem 1 go through
+  (the Game-i likelihood does not depend on ``x_i``; a BDP bound compares it with Game 0).  Points
+  ``(x_i, x_S)`` where ``π(⊥, x_S) = 0`` have no Game i and are left out of the beliefs.
+  With ``S = N∖{i}`` and a prior of full support BSP is Kasiviswanathan & Smith's semantic privacy
+  (Zhao, remark after Definition 2).
+* MP (Zhao, Definition 3, after Li et al.): for the family ``D*`` of two-point distributions
+  ``P[x_i, x_K] = b``, ``P[x'_i, x_K] = 1 − b``.
+
+The semantic-privacy parameter is computed exactly, not by search: for fixed ``i`` and ``y`` write
+``ρ(x) = L₀(y|x)/L_i(y|x)`` for the ratio of the two games' likelihoods.  Over *all* beliefs,
+
+    sup_b SD(b₀[·|y], b_i[·|y]) = tanh(Δ/4),   Δ = max_x ln ρ(x) − min_x ln ρ(x),
+
+attained by a belief on the two extreme points with weight ``1/(1+√R)`` on the larger one, ``R = e^Δ``
+(the statistical difference is ``E[(ρ/Eρ − 1)₊]`` under the Game-i posterior; for a fixed mean this is
+largest when ρ sits on its two extremes).  The tests check this against explicit Bayes updates for
+random beliefs.  Consequences: ε-DP ⇒ tanh(ε/2)-SP, and tanh(ε/4)-SP ⇒ ε-DP, both tight — sharper than
+Zhao's Theorems 1–2 (``e^{2ε} − 1`` and ``1/2 − 1/(e^ε+1)``), which they imply.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+import numpy as np
+from scipy.optimize import brentq
+
+from ._validate import as_float, check_distribution, check_epsilon, check_positive_int, check_probability
+from .mechanisms import FiniteMechanism
+
+__all__ = [
+    "adversaries",
+    "independent_prior",
+    "markov_chain_prior",
+    "copies_prior",
+    "uniform_prior",
+    "random_prior",
+    "random_mechanism",
+    "xor_randomized_response",
+    "conditional_likelihood",
+    "bdp_leakage",
+    "bdp_leakage_by_adversary",
+    "bayesian_semantic_privacy",
+    "semantic_privacy",
+    "sup_statistical_difference",
+    "forward_bound",
+    "tight_forward_level",
+    "zhao_converse_level",
+    "ks_converse_level",
+    "tight_converse_level",
+    "epsilon_from_semantic_level",
+    "improvement_range_end",
+    "membership_g",
+    "membership_privacy_direct",
+    "membership_privacy_lemma1",
+    "membership_privacy",
+    "theorem4_threshold",
+    "scaled_posterior_ratio",
+    "check_copies_answer",
+]
+
+#: Kasiviswanathan & Smith, Theorem 2.2: ε/2-SP ⇒ 3ε-DP for ε ≤ 0.45, i.e. ε/6-SP ⇒ ε-DP for ε ≤ 1.35.
+KS_CONVERSE_LIMIT = 3 * 0.45
+
+
+# --------------------------------------------------------------------------------------------------
+# The joint model: prior × mechanism on the grid D^n
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Model:
+    domain: tuple
+    n: int
+    prior: np.ndarray  # shape (d,)*n
+    lik: np.ndarray  # shape (d,)*n + (K,)
+
+
+def _grid(mechanism: FiniteMechanism):
+    if not isinstance(mechanism, FiniteMechanism):
+        raise ValueError(f"mechanism must be a FiniteMechanism (got {type(mechanism).__name__})")
+    dbs = mechanism.databases
+    if not all(isinstance(d, tuple) for d in dbs) or len({len(d) for d in dbs}) != 1:
+        raise ValueError("mechanism.databases must be tuples of one common length n (records)")
+    n = len(dbs[0])
+    domain: list = []
+    for d in dbs:
+        for v in d:
+            if v not in domain:
+                domain.append(v)
+    size = len(domain) ** n
+    if len(dbs) != size or len(set(dbs)) != size:
+        raise ValueError(
+            f"mechanism must be defined on every database of D^n (|D|={len(domain)}, n={n}: "
+            f"{size} databases expected, got {len(dbs)})"
+        )
+    pos = {v: k for k, v in enumerate(domain)}
+    index = [tuple(pos[v] for v in d) for d in dbs]
+    return tuple(domain), n, index
+
+
+def _prior_vector(mechanism: FiniteMechanism, prior) -> np.ndarray:
+    if isinstance(prior, dict):
+        unknown = [k for k in prior if k not in set(mechanism.databases)]
+        if unknown:
+            raise ValueError(f"prior has databases the mechanism does not know (got prior key {unknown[0]!r})")
+        vec = np.array([as_float(prior.get(d, 0.0), "prior") for d in mechanism.databases], dtype=float)
+    else:
+        vec = np.asarray(as_float(prior, "prior"), dtype=float)
+        if vec.shape != (len(mechanism.databases),):
+            raise ValueError(
+                f"prior must have one probability per database ({len(mechanism.databases)}), got shape {vec.shape}"
+            )
+    return check_distribution(vec, "prior")
+
+
+def _model(mechanism: FiniteMechanism, prior) -> _Model:
+    domain, n, index = _grid(mechanism)
+    vec = _prior_vector(mechanism, prior)
+    d = len(domain)
+    grid_prior = np.zeros((d,) * n)
+    grid_lik = np.zeros((d,) * n + (mechanism.matrix.shape[1],))
+    for row, idx in enumerate(index):
+        grid_prior[idx] = vec[row]
+        grid_lik[idx] = mechanism.matrix[row]
+    return _Model(domain, n, grid_prior, grid_lik)
+
+
+def adversaries(n: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """Every adversary ``A(i, S)`` of Zhao, Sec. I: a target ``i`` and a known set ``S ⊆ N∖{i}`` (0-based)."""
+    n = check_positive_int(n, "n")
+    for i in range(n):
+        others = [j for j in range(n) if j != i]
+        for size in range(len(others) + 1):
+            for S in itertools.combinations(others, size):
+                yield i, S
+
+
+def _check_adversary(n: int, i, S) -> tuple[int, tuple[int, ...]]:
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < n:
+        raise ValueError(f"i must be a record index in 0..{n - 1} (got i={i!r})")
+    S = tuple(sorted(S))
+    if len(set(S)) != len(S) or any(not 0 <= j < n or j == i for j in S):
+        raise ValueError(f"S must be a set of record indices other than i={i} (got S={S!r})")
+    return int(i), S
+
+
+def _adversary_view(model: _Model, i: int, S: tuple[int, ...]):
+    """Mass π(x_i, x_S) with shape (d, d^|S|) and likelihood L(y|x_i, x_S) with shape (d, d^|S|, K)."""
+    n, d = model.n, len(model.domain)
+    U = [j for j in range(n) if j != i and j not in S]
+    order = [i, *S, *U]
+    joint = model.prior[..., None] * model.lik
+    joint = np.transpose(joint, order + [n]).reshape(d, d ** len(S), d ** len(U), -1).sum(axis=2)
+    mass = np.transpose(model.prior, order).reshape(d, d ** len(S), d ** len(U)).sum(axis=2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lik = np.where(mass[..., None] > 0, joint / np.where(mass > 0, mass, 1.0)[..., None], 0.0)
+    return mass, lik
+
+
+def conditional_likelihood(mechanism: FiniteMechanism, prior, i: int, S: Sequence[int], x_i, x_S: Sequence) -> np.ndarray:
+    """``P[Y = · | X_i = x_i, X_S = x_S]`` with the unknown records drawn from the prior (Zhao, eq. (19)).
+
+    Raises ``ValueError`` (naming ``prior``) when the conditioning event has prior probability zero.
+    """
+    model = _model(mechanism, prior)
+    i, S = _check_adversary(model.n, i, S)
+    x_S = tuple(x_S)
+    if len(x_S) != len(S):
+        raise ValueError(f"x_S must give one value per index in S={S} (got x_S={x_S!r})")
+    for v in (x_i, *x_S):
+        if v not in model.domain:
+            raise ValueError(f"record values must lie in the domain {model.domain} (got {v!r})")
+    mass, lik = _adversary_view(model, i, S)
+    d = len(model.domain)
+    col = 0
+    for v in x_S:
+        col = col * d + model.domain.index(v)
+    row = model.domain.index(x_i)
+    if mass[row, col] <= 0:
+        raise ValueError(f"prior gives probability 0 to X_{i}={x_i!r}, X_S={x_S!r}; the likelihood is undefined")
+    return lik[row, col].copy()
+
+
+# --------------------------------------------------------------------------------------------------
+# Priors and example mechanisms
+# --------------------------------------------------------------------------------------------------
+
+
+def independent_prior(n: int, p=0.5) -> dict:
+    """Independent records in {0,1}: each is 1 with probability ``p``."""
+    n = check_positive_int(n, "n")
+    p = check_probability(p, "p")
+    return {x: float(np.prod([p if v else 1 - p for v in x])) for x in itertools.product((0, 1), repeat=n)}
+
+
+def markov_chain_prior(n: int, stay, p0=0.5) -> dict:
+    """Records in {0,1} forming a Markov chain: ``X_0 ~ Bernoulli(p0)``, each next record copies the
+    previous one with probability ``stay`` and flips otherwise (``stay = 1/2``: independent uniform bits;
+    ``stay = 1``: all records are copies)."""
+    n = check_positive_int(n, "n")
+    stay = check_probability(stay, "stay")
+    p0 = check_probability(p0, "p0")
+    out = {}
+    for x in itertools.product((0, 1), repeat=n):
+        pr = p0 if x[0] else 1 - p0
+        for a, b in zip(x, x[1:]):
+            pr *= stay if a == b else 1 - stay
+        out[x] = float(pr)
+    return out
+
+
+def copies_prior(n: int, p=0.5) -> dict:
+    """All ``n`` records are copies of one bit that is 1 with probability ``p`` (perfect correlation)."""
+    n = check_positive_int(n, "n")
+    p = check_probability(p, "p")
+    return {x: (p if all(x) else (1 - p if not any(x) else 0.0)) for x in itertools.product((0, 1), repeat=n)}
+
+
+def uniform_prior(mechanism: FiniteMechanism) -> np.ndarray:
+    """The uniform prior over the mechanism's databases (full support)."""
+    k = len(mechanism.databases)
+    return np.full(k, 1.0 / k)
+
+
+def random_prior(n: int, rng: np.random.Generator, concentration=1.0) -> dict:
+    """A Dirichlet-random (hence generally correlated, full-support) prior over {0,1}^n."""
+    n = check_positive_int(n, "n")
+    dbs = list(itertools.product((0, 1), repeat=n))
+    w = rng.dirichlet(np.full(len(dbs), float(concentration)))
+    w = np.maximum(w, 1e-12)
+    w /= w.sum()
+    return dict(zip(dbs, w))
+
+
+def random_mechanism(n: int, n_outputs: int, rng: np.random.Generator, concentration=1.0) -> FiniteMechanism:
+    """A mechanism on {0,1}^n whose rows are Dirichlet-random distributions on ``n_outputs`` outputs."""
+    n = check_positive_int(n, "n")
+    n_outputs = check_positive_int(n_outputs, "n_outputs", minimum=2)
+    dbs = list(itertools.product((0, 1), repeat=n))
+    rows = rng.dirichlet(np.full(n_outputs, float(concentration)), size=len(dbs))
+    rows = np.maximum(rows, 1e-12)
+    rows /= rows.sum(axis=1, keepdims=True)
+    return FiniteMechanism(rows, dbs, list(range(n_outputs)))
+
+
+def xor_randomized_response(eps) -> FiniteMechanism:
+    """ε-randomized response applied to ``x_0 XOR x_1`` on two bits: ε-DP, and its semantic-privacy
+    parameter reaches tanh(ε/2) — record 0 pushes the output one way or the other depending on record 1."""
+    eps = check_epsilon(eps, "eps")
+    keep = 1.0 / (1.0 + math.exp(-eps))
+    dbs = list(itertools.product((0, 1), repeat=2))
+    return FiniteMechanism.from_function(dbs, [0, 1], lambda x, y: keep if (x[0] ^ x[1]) == y else 1 - keep)
+
+
+# --------------------------------------------------------------------------------------------------
+# Bayesian differential privacy
+# --------------------------------------------------------------------------------------------------
+
+
+def _leakage(mass: np.ndarray, lik: np.ndarray) -> float:
+    worst = 0.0
+    for col in range(mass.shape[1]):
+        rows = mass[:, col] > 0
+        if rows.sum() < 2:
+            continue
+        block = lik[rows, col, :]
+        hi, lo = block.max(axis=0), block.min(axis=0)
+        used = hi > 0
+        if np.any(lo[used] == 0):
+            return math.inf
+        if np.any(used):
+            worst = max(worst, float(np.max(np.log(hi[used]) - np.log(lo[used]))))
+    return worst
+
+
+def bdp_leakage_by_adversary(mechanism: FiniteMechanism, prior) -> dict:
+    """``{(i, S): BDPL}`` for every adversary ``A(i, S)`` (Zhao, Sec. I, after Yang et al.)."""
+    model = _model(mechanism, prior)
+    return {(i, S): _leakage(*_adversary_view(model, i, S)) for i, S in adversaries(model.n)}
+
+
+def bdp_leakage(mechanism: FiniteMechanism, prior, *, i=None, S=None) -> float:
+    """Bayesian differential privacy leakage (Zhao, Sec. I and eq. (19)): the smallest ε for which the
+    mechanism is ε-BDP under ``prior``; of one adversary ``A(i, S)`` when ``i`` and ``S`` are given.
+    Outputs and values that the prior rules out are skipped; ``inf`` when no finite ε works."""
+    model = _model(mechanism, prior)
+    if i is None and S is None:
+        return max(_leakage(*_adversary_view(model, a, b)) for a, b in adversaries(model.n))
+    if i is None or S is None:
+        raise ValueError(f"give both i and S, or neither (got i={i!r}, S={S!r})")
+    i, S = _check_adversary(model.n, i, S)
+    return _leakage(*_adversary_view(model, i, S))
+
+
+# --------------------------------------------------------------------------------------------------
+# Bayesian semantic privacy and semantic privacy
+# --------------------------------------------------------------------------------------------------
+
+
+def sup_statistical_difference(game0, game_i) -> float:
+    """``sup`` over beliefs of SD(b₀[·|y], b_i[·|y]) for one transcript ``y``, given the two games'
+    likelihoods ``game0[x] = P[y | x]`` and ``game_i[x] = P[y | x in Game i]`` on the belief's possible
+    points ``x``: ``tanh(Δ/4)`` with Δ the spread of ``ln(game0/game_i)`` (module docstring).
+
+    Beliefs for which a game's posterior is undefined (y impossible in that game) are excluded; if a point
+    is possible in one game only, SD can be pushed to 1."""
+    a = np.asarray(as_float(game0, "game0"), dtype=float).ravel()
+    c = np.asarray(as_float(game_i, "game_i"), dtype=float).ravel()
+    if a.shape != c.shape:
+        raise ValueError(f"game0 and game_i must have the same length (got {a.size} and {c.size})")
+    if np.any(a < 0) or np.any(c < 0):
+        raise ValueError("game0 and game_i must be probabilities (>= 0)")
+    both = (a > 0) & (c > 0)
+    only0 = (a > 0) & (c == 0)
+    onlyi = (a == 0) & (c > 0)
+    if np.any(both):
+        if np.any(only0) or np.any(onlyi):
+            return 1.0
+        lr = np.log(a[both]) - np.log(c[both])
+        return float(np.tanh((lr.max() - lr.min()) / 4.0))
+    return 1.0 if (np.any(only0) and np.any(onlyi)) else 0.0
+
+
+def _domain_index(model: _Model, default) -> int:
+    if default not in model.domain:
+        raise ValueError(f"default must be a value of the domain {model.domain} (got default={default!r})")
+    return model.domain.index(default)
+
+
+def _bsp_one(model: _Model, i: int, S: tuple, bot: int) -> float:
+    mass, lik = _adversary_view(model, i, S)
+    cols = np.flatnonzero(mass[bot] > 0)
+    if cols.size == 0:
+        return 0.0
+    g0, gi = [], []
+    for col in cols:
+        rows = np.flatnonzero(mass[:, col] > 0)
+        g0.append(lik[rows, col, :])
+        gi.append(np.broadcast_to(lik[bot, col, :], (rows.size, lik.shape[-1])))
+    g0 = np.concatenate(g0)
+    gi = np.concatenate(gi)
+    return max(sup_statistical_difference(g0[:, y], gi[:, y]) for y in range(lik.shape[-1]))
+
+
+def bayesian_semantic_privacy(mechanism: FiniteMechanism, prior, default, *, i=None, S=None) -> float:
+    """The smallest δ for which the mechanism is δ-Bayesian-semantically private (Zhao, Definition 2),
+    exactly (sup over beliefs in closed form; see the module docstring for our reading of Game i).
+    Of one adversary ``A(i, S)`` when ``i`` and ``S`` are given; ``default`` is the value ⊥."""
+    model = _model(mechanism, prior)
+    bot = _domain_index(model, default)
+    if i is None and S is None:
+        return max(_bsp_one(model, a, b, bot) for a, b in adversaries(model.n))
+    if i is None or S is None:
+        raise ValueError(f"give both i and S, or neither (got i={i!r}, S={S!r})")
+    i, S = _check_adversary(model.n, i, S)
+    return _bsp_one(model, i, S, bot)
+
+
+def semantic_privacy(mechanism: FiniteMechanism, default) -> float:
+    """Kasiviswanathan & Smith's semantic-privacy parameter (their Definition 2.1; Zhao, Definition 1),
+    as the special case ``S = N∖{i}`` of Bayesian semantic privacy with a full-support prior."""
+    model = _model(mechanism, uniform_prior(mechanism))
+    bot = _domain_index(model, default)
+    return max(_bsp_one(model, i, tuple(j for j in range(model.n) if j != i), bot) for i in range(model.n))
+
+
+# --------------------------------------------------------------------------------------------------
+# The parameter transformations of Theorems 1 and 2
+# --------------------------------------------------------------------------------------------------
+
+
+def forward_bound(eps):
+    """Zhao, Theorems 1 and 2 (first halves): ε-(B)DP ⇒ (e^{2ε} − 1)-(B)SP."""
+    eps = check_epsilon(eps, "eps")
+    return np.expm1(2 * np.asarray(eps)) if np.ndim(eps) else math.expm1(2 * eps)
+
+
+def tight_forward_level(eps):
+    """The exact worst case of the forward direction: ε-(B)DP ⇒ tanh(ε/2)-(B)SP, attained (e.g. by
+    :func:`xor_randomized_response`).  Our sharpening of Zhao, Theorems 1–2."""
+    eps = check_epsilon(eps, "eps", allow_inf=True)
+    return np.tanh(np.asarray(eps) / 2) if np.ndim(eps) else math.tanh(eps / 2)
+
+
+def zhao_converse_level(eps):
+    """Zhao, Theorems 1 and 2 (second halves): (1/2 − 1/(e^ε + 1))-(B)SP ⇒ ε-(B)DP.
+
+    Computed as tanh(ε/2)/2, which equals 1/2 − 1/(e^ε + 1)."""
+    eps = check_epsilon(eps, "eps", allow_inf=True)
+    return np.tanh(np.asarray(eps) / 2) / 2 if np.ndim(eps) else math.tanh(eps / 2) / 2
+
+
+def ks_converse_level(eps):
+    """Kasiviswanathan & Smith, Theorem 2.2 in Zhao's parametrisation: ε/6-SP ⇒ ε-DP, valid for ε ≤ 1.35."""
+    eps = check_epsilon(eps, "eps")
+    if np.any(np.asarray(eps) > KS_CONVERSE_LIMIT + 1e-12):
+        raise ValueError(f"eps must be <= 1.35 for Kasiviswanathan & Smith's converse (got eps={eps!r})")
+    return np.asarray(eps) / 6 if np.ndim(eps) else eps / 6
+
+
+def tight_converse_level(eps):
+    """The largest δ for which δ-(B)SP ⇒ ε-(B)DP: tanh(ε/4) (our sharpening; attained by randomized
+    response on one record whose default value is one of its two values)."""
+    eps = check_epsilon(eps, "eps", allow_inf=True)
+    return np.tanh(np.asarray(eps) / 4) if np.ndim(eps) else math.tanh(eps / 4)
+
+
+def epsilon_from_semantic_level(delta, *, tight: bool = False):
+    """The DP/BDP level that δ-SP/BSP guarantees: Zhao's ``ln((1 + 2δ)/(1 − 2δ))`` (needs δ < 1/2;
+    inverse of :func:`zhao_converse_level`) or, with ``tight=True``, ``4·artanh(δ)`` (δ < 1)."""
+    delta = check_probability(delta, "delta")
+    d = np.asarray(delta)
+    limit = 1.0 if tight else 0.5
+    if np.any(d >= limit):
+        raise ValueError(f"delta must be < {limit} for this bound to exist (got delta={delta!r})")
+    out = 4 * np.arctanh(d) if tight else 2 * np.arctanh(2 * d)
+    return float(out) if out.ndim == 0 else out
+
+
+def improvement_range_end() -> float:
+    """The ε > 0 where Zhao's level 1/2 − 1/(e^ε+1) falls back to K&S's ε/6 (it exceeds ε/6 exactly on
+    (0, this value)); the root of tanh(ε/2)/2 = ε/6."""
+    return float(brentq(lambda e: math.tanh(e / 2) / 2 - e / 6, 1.0, 6.0, xtol=1e-15, rtol=1e-15))
+
+
+# --------------------------------------------------------------------------------------------------
+# Membership privacy (Zhao, Sec. III-B)
+# --------------------------------------------------------------------------------------------------
+
+
+def membership_g(b, eps):
+    """Zhao, eq. (26): ``g(b) = (1 − b)/(e^{−ε} − b)`` for ``b ≤ 1/(1 + e^ε)`` and ``(e^ε − 1 + b)/b`` above.
+
+    By Lemma 1, ⟨D, ε⟩-MP holds iff ``P[Y|x_i]/P[Y|x̄_i] ≤ g(P_D[x_i])`` for every event and D.  The first
+    branch is evaluated as ``(1 − b) e^ε / (1 − b e^ε)`` (no cancellation), the second as ``1 + (e^ε − 1)/b``.
+    """
+    b = check_probability(b, "b")
+    eps = check_epsilon(eps, "eps")
+    b_arr, e_arr = np.broadcast_arrays(np.asarray(b, dtype=float), np.asarray(eps, dtype=float))
+    split = 1.0 / (1.0 + np.exp(e_arr))
+    low = b_arr <= split
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        first = (1 - b_arr) * np.exp(e_arr) / (1 - b_arr * np.exp(e_arr))
+        second = 1 + np.expm1(e_arr) / b_arr
+    out = np.where(low, first, second)
+    return float(out) if out.ndim == 0 else out
+
+
+def _posterior_event_eps(p_in_event: float, p_out_event: float, b: float) -> float:
+    total = b * p_in_event + (1 - b) * p_out_event
+    if total <= 0:
+        return 0.0  # the event never happens under D: no condition to check
+    post_in = b * p_in_event / total
+    post_out = (1 - b) * p_out_event / total
+    up = math.log(post_in / b) if post_in > 0 else -math.inf  # (21)
+    down = math.log((1 - b) / post_out) if post_out > 0 else math.inf  # (22)
+    return max(up, down, 0.0)
+
+
+def membership_privacy_direct(p_in, p_out, b) -> float:
+    """Smallest ε for which Definition 3 (Zhao; Li et al.'s positive MP) holds for the two-point
+    distribution with ``P[x_i] = b``: the maximum over **all events** Y of the output (enumerated) of
+    ``ln(P[x_i|Y]/b)`` and ``ln((1 − b)/P[x̄_i|Y])``.  ``p_in``/``p_out`` are the output distributions
+    given ``x_i`` and given ``x̄_i``.  A direct computation, used to check Lemma 1."""
+    p_in = check_distribution(p_in, "p_in")
+    p_out = check_distribution(p_out, "p_out")
+    if p_in.shape != p_out.shape:
+        raise ValueError(f"p_in and p_out must have the same length (got {p_in.size} and {p_out.size})")
+    b = check_probability(b, "b", open_low=True, open_high=True)
+    k = p_in.size
+    if k > 16:
+        raise ValueError(f"p_in has too many outputs to enumerate all events (got {k} > 16)")
+    worst = 0.0
+    for mask in range(1, 2**k):
+        idx = [j for j in range(k) if mask >> j & 1]
+        worst = max(worst, _posterior_event_eps(float(p_in[idx].sum()), float(p_out[idx].sum()), b))
+    return worst
+
+
+def membership_privacy_lemma1(ratio, b) -> float:
+    """Smallest ε with ``ratio ≤ g_ε(b)`` (Zhao, Lemma 1), by bisection in ε (g_ε(b) increases with ε).
+
+    ``ratio`` is the largest likelihood ratio ``P[Y|x_i]/P[Y|x̄_i]`` over events; ``inf`` gives ``inf``."""
+    ratio = as_float(ratio, "ratio")
+    if ratio < 0:
+        raise ValueError(f"ratio must be >= 0 (got ratio={ratio!r})")
+    b = check_probability(b, "b", open_low=True, open_high=True)
+    if math.isinf(ratio):
+        return math.inf
+    if ratio <= 1.0:
+        return 0.0
+    top = math.log(ratio)  # g_ε(b) ≥ e^ε, so ε = ln(ratio) always suffices
+    f = lambda e: math.log(membership_g(b, e)) - math.log(ratio)  # noqa: E731
+    if f(top) <= 0:
+        return top
+    return float(brentq(f, 0.0, top, xtol=1e-14, rtol=1e-14))
+
+
+def membership_privacy(mechanism: FiniteMechanism, prior, b) -> float:
+    """⟨D*, ε⟩-membership privacy parameter of the mechanism for the family D* of Zhao, Sec. III-B
+    restricted to two-point distributions with ``P[x_i, x_K] = b``: via Lemma 1 with the worst likelihood
+    ratio, which is ``e^{BDP leakage}``.  As b → 0 it tends to the BDP leakage (Theorems 3 and 4)."""
+    b = check_probability(b, "b", open_low=True, open_high=True)
+    leak = bdp_leakage(mechanism, prior)
+    return membership_privacy_lemma1(math.exp(leak) if leak < 700 else math.inf, b)
+
+
+def scaled_posterior_ratio(alpha, q):
+    """Zhao, eq. (39): ``P[x_i|Y]/P[x_i] = α/(αq + 1 − q)`` under a distribution scaled to ``P[x_i] = q``."""
+    alpha = as_float(alpha, "alpha")
+    if np.any(np.asarray(alpha) < 1):
+        raise ValueError(f"alpha must be >= 1 (got alpha={alpha!r})")
+    q = check_probability(q, "q")
+    return np.asarray(alpha) / (np.asarray(alpha) * q + 1 - np.asarray(q))
+
+
+def theorem4_threshold(alpha, eps) -> float:
+    """Zhao, proof of Theorem 4: eq. (39) exceeds e^ε once ``q < (α − e^ε)/(e^ε(α − 1))`` (needs α > e^ε)."""
+    eps = check_epsilon(eps, "eps")
+    alpha = as_float(alpha, "alpha")
+    if not alpha > math.exp(eps):
+        raise ValueError(f"alpha must exceed e^eps = {math.exp(eps)!r} (got alpha={alpha!r})")
+    if math.isinf(alpha):
+        return math.exp(-eps)
+    return float((alpha * math.exp(-eps) - 1) / (alpha - 1))
+
+
+def check_copies_answer(n: int, eps, answer) -> dict:
+    """Exercise check: the BDP leakage of ε-local randomized response on ``n`` bits when all records are
+    copies of one fair bit (:func:`copies_prior`).  Returns ``{"ok", "expected", "answer"}``."""
+    from .mechanisms import local_randomized_response
+
+    n = check_positive_int(n, "n")
+    eps = check_epsilon(eps, "eps")
+    answer = as_float(answer, "answer")
+    expected = bdp_leakage(local_randomized_response(n, eps), copies_prior(n))
+    return {"ok": bool(abs(answer - expected) <= 1e-9 * max(1.0, expected)), "expected": expected, "answer": answer}
