@@ -1,0 +1,797 @@
+"""Semantic privacy: what a Bayesian adversary concludes, computed (Kasiviswanathan & Smith).
+
+Kasiviswanathan & Smith (K&S) formalise "an adversary draws the same conclusions whether or not my data
+is used" with n + 1 games.  In Game 0 the adversary sees a transcript t of the mechanism run on the real
+database x; in Game i (1 ≤ i ≤ n) it sees a transcript of the mechanism run on x₋ᵢ, the database with
+record i replaced by a fixed default value.  Starting from a belief b over databases, Bayes' rule gives
+the posteriors
+
+* b̄₀[x | t] ∝ Pr[A(x) = t] · b[x]            (K&S equation 1),
+* b̄ᵢ[x | t] ∝ Pr[A(x₋ᵢ) = t] · b[x]          (K&S equation 2),
+
+and a mechanism is ε-semantically private (K&S Definition 2.1) when SD(b̄₀[·|t], b̄ᵢ[·|t]) ≤ ε for every
+belief b, transcript t and index i.  This module computes all of that for a finite mechanism
+(:class:`dpsemantics.mechanisms.FiniteMechanism` whose databases are tuples of length n), and the bounds of
+the paper's theorems, so that every statement of the paper can be checked on concrete mechanisms.
+
+The public API, grouped (other chapters import these names; they are stable):
+
+Games and posteriors
+    :func:`games` (every posterior of one transcript), :func:`posterior`, :func:`statistical_difference`,
+    :func:`semantic_profile` (all transcripts at once).
+Semantic privacy of a mechanism
+    :func:`semantic_epsilon` (the exact ε of Definition 2.1 with a worst belief, or a search),
+    :func:`semantic_delta` (Definitions 2.3/4.1 for one belief), :func:`worst_semantic_delta`
+    (search over beliefs), :func:`reality_oblivious_delta` (Appendix B, Definition A.1).
+Bounds printed by the paper, and the exact ones
+    :func:`thm22_epsilon`, :func:`thm22_proof_epsilon`, :func:`tight_semantic_epsilon`,
+    :func:`thm22_converse_epsilon`, :func:`tight_converse_epsilon`, :func:`thm24_max_delta`,
+    :func:`thm24_parameters`, :func:`thm24_proof_epsilon`, :func:`thm24_converse_parameters`,
+    :func:`conditioning_delta`, :func:`thm42_parameters`, :func:`max_sd_bound`, :func:`tight_max_sd`,
+    :func:`pointwise_delta`.
+The paper's examples
+    :func:`random_index_mechanism` (Remark 1), :func:`smoking_study` (Example 1), :func:`leaky_count`,
+    :func:`dwork_mcsherry_sd`, :func:`dwork_mcsherry_delta`, :func:`paper_gaussian_sigma` (Theorem A.2),
+    :func:`median_mechanism`, :func:`local_sensitivity` (Corollary 4.4).
+
+Two conventions, both stated in the chapter:
+
+* A transcript that has probability 0 in Game i but positive probability in Game 0 leaves b̄ᵢ undefined.
+  Seeing it proves that record i was used, so we count it as a complete breach: SD = 1.
+* The worst belief for Definition 2.1 is found exactly by a reduction proved in the chapter: the tilt
+  b̄₀ ∝ b̄ᵢ · r with r(x) = Pr[A(x) = t]/Pr[A(x₋ᵢ) = t] moves a distribution by at most
+  (√R − 1)/(√R + 1) in statistical difference, R = max r / min r, and a two-point belief attains it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Callable, Hashable, Sequence
+
+import numpy as np
+from scipy.optimize import minimize
+from scipy.special import expit, log_softmax, ndtr
+
+from ._validate import (
+    as_float,
+    check_delta,
+    check_distribution,
+    check_epsilon,
+    check_positive,
+    check_positive_int,
+    check_probability,
+)
+from .indistinguishability import smallest_delta, total_variation
+from .mechanisms import FiniteMechanism, two_sided_geometric_pmf
+
+__all__ = [
+    "Games",
+    "SemanticResult",
+    "games",
+    "posterior",
+    "statistical_difference",
+    "semantic_profile",
+    "semantic_epsilon",
+    "semantic_delta",
+    "worst_semantic_delta",
+    "reality_oblivious_delta",
+    "thm22_epsilon",
+    "thm22_proof_epsilon",
+    "tight_semantic_epsilon",
+    "thm22_converse_epsilon",
+    "tight_converse_epsilon",
+    "two_point_converse_epsilon",
+    "thm24_max_delta",
+    "thm24_parameters",
+    "thm24_proof_epsilon",
+    "thm24_converse_parameters",
+    "conditioning_delta",
+    "conditioning_bad_mass",
+    "thm42_parameters",
+    "max_sd_bound",
+    "tight_max_sd",
+    "pointwise_delta",
+    "random_index_mechanism",
+    "smoking_study",
+    "leaky_count",
+    "dwork_mcsherry_sd",
+    "dwork_mcsherry_delta",
+    "paper_gaussian_sigma",
+    "median_mechanism",
+    "local_sensitivity",
+    "check_semantic_formula",
+]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Games 0..n
+# ---------------------------------------------------------------------------------------------------
+
+
+def _record_length(mechanism: FiniteMechanism) -> int:
+    if not isinstance(mechanism, FiniteMechanism):
+        raise ValueError(f"mechanism must be a FiniteMechanism (got {type(mechanism).__name__})")
+    dbs = mechanism.databases
+    if not all(isinstance(d, tuple) for d in dbs):
+        raise ValueError("mechanism.databases must be tuples (x_1, ..., x_n) so that x_{-i} is defined")
+    lengths = {len(d) for d in dbs}
+    if len(lengths) != 1 or 0 in lengths:
+        raise ValueError(f"mechanism.databases must all have the same length n >= 1 (got lengths {sorted(lengths)})")
+    return lengths.pop()
+
+
+def _minus_index(mechanism: FiniteMechanism, default) -> np.ndarray:
+    """``out[i-1, k]`` is the row index of x₋ᵢ for x = databases[k] (K&S §2: record i set to the default)."""
+    n = _record_length(mechanism)
+    index = {d: k for k, d in enumerate(mechanism.databases)}
+    out = np.empty((n, len(mechanism.databases)), dtype=int)
+    for k, d in enumerate(mechanism.databases):
+        for i in range(n):
+            minus = d[:i] + (default,) + d[i + 1 :]
+            if minus not in index:
+                raise ValueError(
+                    f"default={default!r} gives x_-{i + 1}={minus!r}, which is not one of mechanism.databases"
+                )
+            out[i, k] = index[minus]
+    return out
+
+
+def _belief(mechanism: FiniteMechanism, belief) -> np.ndarray:
+    """A belief as a vector over ``mechanism.databases``; a dict {database: probability} is accepted."""
+    if isinstance(belief, dict):
+        index = {d: k for k, d in enumerate(mechanism.databases)}
+        vec = np.zeros(len(index))
+        for d, p in belief.items():
+            if d not in index:
+                raise ValueError(f"belief gives probability to {d!r}, which is not one of mechanism.databases")
+            vec[index[d]] += as_float(p, "belief")
+        belief = vec
+    b = check_distribution(belief, "belief")
+    if b.size != len(mechanism.databases):
+        raise ValueError(
+            f"belief must have one probability per database ({len(mechanism.databases)}), got {b.size}"
+        )
+    return b
+
+
+def _column(mechanism: FiniteMechanism, transcript) -> int:
+    for j, out in enumerate(mechanism.outputs):
+        if out == transcript:
+            return j
+    raise ValueError(f"transcript must be one of mechanism.outputs (got transcript={transcript!r})")
+
+
+def _check_index(i, n: int, *, allow_zero: bool) -> int:
+    low = 0 if allow_zero else 1
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not low <= int(i) <= n:
+        what = "game" if allow_zero else "index i"
+        raise ValueError(f"{what} must be a whole number in {low}..{n} for databases of size n={n} (got i={i!r})")
+    return int(i)
+
+
+def _all_posteriors(mechanism: FiniteMechanism, b: np.ndarray, default):
+    """Joint weights and evidences of every game and transcript.
+
+    Returns ``w`` of shape (n+1, n_db, n_t) with w[g, x, t] = Pr_g[t | x] b[x] and ``z`` = w.sum(axis=1),
+    the probability of t in game g under the belief.
+    """
+    minus = _minus_index(mechanism, default)
+    L = mechanism.matrix
+    lik = np.concatenate([L[None, :, :], L[minus]], axis=0)  # (n+1, n_db, n_t)
+    w = lik * b[None, :, None]
+    return w, w.sum(axis=1)
+
+
+def _sd_from_weights(w: np.ndarray, z: np.ndarray, *, tol: float = 0.0) -> np.ndarray:
+    """SD(b̄₀, b̄ᵢ) for every i and t, shape (n, n_t); 1 where Game i cannot produce t (module convention);
+    0 where Game 0 cannot produce t (such transcripts never occur)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        post = np.where(z[:, None, :] > tol, w / np.where(z > tol, z, 1.0)[:, None, :], 0.0)
+    sd = 0.5 * np.abs(post[1:] - post[0][None]).sum(axis=1)
+    possible = z[0] > tol
+    undefined = (z[1:] <= tol) & possible[None, :]
+    sd = np.where(undefined, 1.0, sd)
+    return np.where(possible[None, :], np.clip(sd, 0.0, 1.0), 0.0)
+
+
+@dataclass(frozen=True)
+class Games:
+    """Everything an adversary computes from one transcript in Games 0..n (K&S §2, equations 1–2).
+
+    ``posteriors[g]`` is b̄_g[· | t] over ``mechanism.databases`` (row 0 is Game 0, the real world);
+    ``evidence[g]`` is the probability of t in Game g under the belief; ``defined[g]`` says whether
+    b̄_g exists (evidence > 0; undefined rows are zeros); ``sd[i-1]`` is SD(b̄₀, b̄ᵢ), 1 when b̄ᵢ is
+    undefined.
+    """
+
+    posteriors: np.ndarray
+    evidence: np.ndarray
+    defined: np.ndarray
+    sd: np.ndarray
+
+
+def games(mechanism: FiniteMechanism, belief, transcript, *, default=0) -> Games:
+    """The n + 1 posteriors b̄₀, …, b̄ₙ of one transcript (K&S equations 1 and 2) and their statistical
+    differences SD(b̄₀, b̄ᵢ) (K&S Definition 2.1).
+
+    ``belief`` is a probability vector over ``mechanism.databases`` (or a dict {database: probability});
+    ``transcript`` is one of ``mechanism.outputs``; ``default`` is the value that replaces record i in
+    Game i.  Raises ``ValueError`` if the transcript is impossible in Game 0 under the belief.
+    """
+    b = _belief(mechanism, belief)
+    j = _column(mechanism, transcript)
+    w, z = _all_posteriors(mechanism, b, default)
+    w, z = w[:, :, j], z[:, j]
+    if z[0] <= 0:
+        raise ValueError(f"transcript={transcript!r} has probability 0 in Game 0 under this belief")
+    defined = z > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        post = np.where(defined[:, None], w / np.where(defined, z, 1.0)[:, None], 0.0)
+    sd = _sd_from_weights(w[:, :, None], z[:, None])[:, 0]
+    return Games(post, z, defined, sd)
+
+
+def posterior(mechanism: FiniteMechanism, belief, transcript, i: int = 0, *, default=0) -> np.ndarray:
+    """b̄ᵢ[· | t]: the posterior in Game i (i = 0: K&S equation 1; 1 ≤ i ≤ n: equation 2)."""
+    n = _record_length(mechanism)
+    i = _check_index(i, n, allow_zero=True)
+    g = games(mechanism, belief, transcript, default=default)
+    if not g.defined[i]:
+        raise ValueError(f"transcript={transcript!r} has probability 0 in Game {i}: b̄_{i} is undefined")
+    return g.posteriors[i]
+
+
+def statistical_difference(mechanism: FiniteMechanism, belief, transcript, i: int, *, default=0) -> float:
+    """SD(b̄₀[·|t], b̄ᵢ[·|t]) for one index i in 1..n (K&S Definition 2.1); 1 if b̄ᵢ is undefined."""
+    n = _record_length(mechanism)
+    i = _check_index(i, n, allow_zero=False)
+    return float(games(mechanism, belief, transcript, default=default).sd[i - 1])
+
+
+def semantic_profile(mechanism: FiniteMechanism, belief, *, default=0):
+    """For one belief, every transcript at once: ``(sd, prob)`` with ``sd[i-1, t]`` = SD(b̄₀, b̄ᵢ) at
+    transcript t and ``prob[t]`` = Pr[t] in Game 0 when x ~ b (the weighting of K&S Definition 2.3)."""
+    b = _belief(mechanism, belief)
+    w, z = _all_posteriors(mechanism, b, default)
+    return _sd_from_weights(w, z), z[0]
+
+
+def semantic_delta(mechanism: FiniteMechanism, belief, eps, *, default=0) -> float:
+    """The smallest δ for which the mechanism is (ε, δ)-local semantically private for this belief
+    (K&S Definition 4.1; Definition 2.3 asks it for every belief): Pr_{x~b, t~A(x)}[∃i: SD > ε]."""
+    eps = check_epsilon(eps, "eps")
+    sd, prob = semantic_profile(mechanism, belief, default=default)
+    bad = np.any(sd > eps + 1e-12, axis=0)
+    return float(np.clip(prob[bad].sum(), 0.0, 1.0))
+
+
+def reality_oblivious_delta(mechanism: FiniteMechanism, belief, database, eps, *, default=0) -> float:
+    """Pr_{t~A(database)}[∃i: SD(b̄₀, b̄ᵢ) > ε]: the δ of reality-oblivious semantic privacy (K&S Appendix B,
+    Definition A.1) for one belief and one real database, which need not be likely under the belief."""
+    eps = check_epsilon(eps, "eps")
+    b = _belief(mechanism, belief)
+    row = mechanism.row(database)
+    w, z = _all_posteriors(mechanism, b, default)
+    sd = _sd_from_weights(w, z)
+    # Transcripts the belief deems impossible in Game 0 leave b̄₀ undefined: a breach by convention.
+    bad = np.any(sd > eps + 1e-12, axis=0) | (z[0] <= 0)
+    return float(np.clip(row[bad].sum(), 0.0, 1.0))
+
+
+# ---------------------------------------------------------------------------------------------------
+# The semantic-privacy ε of a mechanism
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SemanticResult:
+    """The semantic-privacy ε of a mechanism and where it is attained.
+
+    ``epsilon`` is sup SD(b̄₀, b̄ᵢ) over beliefs, transcripts and indices (K&S Definition 2.1); ``belief``,
+    ``transcript`` and ``index`` attain it (or come within 1e-9 of it when ``attained`` is False: the
+    supremum 1 is then a limit of ever more lopsided beliefs).  ``method`` records how it was found.
+    """
+
+    epsilon: float
+    belief: np.ndarray
+    transcript: Hashable
+    index: int
+    attained: bool
+    method: str
+
+
+def _two_point_sd(ratio):
+    """Largest SD between a two-point distribution and its tilt by weights with ratio R: (√R−1)/(√R+1)."""
+    ratio = np.asarray(ratio, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = np.tanh(np.log(ratio) / 4)
+    return np.where(np.isinf(ratio), 1.0, out)
+
+
+def _tilt_ratios(mechanism: FiniteMechanism, default):
+    """r[i-1, x, t] = Pr[A(x)=t]/Pr[A(x₋ᵢ)=t] with inf for 0-denominators; ``valid`` marks defined ratios."""
+    minus = _minus_index(mechanism, default)
+    L = mechanism.matrix
+    Li = L[minus]
+    valid = (L[None] > 0) | (Li > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(Li > 0, L[None] / np.where(Li > 0, Li, 1.0), np.inf)
+    return r, valid, Li
+
+
+def _two_point_belief(L, Li, i, t, hi, lo, R, n_db):
+    """The belief on {hi, lo} that attains (√R−1)/(√R+1) for index i and transcript t, and whether the
+    supremum is attained (R = ∞ with only one of the two ratios degenerate: SD → 1 in a limit)."""
+    belief = np.zeros(n_db)
+    if hi == lo:
+        belief[hi] = 1.0
+        return belief, True
+    if np.isfinite(R):
+        a = 1.0 / (1.0 + np.sqrt(R))  # b̄ᵢ's weight on the database with the largest ratio
+        w_hi, w_lo = a / Li[i, hi, t], (1 - a) / Li[i, lo, t]
+        belief[hi], belief[lo] = w_hi / (w_hi + w_lo), w_lo / (w_hi + w_lo)
+        return belief, True
+    inf_hi = Li[i, hi, t] == 0  # r(hi) = ∞: hi is impossible in Game i
+    zero_lo = L[lo, t] == 0  # r(lo) = 0: lo is impossible in Game 0
+    if inf_hi and zero_lo:
+        belief[hi] = belief[lo] = 0.5  # b̄₀ = point on hi, b̄ᵢ = point on lo: SD = 1
+        return belief, True
+    w = 1 - 1e-9 if inf_hi else 1e-9  # SD → 1 as the weight moves to hi (resp. lo)
+    belief[hi], belief[lo] = w, 1 - w
+    return belief, False
+
+
+def _exact(mechanism: FiniteMechanism, default) -> SemanticResult:
+    n_db = len(mechanism.databases)
+    r, valid, Li = _tilt_ratios(mechanism, default)
+    rmax = np.where(valid, r, -np.inf).max(axis=1)  # (n, n_t)
+    rmin = np.where(valid, r, np.inf).min(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        R = np.where(rmin > 0, rmax / np.where(rmin > 0, rmin, 1.0), np.inf)
+    R = np.where(np.isfinite(rmax) | (rmin < np.inf), R, 1.0)
+    sd = _two_point_sd(np.where(np.isnan(R), 1.0, R))
+    i, t = np.unravel_index(int(np.argmax(sd)), sd.shape)
+    ratios = np.where(valid[i, :, t], r[i, :, t], np.nan)
+    hi = int(np.nanargmax(ratios))
+    lo = int(np.nanargmin(ratios))
+    belief, attained = _two_point_belief(mechanism.matrix, Li, int(i), int(t), hi, lo, R[i, t], n_db)
+    return SemanticResult(float(sd[i, t]), belief, mechanism.outputs[t], int(i) + 1, attained, "exact")
+
+
+def _exhaustive(mechanism: FiniteMechanism, default) -> SemanticResult:
+    """Every transcript, every index, every pair of databases as a two-point belief, the mixing weight
+    optimised in closed form — an O(n·|T|·|D|²) enumeration that does not use the max/min shortcut."""
+    r, valid, Li = _tilt_ratios(mechanism, default)
+    n, n_db, n_t = r.shape
+    best = (-1.0, None)
+    for i in range(n):
+        for t in range(n_t):
+            for x, y in itertools.combinations(range(n_db), 2):
+                if not (valid[i, x, t] and valid[i, y, t]):
+                    continue
+                hi, lo = (x, y) if r[i, x, t] >= r[i, y, t] else (y, x)
+                if r[i, lo, t] == 0 or np.isinf(r[i, hi, t]):
+                    R = np.inf
+                else:
+                    R = r[i, hi, t] / r[i, lo, t]
+                sd = float(_two_point_sd(R))
+                if sd > best[0]:
+                    best = (sd, (i, t, hi, lo, R))
+    if best[1] is None:
+        return SemanticResult(0.0, np.full(n_db, 1.0 / n_db), mechanism.outputs[0], 1, True, "exhaustive")
+    sd, (i, t, hi, lo, R) = best
+    belief, attained = _two_point_belief(mechanism.matrix, Li, i, t, hi, lo, R, n_db)
+    return SemanticResult(sd, belief, mechanism.outputs[t], int(i) + 1, bool(attained), "exhaustive")
+
+
+def _optimize(mechanism: FiniteMechanism, default, rng, restarts: int) -> SemanticResult:
+    """Maximise SD over full beliefs (softmax parameters, L-BFGS from random starts) for every (i, t).
+
+    Independent of the two-point reduction: it explores the whole simplex.  Returns a lower bound on
+    the supremum (a local optimiser), which the tests compare with the exact value.
+    """
+    minus = _minus_index(mechanism, default)
+    L = mechanism.matrix
+    n, n_db = minus.shape
+    best = (-1.0, None, 0, 0)
+    for i in range(n):
+        Li = L[minus[i]]
+        for t in range(L.shape[1]):
+            l0, li = L[:, t], Li[:, t]
+            if not np.any(l0 > 0):
+                continue
+
+            def neg_sd(theta, l0=l0, li=li):
+                b = np.exp(log_softmax(theta))
+                z0, zi = b @ l0, b @ li
+                if zi <= 1e-300:
+                    return -1.0
+                return -0.5 * np.abs(b * l0 / z0 - b * li / zi).sum()
+
+            for _ in range(restarts):
+                theta0 = rng.normal(scale=3.0, size=n_db)
+                res = minimize(neg_sd, theta0, method="L-BFGS-B")
+                val = -float(res.fun)
+                if val > best[0]:
+                    best = (val, np.exp(log_softmax(res.x)), i, t)
+    val, b, i, t = best
+    return SemanticResult(min(val, 1.0), b, mechanism.outputs[t], i + 1, True, "optimize")
+
+
+def semantic_epsilon(
+    mechanism: FiniteMechanism, *, default=0, method: str = "exact", seed: int = 0, restarts: int = 3
+) -> SemanticResult:
+    """The semantic-privacy ε of a finite mechanism: sup over beliefs b, transcripts t and indices i of
+    SD(b̄₀[·|t], b̄ᵢ[·|t]) (K&S Definition 2.1), with a belief that attains it.
+
+    ``method``:
+
+    * ``"exact"`` (default) — for each (i, t), the ratios r(x) = Pr[A(x)=t]/Pr[A(x₋ᵢ)=t]; the supremum over
+      beliefs is (√R − 1)/(√R + 1) with R = max r / min r (the chapter proves it; a two-point belief
+      attains it).  O(n · |D| · |T|).
+    * ``"exhaustive"`` — enumerate every pair of databases as the support of the belief (small domains).
+    * ``"optimize"`` — gradient search over all beliefs from ``restarts`` random starts per (i, t); a
+      lower bound, for cross-checking and for mechanisms where one wants no reduction at all.
+    """
+    _record_length(mechanism)
+    if method == "exact":
+        return _exact(mechanism, default)
+    if method == "exhaustive":
+        return _exhaustive(mechanism, default)
+    if method == "optimize":
+        restarts = check_positive_int(restarts, "restarts")
+        return _optimize(mechanism, default, np.random.default_rng(seed), restarts)
+    raise ValueError(f"method must be 'exact', 'exhaustive' or 'optimize' (got method={method!r})")
+
+
+def worst_semantic_delta(
+    mechanism: FiniteMechanism, eps, *, default=0, samples: int = 200, seed: int = 0, grid: int = 9
+):
+    """A search for sup_b of :func:`semantic_delta` (K&S Definition 2.3's δ at this ε): every two-point
+    belief on a weight grid plus ``samples`` random Dirichlet beliefs.  Returns ``(delta, belief)``; the
+    value is a lower bound on the supremum (the objective is not concave in b)."""
+    eps = check_epsilon(eps, "eps")
+    samples = check_positive_int(samples, "samples", minimum=0)
+    grid = check_positive_int(grid, "grid")
+    n_db = len(mechanism.databases)
+    rng = np.random.default_rng(seed)
+    candidates = []
+    weights = np.linspace(0, 1, grid + 2)[1:-1]
+    for x, y in itertools.combinations(range(n_db), 2):
+        for a in weights:
+            b = np.zeros(n_db)
+            b[x], b[y] = a, 1 - a
+            candidates.append(b)
+    for alpha in (0.1, 0.5, 1.0):
+        candidates.extend(rng.dirichlet(np.full(n_db, alpha), size=max(1, samples // 3)))
+    best = (-1.0, None)
+    for b in candidates:
+        d = semantic_delta(mechanism, b / b.sum(), eps, default=default)
+        if d > best[0]:
+            best = (d, b / b.sum())
+    return best
+
+
+# ---------------------------------------------------------------------------------------------------
+# The paper's bounds, and the exact values they bound
+# ---------------------------------------------------------------------------------------------------
+
+
+def thm22_epsilon(eps):
+    """Theorem 2.2 as stated: ε-DP implies (e^ε − 1)-semantic privacy."""
+    eps = check_epsilon(eps, "eps")
+    return np.expm1(eps)
+
+
+def thm22_proof_epsilon(eps):
+    """What the proof of Theorem 2.2 (§3.2, "restated": ε/2-DP ⇒ (e^ε − 1)-SP) gives for ε-DP:
+    e^{2ε} − 1, weaker than the statement."""
+    eps = check_epsilon(eps, "eps")
+    return np.expm1(2 * eps)
+
+
+def tight_semantic_epsilon(eps):
+    """The exact worst case over all ε-DP mechanisms: tanh(ε/2) (the chapter proves the bound; the
+    two-sided geometric count with n ≥ 2 attains it).  ε-DP keeps r(x) in [e^{−ε}, e^ε], so R ≤ e^{2ε}."""
+    eps = check_epsilon(eps, "eps")
+    return np.tanh(eps / 2)
+
+
+def thm22_converse_epsilon(eps_sem):
+    """Theorem 2.2's converse as stated: ε/2-semantic privacy implies 3ε-DP for ε ≤ 0.45, i.e.
+    s-semantic privacy implies 6s-DP for s ≤ 0.225.  Raises outside the stated range."""
+    s = check_epsilon(eps_sem, "eps_sem")
+    if np.any(np.asarray(s) > 0.225):
+        raise ValueError(f"eps_sem must be <= 0.225 (= 0.45/2, Theorem 2.2's range) (got eps_sem={eps_sem})")
+    return 6 * np.asarray(s) + 0.0
+
+
+def tight_converse_epsilon(eps_sem):
+    """The exact converse: s-semantic privacy implies (4 artanh s)-DP, and randomized response shows
+    nothing smaller works.  (Semantic ε ≥ tanh(ε_DP/4) because a neighbour pair differing in record i
+    gives R ≥ e^{ε_DP}.)  ∞ at s ≥ 1."""
+    s = check_probability(eps_sem, "eps_sem")
+    with np.errstate(divide="ignore"):
+        return 4 * np.arctanh(s)
+
+
+def two_point_converse_epsilon(eps_sem):
+    """What the two-point belief of the proof of Theorem 2.2 (equation 6) yields from s-semantic
+    privacy: posterior odds ≤ (½ + s)/(½ − s), i.e. (2 artanh 2s)-DP, for s < ½."""
+    s = check_probability(eps_sem, "eps_sem")
+    if np.any(np.asarray(s) >= 0.5):
+        raise ValueError(f"eps_sem must be < 0.5 for equation (6) to bound anything (got eps_sem={eps_sem})")
+    return 2 * np.arctanh(2 * np.asarray(s))
+
+
+def thm24_max_delta(eps, n):
+    """Theorem 2.4 (1)'s condition: δ < (1 − e^{−ε})²/n.  Returns the right-hand side."""
+    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    n = check_positive(n, "n")
+    return np.expm1(-np.asarray(eps)) ** 2 / n
+
+
+def thm24_parameters(eps, delta, n):
+    """Theorem 2.4 (1): (ε, δ)-DP ⇒ (ε′, δ′)-semantic privacy, ε′ = e^{3ε} − 1 + 2√(nδ), δ′ = 4√(nδ).
+
+    Raises ``ValueError`` when δ ≥ (1 − e^{−ε})²/n: the theorem says nothing there."""
+    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    delta = check_delta(delta, "delta", open_low=True)
+    n = check_positive_int(n, "n")
+    if delta >= thm24_max_delta(eps, n):
+        raise ValueError(
+            f"delta must be < (1 - e^-eps)^2/n = {float(thm24_max_delta(eps, n)):.3g} for Theorem 2.4 "
+            f"(got delta={delta}, eps={eps}, n={n})"
+        )
+    root = np.sqrt(n * delta)
+    return float(np.expm1(3 * eps) + 2 * root), float(4 * root)
+
+
+def thm24_proof_epsilon(eps, delta, n):
+    """ε′ that the proof of Theorem 2.4 (1) actually yields: Lemma 3.3 (5) applied to (3ε, √(nδ))
+    gives e^{3ε} − 1 + √(nδ) (the proof's last line writes e^{3ε̂} − 1 + δ̂, a slip)."""
+    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    delta = check_delta(delta)
+    n = check_positive(n, "n")
+    return np.expm1(3 * np.asarray(eps)) + np.sqrt(n * np.asarray(delta))
+
+
+def thm24_converse_parameters(eps, delta):
+    """Theorem 2.4 (2) as stated: (ε, δ)-semantic privacy ⇒ (3ε, 2δ)-DP for ε ≤ 0.45."""
+    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    delta = check_delta(delta, "delta", open_low=True)
+    if eps > 0.45:
+        raise ValueError(f"eps must be <= 0.45 for Theorem 2.4 (2) (got eps={eps})")
+    return 3 * eps, 2 * delta
+
+
+def conditioning_delta(eps, delta, delta_hat):
+    """Lemma 3.4 (Conditioning Lemma) as proved: δ″ = 2δ/δ̂ + 2δ/(1 − e^{−ε}) bounds the probability of
+    transcripts t at which A|_{B=t} and A′|_{B′=t} are not (3ε, δ̂)-indistinguishable.  (The printed
+    statement reads 2δ̂/δ̂ + 2δ̂/(1 − e^{−ε̂}), a typo.)"""
+    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    delta = check_delta(delta)
+    delta_hat = check_positive(delta_hat, "delta_hat")
+    return 2 * np.asarray(delta) / delta_hat - 2 * np.asarray(delta) / np.expm1(-np.asarray(eps))
+
+
+def conditioning_bad_mass(joint, joint_prime, eps_hat, delta_hat) -> tuple[float, float]:
+    """For two joint distributions of (A, B) (matrices, rows a, columns t), the probability under B and
+    under B′ of the transcripts t at which A|_{B=t} and A′|_{B′=t} are not (ε̂, δ̂)-indistinguishable:
+    the quantity Lemma 3.4 bounds by δ″.  A transcript possible under only one of B, B′ counts as bad."""
+    P = np.asarray(as_float(joint, "joint"), dtype=float)
+    Q = np.asarray(as_float(joint_prime, "joint_prime"), dtype=float)
+    check_distribution(P.ravel(), "joint")
+    check_distribution(Q.ravel(), "joint_prime")
+    if P.shape != Q.shape or P.ndim != 2:
+        raise ValueError(f"joint and joint_prime must be matrices of one shape (got {P.shape} and {Q.shape})")
+    eps_hat = check_epsilon(eps_hat, "eps_hat")
+    delta_hat = check_delta(delta_hat, "delta_hat")
+    pb, qb = P.sum(axis=0), Q.sum(axis=0)
+    bad = np.zeros(P.shape[1], dtype=bool)
+    for t in range(P.shape[1]):
+        if pb[t] <= 0 or qb[t] <= 0:
+            bad[t] = (pb[t] > 0) or (qb[t] > 0)
+            continue
+        bad[t] = smallest_delta(P[:, t] / pb[t], Q[:, t] / qb[t], eps_hat) > delta_hat + 1e-12
+    return float(pb[bad].sum()), float(qb[bad].sum())
+
+
+def thm42_parameters(eps, delta, delta1, n):
+    """Theorem 4.2: ε′ = e^{3ε} − 1 + √(nδ₂), δ′ ≤ 4√(nδ₂), δ₂ = δ + δ₁, stated for ε > √(nδ₂).
+    (Corollary 4.4 is the case δ = 0.)  Raises when ε ≤ √(nδ₂)."""
+    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    delta = check_delta(delta)
+    delta1 = check_delta(delta1, "delta1")
+    n = check_positive_int(n, "n")
+    root = float(np.sqrt(n * (delta + delta1)))
+    if eps <= root:
+        raise ValueError(f"eps must exceed sqrt(n*(delta+delta1)) = {root:.3g} for Theorem 4.2 (got eps={eps})")
+    return float(np.expm1(3 * eps) + root), 4 * root
+
+
+def max_sd_bound(eps, delta):
+    """Lemma 3.3 (5): (ε, δ)-indistinguishable X, Y have SD(X, Y) ≤ e^ε − 1 + δ."""
+    eps = check_epsilon(eps, "eps")
+    delta = check_delta(delta)
+    return np.expm1(eps) + delta
+
+
+def tight_max_sd(eps, delta):
+    """The largest SD of two (ε, δ)-indistinguishable distributions: (e^ε − 1 + 2δ)/(e^ε + 1), attained on
+    three points (the corner of the (ε, δ) trade-off region)."""
+    eps = check_epsilon(eps, "eps")
+    delta = check_delta(delta)
+    return (np.expm1(eps) + 2 * np.asarray(delta)) / (np.exp(eps) + 1)
+
+
+def pointwise_delta(p, q, eps) -> float:
+    """The smallest δ for which p and q are point-wise (ε, δ)-indistinguishable (K&S Definition 3.2):
+    the larger of p(Bad) and q(Bad), Bad = {a : p(a) ∉ [e^{−ε} q(a), e^ε q(a)]}."""
+    p = check_distribution(p, "p")
+    q = check_distribution(q, "q")
+    if p.shape != q.shape:
+        raise ValueError(f"p and q must have the same support size (got {p.size} and {q.size})")
+    eps = check_epsilon(eps, "eps")
+    factor = np.exp(eps)
+    bad = (p > factor * q * (1 + 1e-12)) | (q > factor * p * (1 + 1e-12))
+    return float(max(p[bad].sum(), q[bad].sum()))
+
+
+# ---------------------------------------------------------------------------------------------------
+# The paper's examples
+# ---------------------------------------------------------------------------------------------------
+
+
+def random_index_mechanism(n: int) -> FiniteMechanism:
+    """K&S Remark 1: on x ∈ {0,1}^n pick i uniformly and output (i, x_i).  Any two neighbours are at
+    statistical difference 1/n, yet it publishes a record in the clear."""
+    n = check_positive_int(n, "n")
+    databases = list(itertools.product((0, 1), repeat=n))
+    outputs = [(i, v) for i in range(1, n + 1) for v in (0, 1)]
+    return FiniteMechanism.from_function(databases, outputs, lambda x, o: (x[o[0] - 1] == o[1]) / n)
+
+
+def smoking_study(n: int, risks=(0.1, 0.6), prior_high: float = 0.5):
+    """K&S Example 1 as a small Bayesian model.  n smokers join a study; record j is 1 if participant j
+    has lung disease.  The insurer believes smokers' risk θ is ``risks[0]`` or ``risks[1]`` (prior
+    ``prior_high`` on the second) and records are i.i.d. given θ.  Alice, a smoker, is *not* in the study.
+
+    Returns ``(databases, belief, alice_risk)``: the databases {0,1}^n, the insurer's belief b over them
+    (θ marginalised out) and ``alice_risk[x]`` = Pr[Alice ill | study data x] = E[θ | x].  Her risk after
+    a transcript t is Σ_x b̄[x|t] alice_risk[x], because Alice's health is independent of t given x.
+    """
+    n = check_positive_int(n, "n")
+    low, high = (float(check_probability(r, "risks", open_low=True, open_high=True)) for r in risks)
+    prior_high = check_probability(prior_high, "prior_high", open_low=True, open_high=True)
+    databases = list(itertools.product((0, 1), repeat=n))
+    k = np.array([sum(d) for d in databases])
+    log_lik = np.stack([k * np.log(th) + (n - k) * np.log1p(-th) for th in (low, high)])
+    log_joint = log_lik + np.log([1 - prior_high, prior_high])[:, None]
+    log_b = np.logaddexp(log_joint[0], log_joint[1])
+    post_high = np.exp(log_joint[1] - log_b)
+    belief = np.exp(log_b)
+    belief /= belief.sum()
+    alice_risk = low + (high - low) * post_high
+    return databases, belief, alice_risk
+
+
+def leaky_count(n: int, eps, delta) -> FiniteMechanism:
+    """An (ε, δ)-DP count that is not ε-DP: with probability δ publish the whole database, otherwise
+    the count plus two-sided geometric noise clamped to [0, n].  Its privacy profile at ε is exactly δ.
+    Used to see how the δ of Theorem 2.4 turns into bad transcripts."""
+    n = check_positive_int(n, "n")
+    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    delta = check_delta(delta)
+    databases = list(itertools.product((0, 1), repeat=n))
+    counts = list(range(n + 1))
+    a = np.exp(-eps)
+
+    def pmf(x, out):
+        if isinstance(out, tuple):
+            return delta * (out == x)
+        c = sum(x)
+        if out == 0:
+            tail = a ** c / (1 + a) if c > 0 else 1 - a / (1 + a)
+        elif out == n:
+            tail = a ** (n - c) / (1 + a) if n - c > 0 else 1 - a / (1 + a)
+        else:
+            tail = float(two_sided_geometric_pmf(out - c, eps))
+        return (1 - delta) * tail
+
+    return FiniteMechanism.from_function(databases, counts + databases, pmf)
+
+
+def paper_gaussian_sigma(eps, delta) -> float:
+    """The noise of the proof of Theorem A.2: variance σ² = log(1/δ)/ε² (natural log), σ returned.
+    Whether it gives (ε, δ)-DP is checked with :func:`dpsemantics.mechanisms.gaussian_delta`."""
+    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    delta = check_delta(delta, "delta", open_low=True, open_high=True)
+    return float(np.sqrt(-np.log(delta)) / eps)
+
+
+def dwork_mcsherry_sd(t, sigma):
+    """Theorem A.2's counterexample: belief uniform on {0ⁿ, (1, 0ⁿ⁻¹)}, output t = Σx + N(0, σ²).
+    Game 1 does not update (both databases become 0ⁿ), so SD(b̄₀, b̄₁) = |Pr[(1,0ⁿ⁻¹) | t] − ½| with
+    log-odds (2t − 1)/(2σ²)."""
+    t = as_float(t, "t")
+    sigma = check_positive(sigma, "sigma")
+    return np.abs(expit((2 * np.asarray(t) - 1) / (2 * sigma**2)) - 0.5) + 0.0
+
+
+def dwork_mcsherry_delta(n, sigma, eps_prime):
+    """Reality-oblivious δ′ at ε′ for Theorem A.2's counterexample when the real database is 1ⁿ:
+    Pr_{t ~ N(n, σ²)}[SD(b̄₀, b̄₁) > ε′] (K&S Definition A.1).  Needs ε′ < ½ (SD never exceeds ½ here)."""
+    n = check_positive(n, "n")
+    sigma = check_positive(sigma, "sigma")
+    eps_prime = check_epsilon(eps_prime, "eps_prime")
+    if np.any(np.asarray(eps_prime) >= 0.5):
+        return np.zeros_like(np.asarray(eps_prime, dtype=float)) + 0.0
+    # SD > ε′  ⇔  |2t − 1| > 2σ²·2 artanh(2ε′)
+    c = 2 * sigma**2 * 2 * np.arctanh(2 * np.asarray(eps_prime))
+    hi, lo = (1 + c) / 2, (1 - c) / 2
+    n = np.asarray(n, dtype=float)
+    out = ndtr((n - hi) / sigma) + ndtr((lo - n) / sigma)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def median_mechanism(n: int, k: int, eps, s: int = 1, *, margin: int = 3) -> FiniteMechanism:
+    """Corollary 4.4's local-sensitivity mechanism, discretised: on x ∈ {0..k}^n (n odd) release
+    median(x) + Z, Z two-sided geometric with ratio e^{−ε/s} (the discrete Laplace with scale s/ε), clamped
+    to [−margin, k + margin].  Where LS_median(x) ≤ s, x and each neighbour are ε-indistinguishable."""
+    n = check_positive_int(n, "n")
+    if n % 2 == 0:
+        raise ValueError(f"n must be odd so that the median is one record (got n={n})")
+    k = check_positive_int(k, "k")
+    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    s = check_positive_int(s, "s")
+    margin = check_positive_int(margin, "margin", minimum=0)
+    databases = list(itertools.product(range(k + 1), repeat=n))
+    outputs = np.arange(-margin, k + margin + 1)
+    a = np.exp(-eps / s)
+    rows = []
+    for x in databases:
+        m = int(np.median(x))
+        row = (1 - a) / (1 + a) * a ** np.abs(outputs - m)
+        row[0] = a ** (m - outputs[0]) / (1 + a)
+        row[-1] = a ** (outputs[-1] - m) / (1 + a)
+        rows.append(row)
+    return FiniteMechanism(np.array(rows), databases, [int(o) for o in outputs])
+
+
+def local_sensitivity(f: Callable, databases: Sequence, domain: Sequence) -> np.ndarray:
+    """LS_f(x) = max over neighbours y (one record changed to another value of ``domain``) of
+    |f(x) − f(y)| (K&S Definition 4.3), for every database in ``databases``."""
+    out = np.empty(len(databases))
+    for k, x in enumerate(databases):
+        fx = f(x)
+        best = 0.0
+        for i in range(len(x)):
+            for v in domain:
+                if v != x[i]:
+                    best = max(best, abs(fx - f(x[:i] + (v,) + x[i + 1 :])))
+        out[k] = best
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# Exercise support
+# ---------------------------------------------------------------------------------------------------
+
+
+def check_semantic_formula(formula: Callable, *, n_values=(1, 2, 3), eps_values=(0.1, 0.5, 1.0, 2.0)) -> dict:
+    """Check a student's closed form ``formula(eps, n)`` for the semantic-privacy ε of local randomized
+    response (:func:`dpsemantics.mechanisms.local_randomized_response`) against :func:`semantic_epsilon`.
+    Returns ``{"correct": bool, "worst": (eps, n, yours, exact)}``."""
+    from .mechanisms import local_randomized_response
+
+    worst = None
+    for n in n_values:
+        for eps in eps_values:
+            exact = semantic_epsilon(local_randomized_response(n, eps)).epsilon
+            yours = float(formula(eps, n))
+            gap = abs(yours - exact)
+            if worst is None or gap > worst[0]:
+                worst = (gap, (eps, n, yours, exact))
+    return {"correct": bool(worst[0] <= 1e-9), "worst": worst[1]}
