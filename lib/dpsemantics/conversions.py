@@ -1,0 +1,237 @@
+"""Conversions between pure DP, approximate DP, probabilistic DP (PDP) and zero-concentrated DP (zCDP).
+
+What Kazan, Sharma, Zhang, Jiang & Yan ("Interpreting Differential Privacy in Terms of Disclosure Risk",
+paper 004) state in §2 and §3.3, and what this module computes:
+
+* Theorem 2.3 — ε-DP holds exactly when the privacy-loss variable lies in [−ε, ε] with probability one;
+  equivalently (ε, 0)-PDP ⇔ (ε, 0)-DP (nothing to compute: :func:`pdp_to_dp` with δ = 0).
+* Theorem 2.5 — (ε, δ)-PDP implies (ε, δ)-DP: :func:`pdp_to_dp`.
+* Theorem 2.7 (Bun & Steinke 2016) — ρ-zCDP implies (ρ + 2√(ρ log(1/δ)), δ)-DP for every δ > 0:
+  :func:`zcdp_epsilon` with ``tight=False``; its exact inverse :func:`zcdp_delta`.
+* Theorem 3.9 — (ε, δ)-DP implies (ε′, δ′)-PDP for every δ′ ∈ (δ, 1] with
+  ε′ = log(δ′e^ε + δ) − log(δ′ − δ): :func:`pdp_epsilon`; solving the same relation for δ′ gives the
+  form of Zhao et al. (2019) quoted in Kazan's Appendix A.8, δ′ = δ(1 + e^{−ε′})/(1 − e^{ε−ε′}):
+  :func:`pdp_delta`.
+
+Conversions the book uses that are *not* stated in paper 004 (cited to their own source):
+
+* pure ε-DP ⇒ (ε²/2)-zCDP (Bun & Steinke 2016, Proposition 1.4): :func:`pure_to_zcdp`.
+* the tighter ρ-zCDP ⇒ (ε, δ)-DP conversion of Canonne, Kamath & Steinke (2020, "The Discrete Gaussian
+  for Differential Privacy", Corollary 13): δ = inf_{α>1} e^{(α−1)(αρ−ε)} (1 − 1/α)^α / (α − 1),
+  equivalently ε = inf_{α>1} αρ + log(1 − 1/α) − (log δ + log α)/(α − 1):
+  :func:`zcdp_epsilon` / :func:`zcdp_delta` with ``tight=True``.
+* the privacy profile of the Gaussian mechanism whose zCDP parameter is ρ (σ = Δ/√(2ρ)); it is a ρ-zCDP
+  mechanism, so no conversion can give a δ below it: :func:`zcdp_gaussian_delta`.
+
+All functions broadcast over array arguments (NumPy rules) and reject bad input with a ``ValueError`` that
+names the parameter.  Everything is evaluated in log space so that δ down to 1e-300 and ε up to 50 stay
+finite and accurate.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import brentq
+
+from ._validate import check_delta, check_epsilon, check_positive
+from .mechanisms import gaussian_delta
+
+__all__ = [
+    "pdp_epsilon",
+    "pdp_delta",
+    "pdp_to_dp",
+    "pure_to_zcdp",
+    "zcdp_epsilon",
+    "zcdp_delta",
+    "zcdp_gaussian_delta",
+]
+
+
+def _out(x):
+    """Return a Python float for 0-d results and an array otherwise."""
+    x = np.asarray(x, dtype=float)
+    return float(x) if x.ndim == 0 else x
+
+
+# --------------------------------------------------------------------------------------------------
+# Probabilistic DP (Kazan et al. Definition 2.4, Theorems 2.5 and 3.9)
+# --------------------------------------------------------------------------------------------------
+
+
+def pdp_epsilon(eps, delta, delta_prime):
+    """ε′ of Kazan et al. (paper 004), Theorem 3.9: an (ε, δ)-DP mechanism is (ε′, δ′)-PDP with
+
+        ε′ = log(δ′e^ε + δ) − log(δ′ − δ)   for every δ′ ∈ (δ, 1].
+
+    Evaluated as ε + log1p(δe^{−ε}/δ′) − log1p(−δ/δ′), which needs no exponential of ε and stays exact
+    for δ = 0 (ε′ = ε, Theorem 2.3) and for δ′ close to δ.  Broadcasts over all three arguments.
+
+    Raises ``ValueError`` unless eps ≥ 0, delta ∈ [0, 1), delta_prime ∈ (0, 1] and delta_prime > delta.
+    """
+    eps = check_epsilon(eps, "eps")
+    delta = check_delta(delta, "delta", open_high=True)
+    delta_prime = check_delta(delta_prime, "delta_prime", open_low=True)
+    e, d, dp = np.broadcast_arrays(np.asarray(eps), np.asarray(delta), np.asarray(delta_prime))
+    bad = dp <= d
+    if np.any(bad):
+        i = np.flatnonzero(bad.ravel())[0]
+        raise ValueError(
+            f"delta_prime must exceed delta (got delta_prime={dp.ravel()[i]!r}, delta={d.ravel()[i]!r})"
+        )
+    ratio = d / dp
+    return _out(e + np.log1p(ratio * np.exp(-e)) - np.log1p(-ratio))
+
+
+def pdp_delta(eps, delta, eps_prime):
+    """δ′ for which an (ε, δ)-DP mechanism is (ε′, δ′)-PDP, for ε′ > ε (Zhao et al. 2019, as quoted in
+    Kazan et al. Appendix A.8):
+
+        δ′ = δ (1 + e^{−ε′}) / (1 − e^{ε − ε′}).
+
+    This is Kazan's Theorem 3.9 solved for δ′, so ``pdp_epsilon(eps, delta, pdp_delta(eps, delta, e1))``
+    returns ``e1``.  The value can exceed 1 (then the PDP statement is vacuous); it is returned as is.
+
+    Raises ``ValueError`` unless eps ≥ 0, delta ∈ [0, 1) and eps_prime > eps.
+    """
+    eps = check_epsilon(eps, "eps")
+    delta = check_delta(delta, "delta", open_high=True)
+    eps_prime = check_epsilon(eps_prime, "eps_prime")
+    e, d, ep = np.broadcast_arrays(np.asarray(eps), np.asarray(delta), np.asarray(eps_prime))
+    bad = ep <= e
+    if np.any(bad):
+        i = np.flatnonzero(bad.ravel())[0]
+        raise ValueError(f"eps_prime must exceed eps (got eps_prime={ep.ravel()[i]!r}, eps={e.ravel()[i]!r})")
+    return _out(d * (1.0 + np.exp(-ep)) / -np.expm1(e - ep))
+
+
+def pdp_to_dp(eps, delta):
+    """Kazan et al., Theorem 2.5 (Dwork et al. 2014; Zhao et al. 2019): (ε, δ)-PDP implies (ε, δ)-DP.
+
+    The parameters carry over unchanged; the function validates them and returns ``(eps, delta)`` so that
+    code can name the step it takes.  (The converse fails for δ > 0; Theorem 3.9, :func:`pdp_epsilon`, is
+    the partial converse.)
+    """
+    return check_epsilon(eps, "eps"), check_delta(delta, "delta")
+
+
+# --------------------------------------------------------------------------------------------------
+# zCDP (Kazan et al. Definition 2.6, Theorem 2.7; Bun & Steinke 2016; Canonne, Kamath & Steinke 2020)
+# --------------------------------------------------------------------------------------------------
+
+
+def pure_to_zcdp(eps):
+    """ρ = ε²/2: a pure ε-DP mechanism is (ε²/2)-zCDP (Bun & Steinke 2016, Proposition 1.4).
+
+    Not stated in paper 004; Kazan's §2 defines zCDP (Definition 2.6) and converts it to approximate DP
+    (Theorem 2.7, :func:`zcdp_epsilon`).
+    """
+    eps = check_epsilon(eps, "eps")
+    return _out(0.5 * np.asarray(eps) ** 2)
+
+
+def _log_inv_delta(delta):
+    delta = np.asarray(check_delta(delta, "delta", open_low=True))
+    return -np.log(delta)
+
+
+def _tight_eps_scalar(rho: float, L: float) -> float:
+    """inf over α > 1 of  αρ + log(1 − 1/α) + (L − log α)/(α − 1),  with L = log(1/δ) > 0.
+
+    Writing t = α − 1 > 0 the objective is g(t) = (1+t)ρ + log(t/(1+t)) + (L − log1p t)/t, whose
+    derivative is ρ − (L − log1p t)/t²; the unique stationary point solves ρt² + log1p(t) = L, which has
+    exactly one root in (0, √(L/ρ)] because the left side increases from 0.
+    """
+    hi = np.sqrt(L / rho)
+    t = brentq(lambda s: rho * s * s + np.log1p(s) - L, 0.0, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+    if t <= 0.0:  # pragma: no cover - the root is strictly positive for L > 0
+        t = np.nextafter(0.0, 1.0)
+    g = (1 + t) * rho + (np.log(t) - np.log1p(t)) + (L - np.log1p(t)) / t
+    return max(g, 0.0)
+
+
+def _tight_log_delta_scalar(rho: float, eps: float) -> float:
+    """log of inf over α > 1 of e^{(α−1)(αρ−ε)} (1 − 1/α)^α / (α − 1)   (CKS 2020, Corollary 13).
+
+    With t = α − 1 the log objective is h(t) = t((1+t)ρ − ε) + (1+t)(log t − log1p t) − log t, whose
+    derivative (2t+1)ρ − ε + log t − log1p t increases strictly from −∞ to +∞: one stationary point.
+    """
+
+    def deriv(t):
+        return (2 * t + 1) * rho - eps + np.log(t) - np.log1p(t)
+
+    hi = max(1.0, (eps + 1.0) / (2.0 * rho) + 1.0)
+    while deriv(hi) <= 0:  # pragma: no cover - the bracket above already suffices
+        hi *= 2.0
+    lo = min(1.0, hi) / 2.0
+    while deriv(lo) >= 0:
+        lo /= 2.0**8
+    t = brentq(deriv, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+    log_t, log1p_t = np.log(t), np.log1p(t)
+    h = t * ((1 + t) * rho - eps) + (1 + t) * (log_t - log1p_t) - log_t
+    return min(h, 0.0)
+
+
+def zcdp_epsilon(rho, delta, tight: bool = False):
+    """ε such that a ρ-zCDP mechanism is (ε, δ)-DP.
+
+    ``tight=False``: Kazan et al. (paper 004), Theorem 2.7 (Bun & Steinke 2016, Proposition 1.3),
+    ε = ρ + 2√(ρ log(1/δ)).
+
+    ``tight=True``: Canonne, Kamath & Steinke (2020), Corollary 13, in the ε form
+    ε = inf_{α>1} αρ + log(1 − 1/α) − (log δ + log α)/(α − 1), clipped at 0.  Every α gives a valid
+    bound; the infimum is found by solving the stationarity condition ρ(α−1)² + log α = log(1/δ) with
+    Brent's method.  It never exceeds the simple bound (the two extra terms are negative).
+
+    rho > 0 and delta ∈ (0, 1] broadcast against each other; bad input raises ``ValueError``.
+    """
+    rho = check_positive(rho, "rho")
+    L = _log_inv_delta(delta)
+    r, L = np.broadcast_arrays(np.asarray(rho, dtype=float), L)
+    if not tight:
+        return _out(r + 2.0 * np.sqrt(r * L))
+    out = np.empty(r.shape)
+    for idx in np.ndindex(r.shape):
+        out[idx] = 0.0 if L[idx] == 0.0 else _tight_eps_scalar(float(r[idx]), float(L[idx]))
+    return _out(out)
+
+
+def zcdp_delta(rho, eps, tight: bool = False):
+    """δ such that a ρ-zCDP mechanism is (ε, δ)-DP: the exact inverse of :func:`zcdp_epsilon`.
+
+    ``tight=False``: Theorem 2.7 of Kazan et al. solved for δ, δ = exp(−(ε − ρ)²/(4ρ)) for ε ≥ ρ and
+    δ = 1 (no guarantee) for ε < ρ.
+
+    ``tight=True``: Canonne, Kamath & Steinke (2020), Corollary 13,
+    δ = min(1, inf_{α>1} e^{(α−1)(αρ−ε)} (1 − 1/α)^α / (α − 1)).
+
+    For the δ of the Gaussian mechanism with the same ρ — a lower limit for any such conversion, since
+    that mechanism is ρ-zCDP — see :func:`zcdp_gaussian_delta`.
+    """
+    rho = check_positive(rho, "rho")
+    eps = check_epsilon(eps, "eps")
+    r, e = np.broadcast_arrays(np.asarray(rho, dtype=float), np.asarray(eps, dtype=float))
+    if not tight:
+        x = np.maximum(e - r, 0.0)
+        return _out(np.exp(-(x * x) / (4.0 * r)))
+    out = np.empty(r.shape)
+    for idx in np.ndindex(r.shape):
+        out[idx] = np.exp(_tight_log_delta_scalar(float(r[idx]), float(e[idx])))
+    return _out(out)
+
+
+def zcdp_gaussian_delta(rho, eps):
+    """Exact privacy profile δ(ε) of the Gaussian mechanism whose zCDP parameter is ρ = Δ²/(2σ²).
+
+    The Gaussian mechanism with σ = Δ/√(2ρ) is exactly ρ-zCDP (Bun & Steinke 2016, Proposition 1.6), so
+    every valid ρ-zCDP ⇒ (ε, δ)-DP conversion must give at least this δ.  Computed with
+    :func:`dpsemantics.mechanisms.gaussian_delta` (Balle & Wang 2018, Theorem 8) at Δ = 1.
+    """
+    rho = check_positive(rho, "rho")
+    eps = check_epsilon(eps, "eps")
+    r, e = np.broadcast_arrays(np.asarray(rho, dtype=float), np.asarray(eps, dtype=float))
+    sigma = 1.0 / np.sqrt(2.0 * r)
+    out = np.empty(r.shape)
+    for idx in np.ndindex(r.shape):
+        out[idx] = gaussian_delta(float(e[idx]), float(sigma[idx]))
+    return _out(out)
+
