@@ -1,0 +1,43 @@
+"""Sphinx extension: serve MathJax from the book itself, so pages typeset math without internet.
+
+Sphinx's default ``mathjax_path`` is a CDN address.  This extension copies MathJax 3 (the ``es5``
+bundle shipped by the PyPI package ``django-static-mathjax``, a pinned dependency of the book; it has
+no dependencies of its own) into the build's ``_static/mathjax`` folder and points ``mathjax_path`` at
+the local copy.  Enabled in ``_config.yml`` under ``sphinx.extra_extensions``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+LOCAL_PATH = "mathjax/tex-chtml.js"
+
+
+def mathjax_source() -> Path:
+    """The folder holding MathJax's ``es5`` bundle in the installed package."""
+    import mathjax  # provided by django-static-mathjax
+
+    folder = Path(mathjax.__file__).parent / "static" / "mathjax" / "es5"
+    if not (folder / "tex-chtml.js").is_file():
+        raise FileNotFoundError(f"MathJax bundle not found at {folder}; reinstall the book's dependencies")
+    return folder
+
+
+def _use_local_mathjax(app, config):
+    mathjax_source()  # fail early, with a clear message, if the bundle is missing
+    config.mathjax_path = LOCAL_PATH
+
+
+def _copy_mathjax(app, exception):
+    if exception is not None or app.builder.format != "html":
+        return
+    target = Path(app.outdir) / "_static" / "mathjax"
+    if not (target / "tex-chtml.js").is_file():
+        shutil.copytree(mathjax_source(), target, dirs_exist_ok=True)
+
+
+def setup(app):
+    app.connect("config-inited", _use_local_mathjax, priority=900)
+    app.connect("build-finished", _copy_mathjax)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
