@@ -249,7 +249,8 @@ def test_single_data_point_definition7_equals_dp():
     for _ in range(20):
         mech = c.random_mechanism(rng, n=1, k=3, m=3, zero_prob=0.1)
         P = c.random_population(rng, n=1, k=3, kind="sparse")
-        assert c.definition_epsilon(7, mech, P) == c.definition_epsilon(1, mech)
+        e7, e1 = c.definition_epsilon(7, mech, P), c.definition_epsilon(1, mech)
+        assert e7 == e1 or math.isclose(e7, e1, rel_tol=1e-9)
 
 
 @settings(max_examples=20, deadline=None)
