@@ -383,3 +383,12 @@ def test_bad_input_raises_value_error_naming_the_problem():
         S.thm42_parameters(0.01, 0.0, 0.01, 10)
     with pytest.raises(ValueError, match="belief must not be NaN"):
         S.games(mech, [np.nan, 0.5, 0.5, 0.0], 1)
+
+
+def test_ks_claims_have_their_expected_status():
+    from dpsemantics.claims import evaluate_all
+
+    results = evaluate_all("ks")
+    assert len(results) >= 30
+    wrong = [(r.claim.id, r.status) for r in results if not r.as_expected]
+    assert not wrong
