@@ -65,12 +65,9 @@ __all__ = [
     "bayesian_semantic_privacy",
     "semantic_privacy",
     "sup_statistical_difference",
-    "forward_bound",
-    "tight_forward_level",
     "zhao_converse_level",
     "ks_converse_level",
     "tight_converse_level",
-    "epsilon_from_semantic_level",
     "improvement_range_end",
     "membership_g",
     "membership_privacy_direct",
@@ -325,8 +322,8 @@ def sup_statistical_difference(game0, game_i) -> float:
     likelihoods ``game0[x] = P[y | x]`` and ``game_i[x] = P[y | x in Game i]`` on the belief's possible
     points ``x``: ``tanh(Δ/4)`` with Δ the spread of ``ln(game0/game_i)`` (module docstring).
 
-    Beliefs for which a game's posterior is undefined (y impossible in that game) are excluded; if a point
-    is possible in one game only, SD can be pushed to 1."""
+    As in :mod:`dpsemantics.semantic`: a transcript possible in Game 0 but impossible in Game i for some
+    point counts as a complete breach (SD = 1); one that Game 0 never produces imposes nothing."""
     a = np.asarray(as_float(game0, "game0"), dtype=float).ravel()
     c = np.asarray(as_float(game_i, "game_i"), dtype=float).ravel()
     if a.shape != c.shape:
@@ -334,14 +331,14 @@ def sup_statistical_difference(game0, game_i) -> float:
     if np.any(a < 0) or np.any(c < 0):
         raise ValueError("game0 and game_i must be probabilities (>= 0)")
     both = (a > 0) & (c > 0)
-    only0 = (a > 0) & (c == 0)
-    onlyi = (a == 0) & (c > 0)
-    if np.any(both):
-        if np.any(only0) or np.any(onlyi):
-            return 1.0
-        lr = np.log(a[both]) - np.log(c[both])
-        return float(np.tanh((lr.max() - lr.min()) / 4.0))
-    return 1.0 if (np.any(only0) and np.any(onlyi)) else 0.0
+    if np.any((a > 0) & (c == 0)):
+        return 1.0  # y proves record i was used (the convention of dpsemantics.semantic)
+    if not np.any(both):
+        return 0.0  # y never happens in Game 0: nothing to observe
+    if np.any((a == 0) & (c > 0)):
+        return 1.0
+    lr = np.log(a[both]) - np.log(c[both])
+    return float(np.tanh((lr.max() - lr.min()) / 4.0))
 
 
 def _domain_index(model: _Model, default) -> int:
@@ -350,41 +347,60 @@ def _domain_index(model: _Model, default) -> int:
     return model.domain.index(default)
 
 
-def _bsp_one(model: _Model, i: int, S: tuple, bot: int) -> float:
+def _bsp_one(model: _Model, i: int, S: tuple, bot: int, reading: str = "condition") -> float:
     mass, lik = _adversary_view(model, i, S)
-    cols = np.flatnonzero(mass[bot] > 0)
-    if cols.size == 0:
-        return 0.0
-    g0, gi = [], []
-    for col in cols:
-        rows = np.flatnonzero(mass[:, col] > 0)
-        g0.append(lik[rows, col, :])
-        gi.append(np.broadcast_to(lik[bot, col, :], (rows.size, lik.shape[-1])))
-    g0 = np.concatenate(g0)
-    gi = np.concatenate(gi)
+    if reading == "replace":
+        # Game i: the unknown records follow the prior given the TRUE x_i; only record i is replaced by ⊥.
+        replaced = np.take(model.lik, np.full(len(model.domain), bot), axis=i)
+        _, lik_i = _adversary_view(_Model(model.domain, model.n, model.prior, replaced), i, S)
+        rows, cols = np.nonzero(mass > 0)
+        g0, gi = lik[rows, cols, :], lik_i[rows, cols, :]
+    else:
+        cols = np.flatnonzero(mass[bot] > 0)
+        if cols.size == 0:
+            return 0.0
+        g0, gi = [], []
+        for col in cols:
+            rows = np.flatnonzero(mass[:, col] > 0)
+            g0.append(lik[rows, col, :])
+            gi.append(np.broadcast_to(lik[bot, col, :], (rows.size, lik.shape[-1])))
+        g0 = np.concatenate(g0)
+        gi = np.concatenate(gi)
     return max(sup_statistical_difference(g0[:, y], gi[:, y]) for y in range(lik.shape[-1]))
 
 
-def bayesian_semantic_privacy(mechanism: FiniteMechanism, prior, default, *, i=None, S=None) -> float:
+def bayesian_semantic_privacy(mechanism: FiniteMechanism, prior, default, *, i=None, S=None, reading: str = "condition") -> float:
     """The smallest δ for which the mechanism is δ-Bayesian-semantically private (Zhao, Definition 2),
-    exactly (sup over beliefs in closed form; see the module docstring for our reading of Game i).
-    Of one adversary ``A(i, S)`` when ``i`` and ``S`` are given; ``default`` is the value ⊥."""
+    exactly (sup over beliefs in closed form).  Of one adversary ``A(i, S)`` when ``i`` and ``S`` are given;
+    ``default`` is the value ⊥.
+
+    ``reading`` chooses what Game i (eq. (13)) runs on:
+
+    * ``"condition"`` (default; the reading under which Theorem 1's proof works): the unknown records follow
+      the prior given ``X_i = ⊥`` and ``X_S = x_S`` — the likelihood is ``L(y | ⊥, x_S)``;
+    * ``"replace"``: the unknown records follow the prior given the true ``(x_i, x_S)``, and only record i is
+      then replaced by ⊥ before the mechanism runs ("i's record is not used", as in K&S's Game i).
+    """
+    if reading not in ("condition", "replace"):
+        raise ValueError(f"reading must be 'condition' or 'replace' (got reading={reading!r})")
     model = _model(mechanism, prior)
     bot = _domain_index(model, default)
     if i is None and S is None:
-        return max(_bsp_one(model, a, b, bot) for a, b in adversaries(model.n))
+        return max(_bsp_one(model, a, b, bot, reading) for a, b in adversaries(model.n))
     if i is None or S is None:
         raise ValueError(f"give both i and S, or neither (got i={i!r}, S={S!r})")
     i, S = _check_adversary(model.n, i, S)
-    return _bsp_one(model, i, S, bot)
+    return _bsp_one(model, i, S, bot, reading)
 
 
 def semantic_privacy(mechanism: FiniteMechanism, default) -> float:
     """Kasiviswanathan & Smith's semantic-privacy parameter (their Definition 2.1; Zhao, Definition 1),
-    as the special case ``S = N∖{i}`` of Bayesian semantic privacy with a full-support prior."""
-    model = _model(mechanism, uniform_prior(mechanism))
-    bot = _domain_index(model, default)
-    return max(_bsp_one(model, i, tuple(j for j in range(model.n) if j != i), bot) for i in range(model.n))
+    from :func:`dpsemantics.semantic.semantic_epsilon`.  Bayesian semantic privacy with ``S = N∖{i}`` and a
+    full-support prior reduces to it (Zhao, remark after Definition 2); the tests check that it does."""
+    from .semantic import semantic_epsilon
+
+    _domain_index(_model(mechanism, uniform_prior(mechanism)), default)
+    return semantic_epsilon(mechanism, default=default).epsilon
 
 
 # --------------------------------------------------------------------------------------------------
@@ -392,17 +408,6 @@ def semantic_privacy(mechanism: FiniteMechanism, default) -> float:
 # --------------------------------------------------------------------------------------------------
 
 
-def forward_bound(eps):
-    """Zhao, Theorems 1 and 2 (first halves): ε-(B)DP ⇒ (e^{2ε} − 1)-(B)SP."""
-    eps = check_epsilon(eps, "eps")
-    return np.expm1(2 * np.asarray(eps)) if np.ndim(eps) else math.expm1(2 * eps)
-
-
-def tight_forward_level(eps):
-    """The exact worst case of the forward direction: ε-(B)DP ⇒ tanh(ε/2)-(B)SP, attained (e.g. by
-    :func:`xor_randomized_response`).  Our sharpening of Zhao, Theorems 1–2."""
-    eps = check_epsilon(eps, "eps", allow_inf=True)
-    return np.tanh(np.asarray(eps) / 2) if np.ndim(eps) else math.tanh(eps / 2)
 
 
 def zhao_converse_level(eps):
@@ -427,17 +432,6 @@ def tight_converse_level(eps):
     eps = check_epsilon(eps, "eps", allow_inf=True)
     return np.tanh(np.asarray(eps) / 4) if np.ndim(eps) else math.tanh(eps / 4)
 
-
-def epsilon_from_semantic_level(delta, *, tight: bool = False):
-    """The DP/BDP level that δ-SP/BSP guarantees: Zhao's ``ln((1 + 2δ)/(1 − 2δ))`` (needs δ < 1/2;
-    inverse of :func:`zhao_converse_level`) or, with ``tight=True``, ``4·artanh(δ)`` (δ < 1)."""
-    delta = check_probability(delta, "delta")
-    d = np.asarray(delta)
-    limit = 1.0 if tight else 0.5
-    if np.any(d >= limit):
-        raise ValueError(f"delta must be < {limit} for this bound to exist (got delta={delta!r})")
-    out = 4 * np.arctanh(d) if tight else 2 * np.arctanh(2 * d)
-    return float(out) if out.ndim == 0 else out
 
 
 def improvement_range_end() -> float:
@@ -558,3 +552,49 @@ def check_copies_answer(n: int, eps, answer) -> dict:
     answer = as_float(answer, "answer")
     expected = bdp_leakage(local_randomized_response(n, eps), copies_prior(n))
     return {"ok": bool(abs(answer - expected) <= 1e-9 * max(1.0, expected)), "expected": expected, "answer": answer}
+
+
+# --------------------------------------------------------------------------------------------------
+# Example cases for the checks of Theorems 1–3 (used by the claims and the chapter)
+# --------------------------------------------------------------------------------------------------
+
+
+def example_cases(seed: int = 0, count: int = 40, eps=1.0) -> list[tuple[str, FiniteMechanism, dict]]:
+    """Named cases ``(name, mechanism, prior)`` on {0,1}^n: ε-local randomized response and the ε-DP
+    count under independent, Markov-chain and copied records, the XOR mechanism, and ``count`` random
+    mechanisms (two records, three outputs) under random correlated priors (seeded)."""
+    from .mechanisms import geometric_count, local_randomized_response
+
+    count = check_positive_int(count, "count", minimum=0)
+    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    rng = np.random.default_rng(seed)
+    cases = []
+    for n in (2, 3):
+        for mech_name, mech in (("local RR", local_randomized_response(n, eps)), ("count", geometric_count(n, eps))):
+            for prior_name, prior in (
+                ("independent", independent_prior(n)),
+                ("Markov 0.8", markov_chain_prior(n, 0.8)),
+                ("Markov 0.95", markov_chain_prior(n, 0.95)),
+                ("copies", copies_prior(n)),
+            ):
+                cases.append((f"{mech_name}, n={n}, {prior_name}", mech, prior))
+    cases.append(("XOR RR, independent", xor_randomized_response(eps), independent_prior(2)))
+    for k in range(count):
+        cases.append((f"random #{k}", random_mechanism(2, 3, rng, 0.7), random_prior(2, rng, 0.7)))
+    return cases
+
+
+def leakage_pairs(cases, default=0) -> np.ndarray:
+    """Rows ``(DP ε, SP, BDP ε, BSP)`` for each ``(name, mechanism, prior)`` case: the four numbers that
+    Theorems 1 and 2 relate."""
+    rows = []
+    for _, mech, prior in cases:
+        rows.append(
+            (
+                mech.epsilon(),
+                semantic_privacy(mech, default),
+                bdp_leakage(mech, prior),
+                bayesian_semantic_privacy(mech, prior, default),
+            )
+        )
+    return np.array(rows, dtype=float)

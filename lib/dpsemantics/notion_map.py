@@ -1,0 +1,227 @@
+"""A map of the privacy notions of the whole book, as data, and its drawing.
+
+:data:`NOTIONS` are the nodes (a definition of one of the five source documents) and :data:`RELATIONS`
+the arrows: "a mechanism with the source notion at these parameters has the target notion at those",
+each labelled with its parameter transformation, the theorem (numbered as in the paper that proves it),
+and the chapter of the book where the relation is checked.  :func:`draw` renders the map with Matplotlib
+alone (no Graphviz); :func:`table_rows` lists the arrows for a table in the book.
+
+Theorem numbers come from the papers themselves: Lecture 1 (002), Kasiviswanathan & Smith (000, "K&S"),
+Zhao (001), Tschantz, Sen & Datta (003, "TSD"), Kazan et al. (004).  Two arrows rest on results of
+Yang et al. (SIGMOD 2015) that the book only meets through TSD's §3 citation; they are marked so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["CHAPTERS", "Notion", "Relation", "NOTIONS", "RELATIONS", "notion", "relations_between", "relations_checked_in", "table_rows", "draw"]
+
+#: The chapters of the book (Jupyter Book docnames) and their titles' subjects.
+CHAPTERS = {
+    "book/intro": "Introduction to differential privacy (Lecture 1)",
+    "book/semantic-privacy": "Semantic privacy (Kasiviswanathan & Smith)",
+    "book/privacy-notions": "Relations among privacy notions (Zhao)",
+    "book/causal-view": "Differential privacy as a causal property (Tschantz, Sen & Datta)",
+    "book/disclosure-risk": "Disclosure risk (Kazan et al.)",
+}
+
+
+@dataclass(frozen=True)
+class Notion:
+    """A node: ``key`` (stable id), ``label`` (short, for the figure), ``definition`` (where it is defined),
+    ``paper`` (claims paper key), ``chapter`` (docname), ``pos`` (x, y on the map)."""
+
+    key: str
+    label: str
+    definition: str
+    paper: str
+    chapter: str
+    pos: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Relation:
+    """An arrow ``source → target``: ``transform`` is the parameter map (Matplotlib mathtext), ``theorem``
+    the result that proves it, ``paper`` its claims key, ``chapter`` where the book checks it,
+    ``condition`` any side condition, ``both_ways`` for an equivalence at the same parameters, ``claim`` the
+    id of a claim in :mod:`dpsemantics.claims` that checks it (if any)."""
+
+    source: str
+    target: str
+    transform: str
+    theorem: str
+    paper: str
+    chapter: str
+    condition: str = ""
+    both_ways: bool = False
+    claim: str = ""
+
+
+NOTIONS: tuple[Notion, ...] = (
+    Notion("dp", "ε-DP", "Lecture 1, Definition 1.1 (δ = 0); K&S Definition 1.1", "lecture", "book/intro", (3.0, 4.0)),
+    Notion("approx-dp", "(ε, δ)-DP", "Lecture 1, Definition 1.1; Kazan et al., Definition 2.1", "lecture", "book/intro", (3.0, 6.2)),
+    Notion("pdp", "(ε, δ)-probabilistic DP", "Kazan et al., Definition 2.4", "kazan", "book/disclosure-risk", (0.0, 4.9)),
+    Notion("zcdp", "ρ-zCDP", "Kazan et al., Definition 2.6", "kazan", "book/disclosure-risk", (0.0, 7.2)),
+    Notion("disclosure", "disclosure-risk bounds\n(posterior, ratio, difference)", "Kazan et al., Theorems 3.2, 3.3, 3.5", "kazan", "book/disclosure-risk", (0.0, 2.2)),
+    Notion("sp", "ε-semantic privacy", "K&S Definition 2.1; Zhao Definition 1", "ks", "book/semantic-privacy", (6.2, 4.0)),
+    Notion("approx-sp", "(ε, δ)-semantic privacy", "K&S Definition 2.3", "ks", "book/semantic-privacy", (6.2, 6.2)),
+    Notion("bdp", "ε-Bayesian DP", "Zhao, Section I and eq. (19) (after Yang et al.)", "zhao", "book/privacy-notions", (9.2, 2.2)),
+    Notion("bsp", "ε-Bayesian semantic\nprivacy", "Zhao, Definition 2", "zhao", "book/privacy-notions", (9.2, 4.9)),
+    Notion("mp", "ε-membership privacy", "Zhao, Definition 3 (after Li et al.)", "zhao", "book/privacy-notions", (9.2, 0.0)),
+    Notion("sa-dp", "strong-adversary DP", "TSD, Definition 2", "tsd", "book/causal-view", (1.2, 0.4)),
+    Notion("dpi-all", "data-point intervention DP,\nevery population", "TSD, Definition 8", "tsd", "book/causal-view", (3.6, 0.4)),
+    Notion("dpi-one", "data-point intervention DP,\none population", "TSD, Definition 7", "tsd", "book/causal-view", (6.2, 1.3)),
+)
+
+RELATIONS: tuple[Relation, ...] = (
+    # Lecture 1
+    Relation("dp", "approx-dp", r"$\varepsilon \mapsto (\varepsilon, 0)$", "Lecture 1, §6 (pure DP is the case δ = 0)", "lecture", "book/intro"),
+    # Kazan et al.
+    Relation("dp", "pdp", r"$\varepsilon \leftrightarrow (\varepsilon, 0)$", "Kazan et al., Theorem 2.3", "kazan", "book/disclosure-risk", both_ways=True),
+    Relation("pdp", "approx-dp", r"$(\varepsilon,\delta) \mapsto (\varepsilon,\delta)$", "Kazan et al., Theorem 2.5", "kazan", "book/disclosure-risk"),
+    Relation(
+        "approx-dp", "pdp",
+        r"$\varepsilon' = \log\frac{\delta' e^{\varepsilon} + \delta}{\delta' - \delta}$",
+        "Kazan et al., Theorem 3.9", "kazan", "book/disclosure-risk", condition="any δ′ ∈ (δ, 1]",
+    ),
+    Relation("zcdp", "approx-dp", r"$\rho \mapsto (\rho + 2\sqrt{\rho \log(1/\delta)},\ \delta)$", "Kazan et al., Theorem 2.7", "kazan", "book/disclosure-risk", condition="any δ > 0"),
+    Relation("pdp", "disclosure", r"same $(\varepsilon,\delta)$: bounds w.p. $1-\delta$", "Kazan et al., Theorems 3.2, 3.3, 3.5", "kazan", "book/disclosure-risk", both_ways=True),
+    Relation("dp", "disclosure", r"same $\varepsilon$, w.p. 1", "Kazan et al., Corollaries 3.6–3.8", "kazan", "book/disclosure-risk", both_ways=True),
+    Relation("approx-dp", "disclosure", r"$\varepsilon'$ of Thm 3.9, w.p. $1-\delta'$", "Kazan et al., Corollaries 3.10–3.12", "kazan", "book/disclosure-risk"),
+    # Kasiviswanathan & Smith
+    Relation("dp", "sp", r"$\varepsilon \mapsto e^{\varepsilon} - 1$", "K&S, Theorem 2.2", "ks", "book/semantic-privacy"),
+    Relation("sp", "dp", r"$\varepsilon/6 \mapsto \varepsilon$", "K&S, Theorem 2.2", "ks", "book/semantic-privacy", condition="ε ≤ 1.35 (i.e. ε/2-SP ⇒ 3ε-DP for ε ≤ 0.45)"),
+    Relation(
+        "approx-dp", "approx-sp",
+        r"$(e^{3\varepsilon} - 1 + 2\sqrt{n\delta},\ 4\sqrt{n\delta})$",
+        "K&S, Theorem 2.4 (1)", "ks", "book/semantic-privacy", condition="δ < (1 − e^{−ε})²/n",
+    ),
+    Relation("approx-sp", "approx-dp", r"$(\varepsilon,\delta) \mapsto (3\varepsilon, 2\delta)$", "K&S, Theorem 2.4 (2)", "ks", "book/semantic-privacy", condition="ε ≤ 0.45"),
+    # Zhao
+    Relation("dp", "sp", r"$\varepsilon \mapsto e^{2\varepsilon} - 1$", "Zhao, Theorem 2", "zhao", "book/privacy-notions", claim="zhao-thm2-forward"),
+    Relation("sp", "dp", r"$\frac{1}{2} - \frac{1}{e^{\varepsilon}+1} \mapsto \varepsilon$", "Zhao, Theorem 2", "zhao", "book/privacy-notions", claim="zhao-thm2-converse"),
+    Relation("bdp", "bsp", r"$\varepsilon \mapsto e^{2\varepsilon} - 1$", "Zhao, Theorem 1", "zhao", "book/privacy-notions", claim="zhao-thm1-forward"),
+    Relation("bsp", "bdp", r"$\frac{1}{2} - \frac{1}{e^{\varepsilon}+1} \mapsto \varepsilon$", "Zhao, Theorem 1", "zhao", "book/privacy-notions", claim="zhao-thm1-converse"),
+    Relation("bsp", "sp", "same level", "Zhao, Section II (ii) (S = N∖{i} in Definition 2)", "zhao", "book/privacy-notions", condition="prior of full support", claim="zhao-ii-bsp-implies-sp"),
+    Relation("bdp", "mp", "same ε", "Zhao, Theorem 3 (via Lemma 1, Corollary 1)", "zhao", "book/privacy-notions", condition="family D* of two-point priors", claim="zhao-thm3"),
+    Relation("mp", "bdp", "same ε", "Zhao, Theorem 4", "zhao", "book/privacy-notions", condition="downward-scalable family", claim="zhao-thm4"),
+    # Yang et al., as cited by TSD §3; checked with finite mechanisms in Zhao's chapter
+    Relation("bdp", "dp", "same ε", "Yang et al., Theorem 2 (cited in TSD, §3)", "tsd", "book/privacy-notions", condition="prior of full support"),
+    Relation("dp", "bdp", "same ε", "Yang et al., Theorem 1 (cited in TSD, §3)", "tsd", "book/privacy-notions", condition="independent records"),
+    # Tschantz, Sen & Datta
+    Relation("dp", "sa-dp", "same ε", "TSD, Proposition 1", "tsd", "book/causal-view", both_ways=True),
+    Relation("dp", "dpi-all", "same ε", "TSD, Proposition 5", "tsd", "book/causal-view", both_ways=True),
+    Relation("dp", "dpi-one", "same ε", "TSD, Proposition 4", "tsd", "book/causal-view", condition="not conversely (TSD's two-record example)"),
+)
+
+_BY_KEY = {n.key: n for n in NOTIONS}
+
+
+def notion(key: str) -> Notion:
+    """The node with this key."""
+    try:
+        return _BY_KEY[key]
+    except KeyError:
+        raise ValueError(f"key must be one of {sorted(_BY_KEY)} (got key={key!r})") from None
+
+
+def relations_between(a: str, b: str) -> list[Relation]:
+    """Every arrow joining ``a`` and ``b`` in either direction."""
+    notion(a), notion(b)
+    return [r for r in RELATIONS if {r.source, r.target} == {a, b}]
+
+
+def relations_checked_in(chapter: str) -> list[Relation]:
+    """The arrows the given chapter checks."""
+    if chapter not in CHAPTERS:
+        raise ValueError(f"chapter must be one of {sorted(CHAPTERS)} (got chapter={chapter!r})")
+    return [r for r in RELATIONS if r.chapter == chapter]
+
+
+def table_rows() -> list[dict]:
+    """One dict per arrow (numbered as on the figure): source, target, transformation, theorem, condition,
+    chapter."""
+    rows = []
+    for k, r in enumerate(RELATIONS, start=1):
+        rows.append(
+            {
+                "number": k,
+                "source": notion(r.source).label.replace("\n", " "),
+                "target": notion(r.target).label.replace("\n", " "),
+                "arrow": "⇔" if r.both_ways else "⇒",
+                "transform": r.transform,
+                "theorem": r.theorem,
+                "condition": r.condition,
+                "chapter": r.chapter,
+            }
+        )
+    return rows
+
+
+def _arcs():
+    """Curvature for each relation: arrows sharing a pair of nodes fan out symmetrically."""
+    groups: dict = {}
+    for k, r in enumerate(RELATIONS):
+        groups.setdefault(frozenset((r.source, r.target)), []).append(k)
+    rad = {}
+    for members in groups.values():
+        m = len(members)
+        for j, k in enumerate(members):
+            r = RELATIONS[k]
+            # arc3's sign is relative to the direction of travel: normalise to one orientation per pair.
+            a, b = sorted((r.source, r.target))
+            offset = 0.0 if m == 1 else (j - (m - 1) / 2) * 0.3
+            rad[k] = offset if r.source == a else -offset
+    return rad
+
+
+def draw(ax=None, *, fontsize: float = 7.5, number_edges: bool = True):
+    """Draw the map on ``ax`` (a new figure if None); returns the figure.
+
+    Nodes are coloured by the chapter that defines them; each arrow carries its number (as in
+    :func:`table_rows`) and its parameter transformation.  Double-headed arrows are equivalences."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import FancyArrowPatch, Patch
+
+    from .plotting import PALETTE
+
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(11.5, 8.2))
+    else:
+        fig = ax.figure
+    colours = dict(zip(CHAPTERS, [PALETTE[2], PALETTE[1], PALETTE[3], PALETTE[6], PALETTE[7]]))
+    texts = {}
+    for nd in NOTIONS:
+        texts[nd.key] = ax.text(
+            *nd.pos, nd.label, ha="center", va="center", fontsize=fontsize + 1.5, zorder=3,
+            bbox=dict(boxstyle="round,pad=0.45", facecolor=colours[nd.chapter], edgecolor="black", alpha=0.9),
+        )
+    xs = [n.pos[0] for n in NOTIONS]
+    ys = [n.pos[1] for n in NOTIONS]
+    ax.set_xlim(min(xs) - 1.6, max(xs) + 1.6)
+    ax.set_ylim(min(ys) - 0.8, max(ys) + 0.8)
+    ax.set_axis_off()
+    fig.canvas.draw()  # place the boxes, so that arrows can be clipped at their edges
+    rads = _arcs()
+    for k, r in enumerate(RELATIONS):
+        a, b = notion(r.source).pos, notion(r.target).pos
+        rad = rads[k]
+        arrow = FancyArrowPatch(
+            a, b, connectionstyle=f"arc3,rad={rad}", arrowstyle="<|-|>" if r.both_ways else "-|>",
+            mutation_scale=11, lw=1.0, color=PALETTE[0], zorder=2,
+            patchA=texts[r.source].get_bbox_patch(), patchB=texts[r.target].get_bbox_patch(), shrinkA=2, shrinkB=2,
+        )
+        ax.add_patch(arrow)
+        # label at the midpoint of the arc (arc3 puts its control point at distance rad·|ab| off the chord)
+        mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        lx, ly = mx + rad * dy / 2, my - rad * dx / 2
+        label = (f"[{k + 1}] " if number_edges else "") + r.transform
+        ax.text(lx, ly, label, ha="center", va="center", fontsize=fontsize, zorder=4,
+                bbox=dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.85))
+    ax.legend(
+        handles=[Patch(facecolor=c, edgecolor="black", label=ch) for ch, c in colours.items()],
+        loc="lower left", fontsize=fontsize, title="defined in chapter", title_fontsize=fontsize,
+    )
+    return fig
