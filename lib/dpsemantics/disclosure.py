@@ -33,7 +33,7 @@ from typing import Callable
 
 import numpy as np
 from scipy import stats
-from scipy.optimize import brentq, minimize_scalar
+from scipy.optimize import minimize_scalar
 from scipy.special import expit
 
 from ._validate import as_float, check_delta, check_epsilon, check_positive, check_positive_int, check_probability
@@ -77,6 +77,9 @@ __all__ = [
     "check_profile_answer",
     "per_release_epsilon",
     "lattice_optimal_epsilon",
+    "composed_epsilon",
+    "composed_posterior_bound",
+    "zcdp_eps_prime",
     "first_exceeding",
     "explain",
 ]
@@ -118,7 +121,8 @@ def posterior_bounds(prior, eps):
     p = check_probability(prior, "prior")
     eps = check_epsilon(eps, "eps")
     p, eps = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(eps, dtype=float))
-    return _out(_shift(p, -eps)), _out(_shift(p, eps))
+    # The log-odds round trip may be off by an ulp; keep low ≤ p ≤ high exactly.
+    return _out(np.minimum(_shift(p, -eps), p)), _out(np.maximum(_shift(p, eps), p))
 
 
 def ratio_bounds(eps):
@@ -578,16 +582,16 @@ def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
     log_dp = math.log(delta_prime)
 
     def f(log_delta):
-        d = math.exp(log_delta)
-        return float(conversions.pdp_epsilon(conversions.zcdp_epsilon(rho, d, tight=tight), d, delta_prime))
+        d = np.exp(log_delta)
+        return conversions.pdp_epsilon(conversions.zcdp_epsilon(rho, d, tight=tight), d, delta_prime)
 
     lo = max(log_dp - 700.0, -690.0)
     hi = log_dp + math.log1p(-1e-9)
     grid = np.linspace(lo, hi, 120)
-    vals = np.array([f(x) for x in grid])
+    vals = np.asarray(f(grid), dtype=float)
     i = int(np.argmin(vals))
     a, b = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
-    res = minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-10})
+    res = minimize_scalar(lambda x: float(f(x)), bounds=(a, b), method="bounded", options={"xatol": 1e-10})
     best_x, best_v = (res.x, res.fun) if res.fun <= vals[i] else (grid[i], vals[i])
     return float(best_v), float(math.exp(best_x))
 
@@ -662,56 +666,81 @@ def check_profile_answer(eps, priors, max_posteriors, delta, delta_prime) -> dic
 
 def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
     """Kazan et al., Theorem 2.8(3) used as printed: only the lattice points ε = (k − 2ℓ)ε₀ are
-    available, so the guarantee at δ is the smallest lattice ε whose δ (``composition.optimal_delta``)
-    is at most δ."""
+    available, so the guarantee at δ is the smallest lattice ε whose printed δ
+    (``composition.optimal_lattice``) is at most δ.  Compare ``composition.optimal_epsilon``, exact at
+    any ε."""
     from . import composition
 
-    eps0 = check_epsilon(eps0, "eps0", strictly_positive=True)
+    eps0 = float(check_epsilon(eps0, "eps0", strictly_positive=True))
     k = check_positive_int(k, "k")
-    delta = check_delta(delta, "delta")
-    best = k * eps0
+    delta = float(check_delta(delta, "delta"))
+    best = float("inf")
     for ell in range(k // 2 + 1):
-        e = (k - 2 * ell) * eps0
-        if float(composition.optimal_delta(e, eps0, k, delta0)) <= delta * (1 + 1e-12):
+        e, d = composition.optimal_lattice(eps0, k, ell, delta0)
+        if d <= delta * (1 + 1e-12):
             best = min(best, e)
-    return float(best)
-
-
-def _total_epsilon(method, eps0, k, delta_total, delta0):
-    from . import composition
-
-    if method == "basic":
-        return k * eps0
-    if method == "advanced":
-        return float(composition.advanced_epsilon(eps0, k, delta_total, delta0))
-    if method == "optimal":
-        return float(composition.optimal_epsilon(eps0, k, delta_total, delta0))
-    if method == "lattice":
-        return lattice_optimal_epsilon(eps0, k, delta_total, delta0)
-    raise ValueError(f"method must be one of 'basic', 'advanced', 'optimal', 'lattice' (got method={method!r})")
+    if not math.isfinite(best):
+        raise ValueError(f"delta is too small for any lattice point of Theorem 2.8(3) (got delta={delta!r})")
+    return best
 
 
 def per_release_epsilon(eps_total, k, delta_total, delta0=0.0, *, method: str = "optimal") -> float:
     """Kazan et al., Example 4.2: the largest per-release ε₀ such that k releases, each (ε₀, δ₀)-DP,
-    compose to (ε_total, δ_total)-DP under the chosen composition theorem (Theorem 2.8)."""
+    compose to (ε_total, δ_total)-DP.  ``"basic"``, ``"advanced"`` and ``"optimal"`` are
+    ``composition.max_eps0``; ``"lattice"`` restricts the optimal theorem to its printed lattice points
+    (:func:`lattice_optimal_epsilon`), which is a step function of ε₀ and is bisected here."""
+    from . import composition
+
+    if method != "lattice":
+        return float(composition.max_eps0(eps_total, k, delta_total, delta0, method=method))
     eps_total = float(check_epsilon(eps_total, "eps_total", strictly_positive=True))
     k = check_positive_int(k, "k")
-    delta_total = float(check_delta(delta_total, "delta_total"))
-    delta0 = float(check_delta(delta0, "delta0"))
+    lo, hi = 0.0, eps_total
+    for _ in range(80):
+        mid = 0.5 * (lo + hi)
+        feasible = mid > 0 and lattice_optimal_epsilon(mid, k, delta_total, delta0) <= eps_total
+        lo, hi = (mid, hi) if feasible else (lo, mid)
+    return lo
+
+
+def composed_epsilon(eps0, ks, delta, method: str = "optimal"):
+    """The total ε of k-fold composition of pure ε₀-DP mechanisms at total δ, for each k in ``ks``
+    (Kazan et al., Theorem 2.8; Figures 2 and 3): ``"basic"`` kε₀, ``"advanced"`` (Dwork–Rothblum–Vadhan),
+    ``"optimal"`` (exact, any ε) or ``"lattice"`` (optimal restricted to the printed lattice points)."""
+    from . import composition
+
+    ks = np.atleast_1d(np.asarray(ks))
     if method == "basic":
-        return eps_total / k
-    g = lambda e0: _total_epsilon(method, e0, k, delta_total, delta0) - eps_total  # noqa: E731
-    lo, hi = 1e-9, eps_total
-    if g(lo) > 0:
-        raise ValueError(f"eps_total is too small for {k} releases with method={method!r} (got eps_total={eps_total!r})")
-    if method == "lattice":  # a step function: bisect for the largest feasible ε₀
-        for _ in range(100):
-            mid = 0.5 * (lo + hi)
-            lo, hi = (mid, hi) if g(mid) <= 0 else (lo, mid)
-        return lo
-    if g(hi) <= 0:
-        return hi
-    return float(brentq(g, lo, hi, xtol=1e-13, rtol=1e-12))
+        return np.array([float(composition.basic_epsilon(eps0, int(k))) for k in ks])
+    if method == "advanced":
+        return np.array([float(composition.advanced_epsilon(eps0, int(k), delta)) for k in ks])
+    if method == "optimal":
+        return np.array([float(composition.optimal_epsilon(eps0, int(k), delta)) for k in ks])
+    if method == "lattice":
+        return np.array([lattice_optimal_epsilon(eps0, int(k), delta) for k in ks])
+    raise ValueError(f"method must be 'basic', 'advanced', 'optimal' or 'lattice' (got method={method!r})")
+
+
+def composed_posterior_bound(prior, eps0, ks, delta, delta_prime, method: str = "optimal"):
+    """Kazan et al., Figure 3: the (1 − δ′)-probability upper bound on the posterior after k compositions
+    of ε₀-DP mechanisms, by Corollary 3.10 with the ε of Theorem 2.8 at total δ (basic composition of
+    pure mechanisms has δ = 0, so there ε′ = ε)."""
+    from . import conversions
+
+    eps = composed_epsilon(eps0, ks, delta, method)
+    d = 0.0 if method == "basic" else delta
+    return posterior_bounds(prior, conversions.pdp_epsilon(eps, d, delta_prime))[1]
+
+
+def zcdp_eps_prime(rho, ks, delta_prime, *, tight: bool = False):
+    """Kazan et al., Example 4.1 (Figures 4 and 5): ε′ after k releases of ρ-zCDP each (Theorem 2.9: kρ in
+    total), converted to (ε, δ)-DP and then to (ε′, δ′)-PDP with the δ that minimises ε′
+    (:func:`best_zcdp_pdp_epsilon`)."""
+    from . import composition
+
+    ks = np.atleast_1d(np.asarray(ks))
+    return np.array([best_zcdp_pdp_epsilon(float(composition.zcdp_compose(rho, int(k))), delta_prime, tight=tight)[0]
+                     for k in ks])
 
 
 def first_exceeding(values, threshold, start: int = 1):
