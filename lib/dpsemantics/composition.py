@@ -38,6 +38,7 @@ from scipy.optimize import brentq
 from scipy.special import gammaln, logsumexp
 
 from ._validate import check_delta, check_epsilon, check_positive, check_positive_int
+from .conversions import _out
 
 __all__ = [
     "basic_epsilon",
@@ -53,13 +54,10 @@ __all__ = [
 ]
 
 
-def _out(x):
-    x = np.asarray(x, dtype=float)
-    return float(x) if x.ndim == 0 else x
-
-
 def _check_k(k, name: str = "k"):
     """k: a whole number >= 1, or an array of them.  Returns an int or an int64 array."""
+    if isinstance(k, (bool, np.bool_)) or np.asarray(k).dtype == bool:
+        raise ValueError(f"{name} must be a whole number >= 1 (got {name}={k!r})")
     if np.ndim(k) == 0:
         return check_positive_int(k.item() if hasattr(k, "item") else k, name)
     arr = np.asarray(k)
@@ -133,7 +131,7 @@ def advanced_epsilon_heterogeneous(eps_list, delta, delta_list=None):
     delta = float(check_delta(delta, "delta", open_low=True, open_high=True))
     slack = delta - deltas.sum()
     if not slack > 0:
-        raise ValueError(f"delta must exceed sum(delta_list) (got delta={delta!r}, sum(delta_list)={deltas.sum()!r})")
+        raise ValueError(f"delta must exceed sum(delta_list) (got delta={delta!r}, sum(delta_list)={float(deltas.sum())!r})")
     return float(np.sum(eps * np.expm1(eps)) + np.sqrt(2.0 * np.sum(eps**2) * -np.log(slack)))
 
 
@@ -271,7 +269,7 @@ def _optimal_epsilon_scalar(eps0: float, k: int, delta: float, delta0: float) ->
     A = -np.expm1(log1m_A)  # 1 − (1 − δ₀)^k, the part of δ that no finite ε removes
     if not delta > A:
         raise ValueError(
-            f"delta must exceed 1 - (1 - delta0)**k = {A!r} for a finite epsilon to exist "
+            f"delta must exceed 1 - (1 - delta0)**k = {float(A)!r} for a finite epsilon to exist "
             f"(got delta={delta!r}, delta0={delta0!r}, k={k})"
         )
     if eps0 == 0.0:

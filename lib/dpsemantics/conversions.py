@@ -76,7 +76,7 @@ def pdp_epsilon(eps, delta, delta_prime):
     if np.any(bad):
         i = np.flatnonzero(bad.ravel())[0]
         raise ValueError(
-            f"delta_prime must exceed delta (got delta_prime={dp.ravel()[i]!r}, delta={d.ravel()[i]!r})"
+            f"delta_prime must exceed delta (got delta_prime={float(dp.ravel()[i])!r}, delta={float(d.ravel()[i])!r})"
         )
     ratio = d / dp
     return _out(e + np.log1p(ratio * np.exp(-e)) - np.log1p(-ratio))
@@ -100,7 +100,7 @@ def pdp_delta(eps, delta, eps_prime):
     bad = ep <= e
     if np.any(bad):
         i = np.flatnonzero(bad.ravel())[0]
-        raise ValueError(f"eps_prime must exceed eps (got eps_prime={ep.ravel()[i]!r}, eps={e.ravel()[i]!r})")
+        raise ValueError(f"eps_prime must exceed eps (got eps_prime={float(ep.ravel()[i])!r}, eps={float(e.ravel()[i])!r})")
     return _out(d * (1.0 + np.exp(-ep)) / -np.expm1(e - ep))
 
 

@@ -1,0 +1,248 @@
+"""Accuracy of the numerical core against 50-digit mpmath references.
+
+The references below are written independently of the package: the optimal-composition profile is
+evaluated as  δ_RR(ε) = Pr[Bin(k, q) < m] − e^ε Pr[Bin(k, p) < m]  (q = 1/(1 + e^{ε₀}), p = 1 − q, m the
+number of lattice points (k − 2ℓ)ε₀ above ε), with binomial probabilities summed by exact recurrences
+in mpmath; the smallest ε is then solved in closed form on the piece where δ_RR is A − e^ε B.  The
+package's value is used only as a first guess of which piece to look in; the reference is accepted only
+once it lies inside its own piece.  Tolerance: relative error ≤ 1e-9 (the brief's requirement).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from dpsemantics import composition, conversions
+
+mp.mp.dps = 50
+RTOL = 1e-9
+
+EPS0 = [1e-4, 1e-2, 0.1, 1.0, 10.0]
+KS = [1, 10, 100, 1000, 100_000]
+DELTAS = [1e-3, 1e-10, 1e-300]
+
+
+# ---------------------------------------------------------------------------------------------- mpmath
+
+
+def _binom_cdf(last: int, k: int, prob) -> mp.mpf:
+    """Pr[Bin(k, prob) <= last] at 50 digits, summing the unimodal pmf outward from its largest
+    term inside {0..last} and stopping once terms fall below 1e-70 of that term (the dropped tail is at
+    most k·1e-70 relative)."""
+    if last < 0:
+        return mp.mpf(0)
+    if last >= k:
+        return mp.mpf(1)
+    prob = mp.mpf(prob)
+    mode = int(mp.floor((k + 1) * prob))
+    start = max(0, min(mode, last))
+    log_start = mp.loggamma(k + 1) - mp.loggamma(start + 1) - mp.loggamma(k - start + 1)
+    log_start += (k - start) * mp.log1p(-prob) + start * mp.log(prob)
+    top = mp.exp(log_start)
+    cut = top * mp.mpf(10) ** -70
+    ratio_up = prob / (1 - prob)
+    total = top
+    t, j = top, start
+    while j > 0:  # downward: pmf(j-1) = pmf(j) * j / (k - j + 1) / ratio_up
+        t = t * j / (k - j + 1) / ratio_up
+        j -= 1
+        total += t
+        if t < cut:
+            break
+    t, j = top, start
+    while j < last:  # upward: pmf(j+1) = pmf(j) * (k - j) / (j + 1) * ratio_up
+        t = t * (k - j) / (j + 1) * ratio_up
+        j += 1
+        total += t
+        if t < cut:
+            break
+    return total
+
+
+def _pieces(eps0, k, m):
+    """(S_P, S_Q) with δ_RR = S_P − e^ε S_Q on the piece where exactly ℓ = 0..m−1 are active."""
+    eps0 = mp.mpf(eps0)
+    q = 1 / (1 + mp.exp(eps0))
+    return _binom_cdf(m - 1, k, q), _binom_cdf(m - 1, k, 1 - q)
+
+
+def _active(eps, eps0, k) -> int:
+    """Number of ℓ ∈ {0..} with (k − 2ℓ)ε₀ > ε, exactly (ε rational in binary, mpmath arithmetic)."""
+    eps, eps0 = mp.mpf(eps), mp.mpf(eps0)
+    # (k − 2ℓ)ε₀ > ε  ⇔  ℓ < (k − ε/ε₀)/2
+    bound = (k - eps / eps0) / 2
+    m = int(mp.ceil(bound))
+    return max(0, min(m, (k + 1) // 2))
+
+
+def mp_log_delta(eps, eps0, k, delta0=0.0):
+    eps = mp.mpf(eps)
+    m = _active(eps, eps0, k)
+    sp, sq = _pieces(eps0, k, m)
+    rr = sp - mp.exp(eps) * sq
+    A = 1 - (1 - mp.mpf(delta0)) ** k
+    total = A + rr * (1 - A)
+    return mp.log(total) if total > 0 else mp.mpf("-inf")
+
+
+def mp_optimal_epsilon(eps0, k, delta, delta0=0.0, guess=0.0):
+    eps0m = mp.mpf(eps0)
+    A = 1 - (1 - mp.mpf(delta0)) ** k
+    target = (mp.mpf(delta) - A) / (1 - A)
+    m_max = (k + 1) // 2
+    m = max(1, _active(guess, eps0, k))
+    for _ in range(200):
+        sp, sq = _pieces(eps0, k, m)
+        if sp <= target:  # δ < target on this whole piece: the root lies at smaller ε (more active terms)
+            if m == m_max:
+                return mp.mpf(0)
+            m += 1
+            continue
+        eps = mp.log((sp - target) / sq)
+        hi = (k - 2 * (m - 1)) * eps0m
+        lo = (k - 2 * m) * eps0m
+        if eps >= hi:
+            if m == 1:  # the top piece has no piece above; ε < kε₀ beyond 50 digits
+                return eps
+            m -= 1
+        elif eps < lo:
+            if lo <= 0:
+                return mp.mpf(0)
+            m += 1
+        else:
+            return max(eps, mp.mpf(0))
+    raise AssertionError("reference did not settle")  # pragma: no cover
+
+
+def _rel(a, b):
+    a, b = mp.mpf(a), mp.mpf(b)
+    if b == 0:
+        return abs(a)
+    return abs(a - b) / abs(b)
+
+
+# ---------------------------------------------------------------------------------------------- tests
+
+
+@pytest.mark.parametrize("eps0,k", list(itertools.product(EPS0, KS)))
+def test_optimal_epsilon_matches_mpmath(eps0, k):
+    ours = composition.optimal_epsilon(eps0, k, DELTAS)
+    for delta, value in zip(DELTAS, ours):
+        ref = mp_optimal_epsilon(eps0, k, delta, guess=value)
+        assert np.isfinite(value)
+        assert _rel(value, ref) <= RTOL, (eps0, k, delta, value, mp.nstr(ref, 20))
+
+
+@pytest.mark.parametrize("eps0,k,delta0", [(0.1, 10, 1e-8), (1.0, 1000, 1e-7), (1e-2, 100_000, 1e-12), (10.0, 100, 1e-5)])
+def test_optimal_epsilon_with_delta0_matches_mpmath(eps0, k, delta0):
+    A = -np.expm1(k * np.log1p(-delta0))
+    for slack in [1e-3, 1e-10, 1e-300]:
+        delta = A + slack if A + slack > A else A * (1 + 1e-6)
+        value = composition.optimal_epsilon(eps0, k, delta, delta0)
+        ref = mp_optimal_epsilon(eps0, k, delta, delta0, guess=value)
+        assert _rel(value, ref) <= RTOL, (eps0, k, delta0, delta, value, mp.nstr(ref, 20))
+
+
+@pytest.mark.parametrize("eps0,k", list(itertools.product(EPS0, KS)))
+def test_optimal_delta_matches_mpmath(eps0, k):
+    # ε on and between lattice points, from 0 to just below kε₀
+    top = k * eps0
+    eps = np.unique(np.concatenate([[0.0], top * np.array([1e-3, 0.013, 0.1, 0.37, 0.5, 0.9, 0.999]), [eps0 * (k - 2)] if k > 2 else []]))
+    ours = composition.optimal_log_delta(eps, eps0, k)
+    for e, lv in zip(eps, ours):
+        ref = mp_log_delta(e, eps0, k)
+        if ref == mp.mpf("-inf"):
+            assert lv == -np.inf
+            continue
+        if ref < -700:  # far below what a double δ can hold; compare logs absolutely
+            assert abs(lv - float(ref)) <= 1e-9 * abs(float(ref)), (eps0, k, e, lv, ref)
+            continue
+        # relative error of δ = |exp(Δ log δ) − 1|
+        assert abs(mp.expm1(mp.mpf(lv) - ref)) <= RTOL, (eps0, k, e, lv, mp.nstr(ref, 20))
+
+
+@pytest.mark.parametrize("eps0,k,delta0", [(0.1, 10, 1e-8), (1.0, 100, 1e-3), (1e-4, 100_000, 1e-9)])
+def test_optimal_delta_with_delta0_matches_mpmath(eps0, k, delta0):
+    for e in np.array([0.0, 0.2, 0.6, 0.95]) * k * eps0:
+        ours = composition.optimal_delta(e, eps0, k, delta0)
+        ref = mp.exp(mp_log_delta(e, eps0, k, delta0))
+        assert _rel(ours, ref) <= RTOL
+
+
+@pytest.mark.parametrize("eps0,k", list(itertools.product(EPS0, KS)))
+def test_advanced_epsilon_matches_mpmath(eps0, k):
+    for delta in DELTAS:
+        e0 = mp.mpf(eps0)
+        ref = k * e0 * mp.expm1(e0) + mp.sqrt(2 * k * e0**2 * mp.log(1 / mp.mpf(delta)))
+        assert _rel(composition.advanced_epsilon(eps0, k, delta), ref) <= RTOL
+
+
+def _mp_tight_eps(rho, delta):
+    """inf over α of αρ + log(1 − 1/α) + (log(1/δ) − log α)/(α − 1) by golden-section search in log(α−1),
+    independent of the stationarity equation the package solves."""
+    rho, L = mp.mpf(rho), -mp.log(mp.mpf(delta))
+
+    def g(s):  # s = log(α − 1)
+        t = mp.exp(s)
+        a = 1 + t
+        return a * rho + mp.log(t / a) + (L - mp.log(a)) / t
+
+    lo, hi = mp.mpf(-60), mp.log(mp.sqrt(L / rho)) + 5
+    invphi = (mp.sqrt(5) - 1) / 2
+    c, d = hi - invphi * (hi - lo), lo + invphi * (hi - lo)
+    gc, gd = g(c), g(d)
+    for _ in range(400):
+        if gc < gd:
+            hi, d, gd = d, c, gc
+            c = hi - invphi * (hi - lo)
+            gc = g(c)
+        else:
+            lo, c, gc = c, d, gd
+            d = lo + invphi * (hi - lo)
+            gd = g(d)
+    return max(g((lo + hi) / 2), mp.mpf(0))
+
+
+@pytest.mark.parametrize("rho", [1e-6, 1e-3, 1 / 32, 0.5, 10.0])
+def test_zcdp_epsilon_tight_matches_mpmath(rho):
+    for delta in DELTAS:
+        ours = conversions.zcdp_epsilon(rho, delta, tight=True)
+        ref = _mp_tight_eps(rho, delta)
+        assert _rel(ours, ref) <= RTOL, (rho, delta, ours, mp.nstr(ref, 20))
+        simple = mp.mpf(rho) + 2 * mp.sqrt(mp.mpf(rho) * mp.log(1 / mp.mpf(delta)))
+        assert _rel(conversions.zcdp_epsilon(rho, delta), simple) <= RTOL
+
+
+@pytest.mark.parametrize("rho", [1e-6, 1e-3, 1 / 32, 0.5, 10.0])
+def test_zcdp_delta_tight_matches_mpmath(rho):
+    # δ(ε) = inf_α exp((α−1)(αρ−ε)) (1−1/α)^α/(α−1): golden-section on log δ in log(α−1)
+    for eps in [rho * 1.5, rho + 2 * np.sqrt(rho * 20), rho + 2 * np.sqrt(rho * 600)]:
+        r, e = mp.mpf(rho), mp.mpf(eps)
+
+        def h(s):
+            t = mp.exp(s)
+            a = 1 + t
+            return t * (a * r - e) + a * mp.log(t / a) - mp.log(t)
+
+        lo, hi = mp.mpf(-60), mp.log((e + 1) / (2 * r) + 2) + 3
+        invphi = (mp.sqrt(5) - 1) / 2
+        for _ in range(400):
+            c, d = hi - invphi * (hi - lo), lo + invphi * (hi - lo)
+            if h(c) < h(d):
+                hi = d
+            else:
+                lo = c
+        ref = mp.exp(min(h((lo + hi) / 2), mp.mpf(0)))
+        assert _rel(conversions.zcdp_delta(rho, eps, tight=True), ref) <= RTOL, (rho, eps)
+
+
+@pytest.mark.parametrize("eps", [0.0, 1e-4, 0.5, 5.0, 50.0])
+def test_pdp_epsilon_matches_mpmath(eps):
+    for delta, delta_prime in [(1e-6, 1e-3), (1e-300, 1e-299), (0.1, 0.1000001), (0.0, 0.5), (1e-8, 1.0)]:
+        d, dp, e = mp.mpf(delta), mp.mpf(delta_prime), mp.mpf(eps)
+        ref = mp.log(dp * mp.exp(e) + d) - mp.log(dp - d)
+        assert _rel(conversions.pdp_epsilon(eps, delta, delta_prime), ref) <= RTOL

@@ -1,0 +1,316 @@
+"""Tests for dpsemantics.composition (Kazan et al. Theorem 2.8 and 2.9; Kairouz–Oh–Viswanath 2015).
+
+Expected values come from closed forms typed here from the theorems, from brute force over the k-fold
+product of finite mechanisms (FiniteMechanism.compose + hockey-stick divergence), and from properties
+the theorems imply.  50-digit comparisons live in tests/test_accuracy.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from dpsemantics import composition as C
+from dpsemantics.indistinguishability import max_divergence, smallest_epsilon
+from dpsemantics.mechanisms import FiniteMechanism, randomized_response
+
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def kfold(mech: FiniteMechanism, k: int) -> FiniteMechanism:
+    out = mech
+    for _ in range(k - 1):
+        out = out.compose(mech)
+    return out
+
+
+def kov_mechanism(eps0: float, delta0: float) -> FiniteMechanism:
+    """The worst (ε₀, δ₀)-DP mechanism of Kairouz, Oh & Viswanath (2015): randomized response with an
+    extra outcome revealing the input with probability δ₀."""
+    a = math.exp(eps0) / (1 + math.exp(eps0))
+    b = 1 - a
+    m = np.array(
+        [
+            [delta0, (1 - delta0) * a, (1 - delta0) * b, 0.0],
+            [0.0, (1 - delta0) * b, (1 - delta0) * a, delta0],
+        ]
+    )
+    return FiniteMechanism(m, [0, 1], ["reveal0", "say0", "say1", "reveal1"])
+
+
+# ------------------------------------------------------------------------------------ closed forms
+
+
+def test_basic_closed_form():
+    assert C.basic_epsilon(0.05, 28) == pytest.approx(1.4, rel=1e-15)
+    assert C.basic_delta(1e-8, 12) == pytest.approx(1.2e-7, rel=1e-15)
+    np.testing.assert_allclose(C.basic_epsilon([0.1, 0.2], [3, 5]), [0.3, 1.0], rtol=1e-15)
+
+
+def test_advanced_closed_form_homogeneous():
+    # ε = kε₀(e^{ε₀} − 1) + ε₀√(2k log(1/δ)), typed from Kazan Thm 2.8(2) with ε_j = ε₀
+    eps0, k, delta = 0.05, 100, 1e-6
+    expected = k * eps0 * (math.exp(eps0) - 1) + math.sqrt(2 * k * eps0**2 * math.log(1 / delta))
+    assert C.advanced_epsilon(eps0, k, delta) == pytest.approx(expected, rel=1e-13)
+    # δ₀ does not change ε (the slack parametrisation): the total δ is kδ₀ + δ
+    assert C.advanced_epsilon(eps0, k, delta, 1e-9) == pytest.approx(expected, rel=1e-13)
+
+
+def test_advanced_heterogeneous_matches_paper_form_and_homogeneous():
+    eps = [0.1, 0.2, 0.05]
+    dj = [1e-7, 2e-7, 0.0]
+    total = 1e-5
+    expected = sum(e * (math.exp(e) - 1) for e in eps) + math.sqrt(2 * sum(e * e for e in eps) * math.log(1 / (total - sum(dj))))
+    assert C.advanced_epsilon_heterogeneous(eps, total, dj) == pytest.approx(expected, rel=1e-13)
+    assert C.advanced_epsilon_heterogeneous([0.1] * 7, 1e-6 + 7e-8, [1e-8] * 7) == pytest.approx(
+        C.advanced_epsilon(0.1, 7, 1e-6, 1e-8), rel=1e-9
+    )
+
+
+def test_zcdp_compose():
+    assert C.zcdp_compose([0.01, 0.02, 0.03]) == pytest.approx(0.06, rel=1e-15)
+    assert C.zcdp_compose(0.01, 365) == pytest.approx(3.65, rel=1e-14)
+    np.testing.assert_allclose(C.zcdp_compose(0.5, [1, 2, 3]), [0.5, 1.0, 1.5])
+
+
+def test_optimal_single_mechanism_is_randomized_response_profile():
+    # k = 1: δ(ε) = (e^{ε₀} − e^ε)₊/(1 + e^{ε₀}) and ε(δ) = log(e^{ε₀} − δ(1 + e^{ε₀}))
+    eps0 = 0.7
+    for e in [0.0, 0.3, 0.69, 0.7, 1.0]:
+        expected = max(math.exp(eps0) - math.exp(e), 0.0) / (1 + math.exp(eps0))
+        assert C.optimal_delta(e, eps0, 1) == pytest.approx(expected, rel=1e-13, abs=1e-300)
+    delta = 0.05
+    assert C.optimal_epsilon(eps0, 1, delta) == pytest.approx(math.log(math.exp(eps0) - delta * (1 + math.exp(eps0))), rel=1e-13)
+
+
+def test_optimal_two_fold_closed_form():
+    # k = 2: privacy loss 2ε₀ w.p. a², 0 w.p. 2ab, −2ε₀ w.p. b²; for 0 ≤ ε < 2ε₀: δ = a²(1 − e^{ε−2ε₀})
+    eps0 = 0.4
+    a = math.exp(eps0) / (1 + math.exp(eps0))
+    for e in [0.0, 0.1, 0.5, 0.79]:
+        assert C.optimal_delta(e, eps0, 2) == pytest.approx(a * a * (1 - math.exp(e - 2 * eps0)), rel=1e-13)
+
+
+def test_lattice_points_match_printed_formula():
+    # optimal_lattice evaluates the printed sum of Thm 2.8(3) term by term; the continuous profile must
+    # agree at every lattice point
+    for eps0, k, delta0 in [(0.1, 10, 0.0), (0.05, 37, 1e-6), (1.0, 20, 0.0), (2.0, 7, 1e-3)]:
+        for ell in range(k // 2 + 1):
+            eps, delta = C.optimal_lattice(eps0, k, ell, delta0)
+            assert eps == pytest.approx((k - 2 * ell) * eps0)
+            assert C.optimal_delta(eps, eps0, k, delta0) == pytest.approx(delta, rel=1e-11, abs=1e-300)
+
+
+def test_optimal_between_lattice_points_beats_lattice_reading():
+    # the smallest ε at the δ of a lattice point is that lattice point; a slightly larger δ gives a
+    # strictly smaller ε (the printed theorem only offers the next lattice point down)
+    eps0, k, ell = 0.1, 20, 4
+    eps_l, delta_l = C.optimal_lattice(eps0, k, ell)
+    assert C.optimal_epsilon(eps0, k, delta_l) == pytest.approx(eps_l, rel=1e-10)
+    e = C.optimal_epsilon(eps0, k, delta_l * 1.01)
+    assert (k - 2 * (ell + 1)) * eps0 < e < eps_l
+
+
+def test_optimal_epsilon_zero_and_limits():
+    # δ at least δ(0) (the total variation of the k-fold product) gives ε = 0
+    d0 = C.optimal_delta(0.0, 0.1, 10)
+    assert C.optimal_epsilon(0.1, 10, min(1 - 1e-16, d0 * 1.0001)) == 0.0
+    assert C.optimal_epsilon(0.1, 10, d0 * 0.999) > 0.0
+    # ε₀ = 0 composes to ε = 0 and δ = 1 − (1 − δ₀)^k
+    assert C.optimal_epsilon(0.0, 50, 1e-6) == 0.0
+    assert C.optimal_delta(0.3, 0.0, 5, 1e-3) == pytest.approx(1 - (1 - 1e-3) ** 5, rel=1e-12)
+    # beyond kε₀ only the δ₀ part is left
+    assert C.optimal_delta(5.0, 0.1, 10) == 0.0
+    assert C.optimal_delta(5.0, 0.1, 10, 1e-4) == pytest.approx(-math.expm1(10 * math.log1p(-1e-4)), rel=1e-13)
+
+
+def test_extreme_parameters_finite():
+    for eps0 in [1e-4, 10.0, 50.0]:
+        for k in [1, 100_000]:
+            for delta in [1e-300, 0.5]:
+                e = C.optimal_epsilon(eps0, k, delta)
+                assert np.isfinite(e) and 0 <= e <= k * eps0 * (1 + 1e-12)
+    assert C.optimal_log_delta(0.01, 1e-4, 100_000) < 0
+    assert np.isfinite(C.advanced_epsilon(50.0, 100_000, 1e-300))
+
+
+def test_vectorised_matches_scalar():
+    deltas = np.array([1e-3, 1e-6, 1e-12])
+    vec = C.optimal_epsilon(0.1, 100, deltas)
+    assert vec.shape == (3,)
+    for d, v in zip(deltas, vec):
+        assert v == C.optimal_epsilon(0.1, 100, float(d))
+    eps = np.linspace(0, 3, 7).reshape(7, 1)
+    grid = C.optimal_delta(eps, 0.1, np.array([10, 20, 30]))
+    assert grid.shape == (7, 3)
+    assert grid[3, 1] == C.optimal_delta(float(eps[3, 0]), 0.1, 20)
+
+
+def test_max_eps0_inverts_each_method():
+    for method in ["basic", "advanced", "optimal"]:
+        e0 = C.max_eps0(0.81, 12, 1e-6, 1e-8 if method != "basic" else 0.0, method=method)
+        if method == "basic":
+            assert e0 == pytest.approx(0.81 / 12)
+        elif method == "advanced":
+            assert C.advanced_epsilon(e0, 12, 1e-6 - 12e-8, 1e-8) == pytest.approx(0.81, rel=1e-10)
+        else:
+            assert C.optimal_epsilon(e0, 12, 1e-6, 1e-8) == pytest.approx(0.81, rel=1e-10)
+
+
+# ------------------------------------------------------------------------------------ brute force
+
+
+@pytest.mark.parametrize("eps0,k", [(0.3, 1), (0.3, 2), (0.3, 5), (1.0, 6), (0.05, 7), (2.0, 4)])
+def test_optimal_delta_equals_brute_force_randomized_response(eps0, k):
+    mk = kfold(randomized_response(eps0), k)
+    eps = np.unique(np.concatenate([np.linspace(0, k * eps0 * 1.1, 23), eps0 * np.arange(k % 2, k + 1, 2)]))
+    np.testing.assert_allclose(C.optimal_delta(eps, eps0, k), mk.delta(eps), rtol=1e-9, atol=1e-14)
+
+
+@pytest.mark.parametrize("eps0,delta0,k", [(0.5, 0.01, 3), (0.2, 0.05, 5), (1.5, 1e-3, 4)])
+def test_optimal_delta_equals_brute_force_kov_mechanism(eps0, delta0, k):
+    mech = kov_mechanism(eps0, delta0)
+    assert mech.is_dp(eps0, delta0)
+    mk = kfold(mech, k)
+    eps = np.linspace(0, k * eps0 * 1.2, 31)
+    np.testing.assert_allclose(C.optimal_delta(eps, eps0, k, delta0), mk.delta(eps), rtol=1e-9, atol=1e-14)
+
+
+@pytest.mark.parametrize("eps0,delta0,k,delta", [(0.5, 0.0, 5, 1e-2), (0.2, 0.01, 4, 0.1), (1.0, 1e-3, 3, 0.02)])
+def test_optimal_epsilon_is_smallest_for_brute_force(eps0, delta0, k, delta):
+    mk = kfold(kov_mechanism(eps0, delta0), k)
+    e = C.optimal_epsilon(eps0, k, delta, delta0)
+    assert mk.is_dp(e, delta, tol=1e-12)
+    assert not mk.is_dp(e - 1e-6, delta, tol=0.0)
+
+
+@FAST
+@given(
+    p=st.lists(st.floats(0.05, 1.0), min_size=3, max_size=3),
+    q=st.lists(st.floats(0.05, 1.0), min_size=3, max_size=3),
+    delta0=st.sampled_from([0.0, 0.01, 0.05]),
+    k=st.integers(1, 3),
+)
+def test_any_mechanism_composes_within_optimal_profile(p, q, delta0, k):
+    """Kazan Thm 2.8(3) is a guarantee for *every* (ε₀, δ₀)-DP mechanism: compose a random one."""
+    p = np.array(p) / sum(p)
+    q = np.array(q) / sum(q)
+    # δ₀ = 0: the max divergence (indistinguishability.smallest_epsilon can fail at δ = 0, see report)
+    eps0 = max_divergence(p, q) if delta0 == 0 else smallest_epsilon(p, q, delta0)
+    assume(np.isfinite(eps0) and eps0 > 1e-3)
+    mech = FiniteMechanism(np.vstack([p, q]), [0, 1], list(range(3)))
+    mk = kfold(mech, k)
+    eps = np.linspace(0, k * eps0, 9)
+    assert np.all(mk.delta(eps) <= C.optimal_delta(eps, eps0, k, delta0) + 1e-9)
+
+
+# ------------------------------------------------------------------------------------ properties
+
+eps0_st = st.floats(1e-4, 10.0)
+k_st = st.integers(1, 2000)
+delta_st = st.floats(1e-300, 0.5)
+
+
+@FAST
+@given(a=eps0_st, b=eps0_st, k=st.integers(1, 1000), extra=st.integers(1, 50), d1=delta_st, d2=delta_st)
+def test_optimal_epsilon_monotone_in_delta_k_eps0(a, b, k, extra, d1, d2):
+    e_lo, e_hi = sorted([a, b])
+    d_lo, d_hi = sorted([d1, d2])
+    base = C.optimal_epsilon(e_lo, k, d_lo)
+    slack = base * 1e-12 + 1e-300
+    assert C.optimal_epsilon(e_lo, k, d_hi) <= base + slack  # more δ, less ε
+    assert base <= C.optimal_epsilon(e_lo, k + extra, d_lo) * (1 + 1e-12) + 1e-300  # more mechanisms
+    assert base <= C.optimal_epsilon(e_hi, k, d_lo) * (1 + 1e-12) + 1e-300  # weaker mechanisms
+
+
+@FAST
+@given(eps0=eps0_st, k=k_st, e1=st.floats(0, 1), e2=st.floats(0, 1), delta0=st.sampled_from([0.0, 1e-9, 1e-4]))
+def test_optimal_delta_decreasing_in_eps_increasing_in_delta0(eps0, k, e1, e2, delta0):
+    lo, hi = sorted([e1 * k * eps0, e2 * k * eps0])
+    d_lo = C.optimal_delta(lo, eps0, k, delta0)
+    assert C.optimal_delta(hi, eps0, k, delta0) <= d_lo * (1 + 1e-12)
+    assert C.optimal_delta(lo, eps0, k, 0.0) <= d_lo * (1 + 1e-12)
+
+
+@FAST
+@given(eps0=eps0_st, k=k_st, delta=st.floats(1e-300, 0.9), delta0=st.sampled_from([0.0, 1e-10, 1e-6]))
+def test_delta_to_epsilon_to_delta(eps0, k, delta, delta0):
+    A = -math.expm1(k * math.log1p(-delta0))
+    assume(delta > A * (1 + 1e-6))
+    e = C.optimal_epsilon(eps0, k, delta, delta0)
+    # the exact root lies within a few ulps of e: δ is at most the target just above e (feasible) and at
+    # least the target just below it (smallest) — up to the 1e-9 accuracy of δ itself
+    step = 16 * np.spacing(max(e, 1e-300))
+    assert C.optimal_delta(e + step, eps0, k, delta0) <= delta * (1 + 1e-9)
+    if e > 0:
+        assert C.optimal_delta(max(e - step, 0.0), eps0, k, delta0) >= delta * (1 - 1e-9)
+
+
+@FAST
+@given(eps0=eps0_st, k=k_st, frac=st.floats(0.0, 0.999))
+def test_epsilon_to_delta_to_epsilon(eps0, k, frac):
+    e = frac * k * eps0
+    d = C.optimal_delta(e, eps0, k)
+    assume(1e-290 < d < 1.0)
+    # δ(ε) is strictly decreasing where positive, so inverting returns ε (up to the flat conditioning
+    # of the profile; compare in δ via the slope when ε is tiny)
+    e_back = C.optimal_epsilon(eps0, k, d)
+    # where the profile is very flat (slope e^ε·Pr[Bin(k, p) < m] tiny) ε is ill-conditioned in δ; then
+    # the round trip must still land on the same δ
+    close_in_eps = e_back == pytest.approx(e, rel=1e-6, abs=1e-12)
+    close_in_delta = C.optimal_delta(e_back, eps0, k) == pytest.approx(d, rel=1e-9)
+    assert close_in_eps or close_in_delta
+
+
+@FAST
+@given(eps0=st.floats(1e-4, 5.0), k=k_st, delta=st.floats(1e-300, 0.5), delta0=st.sampled_from([0.0, 1e-12, 1e-8]))
+def test_optimal_at_most_advanced_and_basic(eps0, k, delta, delta0):
+    total = min(k * delta0 + delta, 0.999999)
+    assume(total > -math.expm1(k * math.log1p(-delta0)))  # kδ₀ + δ must be representable above 1 − (1 − δ₀)^k
+    opt = C.optimal_epsilon(eps0, k, total, delta0)
+    assert opt <= C.advanced_epsilon(eps0, k, delta, delta0) * (1 + 1e-12)
+    assert opt <= C.basic_epsilon(eps0, k) * (1 + 1e-12)
+
+
+# ------------------------------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize(
+    "call,name",
+    [
+        (lambda: C.basic_epsilon(-0.1, 3), "eps0"),
+        (lambda: C.basic_epsilon(0.1, 0), "k"),
+        (lambda: C.basic_delta(1.5, 3), "delta0"),
+        (lambda: C.advanced_epsilon(0.1, 0, 1e-6), "k"),
+        (lambda: C.advanced_epsilon(0.1, 2.5, 1e-6), "k"),
+        (lambda: C.advanced_epsilon(float("nan"), 3, 1e-6), "eps0"),
+        (lambda: C.advanced_epsilon(0.1, 3, 0.0), "delta"),
+        (lambda: C.advanced_epsilon(0.1, 3, 1.0), "delta"),
+        (lambda: C.advanced_epsilon(0.1, 3, 1e-6, 1.0), "delta0"),
+        (lambda: C.advanced_epsilon_heterogeneous([0.1, 0.2], 1e-6, [1e-6, 1e-6]), "delta"),
+        (lambda: C.advanced_epsilon_heterogeneous([0.1, 0.2], 1e-6, [1e-9]), "delta_list"),
+        (lambda: C.optimal_epsilon(0.1, 0, 1e-6), "k"),
+        (lambda: C.optimal_epsilon(0.1, True, 1e-6), "k"),
+        (lambda: C.optimal_epsilon(0.1, 10, float("nan")), "delta"),
+        (lambda: C.optimal_epsilon(0.1, 10, 0.0), "delta"),
+        (lambda: C.optimal_epsilon(0.1, 10, 1.0), "delta"),
+        (lambda: C.optimal_epsilon(0.1, 10, 1e-6, 1.0), "delta0"),
+        (lambda: C.optimal_epsilon(0.1, 10, 1e-6, 1e-6), "delta must exceed"),
+        (lambda: C.optimal_epsilon(float("inf"), 10, 1e-6), "eps0"),
+        (lambda: C.optimal_delta(-1.0, 0.1, 10), "eps"),
+        (lambda: C.optimal_delta(1.0, -0.1, 10), "eps0"),
+        (lambda: C.optimal_delta(1.0, 0.1, [3, 0]), "k"),
+        (lambda: C.optimal_lattice(0.1, 10, 6), "ell"),
+        (lambda: C.max_eps0(0.81, 12, 1e-6, method="best"), "method"),
+        (lambda: C.max_eps0(0.0, 12, 1e-6), "eps_total"),
+        (lambda: C.zcdp_compose([0.1, -0.1]), "rhos"),
+        (lambda: C.zcdp_compose(0.1, 0), "k"),
+    ],
+)
+def test_bad_input_names_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
