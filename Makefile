@@ -29,3 +29,13 @@ claims: $(STAMP)
 
 clean:
 	rm -rf _build
+
+# Benchmark against Google's dp-accounting (bench/requirements.txt).  It goes into its own environment,
+# _build/bench-venv, not into .venv: dp-accounting 0.6.0 pins attrs<24, which would downgrade the book's.
+bench:
+	@test -x _build/bench-venv/bin/python || $(PYTHON) -m venv _build/bench-venv
+	@if [ ! -f _build/bench-venv/.stamp ] || [ bench/requirements.txt -nt _build/bench-venv/.stamp ] || [ pyproject.toml -nt _build/bench-venv/.stamp ]; then \
+		_build/bench-venv/bin/python -m pip install --quiet -r bench/requirements.txt && \
+		_build/bench-venv/bin/python -m pip install --quiet --no-deps -e . && \
+		touch _build/bench-venv/.stamp; fi
+	_build/bench-venv/bin/python bench/compare_accountants.py --out _build/bench.json
