@@ -217,8 +217,16 @@ def draw(ax=None, *, fontsize: float = 7.5, number_edges: bool = True):
         mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
         dx, dy = b[0] - a[0], b[1] - a[1]
         lx, ly = mx + rad * dy / 2, my - rad * dx / 2
+        # anchor the label on the outer side of a bent arrow, so that labels of parallel arrows part
+        ha, va = "center", "center"
+        if rad:
+            nx, ny = rad * dy, -rad * dx
+            if abs(nx) >= abs(ny):
+                ha = "left" if nx > 0 else "right"
+            else:
+                va = "bottom" if ny > 0 else "top"
         label = (f"[{k + 1}] " if number_edges else "") + r.transform
-        ax.text(lx, ly, label, ha="center", va="center", fontsize=fontsize, zorder=4,
+        ax.text(lx, ly, label, ha=ha, va=va, fontsize=fontsize, zorder=4,
                 bbox=dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.85))
     ax.legend(
         handles=[Patch(facecolor=c, edgecolor="black", label=ch) for ch, c in colours.items()],
