@@ -385,3 +385,20 @@ def test_bad_definition_arguments():
     not_full = FiniteMechanism(np.array([[1.0], [1.0]]), [(0, 0), (1, 1)], [0])
     with pytest.raises(ValueError, match="D\\^n"):
         c.survey_model(not_full)
+
+
+def test_inheritance_model_interpolates_between_independent_and_copy():
+    m = c.inheritance_model(EPS)
+    # q = 1: Byron copies Ada, as in prog_status -> conditioning on D1 gives 2 eps
+    full = c.inheritance_population(m, 1.0)
+    assert max(c.log_ratio_by_value(m, full, "O", "D1", mode="given").values()) == pytest.approx(2 * EPS, rel=1e-9)
+    # q = 0: independent data points -> conditioning gives the same table as intervening
+    none = c.inheritance_population(m, 0.0)
+    cond = c.log_ratio_by_value(m, none, "O", "D1", mode="given")
+    do = c.log_ratio_by_value(m, none, "O", "D1")
+    assert list(cond.values()) == pytest.approx(list(do.values()), rel=1e-12)
+    # do(D1) never depends on q beyond eps
+    for q in (0.0, 0.3, 1.0):
+        assert c.effect_size(m, c.inheritance_population(m, q), "O", "D1") <= EPS + 1e-12
+    with pytest.raises(ValueError, match="q"):
+        c.inheritance_population(m, 1.5)

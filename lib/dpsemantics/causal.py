@@ -1133,3 +1133,27 @@ def _wrap(text, width=22):
 
 
 __all__ += ["log_ratio_by_value", "layered_layout", "draw_causal_diagram", "draw_implication_diagram"]
+
+
+def inheritance_model(eps=0.5) -> StructuralModel:
+    """The survey with partial inheritance: Byron's status copies Ada's when a coin C shows 1 and is his
+    own independent status U₂ otherwise (R₂ := R₁ if C = 1 else U₂); D_i := R_i; O is the ε-DP
+    geometric count of three data points.  Background: R₁, U₂, C, R₃."""
+    mech = geometric_count(3, eps)
+    eqs = {"R2": (("R1", "U2", "C"), lambda r1, u2, c: r1 if c == 1 else u2)}
+    for i in (1, 2, 3):
+        eqs[f"D{i}"] = ((f"R{i}",), lambda r: r)
+    eqs["O"] = (("D1", "D2", "D3"), _mechanism_equation(mech))
+    return StructuralModel({"R1": [0, 1], "U2": [0, 1], "C": [0, 1], "R3": [0, 1]}, eqs)
+
+
+def inheritance_population(model: StructuralModel, q) -> dict:
+    """Fair, independent R₁, U₂, R₃ and Pr[C = 1] = q for :func:`inheritance_model`."""
+    from ._validate import check_probability
+
+    q = check_probability(q, "q")
+    half = {0: 0.5, 1: 0.5}
+    return model.independent_population({"R1": half, "U2": half, "C": {0: 1 - q, 1: q}, "R3": half})
+
+
+__all__ += ["inheritance_model", "inheritance_population"]
