@@ -403,15 +403,20 @@ def _optimize(mechanism: FiniteMechanism, default, rng, restarts: int) -> Semant
                 continue
 
             def neg_sd(theta, l0=l0, li=li):
+                """−SD and its gradient in the softmax parameters θ (b = softmax θ)."""
                 b = np.exp(log_softmax(theta))
                 z0, zi = b @ l0, b @ li
                 if zi <= 1e-300:
-                    return -1.0
-                return -0.5 * np.abs(b * l0 / z0 - b * li / zi).sum()
+                    return -1.0, np.zeros_like(theta)
+                u = b * l0 / z0 - b * li / zi
+                sgn = np.sign(u)
+                grad_b = sgn * (l0 / z0 - li / zi) - (sgn @ (b * l0)) * l0 / z0**2 + (sgn @ (b * li)) * li / zi**2
+                grad_theta = b * (grad_b - b @ grad_b)
+                return -0.5 * np.abs(u).sum(), -0.5 * grad_theta
 
             for _ in range(restarts):
                 theta0 = rng.normal(scale=3.0, size=n_db)
-                res = minimize(neg_sd, theta0, method="L-BFGS-B")
+                res = minimize(neg_sd, theta0, jac=True, method="L-BFGS-B")
                 val = -float(res.fun)
                 if val > best[0]:
                     best = (val, np.exp(log_softmax(res.x)), i, t)
