@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: book test setup clean strict-book claims rerun bench
+.PHONY: book test setup browser clean strict-book claims rerun bench
 
 setup: $(STAMP)
 
@@ -18,11 +18,25 @@ book: $(STAMP)
 	$(BIN)/jupyter-book build . --keep-going
 	@echo "Open $(CURDIR)/_build/html/index.html"
 
-test: $(STAMP)
+# Headless Chromium for tests/test_browser.py (Debian's package). Without root or apt-get the browser
+# test is skipped, and says so.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's chromium for the browser test"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	      || echo "could not install chromium: the browser test will be skipped"; \
+	  else echo "chromium is not installed and cannot be installed here: the browser test will be skipped"; fi; }
+
+test: $(STAMP) browser
 	$(BIN)/python -m pytest tests book --nbval-lax -p no:cacheprovider
 
 strict-book: $(STAMP)
 	$(BIN)/jupyter-book build . --all -W -n --keep-going
+
+# Rerun one chapter with new parameters, e.g. make rerun CHAPTER=intro PARAMS="-p eps 0.5"
+rerun: $(STAMP)
+	$(BIN)/python -m dpsemantics.rerun $(CHAPTER) $(PARAMS)
 
 claims: $(STAMP)
 	$(BIN)/python -m dpsemantics.claims

@@ -67,6 +67,12 @@ def test_smallest_epsilon_inverts_smallest_delta(pq, delta):
             assert ind.smallest_delta(p, q, max(e - 1e-6, 0)) > delta - 1e-9
 
 
+def test_smallest_epsilon_at_zero_delta_is_max_divergence():
+    p, q = np.array([1 / 3, 1 / 3, 1 / 3]), np.array([0.4, 0.4, 0.2])
+    assert ind.smallest_epsilon(p, q, 0.0) == pytest.approx(np.log(5 / 3))
+    assert ind.smallest_epsilon([1.0, 0.0], [0.5, 0.5], 0.0) == np.inf
+
+
 def test_max_divergence_randomized_response():
     e = 0.7
     keep = np.exp(e) / (1 + np.exp(e))

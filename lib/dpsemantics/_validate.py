@@ -87,7 +87,9 @@ def check_delta(delta, name: str = "delta", *, open_low: bool = False, open_high
 
 def check_positive_int(k, name: str = "k", *, minimum: int = 1) -> int:
     """A whole number ≥ ``minimum`` (number of compositions, database size, ...)."""
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+    if isinstance(k, bool):
+        raise ValueError(f"{name} must be a whole number >= {minimum} (got {name}={k!r})")
+    if not isinstance(k, numbers.Integral):
         if isinstance(k, numbers.Real) and float(k).is_integer():
             k = int(k)
         else:

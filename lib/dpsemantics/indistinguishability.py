@@ -86,6 +86,8 @@ def smallest_epsilon(p, q, delta) -> float:
     if smallest_delta(p, q, 0.0) <= delta:
         return 0.0
     top = max_divergence(p, q)
+    if delta == 0.0:
+        return top
     if not np.isfinite(top):
         # δ below the mass on which the supports differ can never be reached.
         if smallest_delta(p, q, 700.0) > delta:
