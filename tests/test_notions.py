@@ -318,6 +318,10 @@ def test_theorem4_threshold():
     post = q * p_in[0] / (q * p_in[0] + (1 - q) * p_out[0])
     assert post / q > math.exp(eps)
     assert N.membership_privacy_direct(p_in, p_out, q) > eps
+    # condition (21) over all events is eq. (39) exactly: the worst event is the output with ratio α
+    for q in (0.05, q_star, 0.6):
+        up, _ = N.membership_ratios_direct(p_in, p_out, q)
+        assert up == pytest.approx(math.log(N.scaled_posterior_ratio(alpha, q)), rel=1e-12)
 
 
 def test_single_prior_family_is_not_enough():

@@ -70,6 +70,7 @@ __all__ = [
     "tight_converse_level",
     "improvement_range_end",
     "membership_g",
+    "membership_ratios_direct",
     "membership_privacy_direct",
     "membership_privacy_lemma1",
     "membership_privacy",
@@ -463,22 +464,11 @@ def membership_g(b, eps):
     return float(out) if out.ndim == 0 else out
 
 
-def _posterior_event_eps(p_in_event: float, p_out_event: float, b: float) -> float:
-    total = b * p_in_event + (1 - b) * p_out_event
-    if total <= 0:
-        return 0.0  # the event never happens under D: no condition to check
-    post_in = b * p_in_event / total
-    post_out = (1 - b) * p_out_event / total
-    up = math.log(post_in / b) if post_in > 0 else -math.inf  # (21)
-    down = math.log((1 - b) / post_out) if post_out > 0 else math.inf  # (22)
-    return max(up, down, 0.0)
-
-
-def membership_privacy_direct(p_in, p_out, b) -> float:
-    """Smallest ε for which Definition 3 (Zhao; Li et al.'s positive MP) holds for the two-point
-    distribution with ``P[x_i] = b``: the maximum over **all events** Y of the output (enumerated) of
-    ``ln(P[x_i|Y]/b)`` and ``ln((1 − b)/P[x̄_i|Y])``.  ``p_in``/``p_out`` are the output distributions
-    given ``x_i`` and given ``x̄_i``.  A direct computation, used to check Lemma 1."""
+def membership_ratios_direct(p_in, p_out, b) -> tuple[float, float]:
+    """The two sides of Definition 3 (Zhao; Li et al.'s positive MP) for the two-point distribution with
+    ``P[x_i] = b``, maximised over **all events** Y of the output (enumerated): ``(max ln(P[x_i|Y]/b),
+    max ln((1 − b)/P[x̄_i|Y]))`` — conditions (21) and (22).  ``p_in``/``p_out`` are the output
+    distributions given ``x_i`` and given ``x̄_i``.  A direct computation, used to check Lemma 1."""
     p_in = check_distribution(p_in, "p_in")
     p_out = check_distribution(p_out, "p_out")
     if p_in.shape != p_out.shape:
@@ -487,11 +477,24 @@ def membership_privacy_direct(p_in, p_out, b) -> float:
     k = p_in.size
     if k > 16:
         raise ValueError(f"p_in has too many outputs to enumerate all events (got {k} > 16)")
-    worst = 0.0
+    up, down = -math.inf, -math.inf
     for mask in range(1, 2**k):
         idx = [j for j in range(k) if mask >> j & 1]
-        worst = max(worst, _posterior_event_eps(float(p_in[idx].sum()), float(p_out[idx].sum()), b))
-    return worst
+        a_in, a_out = float(p_in[idx].sum()), float(p_out[idx].sum())
+        total = b * a_in + (1 - b) * a_out
+        if total <= 0:
+            continue  # the event never happens under D: no condition to check
+        post_in, post_out = b * a_in / total, (1 - b) * a_out / total
+        if post_in > 0:
+            up = max(up, math.log(post_in / b))  # (21)
+        down = max(down, math.log((1 - b) / post_out) if post_out > 0 else math.inf)  # (22)
+    return up, down
+
+
+def membership_privacy_direct(p_in, p_out, b) -> float:
+    """Smallest ε ≥ 0 for which Definition 3 holds for the two-point distribution with ``P[x_i] = b``:
+    the larger of the two sides of :func:`membership_ratios_direct`."""
+    return max(*membership_ratios_direct(p_in, p_out, b), 0.0)
 
 
 def membership_privacy_lemma1(ratio, b) -> float:
