@@ -392,3 +392,29 @@ def test_ks_claims_have_their_expected_status():
     assert len(results) >= 30
     wrong = [(r.claim.id, r.status) for r in results if not r.as_expected]
     assert not wrong
+
+
+def test_reality_oblivious_delta_on_geometric_dwork_mcsherry():
+    # Theorem A.2's construction with the geometric count: belief on {0^n, (1,0^{n-1})}, reality 1^n
+    n, eps = 4, 0.5
+    geo = geometric_count(n, eps)
+    zero, one = (0,) * n, (1,) + (0,) * (n - 1)
+    belief = {zero: 0.5, one: 0.5}
+    reality = geo.row((1,) * n)
+    odds = geo.row(one) / geo.row(zero)
+    sd = np.abs(odds / (1 + odds) - 0.5)  # Game 1 keeps the uniform prior
+    for eps_prime in (0.05, 0.1, 0.2):
+        expected = reality[sd > eps_prime].sum()
+        assert S.reality_oblivious_delta(geo, belief, (1,) * n, eps_prime) == pytest.approx(expected, abs=1e-12)
+    # a random mechanism, every transcript checked with Bayes by hand, reality drawn outside the belief
+    rng = np.random.default_rng(7)
+    matrix = rng.dirichlet(np.ones(5), size=4)
+    rand = FiniteMechanism(matrix, BINARY2, list(range(5)))
+    b = np.array([0.5, 0.0, 0.5, 0.0])  # on (0,0) and (1,0); reality (1,1)
+    sds = []
+    for col in range(5):
+        p0 = np.array(bayes_loop(matrix, BINARY2, b, col, 0))
+        sds.append(max(0.5 * np.abs(p0 - bayes_loop(matrix, BINARY2, b, col, i)).sum() for i in (1, 2)))
+    for eps_prime in np.unique(sds)[:-1]:
+        expected = matrix[3][np.array(sds) > eps_prime + 1e-12].sum()
+        assert S.reality_oblivious_delta(rand, b, (1, 1), eps_prime) == pytest.approx(expected, abs=1e-12)
