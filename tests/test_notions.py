@@ -277,6 +277,13 @@ def test_g_closed_values():
     assert N.membership_g(0.5, 1.0) == pytest.approx(2 * math.e - 1, rel=1e-14)  # (e − 1 + 1/2)/(1/2)
     assert N.membership_g(0.1, 1.0) == pytest.approx(0.9 / (math.exp(-1) - 0.1), rel=1e-14)
     assert N.membership_g(0.3, 0.0) == 1.0
+    # extreme ε: finite where the value is, never NaN
+    with mpmath.workdps(40):
+        b0 = 1e-30
+        exact = (1 - mpmath.mpf(b0)) / (mpmath.e ** -50 - b0)
+    assert N.membership_g(b0, 50.0) == pytest.approx(float(exact), rel=1e-12)
+    big = N.membership_g(np.array([0.0, 1e-300, 0.5, 1.0]), 800.0)
+    assert not np.any(np.isnan(big)) and np.all(big > 0)
 
 
 @settings(max_examples=60, deadline=None)

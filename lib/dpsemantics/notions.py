@@ -46,6 +46,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 from scipy.optimize import brentq
+from scipy.special import expit
 
 from ._validate import as_float, check_distribution, check_epsilon, check_positive_int, check_probability
 from .mechanisms import FiniteMechanism
@@ -455,11 +456,14 @@ def membership_g(b, eps):
     b = check_probability(b, "b")
     eps = check_epsilon(eps, "eps")
     b_arr, e_arr = np.broadcast_arrays(np.asarray(b, dtype=float), np.asarray(eps, dtype=float))
-    split = 1.0 / (1.0 + np.exp(e_arr))
+    split = expit(-e_arr)  # 1/(1 + e^ε) without overflow
     low = b_arr <= split
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        first = (1 - b_arr) * np.exp(e_arr) / (1 - b_arr * np.exp(e_arr))
-        second = 1 + np.expm1(e_arr) / b_arr
+        # log of the first branch: log(1 − b) + ε − log(1 − b e^ε), with b e^ε < 1 on this branch
+        b_low = np.where(low, b_arr, 0.0)
+        log_first = np.log1p(-b_low) + e_arr - np.log1p(-np.exp(np.log(b_low) + e_arr))
+        first = np.exp(log_first)
+        second = 1 + np.expm1(e_arr) / np.where(low, 1.0, b_arr)
     out = np.where(low, first, second)
     return float(out) if out.ndim == 0 else out
 
