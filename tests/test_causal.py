@@ -402,3 +402,13 @@ def test_inheritance_model_interpolates_between_independent_and_copy():
         assert c.effect_size(m, c.inheritance_population(m, q), "O", "D1") <= EPS + 1e-12
     with pytest.raises(ValueError, match="q"):
         c.inheritance_population(m, 1.5)
+
+
+def test_definitions_with_three_data_points_match_sem_engine():
+    rng = np.random.default_rng(21)
+    for _ in range(3):
+        mech = c.random_mechanism(rng, n=3, k=2, m=3)
+        for kind in ("full", "sparse", "independent", "correlated"):
+            P = c.random_population(rng, n=3, k=2, kind=kind)
+            for d in (2, 3, 6, 7, 10):
+                assert c.definition_epsilon(d, mech, P) == pytest.approx(c.definition_epsilon_sem(d, mech, P), abs=1e-12)

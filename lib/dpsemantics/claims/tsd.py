@@ -193,6 +193,39 @@ def _def3_correlated_units():
     return causal.definition_epsilon(3, mech, P) / EPS
 
 
+def _status_to_data_unbounded():
+    return causal.brp_epsilon(_status(), "D2", "R2")
+
+
+def _intervention_breaks_association():
+    """After do(R2 = r), Byron's status says nothing about Ada's: Pr[R1=1 | R2=r, do(R2=r)] = Pr[R1=1]."""
+    m = _status()
+    pop = m.uniform_population()
+    prior = m.probability(pop, {"R1": 1})
+    seen = [m.probability(pop, {"R1": 1}, given={"R2": r}) for r in (0, 1)]
+    done = [m.probability(pop, {"R1": 1}, given={"R2": r}, do={"R2": r}) for r in (0, 1)]
+    return all(abs(d - prior) < 1e-12 for d in done) and all(abs(v - prior) > 0.4 for v in seen)
+
+
+def _data_point_effect_any_relation():
+    """The effect of D1 on O stays within ε whatever the chance that Byron inherits Ada's status."""
+    m = causal.inheritance_model(EPS)
+    return all(causal.effect_size(m, causal.inheritance_population(m, q), "O", "D1") <= EPS + 1e-12
+               for q in np.linspace(0, 1, 11))
+
+
+def _full_support_population_suffices():
+    """Proposition 1's proof: one population with full support already gives DP's ε in Definition 2."""
+    rng = np.random.default_rng(6)
+    for _ in range(40):
+        mech = causal.random_mechanism(rng)
+        P = causal.random_population(rng, kind="full")
+        e10, e1 = causal.definition_epsilon(10, mech, P), causal.definition_epsilon(1, mech)
+        if not (e10 == e1 or math.isclose(e10, e1, rel_tol=1e-9)):
+            return False
+    return True
+
+
 def _table_claim(number, where, statement):
     printed = causal.DEFINITIONS[number][3]
     return Claim(
@@ -271,4 +304,12 @@ CLAIMS = [
           True, _downstream_do_leaves_inputs, chapter=CHAPTER),
     Claim("tsd-s4-d1-d2-associated", "tsd", "§4, prog_status", "D₁ and D₂ are equal (associated) in prog_status, yet neither causes the other: do(D₁) leaves D₂'s distribution unchanged",
           True, _associated_not_causal, chapter=CHAPTER),
+    Claim("tsd-s1.1-status-to-data-unbounded", "tsd", "§1.1", "The effect of Byron's status on his data point is large (D₂ := R₂: unbounded)",
+          math.inf, _status_to_data_unbounded, chapter=CHAPTER),
+    Claim("tsd-s1.1-randomization-breaks-association", "tsd", "§1.1", "After an intervention on Byron's status it no longer reveals anything about Ada's (while observing it does)",
+          True, _intervention_breaks_association, chapter=CHAPTER),
+    Claim("tsd-s1.1-data-point-effect-any-relation", "tsd", "§1.1", "DP bounds the effect of Ada's data point by ε whatever the relation between the statuses (inheritance probability 0, 0.1, …, 1)",
+          True, _data_point_effect_any_relation, chapter=CHAPTER),
+    Claim("tsd-prop1-full-support", "tsd", "§3, proof of Proposition 1", "One population giving every database positive probability already makes Definition 2's check equal to DP (40 random cases)",
+          True, _full_support_population_suffices, chapter=CHAPTER),
 ]
