@@ -418,3 +418,10 @@ def test_reality_oblivious_delta_on_geometric_dwork_mcsherry():
     for eps_prime in np.unique(sds)[:-1]:
         expected = matrix[3][np.array(sds) > eps_prime + 1e-12].sum()
         assert S.reality_oblivious_delta(rand, b, (1, 1), eps_prime) == pytest.approx(expected, abs=1e-12)
+
+
+def test_constant_mechanism_with_an_impossible_output_is_zero_private():
+    const = FiniteMechanism([[0.0, 1.0], [0.0, 1.0]], [(0,), (1,)], ["never", "always"])
+    for method in ("exact", "exhaustive", "optimize"):
+        res = S.semantic_epsilon(const, method=method)
+        assert res.epsilon == pytest.approx(0.0, abs=1e-12) and res.transcript == "always"

@@ -351,6 +351,7 @@ def _exact(mechanism: FiniteMechanism, default) -> SemanticResult:
         R = np.where(rmin > 0, rmax / np.where(rmin > 0, rmin, 1.0), np.inf)
     R = np.where(np.isfinite(rmax) | (rmin < np.inf), R, 1.0)
     sd = _two_point_sd(np.where(np.isnan(R), 1.0, R))
+    sd = np.where(valid.any(axis=1), sd, -1.0)  # (i, t) pairs no database can produce do not count
     i, t = np.unravel_index(int(np.argmax(sd)), sd.shape)
     ratios = np.where(valid[i, :, t], r[i, :, t], np.nan)
     hi = int(np.nanargmax(ratios))
