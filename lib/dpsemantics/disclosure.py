@@ -674,14 +674,17 @@ def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
     eps0 = float(check_epsilon(eps0, "eps0", strictly_positive=True))
     k = check_positive_int(k, "k")
     delta = float(check_delta(delta, "delta"))
-    best = float("inf")
-    for ell in range(k // 2 + 1):
-        e, d = composition.optimal_lattice(eps0, k, ell, delta0)
-        if d <= delta * (1 + 1e-12):
-            best = min(best, e)
-    if not math.isfinite(best):
+    ok = lambda ell: composition.optimal_lattice(eps0, k, ell, delta0)[1] <= delta * (1 + 1e-12)  # noqa: E731
+    if not ok(0):
         raise ValueError(f"delta is too small for any lattice point of Theorem 2.8(3) (got delta={delta!r})")
-    return best
+    # δ grows with ℓ (the lattice ε = (k − 2ℓ)ε₀ shrinks): bisect for the largest feasible ℓ.
+    lo, hi = 0, k // 2
+    if ok(hi):
+        lo = hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
+    return float((k - 2 * lo) * eps0)
 
 
 def per_release_epsilon(eps_total, k, delta_total, delta0=0.0, *, method: str = "optimal") -> float:
