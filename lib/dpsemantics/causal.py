@@ -1068,7 +1068,7 @@ def draw_causal_diagram(ax, model: StructuralModel, *, node_labels=None, edge_la
     return pos
 
 
-_GROUP = {1: 0, 2: -1, 3: -1, 4: -1, 10: -1, 5: 1, 6: 1, 7: 1, 8: 1}
+_GROUP = {1: 0, 2: -1, 3: 2, 4: -1, 10: -1, 5: 1, 6: 1, 7: 1, 8: 1}  # 2: above DP (a stronger notion)
 
 
 def _arrow_between(ax, a, b, *, style, color, lw=1.6, linestyle="-", rad=0.0):
@@ -1091,9 +1091,13 @@ def draw_implication_diagram(ax, rows: list, *, conditional=None):
     for num in [1] + [r.number for r in rows]:
         groups.setdefault(_GROUP[num], []).append(num)
     boxes = {}
+    height = max(len(nums) for g, nums in groups.items() if g in (-1, 1)) if len(groups) > 1 else 1
     for g, nums in groups.items():
         for i, num in enumerate(nums):
-            x, y = 2.4 * g, (len(nums) - 1) / 2 - i
+            if g == 2:  # stronger definitions sit above DP
+                x, y = 1.2 * (i - (len(nums) - 1) / 2), (height - 1) / 2 + 0.3
+            else:
+                x, y = 2.4 * g, (len(nums) - 1) / 2 - i
             name = DEFINITIONS[num][0] if num != 1 else "Differential privacy"
             boxes[num] = ax.text(x, y, f"Def. {num}\n{_wrap(name)}", ha="center", va="center", fontsize=8, zorder=3,
                                  bbox=dict(boxstyle="round,pad=0.3", fc="#f2f2f2" if num != 1 else "#ffe9bf", ec="#333333"))
@@ -1105,8 +1109,9 @@ def draw_implication_diagram(ax, rows: list, *, conditional=None):
         rad = 0.45 if k % 2 == 0 else -0.45
         _arrow_between(ax, boxes[src], boxes[dst], style="-|>", color=PALETTE[6], lw=1.2, linestyle="--", rad=rad)
         (x0, y0), (x1, y1) = boxes[src].get_position(), boxes[dst].get_position()
-        ax.text(0.5 * (x0 + x1) + 0.5 * rad * (y1 - y0), 0.5 * (y0 + y1) - 0.5 * rad * (x1 - x0), label,
-                ha="center", va="center", fontsize=8, color=PALETTE[6], style="italic", zorder=4,
+        off = 0.5 * rad * (y1 - y0)
+        ax.text(0.5 * (x0 + x1) + off + (0.08 if off >= 0 else -0.08), 0.5 * (y0 + y1) - 0.5 * rad * (x1 - x0), label,
+                ha="left" if off >= 0 else "right", va="center", fontsize=8, color=PALETTE[6], style="italic", zorder=4,
                 bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.9))
     for label, colour in [("equivalent", colours["↔ DP"]), ("implies DP only", colours["→ DP"]),
                           ("implied by DP only", colours["← DP"])]:
