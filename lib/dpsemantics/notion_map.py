@@ -88,8 +88,8 @@ RELATIONS: tuple[Relation, ...] = (
     Relation("zcdp", "approx-dp", r"$\rho \mapsto (\rho + 2\sqrt{\rho \log(1/\delta)},\ \delta)$", "Kazan et al., Theorem 2.7", "kazan", "book/disclosure-risk", condition="any δ > 0"),
     Relation("pdp", "disclosure", r"same $(\varepsilon,\delta)$: bounds w.p. $1-\delta$", "Kazan et al., Theorems 3.2, 3.3, 3.5", "kazan", "book/disclosure-risk", both_ways=True),
     Relation("dp", "disclosure", r"same $\varepsilon$, w.p. 1", "Kazan et al., Corollaries 3.6–3.8", "kazan", "book/disclosure-risk", both_ways=True),
-    Relation("approx-dp", "disclosure", r"$\varepsilon'$ of Thm 3.9, w.p. $1-\delta'$", "Kazan et al., Corollaries 3.10–3.12", "kazan", "book/disclosure-risk"),
     Relation("disclosure", "approx-dp", r"same $(\varepsilon,\delta)$", "Kazan et al., Corollary 3.10 (1)", "kazan", "book/disclosure-risk"),
+    Relation("approx-dp", "disclosure", r"$\varepsilon'$ of Thm 3.9, w.p. $1-\delta'$", "Kazan et al., Corollaries 3.10–3.12", "kazan", "book/disclosure-risk"),
     # Kasiviswanathan & Smith
     Relation("dp", "sp", r"$\varepsilon \mapsto e^{\varepsilon} - 1$", "K&S, Theorem 2.2", "ks", "book/semantic-privacy"),
     Relation("sp", "dp", r"$\varepsilon/6 \mapsto \varepsilon$", "K&S, Theorem 2.2", "ks", "book/semantic-privacy", condition="ε ≤ 1.35 (i.e. ε/2-SP ⇒ 3ε-DP for ε ≤ 0.45)"),
