@@ -62,6 +62,18 @@ __all__ = [
     "check_byron_effect",
     "check_definition7_counterexample",
     "check_relatives_effect",
+    "definition_epsilon_sem",
+    "table1_markdown",
+    "Table1Row",
+    "exact_count",
+    "randomized_response_model",
+    "relatives_effect",
+    "log_ratio_by_value",
+    "layered_layout",
+    "draw_causal_diagram",
+    "draw_implication_diagram",
+    "inheritance_model",
+    "inheritance_population",
 ]
 
 Event = Mapping[str, Hashable] | Callable[[dict], bool]
@@ -687,7 +699,6 @@ def definition_epsilon_sem(number: int, mechanism: FiniteMechanism, population) 
     return best
 
 
-__all__.append("definition_epsilon_sem")
 
 
 def candidate_populations(shape: tuple) -> list[np.ndarray]:
@@ -841,20 +852,23 @@ def table1(seed: int = 0, mechanisms: int = 60, populations: int = 8, n: int = 2
     return rows
 
 
+def _escape_cell(text: str) -> str:
+    """Escape the column separator inside a Markdown table cell."""
+    return text.replace("|", "\\|")
+
+
 def table1_markdown(rows: list[Table1Row]) -> str:
     """Table 1 as a Markdown table (paper's relation, computed relation and the counts behind it)."""
     head = ("| Def. | name | 𝒫 | point of comparison | paper | computed | cases | ε = ε_DP | ε > ε_DP | ε < ε_DP |\n"
             "|---|---|---|---|---|---|---|---|---|---|\n")
     body = "".join(
-        f"| {r.number} | {r.name} | {r.quantifier} | {r.comparison.replace('|', chr(92) + '|')} | {r.printed} | {r.computed}"
+        f"| {r.number} | {r.name} | {r.quantifier} | {_escape_cell(r.comparison)} | {r.printed} | {r.computed}"
         f"{'' if r.agrees else ' ⚠'} | {r.cases} | {r.equal} | {r.larger} | {r.smaller} |\n"
         for r in rows
     )
     return head + body
 
 
-__all__.append("table1_markdown")
-__all__.append("Table1Row")
 
 
 def appendix_b_mechanism() -> FiniteMechanism:
@@ -955,7 +969,6 @@ def relatives_effect(eps, relatives: int) -> float:
     return brp_epsilon(randomized_response_model(eps, relatives), "O", "R1")
 
 
-__all__ += ["exact_count", "randomized_response_model", "relatives_effect"]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1137,7 +1150,6 @@ def _wrap(text, width=22):
     return "\n".join(lines)
 
 
-__all__ += ["log_ratio_by_value", "layered_layout", "draw_causal_diagram", "draw_implication_diagram"]
 
 
 def inheritance_model(eps=0.5) -> StructuralModel:
@@ -1161,4 +1173,3 @@ def inheritance_population(model: StructuralModel, q) -> dict:
     return model.independent_population({"R1": half, "U2": half, "C": {0: 1 - q, 1: q}, "R3": half})
 
 
-__all__ += ["inheritance_model", "inheritance_population"]
