@@ -183,8 +183,9 @@ CLAIMS = [
     _claim("kazan-fig3-optimal-80", "§4.2, Figure 3", "80% posterior bound exceeded after 96 queries (optimal)", 96,
            lambda: _fig3_threshold("optimal"), expected="discrepancy",
            note="Recomputed: 45 with the exact optimal composition (42 with lattice points only). Neither the "
-                "log2 reading of the advanced case (85) nor any single δ reproduces 96 together with 51; cause "
-                "unresolved."),
+                "log2 reading of the advanced case (85) nor any single δ reproduces 96 together with 51: scanning "
+                "δ from 1e-7 to 1e-3 with both readings, 96 appears only for the lattice version at δ = 1e-3 with "
+                "log 4, where advanced composition gives 47. Cause unresolved."),
     _claim("kazan-fig3-basic-tapers", "Figure 3 description", "the basic-composition bound tapers off to one", True,
            lambda: bool(_post_curve("basic")[-1] > 0.999)),
     _claim("kazan-fig3-optimal-slower", "Figure 3 description", "the optimal-composition bound rises more slowly than the basic one "
