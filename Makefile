@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: book test setup browser clean strict-book claims rerun bench
+.PHONY: book book-student test setup browser clean strict-book claims rerun bench
 
 setup: $(STAMP)
 
@@ -27,6 +27,12 @@ browser:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 	      || echo "could not install chromium: the browser test will be skipped"; \
 	  else echo "chromium is not installed and cannot be installed here: the browser test will be skipped"; fi; }
+
+# The student edition: every solution removed from a copy of the sources, built from that copy.
+book-student: $(STAMP)
+	$(BIN)/python -m dpsemantics.student_edition _build/student-src
+	cd _build/student-src && $(CURDIR)/$(BIN)/jupyter-book build . --all --keep-going
+	@echo "Open $(CURDIR)/_build/student-src/_build/html/index.html"
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest tests book --nbval-lax -p no:cacheprovider

@@ -1,4 +1,8 @@
-"""Sphinx extension: serve MathJax from the book itself, so pages typeset math without internet.
+"""Sphinx extension with the book's build adjustments (enabled in ``_config.yml``).
+
+1. Serve MathJax from the book itself, so pages typeset math without internet (below).
+2. Drop duplicated inline scripts: Jupyter Book 1 registers sphinx-thebe's configuration script twice,
+   and the second copy re-declares ``const THEBE_JS_URL``, an error in every page's console.
 
 Sphinx's default ``mathjax_path`` is a CDN address.  This extension copies MathJax 3 (the ``es5``
 bundle shipped by the PyPI package ``django-static-mathjax``, a pinned dependency of the book; it has
@@ -37,7 +41,21 @@ def _copy_mathjax(app, exception):
         shutil.copytree(mathjax_source(), target, dirs_exist_ok=True)
 
 
+def _drop_duplicate_scripts(app, pagename, templatename, context, doctree):
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    seen, unique = set(), []
+    for script in scripts:
+        key = (str(script), getattr(script, "attributes", {}).get("body"))
+        if key not in seen:
+            seen.add(key)
+            unique.append(script)
+    context["script_files"] = unique
+
+
 def setup(app):
     app.connect("config-inited", _use_local_mathjax, priority=900)
     app.connect("build-finished", _copy_mathjax)
+    app.connect("html-page-context", _drop_duplicate_scripts)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,56 @@
+"""The book's exercises, for instructors: found in the chapter notebooks, joined with their learning goals.
+
+Exercises are gated ``exercise-start``/``exercise-end`` directives with a ``:label:``; their learning goals
+(and, for exercises that ask for code, the check function students can call) live in ``book/exercises.yml``,
+keyed by label.  ``book/instructors.md`` renders :func:`catalogue`; a test requires every exercise to have a
+goal and a solution.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+GOALS = ROOT / "book" / "exercises.yml"
+_START = re.compile(r"```\{exercise-start\}\s*(?P<title>.*)\n:label:\s*(?P<label>\S+)")
+_SOLUTION = re.compile(r"```\{solution-start\}\s*(?P<label>\S+)")
+
+
+@dataclass(frozen=True)
+class Exercise:
+    chapter: str
+    label: str
+    title: str
+    has_solution: bool
+    goal: str = ""
+    check: str = ""
+
+
+def chapter_notebooks(root: Path = ROOT) -> list[Path]:
+    toc = yaml.safe_load((root / "_toc.yml").read_text())
+    files = [root / f"{ch['file']}.ipynb" for part in toc.get("parts", []) for ch in part.get("chapters", [])]
+    return [f for f in files if f.exists()]
+
+
+def find_exercises(notebook: Path) -> list[tuple[str, str, bool]]:
+    """(label, title, has_solution) of every gated exercise in a notebook, in order."""
+    text = "\n".join("".join(c["source"]) for c in json.loads(notebook.read_text())["cells"] if c["cell_type"] == "markdown")
+    solutions = {m.group("label") for m in _SOLUTION.finditer(text)}
+    return [(m.group("label"), m.group("title").strip(), m.group("label") in solutions) for m in _START.finditer(text)]
+
+
+def catalogue(root: Path = ROOT) -> list[Exercise]:
+    """Every exercise of every chapter in the table of contents, with its goal and check function."""
+    goals = yaml.safe_load((root / "book" / "exercises.yml").read_text()) or {}
+    out = []
+    for nb in chapter_notebooks(root):
+        chapter = str(nb.relative_to(root).with_suffix(""))
+        for label, title, has_solution in find_exercises(nb):
+            info = goals.get(label, {})
+            out.append(Exercise(chapter, label, title, has_solution, info.get("goal", ""), info.get("check", "")))
+    return out
