@@ -445,3 +445,24 @@ def test_kazan_claims_have_their_expected_status():
     assert len(results) >= 40
     wrong = [(r.claim.id, r.computed, r.status) for r in results if not r.as_expected]
     assert not wrong
+
+
+def test_laplace_exercise_check():
+    eps, p = 0.5, 0.3
+    bound = p / (p + (1 - p) * math.exp(-eps))
+    ok = D.check_laplace_answer(bound, 0.5, math.exp(-eps) / 2)
+    assert ok["correct"]
+    wrong = D.check_laplace_answer(bound, 0.5, 0.5)
+    assert not wrong["correct"] and wrong["message"]["prob_absent"].startswith("not yet")
+    with pytest.raises(ValueError, match="prob_present"):
+        D.check_laplace_answer(bound, float("nan"), 0.3)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**20).map(lambda j: j / 2**20), st.floats(0.0, 50.0))  # 1 − p exact in floating point
+def test_bounds_are_symmetric_under_relabelling(p, eps):
+    """Swapping 'present' and 'absent' maps the prior p to 1 − p and the bounds to 1 − (reversed bounds)."""
+    low, high = D.posterior_bounds(p, eps)
+    low_c, high_c = D.posterior_bounds(1 - p, eps)
+    assert low == pytest.approx(1 - high_c, abs=1e-12)
+    assert high == pytest.approx(1 - low_c, abs=1e-12)
