@@ -18,7 +18,14 @@ import pytest
 
 from dpsemantics import composition, conversions
 
-mp.mp.dps = 50
+
+
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """50-digit mpmath inside this module's tests only (a global setting would leak into other modules)."""
+    with mp.workdps(50):
+        yield
+
 RTOL = 1e-9
 
 EPS0 = [1e-4, 1e-2, 0.1, 1.0, 10.0]

@@ -151,8 +151,9 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     page.goto(url, wait_until="load")
-    page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=20000)
-    page.evaluate("MathJax.startup.promise")
+    if page.evaluate("!!document.querySelector('script[src*=\"mathjax\"]')"):  # Sphinx adds MathJax only where there is math
+        page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=30000)
+        page.evaluate("MathJax.startup.promise")
     result = {
         "errors": [e for e in errors if not any(k in e for k in KNOWN_THEME_MESSAGES)],
         "failed": failed,

@@ -21,7 +21,14 @@ from scipy.optimize import brentq, minimize_scalar
 from dpsemantics import disclosure as D
 from dpsemantics import mechanisms as mech
 
-mp.mp.dps = 50
+
+
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """50-digit mpmath inside this module's tests only (a global setting would leak into other modules)."""
+    with mp.workdps(50):
+        yield
+
 
 priors = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
 inner_priors = st.floats(min_value=1e-6, max_value=1 - 1e-6)

@@ -11,8 +11,6 @@ from scipy import integrate, stats
 
 from dpsemantics import mechanisms as mech
 
-mp.mp.dps = 50
-
 
 def integrated_delta(p_pdf, q_pdf, eps, points):
     """δ(ε) = ∫ max(0, p(y) − e^ε q(y)) dy, the continuous hockey stick, by quadrature."""
@@ -43,9 +41,10 @@ def test_gaussian_profile_matches_integration(sigma, eps):
 @pytest.mark.parametrize("sigma, eps, sens", [(1.0, 1.0, 1.0), (3.7, 1.0, 1.0), (0.5, 20.0, 1.0), (10.0, 0.01, 2.0), (1.0, 30.0, 1.0)])
 def test_gaussian_profile_matches_mpmath(sigma, eps, sens):
     """Balle & Wang (2018) Thm 8 in 50-digit arithmetic; the float version must keep relative accuracy."""
-    r = mp.mpf(sens) / sigma
-    e = mp.mpf(eps)
-    exact = mp.ncdf(r / 2 - e / r) - mp.e**e * mp.ncdf(-r / 2 - e / r)
+    with mp.workdps(50):
+        r = mp.mpf(sens) / sigma
+        e = mp.mpf(eps)
+        exact = mp.ncdf(r / 2 - e / r) - mp.e**e * mp.ncdf(-r / 2 - e / r)
     got = mech.gaussian_delta(eps, sigma, sens)
     assert got > 0
     assert abs(got - float(exact)) <= 1e-9 * float(exact)

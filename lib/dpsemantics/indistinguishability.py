@@ -46,10 +46,14 @@ def hockey_stick(p, q, eps):
     for every event E (Lecture 1, Definition 2.1, one direction)."""
     p, q = _pair(p, q)
     eps = np.asarray(check_epsilon(eps, "eps", allow_inf=True))
-    with np.errstate(over="ignore", invalid="ignore"):
-        # p − e^ε q with e^ε = ∞ and q = 0 is p, not NaN.
-        scaled = np.where(q == 0, 0.0, np.exp(eps)[..., None] * q)
-    out = np.clip(p - scaled, 0.0, None).sum(axis=-1)
+    # p − e^ε q = p (1 − e^{ε + log q − log p}), evaluated without forming e^ε (which overflows past ε ≈ 709
+    # while the divergence is still positive when q is tiny).
+    both = (p > 0) & (q > 0)
+    log_ratio = np.log(np.where(both, q, 1.0)) - np.log(np.where(both, p, 1.0))
+    # where q = 0 the whole of p counts (exponent −∞); where p = 0 nothing does
+    exponent = np.where(both, np.minimum(eps[..., None] + log_ratio, 0.0), -np.inf)
+    terms = np.where(p > 0, -p * np.expm1(exponent), 0.0)
+    out = terms.sum(axis=-1)
     return float(out) if out.ndim == 0 else out
 
 

@@ -47,15 +47,16 @@ def _drop_duplicate_scripts(app, pagename, templatename, context, doctree):
         return
     seen, unique = set(), []
     for script in scripts:
-        key = (str(script), getattr(script, "attributes", {}).get("body"))
+        attributes = getattr(script, "attributes", {}) or {}
+        key = (getattr(script, "filename", None) or "", tuple(sorted(attributes.items())))  # None and "" both mean inline
         if key not in seen:
             seen.add(key)
             unique.append(script)
-    context["script_files"] = unique
+    scripts[:] = unique
 
 
 def setup(app):
     app.connect("config-inited", _use_local_mathjax, priority=900)
     app.connect("build-finished", _copy_mathjax)
-    app.connect("html-page-context", _drop_duplicate_scripts)
+    app.connect("html-page-context", _drop_duplicate_scripts, priority=900)  # after other extensions add theirs
     return {"parallel_read_safe": True, "parallel_write_safe": True}
