@@ -156,3 +156,12 @@ def test_gaussian_sigma_inverts_profile(eps, delta):
 def test_bad_input_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_record_domain_accepts_full_grids_only():
+    assert mech.local_randomized_response(2, 1.0).record_domain() == (2, [0, 1])
+    partial = mech.FiniteMechanism([[1.0], [1.0], [1.0]], databases=[(0, 0), (0, 1), (1, 0)])
+    with pytest.raises(ValueError, match="every database of D"):
+        partial.record_domain()
+    with pytest.raises(ValueError, match="tuples of one common length"):
+        mech.randomized_response(1.0).record_domain()

@@ -443,14 +443,8 @@ def _mechanism_equation(mechanism: FiniteMechanism):
 def _database_shape(mechanism: FiniteMechanism) -> tuple[int, list]:
     if not isinstance(mechanism, FiniteMechanism):
         raise ValueError(f"mechanism must be a FiniteMechanism (got {type(mechanism).__name__})")
-    dbs = mechanism.databases
-    if not all(isinstance(d, tuple) for d in dbs) or len({len(d) for d in dbs}) != 1:
-        raise ValueError("mechanism databases must be tuples of one length n (one entry per data point)")
-    n = len(dbs[0])
-    domain = sorted({v for d in dbs for v in d}, key=repr)
-    if set(dbs) != set(itertools.product(domain, repeat=n)):
-        raise ValueError(f"mechanism databases must be every tuple in D^n for D={domain} and n={n}")
-    return n, domain
+    n, domain = mechanism.record_domain()
+    return n, sorted(domain, key=repr)
 
 
 def prog_a_model(eps=0.5, n: int = 3, *, with_database: bool = True) -> StructuralModel:

@@ -90,6 +90,24 @@ class FiniteMechanism:
         except KeyError:
             raise ValueError(f"database must be one of the mechanism's databases (got {database!r})") from None
 
+    def record_domain(self) -> tuple[int, list]:
+        """``(n, D)`` when the databases are exactly the tuples of D^n (D in order of first appearance);
+        ValueError otherwise.  Chapters that reason record by record (Bayesian DP, causal models) need this."""
+        dbs = self.databases
+        if not all(isinstance(d, tuple) for d in dbs) or len({len(d) for d in dbs}) != 1:
+            raise ValueError("mechanism databases must be tuples of one common length n (one entry per record)")
+        n = len(dbs[0])
+        domain: list = []
+        for d in dbs:
+            domain.extend(v for v in d if v not in domain)
+        size = len(domain) ** n
+        if len(dbs) != size or len(set(dbs)) != size:
+            raise ValueError(
+                f"mechanism must be defined on every database of D^n (|D|={len(domain)}, n={n}: "
+                f"{size} databases expected, got {len(dbs)})"
+            )
+        return n, domain
+
     def adjacent_pairs(self) -> list[tuple[int, int]]:
         """Ordered pairs of row indices (i, j), i ≠ j, whose databases are adjacent."""
         return [

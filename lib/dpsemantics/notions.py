@@ -100,23 +100,9 @@ class _Model:
 def _grid(mechanism: FiniteMechanism):
     if not isinstance(mechanism, FiniteMechanism):
         raise ValueError(f"mechanism must be a FiniteMechanism (got {type(mechanism).__name__})")
-    dbs = mechanism.databases
-    if not all(isinstance(d, tuple) for d in dbs) or len({len(d) for d in dbs}) != 1:
-        raise ValueError("mechanism.databases must be tuples of one common length n (records)")
-    n = len(dbs[0])
-    domain: list = []
-    for d in dbs:
-        for v in d:
-            if v not in domain:
-                domain.append(v)
-    size = len(domain) ** n
-    if len(dbs) != size or len(set(dbs)) != size:
-        raise ValueError(
-            f"mechanism must be defined on every database of D^n (|D|={len(domain)}, n={n}: "
-            f"{size} databases expected, got {len(dbs)})"
-        )
+    n, domain = mechanism.record_domain()
     pos = {v: k for k, v in enumerate(domain)}
-    index = [tuple(pos[v] for v in d) for d in dbs]
+    index = [tuple(pos[v] for v in d) for d in mechanism.databases]
     return tuple(domain), n, index
 
 
