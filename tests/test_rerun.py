@@ -82,3 +82,11 @@ def test_every_notebook_figure_is_saved_under_its_book_name():
             alt = cell["metadata"]["mystnb"].get("image", {}).get("alt", "")
             assert alt.strip(), f"{nb.name}: {fig['name']} has no alt text"
             assert fig.get("caption", "").strip(), f"{nb.name}: {fig['name']} has no caption"
+
+
+def test_every_chapter_accepts_its_own_defaults():
+    """The name-based range rules never refuse a value the book itself uses."""
+    for name, nb in rerun.chapters().items():
+        params = rerun.parameters(nb)
+        _, values = rerun.validate(name, [(p, repr(info["default"])) for p, info in params.items()])
+        assert values == {p: info["default"] for p, info in params.items()}
