@@ -28,10 +28,10 @@ from .plotting import FIGURE_DIR_ENV
 ROOT = Path(__file__).resolve().parents[2]
 
 # Range rules by parameter name, shared by every chapter (see CONTRIBUTING.md, "parameters").
-RANGE_RULES = [
-    (re.compile(r"^(delta|prior|p_|q_|prob|alpha|level)|(_prob|_prior|_level)s?$|^(p|q|b)$"), lambda v: 0 <= v <= 1, "in [0, 1]"),
+RANGE_RULES = [  # the first rule whose pattern matches the name applies
+    (re.compile(r"^(n|k|seed|trials|days)$|^(n_|k_)"), lambda v: v >= 0, ">= 0"),
+    (re.compile(r"^(delta|prior|p_|q_|prob|level)|(_prob|_prior|_level)s?$|^(p|q|b)$"), lambda v: 0 <= v <= 1, "in [0, 1]"),
     (re.compile(r"^(eps|epsilon|rho|sigma|scale|sensitivity)"), lambda v: v >= 0, ">= 0"),
-    (re.compile(r"^(n|k|seed|trials|days|n_|k_)"), lambda v: v >= 0, ">= 0"),
 ]
 
 
