@@ -17,9 +17,9 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-import yaml
 
 from conftest import ROOT
+from dpsemantics.book import docnames
 
 HTML = ROOT / "_build" / "html"
 SHOTS = ROOT / "_build" / "screenshots"
@@ -58,11 +58,6 @@ FIGURES_WITHOUT_ALT = """
 """
 
 
-def book_pages() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [toc["root"]] + [ch["file"] for part in toc["parts"] for ch in part["chapters"]]
-
-
 class _Links(HTMLParser):
     def __init__(self):
         super().__init__()
@@ -90,7 +85,7 @@ def _parse(path: Path) -> _Links:
 def test_no_broken_internal_links(strict_build):
     assert strict_build.returncode == 0, "the strict build failed; see test_strict_build_succeeds"
     broken = []
-    for doc in book_pages():
+    for doc in docnames():
         page = HTML / f"{doc}.html"
         for href in _parse(page).links:
             parts = urlsplit(href)
@@ -169,7 +164,7 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
     return result
 
 
-@pytest.mark.parametrize("doc", book_pages())
+@pytest.mark.parametrize("doc", docnames())
 def test_page_renders_in_browser(browser, server, doc):
     r = _visit(browser, f"{server}/{doc}.html", SHOTS / f"{doc.replace('/', '-')}.png")
     assert not r["errors"], f"console errors on {doc}: {r['errors']}"
@@ -182,7 +177,7 @@ def test_page_renders_in_browser(browser, server, doc):
         assert r["typeset"] > 0, f"{doc} has math but MathJax typeset nothing"
 
 
-@pytest.mark.parametrize("doc", [d for d in book_pages() if (ROOT / f"{d}.ipynb").exists()])
+@pytest.mark.parametrize("doc", [d for d in docnames() if (ROOT / f"{d}.ipynb").exists()])
 def test_chapter_in_dark_mode(browser, server, doc):
     r = _visit(browser, f"{server}/{doc}.html", SHOTS / "dark" / f"{doc.replace('/', '-')}.png", dark=True)
     assert not r["errors"] and not r["broken_images"] and not r["raw_tex"]

@@ -6,13 +6,13 @@ import pytest
 import yaml
 
 from conftest import ROOT
-from dpsemantics import exercises
+from dpsemantics import book, exercises
 
 CATALOGUE = exercises.catalogue()
 
 
 def test_every_chapter_has_at_least_three_exercises():
-    chapters = {str(nb.relative_to(ROOT).with_suffix("")) for nb in exercises.chapter_notebooks()}
+    chapters = {str(nb.relative_to(ROOT).with_suffix("")) for nb in book.chapter_notebooks()}
     counts = {ch: sum(ex.chapter == ch for ex in CATALOGUE) for ch in chapters}
     assert counts and all(n >= 3 for n in counts.values()), counts
 

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
-GOALS = ROOT / "book" / "exercises.yml"
+from .book import ROOT, chapter_notebooks
 _START = re.compile(r"```\{exercise-start\}\s*(?P<title>.*)\n:label:\s*(?P<label>\S+)")
 _SOLUTION = re.compile(r"```\{solution-start\}\s*(?P<label>\S+)")
 
@@ -29,12 +28,6 @@ class Exercise:
     has_solution: bool
     goal: str = ""
     check: str = ""
-
-
-def chapter_notebooks(root: Path = ROOT) -> list[Path]:
-    toc = yaml.safe_load((root / "_toc.yml").read_text())
-    files = [root / f"{ch['file']}.ipynb" for part in toc.get("parts", []) for ch in part.get("chapters", [])]
-    return [f for f in files if f.exists()]
 
 
 def find_exercises(notebook: Path) -> list[tuple[str, str, bool]]:

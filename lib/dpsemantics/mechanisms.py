@@ -23,9 +23,10 @@ from typing import Callable, Hashable, Sequence
 
 import numpy as np
 from scipy import stats
+from scipy.optimize import brentq
 from scipy.special import expit, log_ndtr
 
-from ._validate import check_epsilon, check_positive, check_positive_int, check_row_stochastic
+from ._validate import check_delta, check_epsilon, check_positive, check_positive_int, check_row_stochastic
 from .indistinguishability import hockey_stick, max_divergence
 
 __all__ = [
@@ -120,7 +121,7 @@ class FiniteMechanism:
         """Exact privacy profile: the smallest δ for which the mechanism is (ε, δ)-DP (Lecture 1, Def 4.1)."""
         pairs = self.adjacent_pairs()
         if not pairs:
-            return np.zeros_like(np.asarray(eps, dtype=float)) + 0.0
+            return np.zeros_like(np.asarray(eps, dtype=float))
         return np.max([hockey_stick(self.matrix[i], self.matrix[j], eps) for i, j in pairs], axis=0)
 
     def epsilon(self) -> float:
@@ -240,10 +241,6 @@ def gaussian_delta(eps, sigma, sensitivity=1.0):
 
 def gaussian_sigma(eps, delta, sensitivity=1.0) -> float:
     """The smallest σ for which the Gaussian mechanism is (ε, δ)-DP (inverting :func:`gaussian_delta`)."""
-    from scipy.optimize import brentq
-
-    from ._validate import check_delta
-
     eps = check_epsilon(eps, "eps")
     delta = check_delta(delta, open_low=True, open_high=True)
     sensitivity = check_positive(sensitivity, "sensitivity")
@@ -297,8 +294,6 @@ def name_and_shame(n: int, delta) -> FiniteMechanism:
     it publishes somebody's record with probability 1 − (1 − δ)^n (:func:`name_and_shame_exposure`):
     the reason Lecture 1, §5 asks for δ well below 1/n.
     """
-    from ._validate import check_delta
-
     n = check_positive_int(n, "n")
     delta = check_delta(delta)
     databases = list(itertools.product((0, 1), repeat=n))
@@ -315,8 +310,6 @@ def name_and_shame(n: int, delta) -> FiniteMechanism:
 
 def name_and_shame_exposure(n, delta):
     """Probability that the name-and-shame mechanism publishes at least one of n records: 1 − (1 − δ)^n."""
-    from ._validate import check_delta
-
     n = check_positive(n, "n")
     delta = check_delta(delta)
     with np.errstate(divide="ignore"):  # δ = 1 gives log 0 = −∞ and exposure 1, as it should

@@ -21,11 +21,8 @@ import re
 import sys
 from pathlib import Path
 
-import yaml
-
+from .book import ROOT, chapter_notebooks
 from .plotting import FIGURE_DIR_ENV
-
-ROOT = Path(__file__).resolve().parents[2]
 
 # Range rules by parameter name, shared by every chapter (see CONTRIBUTING.md, "parameters").
 RANGE_RULES = [  # the first rule whose pattern matches the name applies
@@ -41,14 +38,7 @@ class RerunError(ValueError):
 
 def chapters(root: Path = ROOT) -> dict[str, Path]:
     """Chapter name → notebook path, for every notebook listed in ``_toc.yml``."""
-    toc = yaml.safe_load((root / "_toc.yml").read_text())
-    found = {}
-    for part in toc.get("parts", []):
-        for ch in part.get("chapters", []):
-            nb = root / f"{ch['file']}.ipynb"
-            if nb.exists():
-                found[nb.stem] = nb
-    return found
+    return {nb.stem: nb for nb in chapter_notebooks(root)}
 
 
 def parameters(notebook: Path) -> dict[str, dict]:

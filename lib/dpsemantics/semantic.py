@@ -62,7 +62,7 @@ from ._validate import (
     check_positive_int,
     check_probability,
 )
-from .indistinguishability import smallest_delta, total_variation
+from .indistinguishability import smallest_delta
 from .mechanisms import FiniteMechanism, two_sided_geometric_pmf
 
 __all__ = [

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parents[2]
+from .book import ROOT
 _START = re.compile(r"```\{solution-start\}")
 _END = re.compile(r"```\{solution-end\}\s*\n?```")
 NOTICE = "\n\n```{note}\nThis is the student edition: the solutions are not included.\n```\n"

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import composition, conversions
+from .. import conversions
 from .. import disclosure as D
 from . import Claim
 

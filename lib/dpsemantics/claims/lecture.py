@@ -21,9 +21,7 @@ def _event_form_equals_indistinguishability_form():
     geo = mech.geometric_count(3, 0.7)
     pairs = geo.adjacent_pairs()
     for eps in (0.0, 0.2, 0.5, 0.7):
-        event_form = max(
-            np.max(ind.smallest_delta_over_events(geo.matrix[i], geo.matrix[j], eps)) for i, j in pairs
-        )
+        event_form = max(ind.smallest_delta_over_events(geo.matrix[i], geo.matrix[j], eps) for i, j in pairs)
         if abs(event_form - geo.delta(eps)) > 1e-12:
             return False
     return True
