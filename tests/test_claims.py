@@ -26,6 +26,61 @@ def test_claim_status_is_as_expected(claim):
     )
     if claim.expected == "discrepancy":
         assert claim.note, f"{claim.id}: a discrepancy needs a note explaining its cause"
+        assert claim.finding, f"{claim.id}: a discrepancy needs a finding (one of {sorted(claims.FINDINGS)})"
+
+
+RELATIONS = [c for c in ALL if c.is_relation]
+
+
+@pytest.mark.parametrize("claim", RELATIONS, ids=[c.id for c in RELATIONS])
+def test_relation_is_attacked_with_evidence_and_margin(claim):
+    """Every claim that a printed relation holds returns a Verdict: evidence kind, cases tried, margin."""
+    result = claims.evaluate(claim)
+    v = result.verdict
+    assert v is not None, f"{claim.id}: a relation must return a claims.Verdict (lhs, rhs, evidence), not a bool"
+    assert v.evidence and set(v.evidence) <= set(claims.EVIDENCE)
+    assert v.cases >= 1 and v.margin == v.margin  # not NaN
+    if claim.expected == "reproduced":
+        assert v.margin <= 1 + claims.VERDICT_RTOL, f"{claim.id}: holds but margin {v.margin} > 1"
+    else:
+        assert v.worst, f"{claim.id}: a refuted relation must name its worst case (the counterexample)"
+
+
+HOLDING = [c for c in RELATIONS if c.expected == "reproduced"]
+
+
+@pytest.mark.parametrize("claim", HOLDING, ids=[c.id for c in HOLDING])
+def test_relation_check_fails_when_its_bound_is_tightened(claim):
+    """The perturbation test: with the bound scaled to just below the worst case found, the check must
+    report a failure.  A check that survives it cannot fail, and is a defect."""
+    margin = claims.evaluate(claim).verdict.margin
+    tighten = margin * (1 - 1e-3) if margin > 0 else -1e-3
+    perturbed = claims.evaluate(claim, tighten=tighten)
+    assert perturbed.status == "discrepancy", (
+        f"{claim.id}: still holds with its bound scaled by {tighten:.6g} (margin {margin:.6g}); the check cannot fail"
+    )
+
+
+def test_verdict_margin_and_tightening():
+    v = claims.Verdict.of([0.5, 0.9], [1.0, 1.0], evidence="exhaustive", labels=["a", "b"])
+    assert v.holds and v.margin == pytest.approx(0.9) and v.worst == "b" and v.cases == 2
+    assert not claims.Verdict.of([0.5, 0.9], [1.0, 1.0], evidence="exhaustive", tighten=0.89).holds
+    broken = claims.Verdict.of([0.0, 2.0], [0.0, 1.0], evidence="extremal")
+    assert not broken.holds and broken.margin == pytest.approx(2.0)
+    assert claims.Verdict.of([0.0], [0.0], evidence="closed-form").margin == 1.0
+    with pytest.raises(ValueError, match="evidence"):
+        claims.Verdict.of([1.0], [1.0], evidence="vibes")
+    with pytest.raises(ValueError, match="equal size"):
+        claims.Verdict.of([1.0, 2.0], [1.0], evidence="exhaustive")
+
+
+def test_unsafe_rounding_is_reported_for_bounds():
+    up = claims.Claim("x-up", "kazan", "", "", 0.02, lambda: 0.024999, atol=0.005, bound="upper")
+    assert claims.evaluate(up).status == "reproduced" and claims.evaluate(up).finding == "unsafe-rounding"
+    safe = claims.Claim("x-safe", "kazan", "", "", 0.03, lambda: 0.024999, atol=0.006, bound="upper")
+    assert claims.evaluate(safe).finding == ""
+    low = claims.Claim("x-low", "kazan", "", "", 0.48, lambda: 0.4751, atol=0.005, bound="lower")
+    assert claims.evaluate(low).finding == "unsafe-rounding"
 
 
 @pytest.mark.parametrize("claim", ALL, ids=[c.id for c in ALL])
@@ -45,6 +100,10 @@ def test_claim_rejects_bad_fields():
         claims.Claim("x", "nobody", "", "", 1.0, lambda: 1.0)
     with pytest.raises(ValueError, match="expected"):
         claims.Claim("x", "kazan", "", "", 1.0, lambda: 1.0, expected="maybe")
+    with pytest.raises(ValueError, match="finding"):
+        claims.Claim("x", "kazan", "", "", 1.0, lambda: 1.0, finding="oops")
+    with pytest.raises(ValueError, match="bound"):
+        claims.Claim("x", "kazan", "", "", 1.0, lambda: 1.0, bound="sideways")
 
 
 def test_cli_json_lists_every_claim_with_status():

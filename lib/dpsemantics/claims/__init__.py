@@ -5,8 +5,21 @@ recomputes it from the package, a tolerance that reflects the printed precision,
 expect (``"reproduced"`` or ``"discrepancy"``).  One module per paper in this package defines a list
 ``CLAIMS``; :func:`registry` collects them all, so adding a paper means adding a module, nothing else.
 
-A discrepancy is a finding, not a failure: the claim records both values and a note on the likely cause.
-The test suite fails only when a claim's status differs from the expected one.
+A discrepancy is a finding, not a failure: the claim records both values, a ``finding`` that says what
+kind of disagreement it is (:data:`FINDINGS`) and a note on the investigated cause.  The test suite fails
+when a claim's status differs from the expected one.
+
+**Claims that a printed relation holds** (``printed=True``) are attacked, not merely checked.  Their
+``compute`` takes a keyword ``tighten`` (default 1) and returns a :class:`Verdict`: the attacked quantity
+``lhs`` and the printed bound ``rhs`` at every case tried, the kind of ``evidence`` (:data:`EVIDENCE`) and
+the worst case found.  The verdict's ``margin`` is max lhs/rhs (1 = the bound is attained, > 1 = it is
+violated).  With ``tighten = t`` the check must compare against the bound scaled by ``t`` (or a printed
+constant scaled by ``t``); the perturbation test in ``tests/test_claims.py`` sets ``t`` just below the
+margin and expects the check to report a failure — a check that survives it cannot fail and is rewritten.
+
+Numeric claims that are *bounds* carry ``bound="upper"`` or ``"lower"``; a printed value that agrees within
+the printed precision but lies on the unsafe side (an upper bound printed below the computed value) is
+reported with the finding ``unsafe-rounding`` — one rule for the whole registry.
 
 Run ``python -m dpsemantics.claims`` for a table, ``--json`` for machine-readable output.
 """
@@ -31,6 +44,70 @@ PAPERS = {
 
 STATUSES = ("reproduced", "discrepancy")
 
+EVIDENCE = {
+    "closed-form": "a closed form or identity evaluated on a grid that includes the extremes",
+    "exhaustive": "every case of a finite family enumerated",
+    "optimised-search": "an optimiser (linear program, convex or local search with restarts) maximised lhs/rhs",
+    "random-search": "random instances, drawn near the worst case",
+    "extremal": "the known extremal construction (randomized response, two-point beliefs, point masses)",
+}
+
+FINDINGS = {
+    "false-statement": "the statement as printed is false: a counterexample is computed",
+    "proof-gap": "a step of the proof does not follow; the statement itself may still be true",
+    "typo": "a misprinted number, symbol or constant; the intended value is reproduced",
+    "unsafe-rounding": "a bound printed rounded in the direction that understates the risk",
+    "different-reading": "the printed value follows under another reading (which n, which δ, which game)",
+    "unresolved": "the printed value is not reproduced and its cause is not determined",
+}
+
+BOUNDS = (None, "upper", "lower")
+
+# relative slack for float rounding when a verdict compares lhs with rhs
+VERDICT_RTOL = 1e-9
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of an attack on a printed inequality ``lhs <= rhs`` (one entry per case tried).
+
+    Build it with :meth:`of`.  ``margin`` is max lhs/rhs over the cases with rhs > 0 (1 = attained,
+    > 1 = violated; a case with rhs = 0 counts as 1 when lhs = 0 and as ∞ otherwise).  ``holds`` compares
+    every lhs with ``tighten * rhs`` up to :data:`VERDICT_RTOL` relative rounding slack.
+    """
+
+    holds: bool
+    margin: float
+    evidence: tuple[str, ...]
+    cases: int
+    worst: str = ""
+
+    @classmethod
+    def of(cls, lhs, rhs, *, evidence, tighten: float = 1.0, worst: str = "", labels=None) -> "Verdict":
+        """``lhs``/``rhs``: the attacked quantity and the printed bound, arrays of equal size.
+        ``evidence``: a kind of :data:`EVIDENCE` or a tuple of them.  ``labels`` (optional, one per case)
+        describe the cases; the label of the case with the largest ratio becomes ``worst``."""
+        import numpy as np
+
+        lhs = np.ravel(np.asarray(lhs, dtype=float))
+        rhs = np.ravel(np.asarray(rhs, dtype=float))
+        if lhs.size == 0 or lhs.shape != rhs.shape:
+            raise ValueError(f"lhs and rhs must be non-empty and of equal size (got {lhs.size} and {rhs.size})")
+        if np.any(np.isnan(lhs)) or np.any(np.isnan(rhs)):
+            raise ValueError("lhs and rhs must not contain NaN")
+        evidence = (evidence,) if isinstance(evidence, str) else tuple(evidence)
+        unknown = [e for e in evidence if e not in EVIDENCE]
+        if not evidence or unknown:
+            raise ValueError(f"evidence must be kinds of {sorted(EVIDENCE)} (got evidence={evidence!r})")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(rhs > 0, lhs / np.where(rhs > 0, rhs, 1.0), np.where(lhs <= rhs, 1.0, np.inf))
+        i = int(np.argmax(ratio))
+        bound = tighten * rhs
+        holds = bool(np.all(lhs <= bound + VERDICT_RTOL * np.abs(bound)))
+        if labels is not None and not worst:
+            worst = str(list(labels)[i])
+        return cls(holds, float(ratio[i]), evidence, int(lhs.size), worst)
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -40,6 +117,9 @@ class Claim:
     relation that holds).  Numbers match when ``|computed - printed| <= atol + rtol*|printed|``; choose
     the tolerance from the printed precision (a value printed as ``0.46`` gets ``atol=0.005``).
     ``chapter`` is the docname of the chapter that discusses the claim (e.g. ``"book/disclosure-risk"``).
+    A claim that a printed relation holds (``printed=True``) has a ``compute(tighten=1.0)`` returning a
+    :class:`Verdict`.  ``finding`` (:data:`FINDINGS`) says what a discrepancy is; ``bound`` marks a
+    numeric upper or lower bound, so that rounding on the unsafe side is reported.
     """
 
     id: str
@@ -53,6 +133,8 @@ class Claim:
     expected: str = "reproduced"
     note: str = ""
     chapter: str = ""
+    finding: str = ""
+    bound: str | None = None
 
     def __post_init__(self):
         if self.paper not in PAPERS:
@@ -61,6 +143,15 @@ class Claim:
             raise ValueError(f"expected must be one of {STATUSES} (got expected={self.expected!r})")
         if self.atol < 0 or self.rtol < 0:
             raise ValueError(f"tolerances must be >= 0 (got atol={self.atol}, rtol={self.rtol})")
+        if self.finding and self.finding not in FINDINGS:
+            raise ValueError(f"finding must be one of {sorted(FINDINGS)} (got finding={self.finding!r})")
+        if self.bound not in BOUNDS:
+            raise ValueError(f"bound must be one of {BOUNDS} (got bound={self.bound!r})")
+
+    @property
+    def is_relation(self) -> bool:
+        """Whether the claim says that a printed inequality or implication holds."""
+        return self.printed is True
 
 
 @dataclass(frozen=True)
@@ -68,6 +159,20 @@ class Result:
     claim: Claim
     computed: Value
     status: str
+    verdict: Verdict | None = None
+
+    @property
+    def finding(self) -> str:
+        """The claim's finding, or ``unsafe-rounding`` for a bound that agrees but is rounded unsafely."""
+        c = self.claim
+        if c.finding:
+            return c.finding
+        if self.status == "reproduced" and c.bound and isinstance(self.computed, (int, float)) and not isinstance(self.computed, bool):
+            printed, computed = float(c.printed), float(self.computed)
+            slack = 1e-12 * max(abs(printed), abs(computed))
+            if (c.bound == "upper" and printed < computed - slack) or (c.bound == "lower" and printed > computed + slack):
+                return "unsafe-rounding"
+        return ""
 
     @property
     def as_expected(self) -> bool:
@@ -88,6 +193,12 @@ class Result:
             "rtol": c.rtol,
             "note": c.note,
             "chapter": c.chapter,
+            "finding": self.finding,
+            "bound": c.bound,
+            "evidence": list(self.verdict.evidence) if self.verdict else None,
+            "margin": self.verdict.margin if self.verdict else None,
+            "cases": self.verdict.cases if self.verdict else None,
+            "worst": self.verdict.worst if self.verdict else None,
         }
 
 
@@ -108,10 +219,15 @@ def matches(printed: Value, computed: Value, atol: float = 0.0, rtol: float = 0.
     return abs(computed - float(printed)) <= atol + rtol * abs(float(printed))
 
 
-def evaluate(claim: Claim) -> Result:
-    computed = _to_python(claim.compute())
+def evaluate(claim: Claim, tighten: float | None = None) -> Result:
+    """Recompute a claim.  ``tighten`` (relations only) scales the printed bound, for the perturbation test."""
+    if tighten is not None and not claim.is_relation:
+        raise ValueError(f"tighten applies only to relations (printed=True); {claim.id} prints {claim.printed!r}")
+    raw = claim.compute() if tighten is None else claim.compute(tighten=tighten)
+    verdict = raw if isinstance(raw, Verdict) else None
+    computed = verdict.holds if verdict else _to_python(raw)
     status = "reproduced" if matches(claim.printed, computed, claim.atol, claim.rtol) else "discrepancy"
-    return Result(claim, computed, status)
+    return Result(claim, computed, status, verdict)
 
 
 def registry(paper: str | None = None) -> list[Claim]:
