@@ -75,6 +75,8 @@ __all__ = [
     "membership_privacy_direct",
     "membership_privacy_lemma1",
     "membership_privacy",
+    "membership_privacy_of",
+    "membership_pairs",
     "theorem4_threshold",
     "scaled_posterior_ratio",
     "check_copies_answer",
@@ -513,6 +515,55 @@ def membership_privacy(mechanism: FiniteMechanism, prior, b) -> float:
     b = check_probability(b, "b", open_low=True, open_high=True)
     leak = bdp_leakage(mechanism, prior)
     return membership_privacy_lemma1(math.exp(leak) if leak < 700 else math.inf, b)
+
+
+def membership_pairs(mechanism: FiniteMechanism, prior) -> list[tuple[tuple, np.ndarray, np.ndarray]]:
+    """The two-point distributions of Zhao's family D* (Sec. III-B) that a mechanism and a prior give:
+    one entry ``((i, K, x_K, x_i, x'_i), P[Y|x_i, x_K], P[Y|x'_i, x_K])`` per adversary ``(i, K)``, known values
+    ``x_K`` and ordered pair of values ``x_i ≠ x'_i`` that the prior allows (eqs. (24)–(25): the records outside
+    ``{i} ∪ K`` follow the prior).  Membership privacy of D* compares exactly these two output distributions."""
+    model = _model(mechanism, prior)
+    d = len(model.domain)
+    out = []
+    for i, K in adversaries(model.n):
+        mass, lik = _adversary_view(model, i, K)
+        for col in range(mass.shape[1]):
+            rows = np.flatnonzero(mass[:, col] > 0)
+            x_K = tuple(model.domain[(col // d ** (len(K) - 1 - j)) % d] for j in range(len(K)))
+            for a in rows:
+                for c in rows:
+                    if a != c:
+                        out.append(((i, K, x_K, model.domain[a], model.domain[c]), lik[a, col].copy(), lik[c, col].copy()))
+    return out
+
+
+def _events(k: int) -> np.ndarray:
+    return ((np.arange(1, 2**k)[:, None] >> np.arange(k)) & 1).astype(float)
+
+
+def _mp_direct_many(p_in: np.ndarray, p_out: np.ndarray, bs: np.ndarray) -> np.ndarray:
+    """Definition 3 over all events for every b at once (ratio form, no cancellation at tiny b)."""
+    ev = _events(p_in.size)
+    a_in, a_out = ev @ p_in, ev @ p_out
+    bs = np.asarray(bs, dtype=float)[:, None]
+    total = bs * a_in + (1 - bs) * a_out  # P_D[Y] per b and event
+    with np.errstate(divide="ignore", invalid="ignore"):
+        up = np.where((total > 0) & (a_in > 0), np.log(np.where(a_in > 0, a_in, 1.0)) - np.log(np.where(total > 0, total, 1.0)), -np.inf)
+        down = np.where(total > 0, np.where(a_out > 0, np.log(np.where(total > 0, total, 1.0)) - np.log(np.where(a_out > 0, a_out, 1.0)), np.inf), -np.inf)
+    return np.maximum(np.maximum(up.max(axis=1), down.max(axis=1)), 0.0)
+
+
+def membership_privacy_of(mechanism: FiniteMechanism, prior, b) -> np.ndarray | float:
+    """The smallest ε for which the mechanism is ⟨D*_b, ε⟩-membership private, computed **directly from
+    Definition 3** (conditions (21) and (22), every event of the output enumerated) over every two-point
+    distribution of :func:`membership_pairs` with ``P[x_i, x_K] = b`` (Zhao, Sec. III-B).  ``b`` may be an
+    array (one result per b).  Independent of Lemma 1 and of the BDP leakage: Theorems 3 and 4 compare the two.
+    """
+    b_arr = np.atleast_1d(np.asarray(check_probability(b, "b", open_low=True, open_high=True), dtype=float))
+    worst = np.zeros(b_arr.shape)
+    for _, p_in, p_out in membership_pairs(mechanism, prior):
+        worst = np.maximum(worst, _mp_direct_many(p_in, p_out, b_arr))
+    return float(worst[0]) if np.ndim(b) == 0 else worst
 
 
 def scaled_posterior_ratio(alpha, q):
