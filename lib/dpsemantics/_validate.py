@@ -4,16 +4,29 @@ Every public function of :mod:`dpsemantics` checks its arguments with these help
 raises a :class:`ValueError` whose message names the parameter and the value given, and never
 propagates as NaN or a silently wrong answer.  All helpers accept scalars or array-likes and return a
 float (for scalar input) or a float ``numpy.ndarray``.
+
+One rule for every public function:
+
+* **booleans** are refused wherever a number is expected (``True`` is not an ε, a δ nor a count);
+* **strings, complex numbers and other objects** are refused; NaN is refused;
+* **integers beyond the float range** (``10**400``) are read as ±∞, and then accepted or refused by the
+  parameter's own range (an ε must be finite unless the function says otherwise);
+* ``-0.0`` is read as ``0.0``;
+* **arrays** are accepted where a function broadcasts (its docstring says so) and refused with
+  ``"<name> must be a single number"`` where it takes scalars only (``scalar=True``);
+* results are Python ``float`` for scalar input and float ``numpy.ndarray`` otherwise (:func:`as_output`).
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
 
 __all__ = [
     "as_float",
+    "as_output",
     "check_epsilon",
     "check_delta",
     "check_probability",
@@ -31,15 +44,48 @@ def _show(value) -> str:
     return np.array2string(arr, threshold=8, precision=6)
 
 
-def as_float(value, name: str):
-    """Convert ``value`` to float (scalar) or float array; reject non-numbers and NaN."""
+def _huge_int_to_float(v):
+    """A Python int too large for a float becomes ±inf (the rule above); anything else unchanged."""
+    if isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)):
+        try:
+            return float(v)
+        except OverflowError:
+            return float("inf") if v > 0 else float("-inf")
+    return v
+
+
+def as_float(value, name: str, *, scalar: bool = False):
+    """Convert ``value`` to float (scalar) or float array under the module's rule; reject booleans,
+    strings, complex numbers, NaN, and (with ``scalar=True``) arrays."""
+    if isinstance(value, (str, bytes)):
+        raise ValueError(f"{name} must be a real number (got {name}={value!r})")
     try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
+        raw = np.asarray(value)
+    except Exception:  # pragma: no cover - ragged input
+        raise ValueError(f"{name} must be a real number or an array of them (got {name}={value!r})") from None
+    if raw.dtype == bool or isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be a real number, not a boolean (got {name}={value!r})")
+    if raw.dtype.kind in "cSUV" or (raw.dtype.kind == "O" and any(isinstance(v, (bool, np.bool_, str, bytes, complex)) for v in raw.ravel())):
+        raise ValueError(f"{name} must be a real number (got {name}={_show(value) if raw.dtype.kind != 'O' else value!r})")
+    if scalar and raw.ndim != 0:
+        raise ValueError(f"{name} must be a single number (got an array of shape {raw.shape})")
+    try:
+        if raw.dtype.kind == "O":
+            arr = np.asarray([_huge_int_to_float(v) for v in raw.ravel()], dtype=float).reshape(raw.shape)
+        else:
+            arr = np.asarray(_huge_int_to_float(value) if raw.ndim == 0 else raw, dtype=float)
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{name} must be a real number (got {name}={value!r})") from None
     if np.any(np.isnan(arr)):
         raise ValueError(f"{name} must not be NaN (got {name}={_show(value)})")
+    arr = arr + 0.0  # -0.0 → 0.0
     return float(arr) if arr.ndim == 0 else arr
+
+
+def as_output(x):
+    """The one return type: a Python float for a 0-d result, a float ``numpy.ndarray`` otherwise."""
+    x = np.asarray(x, dtype=float)
+    return float(x) if x.ndim == 0 else x
 
 
 def _bad(arr, mask, name, requirement):
@@ -49,9 +95,10 @@ def _bad(arr, mask, name, requirement):
     raise ValueError(f"{name} must be {requirement} (got {name}={shown})")
 
 
-def check_epsilon(eps, name: str = "eps", *, allow_inf: bool = False, strictly_positive: bool = False):
+def check_epsilon(eps, name: str = "eps", *, allow_inf: bool = False, strictly_positive: bool = False,
+                  scalar: bool = False):
     """A privacy parameter ε: a real number ≥ 0 (> 0 with ``strictly_positive``), finite unless allowed."""
-    arr = as_float(eps, name)
+    arr = as_float(eps, name, scalar=scalar)
     a = np.asarray(arr)
     if strictly_positive and np.any(a <= 0):
         _bad(a, a <= 0, name, "> 0")
@@ -62,14 +109,14 @@ def check_epsilon(eps, name: str = "eps", *, allow_inf: bool = False, strictly_p
     return arr
 
 
-def check_positive(x, name: str, *, allow_inf: bool = False):
+def check_positive(x, name: str, *, allow_inf: bool = False, scalar: bool = False):
     """A real number > 0 (ρ of zCDP, σ of a Gaussian, a sensitivity, ...)."""
-    return check_epsilon(x, name, allow_inf=allow_inf, strictly_positive=True)
+    return check_epsilon(x, name, allow_inf=allow_inf, strictly_positive=True, scalar=scalar)
 
 
-def check_probability(p, name: str, *, open_low: bool = False, open_high: bool = False):
+def check_probability(p, name: str, *, open_low: bool = False, open_high: bool = False, scalar: bool = False):
     """A probability in [0, 1]; ``open_low``/``open_high`` exclude 0 or 1 (e.g. a prior in a ratio)."""
-    arr = as_float(p, name)
+    arr = as_float(p, name, scalar=scalar)
     a = np.asarray(arr)
     low_bad = a <= 0 if open_low else a < 0
     high_bad = a >= 1 if open_high else a > 1
@@ -80,22 +127,30 @@ def check_probability(p, name: str, *, open_low: bool = False, open_high: bool =
     return arr
 
 
-def check_delta(delta, name: str = "delta", *, open_low: bool = False, open_high: bool = False):
+def check_delta(delta, name: str = "delta", *, open_low: bool = False, open_high: bool = False, scalar: bool = False):
     """A failure probability δ in [0, 1]."""
-    return check_probability(delta, name, open_low=open_low, open_high=open_high)
+    return check_probability(delta, name, open_low=open_low, open_high=open_high, scalar=scalar)
 
 
-def check_positive_int(k, name: str = "k", *, minimum: int = 1) -> int:
-    """A whole number ≥ ``minimum`` (number of compositions, database size, ...)."""
-    if isinstance(k, bool):
-        raise ValueError(f"{name} must be a whole number >= {minimum} (got {name}={k!r})")
+def check_positive_int(k, name: str = "k", *, minimum: int = 1, maximum: int | None = None) -> int:
+    """A whole number ≥ ``minimum`` (number of compositions, database size, ...), at most ``maximum``
+    where a function cannot compute beyond it (the message says so).  0-d arrays are read as scalars;
+    booleans, non-integral and infinite values are refused."""
+    if isinstance(k, np.ndarray) and k.ndim == 0:
+        k = k.item()
+    if isinstance(k, (bool, np.bool_)):
+        raise ValueError(f"{name} must be a whole number >= {minimum}, not a boolean (got {name}={k!r})")
+    if isinstance(k, np.ndarray):
+        raise ValueError(f"{name} must be a single whole number (got an array of shape {k.shape})")
     if not isinstance(k, numbers.Integral):
-        if isinstance(k, numbers.Real) and float(k).is_integer():
+        if isinstance(k, numbers.Real) and math.isfinite(float(k)) and float(k).is_integer():
             k = int(k)
         else:
             raise ValueError(f"{name} must be a whole number >= {minimum} (got {name}={k!r})")
     if k < minimum:
         raise ValueError(f"{name} must be a whole number >= {minimum} (got {name}={k!r})")
+    if maximum is not None and k > maximum:
+        raise ValueError(f"{name} must be at most {maximum} here (got {name}={k!r})")
     return int(k)
 
 
