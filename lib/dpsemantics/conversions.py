@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
-from ._validate import check_delta, check_epsilon, check_positive
+from ._validate import as_output, check_delta, check_epsilon, check_positive
 from .mechanisms import gaussian_delta
 
 __all__ = [
@@ -47,10 +47,7 @@ __all__ = [
 ]
 
 
-def _out(x):
-    """Return a Python float for 0-d results and an array otherwise."""
-    x = np.asarray(x, dtype=float)
-    return float(x) if x.ndim == 0 else x
+_out = as_output
 
 
 # --------------------------------------------------------------------------------------------------
@@ -78,8 +75,11 @@ def pdp_epsilon(eps, delta, delta_prime):
         raise ValueError(
             f"delta_prime must exceed delta (got delta_prime={float(dp.ravel()[i])!r}, delta={float(d.ravel()[i])!r})"
         )
+    # −log(1 − δ/δ′): log1p while δ/δ′ ≤ ½, else log δ′ − log(δ′ − δ) (exact when δ′ is the next float above δ)
     ratio = d / dp
-    return _out(e + np.log1p(ratio * np.exp(-e)) - np.log1p(-ratio))
+    with np.errstate(divide="ignore"):
+        tail = np.where(ratio <= 0.5, -np.log1p(-np.minimum(ratio, 0.5)), np.log(dp) - np.log(dp - d))
+        return _out(e + np.log1p(ratio * np.exp(-e)) + tail)
 
 
 def pdp_delta(eps, delta, eps_prime):
@@ -101,7 +101,8 @@ def pdp_delta(eps, delta, eps_prime):
     if np.any(bad):
         i = np.flatnonzero(bad.ravel())[0]
         raise ValueError(f"eps_prime must exceed eps (got eps_prime={float(ep.ravel()[i])!r}, eps={float(e.ravel()[i])!r})")
-    return _out(d * (1.0 + np.exp(-ep)) / -np.expm1(e - ep))
+    with np.errstate(over="ignore"):  # ε′ within a few ulps of ε: δ′ beyond the float range is +inf
+        return _out(d * (1.0 + np.exp(-ep)) / -np.expm1(e - ep))
 
 
 def pdp_to_dp(eps, delta):
@@ -126,7 +127,8 @@ def pure_to_zcdp(eps):
     (Theorem 2.7, :func:`zcdp_epsilon`).
     """
     eps = check_epsilon(eps, "eps")
-    return _out(0.5 * np.asarray(eps) ** 2)
+    with np.errstate(over="ignore"):  # ε > 1.9e154: ρ beyond the float range is +inf
+        return _out(0.5 * np.asarray(eps) ** 2)
 
 
 def _log_inv_delta(delta):
@@ -141,7 +143,8 @@ def _tight_eps_scalar(rho: float, L: float) -> float:
     derivative is ρ − (L − log1p t)/t²; the unique stationary point solves ρt² + log1p(t) = L, which has
     exactly one root in (0, √(L/ρ)] because the left side increases from 0.
     """
-    hi = np.sqrt(L / rho)
+    # log1p(t) ≤ L bounds the root as well as ρt² ≤ L: the second bracket keeps a subnormal ρ harmless
+    hi = min(np.sqrt(L / rho), np.expm1(L)) if L < 700 else np.sqrt(L / rho)
     t = brentq(lambda s: rho * s * s + np.log1p(s) - L, 0.0, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
     if t <= 0.0:  # pragma: no cover - the root is strictly positive for L > 0
         t = np.nextafter(0.0, 1.0)
@@ -165,6 +168,9 @@ def _tight_log_delta_scalar(rho: float, eps: float) -> float:
     lo = min(1.0, hi) / 2.0
     while deriv(lo) >= 0:
         lo /= 2.0**8
+        if lo < 1e-300:
+            # the stationary point is below 1e-300, where h(t) = O(t log t): the infimum is 0, δ = 1
+            return 0.0
     t = brentq(deriv, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
     log_t, log1p_t = np.log(t), np.log1p(t)
     h = t * ((1 + t) * rho - eps) + (1 + t) * (log_t - log1p_t) - log_t
@@ -188,7 +194,8 @@ def zcdp_epsilon(rho, delta, tight: bool = False):
     L = _log_inv_delta(delta)
     r, L = np.broadcast_arrays(np.asarray(rho, dtype=float), L)
     if not tight:
-        return _out(r + 2.0 * np.sqrt(r * L))
+        with np.errstate(over="ignore"):  # ρ near the float maximum: ε beyond it is +inf
+            return _out(r + 2.0 * np.sqrt(r) * np.sqrt(L))
     out = np.empty(r.shape)
     for idx in np.ndindex(r.shape):
         out[idx] = 0.0 if L[idx] == 0.0 else _tight_eps_scalar(float(r[idx]), float(L[idx]))
@@ -212,7 +219,8 @@ def zcdp_delta(rho, eps, tight: bool = False):
     r, e = np.broadcast_arrays(np.asarray(rho, dtype=float), np.asarray(eps, dtype=float))
     if not tight:
         x = np.maximum(e - r, 0.0)
-        return _out(np.exp(-(x * x) / (4.0 * r)))
+        with np.errstate(over="ignore", under="ignore"):  # (ε − ρ)²/(4ρ) beyond the float range: δ = 0
+            return _out(np.exp(-(x / (4.0 * r)) * x))
     out = np.empty(r.shape)
     for idx in np.ndindex(r.shape):
         out[idx] = np.exp(_tight_log_delta_scalar(float(r[idx]), float(e[idx])))
