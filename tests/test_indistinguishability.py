@@ -81,7 +81,7 @@ def test_max_divergence_randomized_response():
 
 
 def test_transitivity_bound_is_attained_and_never_exceeded():
-    """Lecture 1, Exercise 7.2: (2ε, (1+e^ε)δ), attained by the two-point witness."""
+    """Lecture 1, Exercise 7.2: (2ε, (1+e^ε)δ), attained by the three-point witness."""
     for eps, delta in [(0.1, 1e-3), (0.5, 1e-2), (1.0, 1e-2), (2.0, 1e-3)]:
         p, q, r = ind.transitivity_witness(eps, delta)
         assert brute_force_delta(p, q, eps) <= delta + 1e-15
@@ -93,6 +93,39 @@ def test_transitivity_bound_is_attained_and_never_exceeded():
         eps = rng.uniform(0, 2)
         delta = max(brute_force_delta(p, q, eps), brute_force_delta(q, r, eps))
         assert brute_force_delta(p, r, 2 * eps) <= (1 + np.exp(eps)) * delta + 1e-12
+
+
+def test_three_point_witness_shows_both_parameters_are_needed():
+    """Lecture 1, Exercise 7.2: at 2ε the witness needs exactly (1+e^ε)δ; at any ε′ < 2ε it needs
+    (1+e^ε)δ + (e^{2ε} − e^{ε′})t, strictly more — so neither 2ε nor (1+e^ε)δ can be lowered."""
+    for eps, delta, t in [(0.1, 1e-3, 1e-3), (1.0, 1e-2, 0.05), (2.0, 1e-3, 1e-3)]:
+        p, q, r = ind.transitivity_witness(eps, delta, t)
+        assert p.size == 3
+        bound = (1 + np.exp(eps)) * delta
+        assert brute_force_delta(p, r, 2 * eps) == pytest.approx(bound, rel=1e-12)
+        for e2 in (0.0, eps, 1.5 * eps, 2 * eps - 1e-3):
+            assert brute_force_delta(p, r, e2) == pytest.approx(bound + (np.exp(2 * eps) - np.exp(e2)) * t, rel=1e-9)
+            assert brute_force_delta(p, r, e2) > bound
+    with pytest.raises(ValueError, match="delta"):
+        ind.transitivity_witness(1.0, 0.3)
+
+
+def test_transitivity_lp_attains_the_answer_and_no_more():
+    for eps, delta in [(0.1, 1e-3), (1.0, 1e-2), (2.0, 1e-3)]:
+        bound = (1 + np.exp(eps)) * delta
+        for m in (2, 3, 4):
+            best, (p, q, r) = ind.transitivity_worst_delta(eps, delta, outcomes=m, return_chain=True)
+            assert best == pytest.approx(bound, rel=1e-6)
+            used = max(brute_force_delta(p, q, eps), brute_force_delta(q, r, eps))
+            assert brute_force_delta(p, r, 2 * eps) <= (1 + np.exp(eps)) * used * (1 + 1e-9)
+        # below 2ε the worst chain needs more than (1 + e^ε)δ: the bound is not an artefact of the answer's ε′
+        assert ind.transitivity_worst_delta(eps, delta, eps_prime=1.9 * eps) > bound
+
+
+def test_check_transitivity_answer_rejects_halving_epsilon_with_more_delta():
+    """An answer (ε, 10δ) passes random chains but not the three-point witness with a large t."""
+    res = ind.check_transitivity_answer(lambda e, d: e, lambda e, d: 10 * d)
+    assert not res["valid"]
 
 
 def test_check_transitivity_answer_accepts_right_and_rejects_wrong():

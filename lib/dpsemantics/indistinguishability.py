@@ -28,6 +28,7 @@ __all__ = [
     "transitivity_parameters",
     "smallest_delta_over_events",
     "transitivity_witness",
+    "transitivity_worst_delta",
     "group_parameters",
     "check_transitivity_answer",
 ]
@@ -143,25 +144,75 @@ def smallest_delta_over_events(p, q, eps) -> float:
     return float(max(np.max(pe - factor * qe), np.max(qe - factor * pe), 0.0))
 
 
-def transitivity_witness(eps, delta):
-    """Three distributions p ≈ q ≈ r, each pair (ε, δ)-indistinguishable, with p and r exactly at
-    (2ε, (1 + e^ε)δ): the bound of :func:`transitivity_parameters` is attained (Lecture 1, Exercise 7.2).
+def transitivity_witness(eps, delta, t=None):
+    """Three distributions p ≈ q ≈ r, each pair (ε, δ)-indistinguishable, that show the answer
+    (2ε, (1 + e^ε)δ) of :func:`transitivity_parameters` cannot be improved in either parameter
+    (Lecture 1, Exercise 7.2).
 
-    On two outcomes {a, b}: r puts no mass on a, q puts δ there and p puts (1 + e^ε)δ; the event {a}
-    then uses the full slack of both steps.  Needs (1 + e^ε)δ ≤ 1 and the reverse inequalities on {b},
-    which hold when δ is small next to ε; they are checked here, not assumed.
+    Three outcomes {a, b, c}: on a, r puts 0, q puts δ and p puts (1 + e^ε)δ — the event {a} uses the full
+    slack of both steps, so at 2ε exactly (1 + e^ε)δ is needed (δ′ cannot be lowered); on b, r puts t,
+    q puts e^ε t and p puts e^{2ε} t — the pure factor e^ε of both steps, so at any ε′ < 2ε the pair (p, r)
+    needs (1 + e^ε)δ + (e^{2ε} − e^{ε′})t > (1 + e^ε)δ (ε′ cannot be lowered without raising δ′).  c takes
+    the rest.  ``t`` defaults to δ; the validity of the chain is checked here, not assumed.
     """
     eps = check_epsilon(eps, "eps")
     delta = check_delta(delta)
-    a_p = (1 + np.exp(eps)) * delta
-    if a_p > 1:
-        raise ValueError(f"delta too large for the witness: (1 + e^eps)*delta must be <= 1 (got delta={delta})")
-    p = np.array([a_p, 1 - a_p])
-    q = np.array([delta, 1 - delta])
-    r = np.array([0.0, 1.0])
+    t = float(delta) if t is None else float(check_delta(t, "t"))
+    e = float(np.exp(eps))
+    p = np.array([(1 + e) * delta, e * e * t, 0.0])
+    q = np.array([delta, e * t, 0.0])
+    r = np.array([0.0, t, 0.0])
+    if p[:2].sum() > 1:
+        raise ValueError(f"delta too large for the witness: (1 + e^eps)*delta + e^(2 eps)*t must be <= 1 (got delta={delta}, t={t})")
+    p[2], q[2], r[2] = 1 - p[:2].sum(), 1 - q[:2].sum(), 1 - r[:2].sum()
     if not (is_indistinguishable(p, q, eps, delta) and is_indistinguishable(q, r, eps, delta)):
-        raise ValueError(f"no two-point witness for eps={eps}, delta={delta}: delta is too large relative to eps")
+        raise ValueError(f"no three-point witness for eps={eps}, delta={delta}, t={t}: delta or t too large relative to eps")
     return p, q, r
+
+
+def transitivity_worst_delta(eps, delta, eps_prime=None, outcomes: int = 3, *, return_chain: bool = False):
+    """The largest δ needed for ``p ≈_(ε′, ·) r`` over all chains ``p ≈_(ε,δ) q ≈_(ε,δ) r`` on ``outcomes``
+    outcomes, by linear programming (Lecture 1, Exercise 7.2; ε′ defaults to 2ε).
+
+    For a fixed event E the objective ``p(E) − e^{ε′} r(E)`` is linear, and each hockey-stick constraint
+    ``Σ_y max(0, p_y − e^ε q_y) ≤ δ`` is linear with one slack variable per outcome; by symmetry E can be
+    taken to be the first k outcomes, k = 1, …, outcomes − 1.  An optimiser's attack on the answer
+    (2ε, (1 + e^ε)δ), which it attains.  With ``return_chain`` the optimal chain ``(p, q, r)`` is returned
+    as well (clipped and renormalised, so that its exact δs can be recomputed free of solver tolerance).
+    """
+    from scipy.optimize import linprog
+
+    eps = float(check_epsilon(eps, "eps"))
+    delta = float(check_delta(delta))
+    eps_prime = 2 * eps if eps_prime is None else float(check_epsilon(eps_prime, "eps_prime"))
+    m = check_positive_int(outcomes, "outcomes", minimum=2)
+    e = np.exp(eps)
+    nv = 7 * m  # p, q, r, then slacks s1..s4
+    P, Q, R = (slice(k * m, (k + 1) * m) for k in range(3))
+    S = [slice((3 + k) * m, (4 + k) * m) for k in range(4)]
+    A_ub, b_ub = [], []
+    for (x, y), s in zip(((P, Q), (Q, P), (Q, R), (R, Q)), S):
+        for j in range(m):
+            row = np.zeros(nv)
+            row[x.start + j], row[y.start + j], row[s.start + j] = 1.0, -e, -1.0
+            A_ub.append(row), b_ub.append(0.0)
+        row = np.zeros(nv)
+        row[s] = 1.0
+        A_ub.append(row), b_ub.append(delta)
+    A_eq = np.zeros((3, nv))
+    for k, sl in enumerate((P, Q, R)):
+        A_eq[k, sl] = 1.0
+    best, chain = 0.0, None
+    for k in range(1, m):
+        c = np.zeros(nv)
+        c[P.start:P.start + k] = -1.0
+        c[R.start:R.start + k] = np.exp(eps_prime)
+        res = linprog(c, A_ub=np.array(A_ub), b_ub=b_ub, A_eq=A_eq, b_eq=np.ones(3), bounds=(0, None), method="highs")
+        if res.status == 0 and -float(res.fun) >= best:
+            best = -float(res.fun)
+            x = np.clip(res.x, 0.0, None)
+            chain = tuple(x[sl] / x[sl].sum() for sl in (P, Q, R))
+    return (best, chain) if return_chain else best
 
 
 def group_parameters(eps, delta, group_size: int):
@@ -192,7 +243,8 @@ def check_transitivity_answer(eps_prime, delta_prime, *, trials: int = 300, seed
     cases = []
     for eps in (0.1, 0.5, 1.0, 2.0):
         for delta in (1e-3, 1e-2):
-            cases.append((eps, delta, *transitivity_witness(eps, delta)))
+            for t in (delta, 0.5 * (1 - (1 + np.exp(eps)) * delta) / np.exp(2 * eps)):
+                cases.append((eps, delta, *transitivity_witness(eps, delta, t)))
     for _ in range(trials):
         m = int(rng.integers(2, 7))
         p, q, r = rng.dirichlet(np.full(m, 0.5), size=3)

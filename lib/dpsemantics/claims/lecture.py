@@ -1,12 +1,23 @@
-"""Claims of Lecture 1 (Brown, scribe Choudhary): the few statements it makes that can be computed."""
+"""Claims of Lecture 1 (Brown, scribe Choudhary): the few statements it makes that can be computed, and
+the two exercises (§7), whose answers the book works out and attacks.
+
+Relations (``printed=True``) return a :class:`~dpsemantics.claims.Verdict`; searches are cached so that
+``compute(tighten=t)`` only re-compares.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
 
 import numpy as np
 
 from .. import indistinguishability as ind
 from .. import mechanisms as mech
-from . import Claim
+from . import Claim, Verdict
 
 CHAPTER = "book/intro"
+_CHAIN_GRID = [(e, d) for e in (0.05, 0.1, 0.5, 1.0, 2.0) for d in (1e-6, 1e-3, 1e-2)]
 
 
 def _two_pure_mechanisms_compose_to_sum():
@@ -15,21 +26,131 @@ def _two_pure_mechanisms_compose_to_sum():
     return rr.compose(rr).epsilon()
 
 
-def _event_form_equals_indistinguishability_form():
-    """Definition 1.1 (every event, every ordered adjacent pair) and Definition 4.1 give the same δ(ε)
-    on a finite mechanism: the geometric count on {0,1}^3 at several ε."""
-    geo = mech.geometric_count(3, 0.7)
-    pairs = geo.adjacent_pairs()
-    for eps in (0.0, 0.2, 0.5, 0.7):
-        event_form = max(ind.smallest_delta_over_events(geo.matrix[i], geo.matrix[j], eps) for i, j in pairs)
-        if abs(event_form - geo.delta(eps)) > 1e-12:
-            return False
-    return True
+@cache
+def _composition_cases():
+    """(ε of the pair, ε1 + ε2, label): randomized response (extremal) and random mechanisms on {0,1}^2."""
+    rng = np.random.default_rng(5)
+    out = []
+    for e1, e2 in itertools.product((0.05, 0.5, 2.0), repeat=2):
+        a, b = mech.randomized_response(e1), mech.randomized_response(e2)
+        out.append((a.compose(b).epsilon(), e1 + e2, f"randomized response {e1} then {e2}"))
+    dbs = list(itertools.product((0, 1), repeat=2))
+    for k in range(60):
+        a = mech.FiniteMechanism(rng.dirichlet(np.full(3, 0.5), size=4), dbs, [0, 1, 2])
+        b = mech.FiniteMechanism(rng.dirichlet(np.full(2, 0.5), size=4), dbs, [0, 1])
+        out.append((a.compose(b).epsilon(), a.epsilon() + b.epsilon(), f"random pair #{k}"))
+    return out
+
+
+def _composition(tighten: float = 1.0) -> Verdict:
+    lhs, rhs, labels = zip(*_composition_cases())
+    return Verdict.of(lhs, rhs, evidence=("extremal", "random-search"), tighten=tighten, labels=labels)
+
+
+@cache
+def _forms_cases():
+    """Event-form δ (every event, every ordered adjacent pair) and the hockey-stick δ of Definition 4.1."""
+    rng = np.random.default_rng(4)
+    mechs = [("geometric count on {0,1}^3, ε = 0.7", mech.geometric_count(3, 0.7)),
+             ("local randomized response on {0,1}^2, ε = 1", mech.local_randomized_response(2, 1.0)),
+             ("name-and-shame, n = 2, δ = 0.05", mech.name_and_shame(2, 0.05))]
+    dbs = list(itertools.product((0, 1), repeat=2))
+    mechs += [(f"random mechanism #{k}", mech.FiniteMechanism(rng.dirichlet(np.full(4, 0.5), size=4), dbs, [0, 1, 2, 3]))
+              for k in range(8)]
+    events, hockey, labels = [], [], []
+    for name, m in mechs:
+        pairs = m.adjacent_pairs()
+        for eps in (0.0, 0.2, 0.5, 0.7, 1.5):
+            events.append(max(ind.smallest_delta_over_events(m.matrix[i], m.matrix[j], eps) for i, j in pairs))
+            hockey.append(m.delta(eps))
+            labels.append(f"{name}, ε = {eps}")
+    # values below 1e-13 are float rounding of an exact 0 (a pure mechanism beyond its ε)
+    clean = lambda x: np.where(np.abs(x) < 1e-13, 0.0, np.array(x))  # noqa: E731
+    return clean(events), clean(hockey), tuple(labels)
+
+
+def _event_form_equals_indistinguishability_form(tighten: float = 1.0) -> Verdict:
+    """Both ways: the event form's δ ≤ the indistinguishability form's δ, and conversely."""
+    ev, hs, labels = _forms_cases()
+    return Verdict.of(np.concatenate([ev, hs]), np.concatenate([hs, ev]), evidence=("exhaustive", "random-search"),
+                      tighten=tighten, labels=labels + labels)
 
 
 def _exp_close_to_linear_at_small_eps():
     """Relative gap between e^ε and 1 + ε at ε = 0.1 (the lecture's 'ε of order 0.1')."""
     return float((np.exp(0.1) - 1.1) / np.exp(0.1))
+
+
+@cache
+def _tv_cases():
+    rng = np.random.default_rng(71)
+    events, tv, labels = [], [], []
+    pairs = [(np.array([1.0, 0.0]), np.array([0.0, 1.0]), "disjoint supports"),
+             (np.array([0.5, 0.5]), np.array([0.5, 0.5]), "equal distributions")]
+    pairs += [(*rng.dirichlet(np.full(m, a), size=2), f"random pair #{k}, {m} outcomes")
+              for k, (m, a) in enumerate(itertools.product((2, 3, 5, 8), (0.2, 1.0, 5.0)))]
+    for p, q, label in pairs:
+        events.append(ind.smallest_delta_over_events(p, q, 0.0))
+        tv.append(0.5 * float(np.abs(p - q).sum()))
+        labels.append(label)
+    return np.array(events), np.array(tv), tuple(labels)
+
+
+def _tv_privacy(tighten: float = 1.0) -> Verdict:
+    """(0, δ)-indistinguishability ⇔ TV ≤ δ: the smallest δ at ε = 0 over every event equals ½‖p − q‖₁."""
+    ev, tv, labels = _tv_cases()
+    return Verdict.of(np.concatenate([ev, tv]), np.concatenate([tv, ev]), evidence=("exhaustive", "extremal", "random-search"),
+                      tighten=tighten, labels=labels + labels)
+
+
+@cache
+def _chain_cases():
+    """δ needed by (p, r) at 2ε over chains p ≈ q ≈ r: the LP optimum (3 and 4 outcomes), the witness, and
+    random chains with δ set to the least the chain needs."""
+    lhs, rhs, labels = [], [], []
+    for eps, delta in _CHAIN_GRID:
+        bound = (1 + np.exp(eps)) * delta
+        for m in (3, 4):
+            # the LP's optimal chain, evaluated exactly: its own δ (≤ δ up to solver tolerance) sets the bound
+            _, (p, q, r) = ind.transitivity_worst_delta(eps, delta, outcomes=m, return_chain=True)
+            used = max(ind.smallest_delta(p, q, eps), ind.smallest_delta(q, p, eps), ind.smallest_delta(q, r, eps), ind.smallest_delta(r, q, eps))
+            lhs.append(ind.smallest_delta(p, r, 2 * eps)), rhs.append((1 + np.exp(eps)) * used)
+            labels.append(f"LP optimum, {m} outcomes, ε = {eps}, δ = {delta:g}")
+        p, q, r = ind.transitivity_witness(eps, delta)
+        lhs.append(ind.smallest_delta(p, r, 2 * eps)), rhs.append(bound), labels.append(f"three-point witness, ε = {eps}, δ = {delta:g}")
+    rng = np.random.default_rng(72)
+    for k in range(200):
+        p, q, r = rng.dirichlet(np.full(int(rng.integers(2, 6)), 0.5), size=3)
+        eps = float(rng.uniform(0.05, 2.0))
+        delta = max(ind.smallest_delta(p, q, eps), ind.smallest_delta(q, r, eps))
+        lhs.append(ind.smallest_delta(p, r, 2 * eps)), rhs.append((1 + np.exp(eps)) * delta), labels.append(f"random chain #{k}")
+    return np.array(lhs), np.array(rhs), tuple(labels)
+
+
+def _transitivity(tighten: float = 1.0) -> Verdict:
+    lhs, rhs, labels = _chain_cases()
+    return Verdict.of(lhs, rhs, evidence=("optimised-search", "extremal", "random-search"), tighten=tighten, labels=labels)
+
+
+@cache
+def _tight_cases():
+    """The three-point witness: each step of the chain needs exactly δ (lhs: needed, rhs: δ), and (p, r) needs
+    at least (1 + e^ε)δ at every ε′ ≤ 2ε (lhs: (1 + e^ε)δ, rhs: needed at ε′), with equality only at 2ε."""
+    lhs, rhs, labels = [], [], []
+    for eps, delta in _CHAIN_GRID:
+        p, q, r = ind.transitivity_witness(eps, delta)
+        for a, b, name in ((p, q, "p vs q"), (q, r, "q vs r")):
+            lhs.append(max(ind.smallest_delta(a, b, eps), ind.smallest_delta(b, a, eps))), rhs.append(delta)
+            labels.append(f"{name} at (ε, δ) = ({eps}, {delta:g})")
+        for e2 in np.linspace(0, 2 * eps, 21):
+            lhs.append((1 + np.exp(eps)) * delta), rhs.append(ind.smallest_delta(p, r, e2))
+            labels.append(f"(1 + e^ε)δ against the δ that p vs r needs at ε′ = {e2:.4g} (ε = {eps}, δ = {delta:g})")
+    return np.array(lhs), np.array(rhs), tuple(labels)
+
+
+def _transitivity_tight(tighten: float = 1.0) -> Verdict:
+    lhs, rhs, labels = _tight_cases()
+    return Verdict.of(lhs, rhs, evidence="extremal", tighten=tighten, labels=labels)
 
 
 CLAIMS = [
@@ -41,6 +162,16 @@ CLAIMS = [
         printed=1.0,
         compute=_two_pure_mechanisms_compose_to_sum,
         atol=1e-12,
+        chapter=CHAPTER,
+    ),
+    Claim(
+        id="lecture-s5-composition-bound",
+        paper="lecture",
+        where="§5, composition of exponentials",
+        statement="Running an ε1-DP and an ε2-DP algorithm on the same data is (ε1 + ε2)-DP",
+        printed=True,
+        compute=_composition,
+        note="Randomized response attains the sum; random mechanisms on {0,1}² stay below it.",
         chapter=CHAPTER,
     ),
     Claim(
@@ -61,6 +192,40 @@ CLAIMS = [
         compute=_exp_close_to_linear_at_small_eps,
         atol=0.005,
         note="The lecture writes the approximation without a size; we state it at the lecture's typical ε = 0.1.",
+        chapter=CHAPTER,
+    ),
+    Claim(
+        id="lecture-ex7.1-tv",
+        paper="lecture",
+        where="Exercise 7.1",
+        statement="(0, δ)-DP is TV-distance privacy: the smallest δ at ε = 0 is the total variation distance",
+        printed=True,
+        compute=_tv_privacy,
+        note="The exercise asserts the correspondence; the smallest δ over every event is compared with ½‖p − q‖₁ "
+             "both ways.",
+        chapter=CHAPTER,
+    ),
+    Claim(
+        id="lecture-ex7.2-transitivity",
+        paper="lecture",
+        where="Exercise 7.2",
+        statement="p ≈(ε,δ) q ≈(ε,δ) r implies p ≈(2ε,(1+e^ε)δ) r (the book's answer to the exercise)",
+        printed=True,
+        compute=_transitivity,
+        note="Attacked by a linear program over all chains on 3 and 4 outcomes (the worst event fixed, both "
+             "directions of each step constrained): the optimum is exactly (1 + e^ε)δ.",
+        chapter=CHAPTER,
+    ),
+    Claim(
+        id="lecture-ex7.2-tight",
+        paper="lecture",
+        where="Exercise 7.2",
+        statement="Neither parameter of (2ε, (1+e^ε)δ) can be lowered: at 2ε the witness needs (1+e^ε)δ, below 2ε more",
+        printed=True,
+        compute=_transitivity_tight,
+        note="The three-point witness (r, q, p) = (0, δ, (1+e^ε)δ) on one outcome and (t, e^ε t, e^{2ε} t) on another: "
+             "each step uses exactly δ, and at ε′ < 2ε the pair (p, r) needs (1+e^ε)δ + (e^{2ε} − e^{ε′})t. "
+             "A two-point witness shows only that δ′ cannot be lowered at 2ε.",
         chapter=CHAPTER,
     ),
 ]
