@@ -74,6 +74,21 @@ __all__ = [
     "draw_implication_diagram",
     "inheritance_model",
     "inheritance_population",
+    "hill_climb",
+    "TABLE1_DIRECTION",
+    "definition_pair",
+    "attack_table1_row",
+    "AssumptionArc",
+    "assumption_arcs",
+    "interference_epsilon",
+    "xor_mechanism",
+    "adversary_learning",
+    "path_effects",
+    "nondisclosure_epsilon",
+    "nondisclosing_example",
+    "experiment_log_ratio",
+    "experiment_coverage",
+    "pairwise_conditionally_independent",
 ]
 
 Event = Mapping[str, Hashable] | Callable[[dict], bool]
@@ -819,8 +834,10 @@ def table1(seed: int = 0, mechanisms: int = 60, populations: int = 8, n: int = 2
     For each random mechanism 𝒜 and each random population 𝒫 (full, sparse, independent and
     correlated kinds in turn), compare each definition's ε with ε_DP = Definition 1's ε: at 𝒫 for the
     definitions with a given population (6, 7, 10), as a supremum over populations for the universal ones
-    (:func:`universal_epsilon`, with the random populations added).  The computed relation is
-    :func:`classify_relation` of all those pairs."""
+    (:func:`universal_epsilon`, with the random populations added).  Rows 5 and 6 are computed from their
+    own definitions — ``do`` queries on the structural model (:func:`definition_epsilon_sem`; Definition 5
+    over every point-mass population and the random ones) — so they test Lemma 1 rather than assume it.
+    The computed relation is :func:`classify_relation` of all those pairs."""
     rng = np.random.default_rng(seed)
     kinds = ("full", "sparse", "independent", "correlated")
     pairs: dict[int, list] = {d: [] for d in DEFINITIONS if d != 1}
@@ -829,9 +846,13 @@ def table1(seed: int = 0, mechanisms: int = 60, populations: int = 8, n: int = 2
         A = mechanism_tensor(mech)[0]
         e1 = definition_epsilon(1, A)
         pops = [random_population(rng, n, k, kinds[j % 4]) for j in range(check_positive_int(populations, "populations"))]
-        for d in (6, 7, 10):
+        for d in (7, 10):
             pairs[d].extend((definition_epsilon(d, A, P), e1) for P in pops)
-        for d in (2, 3, 5, 8):
+        # rows 5 and 6 ask the structural model do() queries (their own definitions), not Lemma 1
+        pairs[6].extend((definition_epsilon_sem(6, mech, P), e1) for P in pops)
+        points = [P for P in candidate_populations(A.shape[:-1]) if np.count_nonzero(P) == 1]
+        pairs[5].append((_universal_sem(5, mech, points + pops), e1))
+        for d in (2, 3, 8):
             pairs[d].append((universal_epsilon(d, A, pops), e1))
         pairs[4].append((universal_epsilon(4, A, [P for P in pops if _is_independent(P)]), e1))
     rows = []
@@ -1167,3 +1188,280 @@ def inheritance_population(model: StructuralModel, q) -> dict:
     return model.independent_population({"R1": half, "U2": half, "C": {0: 1 - q, 1: q}, "R3": half})
 
 
+
+
+# --------------------------------------------------------------------------------------------------
+# Worst-case searches behind the registry (Table 1 rows, Figure 2's assumption arcs) and the results
+# of §2, §3, §6.3, §7 and §8 that the paper states in prose
+# --------------------------------------------------------------------------------------------------
+
+
+def _positive_mechanism(logits: np.ndarray, n: int, k: int) -> FiniteMechanism:
+    dbs = list(itertools.product(range(k), repeat=n))
+    M = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return FiniteMechanism(M / M.sum(axis=1, keepdims=True), dbs, list(range(logits.shape[1])))
+
+
+def hill_climb(objective: Callable[[np.ndarray], float], x0: np.ndarray, rng, *, steps: int = 40,
+               scale: float = 0.5) -> tuple[np.ndarray, float]:
+    """Maximise ``objective`` by a (1+1) local search: Gaussian steps of shrinking ``scale``, a step kept
+    when it does not lower the objective.  Returns the best point and value (no gradients needed)."""
+    x, best = np.array(x0, float), float(objective(x0))
+    for t in range(steps):
+        y = x + rng.normal(0.0, scale * (1 - 0.8 * t / max(steps, 1)), size=x.shape)
+        v = float(objective(y))
+        if v >= best:
+            x, best = y, v
+    return x, best
+
+
+#: how each Table 1 row is attacked: which side the paper says is the larger ε
+#: ("eq": equal, "ge": the definition's ε is at least DP's (it implies DP), "le": at most (DP implies it))
+TABLE1_DIRECTION = {2: "eq", 3: "ge", 4: "eq", 5: "eq", 6: "eq", 7: "le", 8: "eq", 10: "le"}
+
+
+def _universal_sem(number: int, mechanism: FiniteMechanism, populations) -> float:
+    """Supremum over ``populations`` of :func:`definition_epsilon_sem` (Definition 5: whole-database
+    interventions on the structural model, at every population given)."""
+    inner = _UNIVERSAL.get(number, number)
+    return max(definition_epsilon_sem(inner, mechanism, P) for P in populations)
+
+
+def definition_pair(number: int, mechanism: FiniteMechanism, populations=()) -> tuple[float, float]:
+    """(ε of Definition ``number``, ε of DP) for one mechanism.  Universal definitions take the supremum
+    over :func:`candidate_populations` and the extra ``populations``; definitions for a given population
+    (6, 7, 10) take the *largest* ε over the populations tried (the adversarial choice when the claim is
+    "DP implies it").  Definitions 5 and 6 are computed with ``do`` queries on the structural model
+    (:func:`definition_epsilon_sem`), not by Lemma 1, so that their rows test the causal definition."""
+    A = mechanism_tensor(mechanism)[0]
+    e1 = definition_epsilon(1, A)
+    shape = A.shape[:-1]
+    extra = [np.asarray(p, float) for p in populations]
+    if number == 5:
+        pops = [P for P in candidate_populations(shape) if np.count_nonzero(P) == 1] + extra
+        return _universal_sem(5, mechanism, pops), e1
+    if number == 6:
+        return _universal_sem(6, mechanism, extra or candidate_populations(shape)[:1]), e1
+    if number in (7, 10):
+        pops = extra or candidate_populations(shape)
+        return max(definition_epsilon(number, A, P) for P in pops), e1
+    if number == 4:
+        return universal_epsilon(4, A, [P for P in extra if _is_independent(P)]), e1
+    return universal_epsilon(number, A, extra), e1
+
+
+def attack_table1_row(number: int, *, seed: int = 0, mechanisms: int = 12, climbs: int = 2, steps: int = 15,
+                      n: int = 2, k: int = 3, m: int = 3, eps: float = 0.5):
+    """Try to break Table 1's relation for Definition ``number`` (:data:`TABLE1_DIRECTION`).
+
+    Cases: random full-support mechanisms on {0..k−1}ⁿ with random populations of every kind, then
+    :func:`hill_climb` on the mechanism's log-probabilities from the worst ``climbs`` of them, maximising
+    the ratio that the paper says is at most 1 (ε_def/ε_DP for "le", ε_DP/ε_def for "ge", the larger of the
+    two for "eq"), and the ε-DP geometric count on {0,1}² (the extremal mechanism: DP's ε is attained).
+    Returns ``(eps_def, eps_dp, labels)``, arrays with one entry per case."""
+    direction = TABLE1_DIRECTION[number]
+    rng = np.random.default_rng(seed)
+    kinds = ("full", "sparse", "independent", "correlated")
+    pops = [random_population(rng, n, k, kinds[j % 4]) for j in range(4)]
+
+    def ratio(a, b):
+        if direction == "le":
+            return a / b
+        if direction == "ge":
+            return b / a
+        return max(a / b, b / a)
+
+    rows, labels, starts = [], [], []
+    for j in range(mechanisms):
+        logits = rng.uniform(-1.5, 1.5, size=(k**n, m))
+        a, b = definition_pair(number, _positive_mechanism(logits, n, k), pops)
+        rows.append((a, b))
+        labels.append(f"random mechanism {j}")
+        starts.append((ratio(a, b), logits))
+    starts.sort(key=lambda t: -t[0])
+    for c, (_, logits) in enumerate(starts[:climbs]):
+        best, _ = hill_climb(lambda x: ratio(*definition_pair(number, _positive_mechanism(x, n, k), pops)),
+                             logits, rng, steps=steps)
+        rows.append(definition_pair(number, _positive_mechanism(best, n, k), pops))
+        labels.append(f"local search from start {c}")
+    count = geometric_count(2, eps)
+    shape = (2, 2)
+    pops2 = [np.full(shape, 0.25), np.array([[0.5, 0.0], [0.0, 0.5]]), np.array([[0.4, 0.1], [0.1, 0.4]])]
+    rows.append(definition_pair(number, count, pops2))
+    labels.append(f"geometric count, n = 2, ε = {eps:g}")
+    a, b = np.array(rows, float).T
+    return a, b, labels
+
+
+@dataclass
+class AssumptionArc:
+    """One dashed arc of the paper's Figure 2: DP implies Bayesian₀ DP under ``assumption``.
+    ``with_ratio``: the largest ε(Bayesian₀ reading)/ε_DP found *with* the assumption (≤ 1 means DP's ε
+    suffices); ``without_ratio``: the largest found when the assumption is dropped (> 1: a
+    counterexample shows it is needed); ``witness`` describes that counterexample."""
+
+    assumption: str
+    label: str
+    with_ratio: float
+    without_ratio: float
+    witness: str
+
+    @property
+    def needed(self) -> bool:
+        return self.with_ratio <= 1 + 1e-9 and self.without_ratio > 1 + 1e-9
+
+
+def assumption_arcs(*, seed: int = 0, mechanisms: int = 12, eps: float = 0.5) -> list[AssumptionArc]:
+    """Compute Figure 2's arcs.  For each assumption, the adversary's reading with it (independent data
+    points: Definition 4's check; a strong adversary who conditions on every other data point:
+    Definition 10's check) is maximised over random mechanisms, candidate and random populations; the
+    assumption is *needed* when dropping it (Definition 3's check at any population) yields a ratio
+    above 1 — the geometric count with perfectly correlated data points gives 2."""
+    rng = np.random.default_rng(seed)
+    mechs = [random_mechanism(rng, 2, 2, 3, zero_prob=0.0) for _ in range(mechanisms)] + [geometric_count(2, eps)]
+    shape = (2, 2)
+    pops = candidate_populations(shape) + [random_population(rng, 2, 2, kind) for kind in
+                                           ("full", "sparse", "independent", "correlated") for _ in range(3)]
+    indep = [P for P in pops if _is_independent(P)]
+    best_ind = best_strong = best_none = 0.0
+    witness = ""
+    for j, mech in enumerate(mechs):
+        A = mechanism_tensor(mech)[0]
+        e1 = definition_epsilon(1, A)
+        best_ind = max(best_ind, max(definition_epsilon(4, A, P) for P in indep) / e1)
+        best_strong = max(best_strong, max(definition_epsilon(10, A, P) for P in pops) / e1)
+        for P in pops:
+            r = definition_epsilon(3, A, P) / e1
+            if r > best_none:
+                best_none = r
+                name = "geometric count" if j == len(mechs) - 1 else f"random mechanism {j}"
+                witness = f"{name}, population {np.round(P, 3).ravel().tolist()} over (0,0),(0,1),(1,0),(1,1)"
+    return [AssumptionArc("independent data points", "independent\ndata points", best_ind, best_none, witness),
+            AssumptionArc("strong adversary", "strong\nadversary", best_strong, best_none, witness)]
+
+
+# ---------------------------------------------------------------- §2: ε = 0 is noninterference
+
+
+def interference_epsilon(mechanism: FiniteMechanism) -> float:
+    """max over *all* pairs of databases d, d' and outputs o of log 𝒜(d)(o)/𝒜(d')(o): the effect of
+    changing the whole input.  Zero exactly when the output distribution does not depend on the input
+    at all (probabilistic noninterference, §2)."""
+    return _log_max_ratio(np.asarray(mechanism.matrix, float))
+
+
+# ---------------------------------------------------------------- §3: who learns more
+
+
+def xor_mechanism(eps) -> FiniteMechanism:
+    """Randomized response (ε) on D₁ XOR D₂, for two bits: an output that says nothing about either data
+    point alone, but everything about one to whoever knows the other (§3)."""
+    rr = randomized_response(eps).matrix
+    dbs = list(itertools.product((0, 1), repeat=2))
+    return FiniteMechanism(np.array([rr[a ^ b] for a, b in dbs]), dbs, [0, 1])
+
+
+def adversary_learning(mechanism: FiniteMechanism, population) -> dict:
+    """What two adversaries learn about a data point, as the ε of their comparison at ``population``:
+    the *informed* (strong) one conditions on every other data point (Definition 10's check), the
+    *uninformed* one on none (Definition 3's check)."""
+    return {"informed": definition_epsilon(10, mechanism, population),
+            "uninformed": definition_epsilon(3, mechanism, population)}
+
+
+# ---------------------------------------------------------------- §6.3: direct and indirect effects
+
+
+def path_effects(model: StructuralModel, effect: str, cause: str, *, direct_hold, indirect_hold) -> dict:
+    """Total, controlled direct and controlled indirect effect sizes (BRP ε, maximised over populations).
+
+    ``direct_hold``: variables held fixed (at every combination of values, the worst taken) to block the
+    indirect paths — what remains is the direct effect; ``indirect_hold``: variables held to block the
+    direct path.  For a deterministic model at a point-mass population the risk ratio of the total effect
+    factors into a direct and an indirect ratio, so total ≤ direct + indirect."""
+    def held(names):
+        names = _names(names)
+        return max(brp_epsilon(model, effect, cause, extra_do=dict(zip(names, vals)))
+                   for vals in itertools.product(*(model.domains[v] for v in names)))
+
+    return {"total": brp_epsilon(model, effect, cause), "direct": held(direct_hold), "indirect": held(indirect_hold)}
+
+
+# ---------------------------------------------------------------- §7: statistical nondisclosure
+
+
+def nondisclosure_epsilon(mechanism, population) -> float:
+    """The ε of approximate statistical nondisclosure at ``population`` when the adversary's background
+    knowledge is the population itself: max over outputs o of positive probability and databases d of
+    positive probability of |log Cr[D=d | O=o] / Cr[D=d]| = |log 𝒜(d)(o) / Pr[O=o]|.  Zero exactly
+    when D and O are independent (Dalenius' statistical nondisclosure)."""
+    A = mechanism_tensor(mechanism)[0] if isinstance(mechanism, FiniteMechanism) else np.asarray(mechanism, float)
+    P = _check_population_array(population, A.shape[:-1])
+    flat, weights = A.reshape(-1, A.shape[-1]), P.ravel()
+    out = weights @ flat
+    rows = flat[weights > 0][:, out > 0]
+    if np.any(rows == 0):
+        return math.inf
+    return float(np.max(np.abs(np.log(rows) - np.log(out[out > 0]))))
+
+
+def nondisclosing_example():
+    """A mechanism that is not DP for any ε and a population at which D and O are independent (statistical
+    nondisclosure): the population gives the one database with a different output distribution probability 0."""
+    same, other = [0.25, 0.25, 0.5], [0.7, 0.2, 0.1]  # dyadic entries: exact zeros are not blurred by rounding
+    mech = FiniteMechanism(np.array([same, same, other, same]), list(itertools.product((0, 1), repeat=2)), [0, 1, 2])
+    return mech, np.array([[0.5, 0.25], [0.0, 0.25]])
+
+
+# ---------------------------------------------------------------- §8: effect sizes by experiment
+
+
+def experiment_log_ratio(mechanism: FiniteMechanism, first, second, output, trials: int, rng, *,
+                         level: float = 0.95, replications: int = 1):
+    """A black-box experiment (§8): run the mechanism ``trials`` times on database ``first`` (the
+    intervention do(D = first)) and ``trials`` times on ``second``, count how often ``output`` appears, and
+    estimate log RP = log Pr[O=o | do(first)] / Pr[O=o | do(second)] with the Katz log risk-ratio
+    confidence interval (½ added to zero counts).  Vectorised over ``replications`` independent
+    experiments; returns ``(estimate, low, high)`` arrays."""
+    from scipy.stats import norm
+
+    trials = check_positive_int(trials, "trials")
+    replications = check_positive_int(replications, "replications")
+    j = mechanism.outputs.index(output)
+    draws = [rng.multinomial(trials, mechanism.row(db), size=replications)[:, j].astype(float) for db in (first, second)]
+    x1, x2 = (np.where(x == 0, 0.5, x) for x in draws)
+    est = np.log(x1 / trials) - np.log(x2 / trials)
+    se = np.sqrt(np.clip(1 / x1 - 1 / trials, 0, None) + np.clip(1 / x2 - 1 / trials, 0, None))
+    z = float(norm.ppf(0.5 + level / 2))
+    return est, est - z * se, est + z * se
+
+
+def experiment_coverage(mechanism: FiniteMechanism, first, second, output, trials: int, *, replications: int = 2000,
+                        level: float = 0.95, seed: int = 0) -> dict:
+    """Seeded simulation of :func:`experiment_log_ratio`: how often the interval covers the true log RP."""
+    rng = np.random.default_rng(seed)
+    j = mechanism.outputs.index(output)
+    truth = float(np.log(mechanism.row(first)[j]) - np.log(mechanism.row(second)[j]))
+    est, lo, hi = experiment_log_ratio(mechanism, first, second, output, trials, rng, level=level, replications=replications)
+    return {"truth": truth, "coverage": float(np.mean((lo <= truth) & (truth <= hi))),
+            "width": float(np.mean(hi - lo)), "mean": float(np.mean(est)), "replications": replications}
+
+
+# ---------------------------------------------------------------- Definition 4's printed condition
+
+
+def pairwise_conditionally_independent(population, atol: float = 1e-12) -> bool:
+    """Definition 4's printed condition: for all i ≠ j, Dᵢ is independent of Dⱼ *conditioned upon the
+    other data points*.  For n = 2 this is independence; for n ≥ 3 it admits degenerate populations
+    (all data points equal) that are far from independent."""
+    P = np.asarray(population, float)
+    n = P.ndim
+    for i, j in itertools.combinations(range(n), 2):
+        Q = np.moveaxis(P, (i, j), (0, 1))  # (k_i, k_j, rest...)
+        rest = Q.sum(axis=(0, 1))
+        qi, qj = Q.sum(axis=1), Q.sum(axis=0)  # (k_i, rest...), (k_j, rest...)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            prod = np.where(rest > 0, qi[:, None] * qj[None, :] / np.where(rest > 0, rest, 1.0), 0.0)
+        if not np.allclose(Q, prod, atol=atol, rtol=0):
+            return False
+    return True
