@@ -83,6 +83,19 @@ __all__ = [
     "zcdp_eps_prime",
     "first_exceeding",
     "explain",
+    "METRICS",
+    "pair_losses",
+    "pair_hockey",
+    "pair_pdp_delta",
+    "leave_thresholds",
+    "pair_leave_probability",
+    "critical_priors",
+    "loss_grid",
+    "PairProgram",
+    "worst_pair",
+    "random_pairs",
+    "theorem39_tight_pair",
+    "renyi_rho",
 ]
 
 #: Theorem 3.5(2)'s ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}) exists only for e^{ε/2} < 3, i.e. ε < 2·log 3.
@@ -829,3 +842,262 @@ def explain(eps, delta, delta_prime, prior, *, audience: str = "both") -> str:
             f"for priors {b.worst_prior_up:.3f} (upwards) and {b.worst_prior_down:.3f} (downwards) (Lemma 3.4)."
         )
     return "\n\n".join(out)
+
+
+# --------------------------------------------------------------------------------------------------
+# Worst-case search over finite mechanisms (evidence for Theorems 2.3, 2.5, 3.2, 3.3, 3.5, 3.9, A.2)
+# --------------------------------------------------------------------------------------------------
+#
+# A neighbouring pair of a finite mechanism is two output distributions (P = law of M(x), target present;
+# Q = law of M(x_{-i}), target absent).  Every disclosure event of the paper is an event on the privacy loss
+# z(y) = log P(y)/Q(y) (Theorem 3.1), so a pair is described by its outputs' losses.  The searches below
+# maximise the probability of an event over all pairs supported on a grid of losses: with the P-masses u_j of
+# outputs with loss z_j as variables (their Q-masses are u_j e^{−z_j}), plus one output impossible under Q
+# (z = +∞) and one impossible under P (z = −∞), every probability, every hockey-stick divergence and every
+# PDP or disclosure condition is linear, and the search is a linear program.
+
+METRICS = ("posterior", "ratio", "difference")
+
+
+def pair_losses(row_present, row_absent):
+    """The privacy loss log(P/Q) of every output of a pair (+∞ where Q = 0, −∞ where P = 0)."""
+    a = np.asarray(row_present, dtype=float)
+    b = np.asarray(row_absent, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.log(a) - np.log(b)
+    return np.where((a == 0) & (b == 0), 0.0, z)
+
+
+def pair_hockey(row_present, row_absent, eps):
+    """max of the two hockey-stick divergences Σ max(0, P − e^ε Q), Σ max(0, Q − e^ε P): the pair's DP δ at ε
+    (Kazan et al., Definition 2.1).  Broadcasts over ``eps``."""
+    a = np.asarray(row_present, dtype=float)
+    b = np.asarray(row_absent, dtype=float)
+    e = np.exp(np.asarray(eps, dtype=float))[..., None]
+    return _out(np.maximum(np.maximum(a - e * b, 0).sum(-1), np.maximum(b - e * a, 0).sum(-1)))
+
+
+def pair_pdp_delta(row_present, row_absent, eps):
+    """The pair's PDP δ at ε (Definition 2.4): max(P[|Z| > ε], Q[|Z′| > ε]).  Broadcasts over ``eps``."""
+    a = np.asarray(row_present, dtype=float)
+    b = np.asarray(row_absent, dtype=float)
+    z = pair_losses(a, b)
+    out = np.abs(z) > np.asarray(eps, dtype=float)[..., None]
+    return _out(np.maximum((a * out).sum(-1), (b * out).sum(-1)))
+
+
+def leave_thresholds(prior, eps, metric: str):
+    """The losses between which an adversary with this prior stays inside the bound of ``metric`` at level ε:
+    returns ``(lo, hi)``; the posterior leaves the bound exactly when z < lo or z > hi (±∞: never).
+
+    ``"posterior"``: eq. (3), (lo, hi) = (−ε, ε) for 0 < p < 1.  ``"ratio"``: eq. (5), R = X/p ∈ [e^{−ε}, e^{ε}].
+    ``"difference"``: eq. (8), |X − p| ≤ tanh(ε/4).  Theorem 3.1 makes X increasing in z.  Priors 0 and 1 never
+    move, so they never leave.
+    """
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {METRICS} (got metric={metric!r})")
+    p = np.asarray(check_probability(prior, "prior"), dtype=float)
+    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
+    p, eps = np.broadcast_arrays(p, eps)
+    inner = (p > 0) & (p < 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if metric == "posterior":
+            lo, hi = -eps, eps
+        elif metric == "ratio":
+            # R ≤ e^ε ⇔ (1 − p)e^{−z} ≥ e^{−ε} − p;  R ≥ e^{−ε} ⇔ (1 − p)e^{−z} ≤ e^{ε} − p.
+            hi = np.where(p < np.exp(-eps), -np.log((np.exp(-eps) - p) / (1 - p)), np.inf)
+            lo = -np.log((np.exp(eps) - p) / (1 - p))
+        else:
+            b = np.tanh(eps / 4.0)
+            lp = logit(p)
+            hi = np.where(p + b < 1, logit(np.minimum(p + b, 1)) - lp, np.inf)
+            lo = np.where(p - b > 0, logit(np.maximum(p - b, 0)) - lp, -np.inf)
+    lo = np.where(inner, lo, -np.inf)
+    hi = np.where(inner, hi, np.inf)
+    return _out(lo), _out(hi)
+
+
+def _leaves(z, lo, hi):
+    """Mask [prior, output]: the loss z leaves [lo, hi] (with a relative slack of 1e-12 for the end points)."""
+    z = np.asarray(z, dtype=float)[None, :]
+    lo = np.atleast_1d(lo)[:, None]
+    hi = np.atleast_1d(hi)[:, None]
+    with np.errstate(invalid="ignore"):
+        up = (z > hi + 1e-12 * np.maximum(1.0, np.abs(np.where(np.isfinite(hi), hi, 0.0)))) & np.isfinite(hi)
+        down = (z < lo - 1e-12 * np.maximum(1.0, np.abs(np.where(np.isfinite(lo), lo, 0.0)))) & np.isfinite(lo)
+    return up | down
+
+
+def pair_leave_probability(row_present, row_absent, priors, eps, metric: str):
+    """For each prior, the larger (over both hypotheses) probability that the adversary's posterior, ratio or
+    difference leaves the bound of Theorem 3.2, 3.3 or 3.5 at level ε."""
+    a = np.asarray(row_present, dtype=float)
+    b = np.asarray(row_absent, dtype=float)
+    lo, hi = leave_thresholds(np.atleast_1d(priors), eps, metric)
+    mask = _leaves(pair_losses(a, b), lo, hi)
+    return _out(np.maximum(mask @ a, mask @ b))
+
+
+def critical_priors(eps, metric: str, n: int = 400):
+    """A prior grid for the condition "for every prior": log-spaced towards 0 and 1 (down to 1e-15), uniform in
+    between, plus Lemma 3.4's extremal priors 1/(1 + e^{±ε/2}) and 1/2."""
+    tail = np.logspace(-15, -1, n // 4)
+    grid = np.concatenate([tail, np.linspace(0.1, 0.9, n // 2), 1 - tail, [0.5], np.atleast_1d(worst_case_prior(eps))])
+    return np.unique(np.clip(grid, 1e-15, 1 - 1e-15))
+
+
+def loss_grid(points=(), zmax: float = 8.0, n: int = 161):
+    """Losses for a search: a uniform grid on [−zmax, zmax] plus every point given and points just beyond it
+    (relative 1e-9), where the worst cases of the theorems sit."""
+    pts = np.abs(np.asarray(list(points), dtype=float))
+    near = np.concatenate([pts, pts * (1 + 1e-9) + 1e-12, pts * (1 - 1e-9)])
+    return np.unique(np.concatenate([np.linspace(-zmax, zmax, n), near, -near]))
+
+
+@dataclass(frozen=True)
+class PairProgram:
+    """The linear program over pairs supported on the losses ``z`` (plus z = ±∞): see :func:`worst_pair`."""
+
+    z: np.ndarray
+
+    @property
+    def losses(self):
+        return np.concatenate([self.z, [np.inf, -np.inf]])
+
+    def p_coef(self, mask):
+        """Coefficients of P(event) in the variables (u_1, …, u_m, u_{+∞}, v_{−∞})."""
+        m = np.asarray(mask, dtype=float)
+        return np.concatenate([m[: self.z.size], [m[-2], 0.0]])
+
+    def q_coef(self, mask):
+        m = np.asarray(mask, dtype=float)
+        return np.concatenate([m[: self.z.size] * np.exp(-self.z), [0.0, m[-1]]])
+
+    def hockey_coefs(self, eps):
+        """Coefficients of Σ max(0, P − e^ε Q) and of Σ max(0, Q − e^ε P)."""
+        pq = np.concatenate([np.maximum(0.0, -np.expm1(eps - self.z)), [1.0, 0.0]])
+        qp = np.concatenate([np.maximum(0.0, np.exp(-self.z) - math.exp(eps)), [0.0, 1.0]])
+        return pq, qp
+
+    def rows(self, x):
+        """The pair (P, Q) of a solution."""
+        m = self.z.size
+        p = np.concatenate([x[:m], [x[m], 0.0]])
+        q = np.concatenate([x[:m] * np.exp(-self.z), [0.0, x[m + 1]]])
+        return np.clip(p, 0, None), np.clip(q, 0, None)
+
+
+def worst_pair(z, objective, constraints):
+    """Maximise a probability over all pairs whose losses lie on ``z`` (plus ±∞), by linear programming.
+
+    ``objective`` is ``(side, coef)``: ``side`` ``"P"``/``"Q"`` and an event mask over ``PairProgram.losses``,
+    or ``("hockey", eps)`` for the P-vs-Q hockey-stick divergence.  ``constraints`` is a list of
+    ``(kind, arg, bound)``: ``("dp", eps, δ)`` both hockey-sticks ≤ δ; ``("pdp", eps, δ)`` P[|Z| > ε] and
+    Q[|Z′| > ε] ≤ δ; ``(metric, (priors, eps), δ)`` the disclosure condition of Theorem 3.2/3.3/3.5 at every prior
+    given, under both hypotheses.  Returns ``(value, (P, Q))``: the optimum and the maximising pair.
+    """
+    from scipy.optimize import linprog
+
+    prog = PairProgram(np.asarray(z, dtype=float))
+    losses = prog.losses
+    a_ub, b_ub = [], []
+    for kind, arg, bound in constraints:
+        if kind == "dp":
+            for c in prog.hockey_coefs(arg):
+                a_ub.append(c)
+                b_ub.append(bound)
+        elif kind == "pdp":
+            mask = np.abs(losses) > arg
+            a_ub += [prog.p_coef(mask), prog.q_coef(mask)]
+            b_ub += [bound, bound]
+        elif kind in METRICS:
+            priors, eps = arg
+            lo, hi = leave_thresholds(np.atleast_1d(priors), eps, kind)
+            for mask in _leaves(losses, lo, hi):
+                a_ub += [prog.p_coef(mask), prog.q_coef(mask)]
+                b_ub += [bound, bound]
+        else:
+            raise ValueError(f"unknown constraint kind {kind!r}")
+    side, arg = objective
+    if side == "hockey":
+        c = prog.hockey_coefs(arg)[0]
+    elif side == "P":
+        c = prog.p_coef(arg)
+    elif side == "Q":
+        c = prog.q_coef(arg)
+    else:
+        raise ValueError(f"objective side must be 'P', 'Q' or 'hockey' (got {side!r})")
+    ones = np.ones(losses.size)
+    a_eq = [prog.p_coef(ones), prog.q_coef(ones)]
+    res = linprog(-c, A_ub=np.array(a_ub) if a_ub else None, b_ub=np.array(b_ub) if b_ub else None,
+                  A_eq=np.array(a_eq), b_eq=[1.0, 1.0], bounds=(0, None), method="highs")
+    if res.status != 0:
+        raise RuntimeError(f"the linear program failed: {res.message}")
+    return float(-res.fun), prog.rows(res.x)
+
+
+def random_pairs(n_pairs: int, seed: int, *, eps_scale: float = 1.0, max_outputs: int = 6):
+    """Random neighbouring pairs drawn near the worst cases: 2–``max_outputs`` outputs, P from a sparse
+    Dirichlet, Q = P·e^{−z} renormalised with losses z spread over ±2·``eps_scale``, and with probability 1/3
+    an output that one side cannot produce (infinite loss)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n_pairs):
+        m = int(rng.integers(2, max_outputs + 1))
+        p = rng.dirichlet(np.full(m, 0.5))
+        q = p * np.exp(-rng.uniform(-2 * eps_scale, 2 * eps_scale, m))
+        q /= q.sum()
+        if rng.random() < 1 / 3:
+            tiny = rng.uniform(0, 0.05)
+            p = np.concatenate([(1 - tiny) * p, [tiny]])
+            q = np.concatenate([q, [0.0]])
+        if rng.random() < 0.5:
+            p, q = q, p
+        out.append((p, q))
+    return out
+
+
+def theorem39_tight_pair(eps, delta, delta_prime, eta: float = 1e-9):
+    """The four-output mechanism at which Theorem 3.9 is tight in the limit ``eta`` → 0.
+
+    With ε′ of Theorem 3.9 and a = δ/(1 − e^{ε − ε′ − η}): output A has P = a, Q = a·e^{−ε′−η} (loss just above
+    ε′), output B the mirror image (P = a·e^{−ε′−η}, Q = a), and outputs C, D with losses ±ε carry the rest.
+    Both hockey-stick divergences at ε equal δ exactly, so the pair is (ε, δ)-DP, and
+    P[|Z| > ε′] = a(1 + e^{−ε′−η}) → δ(1 + e^{−ε′})/(1 − e^{ε−ε′}) = δ′ (Zhao et al.'s form of ε′).
+    Returns ``(P, Q)`` over (A, B, C, D).
+    """
+    from . import conversions
+
+    eps = float(check_epsilon(eps, "eps"))
+    delta = float(check_delta(delta, "delta", open_low=True))
+    delta_prime = float(check_delta(delta_prime, "delta_prime", open_low=True))
+    if delta_prime <= delta:
+        raise ValueError(f"delta_prime must exceed delta (got delta_prime={delta_prime!r}, delta={delta!r})")
+    check_positive(eta, "eta")
+    ep = float(conversions.pdp_epsilon(eps, delta, delta_prime)) + eta
+    a = delta / -math.expm1(eps - ep)
+    c = (1 - a * (1 + math.exp(-ep))) / (1 + math.exp(-eps))
+    if c < 0:
+        raise ValueError(f"delta_prime is too large for the construction (got delta_prime={delta_prime!r})")
+    p = np.array([a, a * math.exp(-ep), c, c * math.exp(-eps)])
+    return p, p[[1, 0, 3, 2]].copy()
+
+
+def renyi_rho(row_present, row_absent, alphas=None) -> float:
+    """The zCDP ρ of a pair (Kazan et al., Definition 2.6): sup over α > 1 of log E_P[e^{(α−1)Z}]/(α(α−1)), over
+    both orders of the pair, on a grid of α (so a lower estimate of the supremum)."""
+    from scipy.special import logsumexp
+
+    a = np.asarray(row_present, dtype=float)
+    b = np.asarray(row_absent, dtype=float)
+    if np.any((a > 0) != (b > 0)):
+        return float("inf")
+    alphas = np.concatenate([1 + np.logspace(-4, 2.5, 300)]) if alphas is None else np.asarray(alphas, dtype=float)
+    keep = a > 0
+    la, lb = np.log(a[keep]), np.log(b[keep])
+    best = 0.0
+    for x, y in ((la, lb), (lb, la)):
+        # log Σ P^α Q^{1−α} = log E_P[e^{(α−1)Z}]
+        val = logsumexp(alphas[:, None] * x[None, :] + (1 - alphas[:, None]) * y[None, :], axis=1)
+        best = max(best, float(np.max(val / (alphas * (alphas - 1)))))
+    return best
