@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 import matplotlib
+import matplotlib.legend
 import pytest
 
 matplotlib.use("Agg")
@@ -47,8 +48,57 @@ def test_every_arrow_names_a_theorem_and_a_chapter(rel):
 
 def test_claim_links_resolve():
     ids = {c.id for c in claims.registry()}
-    linked = [r.claim for r in M.RELATIONS if r.claim]
+    linked = [c for r in M.RELATIONS for c in r.claims]
     assert linked and set(linked) <= ids
+
+
+def test_no_arrow_is_drawn_valid_when_its_claim_is_a_discrepancy():
+    """The map is joined to the registry: an arrow is 'valid' only when every claim that checks it is
+    reproduced (declared and recomputed), and the drawing shows refuted arrows as refuted."""
+    by_id = {c.id: c for c in claims.registry()}
+    marks = M.statuses()
+    for rel, mark in zip(M.RELATIONS, marks):
+        expected = [by_id[c].expected for c in rel.claims]
+        if "discrepancy" in expected:
+            assert mark == "refuted", (rel.theorem, mark)
+        if mark == "valid":
+            assert rel.claims and all(e == "reproduced" for e in expected), rel.theorem
+    # the recomputed statuses agree for the arrows of the chapter that owns the map (fast claims only)
+    zhao = [r for r in M.RELATIONS if r.claims and all(c.startswith("zhao-") for c in r.claims)]
+    for rel in zhao:
+        assert all(claims.evaluate(by_id[c]).status == "reproduced" for c in rel.claims), rel.theorem
+    fig = M.draw()
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    for k, mark in enumerate(marks):
+        label = next(t for t in texts if t.startswith(f"[{k + 1}] ") or t.startswith(f"✗ [{k + 1}] "))
+        assert (mark == "refuted") == label.startswith("✗"), label
+    legend_text = " ".join(t.get_text() for leg in fig.axes[0].findobj(matplotlib.legend.Legend) for t in leg.get_texts())
+    assert "refuted" in legend_text
+
+
+def test_ks_theorem_2_4_2_is_refuted_on_the_map():
+    """K&S Theorem 2.4(2) fails as printed (semantic-privacy chapter): the map must not draw it as valid."""
+    rel = next(r for r in M.RELATIONS if r.theorem == "K&S, Theorem 2.4 (2)")
+    assert rel.claims and M.status(rel) != "valid"
+
+
+def test_dp_and_bdp_arrows_carry_their_conditions():
+    """[21]/[22] must not read as DP ⇔ BDP: each names its condition on the figure and in the table."""
+    pair = M.relations_between("dp", "bdp")
+    assert len(pair) == 2 and not any(r.both_ways for r in pair)
+    for r in pair:
+        assert "if" in r.transform and r.condition and r.claims
+    assert {"independent" in r.transform for r in pair} == {True, False}
+
+
+def test_dp_to_bdp_fails_without_independence():
+    """The condition is needed: copied records, ε-local randomized response on two records: DP ε, BDP 2ε."""
+    from dpsemantics import notions
+    from dpsemantics.mechanisms import local_randomized_response
+
+    m = local_randomized_response(2, 1.0)
+    assert m.epsilon() == pytest.approx(1.0)
+    assert notions.bdp_leakage(m, notions.copies_prior(2)) == pytest.approx(2.0)
 
 
 def test_zhao_arrows_cover_the_papers_results():
@@ -64,7 +114,8 @@ def test_table_and_drawing():
     texts = [t.get_text() for t in fig.axes[0].texts]
     for n in M.NOTIONS:
         assert n.label in texts
-    assert sum(t.startswith("[") for t in texts) == len(M.RELATIONS)
+    assert sum(t.lstrip("✗ ").startswith("[") for t in texts) == len(M.RELATIONS)
+    assert {r["status"] for r in rows} <= set(M.STATUSES)
 
 
 def test_bad_keys():
@@ -72,3 +123,5 @@ def test_bad_keys():
         M.notion("nope")
     with pytest.raises(ValueError, match="chapter"):
         M.relations_checked_in("book/nowhere")
+    with pytest.raises(ValueError, match="registry"):
+        M.status(M.Relation("dp", "sp", "x", "Theorem 1", "zhao", "book/intro", claims=("no-such-claim",)))

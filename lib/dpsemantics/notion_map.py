@@ -9,13 +9,26 @@ alone (no Graphviz); :func:`table_rows` lists the arrows for a table in the book
 Theorem numbers come from the papers themselves: Lecture 1 (002), Kasiviswanathan & Smith (000, "K&S"),
 Zhao (001), Tschantz, Sen & Datta (003, "TSD"), Kazan et al. (004).  Two arrows rest on results of
 Yang et al. (SIGMOD 2015) that the book only meets through TSD's §3 citation; they are marked so.
+
+Arrows are joined to the claims registry: each names the ids of the claims that check it
+(:attr:`Relation.claims`), and :func:`status` reads the registry — an arrow whose claim is a discrepancy is
+``"refuted"`` and is drawn dashed, crossed and labelled so (never as a valid arrow); an arrow with no claim
+yet is ``"unchecked"`` and drawn dotted.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["CHAPTERS", "Notion", "Relation", "NOTIONS", "RELATIONS", "notion", "relations_between", "relations_checked_in", "table_rows", "draw"]
+__all__ = ["CHAPTERS", "Notion", "Relation", "NOTIONS", "RELATIONS", "STATUSES", "notion", "relations_between",
+           "relations_checked_in", "status", "table_rows", "draw"]
+
+#: How an arrow stands against the registry.
+STATUSES = {
+    "valid": "every claim that checks the arrow is reproduced",
+    "refuted": "a claim that checks the arrow is a discrepancy: the relation fails as printed",
+    "unchecked": "no claim of the registry checks the arrow yet",
+}
 
 #: The chapters of the book (Jupyter Book docnames) and their titles' subjects.
 CHAPTERS = {
@@ -44,8 +57,8 @@ class Notion:
 class Relation:
     """An arrow ``source → target``: ``transform`` is the parameter map (Matplotlib mathtext), ``theorem``
     the result that proves it, ``paper`` its claims key, ``chapter`` where the book checks it,
-    ``condition`` any side condition, ``both_ways`` for an equivalence at the same parameters, ``claim`` the
-    id of a claim in :mod:`dpsemantics.claims` that checks it (if any)."""
+    ``condition`` any side condition, ``both_ways`` for an equivalence at the same parameters, ``claims`` the
+    ids of the claims in :mod:`dpsemantics.claims` that check it (see :func:`status`)."""
 
     source: str
     target: str
@@ -55,7 +68,7 @@ class Relation:
     chapter: str
     condition: str = ""
     both_ways: bool = False
-    claim: str = ""
+    claims: tuple[str, ...] = ()
 
 
 NOTIONS: tuple[Notion, ...] = (
@@ -91,29 +104,39 @@ RELATIONS: tuple[Relation, ...] = (
     Relation("disclosure", "approx-dp", r"same $(\varepsilon,\delta)$", "Kazan et al., Corollary 3.10 (1)", "kazan", "book/disclosure-risk"),
     Relation("approx-dp", "disclosure", r"$\varepsilon'$ of Thm 3.9, w.p. $1-\delta'$", "Kazan et al., Corollaries 3.10–3.12", "kazan", "book/disclosure-risk"),
     # Kasiviswanathan & Smith
-    Relation("dp", "sp", r"$\varepsilon \mapsto e^{\varepsilon} - 1$", "K&S, Theorem 2.2", "ks", "book/semantic-privacy"),
-    Relation("sp", "dp", r"$\varepsilon/6 \mapsto \varepsilon$", "K&S, Theorem 2.2", "ks", "book/semantic-privacy", condition="ε ≤ 1.35 (i.e. ε/2-SP ⇒ 3ε-DP for ε ≤ 0.45)"),
+    Relation("dp", "sp", r"$\varepsilon \mapsto e^{\varepsilon} - 1$", "K&S, Theorem 2.2", "ks", "book/semantic-privacy", claims=("ks-thm2.2-forward",)),
+    Relation("sp", "dp", r"$\varepsilon/6 \mapsto \varepsilon$", "K&S, Theorem 2.2", "ks", "book/semantic-privacy", condition="ε ≤ 1.35 (i.e. ε/2-SP ⇒ 3ε-DP for ε ≤ 0.45)", claims=("ks-thm2.2-converse",)),
     Relation(
         "approx-dp", "approx-sp",
         r"$(e^{3\varepsilon} - 1 + 2\sqrt{n\delta},\ 4\sqrt{n\delta})$",
         "K&S, Theorem 2.4 (1)", "ks", "book/semantic-privacy", condition="δ < (1 − e^{−ε})²/n",
+        claims=("ks-thm2.4-1-condition", "ks-thm2.4-1-leaky-count"),
     ),
-    Relation("approx-sp", "approx-dp", r"$(\varepsilon,\delta) \mapsto (3\varepsilon, 2\delta)$", "K&S, Theorem 2.4 (2)", "ks", "book/semantic-privacy", condition="ε ≤ 0.45"),
+    Relation("approx-sp", "approx-dp", r"$(\varepsilon,\delta) \mapsto (3\varepsilon, 2\delta)$", "K&S, Theorem 2.4 (2)", "ks", "book/semantic-privacy", condition="ε ≤ 0.45", claims=("ks-thm2.4-2",)),
     # Zhao
-    Relation("dp", "sp", r"$\varepsilon \mapsto e^{2\varepsilon} - 1$", "Zhao, Theorem 2", "zhao", "book/privacy-notions", claim="zhao-thm2-forward"),
-    Relation("sp", "dp", r"$\frac{1}{2} - \frac{1}{e^{\varepsilon}+1} \mapsto \varepsilon$", "Zhao, Theorem 2", "zhao", "book/privacy-notions", claim="zhao-thm2-converse"),
-    Relation("bdp", "bsp", r"$\varepsilon \mapsto e^{2\varepsilon} - 1$", "Zhao, Theorem 1", "zhao", "book/privacy-notions", claim="zhao-thm1-forward"),
-    Relation("bsp", "bdp", r"$\frac{1}{2} - \frac{1}{e^{\varepsilon}+1} \mapsto \varepsilon$", "Zhao, Theorem 1", "zhao", "book/privacy-notions", claim="zhao-thm1-converse"),
-    Relation("bsp", "sp", "same level", "Zhao, Section II (ii) (S = N∖{i} in Definition 2)", "zhao", "book/privacy-notions", condition="prior of full support", claim="zhao-ii-bsp-implies-sp"),
-    Relation("bdp", "mp", "same ε", "Zhao, Theorem 3 (via Lemma 1, Corollary 1)", "zhao", "book/privacy-notions", condition="family D* of two-point priors", claim="zhao-thm3"),
-    Relation("mp", "bdp", "same ε", "Zhao, Theorem 4", "zhao", "book/privacy-notions", condition="downward-scalable family", claim="zhao-thm4"),
+    Relation("dp", "sp", r"$\varepsilon \mapsto e^{2\varepsilon} - 1$", "Zhao, Theorem 2", "zhao", "book/privacy-notions", claims=("zhao-thm2-forward",)),
+    Relation("sp", "dp", r"$\frac{1}{2} - \frac{1}{e^{\varepsilon}+1} \mapsto \varepsilon$", "Zhao, Theorem 2", "zhao", "book/privacy-notions", claims=("zhao-thm2-converse",)),
+    Relation("bdp", "bsp", r"$\varepsilon \mapsto e^{2\varepsilon} - 1$", "Zhao, Theorem 1", "zhao", "book/privacy-notions", claims=("zhao-thm1-forward",)),
+    Relation("bsp", "bdp", r"$\frac{1}{2} - \frac{1}{e^{\varepsilon}+1} \mapsto \varepsilon$", "Zhao, Theorem 1", "zhao", "book/privacy-notions", claims=("zhao-thm1-converse",)),
+    Relation("bsp", "sp", "same level", "Zhao, Section II (ii) (S = N∖{i} in Definition 2)", "zhao", "book/privacy-notions", condition="prior of full support", claims=("zhao-ii-bsp-implies-sp",)),
+    Relation("bdp", "mp", "same ε", "Zhao, Theorem 3 (via Lemma 1, Corollary 1)", "zhao", "book/privacy-notions", condition="family D* of two-point priors", claims=("zhao-thm3",)),
+    Relation("mp", "bdp", "same ε", "Zhao, Theorem 4", "zhao", "book/privacy-notions", condition="downward-scalable family", claims=("zhao-thm4",)),
     # Yang et al., as cited by TSD §3; checked with finite mechanisms in Zhao's chapter
-    Relation("bdp", "dp", "same ε", "Yang et al., Theorem 2 (cited in TSD, §3)", "tsd", "book/privacy-notions", condition="prior of full support"),
-    Relation("dp", "bdp", "same ε", "Yang et al., Theorem 1 (cited in TSD, §3)", "tsd", "book/privacy-notions", condition="independent records"),
+    # Not an equivalence: DP ⇒ BDP needs independent records, BDP ⇒ DP a prior of full support (with copied
+    # records ε-DP local randomized response on two records has BDP leakage 2ε).
+    Relation("bdp", "dp", "same ε, if the prior\nhas full support", "Yang et al., Theorem 2 (cited in TSD, §3)", "tsd",
+             "book/privacy-notions", condition="prior of full support (a prior on one database makes every mechanism 0-BDP)",
+             claims=("zhao-sec1-bdp-implies-dp-full-support",)),
+    Relation("dp", "bdp", "same ε, if records\nare independent", "Yang et al., Theorem 1 (cited in TSD, §3)", "tsd",
+             "book/privacy-notions", condition="independent records (copied records: DP ε, BDP nε)",
+             claims=("zhao-sec1-dp-implies-bdp-independent", "tsd-table1-def4-relation")),
     # Tschantz, Sen & Datta
-    Relation("dp", "sa-dp", "same ε", "TSD, Proposition 1", "tsd", "book/causal-view", both_ways=True),
-    Relation("dp", "dpi-all", "same ε", "TSD, Proposition 5", "tsd", "book/causal-view", both_ways=True),
-    Relation("dp", "dpi-one", "same ε", "TSD, Proposition 4", "tsd", "book/causal-view", condition="not conversely (TSD's two-record example)"),
+    Relation("dp", "sa-dp", "same ε", "TSD, Proposition 1", "tsd", "book/causal-view", both_ways=True,
+             claims=("tsd-table1-def2-relation", "tsd-table1-def2-attack")),
+    Relation("dp", "dpi-all", "same ε", "TSD, Proposition 5", "tsd", "book/causal-view", both_ways=True,
+             claims=("tsd-table1-def8-relation", "tsd-table1-def8-attack")),
+    Relation("dp", "dpi-one", "same ε", "TSD, Proposition 4", "tsd", "book/causal-view", condition="not conversely (TSD's two-record example)",
+             claims=("tsd-table1-def7-relation", "tsd-table1-def7-attack", "tsd-prop4-def7-not-dp")),
 )
 
 _BY_KEY = {n.key: n for n in NOTIONS}
@@ -140,10 +163,39 @@ def relations_checked_in(chapter: str) -> list[Relation]:
     return [r for r in RELATIONS if r.chapter == chapter]
 
 
+def _registry_statuses(evaluate: bool) -> dict:
+    from . import claims as registry
+
+    if evaluate:
+        return {r.claim.id: r.status for r in registry.evaluate_all()}
+    return {c.id: c.expected for c in registry.registry()}
+
+
+def status(rel: Relation, *, evaluate: bool = False, _statuses: dict | None = None) -> str:
+    """``"valid"``, ``"refuted"`` or ``"unchecked"`` (:data:`STATUSES`) for an arrow, from the registry:
+    refuted when any of its claims is a discrepancy.  By default the registry's declared status is read
+    (the claims test checks that it is what the computation gives); ``evaluate=True`` recomputes the claims.
+    An id that is not in the registry is an error."""
+    statuses = _statuses if _statuses is not None else _registry_statuses(evaluate)
+    missing = [c for c in rel.claims if c not in statuses]
+    if missing:
+        raise ValueError(f"arrow {rel.source} → {rel.target} names claims not in the registry (got {missing})")
+    if not rel.claims:
+        return "unchecked"
+    return "refuted" if any(statuses[c] == "discrepancy" for c in rel.claims) else "valid"
+
+
+def statuses(*, evaluate: bool = False) -> list[str]:
+    """:func:`status` of every arrow, in the order of :data:`RELATIONS` (one registry read)."""
+    table = _registry_statuses(evaluate)
+    return [status(r, _statuses=table) for r in RELATIONS]
+
+
 def table_rows() -> list[dict]:
     """One dict per arrow (numbered as on the figure): source, target, transformation, theorem, condition,
-    chapter."""
+    chapter, the claims that check it and its :func:`status`."""
     rows = []
+    marks = statuses()
     for k, r in enumerate(RELATIONS, start=1):
         rows.append(
             {
@@ -151,10 +203,12 @@ def table_rows() -> list[dict]:
                 "source": notion(r.source).label.replace("\n", " "),
                 "target": notion(r.target).label.replace("\n", " "),
                 "arrow": "⇔" if r.both_ways else "⇒",
-                "transform": r.transform,
+                "transform": r.transform.replace("\n", " "),
                 "theorem": r.theorem,
                 "condition": r.condition,
                 "chapter": r.chapter,
+                "claims": ", ".join(r.claims),
+                "status": marks[k - 1],
             }
         )
     return rows
@@ -181,8 +235,11 @@ def draw(ax=None, *, fontsize: float = 7.5, number_edges: bool = True):
     """Draw the map on ``ax`` (a new figure if None); returns the figure.
 
     Nodes are coloured by the chapter that defines them; each arrow carries its number (as in
-    :func:`table_rows`) and its parameter transformation.  Double-headed arrows are equivalences."""
+    :func:`table_rows`) and its parameter transformation.  Double-headed arrows are equivalences.  Arrows are
+    drawn by their :func:`status`: solid when their claims reproduce, dashed red, crossed (✗) and labelled
+    "refuted" when a claim is a discrepancy, dotted grey when no claim checks them yet."""
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
     from matplotlib.patches import FancyArrowPatch, Patch
 
     from .plotting import PALETTE
@@ -205,12 +262,16 @@ def draw(ax=None, *, fontsize: float = 7.5, number_edges: bool = True):
     ax.set_axis_off()
     fig.canvas.draw()  # place the boxes, so that arrows can be clipped at their edges
     rads = _arcs()
+    marks = statuses()
+    refuted_colour = "#b2182b"
+    style = {"valid": ("-", PALETTE[0]), "refuted": ((0, (4, 2)), refuted_colour), "unchecked": (":", "grey")}
     for k, r in enumerate(RELATIONS):
+        linestyle, colour = style[marks[k]]
         a, b = notion(r.source).pos, notion(r.target).pos
         rad = rads[k]
         arrow = FancyArrowPatch(
             a, b, connectionstyle=f"arc3,rad={rad}", arrowstyle="<|-|>" if r.both_ways else "-|>",
-            mutation_scale=11, lw=1.0, color=PALETTE[0], zorder=2,
+            mutation_scale=11, lw=1.0, color=colour, linestyle=linestyle, zorder=2,
             patchA=texts[r.source].get_bbox_patch(), patchB=texts[r.target].get_bbox_patch(), shrinkA=2, shrinkB=2,
         )
         ax.add_patch(arrow)
@@ -227,10 +288,22 @@ def draw(ax=None, *, fontsize: float = 7.5, number_edges: bool = True):
             else:
                 va = "bottom" if ny > 0 else "top"
         label = (f"[{k + 1}] " if number_edges else "") + r.transform
+        if marks[k] == "refuted":
+            label = "✗ " + label + "\nrefuted as printed"
         ax.text(lx, ly, label, ha=ha, va=va, fontsize=fontsize, zorder=4,
+                color=refuted_colour if marks[k] == "refuted" else "black",
                 bbox=dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.85))
-    ax.legend(
+    first = ax.legend(
         handles=[Patch(facecolor=c, edgecolor="black", label=ch) for ch, c in colours.items()],
-        loc="lower left", fontsize=fontsize, title="defined in chapter", title_fontsize=fontsize,
+        loc="lower center", bbox_to_anchor=(0.62, 0.0), fontsize=fontsize, title="defined in chapter", title_fontsize=fontsize,
+    )
+    ax.add_artist(first)
+    ax.legend(
+        handles=[
+            Line2D([], [], color=PALETTE[0], linestyle="-", label="holds: its claims reproduce"),
+            Line2D([], [], color=refuted_colour, linestyle=(0, (4, 2)), label="✗ refuted: a claim is a discrepancy"),
+            Line2D([], [], color="grey", linestyle=":", label="no claim checks it yet"),
+        ],
+        loc="upper right", fontsize=fontsize, title="arrow (joined to the claims registry)", title_fontsize=fontsize,
     )
     return fig

@@ -387,3 +387,59 @@ CLAIMS = [
 ]
 
 __all__ = ["CLAIMS", "EXTREMAL_EPS"]
+
+
+# --------------------------------------------------------------------------------------------------
+# BDP against DP (Zhao, Sec. I, citing Yang et al.): the two arrows of the notion map and their conditions
+# --------------------------------------------------------------------------------------------------
+
+
+@cache
+def _dp_bdp_cases():
+    """(label, DP ε, BDP under an independent prior, BDP under a full-support correlated prior)."""
+    from ..mechanisms import geometric_count, local_randomized_response
+    from ..notions import random_mechanism, random_prior
+
+    rng = np.random.default_rng(13)
+    out = []
+    mechs = [(f"local RR n={n}, ε={e}", local_randomized_response(n, e)) for n in (2, 3) for e in (0.1, 1.0)]
+    mechs += [(f"count n={n}, ε={e}", geometric_count(n, e)) for n in (2, 3) for e in (0.1, 1.0)]
+    mechs += [(f"random mechanism #{k}", random_mechanism(2, 3, rng, 0.7)) for k in range(20)]
+    for name, mech in mechs:
+        n = len(mech.databases[0])
+        p = float(rng.uniform(0.05, 0.95))
+        full = random_prior(n, rng, 0.7)
+        out.append((f"{name}, independent p={p:.2f} / random full-support prior", mech.epsilon(),
+                    bdp_leakage(mech, independent_prior(n, p)), bdp_leakage(mech, full)))
+    return out
+
+
+def _dp_implies_bdp_independent(tighten: float = 1.0) -> Verdict:
+    """Independent records: BDP leakage ≤ DP ε (lhs BDP, rhs DP)."""
+    cases = _dp_bdp_cases()
+    return Verdict.of([c[2] for c in cases], [c[1] for c in cases], evidence=("exhaustive", "random-search"),
+                      tighten=tighten, labels=[c[0] for c in cases])
+
+
+def _bdp_implies_dp_full_support(tighten: float = 1.0) -> Verdict:
+    """A prior of full support: DP ε ≤ BDP leakage (the adversary knowing every other record sees DP's ratios)."""
+    cases = _dp_bdp_cases()
+    return Verdict.of([c[1] for c in cases], [c[3] for c in cases], evidence=("exhaustive", "random-search"),
+                      tighten=tighten, labels=[c[0] for c in cases])
+
+
+CLAIMS += [
+    Claim(
+        "zhao-sec1-dp-implies-bdp-independent", "zhao", "Sec. I (BDP of Yang et al., their Theorem 1)",
+        "With independent records, ε-DP implies ε-Bayesian DP", True, _dp_implies_bdp_independent,
+        note="Zhao introduces BDP as broadening DP to dependent records, citing Yang et al.  The condition is needed: "
+             "with copied records ε-local randomized response on two records is ε-DP but its BDP leakage is 2ε.",
+        chapter=CHAPTER,
+    ),
+    Claim(
+        "zhao-sec1-bdp-implies-dp-full-support", "zhao", "Sec. I (BDP of Yang et al., their Theorem 2)",
+        "Under a prior of full support, ε-Bayesian DP implies ε-DP", True, _bdp_implies_dp_full_support,
+        note="The condition is needed: a prior on a single database makes every mechanism 0-BDP.",
+        chapter=CHAPTER,
+    ),
+]
