@@ -1406,8 +1406,8 @@ def nondisclosure_epsilon(mechanism, population) -> float:
 
 
 def nondisclosing_example():
-    """A mechanism that is not DP for any ε and a population at which D and O are independent (statistical
-    nondisclosure): the population gives the one database with a different output distribution probability 0."""
+    """A mechanism that is far from 0-DP (one database has its own output distribution) and a population at
+    which D and O are independent (statistical nondisclosure): the population gives that database probability 0."""
     same, other = [0.25, 0.25, 0.5], [0.7, 0.2, 0.1]  # dyadic entries: exact zeros are not blurred by rounding
     mech = FiniteMechanism(np.array([same, same, other, same]), list(itertools.product((0, 1), repeat=2)), [0, 1, 2])
     return mech, np.array([[0.5, 0.25], [0.0, 0.25]])
