@@ -412,3 +412,91 @@ def test_definitions_with_three_data_points_match_sem_engine():
             P = c.random_population(rng, n=3, k=2, kind=kind)
             for d in (2, 3, 6, 7, 10):
                 assert c.definition_epsilon(d, mech, P) == pytest.approx(c.definition_epsilon_sem(d, mech, P), abs=1e-12)
+
+
+# ---------------------------------------------------------------- searches and the results of §2, §3, §6.3, §7, §8
+def test_hill_climb_finds_a_maximum():
+    rng = np.random.default_rng(0)
+    x, v = c.hill_climb(lambda x: -float(np.sum((x - 1.0) ** 2)), np.zeros(2), rng, steps=200, scale=0.5)
+    assert v > -0.05 and np.allclose(x, 1.0, atol=0.2)
+
+
+def test_definition_pair_rows_5_and_6_use_the_structural_model():
+    rng = np.random.default_rng(3)
+    mech = c.random_mechanism(rng, zero_prob=0.0)
+    P = c.random_population(rng, kind="sparse")
+    a5, e1 = c.definition_pair(5, mech, [P])
+    a6, _ = c.definition_pair(6, mech, [P])
+    assert a5 == pytest.approx(e1, rel=1e-12) and a6 == pytest.approx(e1, rel=1e-12)
+    assert c.definition_epsilon_sem(6, mech, P) == pytest.approx(c.definition_epsilon(6, mech, P), abs=1e-12)
+
+
+@pytest.mark.parametrize("number", sorted(c.TABLE1_DIRECTION))
+def test_attack_table1_row_never_breaks_the_printed_direction(number):
+    a, b, labels = c.attack_table1_row(number, seed=1, mechanisms=4, climbs=1, steps=5)
+    assert len(a) == len(b) == len(labels)
+    direction = c.TABLE1_DIRECTION[number]
+    if direction in ("le", "eq"):
+        assert np.all(a <= b * (1 + 1e-9))
+    if direction in ("ge", "eq"):
+        assert np.all(b <= a * (1 + 1e-9))
+
+
+def test_assumption_arcs_are_needed():
+    arcs = c.assumption_arcs(seed=0, mechanisms=3)
+    assert {a.assumption for a in arcs} == {"independent data points", "strong adversary"}
+    for a in arcs:
+        assert a.with_ratio == pytest.approx(1.0) and a.without_ratio == pytest.approx(2.0) and a.needed
+
+
+def test_interference_is_n_eps_for_local_randomized_response():
+    from dpsemantics.mechanisms import local_randomized_response
+
+    for n in (1, 2, 3):
+        assert c.interference_epsilon(local_randomized_response(n, EPS)) == pytest.approx(n * EPS, rel=1e-9)
+    const = FiniteMechanism(np.tile([0.5, 0.5], (2, 1)), [(0,), (1,)], [0, 1])
+    assert c.interference_epsilon(const) == 0.0
+
+
+def test_adversary_learning_examples():
+    count = c.adversary_learning(geometric_count(2, EPS), np.array([[0.4, 0.1], [0.1, 0.4]]))
+    assert count["informed"] == pytest.approx(EPS) and EPS < count["uninformed"] < 2 * EPS
+    xor = c.adversary_learning(c.xor_mechanism(EPS), np.full((2, 2), 0.25))
+    assert xor["uninformed"] == pytest.approx(0.0, abs=1e-12) and xor["informed"] == pytest.approx(EPS)
+
+
+def test_path_effects_in_the_survey():
+    eff = c.path_effects(c.prog_status_model(EPS, with_database=False), "O", "R1", direct_hold="R2", indirect_hold="D1")
+    assert eff == pytest.approx({"total": 2 * EPS, "direct": EPS, "indirect": EPS})
+
+
+def test_nondisclosure_epsilon():
+    mech, P = c.nondisclosing_example()
+    assert c.nondisclosure_epsilon(mech, P) == 0.0 and c.definition_epsilon(3, mech, P) == 0.0
+    assert c.universal_epsilon(3, mech) > 0
+    # randomized response on one bit, fair prior: posteriors 2p and 2(1-p) times the prior
+    p = 0.7
+    rr = FiniteMechanism(np.array([[p, 1 - p], [1 - p, p]]), [(0,), (1,)], [0, 1])
+    assert c.nondisclosure_epsilon(rr, np.array([0.5, 0.5])) == pytest.approx(abs(math.log(2 * (1 - p))))
+    with pytest.raises(ValueError, match="population"):
+        c.nondisclosure_epsilon(rr, np.array([0.5, 0.5, 0.0]))
+
+
+def test_experiment_interval_and_coverage():
+    mech = geometric_count(3, EPS)
+    est, lo, hi = c.experiment_log_ratio(mech, (1, 1, 1), (0, 1, 1), 3, 500, np.random.default_rng(0), replications=50)
+    assert est.shape == (50,) and np.all(lo < est) and np.all(est < hi)
+    cov = c.experiment_coverage(mech, (1, 1, 1), (0, 1, 1), 3, 400, replications=2000, seed=1)
+    assert cov["truth"] == pytest.approx(EPS)
+    assert abs(cov["coverage"] - 0.95) < 3 * math.sqrt(0.95 * 0.05 / 2000)
+    with pytest.raises(ValueError, match="trials"):
+        c.experiment_log_ratio(mech, (1, 1, 1), (0, 1, 1), 3, 0, np.random.default_rng(0))
+
+
+def test_pairwise_conditional_independence():
+    P = np.zeros((2, 2, 2))
+    P[0, 0, 0] = P[1, 1, 1] = 0.5
+    assert c.pairwise_conditionally_independent(P)  # Definition 4's printed condition admits it
+    assert not c.pairwise_conditionally_independent(np.array([[0.5, 0.0], [0.0, 0.5]]))
+    assert c.pairwise_conditionally_independent(np.full((2, 2, 2), 1 / 8))
+    assert c.definition_epsilon(3, geometric_count(3, EPS), P) == pytest.approx(3 * EPS, rel=1e-9)
