@@ -97,12 +97,29 @@ def test_optimal_two_fold_closed_form():
 
 def test_lattice_points_match_printed_formula():
     # optimal_lattice evaluates the printed sum of Thm 2.8(3) term by term; the continuous profile must
-    # agree at every lattice point
+    # agree at every lattice point.  The float ε = (k − 2ℓ)ε₀ misses the true lattice point by up to half an
+    # ulp, and optimal_delta evaluates exactly at the float it is given, so allow |dδ/dε| ≤ e^ε times that.
     for eps0, k, delta0 in [(0.1, 10, 0.0), (0.05, 37, 1e-6), (1.0, 20, 0.0), (2.0, 7, 1e-3)]:
         for ell in range(k // 2 + 1):
             eps, delta = C.optimal_lattice(eps0, k, ell, delta0)
             assert eps == pytest.approx((k - 2 * ell) * eps0)
-            assert C.optimal_delta(eps, eps0, k, delta0) == pytest.approx(delta, rel=1e-11, abs=1e-300)
+            slack = np.exp(eps) * np.spacing(eps)
+            assert C.optimal_delta(eps, eps0, k, delta0) == pytest.approx(delta, rel=1e-11, abs=slack)
+
+
+def test_lattice_gap_is_exact():
+    """optimal_delta(0.001, 1e-4, 10): the float 0.001 lies 2.7e-20 below the float 10 × 1e-4, so δ is
+    P_0 (1 − e^{−2.7e-20}) ≈ 2.6e-23, not 0 (exact rational arithmetic on the float inputs)."""
+    from fractions import Fraction
+    import mpmath
+
+    gap = Fraction(0.001) - 10 * Fraction(1e-4)
+    with mpmath.workdps(60):
+        e0 = mpmath.mpf(1e-4)
+        p0 = (mpmath.exp(e0) / (1 + mpmath.exp(e0))) ** 10
+        want = p0 * -mpmath.expm1(mpmath.mpf(gap.numerator) / gap.denominator)
+    assert float(want) == pytest.approx(2.6e-23, rel=0.05)
+    assert C.optimal_delta(0.001, 1e-4, 10) == pytest.approx(float(want), rel=1e-12)
 
 
 def test_optimal_between_lattice_points_beats_lattice_reading():

@@ -84,7 +84,7 @@ def as_float(value, name: str, *, scalar: bool = False):
 
 def as_output(x):
     """The one return type: a Python float for a 0-d result, a float ``numpy.ndarray`` otherwise."""
-    x = np.asarray(x, dtype=float)
+    x = np.asarray(x, dtype=float) + 0.0  # -0.0 → 0.0
     return float(x) if x.ndim == 0 else x
 
 

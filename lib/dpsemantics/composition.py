@@ -33,12 +33,15 @@ error below 1e-9 against 50-digit mpmath, see ``tests/test_accuracy.py``) for ε
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy.optimize import brentq
-from scipy.special import gammaln, logsumexp
+from scipy.signal import lfilter
+from scipy.special import expit, gammaln, logsumexp
 
+from ._validate import as_output as _out
 from ._validate import check_delta, check_epsilon, check_positive, check_positive_int
-from .conversions import _out
 
 __all__ = [
     "basic_epsilon",
@@ -54,14 +57,17 @@ __all__ = [
 ]
 
 
+_K_MAX = 10**15  # beyond it ε₀(k − 2ℓ) is no longer formed exactly enough in floats
+
+
 def _check_k(k, name: str = "k"):
-    """k: a whole number >= 1, or an array of them.  Returns an int or an int64 array."""
+    """k: a whole number in [1, 10¹⁵], or an array of them.  Returns an int or an int64 array."""
     if isinstance(k, (bool, np.bool_)) or np.asarray(k).dtype == bool:
-        raise ValueError(f"{name} must be a whole number >= 1 (got {name}={k!r})")
+        raise ValueError(f"{name} must be a whole number >= 1, not a boolean (got {name}={k!r})")
     if np.ndim(k) == 0:
-        return check_positive_int(k.item() if hasattr(k, "item") else k, name)
+        return check_positive_int(k.item() if hasattr(k, "item") else k, name, maximum=_K_MAX)
     arr = np.asarray(k)
-    flat = [check_positive_int(v.item() if hasattr(v, "item") else v, name) for v in arr.ravel()]
+    flat = [check_positive_int(v.item() if hasattr(v, "item") else v, name, maximum=_K_MAX) for v in arr.ravel()]
     return np.asarray(flat, dtype=np.int64).reshape(arr.shape)
 
 
@@ -81,7 +87,8 @@ def basic_epsilon(eps0, k):
     """
     eps0 = check_epsilon(eps0, "eps0")
     k = _check_k(k)
-    return _out(np.asarray(k, dtype=float) * np.asarray(eps0))
+    with np.errstate(over="ignore"):  # kε₀ beyond the float range is +inf
+        return _out(np.asarray(k, dtype=float) * np.asarray(eps0))
 
 
 def basic_delta(delta0, k):
@@ -89,7 +96,8 @@ def basic_delta(delta0, k):
     vacuous).  Broadcasts over ``delta0`` and ``k``."""
     delta0 = check_delta(delta0, "delta0")
     k = _check_k(k)
-    return _out(np.asarray(k, dtype=float) * np.asarray(delta0))
+    with np.errstate(over="ignore"):
+        return _out(np.asarray(k, dtype=float) * np.asarray(delta0))
 
 
 def advanced_epsilon(eps0, k, delta, delta0=0.0):
@@ -108,7 +116,9 @@ def advanced_epsilon(eps0, k, delta, delta0=0.0):
     k = np.asarray(_check_k(k), dtype=float)
     delta = np.asarray(check_delta(delta, "delta", open_low=True, open_high=True))
     _check_delta0(delta0)
-    return _out(k * eps0 * np.expm1(eps0) + eps0 * np.sqrt(2.0 * k * -np.log(delta)))
+    with np.errstate(over="ignore", invalid="ignore"):  # ε₀ past ~709: ε beyond the float range is +inf
+        out = k * eps0 * np.expm1(eps0) + eps0 * np.sqrt(2.0 * k * -np.log(delta))
+    return _out(np.where(np.isnan(out), np.inf, out))
 
 
 def advanced_epsilon_heterogeneous(eps_list, delta, delta_list=None):
@@ -132,7 +142,9 @@ def advanced_epsilon_heterogeneous(eps_list, delta, delta_list=None):
     slack = delta - deltas.sum()
     if not slack > 0:
         raise ValueError(f"delta must exceed sum(delta_list) (got delta={delta!r}, sum(delta_list)={float(deltas.sum())!r})")
-    return float(np.sum(eps * np.expm1(eps)) + np.sqrt(2.0 * np.sum(eps**2) * -np.log(slack)))
+    with np.errstate(over="ignore", invalid="ignore"):  # beyond the float range: +inf
+        out = float(np.sum(eps * np.expm1(eps)) + np.sqrt(2.0 * np.sum(eps**2) * -np.log(slack)))
+    return math.inf if math.isnan(out) else out
 
 
 # --------------------------------------------------------------------------------------------------
@@ -140,67 +152,223 @@ def advanced_epsilon_heterogeneous(eps_list, delta, delta_list=None):
 # --------------------------------------------------------------------------------------------------
 
 
-class _RRProfile:
-    """The exact privacy profile of the k-fold composition of ε₀-randomized response.
+# --- exact binomial log-probabilities (Loader 2000), accurate to ~1e-15 for every k -----------------------
 
-    Holds, for ℓ = 0 … m−1 (the lattice points L_ℓ = ε₀(k − 2ℓ) > 0), the logs of
-    P_ℓ = C(k, ℓ) e^{ε₀(k−ℓ)}/(1 + e^{ε₀})^k = Pr[privacy loss = L_ℓ].
+_LOG_2PI = math.log(2 * math.pi)
+_STIRLING = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188)
+
+
+def _stirlerr(n: np.ndarray) -> np.ndarray:
+    """log n! − log(√(2πn)(n/e)ⁿ) for n ≥ 1: the Stirling series above 15, gammaln below (both exact)."""
+    n = np.asarray(n, dtype=float)
+    small = n <= 15
+    out = np.empty_like(n)
+    ns = n[small]
+    out[small] = gammaln(ns + 1) - (ns + 0.5) * np.log(ns) + ns - 0.5 * _LOG_2PI
+    nb = n[~small]
+    inv2 = 1.0 / (nb * nb)
+    series = np.zeros_like(nb)
+    for c in reversed(_STIRLING):
+        series = series * inv2 + c
+    out[~small] = series / nb
+    return out
+
+
+def _bd0(x: np.ndarray, m: float) -> np.ndarray:
+    """x log(x/m) + m − x without cancellation (Loader's deviance; series where x is near m)."""
+    x = np.asarray(x, dtype=float)
+    out = np.empty_like(x)
+    near = np.abs(x - m) < 0.1 * (x + m)
+    xn = x[near]
+    v = (xn - m) / (xn + m)
+    total = (xn - m) * v
+    term = 2 * xn * v
+    for j in range(1, 12):
+        term = term * v * v
+        total = total + term / (2 * j + 1)
+    out[near] = total
+    xf = x[~near]
+    with np.errstate(divide="ignore"):
+        out[~near] = xf * (np.log(xf) - np.log(m)) + m - xf
+    return out
+
+
+def _log_binom_pmf(ell: np.ndarray, k: int, log_q: float, log_p: float, q: float, p: float) -> np.ndarray:
+    """log C(k, ℓ) q^ℓ p^{k−ℓ} (p = 1 − q given separately, both exact), Loader's saddle-point form."""
+    ell = np.asarray(ell, dtype=float)
+    out = np.empty_like(ell)
+    lo, hi = ell == 0, ell == k
+    out[lo] = k * log_p
+    out[hi] = k * log_q
+    mid = ~(lo | hi)
+    e = ell[mid]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out[mid] = (
+            _stirlerr(np.array([float(k)]))[0] - _stirlerr(e) - _stirlerr(k - e)
+            - _bd0(e, k * q) - _bd0(k - e, k * p)
+            + 0.5 * (math.log(k) - _LOG_2PI - np.log(e) - np.log(k - e))
+        )
+    return np.where(np.isnan(out), -np.inf, out)
+
+
+def _lattice_gap(eps: np.ndarray, eps0: float, n: np.ndarray) -> np.ndarray:
+    """ε − n·ε₀ for whole n, exactly rounded (Dekker's two-product): a lattice point given in floats is hit
+    exactly, and the factor 1 − e^{ε − nε₀} keeps its relative accuracy next to it."""
+    n = np.asarray(n, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        prod = n * eps0
+        split = 134217729.0  # 2^27 + 1
+        def halves(x):
+            t = split * x
+            hi = t - (t - x)
+            return hi, x - hi
+        nh, nl = halves(n)
+        eh, el = halves(np.full_like(n, eps0))
+        err = ((nh * eh - prod) + nh * el + nl * eh) + nl * el
+        gap = (eps - prod) - err
+    return np.where(np.isfinite(prod), gap, -np.inf)
+
+
+_K_DIRECT = 20_000  # up to here all ⌈k/2⌉ terms are computed at once (cheaper than bisecting for the window)
+
+
+class _RRProfile:
+    """The k-fold composition of ε₀-randomized response, the worst case of Kairouz, Oh & Viswanath (2015).
+
+    Its privacy loss is L_ℓ = ε₀(k − 2ℓ) with probability P_ℓ = C(k, ℓ) q^ℓ (1 − q)^{k−ℓ},
+    q = 1/(1 + e^{ε₀}) (ℓ = the number of flipped answers).  Only the terms with P_ℓ above ``log_floor``
+    are kept: ℓ runs over one window [lo, hi] around the binomial mode, whose size grows like √k, so time
+    and memory are O(√k) and k up to 10¹⁵ is practical.
     """
 
-    def __init__(self, eps0: float, k: int):
-        self.eps0 = eps0
-        self.k = k
-        m = (k + 1) // 2  # number of ℓ with k − 2ℓ > 0
-        ell = np.arange(m, dtype=float)
-        self.L = eps0 * (k - 2.0 * ell)
-        # log P_ℓ = log C(k, ℓ) − k log(1 + e^{−ε₀}) − ℓ ε₀   (no large cancelling terms)
-        log_binom = gammaln(k + 1.0) - gammaln(ell + 1.0) - gammaln(k - ell + 1.0)
-        self.logP = log_binom - k * np.log1p(np.exp(-eps0)) - ell * eps0
+    def __init__(self, eps0: float, k: int, log_floor: float):
+        self.eps0, self.k = eps0, k
+        self.q, self.p = float(expit(-eps0)), float(expit(eps0))
+        with np.errstate(divide="ignore"):
+            self.log_q, self.log_p = -float(np.logaddexp(0.0, eps0)), -float(np.logaddexp(0.0, -eps0))
+        self.m = (k + 1) // 2  # ℓ = 0 … m − 1 have L_ℓ > 0
+        if k <= _K_DIRECT:  # small k: every active term at once, the window by mask (log P is unimodal)
+            ell = np.arange(self.m, dtype=float)
+            logP = self._log_p(ell)
+            keep = np.flatnonzero(logP >= log_floor)
+            window = slice(keep[0], keep[-1] + 1) if keep.size else slice(0, 0)
+            self.ell, self.logP = ell[window], logP[window]
+            return
+        # large k: a window around the mode, sized by the normal approximation and widened until both
+        # ends are below the floor (log P is concave in ℓ, so everything outside is lower still)
+        mode = min(int((k + 1) * self.q), k)
+        lp = lambda i: float(self._log_p(np.array([float(i)]))[0])  # noqa: E731
+        sd = math.sqrt(k * self.q * self.p)
+        offset = int(1.5 * (math.sqrt(2.0 * max(lp(mode) - log_floor, 0.0)) + 3.0) * sd) + 10
+        lo_off = hi_off = offset
+        while mode - lo_off > 0 and lp(mode - lo_off) >= log_floor:
+            lo_off *= 2
+        while mode + hi_off < k and lp(mode + hi_off) >= log_floor:
+            hi_off *= 2
+        lo, top = max(mode - lo_off, 0), min(mode + hi_off, self.m - 1)
+        self.ell = np.arange(lo, top + 1, dtype=float) if lo <= top else np.zeros(0)
+        self.logP = self._log_p(self.ell)
+
+    def _log_p(self, ell):
+        return _log_binom_pmf(ell, self.k, self.log_q, self.log_p, self.q, self.p)
 
     def log_delta(self, eps: np.ndarray) -> np.ndarray:
-        """log δ_RR(ε) for an array of ε ≥ 0 (−inf where δ_RR = 0, i.e. ε ≥ kε₀)."""
+        """log δ_RR(ε) = log Σ_{L_ℓ > ε} P_ℓ (1 − e^{ε − L_ℓ}) with exact lattice gaps (−inf where 0)."""
         eps = np.asarray(eps, dtype=float)
-        flat = eps.ravel()
-        out = np.full(flat.shape, -np.inf)
-        chunk = max(1, 2_000_000 // max(1, self.L.size))
-        for start in range(0, flat.size, chunk):
-            e = flat[start : start + chunk, None]
-            gap = e - self.L[None, :]  # ε − L_ℓ; only ℓ with L_ℓ > ε contribute
+        out = np.full(eps.shape, -np.inf)
+        if self.ell.size == 0:
+            return out
+        n = self.k - 2 * self.ell
+        for idx in np.ndindex(eps.shape):
+            gap = _lattice_gap(eps[idx], self.eps0, n)
             active = gap < 0
-            with np.errstate(divide="ignore"):
-                terms = np.where(active, self.logP[None, :] + np.log(-np.expm1(np.minimum(gap, -1e-300))), -np.inf)
-            any_active = active.any(axis=1)
-            res = np.full(e.shape[0], -np.inf)
-            if np.any(any_active):
-                res[any_active] = logsumexp(terms[any_active], axis=1)
-            out[start : start + chunk] = res
-        return out.reshape(eps.shape)
+            if np.any(active):
+                out[idx] = logsumexp(self.logP[active] + np.log(-np.expm1(gap[active])))
+        return out
 
-    def log_delta_scalar(self, eps: float) -> float:
-        """log δ_RR(ε) for one ε, using only the active terms (fast path for root finding)."""
-        m = int(np.searchsorted(-self.L, -eps, side="left"))  # number of ℓ with L_ℓ > ε
-        if m == 0:
-            return -np.inf
-        gap = eps - self.L[:m]
-        return float(logsumexp(self.logP[:m] + np.log(-np.expm1(gap))))
+    def epsilon(self, log_target: float) -> float:
+        """The smallest ε ≥ 0 with δ_RR(ε) ≤ target, in one pass and a closed form.
+
+        On a piece [lower_j, L_j] between lattice points only ℓ ≤ j are active, so δ_RR(ε) = A_j − e^ε B_j
+        with A_j = Σ_{ℓ≤j} P_ℓ, B_j = Σ_{ℓ≤j} P_ℓ e^{−L_ℓ}.  With T_j = e^{L_j} B_j = P_j + e^{−2ε₀} T_{j−1}
+        (a positive recurrence) the values at the lower ends are D_j = D_{j−1} + (1 − e^{−2ε₀}) T_j — sums of
+        positive terms only, computed in linear space scaled by the target.  The first j with D_j ≥ target
+        holds the answer, in closed form from whichever end of the piece is nearer:
+        ε = lower_j + log1p((D_j − t)/C_j), C_j = e^{−2ε₀} T_j, or ε = L_j + log1p(−(t − D_{j−1})/T_j).
+        Past the window the neglected terms are below target·e^{−60}, so the last piece reaches down to 0.
+        """
+        if self.ell.size == 0:
+            return 0.0
+        e0, ell = self.eps0, self.ell
+        with np.errstate(over="ignore"):
+            P = np.exp(np.minimum(self.logP - log_target, 700.0))  # target = 1 in these units
+            g, c = math.exp(-2.0 * e0), -math.expm1(-2.0 * e0)
+            T = lfilter([1.0], [1.0, -g], P)
+            upper = e0 * (self.k - 2.0 * ell)
+            last_piece = np.zeros(ell.size, dtype=bool)
+            last_piece[-1] = True  # the window's last term: its piece reaches down to ε = 0
+            lower = np.where(last_piece, 0.0, np.maximum(upper - 2.0 * e0, 0.0))
+            width = upper - lower
+            steps = np.where(width == 2.0 * e0, c, -np.expm1(-width)) * T  # δ gained over each piece
+            D = np.cumsum(steps)
+        j = int(np.searchsorted(D, 1.0, side="left"))
+        if j >= ell.size:
+            return 0.0  # δ_RR(0) ≤ target
+        D_j, D_prev, T_j = D[j], (D[j - 1] if j > 0 else 0.0), T[j]
+        C_j = T_j * math.exp(-width[j])
+        if D_j - 1.0 <= 1.0 - D_prev:
+            eps = lower[j] + math.log1p((D_j - 1.0) / C_j)
+        else:
+            eps = upper[j] + math.log1p(-(1.0 - D_prev) / T_j)
+        return float(min(max(eps, lower[j]), upper[j]))
+
+
+def _log_reveal(delta0: float, k: int):
+    """(log A, log(1 − A)) for A = 1 − (1 − δ₀)^k, the part of δ no finite ε removes."""
+    log1m_A = k * math.log1p(-delta0)
+    with np.errstate(divide="ignore"):
+        return float(np.log(-np.expm1(log1m_A))), log1m_A
 
 
 def _log_total(log_rr, delta0: float, k: int):
     """log of 1 − (1 − δ₀)^k (1 − δ_RR) = A + δ_RR(1 − A), A = 1 − (1 − δ₀)^k, in log space."""
     if delta0 == 0.0:
         return log_rr
-    log1m_A = k * np.log1p(-delta0)  # log(1 − A)
-    log_A = np.log(-np.expm1(log1m_A))
+    log_A, log1m_A = _log_reveal(delta0, k)
     return np.logaddexp(log_A, log_rr + log1m_A)
 
 
+_LOG_FLOOR_DELTA = -1500.0  # optimal_delta keeps terms within e^{-1500} of the largest: exact in floats
+
+
 def _optimal_log_delta_scalar_params(eps, eps0: float, k: int, delta0: float):
-    if eps0 == 0.0:
-        log_rr = np.full(np.shape(eps), -np.inf)
-    else:
-        log_rr = _RRProfile(eps0, k).log_delta(eps)
+    eps = np.asarray(eps, dtype=float)
+    log_rr = np.full(eps.shape, -np.inf)
+    if eps0 > 0.0:
+        for idx in np.ndindex(eps.shape):
+            # the largest active term sits at ℓ* = min(mode, last active ℓ); terms e^{-1500} below it are
+            # invisible in floats, so the window is built around it (O(√k) per ε)
+            with np.errstate(over="ignore"):
+                last_active = math.floor((k - eps[idx] / eps0) / 2) if math.isfinite(eps[idx] / eps0) else -1
+            last_active = min(last_active, (k + 1) // 2 - 1)
+            if last_active < 0:
+                continue
+            top = min(last_active, min(int((k + 1) * float(expit(-eps0))), k))
+            prof = _RRProfile(eps0, k, _log_p_at(eps0, k, top) + _LOG_FLOOR_DELTA)
+            log_rr[idx] = prof.log_delta(eps[idx])
     with np.errstate(divide="ignore"):
         return _log_total(log_rr, delta0, k)
+
+
+def _log_p_at(eps0: float, k: int, ell: int) -> float:
+    q, p = float(expit(-eps0)), float(expit(eps0))
+    with np.errstate(divide="ignore"):
+        lq, lp = -float(np.logaddexp(0.0, eps0)), -float(np.logaddexp(0.0, -eps0))
+    return float(_log_binom_pmf(np.array([float(ell)]), k, lq, lp, q, p)[0])
+
+
+def _check_k_scalar(k):
+    return check_positive_int(k, "k", maximum=_K_MAX)
 
 
 def optimal_log_delta(eps, eps0, k, delta0=0.0):
@@ -214,7 +382,7 @@ def optimal_log_delta(eps, eps0, k, delta0=0.0):
     # group by the mechanism parameters so the lattice is built once per (ε₀, k, δ₀)
     keys = {}
     for idx in np.ndindex(e.shape):
-        keys.setdefault((float(e0[idx]), int(kk[idx]), float(d0[idx])), []).append(idx)
+        keys.setdefault((float(e0[idx]), _check_k_scalar(int(kk[idx])), float(d0[idx])), []).append(idx)
     for (a, b, c), idxs in keys.items():
         vals = _optimal_log_delta_scalar_params(np.array([e[i] for i in idxs]), a, b, c)
         for i, v in zip(idxs, np.atleast_1d(vals)):
@@ -230,8 +398,9 @@ def optimal_delta(eps, eps0, k, delta0=0.0):
 
     The smallest δ for which *every* k-fold composition of (ε₀, δ₀)-DP mechanisms is (ε, δ)-DP; it is
     attained by randomized response (with a δ₀ reveal outcome).  At ε = (k − 2ℓ)ε₀ it equals the printed
-    lattice value (:func:`optimal_lattice`).  Broadcasts over all arguments; values below ~1e-308
-    underflow — use :func:`optimal_log_delta` there.
+    lattice value (:func:`optimal_lattice`).  The gaps ε − (k − 2ℓ)ε₀ are formed exactly, so a value next to
+    a lattice point keeps its relative accuracy.  k ≤ 10¹⁵.  Broadcasts over all arguments; values below
+    ~1e-308 underflow — use :func:`optimal_log_delta` there.
     """
     log_d = optimal_log_delta(eps, eps0, k, delta0)
     return _out(np.exp(log_d))
@@ -265,29 +434,24 @@ def optimal_lattice(eps0, k, ell, delta0=0.0):
 
 
 def _optimal_epsilon_scalar(eps0: float, k: int, delta: float, delta0: float) -> float:
-    log1m_A = k * np.log1p(-delta0)
-    A = -np.expm1(log1m_A)  # 1 − (1 − δ₀)^k, the part of δ that no finite ε removes
+    log_A, log1m_A = _log_reveal(delta0, k) if delta0 > 0 else (-math.inf, 0.0)
+    A = math.exp(log_A)
     if not delta > A:
         raise ValueError(
-            f"delta must exceed 1 - (1 - delta0)**k = {float(A)!r} for a finite epsilon to exist "
+            f"delta must exceed 1 - (1 - delta0)**k = {A!r} for a finite epsilon to exist "
             f"(got delta={delta!r}, delta0={delta0!r}, k={k})"
         )
     if eps0 == 0.0:
         return 0.0
     # target for the randomized-response part: δ_RR = (δ − A)/(1 − A), in logs
-    log_target = np.log(delta - A) - log1m_A if A > 0 else np.log(delta)
-    prof = _RRProfile(eps0, k)
-    if prof.log_delta_scalar(0.0) <= log_target:
+    log_target = math.log(delta - A) - log1m_A if A > 0 else math.log(delta)
+    if log_target >= 0.0:
         return 0.0
-    # top piece ε ∈ [L_1, L_0): only ℓ = 0 is active, δ_RR = P_0(1 − e^{ε − L_0}) — solve exactly
-    L0, logP0 = prof.L[0], prof.logP[0]
-    L1 = max(prof.L[1], 0.0) if prof.L.size > 1 else 0.0
-    if prof.L.size == 1 or prof.log_delta_scalar(L1) > log_target:
-        # the root lies in the top piece: ε = L_0 + log(1 − target/P_0)
-        return float(max(L0 + np.log1p(-np.exp(log_target - logP0)), 0.0))
-    # otherwise the root lies in [0, L_1], where f goes from > 0 to <= 0
-    f = lambda e: prof.log_delta_scalar(e) - log_target  # noqa: E731 - decreasing, continuous
-    return float(brentq(f, 0.0, L1, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=400))
+    if math.isinf(eps0 * k):
+        return math.inf  # the answer kε₀ + log(1 − δ_RR) exceeds the float range
+    # keep every term above target·e^{-60}/k: the rest cannot move δ by a relative 1e-26
+    prof = _RRProfile(eps0, k, log_target - 60.0 - math.log(k))
+    return prof.epsilon(log_target)
 
 
 def optimal_epsilon(eps0, k, delta, delta0=0.0):
@@ -296,11 +460,11 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
 
     ``delta`` is the *total* δ of the composition (compare :func:`advanced_epsilon`, whose ``delta`` is the
     slack on top of kδ₀: ``optimal_epsilon(eps0, k, k*delta0 + d, delta0) <= advanced_epsilon(eps0, k, d,
-    delta0)``).  The answer is exact at every δ, not only at the printed lattice points (k − 2ℓ)ε₀: the
-    profile of :func:`optimal_delta` is continuous and decreasing, and is inverted by Brent's method in
-    log δ (the top piece, where one lattice term is active, in closed form).  Returns 0 when δ is at least
-    δ(0).  Raises ``ValueError`` when δ ≤ 1 − (1 − δ₀)^k (no finite ε exists) or on bad input.
-    Broadcasts over all arguments.
+    delta0)``).  The answer is exact at every δ, not only at the printed lattice points (k − 2ℓ)ε₀: between
+    two lattice points the profile is A − B·e^ε, so one pass of cumulative log-sums finds the piece and a
+    closed form gives ε (no iteration; :class:`_RRProfile`).  Time and memory grow like √k; k ≤ 10¹⁵.
+    Returns 0 when δ is at least δ(0).  Raises ``ValueError`` when δ ≤ 1 − (1 − δ₀)^k (no finite ε
+    exists) or on bad input.  Broadcasts over all arguments.
     """
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))
@@ -309,7 +473,7 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     e0, kk, d, d0 = np.broadcast_arrays(eps0, k, delta, delta0)
     out = np.empty(e0.shape)
     for idx in np.ndindex(e0.shape):
-        out[idx] = _optimal_epsilon_scalar(float(e0[idx]), int(kk[idx]), float(d[idx]), float(d0[idx]))
+        out[idx] = _optimal_epsilon_scalar(float(e0[idx]), _check_k_scalar(int(kk[idx])), float(d[idx]), float(d0[idx]))
     return _out(out)
 
 
@@ -321,10 +485,10 @@ def max_eps0(eps_total, k, delta, delta0=0.0, method: str = "optimal"):
     slack δ − kδ₀ must be positive) or ``"optimal"`` (``delta`` is the total δ of :func:`optimal_epsilon`).
     Solved by Brent's method on the monotone map ε₀ ↦ ε(ε₀).  Scalar arguments only.
     """
-    eps_total = float(check_epsilon(eps_total, "eps_total", strictly_positive=True))
-    k = check_positive_int(k, "k")
-    delta = float(check_delta(delta, "delta", open_low=True, open_high=True))
-    delta0 = float(_check_delta0(delta0))
+    eps_total = check_epsilon(eps_total, "eps_total", strictly_positive=True, scalar=True)
+    k = check_positive_int(k, "k", maximum=_K_MAX)
+    delta = check_delta(delta, "delta", open_low=True, open_high=True, scalar=True)
+    delta0 = check_delta(delta0, "delta0", open_high=True, scalar=True)
     if method == "basic":
         if k * delta0 > delta:
             raise ValueError(f"delta must be at least k*delta0 = {k * delta0!r} for basic composition (got delta={delta!r})")
@@ -339,10 +503,15 @@ def max_eps0(eps_total, k, delta, delta0=0.0, method: str = "optimal"):
         g = lambda e0: optimal_epsilon(e0, k, delta, delta0) - eps_total  # noqa: E731
     else:
         raise ValueError(f"method must be 'basic', 'advanced' or 'optimal' (got method={method!r})")
-    hi = eps_total  # expand until the composed ε exceeds the budget
-    while g(hi) < 0:
+    hi = eps_total  # expand until the composed ε exceeds the budget (ε(ε₀) ≥ ε₀, so hi = ε_total suffices)
+    while g(hi) < 0:  # pragma: no cover - every method composes to at least ε₀
         hi *= 2.0
-    return float(brentq(g, 0.0, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=400))
+    # relative tolerance in ε₀ (an absolute one would be meaningless for tiny budgets), then step to the
+    # safe side: the returned ε₀ must compose to at most ε_total
+    root = brentq(g, 0.0, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=400)
+    while root > 0 and g(root) > 0:
+        root = float(np.nextafter(root, 0.0))
+    return float(root)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -362,7 +531,8 @@ def zcdp_compose(rhos, k=None):
         if rhos.ndim != 1:
             raise ValueError(f"rhos must be one-dimensional (got shape {rhos.shape})")
         return float(rhos.sum())
-    rho = np.asarray(check_positive(rhos, "rho"))
+    rho = np.asarray(check_positive(rhos, "rhos"))
     k = np.asarray(_check_k(k), dtype=float)
-    return _out(k * rho)
+    with np.errstate(over="ignore"):  # kρ beyond the float range is +inf
+        return _out(k * rho)
 
