@@ -27,8 +27,12 @@ Bounds printed by the paper, and the exact ones
     :func:`thm22_epsilon`, :func:`thm22_proof_epsilon`, :func:`tight_semantic_epsilon`,
     :func:`thm22_converse_epsilon`, :func:`tight_converse_epsilon`, :func:`thm24_max_delta`,
     :func:`thm24_parameters`, :func:`thm24_proof_epsilon`, :func:`thm24_converse_parameters`,
-    :func:`conditioning_delta`, :func:`thm42_parameters`, :func:`max_sd_bound`, :func:`tight_max_sd`,
+    :func:`conditioning_delta`, :func:`corrected_conditioning_delta`, :func:`conditioning_counterexample`,
+    :func:`thm24_repaired_delta_hat`, :func:`thm24_repaired_delta`, :func:`thm42_parameters`, :func:`max_sd_bound`, :func:`tight_max_sd`,
     :func:`pointwise_delta`.
+Related approaches (§2.1)
+    :func:`informed_semantic_epsilon` (prior-to-posterior, informed beliefs), :func:`most_powerful_power`
+    and :func:`testing_bound` (the hypothesis-testing view).
 The paper's examples
     :func:`random_index_mechanism` (Remark 1), :func:`smoking_study` (Example 1), :func:`leaky_count`,
     :func:`dwork_mcsherry_sd`, :func:`dwork_mcsherry_delta`, :func:`paper_gaussian_sigma` (Theorem A.2),
@@ -88,6 +92,13 @@ __all__ = [
     "thm24_converse_parameters",
     "conditioning_delta",
     "conditioning_bad_mass",
+    "corrected_conditioning_delta",
+    "conditioning_counterexample",
+    "thm24_repaired_delta_hat",
+    "thm24_repaired_delta",
+    "informed_semantic_epsilon",
+    "most_powerful_power",
+    "testing_bound",
     "thm42_parameters",
     "max_sd_bound",
     "tight_max_sd",
@@ -602,6 +613,144 @@ def conditioning_bad_mass(joint, joint_prime, eps_hat, delta_hat) -> tuple[float
             continue
         bad[t] = smallest_delta(P[:, t] / pb[t], Q[:, t] / qb[t], eps_hat) > delta_hat + 1e-12
     return float(pb[bad].sum()), float(qb[bad].sum())
+
+
+def corrected_conditioning_delta(eps, delta, delta_hat):
+    """The Conditioning Lemma (K&S Lemma 3.4) with the proof repaired: δ″ = 2δ/(1 − e^{−ε}) + (1 + e^{2ε})·δ/δ̂.
+
+    The proof bounds Pr[B ∈ Bad′₁] ≤ δ/δ̂ correctly, but "by a similar argument" only gives
+    Pr[B′ ∈ Bad′₂] ≤ δ/δ̂; off Bad₀, Pr[B = t] ≤ e^{2ε} Pr[B′ = t], hence Pr[B ∈ Bad′₂] ≤ e^{2ε}δ/δ̂.
+    (The same bound holds over t ~ B′ by symmetry.)  :func:`conditioning_counterexample` shows that the
+    printed 2δ/δ̂ + 2δ/(1 − e^{−ε}) is not enough."""
+    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    delta = check_delta(delta)
+    delta_hat = check_positive(delta_hat, "delta_hat")
+    eps, delta = np.asarray(eps), np.asarray(delta)
+    return -2 * delta / np.expm1(-eps) + (1 + np.exp(2 * eps)) * delta / delta_hat
+
+
+def conditioning_counterexample(eps, delta, delta_hat, *, slack: float = 1e-6):
+    """Two joint distributions of (A, B), A ∈ {0, 1} (rows) and B ∈ {t₁, t₂, t₀} (columns), that are exactly
+    (ε, δ)-indistinguishable, yet t₁ and t₂ are both bad at (3ε, δ̂) and Pr[B ∈ {t₁, t₂}] ≈
+    (1 + e^ε(1 − δ̂))·δ/δ̂, more than the proof's δ″ = 2δ/δ̂ + 2δ/(1 − e^{−ε}) when ε is not tiny
+    (K&S Lemma 3.4 is false as the proof derives it).  With a = δ̂(1 + slack), u = δ/a:
+
+    P = [[u(1 − a), e^ε u(1 − a), ·], [u a, 0, 0]],   Q = [[u(1 − a), u(1 − a), ·], [0, u a, 0]],
+
+    the column t₀ filling row 0 up to total mass 1 (the two A-marginals are equal).  Raises when the
+    masses do not fit in a probability distribution (δ/δ̂ too large)."""
+    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    delta = check_delta(delta, "delta", open_low=True)
+    delta_hat = check_probability(delta_hat, "delta_hat", open_low=True, open_high=True)
+    slack = check_positive(slack, "slack")
+    a = delta_hat * (1 + slack)
+    if a >= 1:
+        raise ValueError(f"delta_hat*(1+slack) must be < 1 (got delta_hat={delta_hat}, slack={slack})")
+    u = delta / a
+    P = np.array([[u * (1 - a), np.exp(eps) * u * (1 - a), 0.0], [u * a, 0.0, 0.0]])
+    Q = np.array([[u * (1 - a), u * (1 - a), 0.0], [0.0, u * a, 0.0]])
+    P[0, 2], Q[0, 2] = 1 - P.sum(), 1 - Q.sum()
+    if P[0, 2] < 0 or Q[0, 2] < 0:
+        raise ValueError(f"delta/delta_hat is too large for a distribution (got delta={delta}, delta_hat={delta_hat})")
+    return P, Q
+
+
+def thm24_repaired_delta_hat(eps, delta, n):
+    """The largest δ̂ for which (3ε, δ̂)-indistinguishable posteriors are within Theorem 2.4 (1)'s
+    ε′ = e^{3ε} − 1 + 2√(nδ) in statistical difference, using the exact maximum
+    (e^{ε̂} − 1 + 2δ̂)/(e^{ε̂} + 1) (:func:`tight_max_sd`) instead of Lemma 3.3 (5):
+    δ̂* = ((e^{3ε} − 1 + 2√(nδ))(e^{3ε} + 1) − (e^{3ε} − 1))/2 ≥ (e^{3ε} + 1)√(nδ)."""
+    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    delta = check_delta(delta, "delta", open_low=True)
+    n = check_positive(n, "n")
+    e3 = np.expm1(3 * np.asarray(eps))
+    eps_prime = e3 + 2 * np.sqrt(n * np.asarray(delta))
+    return (eps_prime * (e3 + 2) - e3) / 2
+
+
+def thm24_repaired_delta(eps, delta, n):
+    """δ′ = n·δ″ that Theorem 2.4 (1)'s proof gives with the corrected Conditioning Lemma
+    (:func:`corrected_conditioning_delta`) at δ̂ = :func:`thm24_repaired_delta_hat`; under the theorem's
+    condition it is below 3√(nδ), so the printed δ′ = 4√(nδ) survives."""
+    dh = thm24_repaired_delta_hat(eps, delta, n)
+    return n * corrected_conditioning_delta(eps, delta, dh)
+
+
+def informed_semantic_epsilon(mechanism: FiniteMechanism, *, method: str = "exact", grid: int = 60) -> float:
+    """sup SD(b, b̄₀[·|t]) over *informed* beliefs — all entries but one fixed — and transcripts t: the
+    prior-to-posterior notion of Dwork et al. that K&S §2.1 recalls as "equivalent to differential privacy".
+
+    ``"exact"``: for each index i, each setting of the other entries and each t, the likelihoods of the
+    values of x_i have ratio R = max/min and the supremum over priors on x_i is tanh(ln R / 4) (two-point
+    prior).  ``"grid"``: every prior on a grid of the simplex over D (|D| ≤ 3), no reduction used.
+    The mechanism's databases must be all of Dⁿ."""
+    n, values = mechanism.record_domain()
+    index = {d: k for k, d in enumerate(mechanism.databases)}
+    L = mechanism.matrix
+    if method == "grid":
+        if len(values) > 3:
+            raise ValueError(f"method='grid' supports |D| <= 3 (got |D|={len(values)})")
+        ticks = np.linspace(0, 1, grid + 1)
+        priors = np.array([(a, b, 1 - a - b) for a in ticks for b in ticks if a + b <= 1 + 1e-12])[:, : len(values)]
+        priors = np.clip(priors, 0, None)
+        priors = priors[priors.sum(1) > 0]
+        priors /= priors.sum(1, keepdims=True)
+    elif method != "exact":
+        raise ValueError(f"method must be 'exact' or 'grid' (got method={method!r})")
+    best = 0.0
+    for i in range(n):
+        for rest in itertools.product(values, repeat=n - 1):
+            rows = np.array([L[index[rest[:i] + (v,) + rest[i:]]] for v in values])  # (|D|, n_t)
+            if method == "exact":
+                hi, lo = rows.max(0), rows.min(0)
+                seen = hi > 0
+                with np.errstate(divide="ignore"):
+                    R = np.where(lo[seen] > 0, hi[seen] / np.where(lo[seen] > 0, lo[seen], 1.0), np.inf)
+                best = max(best, float(np.max(_two_point_sd(R))) if R.size else 0.0)
+            else:
+                joint = priors[:, :, None] * rows[None]  # (prior, value, t)
+                z = joint.sum(1, keepdims=True)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    post = np.where(z > 0, joint / np.where(z > 0, z, 1.0), priors[:, :, None])
+                sd = 0.5 * np.abs(post - priors[:, :, None]).sum(1)
+                best = max(best, float(np.max(np.where(z[:, 0] > 0, sd, 0.0))))
+    return best
+
+
+def most_powerful_power(null, alternative, alpha):
+    """The power 1 − β of the most powerful (randomised, Neyman–Pearson) test of ``null`` against
+    ``alternative`` (two distributions on the same finite outcomes) at level α: reject on the outcomes
+    of largest likelihood ratio alternative/null first.  Vectorised in ``alpha``."""
+    p0 = check_distribution(null, "null")
+    p1 = check_distribution(alternative, "alternative")
+    if p0.shape != p1.shape:
+        raise ValueError(f"null and alternative must have the same outcomes (got {p0.size} and {p1.size})")
+    alpha = check_probability(alpha, "alpha")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(p0 > 0, p1 / np.where(p0 > 0, p0, 1.0), np.inf)
+    order = np.argsort(-ratio, kind="stable")
+    levels = np.concatenate([[0.0], np.cumsum(p0[order])])
+    powers = np.concatenate([[0.0], np.cumsum(p1[order])])
+    a = np.asarray(alpha, dtype=float)
+    k = np.clip(np.searchsorted(levels, a, side="right") - 1, 0, levels.size - 1)  # last level ≤ α (ties: most power)
+    nxt = np.minimum(k + 1, levels.size - 1)
+    gap = levels[nxt] - levels[k]
+    frac = np.where(gap > 0, (a - levels[k]) / np.where(gap > 0, gap, 1.0), 0.0)
+    out = powers[k] + np.clip(frac, 0.0, 1.0) * (powers[nxt] - powers[k])
+    return np.minimum(out, 1.0) + 0.0
+
+
+def testing_bound(eps, delta, alpha):
+    """The largest power of a level-α test of one record's value against an (ε, δ)-DP mechanism:
+    1 − β ≤ e^ε α + δ (Wasserman & Zhou for δ = 0; K&S §2.1, equation (4) with the exponent repaired), and
+    symmetrically 1 − β ≤ 1 − e^{−ε}(1 − δ − α).  Returns the smaller of the two, capped at 1."""
+    eps = check_epsilon(eps, "eps")
+    delta = check_delta(delta)
+    alpha = check_probability(alpha, "alpha")
+    a = np.asarray(alpha)
+    first = np.exp(eps) * a + delta
+    second = 1 - np.exp(-np.asarray(eps)) * (1 - delta - a)
+    return np.minimum(np.minimum(first, second), 1.0) + 0.0
 
 
 def thm42_parameters(eps, delta, delta1, n):
