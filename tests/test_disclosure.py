@@ -473,3 +473,69 @@ def test_bounds_are_symmetric_under_relabelling(p, eps):
     low_c, high_c = D.posterior_bounds(1 - p, eps)
     assert low == pytest.approx(1 - high_c, abs=1e-12)
     assert high == pytest.approx(1 - low_c, abs=1e-12)
+
+
+# ------------------------------------------------------------------ worst-case search over finite pairs
+
+
+def test_leave_thresholds_match_bayes_rule():
+    """The loss interval of leave_thresholds agrees with the bounds evaluated by Bayes' rule on each output."""
+    rng = np.random.default_rng(3)
+    z = np.linspace(-3, 3, 241)
+    for metric in D.METRICS:
+        for prior in rng.uniform(0.01, 0.99, 20):
+            eps = float(rng.uniform(0.1, 2.0))
+            lo, hi = D.leave_thresholds(prior, eps, metric)
+            x = 1 / (1 + (1 - prior) / prior * np.exp(-z))
+            if metric == "posterior":
+                inside = (x >= prior / (prior + (1 - prior) * math.exp(eps)) - 1e-12) & \
+                         (x <= prior / (prior + (1 - prior) * math.exp(-eps)) + 1e-12)
+            elif metric == "ratio":
+                inside = (x / prior >= math.exp(-eps) - 1e-12) & (x / prior <= math.exp(eps) + 1e-12)
+            else:
+                inside = np.abs(x - prior) <= math.tanh(eps / 4) + 1e-12
+            ours = (z >= lo - 1e-9) & (z <= hi + 1e-9)
+            assert np.array_equal(ours, inside), (metric, prior, eps)
+
+
+def test_theorem39_tight_pair_is_dp_and_attains_delta_prime():
+    for eps, delta, dp in [(1.0, 1e-6, 0.01), (0.3, 1e-3, 0.05)]:
+        p, q = D.theorem39_tight_pair(eps, delta, dp, 1e-10)
+        assert p.sum() == pytest.approx(1) and q.sum() == pytest.approx(1)
+        assert D.pair_hockey(p, q, eps) <= delta * (1 + 1e-9)
+        ep = math.log(dp * math.exp(eps) + delta) - math.log(dp - delta)
+        assert D.pair_pdp_delta(p, q, ep) == pytest.approx(dp, rel=1e-5)
+    with pytest.raises(ValueError, match="delta_prime"):
+        D.theorem39_tight_pair(1.0, 0.1, 0.05)
+
+
+def test_worst_pair_linear_program_finds_known_optima():
+    eps, delta = 1.0, 1e-3
+    z = D.loss_grid([eps])
+    # max hockey stick over (ε, δ)-PDP pairs is δ (Theorem 2.5 attained by an output only one side produces)
+    val, (p, q) = D.worst_pair(z, ("hockey", eps), [("pdp", eps, delta)])
+    assert val == pytest.approx(delta, rel=1e-6)
+    assert D.pair_pdp_delta(p, q, eps) <= delta * (1 + 1e-6)
+    # max PDP δ under the difference condition is (1 + e^{−ε})δ (Theorem 3.5(2) with its sharp constant)
+    mask = np.abs(D.PairProgram(z).losses) > eps
+    val, _ = D.worst_pair(z, ("P", mask), [("difference", (D.critical_priors(eps, "difference", 80), eps), delta)])
+    assert val == pytest.approx((1 + math.exp(-eps)) * delta, rel=1e-6)
+    with pytest.raises(ValueError, match="constraint"):
+        D.worst_pair(z, ("P", mask), [("nonsense", eps, delta)])
+
+
+def test_renyi_rho_of_randomized_response_and_gaussian_limit():
+    # Bun & Steinke: pure ε-DP implies (ε²/2)-zCDP, so RR's ρ is at most ε²/2
+    for e in (0.1, 1.0, 3.0):
+        keep = 1 / (1 + math.exp(-e))
+        rho = D.renyi_rho([keep, 1 - keep], [1 - keep, keep])
+        assert 0 < rho <= e**2 / 2 + 1e-12
+    assert D.renyi_rho([1.0, 0.0], [0.5, 0.5]) == math.inf
+
+
+def test_random_pairs_are_distributions_and_seeded():
+    a = D.random_pairs(20, 1)
+    b = D.random_pairs(20, 1)
+    for (p, q), (p2, q2) in zip(a, b):
+        assert np.array_equal(p, p2) and np.array_equal(q, q2)
+        assert p.sum() == pytest.approx(1) and q.sum() == pytest.approx(1)
