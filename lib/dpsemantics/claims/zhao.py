@@ -443,3 +443,21 @@ CLAIMS += [
         chapter=CHAPTER,
     ),
 ]
+
+
+#: Statements of the paper the chapter states but does not check, and why: (where, statement, why not).
+UNCHECKED = [
+    ("Sec. III-A, footnote 2", "The results extend readily to continuous distributions",
+     "Every check runs on finite mechanisms and finite priors; no continuous case is computed."),
+    ("Definition 2", "Beliefs b range over all distributions on Dⁿ, and the unknown records follow b",
+     "The book fixes the correlation prior of BDP and lets beliefs range over (x_i, x_S); under Zhao's literal "
+     "wording b plays both roles. Both readings agree for S = N∖{i}; the other adversaries are checked under the "
+     "book's reading only (the 'replace' reading of Game i is shown to break the converse of Theorem 1)."),
+    ("Proof of Theorem 4", "Li et al.'s Lemma 3.4: x_i-scaling preserves P[Y | x_i] and P[Y | x̄_i]",
+     "Taken as the definition of the scaled distributions (the two-point family at every P[x_i]); Li et al.'s "
+     "general notion of downward scalability is not modelled."),
+    ("Footnote 1 and Definition 3", "Negative membership privacy of Li et al.",
+     "The paper sets it aside; so does the book."),
+    ("Sec. I", "Deployments (iOS 10, RAPPOR) and the related-work survey of Sec. IV",
+     "Statements about other work, not results of the paper."),
+]
