@@ -436,7 +436,8 @@ def _thm39_tight():
     for eps in (0.1, 1.0, 3.0):
         for delta, dp in ((1e-6, 1e-5), (1e-6, 0.05), (1e-3, 0.01), (0.01, 0.3)):
             ep = float(conversions.pdp_epsilon(eps, delta, dp))
-            for eta in (1e-3, 1e-6, 1e-9):
+            for r in (1e-3, 1e-6, 1e-9):   # η relative to the gap ε′ − ε, on which the construction depends
+                eta = r * (ep - eps)
                 p, q = D.theorem39_tight_pair(eps, delta, dp, eta)
                 lhs += [float(D.pair_hockey(p, q, eps)), float(D.pair_pdp_delta(p, q, ep))]
                 rhs += [delta, dp]
@@ -446,9 +447,9 @@ def _thm39_tight():
 
 
 def _thm39_tight_margin_of_limit() -> float:
-    """The PDP δ of the four-output pair at η = 1e-9, as a fraction of δ′ (the smallest over the cases)."""
+    """The PDP δ of the four-output pair at η = 1e-9·(ε′ − ε), as a fraction of δ′ (the smallest over the cases)."""
     lhs, rhs, _ = _thm39_tight()
-    return float(min(l / r for l, r in zip(lhs[1::2], rhs[1::2])))
+    return float(min(l / r for l, r in zip(lhs[5::6], rhs[5::6])))
 
 
 @lru_cache(maxsize=None)
