@@ -1150,3 +1150,25 @@ CLAIMS = [
            "On x₋₁ no update occurs: the largest change of b̄₁ from the uniform prior over all transcripts", 0.0,
            _a2_no_update_in_game1, atol=1e-12),
 ]
+
+# What the chapter states but does not check, and why (rendered by the chapter's last section).
+NOT_CHECKED = [
+    ("§2, 'our results extend directly to the interactive, continuous case'",
+     "Every computation is on finite, non-interactive mechanisms; continuous noise is binned (Theorem A.2, "
+     "footnote 4), which is post-processing and proves nothing about the continuous statement itself."),
+    ("Theorem 2.4 (1), tightness of $\\delta' = 4\\sqrt{n\\delta}$",
+     "The belief and mechanism searches find a semantic δ of order δ, not $\\sqrt{n\\delta}$; whether $\\sqrt{n\\delta}$ is ever needed "
+     "is not settled here (the search is over one- to three-record mechanisms)."),
+    ("Lemma 3.4 corrected, the factor $e^{2\\varepsilon}$",
+     "Proved, and approached as ε → 0; the counterexample reaches $e^{\\varepsilon}(1 - \\hat\\delta)$, and whether "
+     "$e^{2\\varepsilon}$ can be lowered to $e^{\\varepsilon}$ is open."),
+    ("Theorem 4.2 for general mechanisms and beliefs",
+     "Checked on median mechanisms of three records in {0..4} with i.i.d. beliefs; there the semantic δ is 0 "
+     "(a breach needs prior mass of order ε′ outside E), so only the proof's first step is attacked closely."),
+    ("§2.1, Wasserman–Zhou and Hall et al. for continuous mechanisms and composite hypotheses",
+     "Checked for finite mechanisms, i.i.d. records and the tests of x_i ∈ S against x_i ∈ T; the "
+     "literature's continuous statements are cited, not recomputed."),
+    ("§1 and §4, historical and bibliographic statements",
+     "Who proposed which definition first (Dwork–McSherry, Bassily et al., Kifer–Machanavajjhala) is not a "
+     "computation."),
+]
