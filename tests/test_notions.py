@@ -315,6 +315,29 @@ def test_membership_privacy_against_closed_form_and_theorems_3_4():
     assert N.membership_privacy(mech, prior, 1e-9) == pytest.approx(leak, abs=1e-7)  # Theorem 4's limit
 
 
+def test_membership_privacy_of_is_definition_3_from_the_mechanism():
+    """Direct MP (every event, every two-point distribution of D*) equals the Lemma-1 shortcut for every b,
+    stays below the BDP leakage (Theorem 3) and reaches it as b → 0 (Theorem 4)."""
+    mech, prior = local_randomized_response(2, 1.0), N.markov_chain_prior(2, 0.9)
+    bs = np.array([1e-13, 1e-4, 0.2, 0.5, 0.8, 1 - 1e-9])
+    direct = N.membership_privacy_of(mech, prior, bs)
+    assert direct.shape == bs.shape
+    assert np.allclose(direct, [N.membership_privacy(mech, prior, b) for b in bs], atol=1e-9)
+    leak = N.bdp_leakage(mech, prior)
+    assert np.all(direct <= leak + 1e-12) and direct[0] == pytest.approx(leak, rel=1e-12)
+    assert isinstance(N.membership_privacy_of(mech, prior, 0.5), float)
+
+
+def test_membership_pairs_follow_the_prior():
+    """Copied records: the adversary knowing the copy has no second value to hesitate between."""
+    pairs = N.membership_pairs(local_randomized_response(2, 1.0), N.copies_prior(2))
+    keys = {k[:2] for k, _, _ in pairs}
+    assert keys == {(0, ()), (1, ())}
+    assert all(p_in.sum() == pytest.approx(1.0) and p_out.sum() == pytest.approx(1.0) for _, p_in, p_out in pairs)
+    full = N.membership_pairs(local_randomized_response(2, 1.0), N.independent_prior(2))
+    assert len(full) == 2 * (2 + 2 * 2)  # per target: S = ∅ (one x_K) and S = {other} (two x_K), two orders each
+
+
 def test_theorem4_threshold():
     eps, alpha = 0.5, 3.0
     q_star = N.theorem4_threshold(alpha, eps)

@@ -461,3 +461,37 @@ UNCHECKED = [
     ("Sec. I", "Deployments (iOS 10, RAPPOR) and the related-work survey of Sec. IV",
      "Statements about other work, not results of the paper."),
 ]
+
+
+@cache
+def _replace_reading_cases():
+    """Copied records, ε-local randomized response: BDP leakage against the ε that the printed converse
+    guarantees from the BSP level under the 'replace' reading of Game i."""
+    from ..mechanisms import local_randomized_response
+    from ..notions import copies_prior
+
+    lhs, rhs, labels = [], [], []
+    for n in (2, 3):
+        for e in (0.1, 0.5, 1.0):
+            mech, prior = local_randomized_response(n, e), copies_prior(n)
+            level = bayesian_semantic_privacy(mech, prior, 0, reading="replace")
+            a, b = _converse_pair(bdp_leakage(mech, prior), level)
+            lhs.append(a), rhs.append(b), labels.append(f"local RR n={n}, ε={e}, copied records: BDP {a:.4g}, replace-BSP {level:.4g}")
+    return np.array(lhs), np.array(rhs), tuple(labels)
+
+
+CLAIMS += [
+    Claim(
+        "zhao-thm1-converse-replace-reading", "zhao", "Theorem 1 (second part) with eq. (13) read as 'replace'",
+        "(1/2 − 1/(e^ε+1))-BSP implies ε-BDP, with Game i drawing the unknown records given the true x_i and then "
+        "replacing record i by ⊥",
+        True, lambda tighten=1.0: Verdict.of(*_replace_reading_cases()[:2], evidence="extremal", tighten=tighten,
+                                             labels=_replace_reading_cases()[2]),
+        expected="discrepancy", finding="different-reading",
+        note="Eq. (13) leaves open whether the unknown records follow the prior given X_i = ⊥ or given the true x_i. "
+             "Under the second ('replace') reading the converse fails: with copied records Game i still sees the copy, "
+             "so BSP stays at tanh(ε/4) while BDP is nε. Under the reading the book adopts (condition on X_i = ⊥) "
+             "Theorem 1 holds (zhao-thm1-converse).",
+        chapter=CHAPTER,
+    ),
+]
