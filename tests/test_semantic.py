@@ -425,3 +425,73 @@ def test_constant_mechanism_with_an_impossible_output_is_zero_private():
     for method in ("exact", "exhaustive", "optimize"):
         res = S.semantic_epsilon(const, method=method)
         assert res.epsilon == pytest.approx(0.0, abs=1e-12) and res.transcript == "always"
+
+
+# --- the Conditioning Lemma repaired, Theorem 2.4 (1) repaired, §2.1 ----------------------------------------
+
+
+@pytest.mark.parametrize("eps,delta_hat", [(1.0, 0.1), (0.5, 0.01), (0.1, 1e-3)])
+def test_conditioning_counterexample_is_exact_and_breaks_the_proofs_delta2(eps, delta_hat):
+    delta = 1e-3 * delta_hat
+    P, Q = S.conditioning_counterexample(eps, delta, delta_hat)
+    assert float(smallest_delta(P.ravel(), Q.ravel(), eps)) == pytest.approx(delta, rel=1e-9)
+    assert np.allclose(P.sum(1), Q.sum(1))
+    bad = S.conditioning_bad_mass(P, Q, 3 * eps, delta_hat)
+    assert bad[0] == pytest.approx((1 + math.exp(eps) * (1 - delta_hat)) * delta / delta_hat, rel=1e-4)
+    assert bad[0] > S.conditioning_delta(eps, delta, delta_hat)
+    assert max(bad) <= S.corrected_conditioning_delta(eps, delta, delta_hat)
+    with pytest.raises(ValueError, match="delta_hat"):
+        S.conditioning_counterexample(eps, delta, 1.0)
+    with pytest.raises(ValueError, match="too large"):
+        S.conditioning_counterexample(eps, 0.5, 0.1)
+
+
+def test_corrected_conditioning_delta_formula_and_validation():
+    assert S.corrected_conditioning_delta(1.0, 1e-6, 0.1) == pytest.approx(
+        2e-6 / (1 - math.exp(-1)) + (1 + math.exp(2)) * 1e-5)
+    assert S.corrected_conditioning_delta(0.3, 1e-4, 0.01) > S.conditioning_delta(0.3, 1e-4, 0.01)
+    with pytest.raises(ValueError, match="delta_hat"):
+        S.corrected_conditioning_delta(0.3, 1e-4, 0.0)
+    with pytest.raises(ValueError, match="eps"):
+        S.corrected_conditioning_delta(0.0, 1e-4, 0.1)
+
+
+@pytest.mark.parametrize("eps", [0.01, 0.5, 3.0])
+@pytest.mark.parametrize("n", [1, 100])
+def test_thm24_repaired_delta_is_below_three_root_n_delta(eps, n):
+    for frac in (1e-6, 0.5, 0.999):
+        delta = frac * float(S.thm24_max_delta(eps, n))
+        root = math.sqrt(n * delta)
+        dh = float(S.thm24_repaired_delta_hat(eps, delta, n))
+        assert float(S.tight_max_sd(3 * eps, min(dh, 1.0))) <= S.thm24_parameters(eps, delta, n)[0] * (1 + 1e-12)
+        assert float(S.thm24_repaired_delta(eps, delta, n)) < 3 * root
+
+
+@pytest.mark.parametrize("eps", [0.3, 1.0, 2.5])
+def test_informed_semantic_epsilon_is_tanh_quarter_eps(eps):
+    for m in (local_randomized_response(2, eps), geometric_count(2, eps)):
+        exact = S.informed_semantic_epsilon(m)
+        assert exact == pytest.approx(math.tanh(m.epsilon() / 4), abs=1e-12)
+        assert S.informed_semantic_epsilon(m, method="grid", grid=50) == pytest.approx(exact, abs=1e-5)
+    with pytest.raises(ValueError, match="method"):
+        S.informed_semantic_epsilon(geometric_count(1, eps), method="magic")
+
+
+def test_most_powerful_power_neyman_pearson():
+    assert S.most_powerful_power([0.5, 0.5], [0.2, 0.8], [0, 0.25, 0.5, 1]) == pytest.approx([0, 0.4, 0.8, 1])
+    # an outcome impossible under the null is rejected first: power at level 0 is its alternative mass
+    assert S.most_powerful_power([0, 0.5, 0.5], [0.1, 0.2, 0.7], [0, 0.25, 0.5, 1]) == pytest.approx([0.1, 0.45, 0.8, 1])
+    e = math.exp(1.0)
+    rr = np.array([[e, 1], [1, e]]) / (1 + e)
+    alphas = np.linspace(0, 1, 11)
+    assert np.allclose(S.most_powerful_power(rr[0], rr[1], alphas), S.testing_bound(1.0, 0.0, alphas))
+    with pytest.raises(ValueError, match="alternative"):
+        S.most_powerful_power([0.5, 0.5], [1.0], 0.1)
+    with pytest.raises(ValueError, match="alpha"):
+        S.most_powerful_power([0.5, 0.5], [0.5, 0.5], 1.5)
+
+
+def test_testing_bound_shape():
+    assert S.testing_bound(1.0, 0.0, 0.0) == 0.0 and S.testing_bound(1.0, 0.1, 0.0) == pytest.approx(0.1)
+    assert S.testing_bound(1.0, 0.0, 1.0) == 1.0
+    assert S.testing_bound(0.0, 0.0, 0.3) == pytest.approx(0.3)
