@@ -359,3 +359,14 @@ def test_theorem_a2_calibration_and_ratio():
     n, s = 10, 2.0
     assert math.exp((-(n**2) + (n - 1) ** 2) / (2 * s**2)) == pytest.approx(math.exp((-2 * n + 1) / (2 * s**2)))
     assert not math.isclose(math.exp((-2 * n + 1) / (2 * s**2)), math.exp((-2 * n + 1) / (2 * s)))
+
+
+@pytest.mark.parametrize("eps", [0.5, 2.0])
+def test_local_randomized_response_is_tanh_quarter_eps_for_two_records(eps):
+    """'Local randomized response is tanh(ε/4)-semantically private for every n' (checked at n = 1, 2)."""
+    for n in (1, 2):
+        dbs = list(itertools.product((0, 1), repeat=n))
+        outs = list(itertools.product((0, 1), repeat=n))
+        keep = math.exp(eps) / (1 + math.exp(eps))
+        L = np.array([[np.prod([keep if o == x else 1 - keep for o, x in zip(out, d)]) for out in outs] for d in dbs])
+        assert semantic_sup(L, dbs) == pytest.approx(math.tanh(eps / 4), abs=1e-6)
