@@ -27,6 +27,7 @@ import numpy as np
 __all__ = [
     "as_float",
     "as_output",
+    "broadcast",
     "check_epsilon",
     "check_delta",
     "check_probability",
@@ -80,6 +81,15 @@ def as_float(value, name: str, *, scalar: bool = False):
         raise ValueError(f"{name} must not be NaN (got {name}={_show(value)})")
     arr = arr + 0.0  # -0.0 → 0.0
     return float(arr) if arr.ndim == 0 else arr
+
+
+def broadcast(**named):
+    """``np.broadcast_arrays`` of the named arguments, or a ValueError naming them and their shapes."""
+    try:
+        return np.broadcast_arrays(*[np.asarray(v) for v in named.values()])
+    except ValueError:
+        shapes = ", ".join(f"{n}: {np.shape(v)}" for n, v in named.items())
+        raise ValueError(f"{', '.join(named)} must broadcast to one shape (got shapes {shapes})") from None
 
 
 def as_output(x):

@@ -41,7 +41,7 @@ from scipy.signal import lfilter
 from scipy.special import expit, gammaln, logsumexp
 
 from ._validate import as_output as _out
-from ._validate import check_delta, check_epsilon, check_positive, check_positive_int
+from ._validate import broadcast, check_delta, check_epsilon, check_positive, check_positive_int
 
 __all__ = [
     "basic_epsilon",
@@ -57,11 +57,11 @@ __all__ = [
 ]
 
 
-_K_MAX = 10**15  # beyond it ε₀(k − 2ℓ) is no longer formed exactly enough in floats
+_K_MAX = 10**9  # the exact optimal composition costs O(√k); past 1e9 it takes seconds (use a CLT/PLD accountant)
 
 
 def _check_k(k, name: str = "k"):
-    """k: a whole number in [1, 10¹⁵], or an array of them.  Returns an int or an int64 array."""
+    """k: a whole number in [1, 10⁹], or an array of them.  Returns an int or an int64 array."""
     if isinstance(k, (bool, np.bool_)) or np.asarray(k).dtype == bool:
         raise ValueError(f"{name} must be a whole number >= 1, not a boolean (got {name}={k!r})")
     if np.ndim(k) == 0:
@@ -85,19 +85,17 @@ def basic_epsilon(eps0, k):
 
     The matching δ is :func:`basic_delta` (kδ₀).  Broadcasts over ``eps0`` and ``k``.
     """
-    eps0 = check_epsilon(eps0, "eps0")
-    k = _check_k(k)
+    eps0, k = broadcast(eps0=check_epsilon(eps0, "eps0"), k=_check_k(k))
     with np.errstate(over="ignore"):  # kε₀ beyond the float range is +inf
-        return _out(np.asarray(k, dtype=float) * np.asarray(eps0))
+        return _out(np.asarray(k, dtype=float) * eps0)
 
 
 def basic_delta(delta0, k):
     """Kazan et al., Theorem 2.8(1) (basic composition): δ = kδ₀ (may exceed 1, then the guarantee is
     vacuous).  Broadcasts over ``delta0`` and ``k``."""
-    delta0 = check_delta(delta0, "delta0")
-    k = _check_k(k)
+    delta0, k = broadcast(delta0=check_delta(delta0, "delta0"), k=_check_k(k))
     with np.errstate(over="ignore"):
-        return _out(np.asarray(k, dtype=float) * np.asarray(delta0))
+        return _out(np.asarray(k, dtype=float) * delta0)
 
 
 def advanced_epsilon(eps0, k, delta, delta0=0.0):
@@ -112,10 +110,9 @@ def advanced_epsilon(eps0, k, delta, delta0=0.0):
     eps0 ≥ 0, whole k ≥ 1, delta ∈ (0, 1), delta0 ∈ [0, 1); broadcasts.  ``delta0`` only enters the total
     δ, not ε; it is validated so that a meaningless δ₀ = 1 is caught.
     """
-    eps0 = np.asarray(check_epsilon(eps0, "eps0"))
-    k = np.asarray(_check_k(k), dtype=float)
-    delta = np.asarray(check_delta(delta, "delta", open_low=True, open_high=True))
-    _check_delta0(delta0)
+    eps0, k, delta, _ = broadcast(eps0=check_epsilon(eps0, "eps0"), k=np.asarray(_check_k(k), dtype=float),
+                                  delta=check_delta(delta, "delta", open_low=True, open_high=True),
+                                  delta0=_check_delta0(delta0))
     with np.errstate(over="ignore", invalid="ignore"):  # ε₀ past ~709: ε beyond the float range is +inf
         out = k * eps0 * np.expm1(eps0) + eps0 * np.sqrt(2.0 * k * -np.log(delta))
     return _out(np.where(np.isnan(out), np.inf, out))
@@ -229,6 +226,7 @@ def _lattice_gap(eps: np.ndarray, eps0: float, n: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(prod), gap, -np.inf)
 
 
+_SAFETY = 1e-12  # relative margin for the evaluation error of δ when a guarantee is computed
 _K_DIRECT = 20_000  # up to here all ⌈k/2⌉ terms are computed at once (cheaper than bisecting for the window)
 
 
@@ -238,7 +236,7 @@ class _RRProfile:
     Its privacy loss is L_ℓ = ε₀(k − 2ℓ) with probability P_ℓ = C(k, ℓ) q^ℓ (1 − q)^{k−ℓ},
     q = 1/(1 + e^{ε₀}) (ℓ = the number of flipped answers).  Only the terms with P_ℓ above ``log_floor``
     are kept: ℓ runs over one window [lo, hi] around the binomial mode, whose size grows like √k, so time
-    and memory are O(√k) and k up to 10¹⁵ is practical.
+    and memory are O(√k).
     """
 
     def __init__(self, eps0: float, k: int, log_floor: float):
@@ -377,7 +375,7 @@ def optimal_log_delta(eps, eps0, k, delta0=0.0):
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))
     delta0 = np.asarray(_check_delta0(delta0))
-    e, e0, kk, d0 = np.broadcast_arrays(eps, eps0, k, delta0)
+    e, e0, kk, d0 = broadcast(eps=eps, eps0=eps0, k=k, delta0=delta0)
     out = np.empty(e.shape)
     # group by the mechanism parameters so the lattice is built once per (ε₀, k, δ₀)
     keys = {}
@@ -399,7 +397,7 @@ def optimal_delta(eps, eps0, k, delta0=0.0):
     The smallest δ for which *every* k-fold composition of (ε₀, δ₀)-DP mechanisms is (ε, δ)-DP; it is
     attained by randomized response (with a δ₀ reveal outcome).  At ε = (k − 2ℓ)ε₀ it equals the printed
     lattice value (:func:`optimal_lattice`).  The gaps ε − (k − 2ℓ)ε₀ are formed exactly, so a value next to
-    a lattice point keeps its relative accuracy.  k ≤ 10¹⁵.  Broadcasts over all arguments; values below
+    a lattice point keeps its relative accuracy.  k ≤ 10⁹.  Broadcasts over all arguments; values below
     ~1e-308 underflow — use :func:`optimal_log_delta` there.
     """
     log_d = optimal_log_delta(eps, eps0, k, delta0)
@@ -449,9 +447,15 @@ def _optimal_epsilon_scalar(eps0: float, k: int, delta: float, delta0: float) ->
         return 0.0
     if math.isinf(eps0 * k):
         return math.inf  # the answer kε₀ + log(1 − δ_RR) exceeds the float range
-    # keep every term above target·e^{-60}/k: the rest cannot move δ by a relative 1e-26
+    # keep every term above target·e^{-60}/k: the rest cannot move δ by a relative 1e-26.  Solve for the
+    # target less a relative 1e-12 (the evaluation error of δ), then make sure the ε returned meets it:
+    # the guarantee (ε, δ) never rests on a rounding error.
+    log_target -= _SAFETY
     prof = _RRProfile(eps0, k, log_target - 60.0 - math.log(k))
-    return prof.epsilon(log_target)
+    eps = prof.epsilon(log_target)
+    while eps < math.inf and float(prof.log_delta(np.asarray(eps))) > log_target + _SAFETY:
+        eps = math.nextafter(eps, math.inf)
+    return eps
 
 
 def optimal_epsilon(eps0, k, delta, delta0=0.0):
@@ -462,7 +466,7 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     slack on top of kδ₀: ``optimal_epsilon(eps0, k, k*delta0 + d, delta0) <= advanced_epsilon(eps0, k, d,
     delta0)``).  The answer is exact at every δ, not only at the printed lattice points (k − 2ℓ)ε₀: between
     two lattice points the profile is A − B·e^ε, so one pass of cumulative log-sums finds the piece and a
-    closed form gives ε (no iteration; :class:`_RRProfile`).  Time and memory grow like √k; k ≤ 10¹⁵.
+    closed form gives ε (no iteration; :class:`_RRProfile`).  Time and memory grow like √k; k ≤ 10⁹.
     Returns 0 when δ is at least δ(0).  Raises ``ValueError`` when δ ≤ 1 − (1 − δ₀)^k (no finite ε
     exists) or on bad input.  Broadcasts over all arguments.
     """
@@ -470,7 +474,7 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     k = np.asarray(_check_k(k))
     delta = np.asarray(check_delta(delta, "delta", open_low=True, open_high=True))
     delta0 = np.asarray(_check_delta0(delta0))
-    e0, kk, d, d0 = np.broadcast_arrays(eps0, k, delta, delta0)
+    e0, kk, d, d0 = broadcast(eps0=eps0, k=k, delta=delta, delta0=delta0)
     out = np.empty(e0.shape)
     for idx in np.ndindex(e0.shape):
         out[idx] = _optimal_epsilon_scalar(float(e0[idx]), _check_k_scalar(int(kk[idx])), float(d[idx]), float(d0[idx]))
@@ -531,8 +535,7 @@ def zcdp_compose(rhos, k=None):
         if rhos.ndim != 1:
             raise ValueError(f"rhos must be one-dimensional (got shape {rhos.shape})")
         return float(rhos.sum())
-    rho = np.asarray(check_positive(rhos, "rhos"))
-    k = np.asarray(_check_k(k), dtype=float)
+    rho, k = broadcast(rhos=check_positive(rhos, "rhos"), k=np.asarray(_check_k(k), dtype=float))
     with np.errstate(over="ignore"):  # kρ beyond the float range is +inf
         return _out(k * rho)
 

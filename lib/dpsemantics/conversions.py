@@ -30,10 +30,12 @@ finite and accurate.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy.optimize import brentq
 
-from ._validate import as_output, check_delta, check_epsilon, check_positive
+from ._validate import as_output, broadcast, check_delta, check_epsilon, check_positive
 from .mechanisms import gaussian_delta
 
 __all__ = [
@@ -68,7 +70,7 @@ def pdp_epsilon(eps, delta, delta_prime):
     eps = check_epsilon(eps, "eps")
     delta = check_delta(delta, "delta", open_high=True)
     delta_prime = check_delta(delta_prime, "delta_prime", open_low=True)
-    e, d, dp = np.broadcast_arrays(np.asarray(eps), np.asarray(delta), np.asarray(delta_prime))
+    e, d, dp = broadcast(eps=eps, delta=delta, delta_prime=delta_prime)
     bad = dp <= d
     if np.any(bad):
         i = np.flatnonzero(bad.ravel())[0]
@@ -96,7 +98,7 @@ def pdp_delta(eps, delta, eps_prime):
     eps = check_epsilon(eps, "eps")
     delta = check_delta(delta, "delta", open_high=True)
     eps_prime = check_epsilon(eps_prime, "eps_prime")
-    e, d, ep = np.broadcast_arrays(np.asarray(eps), np.asarray(delta), np.asarray(eps_prime))
+    e, d, ep = broadcast(eps=eps, delta=delta, eps_prime=eps_prime)
     bad = ep <= e
     if np.any(bad):
         i = np.flatnonzero(bad.ravel())[0]
@@ -148,7 +150,7 @@ def _tight_eps_scalar(rho: float, L: float) -> float:
     t = brentq(lambda s: rho * s * s + np.log1p(s) - L, 0.0, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
     if t <= 0.0:  # pragma: no cover - the root is strictly positive for L > 0
         t = np.nextafter(0.0, 1.0)
-    g = (1 + t) * rho + (np.log(t) - np.log1p(t)) + (L - np.log1p(t)) / t
+    g = (1 + t) * rho - np.log1p(1.0 / t) + (L - np.log1p(t)) / t  # log(t/(1+t)) = −log1p(1/t)
     return max(g, 0.0)
 
 
@@ -160,9 +162,10 @@ def _tight_log_delta_scalar(rho: float, eps: float) -> float:
     """
 
     def deriv(t):
-        return (2 * t + 1) * rho - eps + np.log(t) - np.log1p(t)
+        return (2 * t + 1) * rho - eps - np.log1p(1.0 / t)
 
-    hi = max(1.0, (eps + 1.0) / (2.0 * rho) + 1.0)
+    with np.errstate(over="ignore"):
+        hi = min(max(1.0, (eps + 1.0) / (2.0 * rho) + 1.0), 1e300)  # subnormal ρ: the root is below 1e300
     while deriv(hi) <= 0:  # pragma: no cover - the bracket above already suffices
         hi *= 2.0
     lo = min(1.0, hi) / 2.0
@@ -172,8 +175,7 @@ def _tight_log_delta_scalar(rho: float, eps: float) -> float:
             # the stationary point is below 1e-300, where h(t) = O(t log t): the infimum is 0, δ = 1
             return 0.0
     t = brentq(deriv, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
-    log_t, log1p_t = np.log(t), np.log1p(t)
-    h = t * ((1 + t) * rho - eps) + (1 + t) * (log_t - log1p_t) - log_t
+    h = t * ((1 + t) * rho - eps) - (1 + t) * np.log1p(1.0 / t) - np.log(t)
     return min(h, 0.0)
 
 
@@ -192,14 +194,30 @@ def zcdp_epsilon(rho, delta, tight: bool = False):
     """
     rho = check_positive(rho, "rho")
     L = _log_inv_delta(delta)
-    r, L = np.broadcast_arrays(np.asarray(rho, dtype=float), L)
-    if not tight:
-        with np.errstate(over="ignore"):  # ρ near the float maximum: ε beyond it is +inf
-            return _out(r + 2.0 * np.sqrt(r) * np.sqrt(L))
+    r, L = broadcast(rho=rho, delta=L)
     out = np.empty(r.shape)
     for idx in np.ndindex(r.shape):
-        out[idx] = 0.0 if L[idx] == 0.0 else _tight_eps_scalar(float(r[idx]), float(L[idx]))
+        rho_i, L_i = float(r[idx]), float(L[idx])
+        if L_i == 0.0:
+            out[idx] = 0.0
+            continue
+        if tight:
+            eps_i, log_delta = _tight_eps_scalar(rho_i, L_i), lambda e: _tight_log_delta_scalar(rho_i, e)  # noqa: E731
+        else:
+            with np.errstate(over="ignore"):  # ρ near the float maximum: ε beyond it is +inf
+                eps_i = rho_i + 2.0 * math.sqrt(rho_i) * math.sqrt(L_i)
+            log_delta = lambda e: -(max(e - rho_i, 0.0) / (4.0 * rho_i)) * max(e - rho_i, 0.0)  # noqa: E731
+        out[idx] = _safe_epsilon(eps_i, log_delta, -L_i)
     return _out(out)
+
+
+def _safe_epsilon(eps: float, log_delta, log_target: float) -> float:
+    """Step ε up until the δ it gives, evaluated by the inverse conversion, is at most the target: an
+    ε returned for a guarantee must not fall short by a rounding error."""
+    step = max(math.ulp(eps), 1e-16 * eps)
+    while math.isfinite(eps) and log_delta(eps) > log_target:
+        eps, step = eps + step, 2.0 * step
+    return eps
 
 
 def zcdp_delta(rho, eps, tight: bool = False):
@@ -216,7 +234,7 @@ def zcdp_delta(rho, eps, tight: bool = False):
     """
     rho = check_positive(rho, "rho")
     eps = check_epsilon(eps, "eps")
-    r, e = np.broadcast_arrays(np.asarray(rho, dtype=float), np.asarray(eps, dtype=float))
+    r, e = broadcast(rho=rho, eps=eps)
     if not tight:
         x = np.maximum(e - r, 0.0)
         with np.errstate(over="ignore", under="ignore"):  # (ε − ρ)²/(4ρ) beyond the float range: δ = 0
@@ -236,8 +254,8 @@ def zcdp_gaussian_delta(rho, eps):
     """
     rho = check_positive(rho, "rho")
     eps = check_epsilon(eps, "eps")
-    r, e = np.broadcast_arrays(np.asarray(rho, dtype=float), np.asarray(eps, dtype=float))
-    sigma = 1.0 / np.sqrt(2.0 * r)
+    r, e = broadcast(rho=rho, eps=eps)
+    sigma = 1.0 / (np.sqrt(2.0) * np.sqrt(r))  # no overflow in 2ρ at the largest floats
     out = np.empty(r.shape)
     for idx in np.ndindex(r.shape):
         out[idx] = gaussian_delta(float(e[idx]), float(sigma[idx]))

@@ -28,7 +28,7 @@ from scipy import stats
 from scipy.optimize import brentq
 from scipy.special import erfcx, expit, ndtr
 
-from ._validate import as_float, as_output, check_delta, check_epsilon, check_positive, check_positive_int, check_row_stochastic
+from ._validate import as_float, as_output, broadcast, check_delta, check_epsilon, check_positive, check_positive_int, check_row_stochastic
 from .indistinguishability import hockey_stick, max_divergence
 
 __all__ = [
@@ -171,8 +171,12 @@ def two_sided_geometric_pmf(k, eps):
     """Pr[Z = k] for the two-sided geometric noise Z with parameter ε: (1−e^{−ε})/(1+e^{−ε}) e^{−ε|k|}."""
     eps = check_epsilon(eps, "eps", strictly_positive=True)
     k = np.asarray(as_float(k, "k"))
-    # (1 − a)/(1 + a) = tanh(ε/2); e^{−ε|k|} underflows to 0 (never overflows)
-    return as_output(np.tanh(eps / 2) * np.exp(-eps * np.abs(k)))
+    if np.any(~np.isfinite(k) | (k != np.round(k))):
+        bad = k[~np.isfinite(k) | (k != np.round(k))].flat[0]
+        raise ValueError(f"k must be whole numbers (got k={float(bad)!r})")
+    # (1 − a)/(1 + a) = tanh(ε/2); ε|k| beyond the float range gives e^{−∞} = 0, as it should
+    with np.errstate(over="ignore"):
+        return as_output(np.tanh(eps / 2) * np.exp(-eps * np.abs(k)))
 
 
 def geometric_count(n: int, eps, *, low: int | None = None, high: int | None = None) -> FiniteMechanism:
@@ -211,6 +215,7 @@ def randomized_response_delta(eps, eps_rr):
     """Privacy profile of ε_rr-randomized response: δ(ε) = (e^{ε_rr} − e^ε)₊ / (1 + e^{ε_rr})."""
     eps = check_epsilon(eps, "eps")
     eps_rr = check_epsilon(eps_rr, "eps_rr")
+    eps, eps_rr = broadcast(eps=eps, eps_rr=eps_rr)
     # (e^a − e^b)/(1 + e^a) = expit(a)·(1 − e^{b−a}), stable for large a; b > a gives 0 (no expm1 overflow)
     return as_output(expit(eps_rr) * -np.expm1(np.minimum(np.subtract(eps, eps_rr), 0.0)))
 
@@ -222,7 +227,7 @@ def laplace_delta(eps, eps_mech, sensitivity=1.0):
     """
     eps = check_epsilon(eps, "eps")
     eps_mech = check_epsilon(eps_mech, "eps_mech", strictly_positive=True)
-    check_positive(sensitivity, "sensitivity")
+    eps, eps_mech, _ = broadcast(eps=eps, eps_mech=eps_mech, sensitivity=check_positive(sensitivity, "sensitivity"))
     return as_output(-np.expm1(np.minimum(np.subtract(eps, eps_mech) / 2, 0.0)))
 
 
@@ -245,6 +250,7 @@ def _log_erfcx_difference(u: float, v: float, h: float) -> float:
 
 def _gaussian_log_delta_mp(eps: float, r: float, digits: float) -> float:
     """log δ in mpmath at enough digits for the cancellation at hand (rare: tiny ε and tiny Δ/σ)."""
+    digits = min(digits, 600.0) if math.isfinite(digits) else 600.0
     with mpmath.workdps(int(30 + max(0.0, digits))):
         e, rr = mpmath.mpf(eps), mpmath.mpf(r)
         a, b = rr / 2 - e / rr, -rr / 2 - e / rr
@@ -263,8 +269,10 @@ def _gaussian_log_delta_scalar(eps: float, r: float) -> float:
     """
     if r == math.inf:
         return 0.0  # disjoint outputs: δ = 1 at every finite ε
+    if r == 0.0:
+        return -math.inf  # identical outputs (Δ/σ underflows): δ = 0
     if eps == 0.0:
-        return math.log(math.erf(r / (2 * _SQRT2))) if r > 1e-300 else math.log(r / math.sqrt(2 * math.pi))
+        return math.log(math.erf(r / (2 * _SQRT2))) if r > 1e-300 else math.log(r) - 0.5 * math.log(2 * math.pi)
     ratio = eps / r
     if ratio == math.inf:
         return -math.inf
@@ -302,7 +310,8 @@ def gaussian_log_delta(eps, sigma, sensitivity=1.0):
     eps = np.asarray(check_epsilon(eps, "eps"))
     sigma = np.asarray(check_positive(sigma, "sigma"))
     sensitivity = np.asarray(check_positive(sensitivity, "sensitivity"))
-    e, r = np.broadcast_arrays(eps, _gaussian_ratio(sigma, sensitivity))
+    eps, sigma, sensitivity = broadcast(eps=eps, sigma=sigma, sensitivity=sensitivity)
+    e, r = eps, _gaussian_ratio(sigma, sensitivity)
     out = np.empty(e.shape)
     for idx in np.ndindex(e.shape):
         out[idx] = _gaussian_log_delta_scalar(float(e[idx]), float(r[idx]))
@@ -370,7 +379,7 @@ def randomized_response_privacy_loss(eps_rr):
     """Privacy loss of randomized response: L = ±ε_rr with probabilities e^{ε_rr}/(1+e^{ε_rr}), 1/(1+e^{ε_rr}).
     Returns ``(values, probabilities)``."""
     eps_rr = check_epsilon(eps_rr, "eps_rr", scalar=True)
-    return np.array([eps_rr, -eps_rr]), np.array([expit(eps_rr), expit(-eps_rr)])
+    return np.array([eps_rr, -eps_rr]) + 0.0, np.array([expit(eps_rr), expit(-eps_rr)])
 
 
 def gaussian_privacy_loss(sigma, sensitivity=1.0):
@@ -434,6 +443,7 @@ def name_and_shame_exposure(n, delta):
     """Probability that the name-and-shame mechanism publishes at least one of n records: 1 − (1 − δ)^n."""
     n = check_positive(n, "n")
     delta = check_delta(delta)
+    n, delta = broadcast(n=n, delta=delta)
     with np.errstate(divide="ignore"):  # δ = 1 gives log 0 = −∞ and exposure 1, as it should
         out = -np.expm1(np.multiply(n, np.log1p(-np.asarray(delta))))
     return as_output(out)
