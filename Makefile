@@ -50,8 +50,10 @@ claims: $(STAMP)
 clean:
 	rm -rf _build
 
-# Benchmark against Google's dp-accounting (bench/requirements.txt).  It goes into its own environment,
-# _build/bench-venv, not into .venv: dp-accounting 0.6.0 pins attrs<24, which would downgrade the book's.
+# Benchmark against dp-accounting, prv-accountant, autodp and OpenDP (bench/requirements.txt).  They go into
+# their own environment, _build/bench-venv, not into .venv: dp-accounting 0.6.0 pins attrs<24, which would
+# downgrade the book's.  The result is _build/bench.json (rendered by book/numerics.md) and a copy in
+# bench/results.json, the record the book shows when no local run exists.
 bench:
 	@test -x _build/bench-venv/bin/python || $(PYTHON) -m venv _build/bench-venv
 	@if [ ! -f _build/bench-venv/.stamp ] || [ bench/requirements.txt -nt _build/bench-venv/.stamp ] || [ pyproject.toml -nt _build/bench-venv/.stamp ]; then \
@@ -59,3 +61,4 @@ bench:
 		_build/bench-venv/bin/python -m pip install --quiet --no-deps -e . && \
 		touch _build/bench-venv/.stamp; fi
 	_build/bench-venv/bin/python bench/compare_accountants.py --out _build/bench.json
+	cp _build/bench.json bench/results.json
