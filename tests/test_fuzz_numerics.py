@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from dpsemantics import composition as K
 from dpsemantics import conversions as C
+from dpsemantics import disclosure as D
 from dpsemantics import mechanisms as M
 
 EXTREMES = [
@@ -60,6 +61,16 @@ SURFACE = [
     (K.optimal_epsilon, 4),
     (K.max_eps0, 4),
     (K.zcdp_compose, 2),
+    (D.posterior_bounds, 2),
+    (D.ratio_bounds, 1),
+    (D.prior_ratio_bounds, 2),
+    (D.difference_bound, 1),
+    (D.prior_difference_bounds, 2),
+    (D.worst_case_prior, 1),
+    (D.epsilon_tilde, 1),
+    (D.symmetric_ratio_bounds, 2),
+    (D.symmetric_difference_bound, 2),
+    (D.posterior_from_privacy_loss, 2),
 ]
 
 
@@ -116,7 +127,7 @@ def test_every_extreme_in_every_position(func, arity):
     defaults = {
         "eps": 0.5, "eps_rr": 1.0, "eps_mech": 1.0, "sigma": 2.0, "sensitivity": 1.0, "delta": 1e-6,
         "delta_prime": 0.01, "eps_prime": 2.0, "rho": 0.1, "eps0": 0.1, "k": 10, "delta0": 0.0,
-        "eps_total": 1.0, "rhos": 0.1, "n": 5,
+        "eps_total": 1.0, "rhos": 0.1, "n": 5, "prior": 0.3, "z": 0.5,
     }
     names = list(inspect.signature(func).parameters)[:arity]
     base = [defaults.get(n, 0.5) for n in names]

@@ -36,7 +36,7 @@ from scipy import stats
 from scipy.optimize import minimize_scalar
 from scipy.special import expit
 
-from ._validate import as_float, check_delta, check_epsilon, check_positive, check_positive_int, check_probability
+from ._validate import as_float, as_output, check_delta, check_epsilon, check_positive, check_positive_int, check_probability
 
 __all__ = [
     "EPS_TILDE_LIMIT",
@@ -102,10 +102,7 @@ __all__ = [
 EPS_TILDE_LIMIT = 2.0 * math.log(3.0)
 
 
-def _out(x):
-    """Plain float for 0-d results, array otherwise."""
-    x = np.asarray(x, dtype=float)
-    return float(x) if x.ndim == 0 else x
+_out = as_output
 
 
 def logit(p):
@@ -143,7 +140,8 @@ def ratio_bounds(eps):
     """Kazan et al., Theorem 3.3, eq. (5) (pure DP: Corollary 3.7): the prior-free bounds
     ``(e^{−ε}, e^{ε})`` on the posterior-to-prior ratio."""
     eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
-    return _out(np.exp(-eps)), _out(np.exp(eps))
+    with np.errstate(over="ignore"):  # e^ε beyond the float range is +inf, its limit
+        return _out(np.exp(-eps)), _out(np.exp(eps))
 
 
 def prior_ratio_bounds(prior, eps):
@@ -176,8 +174,9 @@ def prior_difference_bounds(prior, eps):
     q = 1.0 - p
     em = np.exp(-eps)
     one_minus_em = -np.expm1(-eps)
-    high = p * q * one_minus_em / (p + q * em)
-    low = -p * q * one_minus_em / (p * em + q)
+    with np.errstate(invalid="ignore"):  # p(1 − p) = 0 with e^{−ε} = 0: the posterior cannot move, 0
+        high = np.where(p * q == 0, 0.0, p * q * one_minus_em / (p + q * em))
+        low = np.where(p * q == 0, 0.0, -p * q * one_minus_em / (p * em + q))
     return _out(low), _out(high)
 
 
@@ -244,9 +243,7 @@ def posterior_from_privacy_loss(prior, z, *, target_present: bool = True):
     ``Z'_i = PrivLoss(M(x_{-i}) ‖ M(x))`` and the posterior is ``p/(p + (1−p)e^{z})``.  ``z`` may be ±inf.
     """
     p = np.asarray(check_probability(prior, "prior"), dtype=float)
-    z = np.asarray(z, dtype=float)
-    if np.any(np.isnan(z)):
-        raise ValueError("z must not be NaN (got z=nan)")
+    z = np.asarray(as_float(z, "z"))  # ±inf allowed (outputs only one database can produce); NaN refused
     sign = 1.0 if target_present else -1.0
     lp = logit(p)
     with np.errstate(invalid="ignore"):
