@@ -496,7 +496,10 @@ def max_eps0(eps_total, k, delta, delta0=0.0, method: str = "optimal"):
     if method == "basic":
         if k * delta0 > delta:
             raise ValueError(f"delta must be at least k*delta0 = {k * delta0!r} for basic composition (got delta={delta!r})")
-        return eps_total / k
+        eps0 = eps_total / k
+        while k * eps0 > eps_total:  # the product may round up: step to the safe side
+            eps0 = math.nextafter(eps0, 0.0)
+        return eps0
     if method == "advanced":
         slack = delta - k * delta0
         if not slack > 0:
