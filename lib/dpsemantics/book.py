@@ -40,3 +40,30 @@ def number(value, digits: int = 4) -> str:
         mantissa, exp = text.split("e")
         text = f"{mantissa}e{int(exp)}"
     return text
+
+
+def checked_report(results, unchecked) -> str:
+    """The Markdown of a chapter's closing section "What this chapter checked", from the claims registry:
+    relations attacked (evidence, cases, margin, worst case, outcome), printed values recomputed, and the
+    statements left unchecked with the reason (``unchecked``: rows of (where, statement, why not))."""
+
+    def cell(value):
+        text = number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
+        return text.replace("|", "\\|")
+
+    def outcome(r):
+        return r.status + (f" ({r.finding.replace('-', ' ')})" if r.finding else "")
+
+    relations = [r for r in results if r.verdict is not None]
+    values = [r for r in results if r.verdict is None]
+    lines = ["**Relations, attacked.**", "", "| claim | where | evidence | cases | margin | worst case | outcome |",
+             "|---|---|---|---|---|---|---|"]
+    lines += [f"| `{r.claim.id}` | {cell(r.claim.where)} | {', '.join(r.verdict.evidence)} | {r.verdict.cases} | "
+              f"{r.verdict.margin:.4g} | {cell(r.verdict.worst)} | {outcome(r)} |" for r in relations]
+    lines += ["", "**Printed values, recomputed.**", "", "| claim | where | printed | computed | outcome |",
+              "|---|---|---|---|---|"]
+    lines += [f"| `{r.claim.id}` | {cell(r.claim.where)} | {cell(r.claim.printed)} | {cell(r.computed)} | {outcome(r)} |"
+              for r in values]
+    lines += ["", "**Stated in the paper, not checked, and why.**", "", "| where | statement | why not |", "|---|---|---|"]
+    lines += [f"| {cell(w)} | {cell(s)} | {cell(y)} |" for w, s, y in unchecked]
+    return "\n".join(lines)
