@@ -3,6 +3,8 @@
 1. Serve MathJax from the book itself, so pages typeset math without internet (below).
 2. Drop duplicated inline scripts: Jupyter Book 1 registers sphinx-thebe's configuration script twice,
    and the second copy re-declares ``const THEBE_JS_URL``, an error in every page's console.
+3. Tables that fit the text column: a wide table scrolls inside the column instead of running past it
+   (``dpsemantics-tables.css``, written into ``_static``).
 
 Sphinx's default ``mathjax_path`` is a CDN address.  This extension copies MathJax 3 (the ``es5``
 bundle shipped by the PyPI package ``django-static-mathjax``, a pinned dependency of the book; it has
@@ -55,7 +57,22 @@ def _drop_duplicate_scripts(app, pagename, templatename, context, doctree):
     scripts[:] = unique
 
 
+TABLE_CSS = "dpsemantics-tables.css"
+_TABLE_RULES = """/* dpsemantics: wide tables scroll inside the text column */
+main table { display: block; max-width: 100%; overflow-x: auto; }
+main table td, main table th { overflow-wrap: anywhere; }
+"""
+
+
+def _write_table_css(app):
+    static = Path(app.outdir) / "_static"
+    static.mkdir(parents=True, exist_ok=True)
+    (static / TABLE_CSS).write_text(_TABLE_RULES)
+
+
 def setup(app):
+    app.connect("builder-inited", _write_table_css)
+    app.add_css_file(TABLE_CSS)
     app.connect("config-inited", _use_local_mathjax, priority=900)
     app.connect("build-finished", _copy_mathjax)
     app.connect("html-page-context", _drop_duplicate_scripts, priority=900)  # after other extensions add theirs
