@@ -60,7 +60,6 @@ def _drop_duplicate_scripts(app, pagename, templatename, context, doctree):
 TABLE_CSS = "dpsemantics-tables.css"
 _TABLE_RULES = """/* dpsemantics: wide tables scroll inside the text column */
 main table { display: block; max-width: 100%; overflow-x: auto; }
-main table td, main table th { overflow-wrap: anywhere; }
 """
 
 
