@@ -208,6 +208,18 @@ def _log_binom_pmf(ell: np.ndarray, k: int, log_q: float, log_p: float, q: float
     return np.where(np.isnan(out), -np.inf, out)
 
 
+def _flip_probabilities(eps0: float):
+    """(q, p, log q, log p) for randomized response at ε₀: q = 1/(1 + e^{ε₀}) flips an answer, p = 1 − q
+    keeps it; each computed directly (no 1 − q), so both stay exact at every ε₀."""
+    with np.errstate(divide="ignore"):
+        return float(expit(-eps0)), float(expit(eps0)), -float(np.logaddexp(0.0, eps0)), -float(np.logaddexp(0.0, -eps0))
+
+
+def _binomial_mode(eps0: float, k: int) -> int:
+    """The most likely number of flipped answers among k (the mode of Binomial(k, q))."""
+    return min(int((k + 1) * float(expit(-eps0))), k)
+
+
 def _lattice_gap(eps: np.ndarray, eps0: float, n: np.ndarray) -> np.ndarray:
     """ε − n·ε₀ for whole n, exactly rounded (Dekker's two-product): a lattice point given in floats is hit
     exactly, and the factor 1 − e^{ε − nε₀} keeps its relative accuracy next to it."""
@@ -227,7 +239,7 @@ def _lattice_gap(eps: np.ndarray, eps0: float, n: np.ndarray) -> np.ndarray:
 
 
 _SAFETY = 1e-12  # relative margin for the evaluation error of δ when a guarantee is computed
-_K_DIRECT = 20_000  # up to here all ⌈k/2⌉ terms are computed at once (cheaper than bisecting for the window)
+_K_DIRECT = 20_000  # up to here all ⌈k/2⌉ terms are computed at once (cheaper than locating the window)
 
 
 class _RRProfile:
@@ -241,9 +253,7 @@ class _RRProfile:
 
     def __init__(self, eps0: float, k: int, log_floor: float):
         self.eps0, self.k = eps0, k
-        self.q, self.p = float(expit(-eps0)), float(expit(eps0))
-        with np.errstate(divide="ignore"):
-            self.log_q, self.log_p = -float(np.logaddexp(0.0, eps0)), -float(np.logaddexp(0.0, -eps0))
+        self.q, self.p, self.log_q, self.log_p = _flip_probabilities(eps0)
         self.m = (k + 1) // 2  # ℓ = 0 … m − 1 have L_ℓ > 0
         if k <= _K_DIRECT:  # small k: every active term at once, the window by mask (log P is unimodal)
             ell = np.arange(self.m, dtype=float)
@@ -254,7 +264,7 @@ class _RRProfile:
             return
         # large k: a window around the mode, sized by the normal approximation and widened until both
         # ends are below the floor (log P is concave in ℓ, so everything outside is lower still)
-        mode = min(int((k + 1) * self.q), k)
+        mode = _binomial_mode(eps0, k)
         lp = lambda i: float(self._log_p(np.array([float(i)]))[0])  # noqa: E731
         sd = math.sqrt(k * self.q * self.p)
         offset = int(1.5 * (math.sqrt(2.0 * max(lp(mode) - log_floor, 0.0)) + 3.0) * sd) + 10
@@ -351,7 +361,7 @@ def _optimal_log_delta_scalar_params(eps, eps0: float, k: int, delta0: float):
             last_active = min(last_active, (k + 1) // 2 - 1)
             if last_active < 0:
                 continue
-            top = min(last_active, min(int((k + 1) * float(expit(-eps0))), k))
+            top = min(last_active, _binomial_mode(eps0, k))
             prof = _RRProfile(eps0, k, _log_p_at(eps0, k, top) + _LOG_FLOOR_DELTA)
             log_rr[idx] = prof.log_delta(eps[idx])
     with np.errstate(divide="ignore"):
@@ -359,14 +369,9 @@ def _optimal_log_delta_scalar_params(eps, eps0: float, k: int, delta0: float):
 
 
 def _log_p_at(eps0: float, k: int, ell: int) -> float:
-    q, p = float(expit(-eps0)), float(expit(eps0))
-    with np.errstate(divide="ignore"):
-        lq, lp = -float(np.logaddexp(0.0, eps0)), -float(np.logaddexp(0.0, -eps0))
-    return float(_log_binom_pmf(np.array([float(ell)]), k, lq, lp, q, p)[0])
-
-
-def _check_k_scalar(k):
-    return check_positive_int(k, "k", maximum=_K_MAX)
+    """log P_ℓ of one term (see :class:`_RRProfile`)."""
+    q, p, log_q, log_p = _flip_probabilities(eps0)
+    return float(_log_binom_pmf(np.array([float(ell)]), k, log_q, log_p, q, p)[0])
 
 
 def optimal_log_delta(eps, eps0, k, delta0=0.0):
@@ -380,7 +385,7 @@ def optimal_log_delta(eps, eps0, k, delta0=0.0):
     # group by the mechanism parameters so the lattice is built once per (ε₀, k, δ₀)
     keys = {}
     for idx in np.ndindex(e.shape):
-        keys.setdefault((float(e0[idx]), _check_k_scalar(int(kk[idx])), float(d0[idx])), []).append(idx)
+        keys.setdefault((float(e0[idx]), int(kk[idx]), float(d0[idx])), []).append(idx)
     for (a, b, c), idxs in keys.items():
         vals = _optimal_log_delta_scalar_params(np.array([e[i] for i in idxs]), a, b, c)
         for i, v in zip(idxs, np.atleast_1d(vals)):
@@ -477,7 +482,7 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     e0, kk, d, d0 = broadcast(eps0=eps0, k=k, delta=delta, delta0=delta0)
     out = np.empty(e0.shape)
     for idx in np.ndindex(e0.shape):
-        out[idx] = _optimal_epsilon_scalar(float(e0[idx]), _check_k_scalar(int(kk[idx])), float(d[idx]), float(d0[idx]))
+        out[idx] = _optimal_epsilon_scalar(float(e0[idx]), int(kk[idx]), float(d[idx]), float(d0[idx]))
     return _out(out)
 
 
