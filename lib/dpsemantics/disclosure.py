@@ -289,6 +289,12 @@ class PrivacyLoss:
     atoms: np.ndarray | None = None
     weights: np.ndarray | None = None
 
+    def __post_init__(self):
+        # the package's one return type (a float for a scalar argument), whatever law supplies the functions
+        for name in ("cdf", "cdf_left", "ppf"):
+            law = getattr(self, name)
+            object.__setattr__(self, name, lambda x, law=law: as_output(law(x)))
+
     def prob_between(self, a, b):
         """P[a ≤ Z ≤ b] (closed interval)."""
         a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)

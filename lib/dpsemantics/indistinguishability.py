@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
-from ._validate import check_delta, check_distribution, check_epsilon, check_positive_int
+from ._validate import as_output, check_delta, check_distribution, check_epsilon, check_positive_int
 
 __all__ = [
     "hockey_stick",
@@ -54,13 +54,12 @@ def hockey_stick(p, q, eps):
     # where q = 0 the whole of p counts (exponent −∞); where p = 0 nothing does
     exponent = np.where(both, np.minimum(eps[..., None] + log_ratio, 0.0), -np.inf)
     terms = np.where(p > 0, -p * np.expm1(exponent), 0.0)
-    out = terms.sum(axis=-1)
-    return float(out) if out.ndim == 0 else out
+    return as_output(terms.sum(axis=-1))
 
 
 def smallest_delta(p, q, eps):
     """The smallest δ such that ``p ≈_(ε,δ) q`` (both directions of Definition 2.1)."""
-    return np.maximum(hockey_stick(p, q, eps), hockey_stick(q, p, eps))
+    return as_output(np.maximum(hockey_stick(p, q, eps), hockey_stick(q, p, eps)))
 
 
 def is_indistinguishable(p, q, eps, delta, *, tol: float = 1e-12) -> bool:
@@ -125,7 +124,7 @@ def transitivity_parameters(eps, delta):
     """
     eps = check_epsilon(eps, "eps")
     delta = check_delta(delta)
-    return 2 * eps, np.minimum(1.0, (1 + np.exp(eps)) * delta)
+    return as_output(2 * np.asarray(eps)), as_output(np.minimum(1.0, (1 + np.exp(eps)) * delta))
 
 
 def smallest_delta_over_events(p, q, eps) -> float:

@@ -124,13 +124,13 @@ class FiniteMechanism:
         """Exact privacy profile: the smallest δ for which the mechanism is (ε, δ)-DP (Lecture 1, Def 4.1)."""
         pairs = self.adjacent_pairs()
         if not pairs:
-            return np.zeros_like(np.asarray(eps, dtype=float))
-        return np.max([hockey_stick(self.matrix[i], self.matrix[j], eps) for i, j in pairs], axis=0)
+            return as_output(np.zeros_like(np.asarray(eps, dtype=float)))
+        return as_output(np.max([hockey_stick(self.matrix[i], self.matrix[j], eps) for i, j in pairs], axis=0))
 
     def epsilon(self) -> float:
         """The smallest ε for which the mechanism is ε-DP (pure), ∞ if none."""
         pairs = self.adjacent_pairs()
-        return max((max_divergence(self.matrix[i], self.matrix[j]) for i, j in pairs), default=0.0)
+        return float(max((max_divergence(self.matrix[i], self.matrix[j]) for i, j in pairs), default=0.0))
 
     def is_dp(self, eps, delta=0.0, *, tol: float = 1e-12) -> bool:
         """Whether the mechanism is (ε, δ)-differentially private (Lecture 1, Definition 1.1)."""
@@ -238,9 +238,11 @@ _ERFCX_ASYMPTOTIC = [(-1) ** m * math.prod(range(1, 2 * m, 2)) / 2.0**m for m in
 
 
 def _log_erfcx_difference(u: float, v: float, h: float) -> float:
-    """log(erfcx(u) − erfcx(v)) for 30 ≤ u < v = u + h (h passed exactly, not as v − u), without cancellation when v − u ≪ u: each term of the
-    asymptotic series is differenced exactly through 1/uⁿ − 1/vⁿ = (v − u) Σ_i u^{i−n} v^{−1−i}, and the
-    common factor (v − u)/(uv√π) is kept in logs (no underflow even at u ~ 1e100)."""
+    """log(erfcx(u) − erfcx(v)) for 30 ≤ u < v = u + h, with h passed exactly (not formed as v − u).
+
+    No cancellation when h ≪ u: each term of the asymptotic series is differenced exactly through
+    1/uⁿ − 1/vⁿ = h Σ_i u^{i−n} v^{−1−i}, and the common factor h/(uv√π) is kept in logs (no underflow
+    even at u ~ 1e100)."""
     total = 0.0
     for m, c in enumerate(_ERFCX_ASYMPTOTIC):
         n = 2 * m + 1
@@ -307,14 +309,12 @@ def _gaussian_ratio(sigma, sensitivity):
 
 def gaussian_log_delta(eps, sigma, sensitivity=1.0):
     """Natural log of :func:`gaussian_delta` (−inf where δ = 0); finite where δ itself would underflow."""
-    eps = np.asarray(check_epsilon(eps, "eps"))
-    sigma = np.asarray(check_positive(sigma, "sigma"))
-    sensitivity = np.asarray(check_positive(sensitivity, "sensitivity"))
-    eps, sigma, sensitivity = broadcast(eps=eps, sigma=sigma, sensitivity=sensitivity)
-    e, r = eps, _gaussian_ratio(sigma, sensitivity)
-    out = np.empty(e.shape)
-    for idx in np.ndindex(e.shape):
-        out[idx] = _gaussian_log_delta_scalar(float(e[idx]), float(r[idx]))
+    eps, sigma, sensitivity = broadcast(eps=check_epsilon(eps, "eps"), sigma=check_positive(sigma, "sigma"),
+                                        sensitivity=check_positive(sensitivity, "sensitivity"))
+    r = _gaussian_ratio(sigma, sensitivity)
+    out = np.empty(eps.shape)
+    for idx in np.ndindex(eps.shape):
+        out[idx] = _gaussian_log_delta_scalar(float(eps[idx]), float(r[idx]))
     return as_output(out)
 
 
@@ -413,7 +413,7 @@ def laplace_privacy_loss(eps_mech):
         y_star = np.clip((1 - t / eps_mech) / 2, 0.0, 1.0)
         middle = 0.5 * (np.exp(-eps_mech * y_star) - np.exp(-eps_mech))
         out = np.where(t < -eps_mech, 0.0, probs[1] + middle)
-        return np.where(t >= eps_mech, 1.0, out)
+        return as_output(np.where(t >= eps_mech, 1.0, out))
 
     return atoms, probs, cdf
 
