@@ -41,7 +41,7 @@ SLACK = 1e-6
 
 
 def timed(fn, repeats: int):
-    """(value, median seconds) over ``repeats`` calls; (None, None) and the error if the peer fails."""
+    """(value, median seconds) over ``repeats`` calls (a peer's failure is caught by :func:`row`)."""
     times, value = [], None
     for _ in range(repeats):
         start = time.perf_counter()
