@@ -30,7 +30,7 @@ browser:
 
 # The student edition: every solution removed from a copy of the sources, built from that copy.
 book-student: $(STAMP)
-	$(BIN)/python -m dpsemantics.student_edition _build/student-src
+	$(BIN)/python -m dpsemantics.book.student_edition _build/student-src
 	cd _build/student-src && $(CURDIR)/$(BIN)/jupyter-book build . --all --keep-going
 	@echo "Open $(CURDIR)/_build/student-src/_build/html/index.html"
 
@@ -42,7 +42,7 @@ strict-book: $(STAMP)
 
 # Rerun one chapter with new parameters, e.g. make rerun CHAPTER=intro PARAMS="-p eps 0.5"
 rerun: $(STAMP)
-	$(BIN)/python -m dpsemantics.rerun $(CHAPTER) $(PARAMS)
+	$(BIN)/python -m dpsemantics.book.rerun $(CHAPTER) $(PARAMS)
 
 claims: $(STAMP)
 	$(BIN)/python -m dpsemantics.claims

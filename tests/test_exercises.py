@@ -6,7 +6,8 @@ import pytest
 import yaml
 
 from conftest import ROOT
-from dpsemantics import book, exercises
+from dpsemantics import book
+from dpsemantics.book import exercises
 
 CATALOGUE = exercises.catalogue()
 
@@ -38,7 +39,7 @@ def test_check_function_exists(ex):
 def test_student_edition_removes_every_solution_and_keeps_every_exercise(tmp_path):
     import nbformat
 
-    from dpsemantics import student_edition
+    from dpsemantics.book import student_edition
 
     written = student_edition.write_edition(tmp_path)
     assert written
@@ -57,7 +58,7 @@ def test_student_edition_removes_every_solution_and_keeps_every_exercise(tmp_pat
 def test_strip_solutions_rejects_unclosed_solution():
     import nbformat
 
-    from dpsemantics import student_edition
+    from dpsemantics.book import student_edition
 
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("```{solution-start} x\n:class: dropdown\n```\nopen")])
     with pytest.raises(ValueError, match="solution-end"):

@@ -10,6 +10,7 @@ import pytest
 matplotlib.use("Agg")
 
 from dpsemantics import claims, notion_map as M  # noqa: E402
+from dpsemantics.book import notion_map_figure  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TOC = (ROOT / "_toc.yml").read_text()
@@ -67,7 +68,7 @@ def test_no_arrow_is_drawn_valid_when_its_claim_is_a_discrepancy():
     zhao = [r for r in M.RELATIONS if r.claims and all(c.startswith("zhao-") for c in r.claims)]
     for rel in zhao:
         assert all(claims.evaluate(by_id[c]).status == "reproduced" for c in rel.claims), rel.theorem
-    fig = M.draw()
+    fig = notion_map_figure.draw()
     texts = [t.get_text() for t in fig.axes[0].texts]
     for k, mark in enumerate(marks):
         label = next(t for t in texts if t.startswith(f"[{k + 1}] ") or t.startswith(f"✗ [{k + 1}] "))
@@ -110,7 +111,7 @@ def test_zhao_arrows_cover_the_papers_results():
 def test_table_and_drawing():
     rows = M.table_rows()
     assert [r["number"] for r in rows] == list(range(1, len(M.RELATIONS) + 1))
-    fig = M.draw()
+    fig = notion_map_figure.draw()
     texts = [t.get_text() for t in fig.axes[0].texts]
     for n in M.NOTIONS:
         assert n.label in texts

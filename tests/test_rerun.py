@@ -1,4 +1,4 @@
-"""python -m dpsemantics.rerun: a chapter rerun with new parameters writes different figures, named like
+"""python -m dpsemantics.book.rerun: a chapter rerun with new parameters writes different figures, named like
 the book's; bad requests are refused with the valid choices and a non-zero exit."""
 
 import json
@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from dpsemantics import rerun
+from dpsemantics.book import rerun
 
 
 def figure_names(notebook):
@@ -17,7 +17,7 @@ def figure_names(notebook):
 
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "dpsemantics.rerun", *args], capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run([sys.executable, "-m", "dpsemantics.book.rerun", *args], capture_output=True, text=True, cwd=ROOT)
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """Rerun a chapter of the book with your own parameters.
 
-    python -m dpsemantics.rerun CHAPTER -p NAME VALUE [-p NAME VALUE ...] [--output DIR]
-    python -m dpsemantics.rerun --list
+    python -m dpsemantics.book.rerun CHAPTER -p NAME VALUE [-p NAME VALUE ...] [--output DIR]
+    python -m dpsemantics.book.rerun --list
 
 Each chapter notebook has a cell tagged ``parameters`` (its knobs: ε, δ, δ′, priors, k, n, seeds).  This
 command executes the chapter with papermill, with the given values injected after that cell, into an
@@ -21,7 +21,7 @@ import re
 import sys
 from pathlib import Path
 
-from .book import ROOT, chapter_notebooks
+from .toc import ROOT, chapter_notebooks
 from .plotting import FIGURE_DIR_ENV
 
 # Range rules by parameter name, shared by every chapter (see CONTRIBUTING.md, "parameters").
@@ -119,7 +119,7 @@ def rerun(chapter: str, pairs: list[tuple[str, str]], output: Path | None = None
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m dpsemantics.rerun", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m dpsemantics.book.rerun", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("chapter", nargs="?", help="chapter name, e.g. intro or disclosure-risk")
     parser.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),

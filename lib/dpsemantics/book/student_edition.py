@@ -1,6 +1,6 @@
 """The student edition of the book: the same chapters with every exercise solution removed.
 
-    python -m dpsemantics.student_edition OUTDIR
+    python -m dpsemantics.book.student_edition OUTDIR
 
 copies the book's sources (``_config.yml``, ``_toc.yml``, ``references.bib``, ``book/``) to ``OUTDIR`` with
 every gated solution (``solution-start`` … ``solution-end``, including the code cells between them) cut out
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import nbformat
 
-from .book import ROOT
+from .toc import ROOT
 _START = re.compile(r"```\{solution-start\}")
 _END = re.compile(r"```\{solution-end\}\s*\n?```")
 NOTICE = "\n\n```{note}\nThis is the student edition: the solutions are not included.\n```\n"
@@ -77,7 +77,7 @@ def write_edition(outdir: Path, root: Path = ROOT) -> list[Path]:
 def main(argv=None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m dpsemantics.student_edition OUTDIR", file=sys.stderr)
+        print("usage: python -m dpsemantics.book.student_edition OUTDIR", file=sys.stderr)
         return 2
     for path in write_edition(Path(args[0])):
         print(f"solutions removed: {path}")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from .book import ROOT, chapter_notebooks
+from .toc import ROOT, chapter_notebooks
 _START = re.compile(r"```\{exercise-start\}\s*(?P<title>.*)\n:label:\s*(?P<label>\S+)")
 _SOLUTION = re.compile(r"```\{solution-start\}\s*(?P<label>\S+)")
 

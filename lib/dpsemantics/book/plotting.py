@@ -6,7 +6,7 @@
   :data:`LINESTYLES` adds a second cue so that curves never rely on colour alone.
 * :func:`finish` is called at the end of every figure cell with the figure's book name (the ``name`` in
   the cell's ``mystnb.figure`` metadata).  When the environment variable ``DPSEMANTICS_FIGURE_DIR`` is set
-  (``python -m dpsemantics.rerun`` sets it), the figure is also written there as PNG and SVG under that
+  (``python -m dpsemantics.book.rerun`` sets it), the figure is also written there as PNG and SVG under that
   name, so a rerun with new parameters produces files named like the book's figures.
 """
 

@@ -1,0 +1,9 @@
+"""The book's tooling, apart from the mathematics: the table of contents, the reader-facing number
+formatter and check tables, the house figure style, reruns, the student edition, exercises and the
+Sphinx extension.  Everything here may import the mathematical modules; nothing there imports this.
+"""
+
+from .render import checked_report, number
+from .toc import ROOT, chapter_notebooks, docnames
+
+__all__ = ["ROOT", "chapter_notebooks", "checked_report", "docnames", "number"]
