@@ -318,18 +318,6 @@ def test_posterior_ratio_bounded_by_e_2eps(seed, eps):
                 assert np.all(p <= math.exp(2 * eps) * q * (1 + 1e-12))
 
 
-# ---------------------------------------------------------------- exercise checks
-def test_exercise_checks():
-    assert c.check_byron_effect(EPS, EPS).startswith("correct")
-    assert c.check_byron_effect(2 * EPS, EPS).startswith("not quite")
-    P = np.zeros((3, 3))
-    P[:2, :2] = 0.25
-    assert c.check_definition7_counterexample(c.proposition4_mechanism(), P).startswith("correct")
-    assert c.check_definition7_counterexample(geometric_count(2, EPS), np.full((2, 2), 0.25)).startswith("not")
-    assert c.check_relatives_effect(3 * EPS, EPS, 2).startswith("correct")
-    assert c.check_relatives_effect(EPS, EPS, 2).startswith("not quite")
-
-
 # ---------------------------------------------------------------- bad input
 def test_cyclic_model_rejected():
     with pytest.raises(ValueError, match="cycle"):

@@ -363,11 +363,6 @@ def test_single_prior_family_is_not_enough():
     assert N.membership_privacy_lemma1(A, 0.5) == pytest.approx(math.log((1 + A) / 2), rel=1e-12)
 
 
-def test_exercise_check():
-    assert N.check_copies_answer(3, 0.5, 1.5)["ok"]
-    assert not N.check_copies_answer(3, 0.5, 0.5)["ok"]
-
-
 # ---------------------------------------------------------------- bad input
 
 

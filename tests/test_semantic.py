@@ -337,11 +337,6 @@ def test_local_sensitivity_and_median_mechanism():
                     assert smallest_delta(mech.row(x), mech.row(y), 0.5) <= 1e-12
 
 
-def test_check_semantic_formula():
-    assert S.check_semantic_formula(lambda eps, n: math.tanh(eps / 4))["correct"]
-    assert not S.check_semantic_formula(lambda eps, n: math.expm1(eps))["correct"]
-
-
 def test_extreme_parameters_stay_finite():
     for eps in (1e-8, 30.0):
         res = S.semantic_epsilon(local_randomized_response(2, eps))

@@ -33,7 +33,7 @@ from typing import Callable, Hashable, Sequence
 
 import numpy as np
 
-from ._validate import check_distribution, check_epsilon, check_positive_int, check_row_stochastic
+from ._validate import check_distribution, check_positive_int, check_row_stochastic
 from .mechanisms import FiniteMechanism, geometric_count, randomized_response
 
 __all__ = [
@@ -59,9 +59,6 @@ __all__ = [
     "appendix_b_mechanism",
     "proposition4_mechanism",
     "posterior",
-    "check_byron_effect",
-    "check_definition7_counterexample",
-    "check_relatives_effect",
     "definition_epsilon_sem",
     "table1_markdown",
     "Table1Row",
@@ -924,39 +921,6 @@ def posterior(mechanism: FiniteMechanism, prior, output, *, replace: tuple[int, 
     if w.sum() <= 0:
         raise ValueError(f"output={output!r} has probability zero under this prior; the posterior is undefined")
     return w / w.sum()
-
-
-# --------------------------------------------------------------------------------------------------
-# Exercise checks
-# --------------------------------------------------------------------------------------------------
-
-
-def check_byron_effect(answer, eps) -> str:
-    """Exercise: the effect size (log RP̄ over all populations) of Byron's status R₂ on O in prog_status.
-    Returns a verdict string; the reference value comes from :func:`brp_epsilon`."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    truth = brp_epsilon(prog_status_model(eps, with_database=False), "O", "R2")
-    ok = math.isclose(float(answer), truth, rel_tol=1e-9, abs_tol=1e-12)
-    return f"{'correct' if ok else 'not quite'}: the effect of R2 on O is {truth:.6g} (your answer {float(answer):.6g})"
-
-
-def check_definition7_counterexample(mechanism: FiniteMechanism, population) -> str:
-    """Exercise: a mechanism that satisfies Definition 7 at ``population`` with a smaller ε than its
-    differential-privacy ε (Proposition 4: Definition 7 does not imply Definition 1)."""
-    e7 = definition_epsilon(7, mechanism, population)
-    e1 = definition_epsilon(1, mechanism)
-    ok = e7 < e1
-    return (f"{'correct' if ok else 'not a counterexample'}: Definition 7 holds with eps = {e7:.6g} "
-            f"at this population, differential privacy needs eps = {e1:.6g}")
-
-
-def check_relatives_effect(answer, eps, relatives: int) -> str:
-    """Exercise: with randomized response (ε) between each status and data point, and ``relatives``
-    people whose status copies R₁, the effect of R₁ on the exact count O."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    truth = relatives_effect(eps, relatives)
-    ok = math.isclose(float(answer), truth, rel_tol=1e-9, abs_tol=1e-12)
-    return f"{'correct' if ok else 'not quite'}: the effect of R1 on O is {truth:.6g} (your answer {float(answer):.6g})"
 
 
 def exact_count(n: int, domain=(0, 1)) -> FiniteMechanism:

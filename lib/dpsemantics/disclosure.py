@@ -74,8 +74,6 @@ __all__ = [
     "epsilon_for_ratio",
     "epsilon_for_posterior",
     "epsilon_for_profile",
-    "check_profile_answer",
-    "check_laplace_answer",
     "per_release_epsilon",
     "lattice_optimal_epsilon",
     "composed_epsilon",
@@ -664,39 +662,6 @@ def epsilon_for_profile(priors, max_posteriors, delta, delta_prime) -> float:
     ≥ 1 − δ′).  Returns the largest ε meeting every point of the profile."""
     eps = epsilon_for_posterior(priors, max_posteriors, delta, delta_prime)
     return float(np.min(eps))
-
-
-def check_profile_answer(eps, priors, max_posteriors, delta, delta_prime) -> dict:
-    """Exercise check: is ``eps`` the largest ε meeting the profile?  Returns a dict with ``correct``,
-    ``expected`` and ``message``; does not reveal more than whether the answer is too large or small."""
-    eps = float(check_epsilon(eps, "eps"))
-    expected = epsilon_for_profile(priors, max_posteriors, delta, delta_prime)
-    ok = abs(eps - expected) <= 1e-3 * max(1.0, expected)
-    if ok:
-        msg = "Correct: every point of the profile holds and no larger epsilon would do."
-    elif eps > expected:
-        msg = "Too large: at least one prior in the profile would end above its accepted posterior."
-    else:
-        msg = "Too small: every point holds, but a larger epsilon still meets the whole profile."
-    return {"correct": ok, "expected": expected, "message": msg}
-
-
-def check_laplace_answer(posterior_bound, prob_present, prob_absent, *, eps=0.5, prior=0.3) -> dict:
-    """Exercise check ("A Laplace release against its bound"): the Corollary 3.6 bound on the posterior of an
-    adversary with the given prior after one ε-Laplace release, and the probabilities that the posterior
-    reaches it when the target is present and when it is absent (Theorem 3.1 with the Laplace privacy
-    loss).  Returns a dict with ``correct`` and a ``message`` per part."""
-    loss = laplace_loss(eps)
-    bound = float(posterior_bounds(prior, eps)[1])
-    want = {"posterior_bound": bound,
-            "prob_present": float(1.0 - loss.present.cdf_left(eps)),   # Z = +ε
-            "prob_absent": float(loss.absent.cdf(-eps))}                # Z' = −ε
-    got = {"posterior_bound": posterior_bound, "prob_present": prob_present, "prob_absent": prob_absent}
-    messages = {}
-    for key, value in got.items():
-        value = float(as_float(value, key))
-        messages[key] = "correct" if abs(value - want[key]) <= 1e-3 else "not yet: recheck this part"
-    return {"correct": all(m == "correct" for m in messages.values()), "message": messages}
 
 
 def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:

@@ -30,7 +30,6 @@ __all__ = [
     "transitivity_witness",
     "transitivity_worst_delta",
     "group_parameters",
-    "check_transitivity_answer",
 ]
 
 
@@ -227,39 +226,3 @@ def group_parameters(eps, delta, group_size: int):
     # Σ_{j<g} e^{jε} δ: the chain p_0 ≈ p_1 ≈ … ≈ p_g accumulates each step's δ scaled by e^{jε}.
     slack = delta * np.sum(np.exp(eps * np.arange(g)))
     return g * eps, min(1.0, float(slack))
-
-
-def check_transitivity_answer(eps_prime, delta_prime, *, trials: int = 300, seed: int = 0) -> dict:
-    """Check a student's answer to Lecture 1, Exercise 7.2.
-
-    ``eps_prime(eps, delta)`` and ``delta_prime(eps, delta)`` are the proposed parameters.  The answer is
-    tried on random chains p ≈ q ≈ r (Dirichlet distributions on 2–6 outcomes, δ set to the least value
-    the chain needs) and on :func:`transitivity_witness`.  Returns whether it was ever violated, a
-    counterexample if so, and whether it is as tight as (2ε, (1 + e^ε)δ).
-    """
-    trials = check_positive_int(trials, "trials")
-    rng = np.random.default_rng(seed)
-    cases = []
-    for eps in (0.1, 0.5, 1.0, 2.0):
-        for delta in (1e-3, 1e-2):
-            for t in (delta, 0.5 * (1 - (1 + np.exp(eps)) * delta) / np.exp(2 * eps)):
-                cases.append((eps, delta, *transitivity_witness(eps, delta, t)))
-    for _ in range(trials):
-        m = int(rng.integers(2, 7))
-        p, q, r = rng.dirichlet(np.full(m, 0.5), size=3)
-        eps = float(rng.uniform(0.05, 2.0))
-        delta = float(max(smallest_delta(p, q, eps), smallest_delta(q, r, eps)))
-        cases.append((eps, delta, p, q, r))
-    for eps, delta, p, q, r in cases:
-        e2, d2 = float(eps_prime(eps, delta)), float(delta_prime(eps, delta))
-        needed = float(smallest_delta(p, r, e2))
-        if needed > d2 + 1e-12:
-            return {"valid": False, "counterexample": {"eps": eps, "delta": delta, "p": p, "q": q, "r": r,
-                                                        "needed_delta": needed, "your_delta": d2}}
-    tight = all(
-        float(delta_prime(e, d)) <= (1 + np.exp(e)) * d * (1 + 1e-9) and float(eps_prime(e, d)) <= 2 * e * (1 + 1e-9)
-        for e in (0.1, 0.5, 1.0, 2.0)
-        for d in (1e-3, 1e-2)
-    )
-    return {"valid": True, "counterexample": None, "as_tight_as_reference": tight}
-

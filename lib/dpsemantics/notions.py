@@ -79,7 +79,6 @@ __all__ = [
     "membership_pairs",
     "theorem4_threshold",
     "scaled_posterior_ratio",
-    "check_copies_answer",
 ]
 
 #: Kasiviswanathan & Smith, Theorem 2.2: ε/2-SP ⇒ 3ε-DP for ε ≤ 0.45, i.e. ε/6-SP ⇒ ε-DP for ε ≤ 1.35.
@@ -584,18 +583,6 @@ def theorem4_threshold(alpha, eps) -> float:
     if math.isinf(alpha):
         return math.exp(-eps)
     return float((alpha * math.exp(-eps) - 1) / (alpha - 1))
-
-
-def check_copies_answer(n: int, eps, answer) -> dict:
-    """Exercise check: the BDP leakage of ε-local randomized response on ``n`` bits when all records are
-    copies of one fair bit (:func:`copies_prior`).  Returns ``{"ok", "expected", "answer"}``."""
-    from .mechanisms import local_randomized_response
-
-    n = check_positive_int(n, "n")
-    eps = check_epsilon(eps, "eps")
-    answer = as_float(answer, "answer")
-    expected = bdp_leakage(local_randomized_response(n, eps), copies_prior(n))
-    return {"ok": bool(abs(answer - expected) <= 1e-9 * max(1.0, expected)), "expected": expected, "answer": answer}
 
 
 # --------------------------------------------------------------------------------------------------

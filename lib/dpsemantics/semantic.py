@@ -111,7 +111,6 @@ __all__ = [
     "paper_gaussian_sigma",
     "median_mechanism",
     "local_sensitivity",
-    "check_semantic_formula",
 ]
 
 
@@ -928,25 +927,3 @@ def local_sensitivity(f: Callable, databases: Sequence, domain: Sequence) -> np.
                     best = max(best, abs(fx - f(x[:i] + (v,) + x[i + 1 :])))
         out[k] = best
     return out
-
-
-# ---------------------------------------------------------------------------------------------------
-# Exercise support
-# ---------------------------------------------------------------------------------------------------
-
-
-def check_semantic_formula(formula: Callable, *, n_values=(1, 2, 3), eps_values=(0.1, 0.5, 1.0, 2.0)) -> dict:
-    """Check a student's closed form ``formula(eps, n)`` for the semantic-privacy ε of local randomized
-    response (:func:`dpsemantics.mechanisms.local_randomized_response`) against :func:`semantic_epsilon`.
-    Returns ``{"correct": bool, "worst": (eps, n, yours, exact)}``."""
-    from .mechanisms import local_randomized_response
-
-    worst = None
-    for n in n_values:
-        for eps in eps_values:
-            exact = semantic_epsilon(local_randomized_response(n, eps)).epsilon
-            yours = float(formula(eps, n))
-            gap = abs(yours - exact)
-            if worst is None or gap > worst[0]:
-                worst = (gap, (eps, n, yours, exact))
-    return {"correct": bool(worst[0] <= 1e-9), "worst": worst[1]}
