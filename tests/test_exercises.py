@@ -12,10 +12,23 @@ from dpsemantics.book import exercises
 CATALOGUE = exercises.catalogue()
 
 
-def test_every_chapter_has_at_least_three_exercises():
+def test_every_chapter_has_at_least_six_exercises():
     chapters = {str(nb.relative_to(ROOT).with_suffix("")) for nb in book.chapter_notebooks()}
     counts = {ch: sum(ex.chapter == ch for ex in CATALOGUE) for ch in chapters}
-    assert counts and all(n >= 3 for n in counts.values()), counts
+    assert counts and all(n >= 6 for n in counts.values()), counts
+
+
+def test_exercises_mix_checked_answers_and_the_papers_slips():
+    checked = [ex for ex in CATALOGUE if ex.check]
+    assert len(checked) >= 2 * len({ex.chapter for ex in CATALOGUE})
+    slips = [ex for ex in CATALOGUE if ex.title.startswith("Find the paper's slip")]
+    assert len(slips) >= 6 and all("registry" in ex.goal for ex in slips)
+
+
+@pytest.mark.parametrize("ex", [e for e in CATALOGUE if e.check], ids=[e.label for e in CATALOGUE if e.check])
+def test_checked_exercise_names_its_answer_and_points(ex):
+    assert ex.answer and all(name.isidentifier() for name in ex.answer), ex.label
+    assert ex.points > 0, ex.label
 
 
 @pytest.mark.parametrize("ex", CATALOGUE, ids=[e.label for e in CATALOGUE])

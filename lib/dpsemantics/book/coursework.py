@@ -26,7 +26,7 @@ __all__ = [
     "Part", "CheckResult",
     "check_transitivity_answer", "check_gaussian_calibration", "check_group_answer", "check_rr_answer",
     "check_name_and_shame", "check_semantic_formula", "check_ks_converse", "check_eq4_slip",
-    "check_gaussian_calibration_slip", "check_copies_answer", "check_family_answer", "check_replace_reading",
+    "check_gaussian_calibration_slip", "check_count_semantic", "check_copies_answer", "check_markov_leakage", "check_family_answer", "check_replace_reading",
     "check_byron_effect", "check_definition7_counterexample", "check_relatives_effect", "check_definition9_slip",
     "check_definition4_slip", "check_profile_answer", "check_difference_peak", "check_laplace_answer",
     "check_figure3_slip", "check_example41_slip", "check_pdp_posterior",
@@ -247,6 +247,14 @@ def check_gaussian_calibration_slip(sigma, exact_delta, *, eps=0.5, delta=1e-5) 
                     "Evaluate the exact Gaussian privacy profile at the proof's σ and compare it with δ.")
 
 
+def check_count_semantic(semantic_eps, *, n=3, eps=1.0) -> CheckResult:
+    """Exercise "The geometric count, exactly": the semantic-privacy ε of the ε-DP geometric count on ``n``
+    records (:func:`~dpsemantics.semantic.semantic_epsilon`), to compare with Theorem 2.2's e^ε − 1."""
+    truth = semantic.semantic_epsilon(mechanisms.geometric_count(n, eps)).epsilon
+    return _compare({"semantic_eps": semantic_eps}, {"semantic_eps": truth},
+                    "Find two databases whose ratios r go in opposite directions; then use tanh(ln R / 4).")
+
+
 # --------------------------------------------------------------------------------------------------
 # Chapter 3: privacy notions (Zhao)
 # --------------------------------------------------------------------------------------------------
@@ -258,6 +266,14 @@ def check_copies_answer(n: int, eps, answer) -> CheckResult:
     truth = notions.bdp_leakage(mechanisms.local_randomized_response(n, eps), notions.copies_prior(n))
     return _compare({"leakage": answer}, {"leakage": truth},
                     "The adversary who knows no other record sees n noisy reports of the same bit.", rtol=1e-6)
+
+
+def check_markov_leakage(leakage, *, n=2, eps=1.0, stay=0.9) -> CheckResult:
+    """Exercise "Correlated records": the Bayesian-DP leakage of ε-local randomized response on ``n`` bits under
+    the Markov-chain prior in which each record copies the previous one with probability ``stay``."""
+    truth = notions.bdp_leakage(mechanisms.local_randomized_response(n, eps), notions.markov_chain_prior(n, stay))
+    return _compare({"leakage": leakage}, {"leakage": truth},
+                    "The uninformed adversary sees the target's report and a report of a correlated record.", rtol=1e-6)
 
 
 def check_family_answer(eps_prime, *, eps=1.0, b=0.5) -> CheckResult:
@@ -386,8 +402,8 @@ def check_figure3_slip(k_basic, k_optimal) -> CheckResult:
 
 
 def check_example41_slip(worst_from, worst_to) -> CheckResult:
-    """Exercise "Find the slip: Example 4.1": the worst-case posterior interval after 30 days of the daily zCDP
-    release (the paper prints 19% → 81%)."""
+    """Exercise "Find the slip: Example 4.1": the worst-case posterior interval (from the worst prior to its
+    bound) after 30 days of the daily ρ = 0.01 zCDP release with δ′ = 0.01 (the paper prints 19% → 81%)."""
     from ..claims import get
 
     return _compare({"worst_from": worst_from, "worst_to": worst_to},

@@ -1,8 +1,8 @@
 """The book's exercises, for instructors: found in the chapter notebooks, joined with their learning goals.
 
 Exercises are gated ``exercise-start``/``exercise-end`` directives with a ``:label:``; their learning goals
-(and, for exercises that ask for code, the check function students can call) live in ``book/exercises.yml``,
-keyed by label.  ``book/instructors.md`` renders :func:`catalogue`; a test requires every exercise to have a
+(and, for exercises with a checkable answer, the check function students can call, the answer variables and the
+points of the generated assignment) live in ``book/exercises.yml``, keyed by label.  ``book/instructors.md`` renders :func:`catalogue`; a test requires every exercise to have a
 goal and a solution.
 """
 
@@ -28,6 +28,9 @@ class Exercise:
     has_solution: bool
     goal: str = ""
     check: str = ""
+    answer: tuple[str, ...] = ()
+    call: str = ""
+    points: int = 0
 
 
 def find_exercises(notebook: Path) -> list[tuple[str, str, bool]]:
@@ -45,5 +48,6 @@ def catalogue(root: Path = ROOT) -> list[Exercise]:
         chapter = str(nb.relative_to(root).with_suffix(""))
         for label, title, has_solution in find_exercises(nb):
             info = goals.get(label, {})
-            out.append(Exercise(chapter, label, title, has_solution, info.get("goal", ""), info.get("check", "")))
+            out.append(Exercise(chapter, label, title, has_solution, info.get("goal", ""), info.get("check", ""),
+                                tuple(info.get("answer", ())), info.get("call", ""), int(info.get("points", 0))))
     return out
