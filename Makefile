@@ -3,8 +3,9 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+WHEELHOUSE := $(VENV)/wheelhouse
 
-.PHONY: book book-student test setup browser clean strict-book claims rerun bench
+.PHONY: book book-student test setup system browser clean strict-book claims rerun bench
 
 setup: $(STAMP)
 
@@ -12,32 +13,40 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[book,test]"
+	@# Wheels for tests/test_fresh_environment.py, which runs the chapters in a fresh virtual environment as
+	@# Colab would, offline: the package's dependencies, a kernel, and the build backend for its own wheel.
+	$(BIN)/python -m pip wheel --quiet --wheel-dir $(WHEELHOUSE) . "ipykernel==7.4.0" "setuptools>=68" wheel
 	@touch $(STAMP)
 
-book: $(STAMP)
+book: $(STAMP) system
 	$(BIN)/jupyter-book build . --keep-going
 	@echo "Open $(CURDIR)/_build/html/index.html"
 
-# Headless Chromium for tests/test_browser.py (Debian's package). Without root or apt-get the browser
-# test is skipped, and says so.
-browser:
-	@command -v chromium >/dev/null 2>&1 || { \
+# Debian packages the book needs beside Python: Graphviz (lays out the notion map), fonts that cover every
+# character the book uses (Noto, Symbola), and headless Chromium for tests/test_browser.py.  Without root or
+# apt-get they cannot be installed: the notion map then fails with that reason, and the browser test is skipped.
+DEBIAN_PACKAGES := chromium graphviz fonts-noto-core fonts-symbola fonts-dejavu-core
+system:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Debian's chromium for the browser test"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
-	      || echo "could not install chromium: the browser test will be skipped"; \
-	  else echo "chromium is not installed and cannot be installed here: the browser test will be skipped"; fi; }
+	    echo "installing Debian packages:$$missing"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null) \
+	      || echo "could not install$$missing"; \
+	  else echo "missing Debian packages:$$missing (install them as root with apt-get)"; fi; fi
+
+browser: system
 
 # The student edition: every solution removed from a copy of the sources, built from that copy.
-book-student: $(STAMP)
+book-student: $(STAMP) system
 	$(BIN)/python -m dpsemantics.book.student_edition _build/student-src
 	cd _build/student-src && $(CURDIR)/$(BIN)/jupyter-book build . --all --keep-going
 	@echo "Open $(CURDIR)/_build/student-src/_build/html/index.html"
 
-test: $(STAMP) browser
+test: $(STAMP) system
 	$(BIN)/python -m pytest tests book --nbval-lax -p no:cacheprovider
 
-strict-book: $(STAMP)
+strict-book: $(STAMP) system
 	$(BIN)/jupyter-book build . --all -W -n --keep-going
 
 # Rerun one chapter with new parameters, e.g. make rerun CHAPTER=intro PARAMS="-p eps 0.5"

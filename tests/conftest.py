@@ -20,6 +20,11 @@ def jupyter_book(*args, cwd=ROOT, env=None):
 
 @pytest.fixture(scope="session")
 def strict_build():
-    """Build the whole book with warnings as errors (-W -n); a notebook that raises fails it."""
+    """Build the whole book with warnings as errors (-W -n); a notebook that raises fails it.
+
+    ``DPSEMANTICS_REUSE_BUILD=1`` (for working on the browser test only) reuses an existing ``_build/html``
+    instead of rebuilding; ``make test`` never sets it."""
+    if os.environ.get("DPSEMANTICS_REUSE_BUILD") == "1" and (ROOT / "_build" / "html" / "index.html").is_file():
+        return subprocess.CompletedProcess(["reused", str(ROOT / "_build" / "html")], 0, "", "")
     proc = jupyter_book(".", "--all", "-W", "-n", "--keep-going")
     return proc

@@ -1,4 +1,10 @@
-"""The built book in a real browser: math typeset, figures loaded, no console errors, no broken links.
+"""The built book in a real browser: what a reader sees at 1280 px, page by page.
+
+Every page must show typeset math and never raw TeX or pseudo-TeX (``e^{ε}``) as text, numbers through the
+book's formatter and never a NumPy repr (``np.float64(...)``) or a float's 17 digits, theorem titles
+without doubled parentheses, no blank cross-reference ("Proposition " with no number or name), no table
+wider than the text column, no character that no installed font can draw, and no serious or critical
+accessibility violation (axe-core).  Figures load and have alt text; no console errors, no broken links.
 
 Runs headless Debian Chromium (``make test`` installs it with apt-get where it can) through Playwright,
 against the strict build served from a local HTTP server. Saves a screenshot of every page under
@@ -11,6 +17,7 @@ from __future__ import annotations
 import functools
 import http.server
 import shutil
+import subprocess
 import threading
 from html.parser import HTMLParser
 from pathlib import Path
@@ -40,12 +47,75 @@ RAW_TEX_SCRIPT = r"""
   while (walker.nextNode()) {
     const node = walker.currentNode;
     let el = node.parentElement, skipped = false;
-    while (el) { if (skip.has(el.tagName) || el.classList.contains('highlight') || el.classList.contains('output')) { skipped = true; break; } el = el.parentElement; }
+    while (el) { if (skip.has(el.tagName) || el.classList.contains('highlight') || el.classList.contains('cell_input')) { skipped = true; break; } el = el.parentElement; }
     if (skipped) continue;
     const t = node.textContent;
-    if (/\\\(|\\\[|\$\$|\\begin\{|\\varepsilon|\\mathcal/.test(t)) found.push(t.trim().slice(0, 80));
+    // TeX delimiters, TeX commands, and pseudo-TeX (e^{ε}, x_{i}) left as text
+    if (/\\\(|\\\[|\$\$|\\begin\{|\\[a-zA-Z]{2,}|[\^_]\{/.test(t)) found.push(t.trim().slice(0, 80));
   }
   return found;
+}
+"""
+
+# What a reader sees that only a program should: NumPy reprs and floats printed to 12+ digits, in text and
+# in cell outputs (code shown as code is not judged).
+NUMBER_REPRS_SCRIPT = r"""
+() => {
+  const root = document.querySelector('main') || document.body;
+  const found = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    let el = node.parentElement, skipped = false;
+    while (el) { if (['SCRIPT', 'STYLE', 'MJX-CONTAINER'].includes(el.tagName) || el.classList.contains('cell_input')) { skipped = true; break; } el = el.parentElement; }
+    if (skipped) continue;
+    const m = node.textContent.match(/np\.(float|int|bool|str)\w*\(|\barray\(|np\.True_|np\.False_|\d\.\d{12,}/);
+    if (m) found.push(node.textContent.trim().slice(0, 80));
+  }
+  return found;
+}
+"""
+
+# Theorem-box titles with doubled parentheses ("Definition ((…) …)"), and cross-references with no number
+# and no name ("Proposition " — sphinx-proof's rendering of a reference to an unnumbered box).
+TITLES_AND_REFERENCES_SCRIPT = r"""
+() => {
+  const main = document.querySelector('main') || document.body;
+  const titles = Array.from(main.querySelectorAll('.admonition-title, .caption, figcaption'))
+    .map(e => e.textContent.replace(/\s+/g, ' ').trim()).filter(t => /\(\s*\(|\)\s*\)/.test(t.replace(/\$[^$]*\$/g, '')));
+  const blank = Array.from(main.querySelectorAll('a.reference.internal'))
+    .filter(a => !a.querySelector('img'))
+    .map(a => a.textContent.replace(/\s+/g, ' ').trim())
+    .filter(t => t === '' || /^(Theorem|Lemma|Definition|Proposition|Corollary|Remark|Example|Exercise|Solution|Fig\.|Figure|Table|Equation|Algorithm|Conjecture|Axiom|Criterion|Property|Observation)\.?$/.test(t));
+  return {titles, blank};
+}
+"""
+
+# Tables that do not fit the text column (they would scroll, or run past it).
+WIDE_TABLES_SCRIPT = r"""
+() => {
+  const article = document.querySelector('main article') || document.querySelector('main');
+  const column = article.getBoundingClientRect();
+  return Array.from(article.querySelectorAll('table')).filter(t => {
+    const r = t.getBoundingClientRect();
+    return t.scrollWidth > t.clientWidth + 1 || r.right > column.right + 1 || r.width > column.width + 1;
+  }).map(t => (t.querySelector('tr') || t).textContent.replace(/\s+/g, ' ').trim().slice(0, 60));
+}
+"""
+
+# Every character drawn as text (math is drawn by MathJax's own fonts and excluded).
+CHARACTERS_SCRIPT = r"""
+() => {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const chars = new Set();
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    let el = node.parentElement, skipped = false;
+    while (el) { if (['SCRIPT', 'STYLE', 'MJX-CONTAINER', 'NOSCRIPT'].includes(el.tagName)) { skipped = true; break; } el = el.parentElement; }
+    if (skipped) continue;
+    for (const c of node.textContent) if (c.codePointAt(0) > 0x7e) chars.add(c);
+  }
+  return Array.from(chars);
 }
 """
 
@@ -151,17 +221,38 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
         page.evaluate("MathJax.startup.promise")
     result = {
         "errors": [e for e in errors if not any(k in e for k in KNOWN_THEME_MESSAGES)],
-        "failed": failed,
+        "failed": list(failed),  # before axe runs: its CSS preloading requests @imports from the page's folder
         "raw_tex": page.evaluate(RAW_TEX_SCRIPT),
         "typeset": page.evaluate("document.querySelectorAll('mjx-container').length"),
         "broken_images": page.evaluate(BROKEN_IMAGES_SCRIPT),
         "figures_without_alt": page.evaluate(FIGURES_WITHOUT_ALT),
         "images": page.evaluate("document.querySelectorAll('main img').length"),
+        "number_reprs": page.evaluate(NUMBER_REPRS_SCRIPT),
+        "titles_and_refs": page.evaluate(TITLES_AND_REFERENCES_SCRIPT),
+        "wide_tables": page.evaluate(WIDE_TABLES_SCRIPT),
+        "characters": page.evaluate(CHARACTERS_SCRIPT),
+        "accessibility": _serious_accessibility_violations(page) if not dark else [],
     }
     shot.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shot), full_page=True)
     context.close()
     return result
+
+
+def _serious_accessibility_violations(page) -> list[str]:
+    """axe-core's serious and critical violations (WCAG 2 A/AA rules and best practices) on the page."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']} ({v['impact']}): {v['help']} — {len(v['nodes'])} element(s), e.g. {v['nodes'][0]['target']}"
+            for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
+
+
+@functools.lru_cache(maxsize=None)
+def _font_covers(char: str) -> bool:
+    """Whether any installed font (fontconfig, which Chromium uses) has a glyph for ``char``."""
+    proc = subprocess.run(["fc-list", f":charset={ord(char):x}", "family"], capture_output=True, text=True)
+    return bool(proc.stdout.strip())
 
 
 @pytest.mark.parametrize("doc", docnames())
@@ -172,6 +263,14 @@ def test_page_renders_in_browser(browser, server, doc):
     assert not r["raw_tex"], f"untypeset TeX on {doc}: {r['raw_tex'][:5]}"
     assert not r["broken_images"], f"images that did not load on {doc}: {r['broken_images']}"
     assert not r["figures_without_alt"], f"figures without alt text on {doc}: {r['figures_without_alt']}"
+    assert not r["number_reprs"], f"number reprs on {doc}: {r['number_reprs'][:5]}"
+    assert not r["titles_and_refs"]["titles"], f"doubled parentheses in titles on {doc}: {r['titles_and_refs']['titles'][:5]}"
+    assert not r["titles_and_refs"]["blank"], f"blank cross-references on {doc}: {r['titles_and_refs']['blank'][:5]}"
+    assert not r["wide_tables"], f"tables wider than the text column on {doc}: {r['wide_tables']}"
+    if shutil.which("fc-list"):
+        missing = [f"U+{ord(c):04X} {c}" for c in r["characters"] if not _font_covers(c)]
+        assert not missing, f"characters no installed font can draw on {doc}: {missing}"
+    assert not r["accessibility"], f"serious accessibility violations on {doc}:\n" + "\n".join(r["accessibility"])
     html = (HTML / f"{doc}.html").read_text(encoding="utf-8")
     if "\\(" in html or "\\[" in html:
         assert r["typeset"] > 0, f"{doc} has math but MathJax typeset nothing"

@@ -57,8 +57,9 @@ class Notion:
 class Relation:
     """An arrow ``source → target``: ``transform`` is the parameter map (Matplotlib mathtext), ``theorem``
     the result that proves it, ``paper`` its claims key, ``chapter`` where the book checks it,
-    ``condition`` any side condition, ``both_ways`` for an equivalence at the same parameters, ``claims`` the
-    ids of the claims in :mod:`dpsemantics.claims` that check it (see :func:`status`)."""
+    ``condition`` any side condition and ``caveat`` its short form for the figure (required with a condition),
+    ``both_ways`` for an equivalence at the same parameters, ``claims`` the ids of the claims in
+    :mod:`dpsemantics.claims` that check it (see :func:`status`)."""
 
     source: str
     target: str
@@ -69,6 +70,12 @@ class Relation:
     condition: str = ""
     both_ways: bool = False
     claims: tuple[str, ...] = ()
+    caveat: str = ""
+
+    def __post_init__(self):
+        if self.condition and not self.caveat:
+            raise ValueError(f"caveat must summarise the condition of {self.source} → {self.target} "
+                             f"(got condition={self.condition!r}, caveat='')")
 
 
 NOTIONS: tuple[Notion, ...] = (
@@ -98,13 +105,14 @@ RELATIONS: tuple[Relation, ...] = (
     Relation(
         "approx-dp", "pdp",
         r"$\varepsilon' = \log\frac{\delta' e^{\varepsilon} + \delta}{\delta' - \delta}$",
-        "Kazan et al., Theorem 3.9", "kazan", "book/disclosure-risk", condition="any δ′ ∈ (δ, 1]",
+        "Kazan et al., Theorem 3.9", "kazan", "book/disclosure-risk", condition="any δ′ ∈ (δ, 1]", caveat="any δ′ ∈ (δ, 1]",
         claims=("kazan-thm3.9-holds", "kazan-thm3.9-exceeds-eps"),
     ),
-    Relation("zcdp", "approx-dp", r"$\rho \mapsto (\rho + 2\sqrt{\rho \log(1/\delta)},\ \delta)$", "Kazan et al., Theorem 2.7", "kazan", "book/disclosure-risk", condition="any δ > 0",
+    Relation("zcdp", "approx-dp", r"$\rho \mapsto (\rho + 2\sqrt{\rho \log(1/\delta)},\ \delta)$", "Kazan et al., Theorem 2.7", "kazan", "book/disclosure-risk", condition="any δ > 0", caveat="any δ > 0",
              claims=("kazan-thm2.7-zcdp-dp",)),
     Relation("pdp", "disclosure", r"same $(\varepsilon,\delta)$: bounds w.p. $1-\delta$", "Kazan et al., Theorems 3.2, 3.3, 3.5", "kazan", "book/disclosure-risk", both_ways=True,
              condition="the difference bound's converse (Theorem 3.5(2)) costs (ε, 2δ) or (ε̃, δ)",
+             caveat="converse of Thm 3.5: (ε, 2δ)",
              claims=("kazan-thm3.2-forward", "kazan-thm3.2-reverse", "kazan-thm3.3-forward", "kazan-thm3.3-reverse",
                      "kazan-thm3.5-1", "kazan-thm3.5-2-two-delta", "kazan-thm3.5-2-eps-tilde")),
     Relation("dp", "disclosure", r"same $\varepsilon$, w.p. 1", "Kazan et al., Corollaries 3.6–3.8", "kazan", "book/disclosure-risk", both_ways=True),
@@ -114,37 +122,42 @@ RELATIONS: tuple[Relation, ...] = (
              claims=("kazan-cor3.10-2", "kazan-cor3.11-2", "kazan-cor3.12-2")),
     # Kasiviswanathan & Smith
     Relation("dp", "sp", r"$\varepsilon \mapsto e^{\varepsilon} - 1$", "K&S, Theorem 2.2", "ks", "book/semantic-privacy", claims=("ks-thm2.2-forward",)),
-    Relation("sp", "dp", r"$\varepsilon/6 \mapsto \varepsilon$", "K&S, Theorem 2.2", "ks", "book/semantic-privacy", condition="ε ≤ 1.35 (i.e. ε/2-SP ⇒ 3ε-DP for ε ≤ 0.45)", claims=("ks-thm2.2-converse",)),
+    Relation("sp", "dp", r"$\varepsilon/6 \mapsto \varepsilon$", "K&S, Theorem 2.2", "ks", "book/semantic-privacy", condition="ε ≤ 1.35 (i.e. ε/2-SP ⇒ 3ε-DP for ε ≤ 0.45)", caveat="if ε ≤ 1.35", claims=("ks-thm2.2-converse",)),
     Relation(
         "approx-dp", "approx-sp",
         r"$(e^{3\varepsilon} - 1 + 2\sqrt{n\delta},\ 4\sqrt{n\delta})$",
-        "K&S, Theorem 2.4 (1)", "ks", "book/semantic-privacy", condition="δ < (1 − e^{−ε})²/n",
+        "K&S, Theorem 2.4 (1)", "ks", "book/semantic-privacy", condition="δ < (1 − e^{−ε})²/n", caveat=r"if $\delta < (1 - e^{-\varepsilon})^2/n$",
         claims=("ks-thm2.4-1-condition", "ks-thm2.4-1-leaky-count"),
     ),
-    Relation("approx-sp", "approx-dp", r"$(\varepsilon,\delta) \mapsto (3\varepsilon, 2\delta)$", "K&S, Theorem 2.4 (2)", "ks", "book/semantic-privacy", condition="ε ≤ 0.45", claims=("ks-thm2.4-2",)),
+    Relation("approx-sp", "approx-dp", r"$(\varepsilon,\delta) \mapsto (3\varepsilon, 2\delta)$", "K&S, Theorem 2.4 (2)", "ks", "book/semantic-privacy", condition="ε ≤ 0.45", caveat="if ε ≤ 0.45", claims=("ks-thm2.4-2",)),
     # Zhao
     Relation("dp", "sp", r"$\varepsilon \mapsto e^{2\varepsilon} - 1$", "Zhao, Theorem 2", "zhao", "book/privacy-notions", claims=("zhao-thm2-forward",)),
     Relation("sp", "dp", r"$\frac{1}{2} - \frac{1}{e^{\varepsilon}+1} \mapsto \varepsilon$", "Zhao, Theorem 2", "zhao", "book/privacy-notions", claims=("zhao-thm2-converse",)),
     Relation("bdp", "bsp", r"$\varepsilon \mapsto e^{2\varepsilon} - 1$", "Zhao, Theorem 1", "zhao", "book/privacy-notions", claims=("zhao-thm1-forward",)),
     Relation("bsp", "bdp", r"$\frac{1}{2} - \frac{1}{e^{\varepsilon}+1} \mapsto \varepsilon$", "Zhao, Theorem 1", "zhao", "book/privacy-notions", claims=("zhao-thm1-converse",)),
-    Relation("bsp", "sp", "same level", "Zhao, Section II (ii) (S = N∖{i} in Definition 2)", "zhao", "book/privacy-notions", condition="prior of full support", claims=("zhao-ii-bsp-implies-sp",)),
-    Relation("bdp", "mp", "same ε", "Zhao, Theorem 3 (via Lemma 1, Corollary 1)", "zhao", "book/privacy-notions", condition="family D* of two-point priors", claims=("zhao-thm3",)),
-    Relation("mp", "bdp", "same ε", "Zhao, Theorem 4", "zhao", "book/privacy-notions", condition="downward-scalable family", claims=("zhao-thm4",)),
+    Relation("bsp", "sp", "same level", "Zhao, Section II (ii) (S = N∖{i} in Definition 2)", "zhao", "book/privacy-notions", condition="prior of full support", caveat="full-support prior",
+             claims=("zhao-ii-bsp-implies-sp",)),
+    Relation("bdp", "mp", "same ε", "Zhao, Theorem 3 (via Lemma 1, Corollary 1)", "zhao", "book/privacy-notions", condition="family D* of two-point priors", caveat="two-point priors D*",
+             claims=("zhao-thm3",)),
+    Relation("mp", "bdp", "same ε", "Zhao, Theorem 4", "zhao", "book/privacy-notions", condition="downward-scalable family", caveat="downward-scalable family",
+             claims=("zhao-thm4",)),
     # Yang et al., as cited by TSD §3; checked with finite mechanisms in Zhao's chapter
     # Not an equivalence: DP ⇒ BDP needs independent records, BDP ⇒ DP a prior of full support (with copied
     # records ε-DP local randomized response on two records has BDP leakage 2ε).
-    Relation("bdp", "dp", "same ε, if the prior\nhas full support", "Yang et al., Theorem 2 (cited in TSD, §3)", "tsd",
+    Relation("bdp", "dp", "same ε", "Yang et al., Theorem 2 (cited in TSD, §3)", "tsd",
              "book/privacy-notions", condition="prior of full support (a prior on one database makes every mechanism 0-BDP)",
+             caveat="only with a full-support prior",
              claims=("zhao-sec1-bdp-implies-dp-full-support",)),
-    Relation("dp", "bdp", "same ε, if records\nare independent", "Yang et al., Theorem 1 (cited in TSD, §3)", "tsd",
+    Relation("dp", "bdp", "same ε", "Yang et al., Theorem 1 (cited in TSD, §3)", "tsd",
              "book/privacy-notions", condition="independent records (copied records: DP ε, BDP nε)",
+             caveat="only for independent records",
              claims=("zhao-sec1-dp-implies-bdp-independent", "tsd-table1-def4-relation")),
     # Tschantz, Sen & Datta
     Relation("dp", "sa-dp", "same ε", "TSD, Proposition 1", "tsd", "book/causal-view", both_ways=True,
              claims=("tsd-table1-def2-relation", "tsd-table1-def2-attack")),
     Relation("dp", "dpi-all", "same ε", "TSD, Proposition 5", "tsd", "book/causal-view", both_ways=True,
              claims=("tsd-table1-def8-relation", "tsd-table1-def8-attack")),
-    Relation("dp", "dpi-one", "same ε", "TSD, Proposition 4", "tsd", "book/causal-view", condition="not conversely (TSD's two-record example)",
+    Relation("dp", "dpi-one", "same ε", "TSD, Proposition 4", "tsd", "book/causal-view", condition="not conversely (TSD's two-record example)", caveat="not conversely",
              claims=("tsd-table1-def7-relation", "tsd-table1-def7-attack", "tsd-prop4-def7-not-dp")),
 )
 
@@ -215,6 +228,7 @@ def table_rows() -> list[dict]:
                 "transform": r.transform.replace("\n", " "),
                 "theorem": r.theorem,
                 "condition": r.condition,
+                "caveat": r.caveat,
                 "chapter": r.chapter,
                 "claims": ", ".join(r.claims),
                 "status": marks[k - 1],

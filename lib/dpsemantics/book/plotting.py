@@ -5,20 +5,22 @@
 * :data:`PALETTE` is the Okabe–Ito palette, distinguishable under the common forms of colour-blindness;
   :data:`LINESTYLES` adds a second cue so that curves never rely on colour alone.
 * :func:`finish` is called at the end of every figure cell with the figure's book name (the ``name`` in
-  the cell's ``mystnb.figure`` metadata).  When the environment variable ``DPSEMANTICS_FIGURE_DIR`` is set
+  the cell's ``mystnb.figure`` metadata).  It gives log axes plain tick labels (``0.01``, ``2``, ``50``;
+  ``10⁻⁶`` only outside 10⁻⁴…10⁵), never Matplotlib's ``2×10⁰``.  When the environment variable ``DPSEMANTICS_FIGURE_DIR`` is set
   (``python -m dpsemantics.book.rerun`` sets it), the figure is also written there as PNG and SVG under that
   name, so a rerun with new parameters produces files named like the book's figures.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 
-__all__ = ["PALETTE", "LINESTYLES", "use_house_style", "new_figure", "finish", "FIGURE_DIR_ENV"]
+__all__ = ["PALETTE", "LINESTYLES", "use_house_style", "new_figure", "finish", "plain_log_ticks", "FIGURE_DIR_ENV"]
 
 FIGURE_DIR_ENV = "DPSEMANTICS_FIGURE_DIR"
 
@@ -74,9 +76,41 @@ def finish(fig, name: str) -> None:
     """
     if not name or not isinstance(name, str):
         raise ValueError(f"name must be a non-empty string (got name={name!r})")
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if axis.get_scale() == "log":
+                plain_log_ticks(axis)
     out = os.environ.get(FIGURE_DIR_ENV)
     if out:
         folder = Path(out)
         folder.mkdir(parents=True, exist_ok=True)
         for ext in ("png", "svg"):
             fig.savefig(folder / f"{name}.{ext}")
+
+
+def _plain_tick(value: float) -> str:
+    if value <= 0 or not math.isfinite(value):
+        return ""
+    if 1e-4 <= value < 1e5:
+        return f"{value:.6g}"
+    exponent = round(math.log10(value))
+    if math.isclose(value, 10.0 ** exponent, rel_tol=1e-9):
+        return f"$10^{{{exponent}}}$"
+    return f"{value:.0e}".replace("e-0", "e-").replace("e+0", "e").replace("e+", "e")
+
+
+def plain_log_ticks(axis) -> None:
+    """Plain tick labels on a log axis: powers of ten as ``0.01`` … ``1000`` (``10⁻⁶`` beyond), and, on an
+    axis spanning less than about two decades, the minor ticks 2, 3 and 5 labelled too."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    low, high = sorted(axis.get_view_interval())
+    decades = math.log10(high / low) if low > 0 else math.inf
+    axis.set_major_locator(LogLocator(base=10))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: _plain_tick(v)))
+    if decades < 2.2:
+        axis.set_minor_locator(LogLocator(base=10, subs=(2.0, 3.0, 5.0)))
+        axis.set_minor_formatter(FuncFormatter(lambda v, _: _plain_tick(v)))
+    else:
+        axis.set_minor_locator(LogLocator(base=10, subs=tuple(range(2, 10))))
+        axis.set_minor_formatter(NullFormatter())

@@ -5,6 +5,12 @@
    and the second copy re-declares ``const THEBE_JS_URL``, an error in every page's console.
 3. Tables that fit the text column: a wide table scrolls inside the column instead of running past it
    (``dpsemantics-tables.css``, written into ``_static``).
+5. Launch buttons (Binder, Colab) and the repository button only when ``pyproject.toml`` names the book's
+   public repository (:func:`dpsemantics.book.toc.release`); without one they are left out rather than
+   pointing nowhere (Jupyter Book's own default would point at Jupyter Book's repository).
+4. Theorem boxes titled by one rule: ``Theorem — Name (Paper, Theorem 3.2)`` (``proof_title_format``), and
+   cross-references to unnumbered boxes (the book keeps the papers' numbers, so its boxes are
+   ``:nonumber:``) show the box's title instead of sphinx-proof's blank "Theorem ".
 
 Sphinx's default ``mathjax_path`` is a CDN address.  This extension copies MathJax 3 (the ``es5``
 bundle shipped by the PyPI package ``django-static-mathjax``, a pinned dependency of the book; it has
@@ -16,6 +22,10 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 LOCAL_PATH = "mathjax/tex-chtml.js"
 
@@ -69,7 +79,62 @@ def _write_table_css(app):
     (static / TABLE_CSS).write_text(_TABLE_RULES)
 
 
+PROOF_TITLE_FORMAT = " — %t"
+
+
+def _use_proof_title_format(app, config):
+    config.proof_title_format = PROOF_TITLE_FORMAT
+
+
+def _record_proof_titles(app, doctree):
+    """Remember each labelled theorem box's title (sphinx-proof keeps only its number)."""
+    prefix, _, suffix = PROOF_TITLE_FORMAT.partition("%t")
+    proofs = getattr(app.env, "proof_list", {})
+    for node in doctree.findall(lambda n: isinstance(n, nodes.Element) and n.get("realtype") and n.get("label")):
+        title = node.get("title", "")
+        if title.startswith(prefix) and title.endswith(suffix):
+            title = title[len(prefix): len(title) - len(suffix)]
+        if node["label"] in proofs:
+            proofs[node["label"]]["dpsemantics_title"] = title.strip()
+
+
+class NameUnnumberedProofReferences(SphinxPostTransform):
+    """``{prf:ref}`label``` to a ``:nonumber:`` box reads as the box's title (or its kind, if untitled)."""
+
+    default_priority = 5  # before Sphinx's ReferencesResolver (10)
+
+    def run(self, **kwargs):
+        proofs = getattr(self.env, "proof_list", {})
+        for ref in list(self.document.findall(addnodes.pending_xref)):
+            entry = proofs.get(ref.get("reftarget", ""))
+            if ref.get("refdomain") != "prf" or not entry or not entry.get("nonumber"):
+                continue
+            if ref.astext() != ref["reftarget"]:  # the author gave the link text
+                continue
+            text = entry.get("dpsemantics_title") or entry["realtype"].title()
+            inner = ref[0] if len(ref) and isinstance(ref[0], nodes.Element) else nodes.inline()
+            inner.children = []
+            inner += nodes.Text(text)
+            ref.children = [inner]
+
+
+def _launch_buttons_from_release(app, config):
+    from .toc import release
+
+    repository = release(Path(app.confdir))["repository"]
+    options = dict(config.html_theme_options or {})
+    options["repository_url"] = repository
+    options["use_repository_button"] = bool(repository)
+    options["launch_buttons"] = {"notebook_interface": "classic", "binderhub_url": "https://mybinder.org",
+                                 "colab_url": "https://colab.research.google.com"} if repository else {}
+    config.html_theme_options = options
+
+
 def setup(app):
+    app.connect("config-inited", _launch_buttons_from_release)
+    app.connect("config-inited", _use_proof_title_format)
+    app.connect("doctree-read", _record_proof_titles)
+    app.add_post_transform(NameUnnumberedProofReferences)
     app.connect("builder-inited", _write_table_css)
     app.add_css_file(TABLE_CSS)
     app.connect("config-inited", _use_local_mathjax, priority=900)

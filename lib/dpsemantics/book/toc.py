@@ -1,4 +1,5 @@
-"""The book's sources as data: where the repository is and what its table of contents lists.
+"""The book's sources as data: where the repository is, what its table of contents lists, and the release
+(version and public repository URL, from ``pyproject.toml``).
 
 The one reader of ``_toc.yml`` for the package (rerun, exercises, the claims page) and the tests.
 """
@@ -7,13 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def docnames(root: Path = ROOT) -> list[str]:
     """The root page and every chapter listed in ``_toc.yml``, in order (e.g. ``"book/intro"``)."""
+    import yaml  # a book-build dependency: chapters in a fresh Python (Colab) never call this
+
     toc = yaml.safe_load((Path(root) / "_toc.yml").read_text())
     return [toc["root"]] + [ch["file"] for part in toc.get("parts", []) for ch in part.get("chapters", [])]
 
@@ -22,3 +23,14 @@ def chapter_notebooks(root: Path = ROOT) -> list[Path]:
     """The listed pages that are Jupyter notebooks, in table-of-contents order."""
     files = [Path(root) / f"{doc}.ipynb" for doc in docnames(root)]
     return [f for f in files if f.exists()]
+
+
+def release(root: Path = ROOT) -> dict:
+    """The book's release as ``pyproject.toml`` states it: ``{"version": ..., "repository": URL or ""}``.
+
+    The repository URL (``[project.urls] Repository``) is the one place the book's public address lives:
+    the build's launch buttons and the chapters' install line are made from it, and left out without it."""
+    import tomllib
+
+    project = tomllib.loads((Path(root) / "pyproject.toml").read_text())["project"]
+    return {"version": project["version"], "repository": project.get("urls", {}).get("Repository", "").rstrip("/")}

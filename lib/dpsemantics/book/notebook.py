@@ -1,0 +1,74 @@
+"""What a chapter notebook needs besides the mathematics: glue, tables and the first cell's installer.
+
+A chapter runs in three places: in the book's build (myst-nb present), in a reader's Jupyter, and in a
+fresh Python opened from a launch button (Colab, Binder) that has only pip.  So:
+
+- :func:`glue` hands a value to the prose (``{glue:text}``) as a plain Python number, never a NumPy
+  scalar; without myst-nb it does nothing (there is no prose to fill), and shows the value if asked to.
+- :func:`table` shows rows as a Markdown table, every number through :func:`dpsemantics.book.number`.
+- :func:`install_spec` is what a chapter's first cell installs when ``dpsemantics`` is missing: the
+  book's release, pinned — from the repository named in ``pyproject.toml`` (``[project.urls]
+  Repository``) when there is one, else from the package index.  ``tests/test_fresh_environment.py``
+  keeps the chapters' first cells equal to it and runs them in a fresh virtual environment.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .render import number
+from .toc import ROOT, release
+
+__all__ = ["glue", "table", "install_spec", "plain"]
+
+
+def plain(value):
+    """NumPy scalars and 0-d arrays as Python ``int``/``float``/``bool``; anything else unchanged."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def glue(name: str, value, display: bool = True):
+    """myst-nb's ``glue`` for a value shown in the prose, as a plain Python value.
+
+    Without myst-nb (a fresh Python, e.g. Colab) nothing is glued; with ``display=True`` the value is
+    still shown as the cell's output."""
+    value = plain(value)
+    try:
+        from myst_nb import glue as myst_glue
+    except ImportError:
+        if display:
+            from IPython.display import display as show
+
+            show(value)
+        return None
+    return myst_glue(name, value, display=display)
+
+
+def table(header, rows, *, digits: int = 4):
+    """Show ``rows`` under ``header`` as a Markdown table; numbers through :func:`number`, ``|`` escaped."""
+    from IPython.display import Markdown, display
+
+    def cell(x):
+        x = plain(x)
+        text = number(x, digits) if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
+        return text.replace("|", "\\|")
+
+    lines = ["| " + " | ".join(map(str, header)) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in rows]
+    display(Markdown("\n".join(lines)))
+
+
+def install_spec(root: Path = ROOT) -> str:
+    """The pip requirement a chapter's first cell installs when the package is missing: the book's
+    release, from its repository's tag ``v<version>`` if ``pyproject.toml`` names a repository, else
+    ``dpsemantics==<version>`` from the package index (see :func:`dpsemantics.book.toc.release`)."""
+    info = release(root)
+    if info["repository"]:
+        return f"dpsemantics @ git+{info['repository']}@v{info['version']}"
+    return f"dpsemantics=={info['version']}"
