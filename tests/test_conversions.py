@@ -209,3 +209,33 @@ def test_extreme_values_finite():
 def test_bad_input_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# ------------------------------------------------------------------ Theorem 3.9 along a whole profile
+
+
+def test_profile_pdp_epsilon_zcdp_matches_example_4_1_search():
+    from dpsemantics.disclosure import best_zcdp_pdp_epsilon
+
+    got, eps, delta = V.profile_pdp_epsilon(lambda e: V.zcdp_delta(0.3, e), 0.01)
+    assert got == pytest.approx(best_zcdp_pdp_epsilon(0.3, 0.01)[0], rel=1e-9)
+    assert got == pytest.approx(float(V.pdp_epsilon(eps, delta, 0.01)), rel=1e-12)  # a point actually used
+
+
+def test_profile_pdp_epsilon_is_the_grid_minimum():
+    from dpsemantics.mechanisms import gaussian_delta, laplace_delta
+
+    got, _, _ = V.profile_pdp_epsilon(lambda e: laplace_delta(e, 0.8), 0.05)
+    assert got == pytest.approx(0.8, rel=1e-12) and got >= 0.8  # pure: the best point is (ε₀, 0)
+    prof = lambda e: gaussian_delta(e, 3.0)  # noqa: E731
+    got, _, _ = V.profile_pdp_epsilon(prof, 0.01)
+    grid = np.linspace(0.0, 3.0, 30001)
+    d = np.asarray(prof(grid))
+    ok = d < 0.01
+    brute = float(np.min(V.pdp_epsilon(grid[ok], d[ok], 0.01)))
+    assert brute - 1e-6 <= got <= brute + 1e-9
+
+
+def test_profile_pdp_epsilon_refuses_an_unreachable_delta_prime():
+    with pytest.raises(ValueError, match="delta_prime"):
+        V.profile_pdp_epsilon(lambda e: np.full(np.shape(e), 0.02), 0.01)

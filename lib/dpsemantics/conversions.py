@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import brentq
+from scipy.optimize import brentq, minimize_scalar
 
 from ._validate import as_output, broadcast, check_delta, check_epsilon, check_positive
 from .mechanisms import gaussian_delta
@@ -46,6 +46,7 @@ __all__ = [
     "zcdp_epsilon",
     "zcdp_delta",
     "zcdp_gaussian_delta",
+    "profile_pdp_epsilon",
 ]
 
 
@@ -261,3 +262,71 @@ def zcdp_gaussian_delta(rho, eps):
         out[idx] = gaussian_delta(float(e[idx]), float(sigma[idx]))
     return _out(out)
 
+
+
+# --------------------------------------------------------------------------------------------------
+# Theorem 3.9 along a whole privacy profile
+# --------------------------------------------------------------------------------------------------
+
+
+def profile_pdp_epsilon(profile, delta_prime, *, eps_max: float = 200.0, grid: int = 160):
+    """The smallest ε′ that Kazan et al., Theorem 3.9 gives at confidence 1 − δ′ from any point of a
+    privacy profile: ``min over ε of log(δ′e^ε + δ(ε)) − log(δ′ − δ(ε))`` over the ε with δ(ε) < δ′.
+
+    A mechanism with privacy profile δ(ε) (the smallest δ for which it is (ε, δ)-DP) is (ε, δ(ε))-DP at
+    *every* ε, so each point gives a PDP guarantee; "different points along the curve will yield different
+    disclosure risk interpretations" (Kazan et al., §4.2) and this function takes the best.  ``profile`` maps
+    an array of ε ≥ 0 to δ(ε) (an upper bound on it is enough: the result is then an upper bound too).
+
+    Every ε′ returned is Theorem 3.9 evaluated at a point actually tried, so it is a valid guarantee whatever
+    the search misses; the search is a grid on [ε₀, ε₁] (ε₀ the first ε with δ(ε) < δ′, ε₁ where δ(ε) has
+    fallen below δ′·1e-9 or vanishes) refined by a bounded scalar minimisation.  Returns
+    ``(eps_prime, eps, delta)``: ε′ and the profile point (ε, δ(ε)) giving it.  Raises ``ValueError`` when no
+    ε ≤ ``eps_max`` has δ(ε) < δ′.
+    """
+    delta_prime = float(check_delta(delta_prime, "delta_prime", open_low=True, scalar=True))
+
+    def d(e):
+        return np.minimum(np.asarray(profile(np.asarray(e, dtype=float)), dtype=float), 1.0)
+
+    if float(d(eps_max)) >= delta_prime:
+        raise ValueError(f"delta_prime is too small for this profile: delta(eps) >= delta_prime for every eps <= "
+                         f"{eps_max} (got delta_prime={delta_prime!r})")
+    lo, hi = 0.0, eps_max
+    if float(d(0.0)) >= delta_prime:  # the first ε with δ(ε) < δ′, by bisection
+        a, b = 0.0, eps_max
+        for _ in range(100):
+            m = 0.5 * (a + b)
+            a, b = (a, m) if float(d(m)) < delta_prime else (m, b)
+            if b - a < 1e-12 * max(1.0, b):
+                break
+        lo = b
+    top = max(lo, 1.0)  # an ε where δ is negligible (or zero): past it ε′ ≈ ε only grows
+    while top < eps_max and float(d(top)) > delta_prime * 1e-9:
+        top = min(2.0 * top, eps_max)
+    hi = top
+    extra = [lo, hi]
+    if float(d(hi)) == 0.0:  # a pure part: the first ε with δ(ε) = 0 is where ε′ = ε is smallest there
+        a, b = lo, hi
+        for _ in range(200):
+            m = 0.5 * (a + b)
+            a, b = (a, m) if float(d(m)) == 0.0 else (m, b)
+            if b - a <= 2 * math.ulp(b):
+                break
+        extra.append(b)
+
+    def f(e):
+        de = d(e)
+        return np.where(de < delta_prime, pdp_epsilon(e, np.minimum(de, delta_prime * (1 - 1e-15)), delta_prime), np.inf)
+
+    eps_grid = np.unique(np.concatenate([np.linspace(lo, hi, grid), extra]))
+    vals = np.asarray(f(eps_grid), dtype=float)
+    i = int(np.argmin(vals))
+    best_e, best_v = float(eps_grid[i]), float(vals[i])
+    a, b = float(eps_grid[max(i - 1, 0)]), float(eps_grid[min(i + 1, eps_grid.size - 1)])
+    if b > a:
+        res = minimize_scalar(lambda e: float(f(e)), bounds=(a, b), method="bounded", options={"xatol": 1e-12})
+        v = float(f(res.x))
+        if v < best_v:
+            best_e, best_v = float(res.x), v
+    return best_v, best_e, float(d(best_e))
