@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 WHEELHOUSE := $(VENV)/wheelhouse
 
-.PHONY: book book-student test setup system browser clean strict-book claims rerun bench
+.PHONY: book book-student test setup system browser clean strict-book claims rerun assignments grade bench
 
 setup: $(STAMP)
 
@@ -52,6 +52,17 @@ strict-book: $(STAMP) system
 # Rerun one chapter with new parameters, e.g. make rerun CHAPTER=intro PARAMS="-p eps 0.5"
 rerun: $(STAMP)
 	$(BIN)/python -m dpsemantics.book.rerun $(CHAPTER) $(PARAMS)
+
+# Coursework: one otter-grader assignment per chapter under _build/assignments/CHAPTER/ (student notebook with
+# public checks, solutions notebook, autograder zip with the hidden tests); CHAPTERS="intro causal-view" for some.
+assignments: $(STAMP)
+	$(BIN)/python -m dpsemantics.book.assignments _build/assignments $(CHAPTERS)
+
+# Grade a folder of submitted notebooks without Docker: make grade CHAPTER=intro SUBMISSIONS=dir writes dir/scores.csv
+grade: $(STAMP)
+	@test -n "$(CHAPTER)" -a -n "$(SUBMISSIONS)" || { echo "usage: make grade CHAPTER=intro SUBMISSIONS=folder-of-notebooks"; exit 2; }
+	@test -d _build/assignments/$(CHAPTER)/autograder || $(BIN)/python -m dpsemantics.book.assignments _build/assignments $(CHAPTER)
+	$(BIN)/python -m dpsemantics.book.assignments grade _build/assignments/$(CHAPTER) $(SUBMISSIONS)
 
 claims: $(STAMP)
 	$(BIN)/python -m dpsemantics.claims
