@@ -5,6 +5,8 @@ fresh Python opened from a launch button (Colab, Binder) that has only pip.  So:
 
 - :func:`glue` hands a value to the prose (``{glue:text}``) as a plain Python number, never a NumPy
   scalar; without myst-nb it does nothing (there is no prose to fill), and shows the value if asked to.
+- :func:`use_reader_numbers` makes every number a cell shows (alone or inside a dict, tuple or list) print
+  through :func:`dpsemantics.book.number`: ``0.7``, not ``0.7000000000000003`` or ``np.float64(0.7)``.
 - :func:`table` shows rows as a Markdown table, every number through :func:`dpsemantics.book.number`.
 - :func:`install_spec` is what a chapter's first cell installs when ``dpsemantics`` is missing: the
   book's release, pinned — from the repository named in ``pyproject.toml`` (``[project.urls]
@@ -18,10 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .render import number
+from .render import number, prose
 from .toc import ROOT, release
 
-__all__ = ["glue", "table", "install_spec", "plain"]
+__all__ = ["glue", "table", "install_spec", "plain", "use_reader_numbers"]
 
 
 def plain(value):
@@ -51,13 +53,13 @@ def glue(name: str, value, display: bool = True):
 
 
 def table(header, rows, *, digits: int = 4):
-    """Show ``rows`` under ``header`` as a Markdown table; numbers through :func:`number`, ``|`` escaped."""
+    """Show ``rows`` under ``header`` as a Markdown table; numbers through :func:`number`, text through
+    :func:`dpsemantics.book.prose` (superscripts for ``e^{ε}``, ``|`` escaped)."""
     from IPython.display import Markdown, display
 
     def cell(x):
         x = plain(x)
-        text = number(x, digits) if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
-        return text.replace("|", "\\|")
+        return number(x, digits) if isinstance(x, (int, float)) and not isinstance(x, bool) else prose(x)
 
     lines = ["| " + " | ".join(map(str, header)) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in rows]
@@ -72,3 +74,23 @@ def install_spec(root: Path = ROOT) -> str:
     if info["repository"]:
         return f"dpsemantics @ git+{info['repository']}@v{info['version']}"
     return f"dpsemantics=={info['version']}"
+
+
+def use_reader_numbers(digits: int = 4) -> None:
+    """Print every float a cell's result shows through :func:`number` (``digits`` significant digits), also
+    inside dicts, tuples and lists; NumPy scalars print as plain numbers.  Outside IPython it does nothing."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+    formatter = shell.display_formatter.formatters["text/plain"]
+
+    def printer(value, p, cycle):
+        p.text(number(plain(value), digits))
+
+    for kind in (float, np.floating, np.integer):
+        formatter.for_type(kind, printer)
+    formatter.for_type(np.bool_, lambda value, p, cycle: p.text(str(bool(value))))

@@ -2,6 +2,27 @@
 
 from __future__ import annotations
 
+import re
+
+# Plain-text exponents and indices in the registry's strings (``e^{2ε} − 1``, ``e^ε``, ``δ_{n}``), which a
+# page shows as superscripts and subscripts.
+_SCRIPT = re.compile(r"(?P<op>\^|_(?=\{))(?:\{(?P<braced>(?:[^{}]|\{[^{}]*\})*)\}|(?P<bare>[A-Za-z0-9εδρσαβγλμ′̂]+))")
+
+
+def prose(text: str) -> str:
+    """A registry string as Markdown for a page: outside ``$…$`` math, ``x^{…}``/``x^y`` become superscripts,
+    ``x_{…}`` subscripts (a bare ``_`` stays: it is part of names),
+    and ``|`` is escaped so that the text can sit in a table cell."""
+
+    def script(m):
+        tag = "sup" if m.group("op") == "^" else "sub"
+        inner = m.group("braced") if m.group("braced") is not None else m.group("bare")
+        return f"<{tag}>{_SCRIPT.sub(script, inner)}</{tag}>"
+
+    parts = re.split(r"(\$[^$]+\$)", str(text))  # $…$ is typeset math already: left alone
+    return "".join(p if p.startswith("$") and p.endswith("$") and len(p) > 1 else _SCRIPT.sub(script, p)
+                   for p in parts).replace("|", "\\|")
+
 
 def number(value, digits: int = 4) -> str:
     """A number as a reader sees it: plain Python formatting, never a NumPy repr (``np.float64(...)``).
@@ -21,28 +42,63 @@ def number(value, digits: int = 4) -> str:
     return text
 
 
-def checked_report(results, unchecked) -> str:
+def value_cell(value) -> str:
+    """A value in a table cell: booleans as "holds"/"fails", numbers through :func:`number`, text through
+    :func:`prose`."""
+    if isinstance(value, bool):
+        return "holds" if value else "fails"
+    if isinstance(value, (int, float)) or hasattr(value, "item"):
+        return number(value)
+    if isinstance(value, (tuple, list)):
+        return "(" + ", ".join(value_cell(v) for v in value) + ")"
+    if isinstance(value, dict):
+        return ", ".join(f"{prose(k)}: {value_cell(v)}" for k, v in value.items())
+    return prose(value)
+
+
+def _significant_digits(printed) -> int:
+    """How many significant digits a printed number shows (``0.96`` → 2, ``1.72`` → 3, ``45`` → 2)."""
+    digits = re.sub(r"[^0-9]", "", f"{printed!r}".split("e")[0]).lstrip("0")
+    return max(len(digits), 1)
+
+
+def computed_cell(computed, printed) -> str:
+    """The computed value at the printed precision plus one digit, so that agreement and disagreement with
+    the paper show at a glance."""
+    if isinstance(printed, (int, float)) and not isinstance(printed, bool) and isinstance(computed, (int, float)) \
+            and not isinstance(computed, bool):
+        return number(computed, digits=_significant_digits(printed) + 1)
+    return value_cell(computed)
+
+
+def outcome(result) -> str:
+    """A claim's outcome as text, with its finding: "reproduced", or "**discrepancy**: false statement"."""
+    text = "reproduced" if result.status == "reproduced" else f"**{result.status}**"
+    return text + (f": {result.finding.replace('-', ' ')}" if result.finding else "")
+
+
+def margin_cell(verdict) -> str:
+    """A verdict's margin (worst case as a fraction of the bound; 1 = attained) and how many cases backed it."""
+    margin = "∞" if verdict.margin == float("inf") else number(verdict.margin, 3)
+    return f"{margin} ({number(verdict.cases)} cases)"
+
+
+def checked_report(results, unchecked=None) -> str:
     """The Markdown of a chapter's closing section "What this chapter checked", from the claims registry:
-    relations attacked (evidence, cases, margin, worst case, outcome), printed values recomputed, and the
-    statements left unchecked with the reason (``unchecked``: rows of (where, statement, why not))."""
-
-    def cell(value):
-        text = number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
-        return text.replace("|", "\\|")
-
-    def outcome(r):
-        return r.status + (f" ({r.finding.replace('-', ' ')})" if r.finding else "")
-
+    relations attacked (evidence, margin with its cases, outcome), printed values recomputed (at the printed
+    precision), and the statements left unchecked with the reason (``unchecked``: rows of (where, statement,
+    why not); the section is left out when ``None``)."""
     relations = [r for r in results if r.verdict is not None]
     values = [r for r in results if r.verdict is None]
-    lines = ["**Relations, attacked.**", "", "| claim | where | evidence | cases | margin | worst case | outcome |",
-             "|---|---|---|---|---|---|---|"]
-    lines += [f"| `{r.claim.id}` | {cell(r.claim.where)} | {', '.join(r.verdict.evidence)} | {r.verdict.cases} | "
-              f"{r.verdict.margin:.4g} | {cell(r.verdict.worst)} | {outcome(r)} |" for r in relations]
-    lines += ["", "**Printed values, recomputed.**", "", "| claim | where | printed | computed | outcome |",
+    lines = ["**Relations, attacked.** The margin is the worst case found as a fraction of the bound (1 = attained).",
+             "", "| where | claim | evidence | margin | worst case | outcome |", "|---|---|---|---|---|---|"]
+    lines += [f"| {prose(r.claim.where)} | `{r.claim.id}` | {', '.join(r.verdict.evidence)} | {margin_cell(r.verdict)} | "
+              f"{value_cell(r.verdict.worst)} | {outcome(r)} |" for r in relations]
+    lines += ["", "**Printed values, recomputed.**", "", "| where | claim | printed | computed | outcome |",
               "|---|---|---|---|---|"]
-    lines += [f"| `{r.claim.id}` | {cell(r.claim.where)} | {cell(r.claim.printed)} | {cell(r.computed)} | {outcome(r)} |"
-              for r in values]
-    lines += ["", "**Stated in the paper, not checked, and why.**", "", "| where | statement | why not |", "|---|---|---|"]
-    lines += [f"| {cell(w)} | {cell(s)} | {cell(y)} |" for w, s, y in unchecked]
+    lines += [f"| {prose(r.claim.where)} | `{r.claim.id}` | {value_cell(r.claim.printed)} | "
+              f"{computed_cell(r.computed, r.claim.printed)} | {outcome(r)} |" for r in values]
+    if unchecked is not None:
+        lines += ["", "**Stated in the paper, not checked, and why.**", "", "| where | statement | why not |", "|---|---|---|"]
+        lines += [f"| {prose(w)} | {prose(s)} | {prose(y)} |" for w, s, y in unchecked]
     return "\n".join(lines)

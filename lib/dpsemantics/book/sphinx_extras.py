@@ -5,6 +5,8 @@
    and the second copy re-declares ``const THEBE_JS_URL``, an error in every page's console.
 3. Tables that fit the text column: a wide table scrolls inside the column instead of running past it
    (``dpsemantics-tables.css``, written into ``_static``).
+6. Accessibility: links in tinted boxes keep AA contrast (CSS above), and bibliographies carry no list role
+   their entries cannot satisfy.
 5. Launch buttons (Binder, Colab) and the repository button only when ``pyproject.toml`` names the book's
    public repository (:func:`dpsemantics.book.toc.release`); without one they are left out rather than
    pointing nowhere (Jupyter Book's own default would point at Jupyter Book's repository).
@@ -68,8 +70,16 @@ def _drop_duplicate_scripts(app, pagename, templatename, context, doctree):
 
 
 TABLE_CSS = "dpsemantics-tables.css"
-_TABLE_RULES = """/* dpsemantics: wide tables scroll inside the text column */
+_TABLE_RULES = """/* dpsemantics: tables fit the text column; a table that still cannot scrolls inside it */
 main table { display: block; max-width: 100%; overflow-x: auto; }
+main table td, main table th { hyphens: auto; }
+/* identifiers (claim ids, function paths) may break anywhere rather than widen their column */
+main table code, main table a { overflow-wrap: anywhere; word-break: normal; }
+main table .math { overflow-wrap: normal; }
+/* links inside theorem and exercise boxes keep WCAG AA contrast on the boxes' tinted backgrounds */
+main div.proof a, main div.admonition a, main aside a { color: #0a4d8c; }
+html[data-theme="dark"] main div.proof a, html[data-theme="dark"] main div.admonition a,
+html[data-theme="dark"] main aside a { color: #9cc9ff; }
 """
 
 
@@ -130,7 +140,16 @@ def _launch_buttons_from_release(app, config):
     config.html_theme_options = options
 
 
+def _citation_list_role(app, pagename, templatename, context, doctree):
+    """docutils marks a citation group ``role="list"`` while its entries are ``role="doc-biblioentry"``; a list
+    must hold list items (axe-core: aria-required-children), so the group keeps no list role."""
+    body = context.get("body")
+    if body and 'class="citation-list"' in body:
+        context["body"] = body.replace('<div role="list" class="citation-list">', '<div class="citation-list">')
+
+
 def setup(app):
+    app.connect("html-page-context", _citation_list_role)
     app.connect("config-inited", _launch_buttons_from_release)
     app.connect("config-inited", _use_proof_title_format)
     app.connect("doctree-read", _record_proof_titles)
