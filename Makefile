@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 WHEELHOUSE := $(VENV)/wheelhouse
 
-.PHONY: book book-student test setup system browser clean strict-book claims rerun assignments grade bench
+.PHONY: book book-student test setup system browser clean strict-book claims rerun assignments grade report bench
 
 setup: $(STAMP)
 
@@ -52,6 +52,10 @@ strict-book: $(STAMP) system
 # Rerun one chapter with new parameters, e.g. make rerun CHAPTER=intro PARAMS="-p eps 0.5"
 rerun: $(STAMP)
 	$(BIN)/python -m dpsemantics.book.rerun $(CHAPTER) $(PARAMS)
+
+# Interpret your own release, e.g. make report ARGS="--mechanism laplace --epsilon 0.5 --k 10 --prior 0.5"
+report: $(STAMP)
+	$(BIN)/python -m dpsemantics.report $(ARGS)
 
 # Coursework: one otter-grader assignment per chapter under _build/assignments/CHAPTER/ (student notebook with
 # public checks, solutions notebook, autograder zip with the hidden tests); CHAPTERS="intro causal-view" for some.

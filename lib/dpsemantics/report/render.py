@@ -11,7 +11,7 @@ from pathlib import Path
 from ..book import number
 from ..book import plotting
 
-__all__ = ["figures", "markdown", "html_page", "write"]
+__all__ = ["figures", "markdown", "html_page", "percent", "write"]
 
 FIGURES = {
     "fig-report-posterior": "Upper bound on the posterior of an adversary with prior {prior} (probability ≥ 1 − δ′, "
@@ -27,16 +27,25 @@ def _fmt(x, digits=4) -> str:
     return "–" if x is None else number(x, digits)
 
 
-def _pct(x) -> str:
-    return "–" if x is None else f"{number(100 * x, 4)}%"
+def percent(x) -> str:
+    """A probability as a percentage; near 0 or 1 with enough digits that it never shows as 0% or 100%."""
+    if x is None:
+        return "–"
+    digits = 4 if 1e-3 <= abs(x) <= 0.999 else 7
+    return f"{number(100 * x, digits)}%"
 
 
-def figures(report: dict) -> dict:
-    """The composition figures, as Matplotlib figures keyed by name."""
+_pct = percent
+
+
+def figures(report: dict, only: str | None = None) -> dict:
+    """The composition figures, as Matplotlib figures keyed by name (``only``: just that one)."""
     comp = report["composition"]
     rows = comp["rows"]
     m = [r["repetitions"] for r in rows]
     figs = {}
+    if only == "fig-report-readings":
+        return _readings_figure(rows, m)
     fig, ax = plotting.new_figure()
     for i, (key, label) in enumerate((("single_point", "single point (as the paper converts)"),
                                       ("best_point", "best point of the privacy profile"),
@@ -50,6 +59,10 @@ def figures(report: dict) -> dict:
     ax.set_ylim(0, 1.02)
     ax.legend(loc="lower right")
     figs["fig-report-posterior"] = fig
+    return figs if only else {**figs, **_readings_figure(rows, m)}
+
+
+def _readings_figure(rows, m) -> dict:
     fig, ax = plotting.new_figure()
     ax.plot(m, [r["difference"] for r in rows], color=plotting.PALETTE[1], linestyle=plotting.LINESTYLES[0],
             marker="o", markersize=3, label="largest change of any prior (Theorem 3.5)")
@@ -60,8 +73,7 @@ def figures(report: dict) -> dict:
     ax.set_ylabel("bound")
     ax.set_ylim(0, 1.02)
     ax.legend(loc="lower right")
-    figs["fig-report-readings"] = fig
-    return figs
+    return {"fig-report-readings": fig}
 
 
 def _svg(fig) -> str:
