@@ -868,7 +868,7 @@ def _escape_cell(text: str) -> str:
 
 def table1_markdown(rows: list[Table1Row]) -> str:
     """Table 1 as a Markdown table (paper's relation, computed relation and the counts behind it)."""
-    head = ("| Def. | name | 𝒫 | point of comparison | paper | computed | cases | ε = ε_DP | ε > ε_DP | ε < ε_DP |\n"
+    head = ("| Def. | name | 𝒫 | point of comparison | paper | computed | cases | $\\varepsilon = \\varepsilon_{\\mathrm{DP}}$ | $\\varepsilon > \\varepsilon_{\\mathrm{DP}}$ | $\\varepsilon < \\varepsilon_{\\mathrm{DP}}$ |\n"
             "|---|---|---|---|---|---|---|---|---|---|\n")
     body = "".join(
         f"| {r.number} | {r.name} | {r.quantifier} | {_escape_cell(r.comparison)} | {r.printed} | {r.computed}"

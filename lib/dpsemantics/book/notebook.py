@@ -61,7 +61,7 @@ def table(header, rows, *, digits: int = 4):
         x = plain(x)
         return number(x, digits) if isinstance(x, (int, float)) and not isinstance(x, bool) else prose(x)
 
-    lines = ["| " + " | ".join(map(str, header)) + " |", "|" + "---|" * len(header)]
+    lines = ["| " + " | ".join(prose(h) for h in header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in rows]
     display(Markdown("\n".join(lines)))
 
@@ -91,6 +91,9 @@ def use_reader_numbers(digits: int = 4) -> None:
     def printer(value, p, cycle):
         p.text(number(plain(value), digits))
 
-    for kind in (float, np.floating, np.integer):
+    # IPython looks a printer up along the type's MRO and stops at the first class defining __repr__, which
+    # every NumPy scalar type does: register the concrete types, not np.floating.
+    for kind in (float, np.float16, np.float32, np.float64, np.longdouble, np.int8, np.int16, np.int32, np.int64,
+                 np.uint8, np.uint16, np.uint32, np.uint64):
         formatter.for_type(kind, printer)
     formatter.for_type(np.bool_, lambda value, p, cycle: p.text(str(bool(value))))

@@ -9,18 +9,27 @@ import re
 _SCRIPT = re.compile(r"(?P<op>\^|_(?=\{))(?:\{(?P<braced>(?:[^{}]|\{[^{}]*\})*)\}|(?P<bare>[A-Za-z0-9εδρσαβγλμ′̂]+))")
 
 
+# A float written with all its digits (``9.999999999999999e-06``), as ``str(float)`` leaves it in a string.
+_LONG_FLOAT = re.compile(r"(?<![\w.])\d+\.\d{9,}(?:e[-+]?\d+)?(?![\w.])")
+
+
 def prose(text: str) -> str:
     """A registry string as Markdown for a page: outside ``$…$`` math, ``x^{…}``/``x^y`` become superscripts,
     ``x_{…}`` subscripts (a bare ``_`` stays: it is part of names),
-    and ``|`` is escaped so that the text can sit in a table cell."""
+    floats written with all their digits go through :func:`number`, and ``|`` is escaped so that the text can
+    sit in a table cell."""
 
     def script(m):
         tag = "sup" if m.group("op") == "^" else "sub"
         inner = m.group("braced") if m.group("braced") is not None else m.group("bare")
         return f"<{tag}>{_SCRIPT.sub(script, inner)}</{tag}>"
 
+    def plain(part):
+        part = _LONG_FLOAT.sub(lambda m: number(float(m.group())), part)
+        return _SCRIPT.sub(script, part)
+
     parts = re.split(r"(\$[^$]+\$)", str(text))  # $…$ is typeset math already: left alone
-    return "".join(p if p.startswith("$") and p.endswith("$") and len(p) > 1 else _SCRIPT.sub(script, p)
+    return "".join(p if p.startswith("$") and p.endswith("$") and len(p) > 1 else plain(p)
                    for p in parts).replace("|", "\\|")
 
 
@@ -31,6 +40,8 @@ def number(value, digits: int = 4) -> str:
     in scientific form with a short exponent (``1e-06`` → ``1e-6``) when very large or small."""
     if hasattr(value, "item"):
         value = value.item()
+    if type(value).__module__.startswith("mpmath"):  # an mpmath number: shown like a float
+        value = float(value)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return str(value)
     if isinstance(value, int) or (value.is_integer() and abs(value) < 1e15):
@@ -47,7 +58,7 @@ def value_cell(value) -> str:
     :func:`prose`."""
     if isinstance(value, bool):
         return "holds" if value else "fails"
-    if isinstance(value, (int, float)) or hasattr(value, "item"):
+    if isinstance(value, (int, float)) or hasattr(value, "item") or type(value).__module__.startswith("mpmath"):
         return number(value)
     if isinstance(value, (tuple, list)):
         return "(" + ", ".join(value_cell(v) for v in value) + ")"
@@ -65,6 +76,8 @@ def _significant_digits(printed) -> int:
 def computed_cell(computed, printed) -> str:
     """The computed value at the printed precision plus one digit, so that agreement and disagreement with
     the paper show at a glance."""
+    if type(computed).__module__.startswith("mpmath"):
+        computed = float(computed)
     if isinstance(printed, (int, float)) and not isinstance(printed, bool) and isinstance(computed, (int, float)) \
             and not isinstance(computed, bool):
         return number(computed, digits=_significant_digits(printed) + 1)

@@ -3,8 +3,8 @@
 1. Serve MathJax from the book itself, so pages typeset math without internet (below).
 2. Drop duplicated inline scripts: Jupyter Book 1 registers sphinx-thebe's configuration script twice,
    and the second copy re-declares ``const THEBE_JS_URL``, an error in every page's console.
-3. Tables that fit the text column: a wide table scrolls inside the column instead of running past it
-   (``dpsemantics-tables.css``, written into ``_static``).
+3. Tables that fit the text column: cells wrap, identifiers included (``dpsemantics-tables.css``, written
+   into ``_static``).
 6. Accessibility: links in tinted boxes keep AA contrast (CSS above), and bibliographies carry no list role
    their entries cannot satisfy.
 5. Launch buttons (Binder, Colab) and the repository button only when ``pyproject.toml`` names the book's
@@ -70,12 +70,11 @@ def _drop_duplicate_scripts(app, pagename, templatename, context, doctree):
 
 
 TABLE_CSS = "dpsemantics-tables.css"
-_TABLE_RULES = """/* dpsemantics: tables fit the text column; a table that still cannot scrolls inside it */
-main table { display: block; max-width: 100%; overflow-x: auto; }
-main table td, main table th { hyphens: auto; }
-/* identifiers (claim ids, function paths) may break anywhere rather than widen their column */
-main table code, main table a { overflow-wrap: anywhere; word-break: normal; }
-main table .math { overflow-wrap: normal; }
+_TABLE_RULES = """/* dpsemantics: tables fit the text column by wrapping; the theme's container scrolls only as a last resort */
+main table { max-width: 100%; }
+main table td, main table th { hyphens: auto; overflow-wrap: break-word; }
+/* identifiers (claim ids, function paths) wrap rather than widen their column: Sphinx's span.pre is nowrap */
+main table code, main table code span.pre, main table a { white-space: normal; overflow-wrap: anywhere; }
 /* links inside theorem and exercise boxes keep WCAG AA contrast on the boxes' tinted backgrounds */
 main div.proof a, main div.admonition a, main aside a { color: #0a4d8c; }
 html[data-theme="dark"] main div.proof a, html[data-theme="dark"] main div.admonition a,
@@ -148,7 +147,28 @@ def _citation_list_role(app, pagename, templatename, context, doctree):
         context["body"] = body.replace('<div role="list" class="citation-list">', '<div class="citation-list">')
 
 
+class DashExerciseSubtitles(SphinxPostTransform):
+    """sphinx-exercise wraps an exercise's title in parentheses ("Exercise 1.1 (Title (Paper, §2))"), doubling
+    them whenever the title cites its source; the book's one rule for box titles is a dash instead
+    (``Exercise 1.1 — Title (Paper, §2)``), as for theorem boxes."""
+
+    default_priority = 25  # after sphinx-exercise resolves exercise (20) and solution (21, 22) titles
+
+    def run(self, **kwargs):
+        for title in list(self.document.findall(nodes.title)):
+            if not any(k in type(title.parent).__name__ for k in ("exercise", "solution")):
+                continue
+            for holder in [title, *title.findall(nodes.reference)]:
+                texts = [c for c in holder.children if isinstance(c, nodes.Text)]
+                if len(texts) >= 2 and texts[-1].astext() == ")" and holder.children[-1] is texts[-1]:
+                    opening = next((c for c in holder.children if isinstance(c, nodes.Text) and c.astext() == " ("), None)
+                    if opening is not None:
+                        holder.replace(opening, nodes.Text(" — "))
+                        holder.remove(holder.children[-1])
+
+
 def setup(app):
+    app.add_post_transform(DashExerciseSubtitles)
     app.connect("html-page-context", _citation_list_role)
     app.connect("config-inited", _launch_buttons_from_release)
     app.connect("config-inited", _use_proof_title_format)
