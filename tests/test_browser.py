@@ -81,7 +81,7 @@ NUMBER_REPRS_SCRIPT = r"""
 TITLES_AND_REFERENCES_SCRIPT = r"""
 () => {
   const main = document.querySelector('main') || document.body;
-  const titles = Array.from(main.querySelectorAll('.admonition-title, .caption, figcaption'))
+  const titles = Array.from(main.querySelectorAll('.admonition-title'))
     .map(e => e.textContent.replace(/\s+/g, ' ').trim()).filter(t => /\(\s*\(|\)\s*\)/.test(t.replace(/\$[^$]*\$/g, '')));
   const blank = Array.from(main.querySelectorAll('a.reference.internal'))
     .filter(a => !a.querySelector('img'))
@@ -97,8 +97,8 @@ WIDE_TABLES_SCRIPT = r"""
   const article = document.querySelector('main article') || document.querySelector('main');
   const column = article.getBoundingClientRect();
   return Array.from(article.querySelectorAll('table')).filter(t => {
-    const r = t.getBoundingClientRect();
-    return t.scrollWidth > t.clientWidth + 1 || r.right > column.right + 1 || r.width > column.width + 1;
+    const r = t.getBoundingClientRect(), holder = t.parentElement.getBoundingClientRect();
+    return t.scrollWidth > t.clientWidth + 1 || r.right > Math.min(column.right, holder.right) + 1 || r.width > column.width + 1;
   }).map(t => (t.querySelector('tr') || t).textContent.replace(/\s+/g, ' ').trim().slice(0, 60));
 }
 """

@@ -867,12 +867,13 @@ def _escape_cell(text: str) -> str:
 
 
 def table1_markdown(rows: list[Table1Row]) -> str:
-    """Table 1 as a Markdown table (paper's relation, computed relation and the counts behind it)."""
-    head = ("| Def. | name | 𝒫 | point of comparison | paper | computed | cases | $\\varepsilon = \\varepsilon_{\\mathrm{DP}}$ | $\\varepsilon > \\varepsilon_{\\mathrm{DP}}$ | $\\varepsilon < \\varepsilon_{\\mathrm{DP}}$ |\n"
-            "|---|---|---|---|---|---|---|---|---|---|\n")
+    """Table 1 as a Markdown table (paper's relation, computed relation and the counts behind it: of the
+    cases tried, how many gave ε equal to, above and below the mechanism's DP ε)."""
+    head = ("| Def. | name | 𝒫 | point of comparison | paper | computed | cases: $=$, $>$, $<$ "
+            "$\\varepsilon_{\\mathrm{DP}}$ |\n|---|---|---|---|---|---|---|\n")
     body = "".join(
         f"| {r.number} | {r.name} | {r.quantifier} | {_escape_cell(r.comparison)} | {r.printed} | {r.computed}"
-        f"{'' if r.agrees else ' ⚠'} | {r.cases} | {r.equal} | {r.larger} | {r.smaller} |\n"
+        f"{'' if r.agrees else ' ⚠'} | {r.cases}: {r.equal}, {r.larger}, {r.smaller} |\n"
         for r in rows
     )
     return head + body

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 # Plain-text exponents and indices in the registry's strings (``e^{2ε} − 1``, ``e^ε``, ``δ_{n}``), which a
 # page shows as superscripts and subscripts.
 _SCRIPT = re.compile(r"(?P<op>\^|_(?=\{))(?:\{(?P<braced>(?:[^{}]|\{[^{}]*\})*)\}|(?P<bare>[A-Za-z0-9εδρσαβγλμ′̂]+))")
@@ -40,7 +42,7 @@ def number(value, digits: int = 4) -> str:
     in scientific form with a short exponent (``1e-06`` → ``1e-6``) when very large or small."""
     if hasattr(value, "item"):
         value = value.item()
-    if type(value).__module__.startswith("mpmath"):  # an mpmath number: shown like a float
+    if isinstance(value, np.floating) or type(value).__module__.startswith("mpmath"):  # longdouble, mpf  # an mpmath number: shown like a float
         value = float(value)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return str(value)
