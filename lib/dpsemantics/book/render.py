@@ -82,7 +82,8 @@ def computed_cell(computed, printed) -> str:
         computed = float(computed)
     if isinstance(printed, (int, float)) and not isinstance(printed, bool) and isinstance(computed, (int, float)) \
             and not isinstance(computed, bool):
-        return number(computed, digits=_significant_digits(printed) + 1)
+        return number(computed, digits=min(_significant_digits(printed) + 1, 6))  # a printed value stored as a
+        # computed float (e.g. e^0.05) has 17 digits: no reader needs more than six
     return value_cell(computed)
 
 
