@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 WHEELHOUSE := $(VENV)/wheelhouse
 
-.PHONY: book book-student test setup system browser clean strict-book claims rerun assignments grade report bench
+.PHONY: book book-student test setup system browser clean strict-book claims rerun assignments grade pdf report bench
 
 setup: $(STAMP)
 
@@ -56,6 +56,15 @@ rerun: $(STAMP)
 # Interpret your own release, e.g. make report ARGS="--mechanism laplace --epsilon 0.5 --k 10 --prior 0.5"
 report: $(STAMP)
 	$(BIN)/python -m dpsemantics.report $(ARGS)
+
+# The printable edition: the built HTML printed by Chromium (from make system) into _build/pdf/book.pdf, and the
+# student edition, built from the reader's edition's executed notebooks with the solutions cut (no second
+# execution), into _build/pdf/book-student.pdf.  make book-student builds the student edition from the sources.
+pdf: book system
+	$(BIN)/python -m dpsemantics.book.student_edition _build/student-src --executed _build/jupyter_execute
+	cd _build/student-src && $(CURDIR)/$(BIN)/jupyter-book build . --keep-going
+	$(BIN)/python -m dpsemantics.book.pdf _build/html _build/pdf/book.pdf
+	$(BIN)/python -m dpsemantics.book.pdf _build/student-src/_build/html _build/pdf/book-student.pdf --edition "Student edition: without solutions"
 
 # Coursework: one otter-grader assignment per chapter under _build/assignments/CHAPTER/ (student notebook with
 # public checks, solutions notebook, autograder zip with the hidden tests); CHAPTERS="intro causal-view" for some.

@@ -16,11 +16,10 @@ import pytest
 from IPython.core.inputtransformer2 import TransformerManager
 
 from dpsemantics.book import assignments, exercises
-from dpsemantics.book.toc import chapter_notebooks
 
 pytest.importorskip("otter", reason="otter-grader is not installed (pip install -e '.[test]')")
 
-CHAPTERS = chapter_notebooks()
+CHAPTERS = assignments.chapters_with_exercises()
 CATALOGUE = exercises.catalogue()
 
 

@@ -3,7 +3,7 @@
     python -m dpsemantics.book.assignments OUTDIR [CHAPTER ...]          # make assignments
     python -m dpsemantics.book.assignments grade CHAPTER_DIR SUBMISSIONS [--csv FILE]   # make grade
 
-For every chapter in the table of contents this writes an otter-grader *master notebook*
+For every chapter with exercises this writes an otter-grader *master notebook*
 (``OUTDIR/CHAPTER/master/CHAPTER.ipynb``) made from the chapter's gated exercises and solutions and from
 ``book/exercises.yml``, and runs ``otter assign`` on it, which writes
 
@@ -98,6 +98,12 @@ def _test(ex: Exercise, *, hidden: bool) -> nbformat.NotebookNode:
     config = f'""" # BEGIN TEST CONFIG\npoints: {ex.points if hidden else 0}\nhidden: {str(hidden).lower()}\n""" # END TEST CONFIG\n'
     body = f"_result = coursework.{call}\nassert _result.correct, str(_result)"
     return nbformat.v4.new_code_cell(config + body)
+
+
+def chapters_with_exercises(root: Path = ROOT) -> list[Path]:
+    """The chapter notebooks that have exercises, in table-of-contents order."""
+    chapters = {ex.chapter for ex in catalogue(root)}
+    return [nb for nb in chapter_notebooks(root) if str(nb.relative_to(root).with_suffix("")) in chapters]
 
 
 def master_notebook(chapter_nb: Path, root: Path = ROOT) -> nbformat.NotebookNode:
@@ -209,9 +215,10 @@ def main(argv=None) -> int:
     p.add_argument("outdir", type=Path)
     p.add_argument("chapters", nargs="*", help="chapter names (default: every chapter)")
     a = p.parse_args(args)
-    chapters = [nb for nb in chapter_notebooks() if not a.chapters or nb.stem in a.chapters]
+    available = chapters_with_exercises()
+    chapters = [nb for nb in available if not a.chapters or nb.stem in a.chapters]
     if a.chapters and len(chapters) != len(a.chapters):
-        p.error(f"unknown chapter; choose from {[nb.stem for nb in chapter_notebooks()]}")
+        p.error(f"unknown chapter or one without exercises; choose from {[nb.stem for nb in available]}")
     for nb in chapters:
         folder = make_assignment(nb, a.outdir)
         print(f"{nb.stem}: {folder / 'student' / nb.name} (student), {folder / 'autograder'} (solutions, tests)")

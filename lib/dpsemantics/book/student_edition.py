@@ -4,19 +4,29 @@
 
 copies the book's sources (``_config.yml``, ``_toc.yml``, ``references.bib``, ``book/``) to ``OUTDIR`` with
 every gated solution (``solution-start`` … ``solution-end``, including the code cells between them) cut out
-of the notebooks; ``make book-student`` then builds that copy.  (sphinx-exercise's own ``hide_solutions``
+of the notebooks; ``make book-student`` then builds that copy.
+
+    python -m dpsemantics.book.student_edition OUTDIR --executed _build/jupyter_execute
+
+starts instead from the notebooks a build of the reader's edition has already executed (Jupyter Book keeps
+them in ``_build/jupyter_execute``): their solutions are cut the same way, outputs and all, and the copy's
+``_config.yml`` excludes them from execution (a notebook whose cells differ from its source is stale and is
+executed again), so building the student edition costs no second execution of
+the chapters (``make pdf`` and the PDF test use this).  (sphinx-exercise's own ``hide_solutions``
 option crashes on gated solutions in version 1.2.1 — "unknown node type: solution_end_node" — so the
 solutions are removed at the source instead, which also keeps them out of the downloadable notebooks.)
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sys
 from pathlib import Path
 
 import nbformat
+import yaml
 
 from .toc import ROOT
 _START = re.compile(r"```\{solution-start\}")
@@ -55,31 +65,69 @@ def strip_solutions(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
-def write_edition(outdir: Path, root: Path = ROOT) -> list[Path]:
-    """Copy the book to ``outdir`` with solutions removed; return the notebooks written."""
+def _same_sources(done: Path, path: Path) -> bool:
+    """Whether an executed notebook was made from the current source (same cells, same text): a stale one is
+    not reused, and the chapter is executed again."""
+    cells = lambda p: [(c.cell_type, c.source) for c in nbformat.read(p, as_version=4).cells]  # noqa: E731
+    return cells(done) == cells(path)
+
+
+def _reuse_executed(done: Path, path: Path) -> None:
+    """Copy an executed notebook, with the glue data myst-nb kept aside (``NAME.glue.json``) put back as the
+    outputs of one removed cell, so that ``{glue:text}`` finds its numbers without re-executing."""
+    nb = nbformat.read(done, as_version=4)
+    glue_file = done.with_suffix(".glue.json")
+    if glue_file.is_file():
+        outputs = []
+        for output in json.loads(glue_file.read_text()).values():
+            prefix = output.get("metadata", {}).get("scrapbook", {}).get("mime_prefix", "")
+            output["data"] = {prefix + k: v for k, v in output["data"].items()}
+            outputs.append(nbformat.from_dict(output))
+        cell = nbformat.v4.new_code_cell("# glue data of the executed chapter", metadata={"tags": ["remove-cell"]})
+        cell.outputs = outputs
+        nb.cells.append(cell)
+    nbformat.write(nb, path)
+
+
+def write_edition(outdir: Path, root: Path = ROOT, executed: Path | None = None) -> list[Path]:
+    """Copy the book to ``outdir`` with solutions removed; return the notebooks written.
+
+    With ``executed`` (a build's ``jupyter_execute`` folder), chapters are taken with their outputs from there
+    and left out of the copy's execution."""
     outdir = Path(outdir)
     if outdir.exists():
         shutil.rmtree(outdir)
     shutil.copytree(root / "book", outdir / "book")
-    for name in ("_config.yml", "_toc.yml", "references.bib"):
+    for name in ("_config.yml", "_toc.yml", "references.bib", "pyproject.toml"):  # pyproject: the release (launch buttons)
         shutil.copy2(root / name, outdir / name)
-    written = []
+    written, reused = [], []
     for path in sorted((outdir / "book").glob("*.ipynb")):
+        done = Path(executed) / "book" / path.name if executed is not None else None
+        if done is not None and done.is_file() and _same_sources(done, path):
+            _reuse_executed(done, path)
+            reused.append(f"book/{path.name}")
         nb = nbformat.read(path, as_version=4)
         if any(_START.search(c.source) for c in nb.cells if c.cell_type == "markdown"):
             nb = strip_solutions(nb)
             nb.cells[0].source += NOTICE if nb.cells[0].cell_type == "markdown" else ""
             nbformat.write(nb, path)
             written.append(path)
+    if reused:
+        config = yaml.safe_load((outdir / "_config.yml").read_text())
+        config.setdefault("execute", {})["exclude_patterns"] = reused
+        (outdir / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
     return written
 
 
 def main(argv=None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    executed = None
+    if len(args) == 3 and args[1] == "--executed":
+        args, executed = args[:1], Path(args[2])
     if len(args) != 1:
-        print("usage: python -m dpsemantics.book.student_edition OUTDIR", file=sys.stderr)
+        print("usage: python -m dpsemantics.book.student_edition OUTDIR [--executed BUILD/jupyter_execute]", file=sys.stderr)
         return 2
-    for path in write_edition(Path(args[0])):
+    for path in write_edition(Path(args[0]), executed=executed):
         print(f"solutions removed: {path}")
     return 0
 
