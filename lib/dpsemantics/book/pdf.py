@@ -172,6 +172,7 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path = ROO
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=out.parent, suffix=".pdf", delete=False) as f:
         writer.write(f)
+    Path(f.name).chmod(0o644)  # a temporary file is private; the edition is not
     Path(f.name).replace(out)
     return {"pdf": str(out), "pages": len(writer.pages), "seconds": round(time.perf_counter() - start, 1), "docs": info}
 
