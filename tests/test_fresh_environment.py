@@ -59,6 +59,7 @@ def fresh(tmp_path_factory):
     offline = {**os.environ, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": f"{WHEELHOUSE} {wheels}",
                "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONNOUSERSITE": "1"}
     offline.pop("PIP_EXTRA_INDEX_URL", None)
+    offline.pop("PYTHONPATH", None)  # nothing of the checkout may leak into the fresh environment
     # this checkout's wheel, built offline (the build backend comes from the wheelhouse)
     _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, ROOT, env=offline)
     env_dir = base / "venv"
@@ -78,6 +79,7 @@ def _execute(path: Path, fresh, monkeypatch):
     for key in ("PIP_NO_INDEX", "PIP_FIND_LINKS", "PIP_DISABLE_PIP_VERSION_CHECK", "PYTHONNOUSERSITE"):
         monkeypatch.setenv(key, fresh["env"][key])
     monkeypatch.delenv("PIP_EXTRA_INDEX_URL", raising=False)
+    monkeypatch.delenv("PYTHONPATH", raising=False)
     copy = fresh["work"] / path.name
     shutil.copy(path, copy)
     nb = nbformat.read(copy, as_version=4)
@@ -87,7 +89,7 @@ def _execute(path: Path, fresh, monkeypatch):
 
 def test_fresh_environment_has_only_pip_and_a_kernel(fresh):
     probe = "import importlib.util as u; print([m for m in ('dpsemantics', 'myst_nb', 'numpy') if u.find_spec(m)])"
-    before = _run(fresh["python"], "-c", probe).strip()
+    before = _run(fresh["python"], "-c", probe, env=fresh["env"]).strip()
     assert before == "[]", f"the fresh environment already holds {before}"
 
 
@@ -96,5 +98,5 @@ def test_chapter_runs_in_a_fresh_environment(path, fresh, monkeypatch):
     nb = _execute(path, fresh, monkeypatch)
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
-    where = _run(fresh["python"], "-c", "import dpsemantics; print(dpsemantics.__file__)")
+    where = _run(fresh["python"], "-c", "import dpsemantics; print(dpsemantics.__file__)", env=fresh["env"])
     assert str(ROOT) not in where and "site-packages" in where, where

@@ -71,7 +71,7 @@ def _drop_duplicate_scripts(app, pagename, templatename, context, doctree):
 
 TABLE_CSS = "dpsemantics-tables.css"
 _TABLE_RULES = """/* dpsemantics: tables fit the text column by wrapping; the theme's container scrolls only as a last resort */
-main table { max-width: 100%; }
+main table { max-width: 100%; font-size: 0.88em; }  /* a book's tables are set a size smaller than its text */
 main table td, main table th { hyphens: auto; overflow-wrap: break-word; }
 /* identifiers (claim ids, function paths) wrap rather than widen their column: Sphinx's span.pre is nowrap */
 main table code, main table code span.pre, main table a { white-space: normal; overflow-wrap: anywhere; }
