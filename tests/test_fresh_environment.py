@@ -24,6 +24,8 @@ from dpsemantics.book.notebook import install_spec
 WHEELHOUSE = ROOT / ".venv" / "wheelhouse"
 KERNEL = "dpsemantics-fresh"
 CHAPTERS = chapter_notebooks()
+# Left out of the fresh environment: another package index, and the checkout on the import path.
+REMOVED = ("PIP_EXTRA_INDEX_URL", "PYTHONPATH")
 
 
 def _first_code_cell(path: Path) -> str:
@@ -56,10 +58,9 @@ def fresh(tmp_path_factory):
         pytest.fail(f"{WHEELHOUSE} is missing: run `make setup` (it keeps the wheels this offline test installs)")
     base = tmp_path_factory.mktemp("fresh")
     wheels = base / "wheels"
-    offline = {**os.environ, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": f"{WHEELHOUSE} {wheels}",
-               "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONNOUSERSITE": "1"}
-    offline.pop("PIP_EXTRA_INDEX_URL", None)
-    offline.pop("PYTHONPATH", None)  # nothing of the checkout may leak into the fresh environment
+    overrides = {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": f"{WHEELHOUSE} {wheels}",
+                 "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONNOUSERSITE": "1"}
+    offline = {k: v for k, v in os.environ.items() if k not in REMOVED} | overrides
     # this checkout's wheel, built offline (the build backend comes from the wheelhouse)
     _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, ROOT, env=offline)
     env_dir = base / "venv"
@@ -69,17 +70,18 @@ def fresh(tmp_path_factory):
     _run(python, "-m", "ipykernel", "install", "--prefix", env_dir, "--name", KERNEL)
     work = base / "work"  # outside the checkout: nothing can be read from the repository by accident
     work.mkdir()
-    return {"python": python, "env": offline, "jupyter_path": env_dir / "share" / "jupyter", "work": work}
+    return {"python": python, "env": offline, "overrides": overrides, "jupyter_path": env_dir / "share" / "jupyter",
+            "work": work}
 
 
 def _execute(path: Path, fresh, monkeypatch):
     from nbclient import NotebookClient
 
     monkeypatch.setenv("JUPYTER_PATH", str(fresh["jupyter_path"]))
-    for key in ("PIP_NO_INDEX", "PIP_FIND_LINKS", "PIP_DISABLE_PIP_VERSION_CHECK", "PYTHONNOUSERSITE"):
-        monkeypatch.setenv(key, fresh["env"][key])
-    monkeypatch.delenv("PIP_EXTRA_INDEX_URL", raising=False)
-    monkeypatch.delenv("PYTHONPATH", raising=False)
+    for key, value in fresh["overrides"].items():
+        monkeypatch.setenv(key, value)
+    for key in REMOVED:
+        monkeypatch.delenv(key, raising=False)
     copy = fresh["work"] / path.name
     shutil.copy(path, copy)
     nb = nbformat.read(copy, as_version=4)

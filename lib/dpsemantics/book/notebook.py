@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .render import number, prose
+from .render import as_real, number, prose
 from .toc import ROOT, release
 
 __all__ = ["glue", "table", "install_spec", "plain", "use_reader_numbers"]
@@ -58,8 +58,7 @@ def table(header, rows, *, digits: int = 4):
     from IPython.display import Markdown, display
 
     def cell(x):
-        x = plain(x)
-        return number(x, digits) if isinstance(x, (int, float)) and not isinstance(x, bool) else prose(x)
+        return number(x, digits) if as_real(x) is not None else prose(plain(x))
 
     lines = ["| " + " | ".join(prose(h) for h in header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in rows]

@@ -35,17 +35,27 @@ def prose(text: str) -> str:
                    for p in parts).replace("|", "\\|")
 
 
+def as_real(value):
+    """``value`` as a Python ``int`` or ``float`` when it is a real number — Python, NumPy (scalars and 0-d
+    arrays, ``longdouble`` included) or mpmath — else ``None``.  Booleans are not numbers here."""
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, np.floating) or type(value).__module__.startswith("mpmath"):
+        value = float(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value
+
+
 def number(value, digits: int = 4) -> str:
     """A number as a reader sees it: plain Python formatting, never a NumPy repr (``np.float64(...)``).
 
     Integers (and integral floats up to 1e15) print whole; other values to ``digits`` significant digits,
     in scientific form with a short exponent (``1e-06`` → ``1e-6``) when very large or small."""
-    if hasattr(value, "item"):
-        value = value.item()
-    if isinstance(value, np.floating) or type(value).__module__.startswith("mpmath"):  # longdouble, mpf  # an mpmath number: shown like a float
-        value = float(value)
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value)
+    real = as_real(value)
+    if real is None:
+        return str(value.item() if hasattr(value, "item") else value)
+    value = real
     if isinstance(value, int) or (value.is_integer() and abs(value) < 1e15):
         return f"{int(value):,}".replace(",", " ") if abs(value) >= 10_000 else str(int(value))
     text = f"{value:.{digits}g}"
@@ -60,7 +70,7 @@ def value_cell(value) -> str:
     :func:`prose`."""
     if isinstance(value, bool):
         return "holds" if value else "fails"
-    if isinstance(value, (int, float)) or hasattr(value, "item") or type(value).__module__.startswith("mpmath"):
+    if hasattr(value, "item") or as_real(value) is not None:  # NumPy booleans print as numbers do
         return number(value)
     if isinstance(value, (tuple, list)):
         return "(" + ", ".join(value_cell(v) for v in value) + ")"
@@ -78,12 +88,9 @@ def _significant_digits(printed) -> int:
 def computed_cell(computed, printed) -> str:
     """The computed value at the printed precision plus one digit, so that agreement and disagreement with
     the paper show at a glance."""
-    if type(computed).__module__.startswith("mpmath"):
-        computed = float(computed)
-    if isinstance(printed, (int, float)) and not isinstance(printed, bool) and isinstance(computed, (int, float)) \
-            and not isinstance(computed, bool):
-        return number(computed, digits=min(_significant_digits(printed) + 1, 6))  # a printed value stored as a
-        # computed float (e.g. e^0.05) has 17 digits: no reader needs more than six
+    if as_real(printed) is not None and as_real(computed) is not None:
+        # a printed value stored as a computed float (e.g. e^0.05) has 17 digits: no reader needs more than six
+        return number(computed, digits=min(_significant_digits(as_real(printed)) + 1, 6))
     return value_cell(computed)
 
 

@@ -753,24 +753,25 @@ def _search_lemma34_corrected():
     return lhs, rhs, labels, ("extremal", "optimised-search")
 
 
+def _lemma34_bad_mass_against_delta_ratio(columns):
+    """Two bad-set masses of :func:`lemma34_search` (``columns``: (row index, label) pairs) against δ/δ̂."""
+    rows = lemma34_search()
+    lhs = [r[c] for c, _ in columns for r in rows]
+    rhs = [r[2] / r[3] for r in rows] * len(columns)
+    labels = [f"{name}, {r[0]}" for _, name in columns for r in rows]
+    return lhs, rhs, labels, ("extremal", "optimised-search")
+
+
 @_verdict
 def _search_lemma34_valid_steps():
     """The steps of the proof that do hold: Pr[B ∈ Bad′₁] ≤ δ/δ̂ and its mirror Pr[B′ ∈ Bad′₂] ≤ δ/δ̂."""
-    rows = lemma34_search()
-    lhs = [r[6] for r in rows] + [r[7] for r in rows]
-    rhs = [r[2] / r[3] for r in rows] * 2
-    labels = [f"Pr[B in Bad'1], {r[0]}" for r in rows] + [f"Pr[B' in Bad'2], {r[0]}" for r in rows]
-    return lhs, rhs, labels, ("extremal", "optimised-search")
+    return _lemma34_bad_mass_against_delta_ratio([(6, "Pr[B in Bad'1]"), (7, "Pr[B' in Bad'2]")])
 
 
 @_verdict
 def _search_lemma34_similar_argument():
     """The proof's "by a similar argument, Pr[B ∈ Bad′₂] ≤ δ/δ̂" (and its mirror Pr[B′ ∈ Bad′₁] ≤ δ/δ̂)."""
-    rows = lemma34_search()
-    lhs = [r[8] for r in rows] + [r[9] for r in rows]
-    rhs = [r[2] / r[3] for r in rows] * 2
-    labels = [f"Pr[B in Bad'2], {r[0]}" for r in rows] + [f"Pr[B' in Bad'1], {r[0]}" for r in rows]
-    return lhs, rhs, labels, ("extremal", "optimised-search")
+    return _lemma34_bad_mass_against_delta_ratio([(8, "Pr[B in Bad'2]"), (9, "Pr[B' in Bad'1]")])
 
 
 def _lemma34_sqrt_delta():
