@@ -218,7 +218,7 @@ class StructuralModel:
         return dict(assignment)
 
     def check_population(self, population) -> dict:
-        """Validate 𝒫: a mapping from tuples of background values (in :attr:`background` order) to
+        """Validate 𝒫: a mapping from tuples of background values (in ``background`` order) to
         probabilities summing to one; a model with one background variable also accepts bare values."""
         if not isinstance(population, Mapping) or not population:
             raise ValueError(f"population must be a non-empty mapping from background values to probabilities (got {population!r})")
@@ -262,8 +262,8 @@ class StructuralModel:
 
     # ---------------------------------------------------------------- semantics
     def joint(self, population, do=None) -> dict[tuple, float]:
-        """The joint distribution of all :attr:`variables` in Pr_{𝓜[do],𝒫} (Appendix C, eq. 43),
-        as ``{values: probability}`` over tuples in :attr:`variables` order (zero entries omitted)."""
+        """The joint distribution of all ``variables`` in Pr_{𝓜[do],𝒫} (Appendix C, eq. 43),
+        as ``{values: probability}`` over tuples in ``variables`` order (zero entries omitted)."""
         pop = self.check_population(population)
         do = self._check_assignment(do, "do")
         rows: dict[tuple, float] = {}
@@ -622,7 +622,7 @@ def _is_independent(P: np.ndarray, atol=1e-12) -> bool:
 def definition_epsilon(number: int, mechanism, population=None) -> float:
     """The smallest ε for which Definition ``number``'s inequality holds at one population 𝒫.
 
-    ``mechanism`` is a :class:`FiniteMechanism` on 𝒟ⁿ (or the array of :func:`mechanism_tensor`);
+    ``mechanism`` is a :class:`~dpsemantics.mechanisms.FiniteMechanism` on 𝒟ⁿ (or the array of :func:`mechanism_tensor`);
     ``population`` an array over 𝒟ⁿ (ignored by Definition 1).  For the universally quantified
     Definitions 2, 3, 4, 5, 8 this is the check *inside* the quantifier (2 at one 𝒫 is Definition 10).
     Definition 4 requires an independent 𝒫.  Comparisons made vacuous by zero probabilities are skipped

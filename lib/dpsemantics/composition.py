@@ -472,7 +472,7 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     slack on top of kδ₀: ``optimal_epsilon(eps0, k, k*delta0 + d, delta0) <= advanced_epsilon(eps0, k, d,
     delta0)``).  The answer is exact at every δ, not only at the printed lattice points (k − 2ℓ)ε₀: between
     two lattice points the profile is A − B·e^ε, so one pass of cumulative log-sums finds the piece and a
-    closed form gives ε (no iteration; :class:`_RRProfile`).  Time and memory grow like √k; k ≤ 10⁹.
+    closed form gives ε (no iteration; ``_RRProfile``).  Time and memory grow like √k; k ≤ 10⁹.
     Returns 0 when δ is at least δ(0).  Raises ``ValueError`` when δ ≤ 1 − (1 − δ₀)^k (no finite ε
     exists) or on bad input.  Broadcasts over all arguments.
     """

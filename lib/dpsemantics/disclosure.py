@@ -824,6 +824,7 @@ def explain(eps, delta, delta_prime, prior, *, audience: str = "both") -> str:
 # (z = +∞) and one impossible under P (z = −∞), every probability, every hockey-stick divergence and every
 # PDP or disclosure condition is linear, and the search is a linear program.
 
+#: The three disclosure metrics of Kazan et al. §3: posterior, posterior-to-prior ratio, posterior − prior.
 METRICS = ("posterior", "ratio", "difference")
 
 

@@ -4,14 +4,14 @@
 the arrows: "a mechanism with the source notion at these parameters has the target notion at those",
 each labelled with its parameter transformation, the theorem (numbered as in the paper that proves it),
 and the chapter of the book where the relation is checked.  :func:`table_rows` lists the arrows for a table in the book;
-:mod:`dpsemantics.book.notion_map_figure` draws them.
+``dpsemantics.book.notion_map_figure`` draws them.
 
 Theorem numbers come from the papers themselves: Lecture 1 (002), Kasiviswanathan & Smith (000, "K&S"),
 Zhao (001), Tschantz, Sen & Datta (003, "TSD"), Kazan et al. (004).  Two arrows rest on results of
 Yang et al. (SIGMOD 2015) that the book only meets through TSD's §3 citation; they are marked so.
 
 Arrows are joined to the claims registry: each names the ids of the claims that check it
-(:attr:`Relation.claims`), and :func:`status` reads the registry — an arrow whose claim is a discrepancy is
+(``Relation.claims``), and :func:`status` reads the registry — an arrow whose claim is a discrepancy is
 ``"refuted"`` and is drawn dashed, crossed and labelled so (never as a valid arrow); an arrow with no claim
 yet is ``"unchecked"`` and drawn dotted.
 """
@@ -78,6 +78,7 @@ class Relation:
                              f"(got condition={self.condition!r}, caveat='')")
 
 
+#: The notions (nodes) of the map, one per definition the chapters state.
 NOTIONS: tuple[Notion, ...] = (
     Notion("dp", "ε-DP", "Lecture 1, Definition 1.1 (δ = 0); K&S Definition 1.1", "lecture", "book/intro", (3.0, 4.0)),
     Notion("approx-dp", "(ε, δ)-DP", "Lecture 1, Definition 1.1; Kazan et al., Definition 2.1", "lecture", "book/intro", (3.0, 6.2)),
@@ -94,6 +95,7 @@ NOTIONS: tuple[Notion, ...] = (
     Notion("dpi-one", "data-point intervention DP,\none population", "TSD, Definition 7", "tsd", "book/causal-view", (6.2, 1.3)),
 )
 
+#: The arrows of the map: every implication the papers state, with its parameter map and condition.
 RELATIONS: tuple[Relation, ...] = (
     # Lecture 1
     Relation("dp", "approx-dp", r"$\varepsilon \mapsto (\varepsilon, 0)$", "Lecture 1, §6 (pure DP is the case δ = 0)", "lecture", "book/intro"),

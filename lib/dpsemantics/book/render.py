@@ -94,6 +94,21 @@ def computed_cell(computed, printed) -> str:
     return value_cell(computed)
 
 
+def claim_anchor(claim_id: str) -> str:
+    """The HTML id of a claim's row in the reproducibility report (``book/claims.md``)."""
+    return "claim-" + claim_id
+
+
+def claim_target(claim_id: str) -> str:
+    """A claim's id as the first words of its row in the reproducibility report, carrying the row's anchor."""
+    return f'<span id="{claim_anchor(claim_id)}"></span>`{claim_id}`'
+
+
+def claim_link(claim_id: str) -> str:
+    """A claim's id linked to its row in the reproducibility report (the book's ``{claim}`` role)."""
+    return f"{{claim}}`{claim_id}`"
+
+
 def outcome(result) -> str:
     """A claim's outcome as text, with its finding: "reproduced", or "**discrepancy**: false statement"."""
     text = "reproduced" if result.status == "reproduced" else f"**{result.status}**"
@@ -115,11 +130,11 @@ def checked_report(results, unchecked=None) -> str:
     values = [r for r in results if r.verdict is None]
     lines = ["**Relations, attacked.** The margin is the worst case found as a fraction of the bound (1 = attained).",
              "", "| where | claim | evidence | margin | worst case | outcome |", "|---|---|---|---|---|---|"]
-    lines += [f"| {prose(r.claim.where)} | `{r.claim.id}` | {', '.join(r.verdict.evidence)} | {margin_cell(r.verdict)} | "
+    lines += [f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | {', '.join(r.verdict.evidence)} | {margin_cell(r.verdict)} | "
               f"{value_cell(r.verdict.worst)} | {outcome(r)} |" for r in relations]
     lines += ["", "**Printed values, recomputed.**", "", "| where | claim | printed | computed | outcome |",
               "|---|---|---|---|---|"]
-    lines += [f"| {prose(r.claim.where)} | `{r.claim.id}` | {value_cell(r.claim.printed)} | "
+    lines += [f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | {value_cell(r.claim.printed)} | "
               f"{computed_cell(r.computed, r.claim.printed)} | {outcome(r)} |" for r in values]
     if unchecked is not None:
         lines += ["", "**Stated in the paper, not checked, and why.**", "", "| where | statement | why not |", "|---|---|---|"]

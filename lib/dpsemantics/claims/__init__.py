@@ -32,8 +32,12 @@ import pkgutil
 from dataclasses import dataclass, field
 from typing import Callable, Union
 
+__all__ = ["Claim", "Verdict", "Result", "registry", "get", "evaluate", "evaluate_all", "matches",
+           "PAPERS", "STATUSES", "EVIDENCE", "FINDINGS", "VERDICT_RTOL"]
+
 Value = Union[float, int, bool, str]
 
+#: The five source documents, by the key that claims and chapters use.
 PAPERS = {
     "lecture": "Brown (scribe Choudhary), Lecture 1: Introduction to Differential Privacy",
     "ks": "Kasiviswanathan & Smith, On the 'Semantics' of Differential Privacy: A Bayesian Formulation",
@@ -42,8 +46,10 @@ PAPERS = {
     "kazan": "Kazan, Sharma, Zhang, Jiang & Yan, Interpreting Differential Privacy in Terms of Disclosure Risk",
 }
 
+#: What a claim can turn out to be.
 STATUSES = ("reproduced", "discrepancy")
 
+#: How a claim that a printed relation holds was attacked (the kinds a :class:`Verdict` may name).
 EVIDENCE = {
     "closed-form": "a closed form or identity evaluated on a grid that includes the extremes",
     "exhaustive": "every case of a finite family enumerated",
@@ -52,6 +58,7 @@ EVIDENCE = {
     "extremal": "the known extremal construction (randomized response, two-point beliefs, point masses)",
 }
 
+#: What kind of disagreement a discrepancy is.
 FINDINGS = {
     "false-statement": "the statement as printed is false: a counterexample is computed",
     "proof-gap": "a step of the proof does not follow; the statement itself may still be true",
@@ -63,7 +70,7 @@ FINDINGS = {
 
 BOUNDS = (None, "upper", "lower")
 
-# relative slack for float rounding when a verdict compares lhs with rhs
+#: Relative slack for float rounding when a verdict compares lhs with rhs.
 VERDICT_RTOL = 1e-9
 
 
@@ -248,10 +255,12 @@ def registry(paper: str | None = None) -> list[Claim]:
 
 
 def evaluate_all(paper: str | None = None) -> list[Result]:
+    """Evaluate every claim of the registry (of one paper, if ``paper`` is a key of :data:`PAPERS`)."""
     return [evaluate(c) for c in registry(paper)]
 
 
 def get(claim_id: str) -> Claim:
+    """The claim with this id; ``ValueError`` naming the id if there is none."""
     for c in registry():
         if c.id == claim_id:
             return c

@@ -2,7 +2,7 @@
 
 A *release* is a list of mechanisms run on the same data (each ``k`` times), the priors of the adversaries
 the reader wants to consider, and the failure probability δ′ of the disclosure statements.  :func:`interpret`
-returns a plain dict (the content of ``report.json``); :mod:`dpsemantics.report.render` writes it as Markdown
+returns a plain dict (the content of ``report.json``); ``dpsemantics.report.render`` writes it as Markdown
 and HTML with figures; ``python -m dpsemantics.report`` is the command line.
 
 What is computed, and from which result:
@@ -57,6 +57,7 @@ __all__ = [
     "interpret",
 ]
 
+#: The mechanisms a release may name (``--mechanism``).
 MECHANISMS = ("laplace", "gaussian", "randomized-response", "geometric", "dp", "zcdp")
 
 #: Every field of a release, with its meaning (the command line's --help and the chapter list these).
@@ -86,7 +87,9 @@ USES = {  # fields each mechanism takes
 }
 COMPONENT_FIELDS = {"mechanism", "epsilon", "delta", "sigma", "sensitivity", "rho", "k"}
 TOP_FIELDS = {"name", "priors", "delta_prime", "mechanisms"}
+#: The priors a report reads the release at when the release names none.
 DEFAULT_PRIORS = (0.01, 0.1, 0.5)
+#: The δ′ (probability that the disclosure bound may fail) when the release names none.
 DEFAULT_DELTA_PRIME = 0.01
 K_MAX = 100_000
 PURE = {"laplace", "randomized-response", "geometric"}

@@ -1,0 +1,242 @@
+"""Sphinx extension: the API reference, and the links between the chapters' results and the code.
+
+Enabled in ``_config.yml`` under ``sphinx.extra_extensions``; the pages are ``book/api/<module>.md``.
+
+* ``{api-summary} dpsemantics.<module>`` — a table of the module's public objects (its ``__all__``) with
+  their one-line summaries, each linked to its entry below (Sphinx's autosummary, fed from ``__all__`` so
+  the list cannot go stale).
+* ``{claim}`<id>``` — a link to a claim's row in the reproducibility report, for prose and for the
+  "Checked by" line of a theorem box.  An id the registry does not know is a build warning (an error
+  under the strict build).
+* Every documented function and class gets two lists, computed at build time: **Used in** — the chapter
+  sections whose code cells call it (:mod:`dpsemantics.book.api_usage`); **Stated in** — the theorem and
+  definition boxes whose "Computed by" line links to it.  So a reader goes from a result to its code and
+  back, as d2l's "Defined in" notes do.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx import addnodes
+from sphinx.ext.autosummary import Autosummary
+from sphinx.util import logging
+
+from .api_usage import calls_by_section, heading_text, resolve
+from .render import claim_anchor
+
+logger = logging.getLogger(__name__)
+
+#: The modules the API reference documents, in reading order (one page each under ``book/api/``).
+API_MODULES = ("indistinguishability", "mechanisms", "conversions", "composition", "disclosure", "semantic",
+               "notions", "causal", "notion_map", "claims", "report")
+API_FOLDER = "book/api/"
+CLAIMS_PAGE = "book/claims"
+
+
+def public_names(module) -> list[str]:
+    """A module's public objects: its ``__all__``, else the functions and classes it defines."""
+    names = getattr(module, "__all__", None)
+    if names is None:
+        names = [k for k, v in vars(module).items() if not k.startswith("_")
+                 and (inspect.isfunction(v) or inspect.isclass(v)) and v.__module__ == module.__name__]
+    return list(names)
+
+
+def documented_objects() -> set[str]:
+    """Dotted paths of every object the API reference documents."""
+    return {f"dpsemantics.{m}.{name}" for m in API_MODULES
+            for name in public_names(importlib.import_module(f"dpsemantics.{m}"))}
+
+
+class ApiSummary(Autosummary):
+    """``{api-summary} dpsemantics.<module>``: the autosummary table of the module's public objects."""
+
+    required_arguments = 1
+    has_content = False
+    option_spec = {}
+
+    def run(self):
+        module = importlib.import_module(self.arguments[0])
+        self.env.ref_context["py:module"] = module.__name__  # the summaries' :func:`name` links are module-relative
+        self.content = StringList(public_names(module), source="api-summary")
+        self.options = {"nosignatures": True}
+        return super().run()
+
+
+@lru_cache(maxsize=None)
+def _claim_ids() -> frozenset[str]:
+    from ..claims import registry
+
+    return frozenset(c.id for c in registry())
+
+
+def claim_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{claim}`id``` → the id in code style, linked to its row of the reproducibility report."""
+    env = inliner.document.settings.env
+    claim_id = text.strip()
+    literal = nodes.literal(claim_id, claim_id)
+    if claim_id not in _claim_ids():
+        logger.warning("unknown claim id %r (not in dpsemantics.claims.registry())", claim_id,
+                       location=(env.docname, lineno))
+        return [literal], []
+    node = nodes.reference(rawtext, "", literal, internal=True, classes=["claim-link"])
+    node["dpsemantics_claim"] = claim_id
+    return [node], []
+
+
+def _resolve_claim_links(app, doctree, docname):
+    for ref in doctree.findall(nodes.reference):
+        claim_id = ref.get("dpsemantics_claim")
+        if claim_id and not ref.get("refuri"):
+            ref["refuri"] = app.builder.get_relative_uri(docname, CLAIMS_PAGE) + "#" + claim_anchor(claim_id)
+
+
+_LITERAL = re.compile(r"(``.+?``)")
+
+
+def escape_bars(lines: list[str]) -> list[str]:
+    """The package's docstrings write |x| and Pr[A | B] as mathematicians do, and reStructuredText would read
+    ``|…|`` as a substitution: escape every bar outside inline literals."""
+    return ["".join(part if part.startswith("``") else part.replace("|", "\\|") for part in _LITERAL.split(line))
+            for line in lines]
+
+
+def _escape_docstring_bars(app, what, name, obj, options, lines):
+    lines[:] = escape_bars(lines)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Used in / Stated in
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _chapter_notebooks(app) -> dict[str, Path]:
+    """Docname → notebook path of every chapter in the book."""
+    from .toc import chapter_notebooks
+
+    root = Path(app.srcdir)
+    return {str(path.relative_to(root).with_suffix("")): path for path in chapter_notebooks(root)}
+
+
+def _collect_usage(app, env, docnames):
+    """After reading: which sections call which documented object (``env.dpsemantics_used_in``)."""
+    documented = documented_objects()
+    used: dict[str, list[tuple[str, str]]] = {}
+    for docname, path in _chapter_notebooks(app).items():
+        for dotted, sections in calls_by_section(path).items():
+            target = resolve(dotted, documented)
+            if target is None:
+                continue
+            entries = used.setdefault(target, [])
+            entries.extend((docname, s) for s in sections if (docname, s) not in entries)
+    env.dpsemantics_used_in = used
+
+
+def _section_ids(env, docname) -> dict[str, str]:
+    """Heading text → section id in a chapter's doctree."""
+    ids = {}
+    for section in env.get_doctree(docname).findall(nodes.section):
+        title = section.next_node(nodes.title)
+        if title is not None and section["ids"]:
+            ids.setdefault(heading_text(title.astext()), section["ids"][0])
+    return ids
+
+
+def _boxes_citing(env) -> dict[str, list[tuple[str, str, str]]]:
+    """Documented object → the theorem boxes (docname, box id, box title) whose text links to it."""
+    cited: dict[str, list[tuple[str, str, str]]] = {}
+    proofs = getattr(env, "proof_list", {})
+    for label, entry in proofs.items():
+        docname = entry.get("docname")
+        if not docname or docname.startswith(API_FOLDER):
+            continue
+        box = next((n for n in env.get_doctree(docname).findall(nodes.Element) if n.get("label") == label
+                    and n.get("realtype")), None)
+        if box is None:
+            continue
+        title = entry.get("dpsemantics_title") or entry.get("realtype", "").title()
+        for ref in box.findall(addnodes.pending_xref):
+            if ref.get("refdomain") == "py" and ref.get("reftarget", "").startswith("dpsemantics."):
+                boxes = cited.setdefault(ref["reftarget"], [])
+                if (docname, label, title) not in boxes:
+                    boxes.append((docname, label, title))
+    return cited
+
+
+def _numbered(env, docname, anchor, title) -> str:
+    """``5.2 Title``: a section's title after its number in the book (or the chapter's, for ``anchor=None``)."""
+    number = env.toc_secnumbers.get(docname, {}).get(f"#{anchor}" if anchor else "")
+    return f"{'.'.join(map(str, number))} {title}" if number else title
+
+
+def _link(app, fromdoc, docname, anchor, text):
+    uri = app.builder.get_relative_uri(fromdoc, docname) + (f"#{anchor}" if anchor else "")
+    return nodes.reference("", text, internal=True, refuri=uri)
+
+
+def _paragraph(label, links):
+    para = nodes.paragraph(classes=["api-backlinks"])
+    para += nodes.strong(label, label)
+    para += nodes.Text(" ")
+    for i, link in enumerate(links):
+        if i:
+            para += nodes.Text(" · ")
+        para += link
+    return para
+
+
+def _usage_links(app, env, docname, fullname, used, sections):
+    links = []
+    for chapter, section in used.get(fullname, []):
+        ids = sections.setdefault(chapter, _section_ids(env, chapter))
+        chapter_title = env.titles[chapter].astext()
+        if heading_text(chapter_title) == section:
+            links.append(_link(app, docname, chapter, None, _numbered(env, chapter, None, chapter_title)))
+            continue
+        anchor = ids.get(section)
+        if anchor is None:
+            logger.warning("section %r of %s not found for the API backlink of %s", section, chapter, fullname,
+                           location=docname)
+        links.append(_link(app, docname, chapter, anchor, _numbered(env, chapter, anchor, section)))
+    return links
+
+
+def _add_backlinks(app, doctree, docname):
+    if not docname.startswith(API_FOLDER):
+        return
+    env = app.env
+    used = getattr(env, "dpsemantics_used_in", {})
+    cited = _boxes_citing(env)
+    sections: dict[str, dict[str, str]] = {}
+    for desc in doctree.findall(addnodes.desc):
+        if desc.get("domain") != "py" or desc.get("objtype") not in ("function", "class"):
+            continue
+        signature = desc.next_node(addnodes.desc_signature)
+        fullname = f"{signature.get('module')}.{signature.get('fullname')}"
+        content = desc.next_node(addnodes.desc_content)
+        boxes = [_link(app, docname, d, label, f"{title} ({_numbered(env, d, None, env.titles[d].astext())})")
+                 for d, label, title in cited.get(fullname, [])]
+        if boxes:
+            content += _paragraph("Stated in:", boxes)
+        links = _usage_links(app, env, docname, fullname, used, sections)
+        if links:
+            content += _paragraph("Used in:", links)
+
+
+def setup(app):
+    app.setup_extension("sphinx.ext.autodoc")
+    app.setup_extension("sphinx.ext.autosummary")
+    app.add_directive("api-summary", ApiSummary)
+    app.add_role("claim", claim_role)
+    app.connect("autodoc-process-docstring", _escape_docstring_bars)
+    app.connect("env-before-read-docs", _collect_usage)
+    app.connect("doctree-resolved", _resolve_claim_links)
+    app.connect("doctree-resolved", _add_backlinks)
+    return {"parallel_read_safe": True, "parallel_write_safe": False}
