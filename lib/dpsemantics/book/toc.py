@@ -12,11 +12,17 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def docnames(root: Path = ROOT) -> list[str]:
-    """The root page and every chapter listed in ``_toc.yml``, in order (e.g. ``"book/intro"``)."""
+    """The root page and every page listed in ``_toc.yml`` (chapters and their sections), in reading order
+    (e.g. ``"book/intro"``, ``"book/api/semantic"``)."""
     import yaml  # a book-build dependency: chapters in a fresh Python (Colab) never call this
 
+    def pages(entries):
+        for entry in entries:
+            yield entry["file"]
+            yield from pages(entry.get("sections", []))
+
     toc = yaml.safe_load((Path(root) / "_toc.yml").read_text())
-    return [toc["root"]] + [ch["file"] for part in toc.get("parts", []) for ch in part.get("chapters", [])]
+    return [toc["root"]] + [doc for part in toc.get("parts", []) for doc in pages(part.get("chapters", []))]
 
 
 def chapter_notebooks(root: Path = ROOT) -> list[Path]:
