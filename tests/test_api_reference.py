@@ -16,7 +16,7 @@ from dpsemantics import book, claims
 from dpsemantics.book.api_reference import API_MODULES, documented_objects, escape_bars, public_names
 from dpsemantics.book.api_usage import calls_by_section, heading_text, resolve
 
-BOX = re.compile(r"^```\{prf:(\w+)\}[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
+BOX = re.compile(r"^```\{prf:(?!proof\})(\w+)\}[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
 CODE_ROLE = re.compile(r"\{py:(?:func|class|data)\}`~?([\w.]+)`")
 CLAIM_ROLE = re.compile(r"\{claim\}`([^`]+)`")
 
