@@ -13,7 +13,8 @@ import re
 import pytest
 
 from dpsemantics import book, claims
-from dpsemantics.book.api_reference import API_MODULES, documented_objects, escape_bars, public_names
+from dpsemantics.book.api_reference import (API_MODULES, docstring_for_page, documented_objects, first_sentence,
+                                             public_names)
 from dpsemantics.book.api_usage import calls_by_section, heading_text, resolve
 
 BOX = re.compile(r"^```\{prf:(?!proof\})(\w+)\}[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
@@ -121,5 +122,17 @@ def test_heading_text_matches_docutils_titles():
     assert heading_text("The `g(b)` function and *Smith’s* “bound”") == "The g(b) function and Smith's \"bound\""
 
 
-def test_bars_escaped_outside_literals_only():
-    assert escape_bars(["|Z| ≤ ε and ``|x|`` stays", "Pr[A | B]"]) == ["\\|Z\\| ≤ ε and ``|x|`` stays", "Pr[A \\| B]"]
+def test_docstring_math_for_the_page_outside_literals_only():
+    assert docstring_for_page(["|Z| ≤ e^{−ε} and ``|x|`` stays", "Pr[A | B] Σ_{x_U} π"]) == [
+        "\\|Z\\| ≤ e\\ :sup:`−ε`\\  and ``|x|`` stays", "Pr[A \\| B] Σ\\ :sub:`x_U`\\  π"]
+    assert docstring_for_page(["δ_{e^ε}"]) == ["δ\\ :sub:`e^ε`\\ "]  # roles do not nest in reST: the inner one stays text
+
+
+def test_summaries_are_whole_sentences():
+    assert first_sentence(["Kazan et al., Theorem 3.2, eq. (3) (pure DP: Corollary 3.6).", "More."]) == \
+        "Kazan et al., Theorem 3.2, eq. (3) (pure DP: Corollary 3.6)."
+    assert first_sentence(["Every adversary of Zhao, Sec. I: a target. And more"]) == "Every adversary of Zhao, Sec. I: a target."
+    assert first_sentence(["", "ε′ of Theorem 3.9: the mechanism is PDP with:", "", "    ε′ = …"]) == \
+        "ε′ of Theorem 3.9: the mechanism is PDP with …"
+    assert first_sentence(["An (ε, δ)-DP mechanism is PDP with", "", "    ε′ = …"]) == "An (ε, δ)-DP mechanism is PDP with …"
+    assert first_sentence(["A closing parenthesis (Zhao, eq. (19))"]) == "A closing parenthesis (Zhao, eq. (19))"

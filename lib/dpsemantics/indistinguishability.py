@@ -3,7 +3,7 @@
 For distributions ``p`` and ``q`` on a finite set, the worst event for ``p(E) <= e^ε q(E) + δ`` is
 ``E = {y : p(y) > e^ε q(y)}``, so the smallest δ that works is the *hockey-stick divergence*
 
-    H_{e^ε}(p ‖ q) = Σ_y max(0, p(y) − e^ε q(y)),
+    H_γ(p ‖ q) = Σ_y max(0, p(y) − γ q(y))   with γ = e^ε,
 
 and ``p ≈_(ε,δ) q`` holds exactly when ``δ >= max(H(p‖q), H(q‖p))``.  At ε = 0 the hockey stick is the
 total variation distance (Lecture 1, Exercise 7.1).  All functions broadcast over ``eps``.

@@ -25,11 +25,12 @@ from pathlib import Path
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx import addnodes
+from sphinx.ext.autodoc import DataDocumenter
 from sphinx.ext.autosummary import Autosummary
 from sphinx.util import logging
 
 from .api_usage import calls_by_section, heading_text, resolve
-from .render import claim_anchor
+from .render import claim_anchor, typeset_scripts
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +70,39 @@ class ApiSummary(Autosummary):
         self.options = {"nosignatures": True}
         return super().run()
 
+    def get_items(self, names):
+        """Each function's and class's summary is :func:`first_sentence` of its docstring (autosummary's own cut
+        stops at "eq." and "Sec."); constants keep autosummary's, read from their ``#:`` comment."""
+        items = []
+        for name, signature, summary, real_name in super().get_items(names):
+            module, _, attribute = real_name.rpartition(".")
+            obj = getattr(importlib.import_module(module), attribute)
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                summary = first_sentence(docstring_for_page((inspect.getdoc(obj) or "").splitlines()))
+            items.append((name, signature, summary, real_name))
+        return items
+
+
+_ABBREVIATIONS = re.compile(r"(?:\b(?:eq|eqs|al|Sec|Secs|Thm|Def|Fig|Prop|Cor|cf|vs|resp|p|pp|No|ch)|e\.g|i\.e)\.$")
+
+
+def first_sentence(lines: list[str]) -> str:
+    """The first sentence of a docstring's first paragraph: cut at a full stop followed by a space, unless
+    the full stop ends an abbreviation ("eq. (3)", "Zhao, Sec. I", "Kazan et al."); a paragraph that leads
+    into a displayed formula ("… is (ε′, δ′)-PDP with:", or "… with" and the formula) ends in an ellipsis."""
+    paragraph = []
+    for line in lines:
+        if not line.strip():
+            if paragraph:
+                break
+            continue
+        paragraph.append(line.strip())
+    text = " ".join(paragraph)
+    for m in re.finditer(r"\.(?=\s)", text):
+        if not _ABBREVIATIONS.search(text[: m.end()]):
+            return text[: m.end()]
+    return text if re.search(r"[.!?)]$", text) else re.sub(r"\s*:$", "", text) + " …"
+
 
 @lru_cache(maxsize=None)
 def _claim_ids() -> frozenset[str]:
@@ -99,17 +133,29 @@ def _resolve_claim_links(app, doctree, docname):
 
 
 _LITERAL = re.compile(r"(``.+?``)")
+_ROLE = re.compile(r"\\ :su(?P<tag>[bp]):`(?P<inner>[^`]*)`\\ ")
 
 
-def escape_bars(lines: list[str]) -> list[str]:
-    """The package's docstrings write |x| and Pr[A | B] as mathematicians do, and reStructuredText would read
-    ``|…|`` as a substitution: escape every bar outside inline literals."""
-    return ["".join(part if part.startswith("``") else part.replace("|", "\\|") for part in _LITERAL.split(line))
-            for line in lines]
+def _rst_script(tag: str, inner: str) -> str:
+    # reST roles do not nest: an inner script stays plain text
+    inner = _ROLE.sub(lambda m: ("^" if m["tag"] == "p" else "_") + m["inner"], inner)
+    return f"\\ :{tag}:`{inner}`\\ "
 
 
-def _escape_docstring_bars(app, what, name, obj, options, lines):
-    lines[:] = escape_bars(lines)
+def docstring_for_page(lines: list[str]) -> list[str]:
+    """The package's docstrings write mathematics as plain text, as in ``help()``: |x|, Pr[A | B], e^{−ε},
+    Σ_{x_U}.  On a page, outside inline literals, bars are escaped (reStructuredText would read ``|…|`` as a
+    substitution) and exponents and braced indices become superscripts and subscripts
+    (:func:`dpsemantics.book.render.typeset_scripts`, the rule the chapters' tables follow)."""
+
+    def plain(part):
+        return typeset_scripts(part.replace("|", "\\|"), _rst_script)
+
+    return ["".join(part if part.startswith("``") else plain(part) for part in _LITERAL.split(line)) for line in lines]
+
+
+def _docstring_for_page(app, what, name, obj, options, lines):
+    lines[:] = docstring_for_page(lines)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -176,6 +222,12 @@ def _numbered(env, docname, anchor, title) -> str:
     return f"{'.'.join(map(str, number))} {title}" if number else title
 
 
+def _chapter(env, docname) -> str:
+    """``chapter 5`` (or the page's title, for an unnumbered page)."""
+    number = env.toc_secnumbers.get(docname, {}).get("")
+    return f"chapter {'.'.join(map(str, number))}" if number else env.titles[docname].astext()
+
+
 def _link(app, fromdoc, docname, anchor, text):
     uri = app.builder.get_relative_uri(fromdoc, docname) + (f"#{anchor}" if anchor else "")
     return nodes.reference("", text, internal=True, refuri=uri)
@@ -221,8 +273,7 @@ def _add_backlinks(app, doctree, docname):
         signature = desc.next_node(addnodes.desc_signature)
         fullname = f"{signature.get('module')}.{signature.get('fullname')}"
         content = desc.next_node(addnodes.desc_content)
-        boxes = [_link(app, docname, d, label, f"{title} ({_numbered(env, d, None, env.titles[d].astext())})")
-                 for d, label, title in cited.get(fullname, [])]
+        boxes = [_link(app, docname, d, label, f"{title} ({_chapter(env, d)})") for d, label, title in cited.get(fullname, [])]
         if boxes:
             content += _paragraph("Stated in:", boxes)
         links = _usage_links(app, env, docname, fullname, used, sections)
@@ -230,12 +281,25 @@ def _add_backlinks(app, doctree, docname):
             content += _paragraph("Used in:", links)
 
 
+class ShortValueDataDocumenter(DataDocumenter):
+    """Module constants show their value only when it is short and exact: the repr of a table of notions
+    would fill the page with Python syntax, and a float's 17 digits are a repr, not a number for readers (the
+    doc comment states the value, e.g. ``EPS_TILDE_LIMIT`` = 2 log 3)."""
+
+    priority = DataDocumenter.priority + 1
+
+    def should_suppress_value_header(self) -> bool:
+        text = repr(self.object)
+        return super().should_suppress_value_header() or len(text) > 80 or bool(re.search(r"\d\.\d{9,}", text))
+
+
 def setup(app):
     app.setup_extension("sphinx.ext.autodoc")
     app.setup_extension("sphinx.ext.autosummary")
+    app.add_autodocumenter(ShortValueDataDocumenter, override=True)
     app.add_directive("api-summary", ApiSummary)
     app.add_role("claim", claim_role)
-    app.connect("autodoc-process-docstring", _escape_docstring_bars)
+    app.connect("autodoc-process-docstring", _docstring_for_page)
     app.connect("env-before-read-docs", _collect_usage)
     app.connect("doctree-resolved", _resolve_claim_links)
     app.connect("doctree-resolved", _add_backlinks)

@@ -15,20 +15,27 @@ _SCRIPT = re.compile(r"(?P<op>\^|_(?=\{))(?:\{(?P<braced>(?:[^{}]|\{[^{}]*\})*)\
 _LONG_FLOAT = re.compile(r"(?<![\w.])\d+\.\d{9,}(?:e[-+]?\d+)?(?![\w.])")
 
 
-def prose(text: str) -> str:
-    """A registry string as Markdown for a page: outside ``$…$`` math, ``x^{…}``/``x^y`` become superscripts,
-    ``x_{…}`` subscripts (a bare ``_`` stays: it is part of names),
-    floats written with all their digits go through :func:`number`, and ``|`` is escaped so that the text can
-    sit in a table cell."""
+def typeset_scripts(text: str, wrap) -> str:
+    """``x^{…}``/``x^y`` and ``x_{…}`` in plain text, each replaced by ``wrap("sup" or "sub", inner)`` (inner
+    scripts first); a bare ``_`` stays, since it is part of names (``ε_rr``)."""
 
     def script(m):
         tag = "sup" if m.group("op") == "^" else "sub"
         inner = m.group("braced") if m.group("braced") is not None else m.group("bare")
-        return f"<{tag}>{_SCRIPT.sub(script, inner)}</{tag}>"
+        return wrap(tag, _SCRIPT.sub(script, inner))
+
+    return _SCRIPT.sub(script, text)
+
+
+def prose(text: str) -> str:
+    """A registry string as Markdown for a page: outside ``$…$`` math, ``x^{…}``/``x^y`` become superscripts,
+    ``x_{…}`` subscripts (:func:`typeset_scripts`),
+    floats written with all their digits go through :func:`number`, and ``|`` is escaped so that the text can
+    sit in a table cell."""
 
     def plain(part):
         part = _LONG_FLOAT.sub(lambda m: number(float(m.group())), part)
-        return _SCRIPT.sub(script, part)
+        return typeset_scripts(part, lambda tag, inner: f"<{tag}>{inner}</{tag}>")
 
     parts = re.split(r"(\$[^$]+\$)", str(text))  # $…$ is typeset math already: left alone
     return "".join(p if p.startswith("$") and p.endswith("$") and len(p) > 1 else plain(p)

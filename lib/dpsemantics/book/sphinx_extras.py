@@ -5,8 +5,8 @@
    and the second copy re-declares ``const THEBE_JS_URL``, an error in every page's console.
 3. Tables that fit the text column: cells wrap, identifiers included (``dpsemantics-tables.css``, written
    into ``_static``).
-6. Accessibility: links in tinted boxes keep AA contrast (CSS above), and bibliographies carry no list role
-   their entries cannot satisfy.
+6. Accessibility: links in tinted boxes keep AA contrast (CSS above), bibliographies carry no list role
+   their entries cannot satisfy, and the sidebar's section toggles have a name.
 5. Launch buttons (Binder, Colab) and the repository button only when ``pyproject.toml`` names the book's
    public repository (:func:`dpsemantics.book.toc.release`); without one they are left out rather than
    pointing nowhere (Jupyter Book's own default would point at Jupyter Book's repository).
@@ -75,6 +75,9 @@ main table { max-width: 100%; font-size: 0.88em; }  /* a book's tables are set a
 main table td, main table th { hyphens: auto; overflow-wrap: break-word; }
 /* identifiers (claim ids, function paths) wrap rather than widen their column: Sphinx's span.pre is nowrap */
 main table code, main table code span.pre, main table a { white-space: normal; overflow-wrap: anywhere; }
+/* except in the API reference's summary tables, whose first column is one function name per row */
+main table.autosummary td:first-child, main table.autosummary td:first-child code,
+main table.autosummary td:first-child span.pre, main table.autosummary td:first-child a { white-space: nowrap; overflow-wrap: normal; }
 /* links inside theorem and exercise boxes keep WCAG AA contrast on the boxes' tinted backgrounds */
 main div.proof a, main div.admonition a, main aside a { color: #0a4d8c; }
 html[data-theme="dark"] main div.proof a, html[data-theme="dark"] main div.admonition a,
@@ -127,6 +130,23 @@ class NameUnnumberedProofReferences(SphinxPostTransform):
             ref.children = [inner]
 
 
+def _named_navigation_toggles(app, pagename, templatename, context, doctree):
+    """The theme's sidebar opens a chapter's sections with a ``<summary>`` that holds only a chevron icon; a
+    summary needs a name (axe-core: summary-name), so it gets one."""
+    generate = context.get("generate_toctree_html")
+    if generate is None or getattr(generate, "dpsemantics_named", False):
+        return
+
+    def named(*args, **kwargs):
+        toctree = generate(*args, **kwargs)  # a BeautifulSoup tree for the sidebar
+        for summary in toctree.find_all("summary") if hasattr(toctree, "find_all") else ():
+            summary.attrs.setdefault("aria-label", "Show or hide its sections")
+        return toctree
+
+    named.dpsemantics_named = True
+    context["generate_toctree_html"] = named
+
+
 def _launch_buttons_from_release(app, config):
     from .toc import release
 
@@ -170,6 +190,7 @@ class DashExerciseSubtitles(SphinxPostTransform):
 def setup(app):
     app.add_post_transform(DashExerciseSubtitles)
     app.connect("html-page-context", _citation_list_role)
+    app.connect("html-page-context", _named_navigation_toggles, priority=900)  # after the theme sets the function
     app.connect("config-inited", _launch_buttons_from_release)
     app.connect("config-inited", _use_proof_title_format)
     app.connect("doctree-read", _record_proof_titles)
