@@ -136,3 +136,20 @@ def test_summaries_are_whole_sentences():
         "ε′ of Theorem 3.9: the mechanism is PDP with …"
     assert first_sentence(["An (ε, δ)-DP mechanism is PDP with", "", "    ε′ = …"]) == "An (ε, δ)-DP mechanism is PDP with …"
     assert first_sentence(["A closing parenthesis (Zhao, eq. (19))"]) == "A closing parenthesis (Zhao, eq. (19))"
+
+
+def test_built_book_links_a_result_to_its_code_and_back(strict_build):
+    """End to end on Kazan et al.'s Theorem 3.9: box → function and claims; function → box and sections."""
+    assert strict_build.returncode == 0, "the strict build failed; see test_strict_build_succeeds"
+    html = book.ROOT / "_build" / "html" / "book"
+    chapter = (html / "disclosure-risk.html").read_text(encoding="utf-8")
+    box = chapter[chapter.index('id="kazan-thm-3-9"'):]
+    box = box[: box.index("</section>") if "</section>" in box else len(box)][:6000]
+    assert 'href="api/conversions.html#dpsemantics.conversions.pdp_epsilon"' in box
+    assert 'href="claims.html#claim-kazan-thm3.9-holds"' in box
+    assert 'id="claim-kazan-thm3.9-holds"' in (html / "claims.html").read_text(encoding="utf-8")
+    reference = (html / "api" / "conversions.html").read_text(encoding="utf-8")
+    entry = reference[reference.index('id="dpsemantics.conversions.pdp_epsilon"'):]
+    entry = entry[: entry.index("</dd>")]
+    assert "Stated in:" in entry and 'href="../disclosure-risk.html#kazan-thm-3-9"' in entry
+    assert "Used in:" in entry and 'href="../disclosure-risk.html#' in entry
