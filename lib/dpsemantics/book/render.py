@@ -6,9 +6,10 @@ import re
 
 import numpy as np
 
-# Plain-text exponents and indices in the registry's strings (``e^{2ε} − 1``, ``e^ε``, ``δ_{n}``), which a
-# page shows as superscripts and subscripts.
-_SCRIPT = re.compile(r"(?P<op>\^|_(?=\{))(?:\{(?P<braced>(?:[^{}]|\{[^{}]*\})*)\}|(?P<bare>[A-Za-z0-9εδρσαβγλμ′̂]+))")
+# Plain-text exponents and indices in the registry's strings (``e^{2ε} − 1``, ``e^ε``, ``e^-eps``, ``e^(−ε/2)``,
+# ``δ_{n}``), which a page shows as superscripts and subscripts; the parentheses of ``^(…)`` only group.
+_SCRIPT = re.compile(r"(?P<op>\^|_(?=\{))(?:\{(?P<braced>(?:[^{}]|\{[^{}]*\})*)\}|(?<=\^)\((?P<paren>[^()]*)\)"
+                     r"|(?P<bare>[-−]?[A-Za-z0-9εδρσαβγλμ′̂∞]+))")
 
 
 # A float written with all its digits (``9.999999999999999e-06``), as ``str(float)`` leaves it in a string.
@@ -16,14 +17,15 @@ _LONG_FLOAT = re.compile(r"(?<![\w.])\d+\.\d{9,}(?:e[-+]?\d+)?(?![\w.])")
 
 
 def prose(text: str) -> str:
-    """A registry string as Markdown for a page: outside ``$…$`` math, ``x^{…}``/``x^y`` become superscripts,
+    """A registry string as Markdown for a page: outside ``$…$`` math, ``x^{…}``/``x^(…)``/``x^y`` (``y`` with
+    an optional sign) become superscripts,
     ``x_{…}`` subscripts (a bare ``_`` stays: it is part of names),
     floats written with all their digits go through :func:`number`, and ``|`` is escaped so that the text can
     sit in a table cell."""
 
     def script(m):
         tag = "sup" if m.group("op") == "^" else "sub"
-        inner = m.group("braced") if m.group("braced") is not None else m.group("bare")
+        inner = next(m.group(g) for g in ("braced", "paren", "bare") if m.group(g) is not None)
         return f"<{tag}>{_SCRIPT.sub(script, inner)}</{tag}>"
 
     def plain(part):
