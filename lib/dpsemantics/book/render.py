@@ -105,7 +105,7 @@ def outcome(result) -> str:
 def margin_cell(verdict) -> str:
     """A verdict's margin (worst case as a fraction of the bound; 1 = attained) and how many cases backed it."""
     margin = "∞" if verdict.margin == float("inf") else number(verdict.margin, 3)
-    return f"{margin} ({number(verdict.cases)} cases)"
+    return f"{margin} ({number(verdict.cases)} case{'' if verdict.cases == 1 else 's'})"
 
 
 def checked_report(results, unchecked=None) -> str:
