@@ -1,6 +1,7 @@
 """The built book in a real browser: what a reader sees at 1280 px, page by page.
 
-Every page must show typeset math and never raw TeX or pseudo-TeX (``e^{ε}``) as text, numbers through the
+Every page must show typeset math (no MathJax input error) and never raw TeX or pseudo-TeX (``e^{ε}``,
+``e^ε``) as text, numbers through the
 book's formatter and never a NumPy repr (``np.float64(...)``) or a float's 17 digits, theorem titles
 without doubled parentheses, no blank cross-reference ("Proposition " with no number or name), no table
 wider than the text column, no character that no installed font can draw, and no serious or critical
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import re
 import shutil
 import subprocess
 import threading
@@ -38,9 +40,21 @@ CHROMIUM_ARGS = [
 # Messages the third-party theme itself logs on a first visit; they are not faults of the book.
 KNOWN_THEME_MESSAGES = ("Got invalid theme mode",)
 
-# Text left in the page after MathJax has run that means some TeX was not typeset.
+# Text left in the page after MathJax has run that means some TeX was not typeset: TeX delimiters and commands,
+# pseudo-TeX (``e^{ε}``, ``x_{i}``), and a bare caret between a letter, digit or closing parenthesis and a
+# character that is not a space (``e^ε``, ``2^k``, ``(1+x)^2``).  One pattern, used by the page walk below and
+# by :func:`raw_tex`, which the unit test checks on sample strings.
+RAW_TEX_PATTERN = r"\\\(|\\\[|\$\$|\\begin\{|\\[a-zA-Z]{2,}|[\^_]\{|[A-Za-z0-9)\u0370-\u03ff]\^[^\s{]"
+
+
+def raw_tex(text: str) -> bool:
+    """Whether ``text`` (seen as text on a page, outside math and code) shows TeX that was not typeset."""
+    return re.search(RAW_TEX_PATTERN, text) is not None
+
+
 RAW_TEX_SCRIPT = r"""
-() => {
+(pattern) => {
+  const raw = new RegExp(pattern);
   const skip = new Set(['PRE', 'CODE', 'SCRIPT', 'STYLE', 'TEXTAREA', 'MJX-CONTAINER', 'MJX-ASSISTIVE-MML']);
   const found = [];
   const walker = document.createTreeWalker(document.querySelector('main') || document.body, NodeFilter.SHOW_TEXT);
@@ -50,8 +64,8 @@ RAW_TEX_SCRIPT = r"""
     while (el) { if (skip.has(el.tagName) || el.classList.contains('highlight') || el.classList.contains('cell_input')) { skipped = true; break; } el = el.parentElement; }
     if (skipped) continue;
     const t = node.textContent;
-    // TeX delimiters, TeX commands, and pseudo-TeX (e^{ε}, x_{i}) left as text
-    if (/\\\(|\\\[|\$\$|\\begin\{|\\[a-zA-Z]{2,}|[\^_]\{/.test(t)) found.push(t.trim().slice(0, 80));
+    const m = raw.exec(t);  // reported with the text around the match
+    if (m) found.push(t.slice(Math.max(0, m.index - 40), m.index + 40).replace(/\s+/g, ' ').trim());
   }
   return found;
 }
@@ -222,8 +236,9 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
     result = {
         "errors": [e for e in errors if not any(k in e for k in KNOWN_THEME_MESSAGES)],
         "failed": list(failed),  # before axe runs: its CSS preloading requests @imports from the page's folder
-        "raw_tex": page.evaluate(RAW_TEX_SCRIPT),
+        "raw_tex": page.evaluate(RAW_TEX_SCRIPT, RAW_TEX_PATTERN),
         "typeset": page.evaluate("document.querySelectorAll('mjx-container').length"),
+        "math_errors": page.evaluate("Array.from(document.querySelectorAll('mjx-merror')).map(e => e.getAttribute('data-mjx-error'))"),
         "broken_images": page.evaluate(BROKEN_IMAGES_SCRIPT),
         "figures_without_alt": page.evaluate(FIGURES_WITHOUT_ALT),
         "images": page.evaluate("document.querySelectorAll('main img').length"),
@@ -261,6 +276,7 @@ def test_page_renders_in_browser(browser, server, doc):
     assert not r["errors"], f"console errors on {doc}: {r['errors']}"
     assert not r["failed"], f"failed requests on {doc}: {r['failed']}"
     assert not r["raw_tex"], f"untypeset TeX on {doc}: {r['raw_tex'][:5]}"
+    assert not r["math_errors"], f"math MathJax could not typeset on {doc}: {r['math_errors'][:5]}"
     assert not r["broken_images"], f"images that did not load on {doc}: {r['broken_images']}"
     assert not r["figures_without_alt"], f"figures without alt text on {doc}: {r['figures_without_alt']}"
     assert not r["number_reprs"], f"number reprs on {doc}: {r['number_reprs'][:5]}"
@@ -280,3 +296,23 @@ def test_page_renders_in_browser(browser, server, doc):
 def test_chapter_in_dark_mode(browser, server, doc):
     r = _visit(browser, f"{server}/{doc}.html", SHOTS / "dark" / f"{doc.replace('/', '-')}.png", dark=True)
     assert not r["errors"] and not r["broken_images"] and not r["raw_tex"]
+
+
+@pytest.mark.parametrize("text", ["bounded by e^ε", "2^k outputs", "(1 + x)^2", "e^{ε} − 1", "δ_{n}", "ε^2",
+                                  r"\(x\)", r"\frac{1}{2}", "$$x$$"])
+def test_raw_tex_pattern_catches(text):
+    assert raw_tex(text)
+
+
+@pytest.mark.parametrize("text", ["bounded by eε", "a ^ b", "x_i is a name", "e^ alone", "price: $5", "ε = 0.5"])
+def test_raw_tex_pattern_passes(text):
+    assert not raw_tex(text)
+
+
+def test_raw_tex_script_skips_math_and_code(browser):
+    """The page walk reports a bare caret in prose, and not in code, preformatted output or typeset math."""
+    page = browser.new_page()
+    page.set_content("<main><p>a bound of e^ε here</p><p><code>e^eps</code></p><pre>2^k</pre>"
+                     "<div class='highlight'>x^2</div><mjx-container>e^ε</mjx-container><p>plain e ε</p></main>")
+    assert page.evaluate(RAW_TEX_SCRIPT, RAW_TEX_PATTERN) == ["a bound of e^ε here"]
+    page.close()

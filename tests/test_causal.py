@@ -488,3 +488,15 @@ def test_pairwise_conditional_independence():
     assert not c.pairwise_conditionally_independent(np.array([[0.5, 0.0], [0.0, 0.5]]))
     assert c.pairwise_conditionally_independent(np.full((2, 2, 2), 1 / 8))
     assert c.definition_epsilon(3, geometric_count(3, EPS), P) == pytest.approx(3 * EPS, rel=1e-9)
+
+
+def test_moved_by_names_the_data_points_each_reading_moves():
+    m = c.prog_status_model(0.5, with_database=False)
+    u, data = m.uniform_population(), ["D1", "D2", "D3"]
+    assert c.moved_by(m, u, "D1", data, mode="given") == ["D1", "D2"]  # Byron's data point copies Ada's
+    assert c.moved_by(m, u, "D1", data) == ["D1"]
+    assert c.moved_by(m, u, "R1", data) == ["D1", "D2"]
+    assert c.moved_by(m, u, ("R1", "R2"), data) == ["D1", "D2"]
+    assert c.moved_by(m, u, "R3", data) == ["D3"]
+    with pytest.raises(ValueError, match="mode"):
+        c.moved_by(m, u, "R1", data, mode="see")

@@ -957,6 +957,15 @@ def log_ratio_by_value(model: StructuralModel, population, effect: str, cause, *
     """For each value y of ``effect``: max over cause values x₁, x₂ of log Pr[Y=y | ·(X=x₁)] / Pr[Y=y | ·(X=x₂)],
     where · is ``do`` (intervention, eq. 26) or ``given`` (conditioning, the associative view).
     Cause values of probability zero are skipped under conditioning."""
+    rows = _readings(model, population, effect, cause, mode)
+    values = model.domains[effect]
+    table = np.array([[r.get(v, 0.0) for v in values] for r in rows])
+    return {v: _log_max_ratio(table[:, [j]]) for j, v in enumerate(values)}
+
+
+def _readings(model: StructuralModel, population, effect, cause, mode: str) -> list[dict]:
+    """The distribution of ``effect`` under ``do`` or ``given`` each value of ``cause`` (a name or a tuple of
+    names); cause values of probability zero are skipped under conditioning."""
     if mode not in ("do", "given"):
         raise ValueError(f"mode must be 'do' or 'given' (got mode={mode!r})")
     cause = _names(cause)
@@ -966,9 +975,21 @@ def log_ratio_by_value(model: StructuralModel, population, effect: str, cause, *
         if mode == "given" and model.probability(population, fix) <= 0:
             continue
         rows.append(model.distribution(population, effect, **{mode: fix}))
-    values = model.domains[effect]
-    table = np.array([[r.get(v, 0.0) for v in values] for r in rows])
-    return {v: _log_max_ratio(table[:, [j]]) for j, v in enumerate(values)}
+    return rows
+
+
+def moved_by(model: StructuralModel, population, cause, among, *, mode: str = "do", atol: float = 1e-12) -> list[str]:
+    """The variables of ``among`` whose distribution differs between two values of ``cause`` when intervening
+    on it (``mode="do"``) or conditioning on it (``"given"``): in the survey, the data points a reading moves.
+    A cause listed in ``among`` counts as moved."""
+    moved = []
+    for name in among:
+        rows = _readings(model, population, name, cause, mode)
+        keys = sorted({k for r in rows for k in r}, key=repr)
+        table = np.array([[r.get(k, 0.0) for k in keys] for r in rows])
+        if np.any(table.max(axis=0) - table.min(axis=0) > atol):
+            moved.append(name)
+    return moved
 
 
 def inheritance_model(eps=0.5) -> StructuralModel:

@@ -3,10 +3,16 @@
 * :func:`use_house_style` sets Matplotlib's parameters (no preset style names: the look is ours and
   stays the same when Matplotlib's presets change).
 * :data:`PALETTE` is the Okabe–Ito palette, distinguishable under the common forms of colour-blindness;
-  :data:`LINESTYLES` adds a second cue so that curves never rely on colour alone.
+  :data:`LINESTYLES` adds a second cue so that curves never rely on colour alone, and :data:`MARKERS` a third.
+* :func:`plot_series` draws several curves on one grid, each with its own colour, dash pattern and marker;
+  curves that coincide (checked numerically by :func:`coinciding`) share one legend entry that names them all
+  and says so, and their markers are staggered so that every one of them stays visible.
 * :func:`finish` is called at the end of every figure cell with the figure's book name (the ``name`` in
   the cell's ``mystnb.figure`` metadata).  It gives log axes plain tick labels (``0.01``, ``2``, ``50``;
-  ``10⁻⁶`` only outside 10⁻⁴…10⁵), never Matplotlib's ``2×10⁰``.  When the environment variable ``DPSEMANTICS_FIGURE_DIR`` is set
+  ``10⁻⁶`` only outside 10⁻⁴…10⁵), never Matplotlib's ``2×10⁰``; writes numbers in titles, labels and
+  legends the same way (``1e-06`` → ``10⁻⁶``); refuses a figure wider than the text column
+  (:data:`COLUMN_WIDTH`: a wider one is shrunk by the page, and its text with it); and moves a legend that
+  would cover data to a free corner of its axes, or below them.  When the environment variable ``DPSEMANTICS_FIGURE_DIR`` is set
   (``python -m dpsemantics.book.rerun`` sets it), the figure is also written there as PNG and SVG under that
   name, so a rerun with new parameters produces files named like the book's figures.
 """
@@ -15,18 +21,25 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from pathlib import Path
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 
-__all__ = ["PALETTE", "LINESTYLES", "use_house_style", "new_figure", "finish", "plain_log_ticks", "FIGURE_DIR_ENV"]
+__all__ = ["PALETTE", "LINESTYLES", "MARKERS", "COLUMN_WIDTH", "use_house_style", "new_figure", "finish", "plain_log_ticks",
+           "readable_number", "legend_covers_data", "coinciding", "plot_series", "FIGURE_DIR_ENV"]
 
 FIGURE_DIR_ENV = "DPSEMANTICS_FIGURE_DIR"
 
 #: Okabe & Ito (2008) colour-blind-safe palette, black first.
 PALETTE = ["#000000", "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#F0E442"]
 LINESTYLES = ["-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 1)), (0, (8, 2))]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+#: The widest figure, in inches, that the book's page shows at (about) its natural size: at 1280 px the text
+#: column shows a figure 672 px wide, and 6.4 in at the house 110 dpi is 704 px.  Wider figures are shrunk,
+#: text and all, so :func:`finish` refuses them.
+COLUMN_WIDTH = 6.4
 
 
 def use_house_style() -> None:
@@ -61,25 +74,33 @@ def use_house_style() -> None:
 
 
 def new_figure(ncols: int = 1, nrows: int = 1, *, width: float | None = None, height: float | None = None, **kwargs):
-    """A figure with ``nrows × ncols`` axes in the house style (returns ``fig, axes``)."""
+    """A figure with ``nrows × ncols`` axes in the house style (returns ``fig, axes``), as wide as the text
+    column unless ``width`` says otherwise."""
     use_house_style()
     w, h = mpl.rcParams["figure.figsize"]
-    size = (width or w * (1 if ncols == 1 else 0.62 * ncols), height or h * (1 if nrows == 1 else 0.8 * nrows))
+    size = (width or COLUMN_WIDTH, height or h * (1 if nrows == 1 else 0.8 * nrows))
     return plt.subplots(nrows, ncols, figsize=size, **kwargs)
 
 
 def finish(fig, name: str) -> None:
-    """End a figure cell: save ``name``.png/.svg when ``$DPSEMANTICS_FIGURE_DIR`` is set.
+    """End a figure cell: plain log ticks, readable numbers, legends clear of the data (see the module's
+    docstring); save ``name``.png/.svg when ``$DPSEMANTICS_FIGURE_DIR`` is set.
 
     ``name`` must equal the figure's ``mystnb.figure.name`` in the notebook, so that a rerun writes files
     named like the book's figures.  The figure itself is displayed by the notebook as usual.
     """
     if not name or not isinstance(name, str):
         raise ValueError(f"name must be a non-empty string (got name={name!r})")
+    if fig.get_figwidth() > COLUMN_WIDTH * 1.001:
+        raise ValueError(f"figure {name} is {fig.get_figwidth():.2f} in wide, wider than the text column "
+                         f"({COLUMN_WIDTH} in): the page would shrink it and its text")
+    fig.canvas.draw()  # settles the layout, so that the axes' lengths are known
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
             if axis.get_scale() == "log":
                 plain_log_ticks(axis)
+    _readable_texts(fig)
+    _clear_legends(fig)
     out = os.environ.get(FIGURE_DIR_ENV)
     if out:
         folder = Path(out)
@@ -101,16 +122,172 @@ def _plain_tick(value: float) -> str:
 
 def plain_log_ticks(axis) -> None:
     """Plain tick labels on a log axis: powers of ten as ``0.01`` … ``1000`` (``10⁻⁶`` beyond), and, on an
-    axis spanning less than about two decades, the minor ticks 2, 3 and 5 labelled too."""
+    axis spanning less than about two decades, the minor ticks 2, 3 and 5 labelled too — or only 2 and 5, or
+    none, where the axis is too short for their labels to stand apart."""
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     low, high = sorted(axis.get_view_interval())
     decades = math.log10(high / low) if low > 0 else math.inf
+    box = axis.axes.get_window_extent()
+    length = (box.width if axis is axis.axes.xaxis else box.height) / axis.axes.figure.dpi  # inches
+    per_decade = length / decades if decades > 0 else math.inf
+    subs = (2.0, 3.0, 5.0) if per_decade >= 2.8 else (2.0, 5.0) if per_decade >= 1.2 else ()
     axis.set_major_locator(LogLocator(base=10))
     axis.set_major_formatter(FuncFormatter(lambda v, _: _plain_tick(v)))
-    if decades < 2.2:
-        axis.set_minor_locator(LogLocator(base=10, subs=(2.0, 3.0, 5.0)))
+    if decades < 2.2 and subs:
+        axis.set_minor_locator(LogLocator(base=10, subs=subs))
         axis.set_minor_formatter(FuncFormatter(lambda v, _: _plain_tick(v)))
     else:
         axis.set_minor_locator(LogLocator(base=10, subs=tuple(range(2, 10))))
         axis.set_minor_formatter(NullFormatter())
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+# A float in Python's exponent form (``1e-06``, ``2.5e+04``) inside a label.
+_E_NOTATION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)e([-+]?\d+)(?![\w.])")
+
+
+def readable_number(value: float) -> str:
+    """A number for a figure's text: plain between 10⁻⁴ and 10⁵ (``0.001``, ``100``), beyond that ``10⁻⁶`` or
+    ``2.5×10⁻⁶`` — never ``1e-06``."""
+    if value == 0 or not math.isfinite(value) or 1e-4 <= abs(value) < 1e5:
+        return f"{value:.6g}"
+    exponent = math.floor(math.log10(abs(value)))
+    mantissa = value / 10.0 ** exponent
+    power = "10" + str(exponent).translate(_SUPERSCRIPT)
+    return power if math.isclose(mantissa, 1.0, rel_tol=1e-9) else f"{mantissa:.3g}×{power}"
+
+
+def _readable_text(text: str) -> str:
+    parts = re.split(r"(\$[^$]*\$)", text)  # mathtext is left alone
+    return "".join(p if p.startswith("$") else _E_NOTATION.sub(lambda m: readable_number(float(m.group())), p)
+                   for p in parts)
+
+
+def _readable_texts(fig) -> None:
+    """Titles, axis labels, legend entries and annotations with numbers written by :func:`readable_number`."""
+    from matplotlib.text import Text
+
+    for text in fig.findobj(Text):  # tick labels too, harmlessly: their formatters rewrite them at drawing
+        if text.get_text():
+            text.set_text(_readable_text(text.get_text()))
+
+
+def _data_points(ax) -> "np.ndarray":
+    """Display coordinates of what ``ax`` draws as data: points along every line (its segments sampled, so a
+    straight line between two far points counts), markers and scatter points, bars and filled areas."""
+    import numpy as np
+    from matplotlib.patches import Rectangle
+
+    chunks = []
+    for line in ax.get_lines():
+        if not line.get_visible():
+            continue
+        xy = line.get_transform().transform(np.asarray(line.get_xydata(), dtype=float))
+        xy = xy[np.isfinite(xy).all(axis=1)]
+        if len(xy) > 1 and line.get_linestyle() not in ("None", "none", " ", ""):
+            t = np.linspace(0, 1, 24)[:, None, None]
+            xy = (xy[:-1] + t * (xy[1:] - xy[:-1])).reshape(-1, 2)
+        chunks.append(xy)
+    for coll in ax.collections:
+        for path in coll.get_paths():
+            chunks.append(coll.get_transform().transform(path.vertices))
+        offsets = coll.get_offsets()
+        if len(offsets):
+            chunks.append(coll.get_offset_transform().transform(offsets))
+    for patch in ax.patches:
+        if isinstance(patch, Rectangle) and patch.get_visible():
+            box = patch.get_window_extent()
+            xs, ys = np.linspace(box.x0, box.x1, 12), np.linspace(box.y0, box.y1, 12)
+            chunks.append(np.array([(x, y) for x in xs for y in ys]))
+    chunks = [c for c in chunks if len(c)]
+    return np.concatenate(chunks) if chunks else np.empty((0, 2))
+
+
+def legend_covers_data(ax, legend=None) -> bool:
+    """Whether ``ax``'s legend (or ``legend``) lies over anything ``ax`` draws as data (see :func:`finish`)."""
+    legend = legend or ax.get_legend()
+    if legend is None:
+        return False
+    fig = ax.figure
+    fig.canvas.draw()  # the constrained layout and the legend's position are settled by drawing
+    box = legend.get_window_extent().padded(2)
+    xy = _data_points(ax)
+    inside = (xy[:, 0] >= box.x0) & (xy[:, 0] <= box.x1) & (xy[:, 1] >= box.y0) & (xy[:, 1] <= box.y1)
+    return bool(inside.any())
+
+
+_CORNERS = ("upper left", "upper right", "lower right", "lower left", "upper center", "lower center",
+            "center left", "center right")
+
+
+def _clear_legends(fig) -> None:
+    """Move each axes' legend that covers data to the first corner where it covers none, or below the axes."""
+    from matplotlib.transforms import offset_copy
+
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is None or not legend_covers_data(ax):
+            continue
+        for loc in _CORNERS:
+            legend.set_loc(loc)
+            if not legend_covers_data(ax):
+                break
+        else:  # below the axes, under the tick labels and the axis label
+            renderer = fig.canvas.get_renderer()
+            depth = ax.get_window_extent(renderer).y0 - ax.xaxis.get_tightbbox(renderer).y0 + 4
+            legend.set_loc("upper center")
+            legend.set_bbox_to_anchor((0.5, 0.0), transform=offset_copy(ax.transAxes, fig, y=-depth, units="dots"))
+            fig.canvas.draw()
+
+
+def coinciding(series, *, rtol: float = 1e-9, atol: float = 1e-12) -> list[list[str]]:
+    """The labels of ``series`` (label → values on one grid) grouped by numerical coincidence: two curves share
+    a group when their values agree at every point (``numpy.allclose`` with ``rtol``, ``atol``), checked
+    against every member of the group; groups and members in the order of ``series``."""
+    import numpy as np
+
+    groups: list[list[str]] = []
+    for label, ys in series.items():
+        ys = np.asarray(ys, dtype=float)
+        for group in groups:
+            if all(np.allclose(ys, np.asarray(series[other], dtype=float), rtol=rtol, atol=atol) for other in group):
+                group.append(label)
+                break
+        else:
+            groups.append([label])
+    return groups
+
+
+def plot_series(ax, x, series, *, reasons=None, rtol: float = 1e-9, start: int = 0, legend: dict | None = None):
+    """Draw ``series`` (label → values at ``x``) on ``ax``, each curve with its own colour, dash pattern and
+    marker (the house styles from index ``start``, in the order of ``series``), and a legend.
+
+    Curves that :func:`coinciding` finds equal share one legend entry, "a = b = c (coincide)", showing all
+    their styles; their markers are staggered along the curve so that each stays visible.  ``reasons`` maps
+    a label to why its curve takes its value; a group whose members share a reason shows it in the entry
+    ("… (coincide: reason)"), a single curve shows it in parentheses.  Returns the groups."""
+    from matplotlib.legend_handler import HandlerTuple
+
+    groups = coinciding(series, rtol=rtol)
+    reasons = reasons or {}
+    handles, texts = [], []
+    for group in groups:
+        lines = []
+        for j, label in enumerate(group):
+            k = start + list(series).index(label)  # a label's style follows its place in ``series``, not its group
+            (line,) = ax.plot(x, series[label], color=PALETTE[k % len(PALETTE)], linestyle=LINESTYLES[k % len(LINESTYLES)],
+                              marker=MARKERS[k % len(MARKERS)], markevery=(j, len(group)), markersize=6.5,
+                              markerfacecolor="white", markeredgewidth=1.4, label="_" + label)
+            lines.append(line)
+        why = {reasons.get(label) for label in group}
+        why = why.pop() if len(why) == 1 else None
+        if len(group) == 1:
+            texts.append(group[0] + (f" ({why})" if why else ""))
+            handles.append(lines[0])
+        else:
+            texts.append(" = ".join(group) + (f" (coincide: {why})" if why else " (coincide)"))
+            handles.append(tuple(lines))
+    ax.legend(handles, texts, handler_map={tuple: HandlerTuple(ndivide=None, pad=0.6)}, handlelength=2.2 + 1.4 * max(
+        len(g) - 1 for g in groups), **(legend or {}))
+    return groups

@@ -6,9 +6,10 @@ import re
 
 import numpy as np
 
-# Plain-text exponents and indices in the registry's strings (``e^{2ε} − 1``, ``e^ε``, ``δ_{n}``), which a
-# page shows as superscripts and subscripts.
-_SCRIPT = re.compile(r"(?P<op>\^|_(?=\{))(?:\{(?P<braced>(?:[^{}]|\{[^{}]*\})*)\}|(?P<bare>[A-Za-z0-9εδρσαβγλμ′̂]+))")
+# Plain-text exponents and indices in the registry's strings (``e^{2ε} − 1``, ``e^ε``, ``e^-eps``, ``e^(−ε/2)``,
+# ``δ_{n}``), which a page shows as superscripts and subscripts; the parentheses of ``^(…)`` only group.
+_SCRIPT = re.compile(r"(?P<op>\^|_(?=\{))(?:\{(?P<braced>(?:[^{}]|\{[^{}]*\})*)\}|(?<=\^)\((?P<paren>[^()]*)\)"
+                     r"|(?P<bare>[-−]?[A-Za-z0-9εδρσαβγλμ′̂∞]+))")
 
 
 # A float written with all its digits (``9.999999999999999e-06``), as ``str(float)`` leaves it in a string.
@@ -16,20 +17,21 @@ _LONG_FLOAT = re.compile(r"(?<![\w.])\d+\.\d{9,}(?:e[-+]?\d+)?(?![\w.])")
 
 
 def typeset_scripts(text: str, wrap) -> str:
-    """``x^{…}``/``x^y`` and ``x_{…}`` in plain text, each replaced by ``wrap("sup" or "sub", inner)`` (inner
-    scripts first); a bare ``_`` stays, since it is part of names (``ε_rr``)."""
+    """``x^{…}``/``x^(…)``/``x^y`` (``y`` with an optional sign) and ``x_{…}`` in plain text, each replaced by
+    ``wrap("sup" or "sub", inner)`` (inner scripts first); a bare ``_`` stays, since it is part of names
+    (``ε_rr``)."""
 
     def script(m):
         tag = "sup" if m.group("op") == "^" else "sub"
-        inner = m.group("braced") if m.group("braced") is not None else m.group("bare")
+        inner = next(m.group(g) for g in ("braced", "paren", "bare") if m.group(g) is not None)
         return wrap(tag, _SCRIPT.sub(script, inner))
 
     return _SCRIPT.sub(script, text)
 
 
 def prose(text: str) -> str:
-    """A registry string as Markdown for a page: outside ``$…$`` math, ``x^{…}``/``x^y`` become superscripts,
-    ``x_{…}`` subscripts (:func:`typeset_scripts`),
+    """A registry string as Markdown for a page: outside ``$…$`` math, exponents become superscripts and
+    braced indices subscripts (:func:`typeset_scripts`),
     floats written with all their digits go through :func:`number`, and ``|`` is escaped so that the text can
     sit in a table cell."""
 
@@ -125,7 +127,7 @@ def outcome(result) -> str:
 def margin_cell(verdict) -> str:
     """A verdict's margin (worst case as a fraction of the bound; 1 = attained) and how many cases backed it."""
     margin = "∞" if verdict.margin == float("inf") else number(verdict.margin, 3)
-    return f"{margin} ({number(verdict.cases)} cases)"
+    return f"{margin} ({number(verdict.cases)} case{'' if verdict.cases == 1 else 's'})"
 
 
 def checked_report(results, unchecked=None) -> str:

@@ -582,7 +582,7 @@ CLAIMS = [
            "the product pair (computed from the product distribution) is at most the sum", True,
            _identity_claim(_thm29, ("random-search", "extremal"))),
     _claim("kazan-thmA.2-characterisation", "Appendix A.8, Theorem A.2", "the DP δ at ε (max over every event S) equals "
-           "P[Z > ε] − e^ε P[−Z′ > ε] = E[max{0, 1 − e^{ε−Z}}] = ∫_ε^∞ e^{ε−z} P[Z > z] dz, both orders of the pair",
+           "P[Z > ε] − e^ε P[−Z′ > ε] = E[max{0, 1 − e^{ε−Z}}] = ∫_{ε}^{∞} e^{ε−z} P[Z > z] dz, both orders of the pair",
            True, _identity_claim(_thm_a2, ("exhaustive", "random-search"))),
     # ---------------------------------------------------------------- §3: Theorems 3.2, 3.3, Lemma 3.4, Theorem 3.5
     _claim("kazan-thm3.2-forward", "Theorem 3.2 (⇒)", "(ε, δ)-PDP ⇒ for every prior and both hypotheses P[posterior "

@@ -1,0 +1,29 @@
+"""dpsemantics.book.render: what a reader sees of the registry's strings."""
+
+from types import SimpleNamespace
+
+import pytest
+
+from dpsemantics.book import margin_cell, prose
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("§5, e^ε ≈ 1 + ε", "§5, e<sup>ε</sup> ≈ 1 + ε"),
+    ("e^{2ε} − 1", "e<sup>2ε</sup> − 1"),
+    ("q = e^-eps/2", "q = e<sup>-eps</sup>/2"),
+    ("ratio e^(−ε/s))", "ratio e<sup>−ε/s</sup>)"),
+    ("∫_{ε}^{∞} e^{ε−z} dz", "∫<sub>ε</sub><sup>∞</sup> e<sup>ε−z</sup> dz"),
+    ("x^{a^{b}}", "x<sup>a<sup>b</sup></sup>"),
+])
+def test_prose_sets_exponents_as_superscripts(text, shown):
+    assert prose(text) == shown
+
+
+@pytest.mark.parametrize("text", ["a ^ b", "x_i is a name", "$e^\\varepsilon$ stays math", "ε = 0.5"])
+def test_prose_leaves_other_text(text):
+    assert prose(text) == text
+
+
+def test_margin_cell_counts_cases_in_words():
+    assert margin_cell(SimpleNamespace(margin=0.524, cases=1)) == "0.524 (1 case)"
+    assert margin_cell(SimpleNamespace(margin=1.0, cases=10015)) == "1 (10 015 cases)"
