@@ -56,3 +56,15 @@ def test_a_raising_notebook_fails_the_build_and_nbval(tmp_path):
         capture_output=True, text=True, cwd=project,
     )
     assert nbval.returncode != 0, "nbval passed a notebook that raises"
+
+
+def test_prose_numbers_are_glued_in_the_reader_format():
+    """``{glue:text}`x:.1e``` or ``:g`` prints Python's exponent form (1e-06) into a sentence; numbers that can
+    be tiny are glued as text made by ``book.number`` (10⁻⁶) instead."""
+    import re
+
+    for nb in chapter_notebooks():
+        for cell in json.loads(nb.read_text())["cells"]:
+            if cell["cell_type"] == "markdown":
+                bad = re.findall(r"\{glue:text\}`[\w:]+:[^`]*[eEgG]`", "".join(cell["source"]))
+                assert not bad, f"{nb.name}: {bad} (glue number(value, digits) and write {{glue:text}}`name`)"

@@ -8,6 +8,7 @@ fresh Python opened from a launch button (Colab, Binder) that has only pip.  So:
 - :func:`use_reader_numbers` makes every number a cell shows (alone or inside a dict, tuple or list) print
   through :func:`dpsemantics.book.number`: ``0.7``, not ``0.7000000000000003`` or ``np.float64(0.7)``.
 - :func:`table` shows rows as a Markdown table, every number through :func:`dpsemantics.book.number`.
+- :func:`number` (re-exported) makes the text of a number glued into a sentence: ``10⁻⁶``, not ``1e-06``.
 - :func:`install_spec` is what a chapter's first cell installs when ``dpsemantics`` is missing: the
   book's release, pinned — from the repository named in ``pyproject.toml`` (``[project.urls]
   Repository``) when there is one, else from the package index.  ``tests/test_fresh_environment.py``
@@ -23,7 +24,7 @@ import numpy as np
 from .render import as_real, number, prose
 from .toc import ROOT, release
 
-__all__ = ["glue", "table", "install_spec", "plain", "use_reader_numbers"]
+__all__ = ["glue", "number", "table", "install_spec", "plain", "use_reader_numbers"]
 
 
 def plain(value):

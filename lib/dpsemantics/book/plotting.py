@@ -27,6 +27,8 @@ from pathlib import Path
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 
+from .render import scientific
+
 __all__ = ["PALETTE", "LINESTYLES", "MARKERS", "COLUMN_WIDTH", "use_house_style", "new_figure", "finish", "plain_log_ticks",
            "readable_number", "legend_covers_data", "coinciding", "plot_series", "FIGURE_DIR_ENV"]
 
@@ -142,20 +144,16 @@ def plain_log_ticks(axis) -> None:
         axis.set_minor_formatter(NullFormatter())
 
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 # A float in Python's exponent form (``1e-06``, ``2.5e+04``) inside a label.
 _E_NOTATION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)e([-+]?\d+)(?![\w.])")
 
 
 def readable_number(value: float) -> str:
     """A number for a figure's text: plain between 10⁻⁴ and 10⁵ (``0.001``, ``100``), beyond that ``10⁻⁶`` or
-    ``2.5×10⁻⁶`` — never ``1e-06``."""
+    ``2.5×10⁻⁶`` (:func:`dpsemantics.book.render.scientific`, as in the book's prose and tables)."""
     if value == 0 or not math.isfinite(value) or 1e-4 <= abs(value) < 1e5:
         return f"{value:.6g}"
-    exponent = math.floor(math.log10(abs(value)))
-    mantissa = value / 10.0 ** exponent
-    power = "10" + str(exponent).translate(_SUPERSCRIPT)
-    return power if math.isclose(mantissa, 1.0, rel_tol=1e-9) else f"{mantissa:.3g}×{power}"
+    return scientific(value, 3)
 
 
 def _readable_text(text: str) -> str:

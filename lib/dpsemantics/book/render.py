@@ -56,11 +56,24 @@ def as_real(value):
     return value
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def scientific(value: float, digits: int = 4) -> str:
+    """``value`` in scientific form as a reader writes it, to ``digits`` significant digits: ``2.5×10⁻⁶``,
+    and ``10⁻⁶`` when the mantissa is 1 — never ``2.5e-06``."""
+    mantissa, exponent = f"{value:.{max(digits, 1) - 1}e}".split("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    power = "10" + str(int(exponent)).translate(_SUPERSCRIPT)
+    return mantissa[:-1] + power if mantissa in ("1", "-1") else f"{mantissa}×{power}"
+
+
 def number(value, digits: int = 4) -> str:
     """A number as a reader sees it: plain Python formatting, never a NumPy repr (``np.float64(...)``).
 
     Integers (and integral floats up to 1e15) print whole; other values to ``digits`` significant digits,
-    in scientific form with a short exponent (``1e-06`` → ``1e-6``) when very large or small."""
+    in :func:`scientific` form (``2.5×10⁻⁶``) where Python's ``g`` format would use an exponent."""
     real = as_real(value)
     if real is None:
         return str(value.item() if hasattr(value, "item") else value)
@@ -68,10 +81,7 @@ def number(value, digits: int = 4) -> str:
     if isinstance(value, int) or (value.is_integer() and abs(value) < 1e15):
         return f"{int(value):,}".replace(",", " ") if abs(value) >= 10_000 else str(int(value))
     text = f"{value:.{digits}g}"
-    if "e" in text:
-        mantissa, exp = text.split("e")
-        text = f"{mantissa}e{int(exp)}"
-    return text
+    return scientific(value, digits) if "e" in text else text
 
 
 def value_cell(value) -> str:
@@ -110,7 +120,7 @@ def claim_anchor(claim_id: str) -> str:
 
 def claim_target(claim_id: str) -> str:
     """A claim's id as the first words of its row in the reproducibility report, carrying the row's anchor."""
-    return f'<span id="{claim_anchor(claim_id)}"></span>`{claim_id}`'
+    return f'<code class="claim-id" id="{claim_anchor(claim_id)}">{claim_id}</code>'
 
 
 def claim_link(claim_id: str) -> str:

@@ -75,6 +75,9 @@ main table { max-width: 100%; font-size: 0.88em; }  /* a book's tables are set a
 main table td, main table th { hyphens: auto; overflow-wrap: break-word; }
 /* identifiers (claim ids, function paths) wrap rather than widen their column: Sphinx's span.pre is nowrap */
 main table code, main table code span.pre, main table a { white-space: normal; overflow-wrap: anywhere; }
+/* claim ids break at their hyphens, never inside a word ("improvemen t") */
+main table a.claim-link, main table a.claim-link code, main table a.claim-link span.pre,
+main table code.claim-id { overflow-wrap: normal; word-break: normal; }
 /* except in the API reference's summary tables, whose first column is one function name per row */
 main table.autosummary td:first-child, main table.autosummary td:first-child code,
 main table.autosummary td:first-child span.pre, main table.autosummary td:first-child a { white-space: nowrap; overflow-wrap: normal; }
