@@ -128,6 +128,13 @@ def test_docstring_math_for_the_page_outside_literals_only():
     assert docstring_for_page(["δ_{e^ε}"]) == ["δ\\ :sub:`e^ε`\\ "]  # roles do not nest in reST: the inner one stays text
 
 
+def test_docstring_numbers_for_the_page_in_a_readers_form_outside_literals():
+    assert docstring_for_page(["relative error below 1e-12, δ down to 1e-300 and ε₀ from 2.5e-4;",
+                               "``tol=1e-12`` stays, as do names like x1e5."]) == [
+        "relative error below 10⁻¹², δ down to 10⁻³⁰⁰ and ε₀ from 2.5×10⁻⁴;",
+        "``tol=1e-12`` stays, as do names like x1e5."]
+
+
 def test_summaries_are_whole_sentences():
     assert first_sentence(["Kazan et al., Theorem 3.2, eq. (3) (pure DP: Corollary 3.6).", "More."]) == \
         "Kazan et al., Theorem 3.2, eq. (3) (pure DP: Corollary 3.6)."

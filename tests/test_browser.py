@@ -71,8 +71,10 @@ RAW_TEX_SCRIPT = r"""
 }
 """
 
-# What a reader sees that only a program should: NumPy reprs and floats printed to 12+ digits, in text and
-# in cell outputs (code shown as code is not judged).
+# What a reader sees that only a program should: NumPy reprs, floats printed to 12+ digits and Python's
+# exponent form (1e-06, 2.5e-7: a reader writes 10⁻⁶, book.number's form), in text and in cell outputs (code
+# shown as code is not judged: cell inputs, inline literals such as ``f(0.5, 1e-5)``, and the API pages' Sphinx
+# signatures, dt.sig, whose defaults such as tol=1e-12 are Python).
 NUMBER_REPRS_SCRIPT = r"""
 () => {
   const root = document.querySelector('main') || document.body;
@@ -81,9 +83,9 @@ NUMBER_REPRS_SCRIPT = r"""
   while (walker.nextNode()) {
     const node = walker.currentNode;
     let el = node.parentElement, skipped = false;
-    while (el) { if (['SCRIPT', 'STYLE', 'MJX-CONTAINER'].includes(el.tagName) || el.classList.contains('cell_input')) { skipped = true; break; } el = el.parentElement; }
+    while (el) { if (['SCRIPT', 'STYLE', 'CODE', 'MJX-CONTAINER'].includes(el.tagName) || el.classList.contains('cell_input') || el.classList.contains('sig')) { skipped = true; break; } el = el.parentElement; }
     if (skipped) continue;
-    const m = node.textContent.match(/np\.(float|int|bool|str)\w*\(|\barray\(|np\.True_|np\.False_|\d\.\d{12,}/);
+    const m = node.textContent.match(/np\.(float|int|bool|str)\w*\(|\barray\(|np\.True_|np\.False_|\d\.\d{12,}|(^|[^\w.])\d+(\.\d+)?e[-+]?\d+(?!\w|\.\d)/);
     if (m) found.push(node.textContent.trim().slice(0, 80));
   }
   return found;
@@ -315,4 +317,15 @@ def test_raw_tex_script_skips_math_and_code(browser):
     page.set_content("<main><p>a bound of e^ε here</p><p><code>e^eps</code></p><pre>2^k</pre>"
                      "<div class='highlight'>x^2</div><mjx-container>e^ε</mjx-container><p>plain e ε</p></main>")
     assert page.evaluate(RAW_TEX_SCRIPT, RAW_TEX_PATTERN) == ["a bound of e^ε here"]
+    page.close()
+
+
+def test_number_repr_script_catches_exponent_form(browser):
+    """Python's exponent form is a finding in prose and outputs, not in code (cell inputs, inline literals,
+    signatures) or in the book's own 10⁻⁶."""
+    page = browser.new_page()
+    page.set_content("<main><p>at δ = 1e-06 the bound</p><p>gap 2.5e-7.</p><p>δ = 10⁻⁶, 2.5×10⁻⁶, x1e5, v1.2</p>"
+                     "<div class='cell_input'>delta = 1e-6</div><p>np.float64(0.5)</p><p>call <code>f(1e-5)</code></p>"
+                     "<dl><dt class='sig sig-object py'>f(<em class='sig-param'>tol=1e-12</em>)</dt><dd>below 1e-12</dd></dl></main>")
+    assert page.evaluate(NUMBER_REPRS_SCRIPT) == ["at δ = 1e-06 the bound", "gap 2.5e-7.", "np.float64(0.5)", "below 1e-12"]
     page.close()

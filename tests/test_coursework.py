@@ -2,6 +2,7 @@
 
 import dataclasses
 import math
+import re
 
 import numpy as np
 import pytest
@@ -101,6 +102,14 @@ def test_no_output_contains_the_expected_value(name):
         for x in expected:
             for form in printed_forms(x):
                 assert form not in text, f"{name}: {form!r} (expected value {x!r}) appears in\n{text}"
+
+
+def test_feedback_writes_numbers_as_a_reader_does():
+    """Tolerances in feedback read 10⁻⁶, never Python's 1e-06 (the book's one format for numbers)."""
+    texts = {name: renderings(CASES[name][0](*CASES[name][1])) for name in CASES}
+    for name, text in texts.items():
+        assert not re.search(r"(?<![\w.])\d+(\.\d+)?e[-+]?\d+", text), f"{name}: exponent form in\n{text}"
+    assert any("within 10⁻⁶ (relative)" in text for text in texts.values())
 
 
 def test_checks_never_raise_on_nonsense():

@@ -24,6 +24,24 @@ def test_prose_leaves_other_text(text):
     assert prose(text) == text
 
 
+@pytest.mark.parametrize("text, shown", [
+    ("δ = 1e-6", "δ = 10⁻⁶"),
+    ("worst 3.45e-5 at b=1e-13", "worst 3.45×10⁻⁵ at b=10⁻¹³"),
+    ("eps=1.0, delta=1e-08", "eps=1.0, delta=10⁻⁸"),
+    ("gap 1.000e-06.", "gap 10⁻⁶."),
+    ("ε up to 1.9e+154", "ε up to 1.9×10¹⁵⁴"),
+    ("9.999999999999999e-06", "10⁻⁵"),
+    ("σ beyond 1.8e308", "σ beyond 1.8×10³⁰⁸"),  # past the float range: still written, not an error
+])
+def test_prose_writes_exponent_form_as_a_reader_does(text, shown):
+    assert prose(text) == shown
+
+
+@pytest.mark.parametrize("text", ["x1e5 and e5 are names", "v1.2e", "$10^{-6}$"])
+def test_prose_leaves_names_with_exponents(text):
+    assert prose(text) == text
+
+
 def test_margin_cell_counts_cases_in_words():
     assert margin_cell(SimpleNamespace(margin=0.524, cases=1)) == "0.524 (1 case)"
     assert margin_cell(SimpleNamespace(margin=1.0, cases=10015)) == "1 (10 015 cases)"

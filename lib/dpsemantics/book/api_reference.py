@@ -30,7 +30,7 @@ from sphinx.ext.autosummary import Autosummary
 from sphinx.util import logging
 
 from .api_usage import calls_by_section, heading_text, resolve
-from .render import claim_anchor, typeset_scripts
+from .render import claim_anchor, exponents, typeset_scripts
 
 logger = logging.getLogger(__name__)
 
@@ -145,11 +145,13 @@ def _rst_script(tag: str, inner: str) -> str:
 def docstring_for_page(lines: list[str]) -> list[str]:
     """The package's docstrings write mathematics as plain text, as in ``help()``: |x|, Pr[A | B], e^{−ε},
     Σ_{x_U}.  On a page, outside inline literals, bars are escaped (reStructuredText would read ``|…|`` as a
-    substitution) and exponents and braced indices become superscripts and subscripts
-    (:func:`dpsemantics.book.render.typeset_scripts`, the rule the chapters' tables follow)."""
+    substitution), exponents and braced indices become superscripts and subscripts
+    (:func:`dpsemantics.book.render.typeset_scripts`, the rule the chapters' tables follow) and numbers in
+    Python's exponent form are written as a reader writes them, ``1e-12`` → 10⁻¹²
+    (:func:`dpsemantics.book.render.exponents`, as in the chapters' tables)."""
 
     def plain(part):
-        return typeset_scripts(part.replace("|", "\\|"), _rst_script)
+        return typeset_scripts(exponents(part).replace("|", "\\|"), _rst_script)
 
     return ["".join(part if part.startswith("``") else plain(part) for part in _LITERAL.split(line)) for line in lines]
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import causal, conversions, disclosure, mechanisms, notions, semantic
 from .. import indistinguishability as ind
+from .render import number
 
 __all__ = [
     "Part", "CheckResult",
@@ -91,7 +92,7 @@ def _part(name: str, answer, truth: float, *, rtol: float = 1e-3, atol: float = 
     if got is None:
         return Part(name, False, "expected a finite number")
     ok = abs(got - truth) <= max(atol, rtol * abs(truth))
-    return Part(name, ok, f"within {rtol:g} (relative) of the exact value" if ok else "not within the tolerance")
+    return Part(name, ok, f"within {number(rtol)} (relative) of the exact value" if ok else "not within the tolerance")
 
 
 def _result(parts: list[Part], hint: str) -> CheckResult:

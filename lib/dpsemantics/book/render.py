@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -14,6 +15,10 @@ _SCRIPT = re.compile(r"(?P<op>\^|_(?=\{))(?:\{(?P<braced>(?:[^{}]|\{[^{}]*\})*)\
 
 # A float written with all its digits (``9.999999999999999e-06``), as ``str(float)`` leaves it in a string.
 _LONG_FLOAT = re.compile(r"(?<![\w.])\d+\.\d{9,}(?:e[-+]?\d+)?(?![\w.])")
+
+# A number in Python's exponent form (``1e-06``, ``2.5e-7``, ``1.000e-06``), as ``str``, ``repr`` and the ``e``/``g``
+# formats write it; not a part of a name (``x1e5``) or of a longer number.
+_EXPONENT_FORM = re.compile(r"(?<![\w.])(?P<mantissa>\d+(?:\.\d+)?)e(?P<exponent>[-+]?\d+)(?!\w|\.\d)")
 
 
 def typeset_scripts(text: str, wrap) -> str:
@@ -29,14 +34,29 @@ def typeset_scripts(text: str, wrap) -> str:
     return _SCRIPT.sub(script, text)
 
 
+def exponents(text: str) -> str:
+    """``text`` with every number in Python's exponent form written in :func:`scientific` form, to the digits
+    it shows: ``δ = 1e-06`` → ``δ = 10⁻⁶``, ``2.50e-7`` → ``2.5×10⁻⁷``."""
+
+    def rewrite(m):
+        value = float(m.group())
+        if not math.isfinite(value):  # beyond the float range (1e400): a number of the text, not of Python
+            return f"{m.group('mantissa')}×10{str(int(m.group('exponent'))).translate(_SUPERSCRIPT)}"
+        shown = len(m.group("mantissa").replace(".", "").lstrip("0"))
+        return scientific(value, shown) if value else "0"
+
+    return _EXPONENT_FORM.sub(rewrite, text)
+
+
 def prose(text: str) -> str:
     """A registry string as Markdown for a page: outside ``$…$`` math, exponents become superscripts and
     braced indices subscripts (:func:`typeset_scripts`),
-    floats written with all their digits go through :func:`number`, and ``|`` is escaped so that the text can
-    sit in a table cell."""
+    floats written with all their digits go through :func:`number`, other numbers in exponent form (``1e-06``)
+    are written in :func:`scientific` form (:func:`exponents`), and ``|`` is escaped so that the text can sit
+    in a table cell."""
 
     def plain(part):
-        part = _LONG_FLOAT.sub(lambda m: number(float(m.group())), part)
+        part = exponents(_LONG_FLOAT.sub(lambda m: number(float(m.group())), part))
         return typeset_scripts(part, lambda tag, inner: f"<{tag}>{inner}</{tag}>")
 
     parts = re.split(r"(\$[^$]+\$)", str(text))  # $…$ is typeset math already: left alone
