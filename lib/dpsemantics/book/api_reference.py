@@ -174,7 +174,7 @@ def _chapter_notebooks(app) -> dict[str, Path]:
 
 
 def _collect_usage(app, env, docnames):
-    """After reading: which sections call which documented object (``env.dpsemantics_used_in``)."""
+    """Before reading: which chapter sections call which documented object (``env.dpsemantics_used_in``)."""
     documented = documented_objects()
     used: dict[str, list[tuple[str, str]]] = {}
     for docname, path in _chapter_notebooks(app).items():
