@@ -119,6 +119,12 @@ WIDE_TABLES_SCRIPT = r"""
 }
 """
 
+# Printed cell output whose lines run past its box: the reader would have to scroll sideways to read it.
+WIDE_OUTPUTS_SCRIPT = r"""
+() => Array.from(document.querySelectorAll('main .cell_output pre, main .output pre'))
+  .filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.replace(/\s+/g, ' ').trim().slice(0, 60))
+"""
+
 # Every character drawn as text (math is drawn by MathJax's own fonts and excluded).
 CHARACTERS_SCRIPT = r"""
 () => {
@@ -247,6 +253,7 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
         "number_reprs": page.evaluate(NUMBER_REPRS_SCRIPT),
         "titles_and_refs": page.evaluate(TITLES_AND_REFERENCES_SCRIPT),
         "wide_tables": page.evaluate(WIDE_TABLES_SCRIPT),
+        "wide_outputs": page.evaluate(WIDE_OUTPUTS_SCRIPT),
         "characters": page.evaluate(CHARACTERS_SCRIPT),
         "accessibility": _serious_accessibility_violations(page) if not dark else [],
     }
@@ -285,6 +292,7 @@ def test_page_renders_in_browser(browser, server, doc):
     assert not r["titles_and_refs"]["titles"], f"doubled parentheses in titles on {doc}: {r['titles_and_refs']['titles'][:5]}"
     assert not r["titles_and_refs"]["blank"], f"blank cross-references on {doc}: {r['titles_and_refs']['blank'][:5]}"
     assert not r["wide_tables"], f"tables wider than the text column on {doc}: {r['wide_tables']}"
+    assert not r["wide_outputs"], f"cell outputs that scroll sideways on {doc}: {r['wide_outputs']}"
     if shutil.which("fc-list"):
         missing = [f"U+{ord(c):04X} {c}" for c in r["characters"] if not _font_covers(c)]
         assert not missing, f"characters no installed font can draw on {doc}: {missing}"
@@ -328,4 +336,14 @@ def test_number_repr_script_catches_exponent_form(browser):
                      "<div class='cell_input'>delta = 1e-6</div><p>np.float64(0.5)</p><p>call <code>f(1e-5)</code></p>"
                      "<dl><dt class='sig sig-object py'>f(<em class='sig-param'>tol=1e-12</em>)</dt><dd>below 1e-12</dd></dl></main>")
     assert page.evaluate(NUMBER_REPRS_SCRIPT) == ["at δ = 1e-06 the bound", "gap 2.5e-7.", "np.float64(0.5)", "below 1e-12"]
+    page.close()
+
+
+def test_wide_output_script_catches_a_line_past_its_box(browser):
+    """A printed line longer than its box is found; the same line wrapped (the book's output CSS) is not."""
+    page = browser.new_page()
+    line = "x = " + "0.123456 " * 40
+    page.set_content(f"<main><div class='cell_output'><pre style='width: 300px'>{line}</pre></div>"
+                     f"<div class='cell_output'><pre style='width: 300px; white-space: pre-wrap'>{line}</pre></div></main>")
+    assert page.evaluate(WIDE_OUTPUTS_SCRIPT) == [line.strip()[:60]]
     page.close()

@@ -3,8 +3,8 @@
 1. Serve MathJax from the book itself, so pages typeset math without internet (below).
 2. Drop duplicated inline scripts: Jupyter Book 1 registers sphinx-thebe's configuration script twice,
    and the second copy re-declares ``const THEBE_JS_URL``, an error in every page's console.
-3. Tables that fit the text column: cells wrap, identifiers included (``dpsemantics-tables.css``, written
-   into ``_static``).
+3. Tables that fit the text column: cells wrap, identifiers included, and printed cell output wraps its
+   long lines (``dpsemantics-tables.css``, written into ``_static``).
 6. Accessibility: links in tinted boxes keep AA contrast (CSS above), bibliographies carry no list role
    their entries cannot satisfy, and the sidebar's section toggles have a name.
 5. Launch buttons (Binder, Colab) and the repository button only when ``pyproject.toml`` names the book's
@@ -81,6 +81,8 @@ main table code.claim-id { overflow-wrap: normal; word-break: normal; }
 /* except in the API reference's summary tables, whose first column is one function name per row */
 main table.autosummary td:first-child, main table.autosummary td:first-child code,
 main table.autosummary td:first-child span.pre, main table.autosummary td:first-child a { white-space: nowrap; overflow-wrap: normal; }
+/* printed cell output wraps its long lines inside its box instead of scrolling sideways */
+main .cell_output pre, main .output pre { white-space: pre-wrap; overflow-wrap: break-word; }
 /* links inside theorem and exercise boxes keep WCAG AA contrast on the boxes' tinted backgrounds */
 main div.proof a, main div.admonition a, main aside a { color: #0a4d8c; }
 html[data-theme="dark"] main div.proof a, html[data-theme="dark"] main div.admonition a,
