@@ -187,35 +187,49 @@ def _collect_usage(app, env, docnames):
     env.dpsemantics_used_in = used
 
 
-def _section_ids(env, docname) -> dict[str, str]:
+def _section_ids(doctree) -> dict[str, str]:
     """Heading text → section id in a chapter's doctree."""
     ids = {}
-    for section in env.get_doctree(docname).findall(nodes.section):
+    for section in doctree.findall(nodes.section):
         title = section.next_node(nodes.title)
         if title is not None and section["ids"]:
             ids.setdefault(heading_text(title.astext()), section["ids"][0])
     return ids
 
 
-def _boxes_citing(env) -> dict[str, list[tuple[str, str, str]]]:
-    """Documented object → the theorem boxes (docname, box id, box title) whose text links to it."""
+def _boxes_citing(doctree, docname, proofs) -> dict[str, list[tuple[str, str, str]]]:
+    """Documented object → the theorem boxes of one chapter (docname, box id, box title) whose text links to
+    it."""
     cited: dict[str, list[tuple[str, str, str]]] = {}
-    proofs = getattr(env, "proof_list", {})
-    for label, entry in proofs.items():
-        docname = entry.get("docname")
-        if not docname or docname.startswith(API_FOLDER):
-            continue
-        box = next((n for n in env.get_doctree(docname).findall(nodes.Element) if n.get("label") == label
-                    and n.get("realtype")), None)
-        if box is None:
-            continue
-        title = entry.get("dpsemantics_title") or entry.get("realtype", "").title()
+    for box in doctree.findall(lambda n: isinstance(n, nodes.Element) and n.get("realtype") and n.get("label") in proofs):
+        label = box["label"]
+        title = proofs[label].get("dpsemantics_title") or proofs[label]["realtype"].title()
         for ref in box.findall(addnodes.pending_xref):
             if ref.get("refdomain") == "py" and ref.get("reftarget", "").startswith("dpsemantics."):
                 boxes = cited.setdefault(ref["reftarget"], [])
                 if (docname, label, title) not in boxes:
                     boxes.append((docname, label, title))
     return cited
+
+
+def _index_chapters(app, env):
+    """Once all pages are read: every chapter's section ids and the boxes that cite each object, from one pass
+    over each chapter's doctree (``env.dpsemantics_section_ids``, ``env.dpsemantics_cited``)."""
+    proofs = getattr(env, "proof_list", {})
+    env.dpsemantics_section_ids, env.dpsemantics_cited = {}, {}
+    for docname in _chapter_notebooks(app):
+        doctree = env.get_doctree(docname)
+        env.dpsemantics_section_ids[docname] = _section_ids(doctree)
+        for target, boxes in _boxes_citing(doctree, docname, proofs).items():
+            env.dpsemantics_cited.setdefault(target, []).extend(boxes)
+
+
+def _api_pages_follow_chapters(app, env, added, changed, removed):
+    """The API pages' backlinks are derived from the chapters: rewrite them whenever a chapter changes."""
+    chapters = set(_chapter_notebooks(app))
+    if chapters & (set(added) | set(changed) | set(removed)):
+        return [d for d in env.found_docs if d.startswith(API_FOLDER)]
+    return []
 
 
 def _numbered(env, docname, anchor, title) -> str:
@@ -246,15 +260,14 @@ def _paragraph(label, links):
     return para
 
 
-def _usage_links(app, env, docname, fullname, used, sections):
+def _usage_links(app, env, docname, fullname):
     links = []
-    for chapter, section in used.get(fullname, []):
-        ids = sections.setdefault(chapter, _section_ids(env, chapter))
+    for chapter, section in getattr(env, "dpsemantics_used_in", {}).get(fullname, []):
         chapter_title = env.titles[chapter].astext()
         if heading_text(chapter_title) == section:
             links.append(_link(app, docname, chapter, None, _numbered(env, chapter, None, chapter_title)))
             continue
-        anchor = ids.get(section)
+        anchor = env.dpsemantics_section_ids.get(chapter, {}).get(section)
         if anchor is None:
             logger.warning("section %r of %s not found for the API backlink of %s", section, chapter, fullname,
                            location=docname)
@@ -266,19 +279,17 @@ def _add_backlinks(app, doctree, docname):
     if not docname.startswith(API_FOLDER):
         return
     env = app.env
-    used = getattr(env, "dpsemantics_used_in", {})
-    cited = _boxes_citing(env)
-    sections: dict[str, dict[str, str]] = {}
     for desc in doctree.findall(addnodes.desc):
         if desc.get("domain") != "py" or desc.get("objtype") not in ("function", "class"):
             continue
         signature = desc.next_node(addnodes.desc_signature)
         fullname = f"{signature.get('module')}.{signature.get('fullname')}"
         content = desc.next_node(addnodes.desc_content)
-        boxes = [_link(app, docname, d, label, f"{title} ({_chapter(env, d)})") for d, label, title in cited.get(fullname, [])]
+        boxes = [_link(app, docname, d, label, f"{title} ({_chapter(env, d)})")
+                 for d, label, title in env.dpsemantics_cited.get(fullname, [])]
         if boxes:
             content += _paragraph("Stated in:", boxes)
-        links = _usage_links(app, env, docname, fullname, used, sections)
+        links = _usage_links(app, env, docname, fullname)
         if links:
             content += _paragraph("Used in:", links)
 
@@ -303,6 +314,8 @@ def setup(app):
     app.add_role("claim", claim_role)
     app.connect("autodoc-process-docstring", _docstring_for_page)
     app.connect("env-before-read-docs", _collect_usage)
+    app.connect("env-get-outdated", _api_pages_follow_chapters)
+    app.connect("env-updated", _index_chapters)
     app.connect("doctree-resolved", _resolve_claim_links)
     app.connect("doctree-resolved", _add_backlinks)
     return {"parallel_read_safe": True, "parallel_write_safe": False}
