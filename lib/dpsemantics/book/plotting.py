@@ -27,7 +27,7 @@ from pathlib import Path
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 
-from .render import scientific
+from .render import exponents, scientific
 
 __all__ = ["PALETTE", "LINESTYLES", "MARKERS", "COLUMN_WIDTH", "use_house_style", "new_figure", "finish", "plain_log_ticks",
            "readable_number", "legend_covers_data", "coinciding", "plot_series", "FIGURE_DIR_ENV"]
@@ -144,10 +144,6 @@ def plain_log_ticks(axis) -> None:
         axis.set_minor_formatter(NullFormatter())
 
 
-# A float in Python's exponent form (``1e-06``, ``2.5e+04``) inside a label.
-_E_NOTATION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)e([-+]?\d+)(?![\w.])")
-
-
 def readable_number(value: float) -> str:
     """A number for a figure's text: plain between 10⁻⁴ and 10⁵ (``0.001``, ``100``), beyond that ``10⁻⁶`` or
     ``2.5×10⁻⁶`` (:func:`dpsemantics.book.render.scientific`, as in the book's prose and tables)."""
@@ -158,8 +154,7 @@ def readable_number(value: float) -> str:
 
 def _readable_text(text: str) -> str:
     parts = re.split(r"(\$[^$]*\$)", text)  # mathtext is left alone
-    return "".join(p if p.startswith("$") else _E_NOTATION.sub(lambda m: readable_number(float(m.group())), p)
-                   for p in parts)
+    return "".join(p if p.startswith("$") else exponents(p, readable_number) for p in parts)
 
 
 def _readable_texts(fig) -> None:

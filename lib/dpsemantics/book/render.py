@@ -34,14 +34,17 @@ def typeset_scripts(text: str, wrap) -> str:
     return _SCRIPT.sub(script, text)
 
 
-def exponents(text: str) -> str:
-    """``text`` with every number in Python's exponent form written in :func:`scientific` form, to the digits
-    it shows: ``δ = 1e-06`` → ``δ = 10⁻⁶``, ``2.50e-7`` → ``2.5×10⁻⁷``."""
+def exponents(text: str, write=None) -> str:
+    """``text`` with every number in Python's exponent form rewritten: by ``write(value)`` when given (the
+    figures pass :func:`dpsemantics.book.plotting.readable_number`), else in :func:`scientific` form to the
+    digits it shows: ``δ = 1e-06`` → ``δ = 10⁻⁶``, ``2.50e-7`` → ``2.5×10⁻⁷``."""
 
     def rewrite(m):
         value = float(m.group())
         if not math.isfinite(value):  # beyond the float range (1e400): a number of the text, not of Python
-            return f"{m.group('mantissa')}×10{str(int(m.group('exponent'))).translate(_SUPERSCRIPT)}"
+            return m.group("mantissa") + _power(int(m.group("exponent")), "×")
+        if write is not None:
+            return write(value)
         shown = len(m.group("mantissa").replace(".", "").lstrip("0"))
         return scientific(value, shown) if value else "0"
 
@@ -79,14 +82,19 @@ def as_real(value):
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
+def _power(exponent: int, times: str = "") -> str:
+    return f"{times}10{str(exponent).translate(_SUPERSCRIPT)}"
+
+
 def scientific(value: float, digits: int = 4) -> str:
     """``value`` in scientific form as a reader writes it, to ``digits`` significant digits: ``2.5×10⁻⁶``,
     and ``10⁻⁶`` when the mantissa is 1 — never ``2.5e-06``."""
     mantissa, exponent = f"{value:.{max(digits, 1) - 1}e}".split("e")
     if "." in mantissa:
         mantissa = mantissa.rstrip("0").rstrip(".")
-    power = "10" + str(int(exponent)).translate(_SUPERSCRIPT)
-    return mantissa[:-1] + power if mantissa in ("1", "-1") else f"{mantissa}×{power}"
+    if mantissa in ("1", "-1"):
+        return mantissa[:-1] + _power(int(exponent))
+    return mantissa + _power(int(exponent), "×")
 
 
 def number(value, digits: int = 4) -> str:
