@@ -1,0 +1,713 @@
+"""Releases as objects: the mechanisms a release is made of, each answering the questions a reader asks.
+
+A published release is a mechanism (or several) run on one database.  Each class here holds one kind of
+mechanism with its parameters and answers, by calling the package's mathematical functions:
+
+* ``delta(eps)``: its privacy profile (Kazan et al. Definition 2.1; exact where the package has it, an upper
+  bound otherwise), ``epsilon(delta)`` its inverse;
+* ``pdp_epsilon(delta_prime)``: the smallest probabilistic-DP ε′ known at δ′ (Kazan et al. Definition 2.4,
+  Theorem 3.9 along the profile, or the mechanism's own privacy-loss law through Theorem 3.1);
+* ``rho()``: its zCDP parameter where it has one (Bun & Steinke 2016), ``pure_epsilon()`` its ε when pure;
+* the law of its privacy loss where it is known in closed form, and on a lattice for composition;
+* ``repeat(k)`` and :class:`Composed`: composition (Kazan et al. Theorems 2.8 and 2.9).
+
+A mechanism known only by its guarantee (:class:`ApproxDP`, :class:`ZCDP`) has no privacy-loss law: every
+mechanism with that guarantee is possible, so only worst-case answers are given for it.
+
+This module sits on the mathematical floor: it imports :mod:`~dpsemantics.mechanisms`,
+:mod:`~dpsemantics.composition`, :mod:`~dpsemantics.conversions` and :mod:`~dpsemantics.disclosure`, never
+the book's tooling.  Answers are *total* over valid parameters: where a numerical route gives up (an ε beyond
+its search range, an overflow), the answer falls back to a coarser guarantee that is still valid, or to
+"no guarantee" (ε′ = ∞), and says which route it took.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import expit
+
+from . import composition, conversions, disclosure, mechanisms
+from ._validate import check_delta, check_epsilon, check_positive, check_positive_int
+
+__all__ = [
+    "PdpPoint",
+    "ExactLoss",
+    "Mechanism",
+    "Laplace",
+    "Gaussian",
+    "Geometric",
+    "RandomizedResponse",
+    "ApproxDP",
+    "ZCDP",
+    "Composed",
+    "K_MAX",
+]
+
+#: The largest number of runs of one mechanism a release may hold (the lattice composition's limit).
+K_MAX = 10**7
+_NUMERIC = (ValueError, OverflowError, FloatingPointError, ZeroDivisionError)
+
+
+@dataclass(frozen=True)
+class PdpPoint:
+    """A probabilistic-DP guarantee ε′ at δ′ and the (ε, δ)-DP point it came from.  ``eps_prime`` is ``inf``
+    when the route gives no guarantee at this δ′."""
+
+    eps_prime: float
+    eps: float
+    delta: float
+    method: str
+    theorems: str
+
+
+@dataclass(frozen=True)
+class ExactLoss:
+    """The mechanism's own privacy-loss law at δ′ (Kazan et al. Theorem 3.1): ``threshold`` bounds the loss
+    that moves the posterior up with probability ≥ 1 − δ′ (both hypotheses), ``pdp_eps`` is the mechanism's
+    own PDP ε′ (Definition 2.4); ``is_bound`` when the law was rounded to the safe side."""
+
+    threshold: float
+    pdp_eps: float
+    method: str
+    is_bound: bool
+
+
+def _eps_ceiling(*guesses) -> float:
+    """A search range for ε that contains the answer: at least 200, past every finite hint given."""
+    finite = [g for g in guesses if g is not None and math.isfinite(g)]
+    return max([200.0] + [1.5 * g + 10.0 for g in finite])
+
+
+class Mechanism:
+    """A mechanism run once; subclasses fill in what they know.  ``name`` is the release's word for it."""
+
+    name = "mechanism"
+    #: True when the mechanism is known only by its guarantee (no privacy-loss law)
+    guarantee_only = False
+
+    # ---- what a subclass states --------------------------------------------------------------------
+    def parameters(self) -> dict:
+        """The mechanism's parameters as numbers (for report.json)."""
+        raise NotImplementedError
+
+    def rho(self) -> float | None:
+        """ρ of zero-concentrated DP, where the mechanism has one."""
+        return None
+
+    def pure_epsilon(self) -> float | None:
+        """ε when the mechanism is pure ε-DP (Kazan et al. Theorem 2.3: then ε′ = ε at every δ′)."""
+        return None
+
+    def stated_point(self) -> tuple[float, float] | None:
+        """The (ε, δ) the mechanism is stated with, for basic composition; ``None`` when only ρ is stated."""
+        eps = self.pure_epsilon()
+        return None if eps is None else (eps, 0.0)
+
+    def profile(self, k: int):
+        """``(δ(ε) function, method, theorems)`` of ``k`` runs where an exact profile is known, else ``None``."""
+        return None
+
+    def loss(self, k: int):
+        """``(disclosure.MembershipLoss, method)``: the closed-form privacy-loss law of ``k`` runs, or ``None``."""
+        return None
+
+    def exact_threshold(self, k: int, delta_prime: float):
+        """``(threshold, pdp_eps, method)`` from the closed-form law of ``k`` runs (see :class:`ExactLoss`)."""
+        found = self.loss(k)
+        if found is None:
+            return None
+        law, method = found
+        t = max(float(law.present.ppf(1.0 - delta_prime)), -float(law.absent.ppf(delta_prime)))
+        pure = self.pure_epsilon()
+        ceiling = _eps_ceiling(None if pure is None else k * pure, t)
+        return t, float(disclosure.mechanism_pdp_epsilon(delta_prime, law, eps_max=ceiling)), method
+
+    def lattice(self, h: float, direction: str):
+        """One run's privacy-loss law on the lattice of step ``h`` (:class:`composition.LatticeLoss`)."""
+        return None
+
+    def spread(self) -> tuple[float, float]:
+        """(standard deviation, half-width worth keeping) of one run's privacy loss, to size a lattice."""
+        raise NotImplementedError
+
+    def merge(self, k: int, other: "Mechanism", k_other: int):
+        """``(mechanism, runs)`` equal to ``k`` runs of this and ``k_other`` of ``other``, or ``None``."""
+        if self == other:
+            return self, k + k_other
+        return None
+
+    # ---- the questions, answered through the composition of one part --------------------------------
+    def repeat(self, k) -> "Composed":
+        """This mechanism run ``k`` times on the same data."""
+        return Composed([(self, check_positive_int(k, "k", maximum=K_MAX))])
+
+    def delta(self, eps) -> float:
+        return Composed([self]).delta(eps)
+
+    def epsilon(self, delta) -> float:
+        return Composed([self]).epsilon(delta)
+
+    def pdp_epsilon(self, delta_prime) -> float:
+        return Composed([self]).pdp_epsilon(delta_prime)
+
+    def describe(self) -> str:
+        shown = ", ".join(f"{k}={v:g}" for k, v in self.parameters().items())
+        return f"{self.name}({shown})"
+
+
+# ------------------------------------------------------------------------------------------------------
+# Mechanisms with a privacy-loss law
+# ------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Laplace(Mechanism):
+    """The Laplace mechanism with scale Δ/ε: pure ε-DP; its privacy loss has atoms at ±ε
+    (:func:`mechanisms.laplace_privacy_loss`), its profile is :func:`mechanisms.laplace_delta`."""
+
+    eps: float
+    sensitivity: float = 1.0
+    name = "laplace"
+
+    def __post_init__(self):
+        object.__setattr__(self, "eps", float(check_epsilon(self.eps, "epsilon", strictly_positive=True,
+                                                                 scalar=True)))
+        object.__setattr__(self, "sensitivity", float(check_positive(self.sensitivity, "sensitivity", scalar=True)))
+
+    def parameters(self):
+        return {"epsilon": self.eps, "sensitivity": self.sensitivity}
+
+    def pure_epsilon(self):
+        return self.eps
+
+    def rho(self):
+        return float(conversions.pure_to_zcdp(self.eps))
+
+    def profile(self, k):
+        if k != 1:
+            return None
+        e0 = self.eps
+        return (lambda e: mechanisms.laplace_delta(e, e0), "exact: Laplace privacy profile",
+                "Laplace profile δ(ε) = (1 − e^((ε − ε₀)/2))₊; Kazan et al. Theorem 3.9")
+
+    def loss(self, k):
+        if k != 1:
+            return None
+        return disclosure.laplace_loss(self.eps), "closed form: Laplace privacy loss"
+
+    def lattice(self, h, direction):
+        e = self.eps
+        _, _, cdf = mechanisms.laplace_privacy_loss(e)
+        return composition.LatticeLoss.from_cdf(cdf, -e, e, h, direction=direction)
+
+    def spread(self):
+        return self.eps, 2.0 * self.eps
+
+
+def _flip_lattice(e: float, h: float, direction: str, reveal: float = 0.0):
+    """The loss ±ε with probabilities (1 − reveal)·expit(±ε), and +∞ with probability ``reveal``."""
+    return composition.LatticeLoss.from_atoms([e, -e], [(1 - reveal) * expit(e), (1 - reveal) * expit(-e)], h,
+                                              direction=direction, pos_inf=reveal)
+
+
+@dataclass(frozen=True)
+class RandomizedResponse(Mechanism):
+    """Randomized response with log-odds ε of answering truthfully: Z = ±ε; k runs attain the optimal
+    composition bound (Kazan et al. Theorem 2.8(3), Kairouz, Oh & Viswanath 2015)."""
+
+    eps: float
+    name = "randomized-response"
+
+    def __post_init__(self):
+        object.__setattr__(self, "eps", float(check_epsilon(self.eps, "epsilon", strictly_positive=True,
+                                                                 scalar=True)))
+
+    def parameters(self):
+        return {"epsilon": self.eps}
+
+    def pure_epsilon(self):
+        return self.eps
+
+    def rho(self):
+        return float(conversions.pure_to_zcdp(self.eps))
+
+    def profile(self, k):
+        e0 = self.eps
+        return (lambda e: composition.optimal_delta(e, e0, k), f"exact: optimal composition of k = {k} "
+                "(Theorem 2.8(3), at every ε)", "Kazan et al. Theorem 2.8(3) (Kairouz, Oh & Viswanath 2015); Thm 3.9")
+
+    def loss(self, k):
+        return (disclosure.composed_randomized_response_loss(self.eps, k),
+                "closed form: Z = ε(2B − k), B binomial")
+
+    def lattice(self, h, direction):
+        return _flip_lattice(self.eps, h, direction)
+
+    def spread(self):
+        return self.eps, 2.0 * self.eps
+
+
+@dataclass(frozen=True)
+class Geometric(Mechanism):
+    """The two-sided geometric count with noise ratio e^(−ε/Δ) and whole sensitivity Δ: pure ε-DP; with
+    Δ = 1 its privacy loss is randomized response's (Z = ±ε)."""
+
+    eps: float
+    sensitivity: int = 1
+    name = "geometric"
+
+    def __post_init__(self):
+        object.__setattr__(self, "eps", float(check_epsilon(self.eps, "epsilon", strictly_positive=True,
+                                                                 scalar=True)))
+        object.__setattr__(self, "sensitivity", check_positive_int(self.sensitivity, "sensitivity"))
+
+    def _as_flip(self):
+        return RandomizedResponse(self.eps) if self.sensitivity == 1 else None
+
+    def parameters(self):
+        return {"epsilon": self.eps, "sensitivity": float(self.sensitivity)}
+
+    def pure_epsilon(self):
+        return self.eps
+
+    def rho(self):
+        return float(conversions.pure_to_zcdp(self.eps))
+
+    def profile(self, k):
+        flip = self._as_flip()
+        return None if flip is None else flip.profile(k)
+
+    def loss(self, k):
+        flip = self._as_flip()
+        return None if flip is None else flip.loss(k)
+
+    def lattice(self, h, direction):
+        # noise ratio a = e^{−ε/Δ}; Z = ε for noise ≤ 0, −ε for noise ≥ Δ, linear between
+        e, s = self.eps, self.sensitivity
+        if s == 1:
+            return _flip_lattice(e, h, direction)
+        a = math.exp(-e / s)
+        j = np.arange(1, s)
+        values = np.concatenate([[e], e * (s - 2 * j) / s, [-e]])
+        weights = np.concatenate([[1 / (1 + a)], mechanisms.two_sided_geometric_pmf(j, e / s), [a**s / (1 + a)]])
+        return composition.LatticeLoss.from_atoms(values, weights, h, direction=direction)
+
+    def spread(self):
+        return self.eps, 2.0 * self.eps
+
+
+@dataclass(frozen=True)
+class Gaussian(Mechanism):
+    """The Gaussian mechanism N(f(x), σ²) with sensitivity Δ: Z ~ N(μ, 2μ), μ = Δ²/(2σ²) = ρ (Bun & Steinke
+    2016, Proposition 1.6); runs add their μ, so any composition of Gaussians is one Gaussian.  Its profile is
+    exact (Balle & Wang 2018, Theorem 8: :func:`mechanisms.gaussian_delta`).  ``stated`` is the (ε, δ) it was
+    calibrated for, when it was (the analytic Gaussian mechanism, :func:`mechanisms.gaussian_sigma`)."""
+
+    sigma: float
+    sensitivity: float = 1.0
+    stated: tuple | None = None
+    name = "gaussian"
+
+    def __post_init__(self):
+        sigma = float(check_positive(self.sigma, "sigma", scalar=True))
+        sens = float(check_positive(self.sensitivity, "sensitivity", scalar=True))
+        with np.errstate(all="ignore"):
+            mu = 0.5 * (sens / sigma) ** 2
+        if not (0.0 < mu < 1e12):
+            raise ValueError(f"sigma gives a privacy loss that is degenerate or beyond the float range "
+                             f"((sensitivity/sigma)**2/2 = {mu!r}; got sigma={sigma!r})")
+        object.__setattr__(self, "sigma", sigma)
+        object.__setattr__(self, "sensitivity", sens)
+
+    @classmethod
+    def calibrated(cls, epsilon, delta, sensitivity=1.0) -> "Gaussian":
+        """The smallest σ giving (ε, δ)-DP (the analytic Gaussian mechanism, Balle & Wang 2018)."""
+        eps = float(check_epsilon(epsilon, "epsilon", scalar=True))
+        d = float(check_delta(delta, "delta", open_low=True, open_high=True, scalar=True))
+        return cls(mechanisms.gaussian_sigma(eps, d, sensitivity), sensitivity, (eps, d))
+
+    @property
+    def mu(self) -> float:
+        return 0.5 * (self.sensitivity / self.sigma) ** 2
+
+    def parameters(self):
+        out = {"sigma": self.sigma, "sensitivity": self.sensitivity, "mu": self.mu}
+        if self.stated is not None:
+            out.update(epsilon=self.stated[0], delta=self.stated[1])
+        return out
+
+    def rho(self):
+        return self.mu
+
+    def stated_point(self):
+        return self.stated
+
+    def _sigma_of(self, k):
+        return 1.0 / math.sqrt(2.0 * self.mu * k)
+
+    def profile(self, k):
+        sigma = self._sigma_of(k)
+        return (lambda e: mechanisms.gaussian_delta(e, sigma), "exact: Gaussian privacy profile (Balle & Wang "
+                "2018, Theorem 8) with the μ = Δ²/(2σ²) of every run added", "Balle & Wang 2018 Thm 8; Kazan et al. Thm 3.9")
+
+    def loss(self, k):
+        return disclosure.gaussian_loss(self._sigma_of(k)), "closed form: Gaussian, Z ~ N(μ, 2μ) with μ added over runs"
+
+    def exact_threshold(self, k, delta_prime):
+        # the upper quantile through the survival function (isf), so that δ′ down to the smallest float stays
+        # exact; Z and Z′ have the same law
+        law = mechanisms.gaussian_privacy_loss(self._sigma_of(k))
+        t = float(law.isf(delta_prime))
+        if delta_prime >= 1e-9:
+            pdp = float(disclosure.mechanism_pdp_epsilon(delta_prime, self.loss(k)[0], eps_max=_eps_ceiling(t)))
+        else:  # P[|Z| > ε] ≤ P[Z > ε] + P[Z < −ε] ≤ δ′ at ε = max(isf(δ′/2), −ppf(δ′/2)): a safe upper bound
+            pdp = max(float(law.isf(delta_prime / 2)), -float(law.ppf(delta_prime / 2)))
+        return t, pdp, self.loss(k)[1]
+
+    def lattice(self, h, direction):
+        mu = self.mu
+        law = mechanisms.gaussian_privacy_loss(self.sigma, self.sensitivity)
+        w = 13.0 * math.sqrt(2 * mu)
+        return composition.LatticeLoss.from_cdf(law.cdf, mu - w, mu + w, h, direction=direction, sf=law.sf)
+
+    def spread(self):
+        s = math.sqrt(2 * self.mu)
+        return s, 26.0 * s
+
+    def merge(self, k, other, k_other):
+        if isinstance(other, Gaussian):
+            mu = k * self.mu + k_other * other.mu
+            return Gaussian(1.0 / math.sqrt(2.0 * mu)), 1
+        return None
+
+
+# ------------------------------------------------------------------------------------------------------
+# Mechanisms known only by their guarantee
+# ------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ApproxDP(Mechanism):
+    """Any (ε, δ)-DP mechanism.  Its worst case is randomized response with a δ chance of revealing the
+    record (Kairouz, Oh & Viswanath 2015), whose k-fold profile is the optimal composition bound (Kazan et al.
+    Theorem 2.8(3)); it has no privacy-loss law of its own."""
+
+    eps: float
+    delta0: float = 0.0
+    name = "dp"
+    guarantee_only = True
+
+    def __post_init__(self):
+        object.__setattr__(self, "eps", float(check_epsilon(self.eps, "epsilon", scalar=True)))
+        object.__setattr__(self, "delta0", float(check_delta(self.delta0, "delta", open_high=True, scalar=True)))
+
+    def parameters(self):
+        return {"epsilon": self.eps, "delta": self.delta0}
+
+    def pure_epsilon(self):
+        return self.eps if self.delta0 == 0 else None
+
+    def rho(self):
+        return float(conversions.pure_to_zcdp(self.eps)) if self.delta0 == 0 and self.eps > 0 else None
+
+    def stated_point(self):
+        return self.eps, self.delta0
+
+    def profile(self, k):
+        e0, d0 = self.eps, self.delta0
+        return (lambda e: composition.optimal_delta(e, e0, k, d0), f"exact worst case over all (ε₀, δ₀)-DP mechanisms: "
+                f"optimal composition of k = {k} (Theorem 2.8(3), at every ε)",
+                "Kazan et al. Theorem 2.8(3) (Kairouz, Oh & Viswanath 2015); Thm 3.9")
+
+    def lattice(self, h, direction):
+        e, d = self.eps, self.delta0
+        if e == 0:
+            return composition.LatticeLoss.from_atoms([0.0], [1 - d], h, direction=direction, pos_inf=d)
+        return _flip_lattice(e, h, direction, reveal=d)
+
+    def spread(self):
+        return max(self.eps, 1e-12), 2.0 * max(self.eps, 1e-12)
+
+
+@dataclass(frozen=True)
+class ZCDP(Mechanism):
+    """Any ρ-zCDP mechanism (Bun & Steinke 2016; Kazan et al. Definition 2.6).  ρ adds under composition
+    (Theorem 2.9); (ε, δ) points come from Canonne, Kamath & Steinke (2020, Corollary 13)."""
+
+    rho0: float
+    name = "zcdp"
+    guarantee_only = True
+
+    def __post_init__(self):
+        object.__setattr__(self, "rho0", float(check_positive(self.rho0, "rho", scalar=True)))
+
+    def parameters(self):
+        return {"rho": self.rho0}
+
+    def rho(self):
+        return self.rho0
+
+    def stated_point(self):
+        return None
+
+    def profile(self, k):
+        rho = k * self.rho0
+        return (lambda e: conversions.zcdp_delta(rho, e, tight=True), f"ρ = {rho:.6g} in total (Theorem 2.9), "
+                "converted at every ε by Canonne, Kamath & Steinke (2020, Corollary 13)",
+                "Kazan et al. Theorem 2.9; Canonne, Kamath & Steinke 2020 Cor. 13; Kazan et al. Theorem 3.9")
+
+    def spread(self):
+        return math.sqrt(2 * self.rho0), 26.0 * math.sqrt(2 * self.rho0)
+
+    def merge(self, k, other, k_other):
+        if isinstance(other, ZCDP):
+            return ZCDP(k * self.rho0 + k_other * other.rho0), 1
+        return None
+
+
+# ------------------------------------------------------------------------------------------------------
+# Composition
+# ------------------------------------------------------------------------------------------------------
+
+
+class Composed(Mechanism):
+    """Mechanisms run on the same data: ``Composed([a, b.repeat(3), (c, 2)])``.  Parts are kept as
+    ``(mechanism, runs)`` pairs; compositions given as parts are flattened."""
+
+    name = "composed"
+
+    def __init__(self, parts):
+        flat = []
+        for part in parts:
+            mech, k = part if isinstance(part, tuple) else (part, 1)
+            k = check_positive_int(k, "k", maximum=K_MAX)
+            if isinstance(mech, Composed):
+                flat += [(m, j * k) for m, j in mech.parts]
+            elif isinstance(mech, Mechanism):
+                flat.append((mech, k))
+            else:
+                raise ValueError(f"parts must be mechanisms (got {mech!r})")
+        if not flat:
+            raise ValueError("parts must name at least one mechanism (got none)")
+        if any(k > K_MAX for _, k in flat):
+            raise ValueError(f"k must be at most {K_MAX} runs of one mechanism here (got {max(k for _, k in flat)})")
+        self.parts = tuple(flat)
+
+    def __eq__(self, other):
+        return isinstance(other, Composed) and self.parts == other.parts
+
+    def __hash__(self):
+        return hash(self.parts)
+
+    def repeat(self, k) -> "Composed":
+        return Composed([(self, check_positive_int(k, "k", maximum=K_MAX))])
+
+    def parameters(self):
+        return {"parts": len(self.parts), "runs": float(self.runs)}
+
+    @property
+    def runs(self) -> int:
+        return sum(k for _, k in self.parts)
+
+    @property
+    def guarantee_only(self) -> bool:  # noqa: D401 - a property, shadowing the class attribute
+        return any(m.guarantee_only for m, _ in self.parts)
+
+    def rho(self):
+        rhos = [m.rho() for m, _ in self.parts]
+        if any(r is None for r in rhos):
+            return None
+        with np.errstate(over="ignore"):
+            return float(sum(k * r for (_, k), r in zip(self.parts, rhos)))
+
+    def pure_epsilon(self):
+        eps = [m.pure_epsilon() for m, _ in self.parts]
+        if any(e is None for e in eps):
+            return None
+        return float(sum(k * e for (_, k), e in zip(self.parts, eps)))
+
+    def merged(self) -> list:
+        """The parts with equal mechanisms (and all Gaussians, all zCDP parts) merged."""
+        out = []
+        for m, k in self.parts:
+            for i, (n, j) in enumerate(out):
+                both = n.merge(j, m, k)
+                if both is not None:
+                    out[i] = both
+                    break
+            else:
+                out.append((m, k))
+        return out
+
+    # ---- the three routes ---------------------------------------------------------------------------
+    def single_point(self, delta_prime) -> PdpPoint:
+        """The paper's route for one stated guarantee: zCDP parts by Theorem 2.9 (ρ adds) and Theorem 2.7 at
+        the δ minimising ε′ (Example 4.1); stated (ε, δ) parts by basic composition (Theorem 2.8(1)); then
+        Theorem 3.9 (Kazan et al.)."""
+        dp = float(delta_prime)
+        stated = [(m, k, m.stated_point()) for m, k in self.parts]
+        rho_only = [(m, k) for m, k, s in stated if s is None]
+        if len(rho_only) == len(stated):
+            rho = self.rho()
+            try:
+                with np.errstate(all="ignore"):
+                    e1, d = disclosure.best_zcdp_pdp_epsilon(rho, dp)
+                    eps = float(conversions.zcdp_epsilon(rho, d))
+                if not math.isfinite(e1):
+                    raise OverflowError
+                how = "converted by Theorem 2.7 at the δ minimising ε′ (as in Example 4.1), then Theorem 3.9"
+            except _NUMERIC:  # a valid, coarser point: Theorem 2.7 at δ = δ′/2
+                d = dp / 2
+                with np.errstate(all="ignore"):
+                    eps = float(conversions.zcdp_epsilon(rho, d))
+                    e1 = float(conversions.pdp_epsilon(eps, d, dp)) if math.isfinite(eps) else math.inf
+                how = "converted by Theorem 2.7 at δ = δ′/2, then Theorem 3.9"
+            return PdpPoint(e1, eps, d, f"ρ = {rho:.6g} in total (Theorem 2.9), {how}",
+                            "Kazan et al. Theorems 2.9, 2.7, 3.9; Corollary 3.10")
+        eps, delta = 0.0, 0.0
+        for m, k, s in stated:
+            if s is None:  # a zCDP part next to (ε, δ) parts: Theorem 2.7 at δ′/(4m) each
+                d_c = dp / (4 * len(rho_only))
+                with np.errstate(all="ignore"):
+                    eps += float(conversions.zcdp_epsilon(k * m.rho(), d_c))
+                delta += d_c
+            else:
+                eps += float(composition.basic_epsilon(s[0], k))
+                delta += k * s[1]
+        text = f"(ε, δ) = ({eps:.6g}, {delta:.6g}) by basic composition (Theorem 2.8(1))"
+        if rho_only:
+            text += ", zCDP parts converted by Theorem 2.7 at δ′/(4m) each"
+        if delta >= dp or not math.isfinite(eps):
+            return PdpPoint(math.inf, eps, delta, text + "; δ ≥ δ′, so Theorem 3.9 gives nothing at this δ′",
+                            "Kazan et al. Theorems 2.8(1), 3.9")
+        if delta == 0:
+            return PdpPoint(eps, eps, 0.0, text + " (pure: ε′ = ε, Theorem 2.3)", "Kazan et al. Theorems 2.8(1), 2.3")
+        with np.errstate(all="ignore"):
+            e1 = float(conversions.pdp_epsilon(eps, delta, dp))
+        return PdpPoint(e1, eps, delta, text + ", then Theorem 3.9", "Kazan et al. Theorems 2.8(1), 3.9; Corollary 3.10")
+
+    def _lattice(self, direction: str, resolution: int):
+        """The composition's loss on a common lattice whose step lets the composed law span about
+        ``resolution`` points (the rounding error is at most (number of runs)·h, on the safe side)."""
+        parts = self.merged()
+        spreads = [(m.spread(), k) for m, k in parts]
+        sd = math.sqrt(sum(k * s**2 for (s, _), k in spreads))
+        width = min(30.0 * sd, sum(k * reach for (_, reach), k in spreads))
+        h = max(width / resolution, 1e-12)
+        total = None
+        for m, k in parts:
+            piece = m.lattice(h, direction)
+            if piece is None:
+                return None
+            piece = piece.power(k)
+            total = piece if total is None else total.compose(piece)
+        return total
+
+    def profile(self, resolution: int = 2**18):
+        """``(δ(ε), method, theorems)``: the composition's privacy profile, exact where the package has it
+        (one kind of mechanism), through ρ when every part has one and some part is known only by it, and
+        otherwise from the privacy-loss laws composed on a lattice rounded up (an upper bound).  ``None`` when
+        nothing finer than the single point is known (approximate DP next to zCDP)."""
+        parts = self.merged()
+        if len(parts) == 1:
+            found = parts[0][0].profile(parts[0][1])
+            if found is not None:
+                return found
+        if all(m.lattice(1.0, "up") is not None for m, _ in parts):
+            up = self._lattice("up", resolution)
+            return (up.delta, f"upper bound: privacy-loss distribution composed on a lattice of step {up.h:.3g}, "
+                    "rounded up (the profile is never underestimated)", "Kazan et al. Definitions 2.1–2.2, Theorem 3.9")
+        rho = self.rho()
+        if rho is not None:
+            return ZCDP(rho).profile(1)
+        return None
+
+    def best_point(self, delta_prime, *, resolution: int = 2**18) -> PdpPoint:
+        """Theorem 3.9 at the best point of the whole privacy profile (Kazan et al. §4.2), or the single point
+        when that is better or no profile is known."""
+        dp = float(delta_prime)
+        single = self.single_point(dp)
+        try:
+            prof = self.profile(resolution)
+        except _NUMERIC:
+            prof = None
+        if prof is None:
+            return PdpPoint(single.eps_prime, single.eps, single.delta, "the single point (no finer profile is known "
+                            "for this mix of approximate DP and zCDP)", single.theorems)
+        fn, method, theorems = prof
+        try:
+            with np.errstate(all="ignore"):
+                e1, eps, delta = conversions.profile_pdp_epsilon(fn, dp, eps_max=_eps_ceiling(single.eps, single.eps_prime,
+                                                                                              self.pure_epsilon()))
+        except _NUMERIC:
+            e1, eps, delta = math.inf, math.inf, 1.0
+        if not (e1 <= single.eps_prime):  # both are valid guarantees: keep the better
+            return single
+        return PdpPoint(e1, eps, delta, method, theorems)
+
+    def exact(self, delta_prime, *, resolution: int = 2**18) -> ExactLoss | None:
+        """The (1 − δ′) bound on the privacy loss from the mechanism's own law (Theorem 3.1): closed forms for
+        one kind of mechanism where known, else the laws composed on a lattice rounded to the safe side.
+        ``None`` when a part is known only by its guarantee."""
+        if self.guarantee_only:
+            return None
+        dp = float(delta_prime)
+        parts = self.merged()
+        if len(parts) == 1:
+            try:
+                with np.errstate(all="ignore"):
+                    found = parts[0][0].exact_threshold(parts[0][1], dp)
+            except _NUMERIC:
+                found = None
+            if found is not None:
+                t, pdp, method = found
+                return ExactLoss(t, pdp, method, False)
+        up, down = self._lattice("up", resolution), self._lattice("down", resolution)
+        t = max(up.upper_quantile(dp), -down.lower_quantile(dp))
+        z = up.values[up.values >= 0]
+        both = np.asarray(up.tail_above(z)) + np.asarray(down.tail_below(-z))
+        ok = np.flatnonzero(both <= dp)
+        pdp = float(z[ok[0]]) if ok.size else math.inf
+        return ExactLoss(t, pdp, f"upper bound: privacy-loss distribution composed on a lattice of step {up.h:.3g}, "
+                         f"rounded to the safe side (at most {up.count * up.h:.3g} above the exact loss)", True)
+
+    # ---- the generic questions ----------------------------------------------------------------------
+    def delta(self, eps) -> float:
+        """The privacy profile δ(ε) (exact or an upper bound; from the single stated point when no profile is
+        known: δ of basic composition for ε at or above its ε, else 1)."""
+        e = float(check_epsilon(eps, "eps", scalar=True))
+        prof = self.profile()
+        if prof is not None:
+            return float(min(prof[0](e), 1.0))
+        point = self.single_point(0.5)
+        return point.delta if e >= point.eps else 1.0
+
+    def epsilon(self, delta) -> float:
+        """The smallest ε with δ(ε) ≤ δ (bisection on the profile, to the safe side); ``inf`` if none ≤ 1e6."""
+        d = float(check_delta(delta, "delta", open_low=True, scalar=True))
+        lo, hi = 0.0, _eps_ceiling(self.pure_epsilon())
+        while self.delta(hi) > d:
+            if hi > 1e6:
+                return math.inf
+            lo, hi = hi, 4.0 * hi
+        if self.delta(lo) <= d:
+            return lo
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (lo, mid) if self.delta(mid) <= d else (mid, hi)
+            if hi - lo <= 1e-12 * max(1.0, hi):
+                break
+        return hi
+
+    def pdp_epsilon(self, delta_prime) -> float:
+        """The smallest PDP ε′ known at δ′: the best of the profile route and the mechanism's own law."""
+        dp = float(check_delta(delta_prime, "delta_prime", open_low=True, open_high=True, scalar=True))
+        best = self.best_point(dp).eps_prime
+        exact = self.exact(dp)
+        return best if exact is None else min(best, exact.pdp_eps)
+
+    def describe(self) -> str:
+        return " + ".join(f"{k}×{m.describe()}" for m, k in self.parts)
