@@ -28,15 +28,15 @@ def upper(rep, prior=None):
 
 
 def test_example_4_1_month_reproduces_96_percent():
-    rep = R.interpret({"mechanism": "zcdp", "rho": 0.3, "priors": [0.5], "delta_prime": 0.01}, composition_points=1)
+    rep = R.interpret({"mechanism": "zcdp", "rho": 0.3, "priors": [0.5], "delta_prime": 0.01}, horizon=1)
     assert round(upper(rep)["single_point"], 2) == 0.96  # "It reaches … 96% after one month"
     assert upper(rep)["best_point"] < upper(rep)["single_point"]
     assert upper(rep)["exact"] is None and "guarantee" in rep["methods"]["exact"]["unavailable"]
 
 
 def test_daily_zcdp_composed_equals_monthly_rho():
-    a = R.interpret({"mechanism": "zcdp", "rho": 0.01, "k": 30, "priors": [0.5]}, composition_points=1)
-    b = R.interpret({"mechanism": "zcdp", "rho": 0.3, "priors": [0.5]}, composition_points=1)
+    a = R.interpret({"mechanism": "zcdp", "rho": 0.01, "k": 30, "priors": [0.5]}, horizon=1)
+    b = R.interpret({"mechanism": "zcdp", "rho": 0.3, "priors": [0.5]}, horizon=1)
     for key in ("single_point", "best_point"):
         assert upper(a)[key] == pytest.approx(upper(b)[key], rel=1e-12)
 
@@ -47,7 +47,7 @@ def test_daily_zcdp_composed_equals_monthly_rho():
 def test_ordering_exact_best_single(mech, eps, sigma, k, prior, delta_prime):
     rel = {"mechanism": mech, "k": k, "priors": [prior], "delta_prime": delta_prime}
     rel.update({"epsilon": eps} if mech == "laplace" else {"sigma": sigma})
-    rep = R.interpret(rel, composition_points=1)
+    rep = R.interpret(rel, horizon=1)
     u = upper(rep)
     tol = 1e-12
     assert u["exact"] <= u["best_point"] + tol
@@ -90,7 +90,7 @@ def _laplace_2fold_threshold(eps, delta_prime):
 def test_laplace_2fold_exact_against_quadrature(eps, delta_prime):
     t = _laplace_2fold_threshold(eps, delta_prime)
     rep = R.interpret({"mechanism": "laplace", "epsilon": eps, "k": 2, "priors": [0.5], "delta_prime": delta_prime},
-                      composition_points=1)
+                      horizon=1)
     brute = 1 / (1 + math.exp(-t))  # posterior at prior 1/2 (Theorem 3.1)
     got = upper(rep)["exact"]
     assert got >= brute - 1e-12  # the lattice is rounded to the safe side
@@ -100,7 +100,7 @@ def test_laplace_2fold_exact_against_quadrature(eps, delta_prime):
 def test_gaussian_exact_is_closed_form():
     from scipy.stats import norm
     rep = R.interpret({"mechanism": "gaussian", "sigma": 12.0, "k": 40, "priors": [0.5], "delta_prime": 0.01},
-                      composition_points=1)
+                      horizon=1)
     mu = 40 / (2 * 144)
     t = mu + math.sqrt(2 * mu) * norm.ppf(0.99)
     assert upper(rep)["exact"] == pytest.approx(1 / (1 + math.exp(-t)), rel=1e-12)
@@ -110,18 +110,18 @@ def test_mixed_composition_and_geometric():
     rep = R.interpret({"mechanisms": [{"mechanism": "laplace", "epsilon": 0.2, "k": 3},
                                       {"mechanism": "gaussian", "sigma": 5.0},
                                       {"mechanism": "geometric", "epsilon": 0.3, "sensitivity": 2}],
-                       "priors": [0.1, 0.5]}, composition_points=2)
+                       "priors": [0.1, 0.5]}, horizon=2)
     for row in rep["disclosure"]:
         u = row["posterior_upper"]
         assert u["exact"] <= u["best_point"] <= u["single_point"]
     assert rep["methods"]["exact"]["is_bound"] is True
-    geo = R.interpret({"mechanism": "geometric", "epsilon": 0.7, "k": 4}, composition_points=1)
-    rr = R.interpret({"mechanism": "randomized-response", "epsilon": 0.7, "k": 4}, composition_points=1)
+    geo = R.interpret({"mechanism": "geometric", "epsilon": 0.7, "k": 4}, horizon=1)
+    rr = R.interpret({"mechanism": "randomized-response", "epsilon": 0.7, "k": 4}, horizon=1)
     assert geo["disclosure"] == rr["disclosure"]  # one geometric count has randomized response's privacy loss
 
 
 def test_pure_release_readings():
-    rep = R.interpret({"mechanism": "laplace", "epsilon": 0.5, "k": 2, "priors": [0.5]}, composition_points=1)
+    rep = R.interpret({"mechanism": "laplace", "epsilon": 0.5, "k": 2, "priors": [0.5]}, horizon=1)
     assert rep["semantic"]["exact"] == pytest.approx(math.tanh(0.5))
     assert rep["semantic"]["ks_theorem_2_2"] == pytest.approx(math.expm1(1.0))
     assert rep["causal"]["effect_bound"] == pytest.approx(1.0)
@@ -229,7 +229,7 @@ def test_outputs_are_self_contained(tmp_path, capsys):
     assert code == 0
     page = (tmp_path / "report.html").read_text()
     md = (tmp_path / "report.md").read_text()
-    assert page.count("<svg") == 2
+    assert page.count("<svg") == 3
     for fetch in ('src="http', "src='http", 'href="http', "<script", "<link", "@import"):
         assert fetch not in page  # nothing loaded from the network
     for text in (page, md):

@@ -44,6 +44,8 @@ __all__ = [
     "ZCDP",
     "Composed",
     "K_MAX",
+    "FROM_FIELDS",
+    "from_fields",
 ]
 
 #: The largest number of runs of one mechanism a release may hold (the lattice composition's limit).
@@ -100,6 +102,10 @@ class Mechanism:
     def pure_epsilon(self) -> float | None:
         """ε when the mechanism is pure ε-DP (Kazan et al. Theorem 2.3: then ε′ = ε at every δ′)."""
         return None
+
+    def reveal(self) -> float:
+        """A probability with which the mechanism may give no protection at all (δ of its profile at ε = ∞)."""
+        return 0.0
 
     def stated_point(self) -> tuple[float, float] | None:
         """The (ε, δ) the mechanism is stated with, for basic composition; ``None`` when only ρ is stated."""
@@ -416,6 +422,9 @@ class ApproxDP(Mechanism):
     def stated_point(self):
         return self.eps, self.delta0
 
+    def reveal(self):
+        return self.delta0
+
     def profile(self, k):
         e0, d0 = self.eps, self.delta0
         return (lambda e: composition.optimal_delta(e, e0, k, d0), f"exact worst case over all (ε₀, δ₀)-DP mechanisms: "
@@ -529,6 +538,9 @@ class Composed(Mechanism):
             return None
         return float(sum(k * e for (_, k), e in zip(self.parts, eps)))
 
+    def reveal(self):
+        return -math.expm1(sum(k * math.log1p(-m.reveal()) for m, k in self.parts))
+
     def merged(self) -> list:
         """The parts with equal mechanisms (and all Gaussians, all zCDP parts) merged."""
         out = []
@@ -562,7 +574,7 @@ class Composed(Mechanism):
             except _NUMERIC:  # a valid, coarser point: Theorem 2.7 at δ = δ′/2
                 d = dp / 2
                 with np.errstate(all="ignore"):
-                    eps = float(conversions.zcdp_epsilon(rho, d))
+                    eps = float(conversions.zcdp_epsilon(rho, d)) if math.isfinite(rho) else math.inf
                     e1 = float(conversions.pdp_epsilon(eps, d, dp)) if math.isfinite(eps) else math.inf
                 how = "converted by Theorem 2.7 at δ = δ′/2, then Theorem 3.9"
             return PdpPoint(e1, eps, d, f"ρ = {rho:.6g} in total (Theorem 2.9), {how}",
@@ -711,3 +723,45 @@ class Composed(Mechanism):
 
     def describe(self) -> str:
         return " + ".join(f"{k}×{m.describe()}" for m, k in self.parts)
+
+
+# ------------------------------------------------------------------------------------------------------
+# From a release's fields
+# ------------------------------------------------------------------------------------------------------
+
+
+def _gaussian_from_fields(sigma=None, sensitivity=1.0, epsilon=None, delta=None, rho=None) -> Gaussian:
+    """σ alone; ρ = (Δ/σ)²/2 alone; or (ε, δ), calibrated by the analytic Gaussian mechanism; or all three,
+    checked for agreement."""
+    if rho is not None:
+        rho = float(check_positive(rho, "rho", scalar=True))
+        return Gaussian(1.0 / (math.sqrt(2.0) * math.sqrt(rho)))
+    if epsilon is None:
+        return Gaussian(sigma, sensitivity)
+    if sigma is None:
+        return Gaussian.calibrated(epsilon, delta, sensitivity)
+    actual = float(mechanisms.gaussian_delta(epsilon, sigma, sensitivity))
+    if actual > delta * (1 + 1e-9):
+        raise ValueError(f"sigma is inconsistent with epsilon and delta: the Gaussian mechanism with sigma={sigma!r}, "
+                         f"sensitivity={sensitivity!r} is only ({epsilon!r}, {actual:.3g})-DP, not ({epsilon!r}, "
+                         f"{delta!r})-DP")
+    return Gaussian(sigma, sensitivity, (float(epsilon), float(delta)))
+
+
+#: The mechanisms a release may name, by the name it gives them, built from its fields.
+FROM_FIELDS = {
+    "laplace": lambda epsilon, sensitivity=1.0: Laplace(epsilon, sensitivity),
+    "gaussian": _gaussian_from_fields,
+    "randomized-response": lambda epsilon: RandomizedResponse(epsilon),
+    "geometric": lambda epsilon, sensitivity=1: Geometric(epsilon, sensitivity),
+    "dp": lambda epsilon, delta=0.0: ApproxDP(epsilon, delta),
+    "zcdp": lambda rho: ZCDP(rho),
+}
+
+
+def from_fields(name: str, **fields) -> Mechanism:
+    """The mechanism a release names ``name`` with the given fields (``epsilon``, ``delta``, ``sigma``,
+    ``sensitivity``, ``rho``); bad values raise ``ValueError`` naming the field."""
+    if name not in FROM_FIELDS:
+        raise ValueError(f"name must be one of {', '.join(FROM_FIELDS)} (got {name!r})")
+    return FROM_FIELDS[name](**fields)

@@ -1,15 +1,19 @@
-"""Interpret your own differentially private release through the five papers of the book.
+"""Interpret a differentially private release through the five papers of the book.
 
     python -m dpsemantics.report --mechanism laplace --epsilon 0.5 --k 10 --prior 0.5
+    python -m dpsemantics.report --release census-2020-pl94-persons
+    python -m dpsemantics.report --list
     python -m dpsemantics.report --from release.json --output DIR
+    python -m dpsemantics.report --compare census-2020-pl94-persons wikipedia-pageviews-current my.json
 
-Writes report.html (self-contained, with figures), report.md (+ its figures as SVG) and report.json into
-DIR (default _build/report/NAME/).  A JSON file holds the same fields as the flags, and may list several
-different mechanisms composed together:
+Writes report.html (self-contained, with figures), report.md (+ its figures as SVG), report.json (numbers as
+numbers, with a schema_version), report.csv and composition.csv into DIR (default ./NAME-report/ in the
+current directory).  An existing non-empty DIR is refused unless --force, which replaces it whole.  A JSON
+file holds the same fields as the flags, and may list several different mechanisms composed together:
 
-    {"name": "two-queries", "priors": [0.1, 0.5], "delta_prime": 0.01,
-     "mechanisms": [{"mechanism": "laplace", "epsilon": 0.2, "k": 3},
-                    {"mechanism": "gaussian", "sigma": 5.0, "sensitivity": 1.0}]}
+    {"name": "two-queries", "priors": [0.1, 0.5], "delta_prime": 0.01, "unit": "person",
+     "neighbours": "unbounded", "mechanisms": [{"mechanism": "laplace", "epsilon": 0.2, "k": 3},
+                                              {"mechanism": "gaussian", "sigma": 5.0, "sensitivity": 1.0}]}
 
 Bad input gets one line "error: FIELD: MESSAGE", exit status 2, and no files.
 """
@@ -21,7 +25,12 @@ import json
 import sys
 from pathlib import Path
 
-from . import DEFAULT_DELTA_PRIME, DEFAULT_PRIORS, FIELDS, MECHANISMS, ReleaseError, interpret, parse_release
+from .fields import DEFAULT_DELTA_PRIME, DEFAULT_PRIORS, FIELDS, MECHANISMS, NEIGHBOURS, ReleaseError
+
+#: Limits on a release file (--from): size, nesting depth, list entries.
+MAX_BYTES = 1_000_000
+MAX_DEPTH = 8
+MAX_ENTRIES = 256
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,77 +39,214 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    from ..book.toc import ROOT
-
     epilog = "Fields of a release (flags or JSON keys):\n" + "\n".join(f"  {k}: {v}" for k, v in FIELDS.items())
     epilog += ("\n  mechanisms: (JSON only) a list of mechanisms, each with its own fields and k, composed together"
                f"\n\nDefaults: priors {list(DEFAULT_PRIORS)}, delta_prime {DEFAULT_DELTA_PRIME}, k 1, sensitivity 1,"
-               f" output {ROOT.name}/_build/report/NAME/.")
+               " neighbours unbounded, output ./NAME-report/."
+               f"\nLimits on --from: {MAX_BYTES} bytes, nesting depth {MAX_DEPTH}, {MAX_ENTRIES} entries per list, "
+               "no duplicate keys.")
     p = _Parser(prog="python -m dpsemantics.report", description=__doc__, epilog=epilog,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--mechanism", choices=None, metavar="{" + ",".join(MECHANISMS) + "}", help=FIELDS["mechanism"])
-    p.add_argument("--epsilon", type=float, help=FIELDS["epsilon"])
-    p.add_argument("--delta", type=float, help=FIELDS["delta"])
-    p.add_argument("--sigma", type=float, help=FIELDS["sigma"])
-    p.add_argument("--sensitivity", type=float, help=FIELDS["sensitivity"])
-    p.add_argument("--rho", type=float, help=FIELDS["rho"])
-    p.add_argument("--k", type=float, help=FIELDS["k"])
+    for flag, kind in (("mechanism", str), ("epsilon", float), ("delta", float), ("sigma", float),
+                       ("sensitivity", float), ("rho", float), ("k", float)):
+        p.add_argument(f"--{flag}", type=kind, help=FIELDS[flag],
+                       metavar="{" + ",".join(MECHANISMS) + "}" if kind is str else None)
     p.add_argument("--prior", type=float, action="append", help=f"{FIELDS['priors']}; repeatable "
                                                                 f"(default {' '.join(str(x) for x in DEFAULT_PRIORS)})")
     p.add_argument("--delta-prime", type=float, dest="delta_prime",
                    help=f"{FIELDS['delta_prime']} (default {DEFAULT_DELTA_PRIME})")
-    p.add_argument("--name", help=FIELDS["name"] + " (default 'release', or the JSON file's name)")
+    p.add_argument("--unit", help=FIELDS["unit"])
+    p.add_argument("--neighbours", choices=NEIGHBOURS, help=FIELDS["neighbours"])
+    p.add_argument("--invariant", action="append", dest="invariants", help=FIELDS["invariants"] + "; repeatable")
+    p.add_argument("--horizon", type=float, help=FIELDS["horizon"])
+    p.add_argument("--name", help=FIELDS["name"] + " (default 'release', the JSON file's or the gallery's name)")
     p.add_argument("--from", dest="source", type=Path, help="read the release from this JSON file (flags given too "
                                                              "override its top-level fields)")
-    p.add_argument("--output", type=Path, help="folder for the report (default _build/report/NAME/)")
+    p.add_argument("--release", metavar="NAME", help="a published release from the gallery (see --list); flags "
+                                                     "given too override its fields")
+    p.add_argument("--list", "--list-releases", dest="list_releases", action="store_true",
+                   help="list the gallery of published releases and exit")
+    p.add_argument("--compare", nargs="+", metavar="RELEASE", help="compare releases side by side: gallery names "
+                                                                    "or JSON files (flags --prior, --delta-prime apply)")
+    p.add_argument("--output", type=Path, help="folder for the report (default ./NAME-report/)")
+    p.add_argument("--force", action="store_true", help="replace an existing non-empty output folder")
     return p
 
 
-def release_from_args(args) -> dict:
-    """The release as a dict: the JSON file's fields, then the flags given."""
-    data = {}
-    if args.source is not None:
-        try:
-            data = json.loads(Path(args.source).read_text(encoding="utf-8"))
-        except OSError as err:
-            raise ReleaseError("from", f"cannot read {args.source}: {err.strerror}") from None
-        except json.JSONDecodeError as err:
-            raise ReleaseError("from", f"{args.source} is not valid JSON ({err.msg}, line {err.lineno})") from None
-        if not isinstance(data, dict):
-            raise ReleaseError("from", f"{args.source} must hold a JSON object")
-        data.setdefault("name", Path(args.source).stem)
-    flags = {"mechanism": args.mechanism, "epsilon": args.epsilon, "delta": args.delta, "sigma": args.sigma,
-             "sensitivity": args.sensitivity, "rho": args.rho, "k": args.k, "priors": args.prior,
-             "delta_prime": args.delta_prime, "name": args.name}
-    for key, value in flags.items():
-        if value is not None:
-            data[key] = value
-    if "k" in data and isinstance(data["k"], float) and data["k"].is_integer():
-        data["k"] = int(data["k"])
-    if "mechanism" not in data and "mechanisms" not in data:
-        raise ReleaseError("mechanism", f"is required (one of {', '.join(MECHANISMS)}), or --from FILE")
+def _no_duplicates(pairs):
+    seen = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ReleaseError("from", f"duplicate key {key!r} in the JSON file")
+        seen[key] = value
+    return seen
+
+
+def _check_shape(value, depth=0):
+    if depth > MAX_DEPTH:
+        raise ReleaseError("from", f"the JSON file is nested deeper than {MAX_DEPTH} levels")
+    if isinstance(value, (list, dict)):
+        if len(value) > MAX_ENTRIES:
+            raise ReleaseError("from", f"a list or object in the JSON file has more than {MAX_ENTRIES} entries")
+        for item in value.values() if isinstance(value, dict) else value:
+            _check_shape(item, depth + 1)
+
+
+def read_json(path: Path) -> dict:
+    """A release file, within the limits, as a dict; every failure is a ReleaseError on ``from``."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as err:
+        raise ReleaseError("from", f"cannot read {path}: {err.strerror or err}") from None
+    if len(raw) > MAX_BYTES:
+        raise ReleaseError("from", f"{path} is larger than {MAX_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ReleaseError("from", f"{path} is not UTF-8 text") from None
+    if text.count("[") + text.count("{") > MAX_ENTRIES * MAX_DEPTH:
+        raise ReleaseError("from", f"{path} holds too many lists and objects")
+    depth = 0
+    for ch in text:  # refuse deep nesting before the parser recurses into it
+        depth += ch in "[{"
+        depth -= ch in "]}"
+        if depth > MAX_DEPTH + 1:
+            raise ReleaseError("from", f"the JSON file is nested deeper than {MAX_DEPTH} levels")
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicates,
+                          parse_constant=lambda c: (_ for _ in ()).throw(ReleaseError("from", f"{c} is not a number")))
+    except json.JSONDecodeError as err:
+        raise ReleaseError("from", f"{path} is not valid JSON ({err.msg}, line {err.lineno})") from None
+    _check_shape(data)
+    if not isinstance(data, dict):
+        raise ReleaseError("from", f"{path} must hold a JSON object")
+    data.setdefault("name", path.stem)
     return data
+
+
+def _flags(args) -> dict:
+    return {"mechanism": args.mechanism, "epsilon": args.epsilon, "delta": args.delta, "sigma": args.sigma,
+            "sensitivity": args.sensitivity, "rho": args.rho, "k": args.k, "priors": args.prior,
+            "delta_prime": args.delta_prime, "name": args.name, "unit": args.unit, "neighbours": args.neighbours,
+            "invariants": args.invariants, "horizon": args.horizon}
+
+
+def _whole(data: dict) -> dict:
+    for key in ("k", "horizon"):
+        if isinstance(data.get(key), float) and data[key].is_integer():
+            data[key] = int(data[key])
+    return data
+
+
+def release_from_args(args) -> dict:
+    """The release as a dict: the gallery entry or JSON file's fields, then the flags given."""
+    data = {}
+    if args.release is not None and args.source is not None:
+        raise ReleaseError("release", "give either --release or --from, not both")
+    if args.release is not None:
+        from .gallery import release
+
+        data = release(args.release)
+    elif args.source is not None:
+        data = read_json(args.source)
+    flags = {key: value for key, value in _flags(args).items() if value is not None}
+    if "mechanism" in flags and "mechanisms" in data:
+        data.pop("mechanisms")
+    data.update(flags)
+    if "mechanism" not in data and "mechanisms" not in data:
+        raise ReleaseError("mechanism", f"is required (one of {', '.join(MECHANISMS)}), or --from FILE, or --release NAME")
+    return _whole(data)
+
+
+def _list() -> int:
+    from .gallery import entries
+
+    for name, entry in sorted(entries().items()):
+        rel = entry["release"]
+        params = ", ".join(f"{k}={v}" for k, v in rel.items() if k in ("epsilon", "delta", "sigma", "sensitivity", "rho"))
+        print(f"{name}: {entry['title']} — {rel['mechanism']} ({params}), unit: {rel.get('unit')}, "
+              f"neighbours: {rel.get('neighbours')}")
+    return 0
+
+
+def _compare(args) -> int:
+    from .content import interpret, parse_release
+    from .gallery import names, release
+    from .render import write_files, number, percent
+
+    reports = []
+    for item in args.compare:
+        data = release(item) if item in names() else read_json(Path(item))
+        for key in ("priors", "delta_prime"):
+            if _flags(args)[key] is not None:
+                data[key] = _flags(args)[key]
+        data["horizon"] = 1
+        reports.append(interpret(parse_release(_whole(data))))
+    priors = reports[0]["release"]["priors"]
+    header = ["release", "unit", "neighbours", "ρ", "ε′ (best point)"] + [f"posterior from prior {number(p)}"
+                                                                         for p in priors]
+    rows = []
+    for rep in reports:
+        best = {}
+        for row in rep["disclosure"]:
+            known = [v for v in row["posterior_upper"].values() if v is not None]
+            best[row["prior"]] = min(known) if known else None
+        rows.append([rep["release"].get("title") or rep["release"]["name"], rep["unit"] or "–", rep["neighbours"],
+                     number(rep["release"]["rho"]), number(rep["eps_prime"]["best_point"])]
+                    + [percent(best.get(p)) if best.get(p) is not None else "no guarantee at this level" for p in priors])
+    dp = reports[0]["release"]["delta_prime"]
+    md = ["# Releases compared", "", f"Best upper bound on the posterior known for each release (probability ≥ 1 − δ′, "
+          f"δ′ = {number(dp)}); with bounded neighbours the prior is about the target's value, with unbounded "
+          "ones about membership.", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    md += ["| " + " | ".join(r) + " |" for r in rows]
+    import csv
+    import io
+
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows([header] + rows)
+    folder = args.output or Path.cwd() / "compare-report"
+    files = {"compare.md": "\n".join(md) + "\n", "compare.csv": buf.getvalue(),
+             "compare.json": json.dumps({"schema_version": reports[0]["schema_version"], "reports": reports},
+                                        indent=2, ensure_ascii=False, allow_nan=False)}
+    written = write_files(files, folder, force=args.force)
+    print("\n".join(md[4:]))
+    print(f"wrote {len(written)} files into {folder}")
+    return 0
 
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    if args.list_releases:
+        return _list()
     try:
-        release = parse_release(release_from_args(args))
-        report = interpret(release)
-    except ReleaseError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    from ..book import number
-    from ..book.toc import ROOT
-    from .render import write
+        if args.compare:
+            from .render import check_output
 
-    folder = args.output or ROOT / "_build" / "report" / release["name"]
-    written = write(report, folder)
-    up = report["disclosure"][-1]
-    pu = up["posterior_upper"]
-    print(f"prior {number(up['prior'])}: posterior upper bound (probability >= {number(1 - up['delta_prime'])}) "
-          f"single_point {number(pu['single_point'])}, best_point {number(pu['best_point'])}, exact "
-          + ("unavailable" if pu["exact"] is None else number(pu["exact"])))
+            if args.output is not None:
+                check_output(args.output, args.force)
+            return _compare(args)
+        from .fields import validate
+
+        data = release_from_args(args)
+        name = validate(data)["name"]
+        folder = args.output or Path.cwd() / f"{name}-report"
+        from .render import check_output
+
+        check_output(folder, args.force)  # refuse before computing
+        from .content import interpret, parse_release
+        from .render import percent, write
+
+        report = interpret(parse_release(data))
+        written = write(report, folder, force=args.force)
+    except ValueError as err:  # ReleaseError, and the renderer's OutputError
+        field = getattr(err, "field", "output")
+        message = getattr(err, "message", str(err))
+        print(f"error: {field}: {message}", file=sys.stderr)
+        return 2
+    from .render import headline_text
+
+    print(headline_text(report))
     print(f"wrote {len(written)} files into {folder}:")
     for path in written:
         print(f"  {path.name}")

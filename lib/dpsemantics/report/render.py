@@ -1,79 +1,189 @@
-"""The report as Markdown and as one self-contained HTML page (figures inline as SVG, no CDN, math as plain
-Unicode text, every number through :func:`dpsemantics.book.number`)."""
+"""The report as Markdown, one self-contained HTML page (figures inline as SVG, no CDN, math as plain Unicode
+text) and CSV, with the report's own number formatting (this module imports nothing from
+:mod:`dpsemantics.book`; Matplotlib is imported only to draw).
+
+Formatting rules: probabilities as percentages with enough digits never to show 0 % or 100 %, bounds that
+reach 99.99 % or more as "above 99.99 %", and a level that bounds nothing as "no guarantee at this level".
+"""
 
 from __future__ import annotations
 
+import csv
 import html
 import io
 import json
+import math
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
-from ..book import number
-from ..book import plotting
+__all__ = ["number", "percent", "figures", "markdown", "html_page", "csv_tables", "write", "NO_GUARANTEE"]
 
-__all__ = ["figures", "markdown", "html_page", "percent", "write"]
-
-FIGURES = {
-    "fig-report-posterior": "Upper bound on the posterior of an adversary with prior {prior} (probability ≥ 1 − δ′, "
-                            "δ′ = {dp}) when the whole release is repeated: one stated point, the best point of the "
-                            "privacy profile, and the mechanism's own privacy loss (Theorem 3.1).",
-    "fig-report-readings": "Prior-free readings as the release is repeated: the largest change of any prior "
-                           "(Kazan et al. Theorem 3.5) and the exact semantic-privacy level tanh(ε/2) "
-                           "(Kasiviswanathan & Smith).",
-}
+NO_GUARANTEE = "no guarantee at this level"
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+_PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")  # Okabe–Ito, distinguishable in colour-blind vision
+_LINESTYLES = ("-", "--", ":", "-.")
+_ROUTES = (("single_point", "single point (as the paper converts)"),
+           ("best_point", "best point of the privacy profile"),
+           ("exact", "exact (privacy-loss distribution)"))
 
 
-def _fmt(x, digits=4) -> str:
-    return "–" if x is None else number(x, digits)
+def number(x, digits: int = 4) -> str:
+    """A number with ``digits`` significant digits, exponents as × 10ⁿ; None as "–"."""
+    if x is None:
+        return "–"
+    if isinstance(x, int) and not isinstance(x, bool):
+        return str(x)
+    x = float(x)
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    if x == 0:
+        return "0"
+    if 1e-4 <= abs(x) < 1e6:
+        text = f"{x:.{digits}g}"
+        return text if "e" not in text else number(x, digits + 1)
+    mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
 
 
 def percent(x) -> str:
-    """A probability as a percentage; near 0 or 1 with enough digits that it never shows as 0% or 100%."""
+    """A probability as a percentage: "above 99.99 %" from 0.9999 on, "below 0.01 %" under 0.0001."""
     if x is None:
         return "–"
-    digits = 4 if 1e-3 <= abs(x) <= 0.999 else 7
-    return f"{number(100 * x, digits)}%"
+    if x >= 0.9999:
+        return "above 99.99 %"
+    if 0 < x < 1e-4:
+        return "below 0.01 %"
+    return f"{number(100 * x, 4)} %"
 
 
-_pct = percent
+def _level(x, vacuous_at: float = 1.0) -> str:
+    """A semantic or Bayesian level: "no guarantee at this level" when it bounds nothing (≥ ``vacuous_at``)."""
+    if x is None or x >= vacuous_at:
+        return NO_GUARANTEE
+    return number(x)
+
+
+def _route_cell(report, row_value, route) -> str:
+    """A posterior bound of one route: the percentage, or why there is none."""
+    if row_value is not None:
+        return percent(row_value)
+    if route == "exact" and report["methods"]["exact"]["method"] is None:
+        return "unavailable"
+    return NO_GUARANTEE
+
+
+# --------------------------------------------------------------------------------------------------
+# Figures
+# --------------------------------------------------------------------------------------------------
+
+
+def _new_figure():
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.grid(True, color="#dddddd", linewidth=0.6)
+    return fig, ax
+
+
+def _log_x(ax):
+    """A logarithmic x axis labelled in plain numbers (no TeX in the SVG)."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
+def _prior_figure(report):
+    curve = report["posterior_curve"]
+    fig, ax = _new_figure()
+    drawn = []
+    for i, (key, label) in enumerate(_ROUTES):
+        ys = curve[key]
+        if ys is None or any(y is None for y in ys):
+            continue
+        ax.plot(curve["priors"], ys, color=_PALETTE[i], linestyle=_LINESTYLES[i], label=label)
+        drawn.append(label)
+    ax.plot([0, 1], [0, 1], color="#777777", linewidth=0.8, label="posterior = prior")
+    ax.set_xlabel("prior" + (" (target in the data)" if report["neighbours"] == "unbounded"
+                             else " (target's record holds the first value)"))
+    ax.set_ylabel("posterior upper bound")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.legend(loc="lower right", fontsize=8)
+    return fig, drawn
+
+
+def _repetition_figure(report, series, ylabel, colours):
+    """Lines over the number of repetitions, for each ``(row key, label)`` with a value at every point."""
+    rows = report["composition"]["rows"]
+    m = [r["repetitions"] for r in rows]
+    fig, ax = _new_figure()
+    drawn = []
+    for i, (key, label) in enumerate(series):
+        ys = [r[key] for r in rows]
+        if all(y is not None for y in ys):
+            ax.plot(m, ys, color=_PALETTE[colours + i], linestyle=_LINESTYLES[i], marker="os^"[i], markersize=3,
+                    label=label)
+            drawn.append(label)
+    _log_x(ax)
+    ax.set_xlabel("times the release is repeated")
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(0, 1.02)
+    if drawn:
+        ax.legend(loc="lower right", fontsize=8)
+    return fig, ax, drawn
+
+
+def _composition_figure(report):
+    fig, ax, drawn = _repetition_figure(report, _ROUTES, "posterior upper bound", 0)
+    ax.axhline(report["composition"]["prior"], color="#777777", linewidth=0.8)
+    return fig, drawn
+
+
+def _readings_figure(report):
+    series = (("difference", "largest change of any prior (Kazan et al. Theorem 3.5)"),
+              ("semantic_exact", "semantic privacy, exact (tanh(ε/2), Kasiviswanathan & Smith)"))
+    fig, _, drawn = _repetition_figure(report, series, "bound", 1)
+    return fig, drawn
 
 
 def figures(report: dict, only: str | None = None) -> dict:
-    """The composition figures, as Matplotlib figures keyed by name (``only``: just that one)."""
-    comp = report["composition"]
-    rows = comp["rows"]
-    m = [r["repetitions"] for r in rows]
-    figs = {}
-    if only == "fig-report-readings":
-        return _readings_figure(rows, m)
-    fig, ax = plotting.new_figure()
-    for i, (key, label) in enumerate((("single_point", "single point (as the paper converts)"),
-                                      ("best_point", "best point of the privacy profile"),
-                                      ("exact", "exact (privacy-loss distribution)"))):
-        ys = [r[key] for r in rows]
-        if all(y is not None for y in ys):
-            ax.plot(m, ys, color=plotting.PALETTE[i], linestyle=plotting.LINESTYLES[i], marker="o", markersize=3, label=label)
-    ax.axhline(comp["prior"], color="#777777", linewidth=0.8)
-    ax.set_xlabel("times the release is repeated")
-    ax.set_ylabel("posterior upper bound")
-    ax.set_ylim(0, 1.02)
-    ax.legend(loc="lower right")
-    figs["fig-report-posterior"] = fig
-    return figs if only else {**figs, **_readings_figure(rows, m)}
+    """``{name: (Matplotlib figure, caption)}``; the composition figures only when the horizon exceeds 1 and
+    something is drawn.  Captions name exactly the lines drawn."""
+    dp = number(report["release"]["delta_prime"])
+    makers = {"fig-report-prior": _prior_figure}
+    if report["composition"]["horizon"] > 1:
+        makers.update({"fig-report-posterior": _composition_figure, "fig-report-readings": _readings_figure})
+    out = {}
+    for name, make in makers.items():
+        if only is not None and name != only:
+            continue
+        fig, drawn = make(report)
+        if not drawn and name != "fig-report-prior":
+            import matplotlib.pyplot as plt
 
-
-def _readings_figure(rows, m) -> dict:
-    fig, ax = plotting.new_figure()
-    ax.plot(m, [r["difference"] for r in rows], color=plotting.PALETTE[1], linestyle=plotting.LINESTYLES[0],
-            marker="o", markersize=3, label="largest change of any prior (Theorem 3.5)")
-    if all(r["semantic_exact"] is not None for r in rows):
-        ax.plot(m, [r["semantic_exact"] for r in rows], color=plotting.PALETTE[2], linestyle=plotting.LINESTYLES[1],
-                marker="s", markersize=3, label="semantic privacy, exact (tanh(ε/2))")
-    ax.set_xlabel("times the release is repeated")
-    ax.set_ylabel("bound")
-    ax.set_ylim(0, 1.02)
-    ax.legend(loc="lower right")
-    return {"fig-report-readings": fig}
+            plt.close(fig)
+            continue
+        lines = "; ".join(drawn) if drawn else "no route gives a bound at this δ′"
+        if name == "fig-report-prior":
+            cap = (f"Upper bound on the posterior against the prior (probability ≥ 1 − δ′, δ′ = {dp}): {lines}; "
+                   "the grey diagonal is posterior = prior.")
+        elif name == "fig-report-posterior":
+            cap = (f"Upper bound on the posterior of an adversary with prior {number(report['composition']['prior'])} "
+                   f"(probability ≥ 1 − δ′, δ′ = {dp}) when the whole release is repeated up to "
+                   f"{report['composition']['horizon']} times: {lines}.")
+        else:
+            cap = f"Prior-free readings as the release is repeated: {lines}."
+        out[name] = (fig, cap)
+    return out
 
 
 def _svg(fig) -> str:
@@ -83,41 +193,78 @@ def _svg(fig) -> str:
     return text[text.index("<svg"):]
 
 
-def _caption(name, report) -> str:
-    comp = report["composition"]
-    return FIGURES[name].format(prior=number(comp["prior"]), dp=number(comp["delta_prime"]))
+# --------------------------------------------------------------------------------------------------
+# Sections (shared by Markdown and HTML)
+# --------------------------------------------------------------------------------------------------
 
 
 def _mechanism_line(c) -> str:
-    keys = ("epsilon", "delta", "sigma", "sensitivity", "rho")
-    names = {"epsilon": "ε", "delta": "δ", "sigma": "σ", "sensitivity": "Δ", "rho": "ρ"}
-    parts = [f"{names[k]} = {number(c[k])}" for k in keys if k in c]
+    names = {"epsilon": "ε", "delta": "δ", "sigma": "σ", "sensitivity": "Δ", "rho": "ρ", "mu": "μ"}
+    parts = [f"{names[k]} = {number(c[k], 6)}" for k in names if k in c]
     return f"{c['mechanism']} ({', '.join(parts)}), run k = {c['k']} time{'s' if c['k'] != 1 else ''}"
+
+
+def headline_text(report) -> str:
+    h = report["headline"]
+    dp = number(report["release"]["delta_prime"])
+    about = ("that the target is in the data" if report["neighbours"] == "unbounded"
+             else "that the target's record holds one value rather than another (the target being in the data)")
+    if h["posterior_upper"] is None:
+        return (f"No guarantee at this level: at δ′ = {dp} no route bounds an adversary's belief {about}.")
+    end = (f"can end above 99.99 %, so the guarantee leaves this belief almost unbounded"
+           if h["posterior_upper"] >= 0.9999 else f"ends at most at {percent(h['posterior_upper'])}")
+    return (f"An adversary who knows every other record and starts from a belief of {percent(h['prior'])} {about} "
+            f"{end}, with probability at least 1 − δ′ (δ′ = {dp}; {h['route'].replace('_', ' ')} route); with "
+            "probability at most δ′ it may go beyond.")
 
 
 def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None]]:
     """(heading, paragraphs, table rows with a header row) for both renderers."""
     rel, m = report["release"], report["methods"]
     dp = rel["delta_prime"]
-    out = []
-    out.append(("The release", [_mechanism_line(c) for c in rel["mechanisms"]]
-                + [f"Adversaries' priors: {', '.join(number(p) for p in rel['priors'])}; δ′ = {number(dp)}."], None))
-    out.append(("In plain language", [report["plain_language"]], None))
+    out = [("Headline", [headline_text(report)], None)]
+    about = [_mechanism_line(c) for c in rel["mechanisms"]]
+    about.append(f"Privacy unit: {report['unit'] or 'not stated'}. Neighbouring relation: {report['neighbours']}.")
+    about.append(f"Adversaries' priors: {', '.join(number(p) for p in rel['priors'])}; δ′ = {number(dp)}.")
+    src = report.get("source")
+    if src:
+        if src.get("mechanism_note"):
+            about.append(src["mechanism_note"])
+        for s in src["sources"]:
+            about.append(f"{s['states']}: “{s['sentence']}” — {s['where']}, {s['url']} ({s['confirmed']}).")
+    out.append((rel.get("title") or "The release", about, None))
+    r = report["reading"]
+    paras = [f"The question the posterior answers: {r['question']} The prior is {r['prior_means']}.",
+             f"What carries over: {r['carries_over']}."]
+    rows = None
+    if r["value_reading"]:
+        v = r["value_reading"]
+        paras.append(f"The target's value: {r['value_reading_note']} (ε′ = {number(v['eps_prime'])}, "
+                     f"δ′ = {number(v['delta_prime'])}).")
+        rows = [["prior (first value)", "posterior upper bound (value)"]] + [
+            [number(x["prior"]), percent(x["posterior_upper"])] for x in v["posteriors"]]
+    paras.append("Outside the guarantee: " + "; ".join(r["not_covered"]) + ".")
+    out.append(("What the guarantee is about", paras, rows))
+    if report["plain_language"]:
+        out.append(("In plain language", [report["plain_language"]], None))
     rows = [["prior", "single point", "best point", "exact", "lower bound", "ratio", "change"]]
     for d in report["disclosure"]:
         pu = d["posterior_upper"]
-        rows.append([number(d["prior"]), _pct(pu["single_point"]), _pct(pu["best_point"]), _pct(pu["exact"]),
-                     _pct(d["posterior_lower"]), f"[{_fmt(d['ratio']['low'])}, {_fmt(d['ratio']['high'])}]",
-                     f"{_pct(d['difference']['down'])} … +{_pct(d['difference']['up'])}"])
+        vac_ratio = d["ratio"]["high"] is None or d["ratio"]["high"] >= 1 / d["prior"] * (1 - 1e-12)
+        rows.append([number(d["prior"])] + [_route_cell(report, pu[k], k) for k, _ in _ROUTES]
+                    + [percent(d["posterior_lower"]) if d["posterior_lower"] > 0 else NO_GUARANTEE,
+                       NO_GUARANTEE if vac_ratio else f"[{number(d['ratio']['low'])}, {number(d['ratio']['high'])}]",
+                       f"−{percent(-d['difference']['down'])} … +{percent(d['difference']['up'])}"])
     eps = report["eps_prime"]
-    exact_text = (f"Exact: {m['exact']['method']} (ε′ = {_fmt(eps['exact'])})." if m["exact"]["method"]
+    exact_text = (f"Exact: {m['exact']['method']} (ε′ = {number(eps['exact'])})." if m["exact"]["method"]
                   else f"Exact: unavailable — {m['exact']['unavailable']}.")
     out.append(("Disclosure risk (Kazan et al.)", [
-        f"With probability at least 1 − δ′ = {number(1 - dp)}, the posterior of an adversary who knows every other "
-        "record stays below the upper bound in the table. It is computed three ways.",
-        f"Single point: {m['single_point']['method']} (ε′ = {_fmt(eps['single_point'])}; {m['single_point']['theorems']}).",
-        f"Best point: {m['best_point']['method']}; the best point is (ε, δ) = ({_fmt(m['best_point']['eps'])}, "
-        f"{_fmt(m['best_point']['delta'])}), ε′ = {_fmt(eps['best_point'])} ({m['best_point']['theorems']}).",
+        f"With probability at least 1 − δ′ = {number(1 - dp, 6)}, the posterior of an adversary who knows every "
+        "other record stays below the upper bound in the table. It is computed three ways.",
+        f"Single point: {m['single_point']['method']} (ε′ = {number(eps['single_point'])}; "
+        f"{m['single_point']['theorems']}).",
+        f"Best point: {m['best_point']['method']}; the best point is (ε, δ) = ({number(m['best_point']['eps'])}, "
+        f"{number(m['best_point']['delta'])}), ε′ = {number(eps['best_point'])} ({m['best_point']['theorems']}).",
         exact_text,
         "Lower bound, ratio (posterior/prior) and change (posterior − prior) use the smallest ε′ known "
         "(Theorems 3.2, 3.3, 3.5 and Lemma 3.4).",
@@ -125,48 +272,81 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
     pf = report["prior_free"]
     if pf["eps_prime"] is not None:
         out.append(("Whatever the prior", [
-            f"For every prior the posterior-to-prior ratio lies in [{_fmt(pf['ratio']['low'])}, {_fmt(pf['ratio']['high'])}] "
-            f"and the posterior moves by at most {_pct(pf['difference'])} (points); the largest move is possible from "
-            f"priors {_fmt(pf['worst_case_priors']['up'])} (up) and {_fmt(pf['worst_case_priors']['down'])} (down). "
-            f"{pf['theorems']}."], None))
-    s = report["semantic"]
-    if s["epsilon"] is not None:
-        ks = f"Theorem 2.2 as printed: {_fmt(s['ks_theorem_2_2'])}; " if s.get("ks_theorem_2_2") is not None else ""
-        general = f"exact level over all beliefs {_fmt(s['exact'])}; " if s["exact"] is not None else ""
-        out.append(("Semantic privacy (Kasiviswanathan & Smith)", [
-            f"At ε = {_fmt(s['epsilon'])}, holding {s['holds']}: {ks}{general}for the adversary who knows every "
-            f"other record {_fmt(s['strong_adversary'])}.",
-            s["theorems"] + "." + (f" {s['note']}." if s.get("note") else "")], None))
-    b = report["bayesian"]
-    if b["epsilon"] is not None:
-        rows_b = [["prior b", "membership privacy ε", "g(b)"]] + [[number(r["prior"]), _fmt(r["epsilon_mp"]), _fmt(r["g"])]
-                                                                  for r in b["membership"]]
-        out.append(("Bayesian readings (Zhao)", [
-            f"At ε = {_fmt(b['epsilon'])}, holding {b['holds']}: Bayesian DP leakage with independent records "
-            f"{_fmt(b['bdp_independent'])}" + (f"; Bayesian semantic privacy {_fmt(b['bsp_zhao'])} by Zhao's Theorem 1, "
-                                                f"exactly {_fmt(b['bsp_exact'])}." if b["bsp_exact"] is not None else "."),
-            b["theorems"] + "."], rows_b))
-    c = report["causal"]
-    if c["epsilon"] is not None:
-        rel_text = "; ".join(f"{r['relatives']} relative{'s' if r['relatives'] > 1 else ''}: {_fmt(r['effect'])}"
-                             for r in c["relatives"])
-        out.append(("Causal reading (Tschantz, Sen & Datta)", [
-            f"Bounded ({c['holds']}): {c['bounds']}, with ε = {_fmt(c['effect_bound'])} "
-            f"(relative probability at most {_fmt(c['relative_probability_max'])}).",
-            f"Not bounded: {c['does_not_bound']}. Effect of a status copied into relatives' data, computed: {rel_text}.",
-            c["theorems"] + "."], None))
+            f"For every prior the posterior-to-prior ratio lies in [{number(pf['ratio']['low'])}, "
+            f"{number(pf['ratio']['high'])}] and the posterior moves by at most {percent(pf['difference'])} (points); "
+            f"the largest move is possible from priors {number(pf['worst_case_priors']['up'])} (up) and "
+            f"{number(pf['worst_case_priors']['down'])} (down). {pf['theorems']}."], None))
+    out += _other_papers(report)
     comp = report["composition"]
-    rows_c = [["repeated", "single point", "best point", "exact", "largest change"]] + [
-        [str(r["repetitions"]), _pct(r["single_point"]), _pct(r["best_point"]), _pct(r["exact"]), _pct(r["difference"])]
-        for r in comp["rows"]]
-    out.append(("Composition", [f"Prior {number(comp['prior'])}, δ′ = {number(comp['delta_prime'])}; {comp['method']}."],
-                rows_c))
+    if comp["horizon"] > 1:
+        rows_c = [["repeated", "single point", "best point", "exact", "largest change"]] + [
+            [str(r["repetitions"])] + [_route_cell(report, r[k], k) for k, _ in _ROUTES]
+            + [percent(r["difference"]) if r["difference"] is not None else NO_GUARANTEE] for r in comp["rows"]]
+        out.append(("Composition", [
+            f"Horizon: {comp['horizon']} repetitions ({rel['horizon_reason']}). Prior {number(comp['prior'])}, "
+            f"δ′ = {number(comp['delta_prime'])}; {comp['method']}."], rows_c))
+    else:
+        out.append(("Composition", ["Horizon: the release is read once (horizon 1); set --horizon to see it repeated."],
+                    None))
     return out
 
 
+def _holds(block) -> str:
+    if block["pure"]:
+        return "pure DP, so it holds on every output"
+    return (f"the smallest ε′ known at δ′ = {number(block['delta_prime'])}, so it holds except on outputs of "
+            "probability at most δ′")
+
+
+def _other_papers(report):
+    out = []
+    s = report["semantic"]
+    if s["epsilon"] is not None:
+        parts = []
+        if s["ks_theorem_2_2"] is not None:
+            parts.append(f"Theorem 2.2 as printed (e^ε − 1): {_level(s['ks_theorem_2_2'])}")
+        if s["exact"] is not None:
+            parts.append(f"the exact level over all beliefs (tanh(ε/2)): {_level(s['exact'])}")
+        parts.append("for the adversary who knows every other record, the posterior moves by at most "
+                     f"{_level(s['strong_adversary'])} (tanh(ε/4))")
+        note = "" if s["pure"] else (" Over all beliefs, not only the two-point one, K&S Theorem 2.4 reads (ε, δ)-DP "
+                                     "at a cost growing with the number of records, which is not part of a release: "
+                                     "the exact level over all beliefs is given for pure DP only.")
+        out.append(("Semantic privacy (Kasiviswanathan & Smith)", [
+            f"Read at ε = {number(s['epsilon'])} ({_holds(s)}). Semantic privacy levels: " + "; ".join(parts) + ".",
+            s["theorems"] + "." + note], None))
+    b = report["bayesian"]
+    if b["epsilon"] is not None:
+        rows_b = [["prior b", "membership privacy ε", "g(b)"]] + [
+            [number(r["prior"]), number(r["epsilon_mp"]), number(r["g"])] for r in b["membership"]]
+        bsp = (f" Bayesian semantic privacy by Zhao's Theorem 1: {_level(b['bsp_zhao'])}; exactly: "
+               f"{_level(b['bsp_exact'])}." if b["bsp_exact"] is not None else "")
+        out.append(("Bayesian readings (Zhao)", [
+            f"Read at ε = {number(b['epsilon'])} ({_holds(b)}). Bayesian DP leakage with independent records: "
+            f"{number(b['bdp_independent'])}.{bsp}", b["theorems"] + "."], rows_b))
+    c = report["causal"]
+    if c["epsilon"] is not None:
+        rel_text = "; ".join(f"{r['relatives']} relative{'s' if r['relatives'] > 1 else ''}: {number(r['effect'])}"
+                             for r in c["relatives"])
+        ratio = number(c["relative_probability_max"]) if c["relative_probability_max"] is not None else "beyond 10³⁰⁰"
+        out.append(("Causal reading (Tschantz, Sen & Datta)", [
+            f"Read at ε = {number(c['epsilon'])} ({_holds(c)}). Bounded: the effect of intervening on one person's "
+            f"data point on the output, Pr[O = o | do(D_i = d)] ≤ e^ε · Pr[O = o | do(D_i = d′)], with ε = "
+            f"{number(c['effect_bound'])} (relative probability at most {ratio}).",
+            "Not bounded: the effect of a person's status when it also shapes other people's data (relatives, "
+            f"households): each copy adds up to ε. Computed for a status copied into relatives' data: {rel_text}.",
+            c["theorems"] + "."], None))
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Writers
+# --------------------------------------------------------------------------------------------------
+
+
 def markdown(report: dict, figure_files: dict | None = None) -> str:
-    name = report["release"]["name"]
-    lines = [f"# Your release, interpreted: {name}", ""]
+    title = report["release"].get("title") or report["release"]["name"]
+    lines = [f"# Your release, interpreted: {title}", ""]
     for heading, paras, rows in _sections(report):
         lines += [f"## {heading}", ""]
         for p in paras:
@@ -176,10 +356,14 @@ def markdown(report: dict, figure_files: dict | None = None) -> str:
             lines.append("|" + "---|" * len(rows[0]))
             lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
             lines.append("")
-        if heading == "Composition" and figure_files:
-            for fig_name, path in figure_files.items():
-                lines += [f"![{_caption(fig_name, report)}]({path})", "", f"*{_caption(fig_name, report)}*", ""]
+        for fig_name, (path, cap) in (figure_files or {}).items():
+            if _figure_section(fig_name) == heading:
+                lines += [f"![{cap}]({path})", "", f"*{cap}*", ""]
     return "\n".join(lines)
+
+
+def _figure_section(name: str) -> str:
+    return "Disclosure risk (Kazan et al.)" if name == "fig-report-prior" else "Composition"
 
 
 _CSS = """body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#111}
@@ -188,10 +372,10 @@ th{background:#f3f3f3}figure{margin:1rem 0}figcaption{font-size:.9rem;color:#333
 
 
 def html_page(report: dict, figs: dict) -> str:
-    name = html.escape(report["release"]["name"])
+    title = html.escape(report["release"].get("title") or report["release"]["name"])
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             f"<title>Your release, interpreted: {name}</title><style>{_CSS}</style></head><body>",
-             f"<h1>Your release, interpreted: {name}</h1>"]
+             f"<title>Your release, interpreted: {title}</title><style>{_CSS}</style></head><body>",
+             f"<h1>Your release, interpreted: {title}</h1>"]
     for heading, paras, rows in _sections(report):
         parts.append(f"<h2>{html.escape(heading)}</h2>")
         parts += [f"<p>{html.escape(p)}</p>" for p in paras]
@@ -199,9 +383,9 @@ def html_page(report: dict, figs: dict) -> str:
             parts.append("<table><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in rows[0]) + "</tr>")
             parts += ["<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows[1:]]
             parts.append("</table>")
-        if heading == "Composition":
-            for fig_name, fig in figs.items():
-                cap = html.escape(_caption(fig_name, report))
+        for fig_name, (fig, cap) in figs.items():
+            if _figure_section(fig_name) == heading:
+                cap = html.escape(cap)
                 parts.append(f'<figure id="{fig_name}" role="img" aria-label="{cap}">{_svg(fig)}'
                              f"<figcaption>{cap}</figcaption></figure>")
     parts.append("<details><summary>report.json</summary><pre>"
@@ -210,25 +394,97 @@ def html_page(report: dict, figs: dict) -> str:
     return "\n".join(parts)
 
 
-def write(report: dict, folder) -> list[Path]:
-    """Write report.json, report.md (with its figures as SVG files) and report.html into ``folder``."""
+def csv_tables(report: dict) -> dict:
+    """``{file name: CSV text}``: the disclosure table and the composition table, numbers unformatted."""
+    out = {}
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["prior", "delta_prime", "single_point", "best_point", "exact", "posterior_lower", "ratio_low",
+                "ratio_high", "difference_down", "difference_up"])
+    for d in report["disclosure"]:
+        pu = d["posterior_upper"]
+        w.writerow([d["prior"], d["delta_prime"], pu["single_point"], pu["best_point"], pu["exact"],
+                    d["posterior_lower"], d["ratio"]["low"], d["ratio"]["high"], d["difference"]["down"],
+                    d["difference"]["up"]])
+    out["report.csv"] = buf.getvalue()
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["repetitions", "single_point", "best_point", "exact", "eps_prime_best", "difference", "semantic_exact"])
+    for r in report["composition"]["rows"]:
+        w.writerow([r[k] for k in ("repetitions", "single_point", "best_point", "exact", "eps_prime_best",
+                                   "difference", "semantic_exact")])
+    out["composition.csv"] = buf.getvalue()
+    return out
+
+
+class OutputError(ValueError):
+    """The output folder cannot be written as asked (exists, is a file, is not writable)."""
+
+
+def check_output(folder, force: bool = False) -> Path:
+    """Refuse an output that is a file, or an existing non-empty folder unless ``force``; before any work."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise OutputError(f"{folder} exists and is not a folder")
+    if folder.is_dir() and any(folder.iterdir()) and not force:
+        raise OutputError(f"{folder} exists and is not empty (use --force to replace it)")
+    parent = folder.absolute().parent
+    probe = parent
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK):
+        raise OutputError(f"cannot write into {probe}")
+    return folder
+
+
+def write_files(files: dict, folder, *, force: bool = False) -> list[Path]:
+    """Write ``{name: text}`` into a temporary folder beside ``folder``, then move it into place (replacing an
+    existing folder only with ``force``, leaving no stale file).  On failure nothing is left behind."""
+    folder = check_output(folder, force)
+    parent = folder.absolute().parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=parent))
+    except OSError as err:
+        raise OutputError(f"cannot write into {parent}: {err.strerror or err}") from None
+    old = None
+    try:
+        for name, text in files.items():
+            (tmp / name).write_text(text, encoding="utf-8")
+        if folder.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{folder.name}-old-", dir=parent))
+            os.rename(folder, old / "previous")
+        os.rename(tmp, folder)
+    except OSError as err:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if old is not None and (old / "previous").exists() and not folder.exists():
+            os.rename(old / "previous", folder)
+        raise OutputError(f"cannot write {folder}: {err.strerror or err}") from None
+    finally:
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    return [folder / name for name in files]
+
+
+def report_files(report: dict) -> dict:
+    """Every file of a report, as ``{name: text}``: report.json, report.md, report.html, CSVs, SVG figures."""
     import matplotlib.pyplot as plt
 
-    folder = Path(folder)
     figs = figures(report)
     try:
-        page = html_page(report, figs)
-        folder.mkdir(parents=True, exist_ok=True)
-        files = {}
-        for fig_name, fig in figs.items():
-            path = folder / f"{fig_name}.svg"
-            fig.savefig(path, format="svg")
-            files[fig_name] = path.name
-        written = [folder / "report.json", folder / "report.md", folder / "report.html"]
-        written[0].write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
-        written[1].write_text(markdown(report, files), encoding="utf-8")
-        written[2].write_text(page, encoding="utf-8")
+        files = {"report.json": json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False)}
+        svgs = {f"{name}.svg": _svg(fig) for name, (fig, _) in figs.items()}
+        files["report.md"] = markdown(report, {name: (f"{name}.svg", cap) for name, (_, cap) in figs.items()})
+        files["report.html"] = html_page(report, figs)
+        files.update(csv_tables(report))
+        files.update(svgs)
     finally:
-        for fig in figs.values():
+        for fig, _ in figs.values():
             plt.close(fig)
-    return written + [folder / f for f in files.values()]
+    return files
+
+
+def write(report: dict, folder, *, force: bool = False) -> list[Path]:
+    """Write the report's files into ``folder`` (see :func:`write_files`)."""
+    check_output(folder, force)
+    return write_files(report_files(report), folder, force=force)
