@@ -504,6 +504,7 @@ class Composed(Mechanism):
         if any(k > K_MAX for _, k in flat):
             raise ValueError(f"k must be at most {K_MAX} runs of one mechanism here (got {max(k for _, k in flat)})")
         self.parts = tuple(flat)
+        self._lattices = {}  # composed lattice laws by (direction, resolution), computed once
 
     def __eq__(self, other):
         return isinstance(other, Composed) and self.parts == other.parts
@@ -604,6 +605,13 @@ class Composed(Mechanism):
     def _lattice(self, direction: str, resolution: int):
         """The composition's loss on a common lattice whose step lets the composed law span about
         ``resolution`` points (the rounding error is at most (number of runs)·h, on the safe side)."""
+        key = (direction, resolution)
+        if key in self._lattices:
+            return self._lattices[key]
+        self._lattices[key] = total = self._compose_lattice(direction, resolution)
+        return total
+
+    def _compose_lattice(self, direction: str, resolution: int):
         parts = self.merged()
         spreads = [(m.spread(), k) for m, k in parts]
         sd = math.sqrt(sum(k * s**2 for (s, _), k in spreads))

@@ -18,7 +18,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-__all__ = ["number", "percent", "figures", "markdown", "html_page", "csv_tables", "write", "NO_GUARANTEE"]
+__all__ = ["number", "percent", "level", "figures", "markdown", "html_page", "csv_tables", "write", "NO_GUARANTEE"]
 
 NO_GUARANTEE = "no guarantee at this level"
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -59,7 +59,7 @@ def percent(x) -> str:
     return f"{number(100 * x, 4)} %"
 
 
-def _level(x, vacuous_at: float = 1.0) -> str:
+def level(x, vacuous_at: float = 1.0) -> str:
     """A semantic or Bayesian level: "no guarantee at this level" when it bounds nothing (≥ ``vacuous_at``)."""
     if x is None or x >= vacuous_at:
         return NO_GUARANTEE
@@ -304,11 +304,11 @@ def _other_papers(report):
     if s["epsilon"] is not None:
         parts = []
         if s["ks_theorem_2_2"] is not None:
-            parts.append(f"Theorem 2.2 as printed (e^ε − 1): {_level(s['ks_theorem_2_2'])}")
+            parts.append(f"Theorem 2.2 as printed (e^ε − 1): {level(s['ks_theorem_2_2'])}")
         if s["exact"] is not None:
-            parts.append(f"the exact level over all beliefs (tanh(ε/2)): {_level(s['exact'])}")
+            parts.append(f"the exact level over all beliefs (tanh(ε/2)): {level(s['exact'])}")
         parts.append("for the adversary who knows every other record, the posterior moves by at most "
-                     f"{_level(s['strong_adversary'])} (tanh(ε/4))")
+                     f"{level(s['strong_adversary'])} (tanh(ε/4))")
         note = "" if s["pure"] else (" Over all beliefs, not only the two-point one, K&S Theorem 2.4 reads (ε, δ)-DP "
                                      "at a cost growing with the number of records, which is not part of a release: "
                                      "the exact level over all beliefs is given for pure DP only.")
@@ -319,8 +319,8 @@ def _other_papers(report):
     if b["epsilon"] is not None:
         rows_b = [["prior b", "membership privacy ε", "g(b)"]] + [
             [number(r["prior"]), number(r["epsilon_mp"]), number(r["g"])] for r in b["membership"]]
-        bsp = (f" Bayesian semantic privacy by Zhao's Theorem 1: {_level(b['bsp_zhao'])}; exactly: "
-               f"{_level(b['bsp_exact'])}." if b["bsp_exact"] is not None else "")
+        bsp = (f" Bayesian semantic privacy by Zhao's Theorem 1: {level(b['bsp_zhao'])}; exactly: "
+               f"{level(b['bsp_exact'])}." if b["bsp_exact"] is not None else "")
         out.append(("Bayesian readings (Zhao)", [
             f"Read at ε = {number(b['epsilon'])} ({_holds(b)}). Bayesian DP leakage with independent records: "
             f"{number(b['bdp_independent'])}.{bsp}", b["theorems"] + "."], rows_b))
