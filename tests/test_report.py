@@ -238,3 +238,295 @@ def test_outputs_are_self_contained(tmp_path, capsys):
     assert set(data["disclosure"][0]["posterior_upper"]) == {"single_point", "best_point", "exact"}
     for key in ("semantic", "bayesian", "causal", "composition"):
         assert key in data
+
+
+# ------------------------------------------------------------------ published releases (the gallery)
+# Independent computations: written here from the papers' formulas with SciPy/mpmath, not with the package.
+
+from fractions import Fraction  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from scipy import optimize, stats  # noqa: E402
+
+from dpsemantics.report import gallery  # noqa: E402
+
+
+def cks_epsilon(rho, delta):
+    """Canonne, Kamath & Steinke 2020, Corollary 13: ε = inf_α αρ + log(1 − 1/α) − (log δ + log α)/(α − 1)."""
+    f = lambda a: a * rho + math.log1p(-1 / a) - (math.log(delta) + math.log(a)) / (a - 1)  # noqa: E731
+    res = optimize.minimize_scalar(f, bounds=(1 + 1e-9, 1e6), method="bounded", options={"xatol": 1e-12})
+    return res.fun
+
+
+def theorem_3_9(eps, delta, delta_prime):
+    """Kazan et al. Theorem 3.9: ε′ = log(δ′e^ε + δ) − log(δ′ − δ)."""
+    return math.log(delta_prime * math.exp(eps) + delta) - math.log(delta_prime - delta)
+
+
+def zcdp_single_point(rho, delta_prime):
+    """Theorem 2.7 (ε = ρ + 2√(ρ log 1/δ)) then Theorem 3.9, at the δ < δ′ minimising ε′ (Example 4.1)."""
+    f = lambda x: theorem_3_9(rho + 2 * math.sqrt(rho * -x), math.exp(x), delta_prime)  # noqa: E731
+    res = optimize.minimize_scalar(f, bounds=(math.log(delta_prime) - 60, math.log(delta_prime) - 1e-9),
+                                   method="bounded", options={"xatol": 1e-12})
+    return res.fun
+
+
+def gaussian_pdp_epsilon(mu, delta_prime):
+    """The PDP ε of the Gaussian mechanism with Z ~ N(μ, 2μ): P[|Z| > ε] = δ′ (it is μ-zCDP, so no bound valid
+    for every μ-zCDP mechanism can be below it)."""
+    s = math.sqrt(2 * mu)
+    return optimize.brentq(lambda e: stats.norm.sf(e, mu, s) + stats.norm.cdf(-e, mu, s) - delta_prime, 0, 1e3)
+
+
+def expit(x):
+    return 1 / (1 + math.exp(-x))
+
+
+def test_gallery_lists_each_entry_with_sources(capsys):
+    assert main(["--list"]) == 0
+    out = capsys.readouterr().out
+    for name, entry in gallery.entries().items():
+        assert name in out
+        assert entry["sources"] and all(s["url"].startswith("https://") and s["sentence"] and s["confirmed"]
+                                        for s in entry["sources"])
+        assert entry["release"]["unit"] and entry["release"]["neighbours"] in ("bounded", "unbounded")
+
+
+@pytest.mark.parametrize("name", ["census-2020-pl94-persons", "census-2020-pl94-units"])
+def test_census_certificates_numbers_agree_and_report_is_bracketed(name, tmp_path, capsys):
+    entry = gallery.entries()[name]
+    rho = float(Fraction(entry["release"]["rho"]))
+    published = float(Fraction(entry["published"]["epsilon"]))
+    # the certificate's ε is the CKS conversion of its ρ at δ = 1e-10, to the printed digits
+    assert cks_epsilon(rho, 1e-10) == pytest.approx(published, rel=1e-5)
+    from dpsemantics.releases import ZCDP
+    assert ZCDP(rho).epsilon(1e-10) == pytest.approx(published, rel=1e-5)
+    code, _ = run(["--release", name, "--output", str(tmp_path / "out")], capsys)
+    assert code == 0
+    rep = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert rep["neighbours"] == "bounded" and rep["unit"] and rep["invariants"]
+    assert rep["release"]["rho"] == pytest.approx(rho, rel=1e-15)
+    eps = rep["eps_prime"]
+    assert gaussian_pdp_epsilon(rho, 0.01) <= eps["best_point"] * (1 + 1e-9)
+    assert eps["best_point"] <= eps["single_point"] * (1 + 1e-9)
+    assert eps["single_point"] == pytest.approx(zcdp_single_point(rho, 0.01), rel=1e-6)
+
+
+def test_wikipedia_current_exact_is_the_gaussian_closed_form(tmp_path, capsys):
+    code, _ = run(["--release", "wikipedia-pageviews-current", "--output", str(tmp_path / "out")], capsys)
+    assert code == 0
+    rep = json.loads((tmp_path / "out" / "report.json").read_text())
+    mu = 0.015
+    for row in rep["disclosure"]:
+        p = row["prior"]
+        t = mu + math.sqrt(2 * mu) * stats.norm.isf(0.01)
+        assert row["posterior_upper"]["exact"] == pytest.approx(p / (p + (1 - p) * math.exp(-t)), rel=1e-9)
+    # "roughly equivalent to epsilon = 1, delta = 1e-07": the Gaussian profile (Balle & Wang) at ε = 1
+    s = math.sqrt(2 * mu)
+    delta_at_1 = stats.norm.cdf(-1 / s + s / 2) - math.exp(1) * stats.norm.cdf(-1 / s - s / 2)
+    assert delta_at_1 < 1e-7
+    assert rep["unit"].startswith("device-day") and rep["composition"]["horizon"] == 365
+
+
+def test_wikipedia_historical_is_pure_laplace(tmp_path, capsys):
+    code, _ = run(["--release", "wikipedia-pageviews-historical", "--horizon", "1", "--output",
+                   str(tmp_path / "out")], capsys)
+    assert code == 0
+    rep = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert rep["release"]["pure_epsilon"] == 1.0
+    row = next(r for r in rep["disclosure"] if r["prior"] == 0.5)
+    # the Laplace loss sits at +ε with probability 1/2 > δ′: the exact bound is the pure one, e/(1 + e)
+    assert row["posterior_upper"]["exact"] == pytest.approx(expit(1.0), rel=1e-12)
+    assert row["posterior_upper"]["single_point"] == pytest.approx(expit(1.0), rel=1e-12)
+
+
+# ------------------------------------------------------------------ totality: the issue's tracebacks
+
+
+TRACEBACKS = [
+    ["--mechanism", "dp", "--epsilon", "17.14", "--delta", "1e-10"],
+    ["--mechanism", "laplace", "--epsilon", "17.14"],
+    ["--mechanism", "zcdp", "--rho", "0.015", "--k", "900"],
+    ["--mechanism", "laplace", "--epsilon", "0.44", "--k", "180"],
+    ["--mechanism", "laplace", "--epsilon", "1", "--k", "40"],
+    ["--mechanism", "zcdp", "--rho", "1e308"],
+    ["--mechanism", "zcdp", "--rho", "0.1", "--delta-prime", "1e-300"],
+    ["--mechanism", "dp", "--epsilon", "1", "--delta", "1e-7", "--k", "365"],
+    ["--mechanism", "randomized-response", "--epsilon", "800"],
+    ["--mechanism", "zcdp", "--rho", "1000"],
+]
+
+
+@pytest.mark.parametrize("argv", TRACEBACKS, ids=[" ".join(a[1:]) for a in TRACEBACKS])
+def test_every_published_traceback_now_gives_a_report(argv, tmp_path, capsys):
+    out = tmp_path / "out"
+    code, cap = run(argv + ["--output", str(out)], capsys)
+    assert code == 0, cap.err
+    rep = json.loads((out / "report.json").read_text())  # strict JSON: no NaN or Infinity
+    md = (out / "report.md").read_text()
+    assert "nan" not in md.lower().split() and "inf " not in md
+    for row in rep["disclosure"]:
+        for value in row["posterior_upper"].values():
+            assert value is None or 0 < value <= 1
+    if rep["eps_prime"]["best_point"] is None:
+        assert "no guarantee at this level" in md
+    elif rep["headline"]["posterior_upper"] >= 0.9999:
+        assert "above 99.99 %" in md
+
+
+def test_vacuous_levels_are_flagged_not_printed(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert run(["--mechanism", "laplace", "--epsilon", "3", "--horizon", "1", "--output", str(out)], capsys)[0] == 0
+    md = (out / "report.md").read_text()
+    # e^3 − 1 = 19.1 and e^6 − 1 are no bound on a statistical difference: flagged, not printed
+    assert "19.09" not in md and "no guarantee at this level" in md
+    assert "(the two-point belief): for the adversary" not in md
+
+
+# ------------------------------------------------------------------ neighbours, unit, schema
+
+
+def test_bounded_neighbours_change_the_reading(tmp_path, capsys):
+    reps = {}
+    for nb in ("unbounded", "bounded"):
+        out = tmp_path / nb
+        code, _ = run(["--mechanism", "zcdp", "--rho", "0.5", "--neighbours", nb, "--unit", "person", "--invariant",
+                       "state totals", "--horizon", "1", "--output", str(out)], capsys)
+        assert code == 0
+        reps[nb] = (json.loads((out / "report.json").read_text()), (out / "report.md").read_text())
+    (u, u_md), (b, b_md) = reps["unbounded"], reps["bounded"]
+    assert u["schema_version"] == b["schema_version"] == R.SCHEMA_VERSION
+    assert (u["neighbours"], b["neighbours"], b["unit"]) == ("unbounded", "bounded", "person")
+    assert "in the data" in u["reading"]["question"] and "value" in b["reading"]["question"]
+    assert any(text.startswith("membership") for text in b["reading"]["not_covered"])
+    assert any("state totals" in text for text in b["reading"]["not_covered"])
+    assert "membership" in b_md and "given that the target is in the data" in b_md
+    # the numbers are the same; what they are about differs
+    assert u["disclosure"] == b["disclosure"]
+    # unbounded: a value change is a group of two, read at 2ε′ and 2δ′
+    v = u["reading"]["value_reading"]
+    assert v["eps_prime"] == pytest.approx(2 * u["eps_prime"]["best_point"]) and v["delta_prime"] == 0.02
+    assert b["reading"]["value_reading"] is None
+
+
+def test_report_json_carries_numbers_not_strings(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert run(["--mechanism", "gaussian", "--sigma", "3", "--k", "4", "--output", str(out)], capsys)[0] == 0
+    rep = json.loads((out / "report.json").read_text())
+    for row in rep["disclosure"]:
+        assert all(isinstance(row[k], float) for k in ("prior", "posterior_lower"))
+        assert all(isinstance(v, float) for v in row["posterior_upper"].values())
+    for row in rep["composition"]["rows"]:
+        assert isinstance(row["repetitions"], int) and isinstance(row["best_point"], float)
+    csv_text = (out / "report.csv").read_text().splitlines()
+    assert csv_text[0].startswith("prior,") and len(csv_text) == 1 + len(rep["disclosure"])
+    assert float(csv_text[1].split(",")[2]) == rep["disclosure"][0]["posterior_upper"]["single_point"]
+
+
+def test_horizon_is_an_input_and_composition_reaches_it(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert run(["--mechanism", "gaussian", "--sigma", "12", "--horizon", "40", "--output", str(out)], capsys)[0] == 0
+    rep = json.loads((out / "report.json").read_text())
+    reps = [r["repetitions"] for r in rep["composition"]["rows"]]
+    assert reps[0] == 1 and reps[-1] == 40 and len(reps) <= 12
+    last = rep["composition"]["rows"][-1]  # 40 runs of σ = 12: the closed form at μ = 40/288
+    mu = 40 / 288
+    t = mu + math.sqrt(2 * mu) * stats.norm.isf(0.01)
+    p = rep["composition"]["prior"]
+    assert last["exact"] == pytest.approx(p / (p + (1 - p) * math.exp(-t)), rel=1e-9)
+
+
+# ------------------------------------------------------------------ files
+
+
+def _listing(folder: Path):
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+def test_existing_output_refused_then_replaced_with_force(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "stale.svg").write_text("old")
+    argv = ["--mechanism", "laplace", "--epsilon", "1", "--horizon", "1", "--output", str(out)]
+    code, cap = run(argv, capsys)
+    assert code == 2 and cap.err.startswith("error: output: ") and len(cap.err.strip().splitlines()) == 1
+    assert _listing(out) == ["stale.svg"]
+    code, _ = run(argv + ["--force"], capsys)
+    assert code == 0 and "stale.svg" not in _listing(out) and "report.json" in _listing(out)
+    assert _listing(tmp_path) == ["out"] + [f"out/{name}" for name in _listing(out)]  # no temporary folder left
+
+
+@pytest.mark.parametrize("where", ["file", "/dev/null/x", "/proc/report"])
+def test_unwritable_outputs_are_one_line_errors(where, tmp_path, capsys):
+    target = tmp_path / "a-file" if where == "file" else Path(where)
+    if where == "file":
+        target.write_text("keep")
+    code, cap = run(["--mechanism", "laplace", "--epsilon", "1", "--output", str(target)], capsys)
+    assert code == 2 and cap.err.startswith("error: output: ") and len(cap.err.strip().splitlines()) == 1
+    if where == "file":
+        assert target.read_text() == "keep"
+
+
+def test_default_output_is_in_the_current_directory(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run(["--mechanism", "laplace", "--epsilon", "1", "--horizon", "1", "--name", "mine"], capsys)[0] == 0
+    assert (tmp_path / "mine-report" / "report.json").exists()
+
+
+LIMITS = [
+    (b"\xff\xfe{}", "not UTF-8"),
+    (("[" * 100_000 + "]" * 100_000).encode(), "too many"),
+    (json.dumps({"mechanism": "laplace", "epsilon": 1, "x": [[[[[[[[[[1]]]]]]]]]]}).encode(), "nested deeper"),
+    (b'{"mechanism": "laplace", "epsilon": 1, "epsilon": 2}', "duplicate key"),
+    (json.dumps({"mechanisms": [{"mechanism": "laplace", "epsilon": 0.1}] * 2000}).encode(), "more than"),
+    (json.dumps({"mechanisms": [{"mechanism": "laplace", "epsilon": 0.1}] * 100}).encode(), "at most 64"),
+    (b'{"mechanism": "laplace", "epsilon": NaN}', "NaN"),
+    (b" " * 1_000_001, "larger than"),
+]
+
+
+@pytest.mark.parametrize("content,words", LIMITS, ids=[w for _, w in LIMITS])
+def test_release_files_within_limits(content, words, tmp_path, capsys):
+    src = tmp_path / "release.json"
+    src.write_bytes(content)
+    out = tmp_path / "out"
+    code, cap = run(["--from", str(src), "--output", str(out)], capsys)
+    assert code == 2 and words in cap.err and len(cap.err.strip().splitlines()) == 1, cap.err
+    assert not out.exists()
+
+
+def test_compare_side_by_side(tmp_path, capsys):
+    out = tmp_path / "cmp"
+    code, cap = run(["--compare", "census-2020-pl94-persons", "wikipedia-pageviews-current", "--prior", "0.5",
+                     "--output", str(out)], capsys)
+    assert code == 0
+    rows = (out / "compare.csv").read_text().splitlines()
+    assert len(rows) == 3 and "bounded" in rows[1] and "unbounded" in rows[2]
+
+
+# ------------------------------------------------------------------ structure
+
+
+def test_report_has_no_string_dispatch_and_no_book_imports():
+    root = Path(R.__file__).parent
+    for path in list(root.glob("*.py")) + [root.parent / "releases.py"]:
+        text = path.read_text()
+        assert '["mechanism"]' not in text, path
+        assert "from ..book" not in text and "dpsemantics.book import" not in text and "from .book" not in text, path
+
+
+def test_help_and_refusals_do_not_load_the_mathematics():
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom dpsemantics.report.__main__ import main\n"
+            "rc = main(['--mechanism', 'laplace', '--epsilon', '-1'])\n"
+            "assert rc == 2, rc\nassert 'numpy' not in sys.modules and 'scipy' not in sys.modules, sorted(sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == "error: epsilon: must be > 0 (got -1.0)"
+
+
+def test_gallery_ships_as_package_data():
+    text = (Path(R.__file__).parents[3] / "pyproject.toml").read_text()
+    assert '"dpsemantics.report" = ["gallery.json"]' in text
