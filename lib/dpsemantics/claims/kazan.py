@@ -149,12 +149,7 @@ SEED = 4
 
 
 def _v(lhs, rhs, evidence, tighten, labels):
-    """A Verdict over the informative cases: a case with lhs = rhs = 0 says nothing (it would count as
-    margin 1) and is dropped."""
-    lhs, rhs, labels = np.asarray(lhs, dtype=float), np.asarray(rhs, dtype=float), list(labels)
-    keep = ~((lhs == 0) & (rhs == 0))
-    if keep.any():
-        lhs, rhs, labels = lhs[keep], rhs[keep], [l for l, k in zip(labels, keep) if k]
+    """A Verdict (vacuous cases, lhs = rhs = 0, are left out by :meth:`Verdict.of`)."""
     return Verdict.of(lhs, rhs, evidence=evidence, tighten=tighten, labels=labels)
 
 
@@ -647,7 +642,11 @@ CLAIMS = [
            _dp_metric_claim("difference")),
     # ---------------------------------------------------------------- Figures 2 and 3
     _claim("kazan-fig2-basic-linear", "Figure 2 description", "basic composition grows linearly in k", True,
-           _closed(lambda k: float(_eps_curve("basic")[k - 1]), lambda k: 0.05 * k, _KS_DESC)),
+           lambda tighten=1.0: Verdict.unchecked("the curve is drawn from Theorem 2.8(1)'s formula kε₀, so comparing "
+                                                 "it with kε₀ is an identity", tried=len(_KS_DESC)),
+           expected="not-checked",
+           note="Not checked: the basic curve is kε₀ by definition. That kε₀ is what k pure mechanisms compose to "
+                "(the theorem behind the curve) is kazan-thm2.8-basic."),
     _claim("kazan-fig2-sublinear", "Figure 2 description", "advanced and optimal grow sub-linearly: ε(k)/k falls with k "
            "(advanced strictly; optimal from k = 10 to 50 to 150, with small wiggles from its lattice structure)",
            True, _sublinear),
