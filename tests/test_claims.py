@@ -64,16 +64,29 @@ def test_vacuous_cases_are_left_out_and_a_verdict_of_only_vacuous_cases_is_not_c
                                         lambda tighten=1.0: v)).status == "reproduced"
 
 
-@pytest.mark.parametrize("claim", HOLDING, ids=[c.id for c in HOLDING])
-def test_relation_check_fails_when_its_bound_is_tightened(claim):
-    """The perturbation test: with the bound scaled to just below the worst case found, the check must
-    report a failure.  A check that survives it cannot fail, and is a defect."""
-    margin = claims.evaluate(claim).verdict.margin
-    tighten = margin * (1 - 1e-3) if margin > 0 else -1e-3
-    perturbed = claims.evaluate(claim, tighten=tighten)
-    assert perturbed.status == "discrepancy", (
-        f"{claim.id}: still holds with its bound scaled by {tighten:.6g} (margin {margin:.6g}); the check cannot fail"
-    )
+from dpsemantics.claims.mutations import KINDS, MUTATIONS  # noqa: E402
+
+
+@pytest.mark.parametrize("mutation", MUTATIONS, ids=[f"{m.claim_id}:{m.kind}" for m in MUTATIONS])
+def test_mutated_statement_is_refuted(mutation):
+    """Falsifiability: a false variant of a statement that holds (its bound at 0.99 × the known supremum, a
+    smaller constant, a dropped hypothesis) must be refuted by the check.  (Tightening a bound to just below
+    the check's own maximum proves nothing and is not used.)"""
+    claim = claims.get(mutation.claim_id)
+    assert claim.is_relation and claims.evaluate(claim).status == "reproduced", f"{claim.id} must be a relation that holds"
+    v = mutation.compute()
+    assert isinstance(v, claims.Verdict) and v.checked
+    assert not v.holds, f"{mutation.claim_id}: the mutated statement '{mutation.statement}' is not refuted"
+    assert v.worst, f"{mutation.claim_id}: a refutation names its worst case"
+
+
+def test_at_least_ten_statements_are_mutated_with_every_kind():
+    assert len({m.claim_id for m in MUTATIONS}) >= 10
+    assert {m.kind for m in MUTATIONS} == set(KINDS)
+    with pytest.raises(ValueError, match="kind"):
+        type(MUTATIONS[0])("x", "tighter", "", lambda: None)
+    with pytest.raises(ValueError, match="supremum"):
+        type(MUTATIONS[0])("x", "bound-at-0.99-supremum", "", lambda: None)
 
 
 def test_verdict_margin_and_tightening():

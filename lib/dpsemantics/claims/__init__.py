@@ -14,8 +14,10 @@ when a claim's status differs from the expected one.
 ``lhs`` and the printed bound ``rhs`` at every case tried, the kind of ``evidence`` (:data:`EVIDENCE`) and
 the worst case found.  The verdict's ``margin`` is max lhs/rhs (1 = the bound is attained, > 1 = it is
 violated).  With ``tighten = t`` the check must compare against the bound scaled by ``t`` (or a printed
-constant scaled by ``t``); the perturbation test in ``tests/test_claims.py`` sets ``t`` just below the
-margin and expects the check to report a failure — a check that survives it cannot fail and is rewritten.
+constant scaled by ``t``).  Falsifiability is shown by :mod:`dpsemantics.claims.mutations`: false variants
+of statements (the bound at 0.99 × its known supremum, a smaller constant, a dropped hypothesis) that the
+checks must refute.  Cases where both sides are 0 are dropped by :meth:`Verdict.of`; a relation left with no
+case is ``not-checked``.
 
 Numeric claims that are *bounds* carry ``bound="upper"`` or ``"lower"``; a printed value that agrees within
 the printed precision but lies on the unsafe side (an upper bound printed below the computed value) is
