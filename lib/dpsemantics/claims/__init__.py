@@ -20,8 +20,9 @@ checks must refute.  Cases where both sides are 0 are dropped by :meth:`Verdict.
 case is ``not-checked``.
 
 Numeric claims that are *bounds* carry ``bound="upper"`` or ``"lower"``; a printed value that agrees within
-the printed precision but lies on the unsafe side (an upper bound printed below the computed value) is
-reported with the finding ``unsafe-rounding`` — one rule for the whole registry.
+the printed precision but lies on the unsafe side (an upper bound printed below the computed, attained value)
+makes the printed statement false: it is a ``discrepancy`` with the finding ``unsafe-rounding`` — one rule
+for the whole registry.
 
 Run ``python -m dpsemantics.claims`` for a table, ``--json`` for machine-readable output.
 """
@@ -242,7 +243,8 @@ class Result:
         c = self.claim
         if c.finding:
             return c.finding
-        if self.status == "reproduced" and c.bound and isinstance(self.computed, (int, float)) and not isinstance(self.computed, bool):
+        if c.bound and isinstance(self.computed, (int, float)) and not isinstance(self.computed, bool) \
+                and matches(c.printed, self.computed, c.atol, c.rtol):
             printed, computed = float(c.printed), float(self.computed)
             slack = 1e-12 * max(abs(printed), abs(computed))
             if (c.bound == "upper" and printed < computed - slack) or (c.bound == "lower" and printed > computed + slack):
@@ -309,7 +311,10 @@ def evaluate(claim: Claim, tighten: float | None = None) -> Result:
     if verdict is not None and not verdict.checked:
         return Result(claim, computed, "not-checked", verdict)
     status = "reproduced" if matches(claim.printed, computed, claim.atol, claim.rtol) else "discrepancy"
-    return Result(claim, computed, status, verdict)
+    result = Result(claim, computed, status, verdict)
+    if status == "reproduced" and result.finding == "unsafe-rounding":
+        result = Result(claim, computed, "discrepancy", verdict)  # false as printed, by rounding
+    return result
 
 
 def registry(paper: str | None = None) -> list[Claim]:

@@ -10,6 +10,7 @@ Tolerances follow the printed precision: a percentage printed as "83%" gets ±0.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -574,8 +575,38 @@ def _fig7_shape(tighten=1.0):
               ["maximiser at least 0.1 from 1/2", "bound at p = 1e-6 below 1e-5"])
 
 
+def _ex11_randomized_response(tighten=1.0):
+    """Example 1.1 and §4.1's probability statements against randomized response at ε = 0.1, which is (0.1, 0)-DP
+    and so (0.1, 10⁻⁷)-DP: given the employee's true answer, the output that agrees with it (probability
+    e^ε/(1 + e^ε) = 0.525) moves the posterior past each printed bound.  lhs: the probability (under the true
+    answer) that the printed bound fails; rhs: the failure probability the statement allows (1 − 99%, or 0 for the
+    pure-DP guarantee)."""
+    keep = 1 / (1 + math.exp(-0.1))
+    lhs, rhs, labels = [], [], []
+
+    def post(prior):
+        return prior * keep / (prior * keep + (1 - prior) * (1 - keep))
+
+    for allowed, which in ((0.0, "pure DP: 'guaranteed'"), (0.01, "(0.1, 1e-7)-DP: 'with 99% probability'")):
+        lhs.append(keep * (post(0.5) > 0.52)), rhs.append(allowed)
+        labels.append(f"{which}, posterior {post(0.5):.6f} > 52% (prior 1/2)")
+    lhs.append(keep * (post(1e-3) / 1e-3 > 1.1)), rhs.append(0.01)
+    labels.append(f"§4.1: prior 0.001 grows by a factor {post(1e-3) / 1e-3:.5f} > 1.1")
+    lhs.append(keep * (post(0.5) - 0.5 > 0.02)), rhs.append(0.01)
+    labels.append(f"§4.1: prior 1/2 moves by {post(0.5) - 0.5:.5f} > 2 points")
+    return _v(lhs, rhs, "extremal", tighten, labels)
+
+
 CLAIMS = [
     # ---------------------------------------------------------------- Example 1.1 and its §4.1 sequel
+    _claim("kazan-ex1.1-4.1-probability-statements", "Example 1.1, §4.1",
+           "(0.1, 10⁻⁷)-DP with δ′ = 0.01: with 99% probability the posterior (prior 50%) stays between 48% and 52%, "
+           "any prior grows by at most a factor 1.1 and moves by at most 2 points; with pure DP, 'guaranteed'", True,
+           _ex11_randomized_response, expected="discrepancy", finding="false-statement",
+           note="False as printed, by rounding: randomized response at ε = 0.1 is (0.1, 0)-DP, and with probability "
+                "0.525 (its output agreeing with the true answer) puts the posterior at 52.498%, the ratio at 1.105 for "
+                "a small prior, the difference at 2.498 points. The statements with the unrounded bounds (47.50%–52.50%, "
+                "e^{ε′} = 1.105, 2.5 points) hold (Corollaries 3.10–3.12)."),
     _claim("kazan-ex1.1-pure-low", "Example 1.1", "pure (0.1, 0)-DP, prior 50%: posterior at least 48%", 0.48,
            lambda: D.posterior_bounds(0.5, 0.1)[0], atol=P, bound="lower", note="Computed 47.50%; " + NEAREST + "."),
     _claim("kazan-ex1.1-pure-high", "Example 1.1", "pure (0.1, 0)-DP, prior 50%: posterior at most 52%", 0.52,
@@ -830,3 +861,18 @@ CLAIMS = [
     _claim("kazan-fig7-shape", "Figure 7 description", "largest near, but not at, 0.5; collapsing to 0 near p = 0 and 1", True,
            _fig7_shape),
 ]
+
+# Bounds printed on the unsafe side (the registry's rule): the bounds are attained (Theorem 3.9 is tight, and the
+# prior-wise bounds are its images), so a value printed below an upper bound or above a lower one makes the
+# printed statement false — by rounding.  Example 1.1 / §4.1 (six), Example 4.1 (two), Example 4.3 and §4.4 (eight).
+UNSAFE_ROUNDING = (
+    "kazan-ex1.1-pure-low", "kazan-ex1.1-pure-high", "kazan-ex1.1-approx-low", "kazan-ex1.1-approx-high",
+    "kazan-4.1-ratio-up", "kazan-4.1-difference", "kazan-ex4.1-post-month", "kazan-ex4.1-diff-month",
+    "kazan-ex4.3-half-ratio", "kazan-ex4.3-tenth-post", "kazan-ex4.3-tenth-diff", "kazan-ex4.3-tenth-ratio",
+    "kazan-4.4-ratio-at-most-6", "kazan-4.4-worst-post-43", "kazan-4.4-worst-diff-43", "kazan-4.4-worst-change",
+)
+_FALSE_BY_ROUNDING = ("False as printed, by rounding: the bound is attained, and the printed value lies on its unsafe "
+                      "side (agreeing with it only to the printed precision).")
+CLAIMS = [replace(c, expected="discrepancy", finding="unsafe-rounding",
+                  note=(c.note + " " if c.note else "") + _FALSE_BY_ROUNDING) if c.id in UNSAFE_ROUNDING else c
+          for c in CLAIMS]
