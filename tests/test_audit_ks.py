@@ -370,3 +370,39 @@ def test_local_randomized_response_is_tanh_quarter_eps_for_two_records(eps):
         keep = math.exp(eps) / (1 + math.exp(eps))
         L = np.array([[np.prod([keep if o == x else 1 - keep for o, x in zip(out, d)]) for out in outs] for d in dbs])
         assert semantic_sup(L, dbs) == pytest.approx(math.tanh(eps / 4), abs=1e-6)
+
+
+# --- Theorem 2.4 (1): a mechanism that reaches about 10δ ------------------------------------------------------
+
+
+def three_output_semantic_delta(eps, delta, r, b0):
+    """One record, outputs t₁ (Pr 0 → rc, 1 → c), t₂ (mirrored), t₃ (uninformative), c = δ/(r − e^ε): exactly
+    (ε, δ)-DP.  With n = 1, Game 1's posterior is the prior, so SD at t is |Pr[x = 0 | t] − b₀|; the semantic δ
+    is the mass of transcripts where SD > ε′ = e^{3ε} − 1 + 2√δ."""
+    c = delta / (r - math.exp(eps))
+    rows = np.array([[r * c, c, 1 - (r + 1) * c], [c, r * c, 1 - (r + 1) * c]])
+    if rows.min() < 0:
+        return 0.0, 4 * math.sqrt(delta)  # no such mechanism at this r
+    assert abs(dlt(rows[0], rows[1], eps) - delta) < 1e-12 * max(1.0, r)
+    eps_prime = math.expm1(3 * eps) + 2 * math.sqrt(delta)
+    b = np.array([b0, 1 - b0])
+    pt = b @ rows
+    post0 = b0 * rows[0] / pt
+    return float(pt[np.abs(post0 - b0) > eps_prime].sum()), 4 * math.sqrt(delta)
+
+
+def test_theorem_24_1_three_output_mechanism_reaches_ten_delta():
+    """The semantic δ is not 'of order δ': about 10δ, 0.026 of δ′ (ε = 0.01, δ = 9.8·10⁻⁵), by a grid over r."""
+    best = max(three_output_semantic_delta(0.01, 9.8e-5, r, b0)[0]
+               for r in np.linspace(1.0102, 2.0, 20000) for b0 in (0.48, 0.5))
+    assert 1.0e-3 <= best <= 1.03e-3 and best > 10 * 9.8e-5
+    assert 0.025 <= best / (4 * math.sqrt(9.8e-5)) < 0.027
+
+
+def test_theorem_24_1_registry_margin_is_at_least_the_construction():
+    """Join: ks-thm2.4-1-leaky-count's margin is at least what the construction reaches."""
+    from dpsemantics import claims
+
+    v = claims.evaluate(claims.get("ks-thm2.4-1-leaky-count")).verdict
+    reached = three_output_semantic_delta(0.01, 9.8e-5, 1.2235, 0.5)
+    assert reached[0] / reached[1] - 1e-4 <= v.margin <= 1

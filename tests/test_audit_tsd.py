@@ -444,3 +444,30 @@ def test_posteriors_with_and_without_ada_within_e_2eps(seed):
             live = post > 0
             worst = max(worst, float(np.max(np.abs(np.log(post[live]) - np.log(post2[live])))))
     assert worst <= 2 * EPS + 1e-12
+
+
+# --- §7: 0-Bayesian₀ DP is not equivalent to independence ----------------------------------------------------------
+
+
+def test_s7_xor_randomized_response_passes_definition_3_at_zero_but_discloses():
+    """Randomized response on D₁ ⊕ D₂, D₁ and D₂ independent fair bits, ε = 0.5."""
+    keep = math.exp(0.5) / (1 + math.exp(0.5))
+    joint = {}  # Pr[D1 = a, D2 = b, O = o]
+    for a, b, o in itertools.product((0, 1), repeat=3):
+        joint[a, b, o] = 0.25 * (keep if o == (a ^ b) else 1 - keep)
+    # Definition 3 at this population: Pr[O = o | D_i = v] does not depend on v (ε = 0)
+    for i, o in itertools.product((0, 1), repeat=2):
+        given = [sum(p for (a, b, oo), p in joint.items() if oo == o and (a, b)[i] == v) / 0.5 for v in (0, 1)]
+        assert given[0] == pytest.approx(0.5) and given[1] == pytest.approx(0.5)
+    pr_o0 = sum(p for (a, b, o), p in joint.items() if o == 0)
+    posterior = joint[0, 0, 0] / pr_o0
+    assert posterior == pytest.approx(0.311, abs=5e-4) and posterior > 0.25 + 0.06
+
+
+def test_s7_registry_files_the_counterexample():
+    """Join: the registry's claim is a false statement whose worst case is this construction."""
+    from dpsemantics import claims
+
+    r = claims.evaluate(claims.get("tsd-s7-equivalent-to-independence"))
+    assert r.status == "discrepancy" and r.finding == "false-statement" and "xor" in r.verdict.worst
+    assert "0.311" in r.claim.note

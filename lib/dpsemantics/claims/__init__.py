@@ -14,12 +14,15 @@ when a claim's status differs from the expected one.
 ``lhs`` and the printed bound ``rhs`` at every case tried, the kind of ``evidence`` (:data:`EVIDENCE`) and
 the worst case found.  The verdict's ``margin`` is max lhs/rhs (1 = the bound is attained, > 1 = it is
 violated).  With ``tighten = t`` the check must compare against the bound scaled by ``t`` (or a printed
-constant scaled by ``t``); the perturbation test in ``tests/test_claims.py`` sets ``t`` just below the
-margin and expects the check to report a failure — a check that survives it cannot fail and is rewritten.
+constant scaled by ``t``).  Falsifiability is shown by :mod:`dpsemantics.claims.mutations`: false variants
+of statements (the bound at 0.99 × its known supremum, a smaller constant, a dropped hypothesis) that the
+checks must refute.  Cases where both sides are 0 are dropped by :meth:`Verdict.of`; a relation left with no
+case is ``not-checked``.
 
 Numeric claims that are *bounds* carry ``bound="upper"`` or ``"lower"``; a printed value that agrees within
-the printed precision but lies on the unsafe side (an upper bound printed below the computed value) is
-reported with the finding ``unsafe-rounding`` — one rule for the whole registry.
+the printed precision but lies on the unsafe side (an upper bound printed below the computed, attained value)
+makes the printed statement false: it is a ``discrepancy`` with the finding ``unsafe-rounding`` — one rule
+for the whole registry.
 
 Run ``python -m dpsemantics.claims`` for a table, ``--json`` for machine-readable output.
 """
@@ -33,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Union
 
 __all__ = ["Claim", "Verdict", "Result", "registry", "get", "evaluate", "evaluate_all", "matches",
-           "PAPERS", "STATUSES", "EVIDENCE", "FINDINGS", "VERDICT_RTOL"]
+           "PAPERS", "STATUSES", "EVIDENCE", "SEARCH_METHODS", "CERTIFIED", "FINDINGS", "VERDICT_RTOL"]
 
 Value = Union[float, int, bool, str]
 
@@ -46,17 +49,31 @@ PAPERS = {
     "kazan": "Kazan, Sharma, Zhang, Jiang & Yan, Interpreting Differential Privacy in Terms of Disclosure Risk",
 }
 
-#: What a claim can turn out to be.
-STATUSES = ("reproduced", "discrepancy")
+#: What a claim can turn out to be.  A relation none of whose cases says anything (every case has both
+#: sides 0) is ``not-checked``: it is neither reproduced nor refuted.
+STATUSES = ("reproduced", "discrepancy", "not-checked")
 
-#: How a claim that a printed relation holds was attacked (the kinds a :class:`Verdict` may name).
+#: How a printed relation was established (the kind a :class:`Verdict` names), weakest last.
 EVIDENCE = {
-    "closed-form": "a closed form or identity evaluated on a grid that includes the extremes",
+    "certified-interval": "rigorous interval arithmetic (mpmath.iv), branch-and-bound over the whole stated "
+                          "parameter box, tails by a bound written in the claim",
+    "certified-lp": "a linear program over every mechanism with a fixed number of outputs (HiGHS), its optimum "
+                    "certified by an exact-rational dual solution checked with fractions",
+    "closed-form": "a closed form or identity, evaluated on a grid that includes the extremes",
+    "search": "a search (enumeration, optimiser, random instances, extremal constructions) over finitely many "
+              "cases; a proof of nothing beyond them",
+}
+
+#: The methods a ``search`` verdict may name (how its cases were chosen).
+SEARCH_METHODS = {
     "exhaustive": "every case of a finite family enumerated",
     "optimised-search": "an optimiser (linear program, convex or local search with restarts) maximised lhs/rhs",
     "random-search": "random instances, drawn near the worst case",
     "extremal": "the known extremal construction (randomized response, two-point beliefs, point masses)",
 }
+
+#: Certified kinds: a verdict of these kinds is a proof on its domain (or a counterexample).
+CERTIFIED = ("certified-interval", "certified-lp")
 
 #: What kind of disagreement a discrepancy is.
 FINDINGS = {
@@ -78,9 +95,13 @@ VERDICT_RTOL = 1e-9
 class Verdict:
     """The outcome of an attack on a printed inequality ``lhs <= rhs`` (one entry per case tried).
 
-    Build it with :meth:`of`.  ``margin`` is max lhs/rhs over the cases with rhs > 0 (1 = attained,
-    > 1 = violated; a case with rhs = 0 counts as 1 when lhs = 0 and as ∞ otherwise).  ``holds`` compares
-    every lhs with ``tighten * rhs`` up to :data:`VERDICT_RTOL` relative rounding slack.
+    Build it with :meth:`of`.  Cases where both sides are 0 say nothing and are *vacuous*: they are left out
+    of ``cases`` and of the margin (``vacuous`` counts them); a verdict with no other case is not ``checked``.
+    ``margin`` is max lhs/rhs over the remaining cases (1 = attained, > 1 = violated; rhs = 0 < lhs counts
+    as ∞).  ``holds`` compares every lhs with ``tighten * rhs`` up to :data:`VERDICT_RTOL` rounding slack.
+    ``evidence`` is one kind of :data:`EVIDENCE`; a ``search`` names its ``methods``
+    (:data:`SEARCH_METHODS`).  ``domain`` says what the verdict covers, ``certificate`` how to reproduce it
+    (box count, LP sizes, cases), ``supremum`` the known supremum of lhs/rhs a search is compared with.
     """
 
     holds: bool
@@ -88,12 +109,41 @@ class Verdict:
     evidence: tuple[str, ...]
     cases: int
     worst: str = ""
+    vacuous: int = 0
+    methods: tuple[str, ...] = ()
+    domain: str = ""
+    certificate: str = ""
+    supremum: float | None = None
+
+    @property
+    def checked(self) -> bool:
+        """Whether at least one case was not vacuous."""
+        return self.cases > 0
+
+    @property
+    def kind(self) -> str:
+        return self.evidence[0]
+
+    @property
+    def certified(self) -> bool:
+        return self.kind in CERTIFIED
 
     @classmethod
-    def of(cls, lhs, rhs, *, evidence, tighten: float = 1.0, worst: str = "", labels=None) -> "Verdict":
+    def unchecked(cls, why: str, *, tried: int = 0, methods=()) -> "Verdict":
+        """A verdict that checks nothing (status ``not-checked``), saying why: e.g. every case tried had lhs = 0
+        far below a positive bound, so the search never came near the statement's edge."""
+        if not why:
+            raise ValueError("why must say why the relation is not checked (got an empty string)")
+        methods = (methods,) if isinstance(methods, str) else tuple(methods)
+        return cls(True, 0.0, ("search",), 0, "", 0, methods, f"not checked: {why}", f"{tried} cases tried")
+
+    @classmethod
+    def of(cls, lhs, rhs, *, evidence, tighten: float = 1.0, worst: str = "", labels=None, domain: str = "",
+           certificate: str = "", supremum: float | None = None) -> "Verdict":
         """``lhs``/``rhs``: the attacked quantity and the printed bound, arrays of equal size.
-        ``evidence``: a kind of :data:`EVIDENCE` or a tuple of them.  ``labels`` (optional, one per case)
-        describe the cases; the label of the case with the largest ratio becomes ``worst``."""
+        ``evidence``: a kind of :data:`EVIDENCE`, or search methods (:data:`SEARCH_METHODS`, one or a tuple),
+        which make the kind ``search``.  ``labels`` (optional, one per case) describe the cases; the label of
+        the case with the largest ratio becomes ``worst``.  Vacuous cases (lhs = rhs = 0) are dropped."""
         import numpy as np
 
         lhs = np.ravel(np.asarray(lhs, dtype=float))
@@ -102,18 +152,37 @@ class Verdict:
             raise ValueError(f"lhs and rhs must be non-empty and of equal size (got {lhs.size} and {rhs.size})")
         if np.any(np.isnan(lhs)) or np.any(np.isnan(rhs)):
             raise ValueError("lhs and rhs must not contain NaN")
-        evidence = (evidence,) if isinstance(evidence, str) else tuple(evidence)
-        unknown = [e for e in evidence if e not in EVIDENCE]
-        if not evidence or unknown:
-            raise ValueError(f"evidence must be kinds of {sorted(EVIDENCE)} (got evidence={evidence!r})")
+        given = (evidence,) if isinstance(evidence, str) else tuple(evidence)
+        methods = tuple(e for e in given if e in SEARCH_METHODS)
+        kinds = [e for e in given if e in EVIDENCE]
+        unknown = [e for e in given if e not in EVIDENCE and e not in SEARCH_METHODS]
+        if not given or unknown or len(kinds) > 1 or (kinds and methods and kinds != ["search"]):
+            raise ValueError(f"evidence must be one kind of {sorted(EVIDENCE)} or search methods of "
+                             f"{sorted(SEARCH_METHODS)} (got evidence={evidence!r})")
+        kind = kinds[0] if kinds else "search"
+        labels = None if labels is None else [str(x) for x in labels]
+        if labels is not None and len(labels) != lhs.size:
+            raise ValueError(f"labels must have one entry per case (got {len(labels)} for {lhs.size} cases)")
+        keep = ~((lhs == 0) & (rhs == 0))
+        vacuous = int(lhs.size - keep.sum())
+        lhs, rhs = lhs[keep], rhs[keep]
+        if labels is not None:
+            labels = [x for x, k in zip(labels, keep) if k]
+        if not domain:
+            domain = f"{lhs.size} case{'' if lhs.size == 1 else 's'} tried" if kind in ("search", "closed-form") else ""
+        if not certificate and kind in ("search", "closed-form"):
+            certificate = f"{lhs.size} non-vacuous cases, {vacuous} vacuous (0 ≤ 0) left out"
+        if lhs.size == 0:
+            return cls(True, 0.0, (kind,), 0, worst, vacuous, methods, domain, certificate, supremum)
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(rhs > 0, lhs / np.where(rhs > 0, rhs, 1.0), np.where(lhs <= rhs, 1.0, np.inf))
         i = int(np.argmax(ratio))
         bound = tighten * rhs
         holds = bool(np.all(lhs <= bound + VERDICT_RTOL * np.abs(bound)))
         if labels is not None and not worst:
-            worst = str(list(labels)[i])
-        return cls(holds, float(ratio[i]), evidence, int(lhs.size), worst)
+            worst = labels[i]
+        return cls(holds, float(ratio[i]), (kind,), int(lhs.size), worst, vacuous, methods, domain, certificate,
+                   supremum)
 
 
 @dataclass(frozen=True)
@@ -174,7 +243,8 @@ class Result:
         c = self.claim
         if c.finding:
             return c.finding
-        if self.status == "reproduced" and c.bound and isinstance(self.computed, (int, float)) and not isinstance(self.computed, bool):
+        if c.bound and isinstance(self.computed, (int, float)) and not isinstance(self.computed, bool) \
+                and matches(c.printed, self.computed, c.atol, c.rtol):
             printed, computed = float(c.printed), float(self.computed)
             slack = 1e-12 * max(abs(printed), abs(computed))
             if (c.bound == "upper" and printed < computed - slack) or (c.bound == "lower" and printed > computed + slack):
@@ -202,9 +272,14 @@ class Result:
             "chapter": c.chapter,
             "finding": self.finding,
             "bound": c.bound,
-            "evidence": list(self.verdict.evidence) if self.verdict else None,
+            "evidence": self.verdict.kind if self.verdict else None,
+            "methods": list(self.verdict.methods) if self.verdict else None,
+            "domain": self.verdict.domain if self.verdict else None,
+            "certificate": self.verdict.certificate if self.verdict else None,
+            "supremum": self.verdict.supremum if self.verdict else None,
             "margin": self.verdict.margin if self.verdict else None,
             "cases": self.verdict.cases if self.verdict else None,
+            "vacuous": self.verdict.vacuous if self.verdict else None,
             "worst": self.verdict.worst if self.verdict else None,
         }
 
@@ -233,8 +308,13 @@ def evaluate(claim: Claim, tighten: float | None = None) -> Result:
     raw = claim.compute() if tighten is None else claim.compute(tighten=tighten)
     verdict = raw if isinstance(raw, Verdict) else None
     computed = verdict.holds if verdict else _to_python(raw)
+    if verdict is not None and not verdict.checked:
+        return Result(claim, computed, "not-checked", verdict)
     status = "reproduced" if matches(claim.printed, computed, claim.atol, claim.rtol) else "discrepancy"
-    return Result(claim, computed, status, verdict)
+    result = Result(claim, computed, status, verdict)
+    if status == "reproduced" and result.finding == "unsafe-rounding":
+        result = Result(claim, computed, "discrepancy", verdict)  # false as printed, by rounding
+    return result
 
 
 def registry(paper: str | None = None) -> list[Claim]:

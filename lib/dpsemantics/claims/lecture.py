@@ -76,11 +76,6 @@ def _event_form_equals_indistinguishability_form(tighten: float = 1.0) -> Verdic
                       tighten=tighten, labels=labels + labels)
 
 
-def _exp_close_to_linear_at_small_eps():
-    """Relative gap between e^ε and 1 + ε at ε = 0.1 (the lecture's 'ε of order 0.1')."""
-    return float((np.exp(0.1) - 1.1) / np.exp(0.1))
-
-
 @cache
 def _tv_cases():
     rng = np.random.default_rng(71)
@@ -181,17 +176,6 @@ CLAIMS = [
         statement="The event form and the indistinguishability form of (ε, δ)-DP define the same δ(ε)",
         printed=True,
         compute=_event_form_equals_indistinguishability_form,
-        chapter=CHAPTER,
-    ),
-    Claim(
-        id="lecture-s5-exp-linear",
-        paper="lecture",
-        where="§5, e^ε ≈ 1 + ε",
-        statement="At ε = 0.1 the linear reading 1 + ε is within 0.5% of e^ε",
-        printed=0.0,
-        compute=_exp_close_to_linear_at_small_eps,
-        atol=0.005,
-        note="The lecture writes the approximation without a size; we state it at the lecture's typical ε = 0.1.",
         chapter=CHAPTER,
     ),
     Claim(

@@ -493,6 +493,25 @@ def _nondisclosure_search():
     return np.array(lhs), np.array(rhs), labels
 
 
+@functools.cache
+def _bayesian0_without_independence():
+    """§7's reason, 'both are equivalent to requiring independence between D and O': randomized response on
+    D₁ ⊕ D₂ with D₁, D₂ independent fair bits passes Definition 3's check with ε = 0 at that population (each
+    Pr[O | D_i] is ½), yet D and O are dependent: lhs the nondisclosure ε (0 iff independent), rhs the ε of
+    Definition 3's check, which independence would bound it by (0)."""
+    lhs, rhs, labels = [], [], []
+    population = np.full((2, 2), 0.25)
+    dbs = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    for eps in (0.1, 0.5, 2.0):
+        keep = 1 / (1 + math.exp(-eps))
+        mech = FiniteMechanism(np.array([[keep, 1 - keep] if a == b else [1 - keep, keep] for a, b in dbs]), dbs, [0, 1])
+        posterior_00 = keep * 0.25 / 0.5
+        lhs.append(causal.nondisclosure_epsilon(mech, population)), rhs.append(causal.definition_epsilon(3, mech, population))
+        labels.append(f"randomized response on D1 xor D2, eps={eps}: Definition 3 at eps=0, yet "
+                      f"Pr[D=(0,0) | O=0] = {posterior_00:.3f} against the prior 0.25")
+    return np.array(lhs), np.array(rhs), labels
+
+
 def _mech_from_logits(logits):
     M = np.exp(logits - logits.max(axis=1, keepdims=True))
     return FiniteMechanism(M / M.sum(axis=1, keepdims=True), list(itertools.product((0, 1), repeat=2)), [0, 1, 2])
@@ -681,8 +700,16 @@ CLAIMS = [
           True, _verdict(_noninterference_search, ("random-search", "extremal")), chapter=CHAPTER),
     Claim("tsd-s3-informed-adversary", "tsd", "§3, after Proposition 1", "Depending on the circumstances either the informed (strong) or the uninformed adversary learns more: a computed example of each",
           True, _verdict(_informed_search, "extremal"), chapter=CHAPTER),
-    Claim("tsd-s7-nondisclosure", "tsd", "§7", "Statistical nondisclosure (the adversary's background knowledge is the true population) implies Definition 3's check at that population with ε = 0; quantitatively ε₃(𝒫) ≤ 2·ε_SND(𝒫)",
-          True, _verdict(_nondisclosure_search, ("random-search", "optimised-search", "extremal")), chapter=CHAPTER),
+    Claim("tsd-s7-nondisclosure", "tsd", "§7, quantitative form (this book)", "Statistical nondisclosure (the adversary's background knowledge is the true population) implies Definition 3's check at that population with ε = 0 (the paper); the book's quantitative form: ε₃(𝒫) ≤ 2·ε_SND(𝒫)",
+          True, _verdict(_nondisclosure_search, ("random-search", "optimised-search", "extremal")), chapter=CHAPTER,
+          note="The paper states only the implication at ε = 0; the factor 2 is this book's bound, not the paper's."),
+    Claim("tsd-s7-equivalent-to-independence", "tsd", "§7", "'Statistical nondisclosure implies 0-Bayesian₀ DP (Def. 3) since both are equivalent to requiring independence between D and O' (at the true population): Definition 3 with ε = 0 implies independence of D and O",
+          True, _verdict(_bayesian0_without_independence, "extremal"), chapter=CHAPTER, expected="discrepancy",
+          finding="false-statement",
+          note="False: randomized response on D₁ ⊕ D₂ (D₁, D₂ independent fair bits, ε = 0.5) passes Definition 3 with "
+               "ε = 0 (each Pr[O | D_i] is ½) while Pr[D = (0,0) | O = 0] = 0.311 against the prior 0.25. Only one "
+               "direction holds: independence of D and O implies 0-Bayesian₀ DP, so the implication stands and its "
+               "stated reason does not (recomputed without the package in tests/test_audit_tsd.py)."),
     Claim("tsd-s8-experiment", "tsd", "§8", "An effect size can be estimated from a black box by experiment: the 95% confidence interval for log RP from interventions on one data point covers the true effect at the nominal rate (seeded simulation, 4000 experiments per size; bound α + 3 standard errors)",
           True, _verdict(_experiment_search, "random-search"), chapter=CHAPTER),
 ]
