@@ -150,6 +150,140 @@ FIGURES_WITHOUT_ALT = """
 """
 
 
+# Numbers glued into the prose (``{glue:text}``): the book's glue role marks each pasted text with its key and
+# format (``glue-key-x glue-format-.6f``, dpsemantics.book.sphinx_extras); myst-nb keeps the glued values
+# (``NAME.glue.json``), floats with every digit (dpsemantics.book.notebook.glue).  A page must show each glued
+# number right to its last digit: the shown number within half a unit of its last digit of the glued value.
+GLUED = ROOT / "_build" / "jupyter_execute"
+_SUPERSCRIPTS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+_SHOWN_NUMBER = re.compile(r"^(?P<sign>[-−]?)(?P<mantissa>\d[\d  ]*(?:\.\d+)?)?(?:(?:^|×)10(?P<exp>[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))?(?P<pct>%?)$")
+
+
+class _Pasted(HTMLParser):
+    """The texts a page pastes from glue: (key, format, shown text), in page order."""
+
+    def __init__(self):
+        super().__init__()
+        self.pasted, self._open = [], None
+
+    def handle_starttag(self, tag, attrs):
+        classes = (dict(attrs).get("class") or "").split()
+        key = next((c[len("glue-key-"):] for c in classes if c.startswith("glue-key-")), None)
+        if key is not None:
+            fmt = next((c[len("glue-format-"):] for c in classes if c.startswith("glue-format-")), "none")
+            self._open = [key, fmt, ""]
+
+    def handle_data(self, data):
+        if self._open is not None:
+            self._open[2] += data
+
+    def handle_endtag(self, tag):
+        if self._open is not None and tag == "span":
+            self.pasted.append(tuple(self._open))
+            self._open = None
+
+
+def shown_number(text: str):
+    """A number as a page shows it (``0.100019``, ``−2.5×10⁻⁶``, ``10⁻⁵``, ``12 345``, ``95%``) as (value, half a
+    unit of its last digit), or ``None`` when ``text`` is not a number."""
+    m = _SHOWN_NUMBER.match(text.strip())
+    if m is None or (m.group("mantissa") is None and m.group("exp") is None):
+        return None
+    mantissa = (m.group("mantissa") or "1").replace(" ", "").replace("\u202f", "").replace("\u00a0", "")
+    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    scale = (10.0 ** int(m.group("exp").translate(_SUPERSCRIPTS)) if m.group("exp") else 1.0) * (0.01 if m.group("pct") else 1.0)
+    sign = -1 if m.group("sign") else 1
+    if m.group("mantissa") is None:  # "10⁻⁵" shows one significant digit
+        return sign * scale, 0.5 * scale
+    return sign * float(mantissa) * scale, 0.5 * 10.0 ** -decimals * scale
+
+
+def wrong_glued_digits(html: str, glued: dict) -> list[str]:
+    """The glued numbers ``html`` shows with wrong digits: not the glued value (``glued``: key → its text/plain)
+    rounded to the digits shown, or a number glued as text (already rounded) and formatted again with a
+    number format (``{glue:text}`x:.6f``` of a glued "0.1" shows "0.100000": digits that were never
+    computed)."""
+    from ast import literal_eval
+
+    parser = _Pasted()
+    parser.feed(html)
+    wrong = []
+    for key, fmt, text in parser.pasted:
+        if key not in glued:
+            wrong.append(f"{key}: shown {text!r}, nothing glued under that name")
+            continue
+        try:
+            value = literal_eval(glued[key])
+        except (SyntaxError, ValueError):
+            value = glued[key]
+        if isinstance(value, str):
+            if fmt != "none" and fmt[-1] in "eEfFgGn%":
+                wrong.append(f"{key}: glued as text {value!r}, formatted again with :{fmt} to {text!r}")
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        shown = shown_number(text)
+        if shown is None:
+            wrong.append(f"{key}: glued {value!r}, shown {text!r}, which is not a number")
+        elif abs(shown[0] - value) > shown[1] * (1 + 1e-9) + 1e-300:
+            wrong.append(f"{key}: glued {value!r}, shown {text!r}")
+    return wrong
+
+
+def _glued_values(doc: str) -> dict:
+    path = GLUED / f"{doc}.glue.json"
+    if not path.is_file():
+        return {}
+    import json
+
+    return {k: v["data"].get("text/plain", "") for k, v in json.loads(path.read_text(encoding="utf-8")).items()}
+
+
+def test_glued_numbers_show_right_digits(strict_build):
+    """Issue 25: every number glued into a chapter's prose is the glued value rounded to the digits shown."""
+    assert strict_build.returncode == 0
+    wrong, checked = [], 0
+    for doc in docnames():
+        if not (ROOT / f"{doc}.ipynb").exists():
+            continue
+        html = (HTML / f"{doc}.html").read_text(encoding="utf-8")
+        found = wrong_glued_digits(html, _glued_values(doc))
+        wrong += [f"{doc}: {w}" for w in found]
+        parser = _Pasted()
+        parser.feed(html)
+        checked += len(parser.pasted)
+    assert checked > 100, f"only {checked} glued numbers found on the chapters: is the glue role marking them?"
+    assert not wrong, "glued numbers shown with wrong digits:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("glued, html", [
+    ("0.1000190", '<span class="pasted-text glue-key-x glue-format-.6f">0.100000</span>'),
+    ("2.1972245773362196", '<span class="pasted-text glue-key-x glue-format-.4f">2.1970</span>'),
+    ("1.6487212707001282", '<span class="pasted-text glue-key-x glue-format-.4f">1.6490</span>'),
+    ("2.0077", '<span class="pasted-text glue-key-x glue-format-.3f">2.008</span> <span class="pasted-text glue-key-y glue-format-.4f">2.0080</span>'),
+    ("3.7e-05", '<span class="pasted-text glue-key-x glue-format-none">3.8×10⁻⁵</span>'),
+    ("0.957", '<span class="pasted-text glue-key-x glue-format-.0%">95%</span>'),
+    ("'0.1'", '<span class="pasted-text glue-key-x glue-format-.6f">0.100000</span>'),  # text formatted twice
+    ("0.5", '<span class="pasted-text glue-key-x glue-format-none">True</span>'),
+])
+def test_wrong_glued_digits_catches(glued, html):
+    assert wrong_glued_digits(html, {"x": glued, "y": glued})
+
+
+@pytest.mark.parametrize("glued, html", [
+    ("0.1000190", '<span class="pasted-text glue-key-x glue-format-.6f">0.100019</span>'),
+    ("2.1972245773362196", '<p>so <span class="pasted-text glue-key-x glue-format-.4f">2.1972</span> here</p>'),
+    ("3.718e-05", '<span class="pasted-text glue-key-x glue-format-none">3.718×10⁻⁵</span>'),
+    ("1e-05", '<span class="pasted-text glue-key-x glue-format-none">10⁻⁵</span>'),
+    ("12345", '<span class="pasted-text glue-key-x glue-format-none">12 345</span>'),
+    ("0.9573", '<span class="pasted-text glue-key-x glue-format-.1%">95.7%</span>'),
+    ("-0.25", '<span class="pasted-text glue-key-x glue-format-.2f">−0.25</span>'),
+    ("'2.5×10⁻⁶'", '<span class="pasted-text glue-key-x glue-format-none">2.5×10⁻⁶</span>'),
+])
+def test_wrong_glued_digits_passes(glued, html):
+    assert wrong_glued_digits(html, {"x": glued}) == []
+
+
 class _Links(HTMLParser):
     def __init__(self):
         super().__init__()

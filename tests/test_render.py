@@ -2,6 +2,8 @@
 
 from types import SimpleNamespace
 
+import numpy as np
+
 import pytest
 
 from dpsemantics.book import margin_cell, prose
@@ -45,3 +47,25 @@ def test_prose_leaves_names_with_exponents(text):
 def test_margin_cell_counts_cases_in_words():
     assert margin_cell(SimpleNamespace(margin=0.524, cases=1)) == "0.524 (1 case)"
     assert margin_cell(SimpleNamespace(margin=1.0, cases=10015)) == "1 (10 015 cases)"
+
+
+def test_glue_keeps_every_digit_while_reader_numbers_round_the_outputs(monkeypatch):
+    """Issue 25: ``use_reader_numbers`` wrote a glued 0.1000190 as "0.1", which ``{glue:text}`x:.6f``` padded
+    to "0.100000".  The glued text must be the float's every digit, whatever the outputs' formatter does."""
+    from IPython.core.formatters import format_display_data
+    from IPython.core.interactiveshell import InteractiveShell
+    import myst_nb
+
+    from dpsemantics.book import notebook
+
+    shell = InteractiveShell.instance()
+    notebook.use_reader_numbers()
+    assert shell.display_formatter.format(0.1000190)[0]["text/plain"] == "0.1"  # outputs: 4 digits
+    glued = {}
+    monkeypatch.setattr(myst_nb, "glue", lambda name, value, display=True: glued.update(
+        {name: format_display_data(value)[0]["text/plain"]}))
+    notebook.glue("eps", np.float64(0.1000190), display=False)
+    notebook.glue("two_log_3", 2 * np.log(3), display=False)
+    notebook.glue("n", np.int64(7), display=False)
+    assert glued == {"eps": "0.100019", "two_log_3": "2.1972245773362196", "n": "7"}
+    assert f"{float(glued['two_log_3']):.4f}" == "2.1972"

@@ -4,7 +4,11 @@ A chapter runs in three places: in the book's build (myst-nb present), in a read
 fresh Python opened from a launch button (Colab, Binder) that has only pip.  So:
 
 - :func:`glue` hands a value to the prose (``{glue:text}``) as a plain Python number, never a NumPy
-  scalar; without myst-nb it does nothing (there is no prose to fill), and shows the value if asked to.
+  scalar, with all its digits (``repr``), so that the prose formats it once, from the unrounded value:
+  ``{glue:text}`x:.6f``` of 0.1000190 is ``0.100019``, not ``0.100000`` padded from a 4-digit text; a
+  glue without a format is written by :func:`dpsemantics.book.number` at build time
+  (:mod:`dpsemantics.book.sphinx_extras`).  Without myst-nb it does nothing (there is no prose to fill),
+  and shows the value if asked to.
 - :func:`use_reader_numbers` makes every number a cell shows (alone or inside a dict, tuple or list) print
   through :func:`dpsemantics.book.number`: ``0.7``, not ``0.7000000000000003`` or ``np.float64(0.7)``.
 - :func:`table` shows rows as a Markdown table, every number through :func:`dpsemantics.book.number`.
@@ -36,12 +40,24 @@ def plain(value):
     return value
 
 
+class _ExactFloat(float):
+    """A float whose plain text is its ``repr`` (all its digits), whatever :func:`use_reader_numbers` set for
+    floats: IPython's printer takes a class's own ``_repr_pretty_`` before the printers registered for
+    its bases."""
+
+    def _repr_pretty_(self, p, cycle):
+        p.text(repr(float(self)))
+
+
 def glue(name: str, value, display: bool = True):
-    """myst-nb's ``glue`` for a value shown in the prose, as a plain Python value.
+    """myst-nb's ``glue`` for a value shown in the prose, as a plain Python value, a float with all its
+    digits (see the module's docstring).
 
     Without myst-nb (a fresh Python, e.g. Colab) nothing is glued; with ``display=True`` the value is
     still shown as the cell's output."""
     value = plain(value)
+    if isinstance(value, float) and not isinstance(value, bool):
+        value = _ExactFloat(value)
     try:
         from myst_nb import glue as myst_glue
     except ImportError:
