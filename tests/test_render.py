@@ -21,15 +21,29 @@ def test_prose_sets_exponents_as_superscripts(text, shown):
     assert prose(text) == shown
 
 
-@pytest.mark.parametrize("text", ["a ^ b", "x_i is a name", "$e^\\varepsilon$ stays math", "ε = 0.5"])
+@pytest.mark.parametrize("text", ["a ^ b", "prog_A and delta_hat are names", "$e^\\varepsilon$ stays math", "ε = 0.5",
+                                  "Theorem 3.2, eq. (78), n = 3, v1.2"])
 def test_prose_leaves_other_text(text):
     assert prose(text) == text
 
 
 @pytest.mark.parametrize("text, shown", [
+    ("ε_def ≤ ε_DP", "ε<sub>def</sub> ≤ ε<sub>DP</sub>"),
+    ("1 − δ_PDP(ε)", "1 − δ<sub>PDP</sub>(ε)"),
+    ("x_i ∈ S", "x<sub>i</sub> ∈ S"),
+    ("ε_adv(51)", "ε<sub>adv</sub>(51)"),
+    ("counterexample eps=0.01, delta_hat=0.0001", "counterexample ε = 0.01, δ̂ = 0.0001"),
+    ("median, eps=1.0, delta1=0.03471", "median, ε = 1.0, δ₁ = 0.03471"),
+    ("Pr[O=3 | do(D1=1)]", "Pr[O=3 \\| do(D₁=1)]"),
+])
+def test_prose_typesets_bare_indices(text, shown):
+    assert prose(text) == shown
+
+
+@pytest.mark.parametrize("text, shown", [
     ("δ = 1e-6", "δ = 10⁻⁶"),
     ("worst 3.45e-5 at b=1e-13", "worst 3.45×10⁻⁵ at b=10⁻¹³"),
-    ("eps=1.0, delta=1e-08", "eps=1.0, delta=10⁻⁸"),
+    ("eps=1.0, delta=1e-08", "ε = 1.0, δ = 10⁻⁸"),
     ("gap 1.000e-06.", "gap 10⁻⁶."),
     ("ε up to 1.9e+154", "ε up to 1.9×10¹⁵⁴"),
     ("9.999999999999999e-06", "10⁻⁵"),

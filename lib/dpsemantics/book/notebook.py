@@ -93,7 +93,7 @@ def table_markdown(header, rows, *, digits: int = 4, caption: str | None = None,
     if caption is None:
         return "\n".join(lines)
     options = [f":name: {name}"] if name else []
-    return "\n".join([f"```{{table}} {caption}", *options, "", *lines, "```"])
+    return "\n".join([f"```{{table}} {prose(caption)}", *options, "", *lines, "```"])
 
 
 def table(header, rows, *, digits: int = 4, caption: str | None = None, name: str | None = None):
