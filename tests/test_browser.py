@@ -141,6 +141,149 @@ CHARACTERS_SCRIPT = r"""
 }
 """
 
+# What a reader sees in a cell's output that only a program should: a dict, list or tuple repr, Python's True,
+# False, None, inf and nan, and variable names (``eps``, ``delta_hat``, ``x_i``).  Outputs are prose, tables and
+# figures.  One pattern, shared by the page walk and :func:`python_in_output` (unit-tested on sample strings).
+# Exercise solutions (coursework: the reader's own checks print the names of the reader's variables) are left out.
+PYTHON_OUTPUT_PATTERN = (r"\{\s*(['\"(]|[-\d.]+\s*:)|\[\(|\b(True|False|None)\b(?!\s+[a-z])|\b(inf|nan)\b"
+                         r"|\b(eps|delta|epsilon|sigma|rho)\b(?!\s*\()|\b[a-z]+_[a-z0-9_]+\b")
+# Printed output (``pre``) that is a tuple or list: one line, in brackets, with a comma; in a table cell "(1, 0)"
+# is the book's notation for a pair of parameters, in printed output it is Python's.
+PRINTED_SEQUENCE_PATTERN = r"^\s*[\[(][^\n]*,[^\n]*[\])]\s*$"
+
+
+def python_in_output(text: str, printed: bool = False) -> bool:
+    """Whether ``text`` (one cell output as a reader sees it; ``printed``: a ``pre`` block) shows Python data or
+    names rather than prose."""
+    return re.search(PYTHON_OUTPUT_PATTERN, text) is not None or (
+        printed and re.search(PRINTED_SEQUENCE_PATTERN, text, re.MULTILINE) is not None)
+
+
+PYTHON_IN_OUTPUTS_SCRIPT = r"""
+([pattern, printedPattern]) => {
+  const python = new RegExp(pattern), printed = new RegExp(printedPattern, 'm');
+  const found = [];
+  for (const out of document.querySelectorAll('main .cell_output')) {
+    if (out.closest('.solution, .exercise')) continue;
+    for (const part of out.querySelectorAll('pre, p, li, td, th, caption')) {
+      if (part.closest('mjx-container') || part.querySelector('pre, p, li, td')) continue;
+      const copy = part.cloneNode(true);  // identifiers set as code (claim ids) and typeset math are not judged
+      copy.querySelectorAll('code, mjx-container').forEach(e => e.remove());
+      const t = copy.textContent;
+      const m = python.exec(t) || (part.tagName === 'PRE' ? printed.exec(t) : null);
+      if (m) found.push(t.slice(Math.max(0, m.index - 30), m.index + 50).replace(/\s+/g, ' ').trim());
+    }
+  }
+  return found;
+}
+"""
+
+# An index typed as plain text (``ε_DP``, ``x_i ∈ S``, ``δ_PDP(ε)``) in prose, headers, tables and outputs (code and
+# math are exempt): it must be a subscript.  ``a_b`` with a letter before the underscore and a letter, digit or
+# bracket after it, not inside a longer identifier's word (``prog_A`` is caught too: a name, not prose).
+BARE_INDEX_PATTERN = r"[A-Za-z\u0370-\u03ff]_[^\s_.,;:!?)\]}'\"<]"
+
+
+def bare_index(text: str) -> bool:
+    return re.search(BARE_INDEX_PATTERN, text) is not None
+
+
+BARE_INDEX_SCRIPT = r"""
+(pattern) => {
+  const bare = new RegExp(pattern);
+  const skip = new Set(['CODE', 'SCRIPT', 'STYLE', 'TEXTAREA', 'MJX-CONTAINER', 'MJX-ASSISTIVE-MML']);
+  const found = [];
+  const walker = document.createTreeWalker(document.querySelector('main') || document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    let el = node.parentElement, skipped = false;
+    while (el) {
+      if (skip.has(el.tagName) || el.classList.contains('highlight') || el.classList.contains('cell_input')
+          || el.classList.contains('sig') || el.classList.contains('solution') || el.classList.contains('exercise')) { skipped = true; break; }
+      el = el.parentElement;
+    }
+    if (skipped) continue;
+    const t = node.textContent, m = bare.exec(t);
+    if (m) found.push(t.slice(Math.max(0, m.index - 30), m.index + 30).replace(/\s+/g, ' ').trim());
+  }
+  return found;
+}
+"""
+
+# Symbols (arrows, operators, shapes, dingbats) must be drawn by the element's own text font or by a symbol font
+# the page's CSS declares for them (an @font-face with local() sources named in the element's font-family), never
+# by whatever font the system falls back on (Liberation Sans draws ⇔ at half size).  The page walk wraps each such
+# character in a span, and Chromium (DevTools: CSS.getPlatformFontsForNode) says which font drew it.
+SYMBOL_CHARACTERS = r"[\u2190-\u23ff\u25a0-\u25ff\u2700-\u27bf\u27f0-\u27ff\u2900-\u297f\u2a00-\u2aff]"
+MARK_SYMBOLS_SCRIPT = r"""
+(pattern) => {
+  const symbol = new RegExp(pattern);
+  const main = document.querySelector('main') || document.body;
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  const nodes = [];
+  while (walker.nextNode()) nodes.push(walker.currentNode);
+  const aliases = {};
+  for (const sheet of document.styleSheets) {
+    let rules; try { rules = sheet.cssRules; } catch (e) { continue; }
+    for (const r of rules) if (r instanceof CSSFontFaceRule) {
+      const family = r.style.getPropertyValue('font-family').replace(/["']/g, '').trim();
+      const locals = [...r.style.getPropertyValue('src').matchAll(/local\(["']?([^"')]+)["']?\)/g)].map(m => m[1]);
+      aliases[family] = (aliases[family] || []).concat(locals);
+    }
+  }
+  let k = 0;
+  const marks = [];
+  for (const node of nodes) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest('mjx-container, script, style, svg')) continue;
+    const text = node.textContent;
+    if (!symbol.test(text)) continue;
+    const declared = getComputedStyle(parent).fontFamily.split(',').map(f => f.replace(/["']/g, '').trim())
+      .flatMap(f => aliases[f] || []);
+    parent.setAttribute('data-symbol-host', String(k));
+    const frag = document.createDocumentFragment();
+    for (const c of text) {
+      if (symbol.test(c)) {
+        const s = document.createElement('span');
+        s.setAttribute('data-symbol', String(k)); s.textContent = c; frag.appendChild(s);
+        marks.push({k, c, declared, context: text.trim().slice(0, 40)});
+      } else frag.appendChild(document.createTextNode(c));
+    }
+    node.replaceWith(frag);
+    k++;
+  }
+  return marks;
+}
+"""
+
+
+def symbols_from_fallback_fonts(page) -> list[str]:
+    """The symbols on ``page`` drawn by a font that is neither their element's text font nor a symbol font the
+    page declares for them (see ``MARK_SYMBOLS_SCRIPT``); changes the page's DOM (run it last)."""
+    marks = page.evaluate(MARK_SYMBOLS_SCRIPT, SYMBOL_CHARACTERS)
+    if not marks:
+        return []
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+
+    def fonts(selector):
+        ids = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]
+        return [cdp.send("CSS.getPlatformFontsForNode", {"nodeId": i})["fonts"] for i in ids]
+
+    found = []
+    for mark in marks:
+        host = fonts(f'[data-symbol-host="{mark["k"]}"]')
+        text_font = max(host[0], key=lambda f: f["glyphCount"])["familyName"] if host and host[0] else None
+        drawn = {f["familyName"] for spans in fonts(f'[data-symbol="{mark["k"]}"]') for f in spans}
+        bad = drawn - {text_font} - set(mark["declared"])
+        if bad:
+            found.append(f'{mark["c"]} drawn by {", ".join(sorted(bad))} (text font {text_font}) in "{mark["context"]}"')
+    cdp.detach()
+    return sorted(set(found))
+
+
 BROKEN_IMAGES_SCRIPT = """
 () => Array.from(document.querySelectorAll('main img')).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)
 """
@@ -389,10 +532,13 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
         "wide_tables": page.evaluate(WIDE_TABLES_SCRIPT),
         "wide_outputs": page.evaluate(WIDE_OUTPUTS_SCRIPT),
         "characters": page.evaluate(CHARACTERS_SCRIPT),
+        "python_in_outputs": page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]),
+        "bare_indices": page.evaluate(BARE_INDEX_SCRIPT, BARE_INDEX_PATTERN),
         "accessibility": _serious_accessibility_violations(page) if not dark else [],
     }
     shot.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shot), full_page=True)
+    result["fallback_symbols"] = symbols_from_fallback_fonts(page) if not dark else []  # changes the DOM: last
     context.close()
     return result
 
@@ -430,6 +576,9 @@ def test_page_renders_in_browser(browser, server, doc):
     if shutil.which("fc-list"):
         missing = [f"U+{ord(c):04X} {c}" for c in r["characters"] if not _font_covers(c)]
         assert not missing, f"characters no installed font can draw on {doc}: {missing}"
+    assert not r["python_in_outputs"], f"Python data or names in outputs on {doc}: {r['python_in_outputs'][:5]}"
+    assert not r["bare_indices"], f"indices typed as plain text (x_i) on {doc}: {r['bare_indices'][:5]}"
+    assert not r["fallback_symbols"], f"symbols drawn by a fallback font on {doc}: {r['fallback_symbols'][:5]}"
     assert not r["accessibility"], f"serious accessibility violations on {doc}:\n" + "\n".join(r["accessibility"])
     html = (HTML / f"{doc}.html").read_text(encoding="utf-8")
     if "\\(" in html or "\\[" in html:
@@ -481,3 +630,60 @@ def test_wide_output_script_catches_a_line_past_its_box(browser):
                      f"<div class='cell_output'><pre style='width: 300px; white-space: pre-wrap'>{line}</pre></div></main>")
     assert page.evaluate(WIDE_OUTPUTS_SCRIPT) == [line.strip()[:60]]
     page.close()
+
+
+@pytest.mark.parametrize("text", ["{1: (1, 10⁻⁵), 2: (2, 3.718×10⁻⁵)}", "{'delta from the hockey stick': 5.9e-17}",
+                                  "[(0, 0, 0), (0, 0, 1)]", "check: True", "pure ε: inf", "holds: False)",
+                                  "worst case eps=0.01, delta=0.5", "delta_hat = 0.1", "[ok] eps_group: within"])
+def test_python_in_output_catches(text):
+    assert python_in_output(text)
+
+
+def test_python_in_output_catches_a_printed_tuple_not_a_pair_of_parameters():
+    assert python_in_output("(0.3378, 0.3378)", printed=True) and not python_in_output("(0.3378, 0.3378)")
+
+
+@pytest.mark.parametrize("text", ["correct: 2 of 2 parts right", "ε = 0.01, δ = 0.5", "pure ε: ∞",
+                                  "The worst belief puts 0.5 on 100; the adversary sees output 1.", "δ₁ = b[LS > 1]",
+                                  "A(1, ∅)", "A(1, {2})", "Pr[O=3 | do(D₁=1)]", "True by construction", "(1, 10⁻⁶)",
+                                  "uniform on {0ⁿ, (1, 0ⁿ⁻¹)}"])
+def test_python_in_output_passes(text):
+    assert not python_in_output(text)
+
+
+@pytest.mark.parametrize("text", ["ε_DP", "x_i ∈ S", "1 − δ_PDP(ε)", "ε_adv(51)", "Pr_𝒫[D", "b_0", "ε_{n}"])
+def test_bare_index_catches(text):
+    assert bare_index(text)
+
+
+@pytest.mark.parametrize("text", ["ε<sub>DP</sub> as text: εDP", "x₁ ∈ S", "a _ b", "snake _case"])
+def test_bare_index_passes(text):
+    assert not bare_index(text)
+
+
+def test_output_and_index_scripts_on_a_page(browser):
+    """The page walks find a dict repr in an output and a bare index in prose, and pass tables, code and math."""
+    page = browser.new_page()
+    page.set_content("<main><div class='cell_output'><pre>{'eps': 0.5}</pre></div>"
+                     "<div class='cell_output'><table><tr><td>ε of DP</td><td>(1, 0) <code>ks-eps-delta</code></td></tr></table></div>"
+                     "<div class='solution'><div class='cell_output'><pre>(1.5, 0.005)</pre></div></div>"
+                     "<p>bound on ε_DP here</p><p>ε<sub>DP</sub></p><p><code>x_i</code></p><mjx-container>x_i</mjx-container></main>")
+    assert page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]) == ["{'eps': 0.5}"]
+    assert page.evaluate(BARE_INDEX_SCRIPT, BARE_INDEX_PATTERN) == ["bound on ε_DP here"]
+    page.close()
+
+
+def test_fallback_symbol_check_catches_an_undeclared_font(browser):
+    """⇔ in a text font that lacks it is drawn by a fallback and found; the same text with a declared symbol font
+    (an @font-face for the symbol's range, named first in the element's font-family) is not."""
+    if not shutil.which("fc-list") or "DejaVu Sans" not in subprocess.run(["fc-list"], capture_output=True, text=True).stdout:
+        pytest.skip("DejaVu Sans (fonts-dejavu-core) is not installed")
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_content("<style>@font-face { font-family: 'Sym'; src: local('DejaVu Sans'); unicode-range: U+2190-22FF; }</style>"
+                     "<main><p style=\"font-family: 'Noto Sans', 'Liberation Sans'\">plain a ⇔ b</p>"
+                     "<p style=\"font-family: 'Sym', 'Noto Sans', 'Liberation Sans'\">declared a ⇔ b</p></main>")
+    page.evaluate("document.fonts.ready")
+    found = symbols_from_fallback_fonts(page)
+    assert len(found) == 1 and "plain a" in found[0], found
+    context.close()

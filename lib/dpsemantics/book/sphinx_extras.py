@@ -75,7 +75,22 @@ def _drop_duplicate_scripts(app, pagename, templatename, context, doctree):
 
 
 TABLE_CSS = "dpsemantics-tables.css"
-_TABLE_RULES = """/* dpsemantics: tables fit the text column by wrapping; the theme's container scrolls only as a last resort */
+# The text fonts (Noto Sans, the system's sans-serif) lack the arrows and operators the book prints (⇔ → ≤ ∅ ✗),
+# which Chromium then takes from whatever font has them, Liberation Sans' at half size.  One declared symbol font,
+# at body size, for exactly those ranges: DejaVu Sans (fonts-dejavu-core, installed by `make system`).
+SYMBOL_RANGES = "U+2190-21FF, U+2200-22FF, U+2300-23FF, U+25A0-25FF, U+2700-27BF, U+27F0-27FF, U+2900-297F, U+2A00-2AFF"
+_SYMBOL_RULES = f"""/* dpsemantics: the book's arrows and operators from one symbol font at body size, not a fallback's */
+@font-face {{ font-family: "Book Symbols"; src: local("DejaVu Sans"), local("DejaVuSans"); unicode-range: {SYMBOL_RANGES}; }}
+@font-face {{ font-family: "Book Symbols"; font-weight: bold; src: local("DejaVu Sans Bold"), local("DejaVuSans-Bold");
+  unicode-range: {SYMBOL_RANGES}; }}
+@font-face {{ font-family: "Book Symbols Mono"; src: local("DejaVu Sans Mono"), local("DejaVuSansMono"); unicode-range: {SYMBOL_RANGES}; }}
+:root {{
+  --pst-font-family-base: "Book Symbols", var(--pst-font-family-base-system);
+  --pst-font-family-heading: "Book Symbols", var(--pst-font-family-base-system);
+  --pst-font-family-monospace: "Book Symbols Mono", var(--pst-font-family-monospace-system);
+}}
+"""
+_TABLE_RULES = _SYMBOL_RULES + """/* dpsemantics: tables fit the text column by wrapping; the theme's container scrolls only as a last resort */
 main table { max-width: 100%; font-size: 0.88em; }  /* a book's tables are set a size smaller than its text */
 main table td, main table th { hyphens: auto; overflow-wrap: break-word; }
 /* identifiers (claim ids, function paths) wrap rather than widen their column: Sphinx's span.pre is nowrap */
