@@ -52,24 +52,29 @@ def raw_tex(text: str) -> bool:
     return re.search(RAW_TEX_PATTERN, text) is not None
 
 
-RAW_TEX_SCRIPT = r"""
-(pattern) => {
-  const raw = new RegExp(pattern);
-  const skip = new Set(['PRE', 'CODE', 'SCRIPT', 'STYLE', 'TEXTAREA', 'MJX-CONTAINER', 'MJX-ASSISTIVE-MML']);
+# A walk over the text a reader reads in ``main``: each text node outside the given tags and classes, matched
+# against a pattern; reported with the text around the match.  Shared by the raw-TeX and bare-index checks.
+TEXT_WALK_SCRIPT = r"""
+([pattern, skipTags, skipClasses]) => {
+  const hit = new RegExp(pattern);
+  const skip = new Set(skipTags);
   const found = [];
   const walker = document.createTreeWalker(document.querySelector('main') || document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const node = walker.currentNode;
     let el = node.parentElement, skipped = false;
-    while (el) { if (skip.has(el.tagName) || el.classList.contains('highlight') || el.classList.contains('cell_input')) { skipped = true; break; } el = el.parentElement; }
+    while (el) { if (skip.has(el.tagName) || skipClasses.some(c => el.classList.contains(c))) { skipped = true; break; } el = el.parentElement; }
     if (skipped) continue;
     const t = node.textContent;
-    const m = raw.exec(t);  // reported with the text around the match
+    const m = hit.exec(t);
     if (m) found.push(t.slice(Math.max(0, m.index - 40), m.index + 40).replace(/\s+/g, ' ').trim());
   }
   return found;
 }
 """
+_MATH_AND_SCRIPTS = ["SCRIPT", "STYLE", "TEXTAREA", "MJX-CONTAINER", "MJX-ASSISTIVE-MML"]
+# untypeset TeX: in prose, outside code and printed output
+RAW_TEX_ARGS = [RAW_TEX_PATTERN, ["PRE", "CODE", *_MATH_AND_SCRIPTS], ["highlight", "cell_input"]]
 
 # What a reader sees that only a program should: NumPy reprs, floats printed to 12+ digits and Python's
 # exponent form (1e-06, 2.5e-7: a reader writes 10⁻⁶, book.number's form), in text and in cell outputs (code
@@ -188,27 +193,8 @@ def bare_index(text: str) -> bool:
     return re.search(BARE_INDEX_PATTERN, text) is not None
 
 
-BARE_INDEX_SCRIPT = r"""
-(pattern) => {
-  const bare = new RegExp(pattern);
-  const skip = new Set(['CODE', 'SCRIPT', 'STYLE', 'TEXTAREA', 'MJX-CONTAINER', 'MJX-ASSISTIVE-MML']);
-  const found = [];
-  const walker = document.createTreeWalker(document.querySelector('main') || document.body, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode;
-    let el = node.parentElement, skipped = false;
-    while (el) {
-      if (skip.has(el.tagName) || el.classList.contains('highlight') || el.classList.contains('cell_input')
-          || el.classList.contains('sig') || el.classList.contains('solution') || el.classList.contains('exercise')) { skipped = true; break; }
-      el = el.parentElement;
-    }
-    if (skipped) continue;
-    const t = node.textContent, m = bare.exec(t);
-    if (m) found.push(t.slice(Math.max(0, m.index - 30), m.index + 30).replace(/\s+/g, ' ').trim());
-  }
-  return found;
-}
-"""
+# bare indices: in prose and in printed output too, outside code, signatures and exercise solutions
+BARE_INDEX_ARGS = [BARE_INDEX_PATTERN, ["CODE", *_MATH_AND_SCRIPTS], ["highlight", "cell_input", "sig", "solution", "exercise"]]
 
 # Symbols (arrows, operators, shapes, dingbats) must be drawn by the element's own text font or by a symbol font
 # the page's CSS declares for them (an @font-face with local() sources named in the element's font-family), never
@@ -521,7 +507,7 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
     result = {
         "errors": [e for e in errors if not any(k in e for k in KNOWN_THEME_MESSAGES)],
         "failed": list(failed),  # before axe runs: its CSS preloading requests @imports from the page's folder
-        "raw_tex": page.evaluate(RAW_TEX_SCRIPT, RAW_TEX_PATTERN),
+        "raw_tex": page.evaluate(TEXT_WALK_SCRIPT, RAW_TEX_ARGS),
         "typeset": page.evaluate("document.querySelectorAll('mjx-container').length"),
         "math_errors": page.evaluate("Array.from(document.querySelectorAll('mjx-merror')).map(e => e.getAttribute('data-mjx-error'))"),
         "broken_images": page.evaluate(BROKEN_IMAGES_SCRIPT),
@@ -533,7 +519,7 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
         "wide_outputs": page.evaluate(WIDE_OUTPUTS_SCRIPT),
         "characters": page.evaluate(CHARACTERS_SCRIPT),
         "python_in_outputs": page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]),
-        "bare_indices": page.evaluate(BARE_INDEX_SCRIPT, BARE_INDEX_PATTERN),
+        "bare_indices": page.evaluate(TEXT_WALK_SCRIPT, BARE_INDEX_ARGS),
         "accessibility": _serious_accessibility_violations(page) if not dark else [],
     }
     shot.parent.mkdir(parents=True, exist_ok=True)
@@ -607,7 +593,7 @@ def test_raw_tex_script_skips_math_and_code(browser):
     page = browser.new_page()
     page.set_content("<main><p>a bound of e^ε here</p><p><code>e^eps</code></p><pre>2^k</pre>"
                      "<div class='highlight'>x^2</div><mjx-container>e^ε</mjx-container><p>plain e ε</p></main>")
-    assert page.evaluate(RAW_TEX_SCRIPT, RAW_TEX_PATTERN) == ["a bound of e^ε here"]
+    assert page.evaluate(TEXT_WALK_SCRIPT, RAW_TEX_ARGS) == ["a bound of e^ε here"]
     page.close()
 
 
@@ -669,7 +655,7 @@ def test_output_and_index_scripts_on_a_page(browser):
                      "<div class='solution'><div class='cell_output'><pre>(1.5, 0.005)</pre></div></div>"
                      "<p>bound on ε_DP here</p><p>ε<sub>DP</sub></p><p><code>x_i</code></p><mjx-container>x_i</mjx-container></main>")
     assert page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]) == ["{'eps': 0.5}"]
-    assert page.evaluate(BARE_INDEX_SCRIPT, BARE_INDEX_PATTERN) == ["bound on ε_DP here"]
+    assert page.evaluate(TEXT_WALK_SCRIPT, BARE_INDEX_ARGS) == ["bound on ε_DP here"]
     page.close()
 
 
