@@ -83,3 +83,14 @@ def test_glue_keeps_every_digit_while_reader_numbers_round_the_outputs(monkeypat
     notebook.glue("n", np.int64(7), display=False)
     assert glued == {"eps": "0.100019", "two_log_3": "2.1972245773362196", "n": "7"}
     assert f"{float(glued['two_log_3']):.4f}" == "2.1972"
+
+
+def test_status_sentence_comes_from_the_results():
+    from dpsemantics.book.render import status_sentence
+
+    ok = SimpleNamespace(status="reproduced", finding=None, claim=SimpleNamespace(id="a"))
+    bad = SimpleNamespace(status="discrepancy", finding="unsafe-rounding", claim=SimpleNamespace(id="b"))
+    assert status_sentence([ok] * 10) == "All ten printed values reproduce (claims registry)."
+    assert status_sentence([ok, ok, bad]).startswith("Two of the three printed values reproduce; {claim}`b`: **discrepancy**: unsafe rounding")
+    with pytest.raises(ValueError, match="results"):
+        status_sentence([])

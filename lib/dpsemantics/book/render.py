@@ -189,6 +189,29 @@ def outcome(result) -> str:
     return text + (f": {result.finding.replace('-', ' ')}" if result.finding else "")
 
 
+_COUNT_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+
+
+def status_sentence(results) -> str:
+    """A sentence about claims' outcomes generated from the registry's results (``claims.evaluate``), never typed
+    beside them: "All ten printed values reproduce." or "Eight of the ten printed values reproduce;
+    `kazan-x` is a **discrepancy** (…)"."""
+    results = list(results)
+    if not results:
+        raise ValueError("results must name at least one claim (got an empty list)")
+
+    def count(n):
+        return _COUNT_WORDS[n] if n < len(_COUNT_WORDS) else str(n)
+
+    bad = [r for r in results if r.status != "reproduced"]
+    n = len(results)
+    noun = "printed value" + ("s" if n != 1 else "")
+    if not bad:
+        return f"{'All ' + count(n) if n > 2 else ('Both' if n == 2 else 'The')} {noun} {'reproduce' if n != 1 else 'reproduces'} (claims registry)."
+    others = "; ".join(f"{claim_link(r.claim.id)}: {outcome(r)}" for r in bad)
+    return f"{count(n - len(bad)).capitalize()} of the {count(n)} {noun} reproduce; {others}."
+
+
 def margin_cell(verdict) -> str:
     """A verdict's margin (worst case as a fraction of the bound; 1 = attained) and how many cases backed it."""
     margin = "∞" if verdict.margin == float("inf") else number(verdict.margin, 3)
