@@ -52,24 +52,29 @@ def raw_tex(text: str) -> bool:
     return re.search(RAW_TEX_PATTERN, text) is not None
 
 
-RAW_TEX_SCRIPT = r"""
-(pattern) => {
-  const raw = new RegExp(pattern);
-  const skip = new Set(['PRE', 'CODE', 'SCRIPT', 'STYLE', 'TEXTAREA', 'MJX-CONTAINER', 'MJX-ASSISTIVE-MML']);
+# A walk over the text a reader reads in ``main``: each text node outside the given tags and classes, matched
+# against a pattern; reported with the text around the match.  Shared by the raw-TeX and bare-index checks.
+TEXT_WALK_SCRIPT = r"""
+([pattern, skipTags, skipClasses]) => {
+  const hit = new RegExp(pattern);
+  const skip = new Set(skipTags);
   const found = [];
   const walker = document.createTreeWalker(document.querySelector('main') || document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const node = walker.currentNode;
     let el = node.parentElement, skipped = false;
-    while (el) { if (skip.has(el.tagName) || el.classList.contains('highlight') || el.classList.contains('cell_input')) { skipped = true; break; } el = el.parentElement; }
+    while (el) { if (skip.has(el.tagName) || skipClasses.some(c => el.classList.contains(c))) { skipped = true; break; } el = el.parentElement; }
     if (skipped) continue;
     const t = node.textContent;
-    const m = raw.exec(t);  // reported with the text around the match
+    const m = hit.exec(t);
     if (m) found.push(t.slice(Math.max(0, m.index - 40), m.index + 40).replace(/\s+/g, ' ').trim());
   }
   return found;
 }
 """
+_MATH_AND_SCRIPTS = ["SCRIPT", "STYLE", "TEXTAREA", "MJX-CONTAINER", "MJX-ASSISTIVE-MML"]
+# untypeset TeX: in prose, outside code and printed output
+RAW_TEX_ARGS = [RAW_TEX_PATTERN, ["PRE", "CODE", *_MATH_AND_SCRIPTS], ["highlight", "cell_input"]]
 
 # What a reader sees that only a program should: NumPy reprs, floats printed to 12+ digits and Python's
 # exponent form (1e-06, 2.5e-7: a reader writes 10⁻⁶, book.number's form), in text and in cell outputs (code
@@ -141,6 +146,130 @@ CHARACTERS_SCRIPT = r"""
 }
 """
 
+# What a reader sees in a cell's output that only a program should: a dict, list or tuple repr, Python's True,
+# False, None, inf and nan, and variable names (``eps``, ``delta_hat``, ``x_i``).  Outputs are prose, tables and
+# figures.  One pattern, shared by the page walk and :func:`python_in_output` (unit-tested on sample strings).
+# Exercise solutions (coursework: the reader's own checks print the names of the reader's variables) are left out.
+PYTHON_OUTPUT_PATTERN = (r"\{\s*(['\"(]|[-\d.]+\s*:)|\[\(|\b(True|False|None)\b(?!\s+[a-z])|\b(inf|nan)\b"
+                         r"|\b(eps|delta|epsilon|sigma|rho)\b(?!\s*\()|\b[a-z]+_[a-z0-9_]+\b")
+# Printed output (``pre``) that is a tuple or list: one line, in brackets, with a comma; in a table cell "(1, 0)"
+# is the book's notation for a pair of parameters, in printed output it is Python's.
+PRINTED_SEQUENCE_PATTERN = r"^\s*[\[(][^\n]*,[^\n]*[\])]\s*$"
+
+
+def python_in_output(text: str, printed: bool = False) -> bool:
+    """Whether ``text`` (one cell output as a reader sees it; ``printed``: a ``pre`` block) shows Python data or
+    names rather than prose."""
+    return re.search(PYTHON_OUTPUT_PATTERN, text) is not None or (
+        printed and re.search(PRINTED_SEQUENCE_PATTERN, text, re.MULTILINE) is not None)
+
+
+PYTHON_IN_OUTPUTS_SCRIPT = r"""
+([pattern, printedPattern]) => {
+  const python = new RegExp(pattern), printed = new RegExp(printedPattern, 'm');
+  const found = [];
+  for (const out of document.querySelectorAll('main .cell_output')) {
+    if (out.closest('.solution, .exercise')) continue;
+    for (const part of out.querySelectorAll('pre, p, li, td, th, caption')) {
+      if (part.closest('mjx-container') || part.querySelector('pre, p, li, td')) continue;
+      const copy = part.cloneNode(true);  // identifiers set as code (claim ids) and typeset math are not judged
+      copy.querySelectorAll('code, mjx-container').forEach(e => e.remove());
+      const t = copy.textContent;
+      const m = python.exec(t) || (part.tagName === 'PRE' ? printed.exec(t) : null);
+      if (m) found.push(t.slice(Math.max(0, m.index - 30), m.index + 50).replace(/\s+/g, ' ').trim());
+    }
+  }
+  return found;
+}
+"""
+
+# An index typed as plain text (``ε_DP``, ``x_i ∈ S``, ``δ_PDP(ε)``) in prose, headers, tables and outputs (code and
+# math are exempt): it must be a subscript.  ``a_b`` with a letter before the underscore and a letter, digit or
+# bracket after it, not inside a longer identifier's word (``prog_A`` is caught too: a name, not prose).
+BARE_INDEX_PATTERN = r"[A-Za-z\u0370-\u03ff]_[^\s_.,;:!?)\]}'\"<]"
+
+
+def bare_index(text: str) -> bool:
+    return re.search(BARE_INDEX_PATTERN, text) is not None
+
+
+# bare indices: in prose and in printed output too, outside code, signatures and exercise solutions
+BARE_INDEX_ARGS = [BARE_INDEX_PATTERN, ["CODE", *_MATH_AND_SCRIPTS], ["highlight", "cell_input", "sig", "solution", "exercise"]]
+
+# Symbols (arrows, operators, shapes, dingbats) must be drawn by the element's own text font or by a symbol font
+# the page's CSS declares for them (an @font-face with local() sources named in the element's font-family), never
+# by whatever font the system falls back on (Liberation Sans draws ⇔ at half size).  The page walk wraps each such
+# character in a span, and Chromium (DevTools: CSS.getPlatformFontsForNode) says which font drew it.
+SYMBOL_CHARACTERS = r"[\u2190-\u23ff\u25a0-\u25ff\u2700-\u27bf\u27f0-\u27ff\u2900-\u297f\u2a00-\u2aff]"
+MARK_SYMBOLS_SCRIPT = r"""
+(pattern) => {
+  const symbol = new RegExp(pattern);
+  const main = document.querySelector('main') || document.body;
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  const nodes = [];
+  while (walker.nextNode()) nodes.push(walker.currentNode);
+  const aliases = {};
+  for (const sheet of document.styleSheets) {
+    let rules; try { rules = sheet.cssRules; } catch (e) { continue; }
+    for (const r of rules) if (r instanceof CSSFontFaceRule) {
+      const family = r.style.getPropertyValue('font-family').replace(/["']/g, '').trim();
+      const locals = [...r.style.getPropertyValue('src').matchAll(/local\(["']?([^"')]+)["']?\)/g)].map(m => m[1]);
+      aliases[family] = (aliases[family] || []).concat(locals);
+    }
+  }
+  let k = 0;
+  const marks = [];
+  for (const node of nodes) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest('mjx-container, script, style, svg')) continue;
+    const text = node.textContent;
+    if (!symbol.test(text)) continue;
+    const declared = getComputedStyle(parent).fontFamily.split(',').map(f => f.replace(/["']/g, '').trim())
+      .flatMap(f => aliases[f] || []);
+    parent.setAttribute('data-symbol-host', String(k));
+    const frag = document.createDocumentFragment();
+    for (const c of text) {
+      if (symbol.test(c)) {
+        const s = document.createElement('span');
+        s.setAttribute('data-symbol', String(k)); s.textContent = c; frag.appendChild(s);
+        marks.push({k, c, declared, context: text.trim().slice(0, 40)});
+      } else frag.appendChild(document.createTextNode(c));
+    }
+    node.replaceWith(frag);
+    k++;
+  }
+  return marks;
+}
+"""
+
+
+def symbols_from_fallback_fonts(page) -> list[str]:
+    """The symbols on ``page`` drawn by a font that is neither their element's text font nor a symbol font the
+    page declares for them (see ``MARK_SYMBOLS_SCRIPT``); changes the page's DOM (run it last)."""
+    marks = page.evaluate(MARK_SYMBOLS_SCRIPT, SYMBOL_CHARACTERS)
+    if not marks:
+        return []
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+
+    def fonts(selector):
+        ids = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]
+        return [cdp.send("CSS.getPlatformFontsForNode", {"nodeId": i})["fonts"] for i in ids]
+
+    found = []
+    for mark in marks:
+        host = fonts(f'[data-symbol-host="{mark["k"]}"]')
+        text_font = max(host[0], key=lambda f: f["glyphCount"])["familyName"] if host and host[0] else None
+        drawn = {f["familyName"] for spans in fonts(f'[data-symbol="{mark["k"]}"]') for f in spans}
+        bad = drawn - {text_font} - set(mark["declared"])
+        if bad:
+            found.append(f'{mark["c"]} drawn by {", ".join(sorted(bad))} (text font {text_font}) in "{mark["context"]}"')
+    cdp.detach()
+    return sorted(set(found))
+
+
 BROKEN_IMAGES_SCRIPT = """
 () => Array.from(document.querySelectorAll('main img')).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)
 """
@@ -148,6 +277,140 @@ BROKEN_IMAGES_SCRIPT = """
 FIGURES_WITHOUT_ALT = """
 () => Array.from(document.querySelectorAll('main figure img')).filter(i => !(i.alt && i.alt.trim())).map(i => i.src)
 """
+
+
+# Numbers glued into the prose (``{glue:text}``): the book's glue role marks each pasted text with its key and
+# format (``glue-key-x glue-format-.6f``, dpsemantics.book.sphinx_extras); myst-nb keeps the glued values
+# (``NAME.glue.json``), floats with every digit (dpsemantics.book.notebook.glue).  A page must show each glued
+# number right to its last digit: the shown number within half a unit of its last digit of the glued value.
+GLUED = ROOT / "_build" / "jupyter_execute"
+_SUPERSCRIPTS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+_SHOWN_NUMBER = re.compile(r"^(?P<sign>[-−]?)(?P<mantissa>\d[\d  ]*(?:\.\d+)?)?(?:(?:^|×)10(?P<exp>[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))?(?P<pct>%?)$")
+
+
+class _Pasted(HTMLParser):
+    """The texts a page pastes from glue: (key, format, shown text), in page order."""
+
+    def __init__(self):
+        super().__init__()
+        self.pasted, self._open = [], None
+
+    def handle_starttag(self, tag, attrs):
+        classes = (dict(attrs).get("class") or "").split()
+        key = next((c[len("glue-key-"):] for c in classes if c.startswith("glue-key-")), None)
+        if key is not None:
+            fmt = next((c[len("glue-format-"):] for c in classes if c.startswith("glue-format-")), "none")
+            self._open = [key, fmt, ""]
+
+    def handle_data(self, data):
+        if self._open is not None:
+            self._open[2] += data
+
+    def handle_endtag(self, tag):
+        if self._open is not None and tag == "span":
+            self.pasted.append(tuple(self._open))
+            self._open = None
+
+
+def shown_number(text: str):
+    """A number as a page shows it (``0.100019``, ``−2.5×10⁻⁶``, ``10⁻⁵``, ``12 345``, ``95%``) as (value, half a
+    unit of its last digit), or ``None`` when ``text`` is not a number."""
+    m = _SHOWN_NUMBER.match(text.strip())
+    if m is None or (m.group("mantissa") is None and m.group("exp") is None):
+        return None
+    mantissa = (m.group("mantissa") or "1").replace(" ", "").replace("\u202f", "").replace("\u00a0", "")
+    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    scale = (10.0 ** int(m.group("exp").translate(_SUPERSCRIPTS)) if m.group("exp") else 1.0) * (0.01 if m.group("pct") else 1.0)
+    sign = -1 if m.group("sign") else 1
+    if m.group("mantissa") is None:  # "10⁻⁵" shows one significant digit
+        return sign * scale, 0.5 * scale
+    return sign * float(mantissa) * scale, 0.5 * 10.0 ** -decimals * scale
+
+
+def wrong_glued_digits(html: str, glued: dict) -> list[str]:
+    """The glued numbers ``html`` shows with wrong digits: not the glued value (``glued``: key → its text/plain)
+    rounded to the digits shown, or a number glued as text (already rounded) and formatted again with a
+    number format (``{glue:text}`x:.6f``` of a glued "0.1" shows "0.100000": digits that were never
+    computed)."""
+    from ast import literal_eval
+
+    parser = _Pasted()
+    parser.feed(html)
+    wrong = []
+    for key, fmt, text in parser.pasted:
+        if key not in glued:
+            wrong.append(f"{key}: shown {text!r}, nothing glued under that name")
+            continue
+        try:
+            value = literal_eval(glued[key])
+        except (SyntaxError, ValueError):
+            value = glued[key]
+        if isinstance(value, str):
+            if fmt != "none" and fmt[-1] in "eEfFgGn%":
+                wrong.append(f"{key}: glued as text {value!r}, formatted again with :{fmt} to {text!r}")
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        shown = shown_number(text)
+        if shown is None:
+            wrong.append(f"{key}: glued {value!r}, shown {text!r}, which is not a number")
+        elif abs(shown[0] - value) > shown[1] * (1 + 1e-9) + 1e-300:
+            wrong.append(f"{key}: glued {value!r}, shown {text!r}")
+    return wrong
+
+
+def _glued_values(doc: str) -> dict:
+    path = GLUED / f"{doc}.glue.json"
+    if not path.is_file():
+        return {}
+    import json
+
+    return {k: v["data"].get("text/plain", "") for k, v in json.loads(path.read_text(encoding="utf-8")).items()}
+
+
+def test_glued_numbers_show_right_digits(strict_build):
+    """Issue 25: every number glued into a chapter's prose is the glued value rounded to the digits shown."""
+    assert strict_build.returncode == 0
+    wrong, checked = [], 0
+    for doc in docnames():
+        if not (ROOT / f"{doc}.ipynb").exists():
+            continue
+        html = (HTML / f"{doc}.html").read_text(encoding="utf-8")
+        found = wrong_glued_digits(html, _glued_values(doc))
+        wrong += [f"{doc}: {w}" for w in found]
+        parser = _Pasted()
+        parser.feed(html)
+        checked += len(parser.pasted)
+    assert checked > 100, f"only {checked} glued numbers found on the chapters: is the glue role marking them?"
+    assert not wrong, "glued numbers shown with wrong digits:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("glued, html", [
+    ("0.1000190", '<span class="pasted-text glue-key-x glue-format-.6f">0.100000</span>'),
+    ("2.1972245773362196", '<span class="pasted-text glue-key-x glue-format-.4f">2.1970</span>'),
+    ("1.6487212707001282", '<span class="pasted-text glue-key-x glue-format-.4f">1.6490</span>'),
+    ("2.0077", '<span class="pasted-text glue-key-x glue-format-.3f">2.008</span> <span class="pasted-text glue-key-y glue-format-.4f">2.0080</span>'),
+    ("3.7e-05", '<span class="pasted-text glue-key-x glue-format-none">3.8×10⁻⁵</span>'),
+    ("0.957", '<span class="pasted-text glue-key-x glue-format-.0%">95%</span>'),
+    ("'0.1'", '<span class="pasted-text glue-key-x glue-format-.6f">0.100000</span>'),  # text formatted twice
+    ("0.5", '<span class="pasted-text glue-key-x glue-format-none">True</span>'),
+])
+def test_wrong_glued_digits_catches(glued, html):
+    assert wrong_glued_digits(html, {"x": glued, "y": glued})
+
+
+@pytest.mark.parametrize("glued, html", [
+    ("0.1000190", '<span class="pasted-text glue-key-x glue-format-.6f">0.100019</span>'),
+    ("2.1972245773362196", '<p>so <span class="pasted-text glue-key-x glue-format-.4f">2.1972</span> here</p>'),
+    ("3.718e-05", '<span class="pasted-text glue-key-x glue-format-none">3.718×10⁻⁵</span>'),
+    ("1e-05", '<span class="pasted-text glue-key-x glue-format-none">10⁻⁵</span>'),
+    ("12345", '<span class="pasted-text glue-key-x glue-format-none">12 345</span>'),
+    ("0.9573", '<span class="pasted-text glue-key-x glue-format-.1%">95.7%</span>'),
+    ("-0.25", '<span class="pasted-text glue-key-x glue-format-.2f">−0.25</span>'),
+    ("'2.5×10⁻⁶'", '<span class="pasted-text glue-key-x glue-format-none">2.5×10⁻⁶</span>'),
+])
+def test_wrong_glued_digits_passes(glued, html):
+    assert wrong_glued_digits(html, {"x": glued}) == []
 
 
 class _Links(HTMLParser):
@@ -244,7 +507,7 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
     result = {
         "errors": [e for e in errors if not any(k in e for k in KNOWN_THEME_MESSAGES)],
         "failed": list(failed),  # before axe runs: its CSS preloading requests @imports from the page's folder
-        "raw_tex": page.evaluate(RAW_TEX_SCRIPT, RAW_TEX_PATTERN),
+        "raw_tex": page.evaluate(TEXT_WALK_SCRIPT, RAW_TEX_ARGS),
         "typeset": page.evaluate("document.querySelectorAll('mjx-container').length"),
         "math_errors": page.evaluate("Array.from(document.querySelectorAll('mjx-merror')).map(e => e.getAttribute('data-mjx-error'))"),
         "broken_images": page.evaluate(BROKEN_IMAGES_SCRIPT),
@@ -255,10 +518,13 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
         "wide_tables": page.evaluate(WIDE_TABLES_SCRIPT),
         "wide_outputs": page.evaluate(WIDE_OUTPUTS_SCRIPT),
         "characters": page.evaluate(CHARACTERS_SCRIPT),
+        "python_in_outputs": page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]),
+        "bare_indices": page.evaluate(TEXT_WALK_SCRIPT, BARE_INDEX_ARGS),
         "accessibility": _serious_accessibility_violations(page) if not dark else [],
     }
     shot.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shot), full_page=True)
+    result["fallback_symbols"] = symbols_from_fallback_fonts(page) if not dark else []  # changes the DOM: last
     context.close()
     return result
 
@@ -296,6 +562,9 @@ def test_page_renders_in_browser(browser, server, doc):
     if shutil.which("fc-list"):
         missing = [f"U+{ord(c):04X} {c}" for c in r["characters"] if not _font_covers(c)]
         assert not missing, f"characters no installed font can draw on {doc}: {missing}"
+    assert not r["python_in_outputs"], f"Python data or names in outputs on {doc}: {r['python_in_outputs'][:5]}"
+    assert not r["bare_indices"], f"indices typed as plain text (x_i) on {doc}: {r['bare_indices'][:5]}"
+    assert not r["fallback_symbols"], f"symbols drawn by a fallback font on {doc}: {r['fallback_symbols'][:5]}"
     assert not r["accessibility"], f"serious accessibility violations on {doc}:\n" + "\n".join(r["accessibility"])
     html = (HTML / f"{doc}.html").read_text(encoding="utf-8")
     if "\\(" in html or "\\[" in html:
@@ -324,7 +593,7 @@ def test_raw_tex_script_skips_math_and_code(browser):
     page = browser.new_page()
     page.set_content("<main><p>a bound of e^ε here</p><p><code>e^eps</code></p><pre>2^k</pre>"
                      "<div class='highlight'>x^2</div><mjx-container>e^ε</mjx-container><p>plain e ε</p></main>")
-    assert page.evaluate(RAW_TEX_SCRIPT, RAW_TEX_PATTERN) == ["a bound of e^ε here"]
+    assert page.evaluate(TEXT_WALK_SCRIPT, RAW_TEX_ARGS) == ["a bound of e^ε here"]
     page.close()
 
 
@@ -347,3 +616,60 @@ def test_wide_output_script_catches_a_line_past_its_box(browser):
                      f"<div class='cell_output'><pre style='width: 300px; white-space: pre-wrap'>{line}</pre></div></main>")
     assert page.evaluate(WIDE_OUTPUTS_SCRIPT) == [line.strip()[:60]]
     page.close()
+
+
+@pytest.mark.parametrize("text", ["{1: (1, 10⁻⁵), 2: (2, 3.718×10⁻⁵)}", "{'delta from the hockey stick': 5.9e-17}",
+                                  "[(0, 0, 0), (0, 0, 1)]", "check: True", "pure ε: inf", "holds: False)",
+                                  "worst case eps=0.01, delta=0.5", "delta_hat = 0.1", "[ok] eps_group: within"])
+def test_python_in_output_catches(text):
+    assert python_in_output(text)
+
+
+def test_python_in_output_catches_a_printed_tuple_not_a_pair_of_parameters():
+    assert python_in_output("(0.3378, 0.3378)", printed=True) and not python_in_output("(0.3378, 0.3378)")
+
+
+@pytest.mark.parametrize("text", ["correct: 2 of 2 parts right", "ε = 0.01, δ = 0.5", "pure ε: ∞",
+                                  "The worst belief puts 0.5 on 100; the adversary sees output 1.", "δ₁ = b[LS > 1]",
+                                  "A(1, ∅)", "A(1, {2})", "Pr[O=3 | do(D₁=1)]", "True by construction", "(1, 10⁻⁶)",
+                                  "uniform on {0ⁿ, (1, 0ⁿ⁻¹)}"])
+def test_python_in_output_passes(text):
+    assert not python_in_output(text)
+
+
+@pytest.mark.parametrize("text", ["ε_DP", "x_i ∈ S", "1 − δ_PDP(ε)", "ε_adv(51)", "Pr_𝒫[D", "b_0", "ε_{n}"])
+def test_bare_index_catches(text):
+    assert bare_index(text)
+
+
+@pytest.mark.parametrize("text", ["ε<sub>DP</sub> as text: εDP", "x₁ ∈ S", "a _ b", "snake _case"])
+def test_bare_index_passes(text):
+    assert not bare_index(text)
+
+
+def test_output_and_index_scripts_on_a_page(browser):
+    """The page walks find a dict repr in an output and a bare index in prose, and pass tables, code and math."""
+    page = browser.new_page()
+    page.set_content("<main><div class='cell_output'><pre>{'eps': 0.5}</pre></div>"
+                     "<div class='cell_output'><table><tr><td>ε of DP</td><td>(1, 0) <code>ks-eps-delta</code></td></tr></table></div>"
+                     "<div class='solution'><div class='cell_output'><pre>(1.5, 0.005)</pre></div></div>"
+                     "<p>bound on ε_DP here</p><p>ε<sub>DP</sub></p><p><code>x_i</code></p><mjx-container>x_i</mjx-container></main>")
+    assert page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]) == ["{'eps': 0.5}"]
+    assert page.evaluate(TEXT_WALK_SCRIPT, BARE_INDEX_ARGS) == ["bound on ε_DP here"]
+    page.close()
+
+
+def test_fallback_symbol_check_catches_an_undeclared_font(browser):
+    """⇔ in a text font that lacks it is drawn by a fallback and found; the same text with a declared symbol font
+    (an @font-face for the symbol's range, named first in the element's font-family) is not."""
+    if not shutil.which("fc-list") or "DejaVu Sans" not in subprocess.run(["fc-list"], capture_output=True, text=True).stdout:
+        pytest.skip("DejaVu Sans (fonts-dejavu-core) is not installed")
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_content("<style>@font-face { font-family: 'Sym'; src: local('DejaVu Sans'); unicode-range: U+2190-22FF; }</style>"
+                     "<main><p style=\"font-family: 'Noto Sans', 'Liberation Sans'\">plain a ⇔ b</p>"
+                     "<p style=\"font-family: 'Sym', 'Noto Sans', 'Liberation Sans'\">declared a ⇔ b</p></main>")
+    page.evaluate("document.fonts.ready")
+    found = symbols_from_fallback_fonts(page)
+    assert len(found) == 1 and "plain a" in found[0], found
+    context.close()

@@ -131,3 +131,20 @@ def test_bad_keys():
         M.relations_checked_in("book/nowhere")
     with pytest.raises(ValueError, match="registry"):
         M.status(M.Relation("dp", "sp", "x", "Theorem 1", "zhao", "book/intro", claims=("no-such-claim",)))
+
+
+def test_legend_names_the_chapters_as_the_table_of_contents_does():
+    """Issue 25: the legend named chapters that do not exist ("Introduction to differential privacy"); every
+    chapter name it shows is the start of a chapter's own first heading."""
+    import json
+
+    from dpsemantics.book.notion_map_figure import _chapter_name
+
+    for doc in M.CHAPTERS:
+        cells = json.loads((ROOT / f"{doc}.ipynb").read_text())["cells"]
+        heading = next(line for c in cells if c["cell_type"] == "markdown" for line in "".join(c["source"]).splitlines()
+                       if line.startswith("# "))
+        name = _chapter_name(doc)
+        number, title = name.split(" ", 1)
+        assert heading[2:].startswith(title), (doc, name, heading)
+        assert number == str(list(M.CHAPTERS).index(doc) + 1)

@@ -2,6 +2,8 @@
 
 from types import SimpleNamespace
 
+import numpy as np
+
 import pytest
 
 from dpsemantics.book import margin_cell, prose
@@ -19,15 +21,29 @@ def test_prose_sets_exponents_as_superscripts(text, shown):
     assert prose(text) == shown
 
 
-@pytest.mark.parametrize("text", ["a ^ b", "x_i is a name", "$e^\\varepsilon$ stays math", "ε = 0.5"])
+@pytest.mark.parametrize("text", ["a ^ b", "prog_A and delta_hat are names", "$e^\\varepsilon$ stays math", "ε = 0.5",
+                                  "Theorem 3.2, eq. (78), n = 3, v1.2"])
 def test_prose_leaves_other_text(text):
     assert prose(text) == text
 
 
 @pytest.mark.parametrize("text, shown", [
+    ("ε_def ≤ ε_DP", "ε<sub>def</sub> ≤ ε<sub>DP</sub>"),
+    ("1 − δ_PDP(ε)", "1 − δ<sub>PDP</sub>(ε)"),
+    ("x_i ∈ S", "x<sub>i</sub> ∈ S"),
+    ("ε_adv(51)", "ε<sub>adv</sub>(51)"),
+    ("counterexample eps=0.01, delta_hat=0.0001", "counterexample ε = 0.01, δ̂ = 0.0001"),
+    ("median, eps=1.0, delta1=0.03471", "median, ε = 1.0, δ₁ = 0.03471"),
+    ("Pr[O=3 | do(D1=1)]", "Pr[O=3 \\| do(D₁=1)]"),
+])
+def test_prose_typesets_bare_indices(text, shown):
+    assert prose(text) == shown
+
+
+@pytest.mark.parametrize("text, shown", [
     ("δ = 1e-6", "δ = 10⁻⁶"),
     ("worst 3.45e-5 at b=1e-13", "worst 3.45×10⁻⁵ at b=10⁻¹³"),
-    ("eps=1.0, delta=1e-08", "eps=1.0, delta=10⁻⁸"),
+    ("eps=1.0, delta=1e-08", "ε = 1.0, δ = 10⁻⁸"),
     ("gap 1.000e-06.", "gap 10⁻⁶."),
     ("ε up to 1.9e+154", "ε up to 1.9×10¹⁵⁴"),
     ("9.999999999999999e-06", "10⁻⁵"),
@@ -45,3 +61,36 @@ def test_prose_leaves_names_with_exponents(text):
 def test_margin_cell_counts_cases_in_words():
     assert margin_cell(SimpleNamespace(margin=0.524, cases=1)) == "0.524 (1 case)"
     assert margin_cell(SimpleNamespace(margin=1.0, cases=10015)) == "1 (10 015 cases)"
+
+
+def test_glue_keeps_every_digit_while_reader_numbers_round_the_outputs(monkeypatch):
+    """Issue 25: ``use_reader_numbers`` wrote a glued 0.1000190 as "0.1", which ``{glue:text}`x:.6f``` padded
+    to "0.100000".  The glued text must be the float's every digit, whatever the outputs' formatter does."""
+    from IPython.core.formatters import format_display_data
+    from IPython.core.interactiveshell import InteractiveShell
+    import myst_nb
+
+    from dpsemantics.book import notebook
+
+    shell = InteractiveShell.instance()
+    notebook.use_reader_numbers()
+    assert shell.display_formatter.format(0.1000190)[0]["text/plain"] == "0.1"  # outputs: 4 digits
+    glued = {}
+    monkeypatch.setattr(myst_nb, "glue", lambda name, value, display=True: glued.update(
+        {name: format_display_data(value)[0]["text/plain"]}))
+    notebook.glue("eps", np.float64(0.1000190), display=False)
+    notebook.glue("two_log_3", 2 * np.log(3), display=False)
+    notebook.glue("n", np.int64(7), display=False)
+    assert glued == {"eps": "0.100019", "two_log_3": "2.1972245773362196", "n": "7"}
+    assert f"{float(glued['two_log_3']):.4f}" == "2.1972"
+
+
+def test_status_sentence_comes_from_the_results():
+    from dpsemantics.book.render import status_sentence
+
+    ok = SimpleNamespace(status="reproduced", finding=None, claim=SimpleNamespace(id="a"))
+    bad = SimpleNamespace(status="discrepancy", finding="unsafe-rounding", claim=SimpleNamespace(id="b"))
+    assert status_sentence([ok] * 10) == "All ten printed values reproduce (claims registry)."
+    assert status_sentence([ok, ok, bad]).startswith("Two of the three printed values reproduce; {claim}`b`: **discrepancy**: unsafe rounding")
+    with pytest.raises(ValueError, match="results"):
+        status_sentence([])

@@ -30,13 +30,14 @@ STATUSES = {
     "unchecked": "no claim of the registry checks the arrow yet",
 }
 
-#: The chapters of the book (Jupyter Book docnames) and their titles' subjects.
+#: The chapters of the book (Jupyter Book docnames) and the source each reproduces; the chapters' titles live in
+#: the chapters themselves (``dpsemantics.book.toc.chapter_titles``), never typed in here.
 CHAPTERS = {
-    "book/intro": "Introduction to differential privacy (Lecture 1)",
-    "book/semantic-privacy": "Semantic privacy (Kasiviswanathan & Smith)",
-    "book/privacy-notions": "Relations among privacy notions (Zhao)",
-    "book/causal-view": "Differential privacy as a causal property (Tschantz, Sen & Datta)",
-    "book/disclosure-risk": "Disclosure risk (Kazan et al.)",
+    "book/intro": "Lecture 1",
+    "book/semantic-privacy": "Kasiviswanathan & Smith",
+    "book/privacy-notions": "Zhao",
+    "book/causal-view": "Tschantz, Sen & Datta",
+    "book/disclosure-risk": "Kazan et al.",
 }
 
 

@@ -4,10 +4,16 @@ A chapter runs in three places: in the book's build (myst-nb present), in a read
 fresh Python opened from a launch button (Colab, Binder) that has only pip.  So:
 
 - :func:`glue` hands a value to the prose (``{glue:text}``) as a plain Python number, never a NumPy
-  scalar; without myst-nb it does nothing (there is no prose to fill), and shows the value if asked to.
+  scalar, with all its digits (``repr``), so that the prose formats it once, from the unrounded value:
+  ``{glue:text}`x:.6f``` of 0.1000190 is ``0.100019``, not ``0.100000`` padded from a 4-digit text; a
+  glue without a format is written by :func:`dpsemantics.book.number` at build time
+  (:mod:`dpsemantics.book.sphinx_extras`).  Without myst-nb it does nothing (there is no prose to fill),
+  and shows the value if asked to.
 - :func:`use_reader_numbers` makes every number a cell shows (alone or inside a dict, tuple or list) print
   through :func:`dpsemantics.book.number`: ``0.7``, not ``0.7000000000000003`` or ``np.float64(0.7)``.
-- :func:`table` shows rows as a Markdown table, every number through :func:`dpsemantics.book.number`.
+- :func:`table` shows rows as a Markdown table, every number through :func:`dpsemantics.book.number`,
+  numbered and captioned when given a caption; :func:`quantities` shows named results so (a reader sees
+  a table, never a dict's repr).
 - :func:`number` (re-exported) makes the text of a number glued into a sentence: ``10⁻⁶``, not ``1e-06``.
 - :func:`install_spec` is what a chapter's first cell installs when ``dpsemantics`` is missing: the
   book's release, pinned — from the repository named in ``pyproject.toml`` (``[project.urls]
@@ -24,7 +30,7 @@ import numpy as np
 from .render import as_real, number, prose
 from .toc import ROOT, release
 
-__all__ = ["glue", "number", "table", "install_spec", "plain", "use_reader_numbers"]
+__all__ = ["glue", "number", "quantities", "table", "table_markdown", "install_spec", "plain", "use_reader_numbers"]
 
 
 def plain(value):
@@ -36,12 +42,24 @@ def plain(value):
     return value
 
 
+class _ExactFloat(float):
+    """A float whose plain text is its ``repr`` (all its digits), whatever :func:`use_reader_numbers` set for
+    floats: IPython's printer takes a class's own ``_repr_pretty_`` before the printers registered for
+    its bases."""
+
+    def _repr_pretty_(self, p, cycle):
+        p.text(repr(float(self)))
+
+
 def glue(name: str, value, display: bool = True):
-    """myst-nb's ``glue`` for a value shown in the prose, as a plain Python value.
+    """myst-nb's ``glue`` for a value shown in the prose, as a plain Python value, a float with all its
+    digits (see the module's docstring).
 
     Without myst-nb (a fresh Python, e.g. Colab) nothing is glued; with ``display=True`` the value is
     still shown as the cell's output."""
     value = plain(value)
+    if isinstance(value, float) and not isinstance(value, bool):
+        value = _ExactFloat(value)
     try:
         from myst_nb import glue as myst_glue
     except ImportError:
@@ -53,17 +71,49 @@ def glue(name: str, value, display: bool = True):
     return myst_glue(name, value, display=display)
 
 
-def table(header, rows, *, digits: int = 4):
-    """Show ``rows`` under ``header`` as a Markdown table; numbers through :func:`number`, text through
-    :func:`dpsemantics.book.prose` (superscripts for ``e^{ε}``, ``|`` escaped)."""
-    from IPython.display import Markdown, display
+def table_markdown(header, rows, *, digits: int = 4, caption: str | None = None, name: str | None = None) -> str:
+    """``rows`` under ``header`` as Markdown: numbers through :func:`number` (to ``digits`` significant digits),
+    booleans as "yes"/"no", infinity as ∞, text through :func:`dpsemantics.book.prose` (superscripts for
+    ``e^{ε}``, ``|`` escaped).  With a ``caption``, a numbered table (MyST's ``{table}`` directive, "Table 2.3")
+    that ``name`` (e.g. ``tbl-intro-group``) lets the prose cite with ``{numref}``."""
 
     def cell(x):
-        return number(x, digits) if as_real(x) is not None else prose(plain(x))
+        x = plain(x)
+        if isinstance(x, bool):
+            return "yes" if x else "no"
+        real = as_real(x)
+        if real is not None:
+            return ("−∞" if real < 0 else "∞") if isinstance(real, float) and np.isinf(real) else number(real, digits)
+        if isinstance(x, (tuple, list)):
+            return ", ".join(cell(v) for v in x)
+        return prose(x)
 
     lines = ["| " + " | ".join(prose(h) for h in header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in rows]
-    display(Markdown("\n".join(lines)))
+    if caption is None:
+        return "\n".join(lines)
+    options = [f":name: {name}"] if name else []
+    return "\n".join([f"```{{table}} {prose(caption)}", *options, "", *lines, "```"])
+
+
+def table(header, rows, *, digits: int = 4, caption: str | None = None, name: str | None = None):
+    """Show ``rows`` under ``header`` as a Markdown table (:func:`table_markdown`), numbered when it has a
+    ``caption``."""
+    from IPython.display import Markdown, display
+
+    display(Markdown(table_markdown(header, rows, digits=digits, caption=caption, name=name)))
+
+
+def quantities(caption: str, values: dict, *, header=("quantity", "value"), digits: int = 4, name: str | None = None):
+    """Show named results (``{"ε of Definition 1": 0.5, ...}``) as a numbered, captioned two-column table,
+    not as a dict's repr; a nested dict becomes one row per inner key (``outer: inner``)."""
+    rows = []
+    for key, value in values.items():
+        if isinstance(value, dict):
+            rows += [[f"{key}: {inner}", v] for inner, v in value.items()]
+        else:
+            rows.append([key, value])
+    table(list(header), rows, digits=digits, caption=caption, name=name)
 
 
 def install_spec(root: Path = ROOT) -> str:

@@ -166,6 +166,14 @@ def draw(ax=None, *, fontsize: float = FONTSIZE):
     return fig
 
 
+def _chapter_name(docname: str) -> str:
+    """A chapter as the table of contents names it, number and title up to its colon ("1 What differential
+    privacy says"), never a name typed in here."""
+    from .toc import chapter_titles
+
+    return chapter_titles()[docname].split(":")[0]
+
+
 def _legends_below(fig, ax, colours, fontsize) -> None:
     """The chapters' colours and the arrows' styles, one legend above the other under the map, each in two
     columns where they fit the figure's width and in one where not; the figure grows by their height."""
@@ -173,8 +181,8 @@ def _legends_below(fig, ax, colours, fontsize) -> None:
     from matplotlib.patches import Patch
 
     entries = [
-        ("box: defined in the chapter on", [Patch(facecolor=c, edgecolor="black", label=CHAPTERS[ch].split(" (")[0])
-                                            for ch, c in colours.items()]),
+        ("box: defined in chapter", [Patch(facecolor=c, edgecolor="black", label=_chapter_name(ch))
+                                     for ch, c in colours.items()]),
         ("arrow [k]: row k of the table below (⇔ both ways)", [
             Line2D([], [], color=_STYLE["valid"][1], linestyle=_STYLE["valid"][0], label="holds: its claims reproduce"),
             Line2D([], [], color=REFUTED_COLOUR, linestyle=_STYLE["refuted"][0], label="✗ refuted: a claim is a discrepancy"),

@@ -21,6 +21,33 @@ _LONG_FLOAT = re.compile(r"(?<![\w.])\d+\.\d{9,}(?:e[-+]?\d+)?(?![\w.])")
 _EXPONENT_FORM = re.compile(r"(?<![\w.])(?P<mantissa>\d+(?:\.\d+)?)e(?P<exponent>[-+]?\d+)(?!\w|\.\d)")
 
 
+# A bare index in the registry's plain text: a Greek parameter with a named index (``ε_DP``, ``δ_PDP``,
+# ``ε_adv``) or a one-letter variable with a one-character index (``x_i``, ``D_1``); longer names with an
+# underscore (``prog_A``, ``delta_hat``) are identifiers and stay.
+_BARE_INDEX = re.compile(r"(?<![\w])(?P<base>[εδρσαβγλμ]|[A-Za-z])_(?P<index>(?<=[εδρσαβγλμ]_)[A-Za-z0-9]+|[A-Za-z0-9])(?![\w])")
+# A capital variable numbered by digits (``D1``, ``R2``, as the causal models name their variables).
+_NUMBERED_VARIABLE = re.compile(r"(?<![\w.])(?P<base>[A-Z])(?P<index>\d{1,2})(?![\w.])")
+_SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+# A parameter written as Python names it in a registry string (``eps=0.01, delta=0.5``, ``delta_hat=0.1``):
+# a reader sees the symbol (``ε = 0.01, δ = 0.5``, ``δ̂ = 0.1``).
+_PARAMETER_NAMES = {"eps": "ε", "epsilon": "ε", "delta_hat": "δ̂", "delta": "δ", "rho": "ρ", "sigma": "σ"}
+_PARAMETER = re.compile(r"(?<![\w.])(?P<name>epsilon|eps|delta_hat|delta|rho|sigma)(?P<index>\d?)\s*=\s*")
+
+
+def parameter_names(text: str) -> str:
+    """``eps=0.01, delta1=0.5`` → ``ε = 0.01, δ₁ = 0.5``: Python's parameter names as the symbols they stand for."""
+    return _PARAMETER.sub(lambda m: _PARAMETER_NAMES[m.group("name")] + m.group("index").translate(_SUBSCRIPT_DIGITS) + " = ",
+                          text)
+
+
+def indices(text: str) -> str:
+    """Plain-text indices typeset: ``ε_DP`` → ``ε<sub>DP</sub>``, ``x_i`` → ``x<sub>i</sub>``, ``D1`` → ``D₁``."""
+    text = _NUMBERED_VARIABLE.sub(lambda m: m.group("base") + m.group("index").translate(_SUBSCRIPT_DIGITS), text)
+    return _BARE_INDEX.sub(lambda m: f"{m.group('base')}<sub>{m.group('index')}</sub>", text)
+
+
 def typeset_scripts(text: str, wrap) -> str:
     """``x^{…}``/``x^(…)``/``x^y`` (``y`` with an optional sign) and ``x_{…}`` in plain text, each replaced by
     ``wrap("sup" or "sub", inner)`` (inner scripts first); a bare ``_`` stays, since it is part of names
@@ -53,14 +80,14 @@ def exponents(text: str, write=None) -> str:
 
 def prose(text: str) -> str:
     """A registry string as Markdown for a page: outside ``$…$`` math, exponents become superscripts and
-    braced indices subscripts (:func:`typeset_scripts`),
+    indices subscripts (:func:`typeset_scripts`, :func:`indices`),
     floats written with all their digits go through :func:`number`, other numbers in exponent form (``1e-06``)
     are written in :func:`scientific` form (:func:`exponents`), and ``|`` is escaped so that the text can sit
     in a table cell."""
 
     def plain(part):
         part = exponents(_LONG_FLOAT.sub(lambda m: number(float(m.group())), part))
-        return typeset_scripts(part, lambda tag, inner: f"<{tag}>{inner}</{tag}>")
+        return indices(parameter_names(typeset_scripts(part, lambda tag, inner: f"<{tag}>{inner}</{tag}>")))
 
     parts = re.split(r"(\$[^$]+\$)", str(text))  # $…$ is typeset math already: left alone
     return "".join(p if p.startswith("$") and p.endswith("$") and len(p) > 1 else plain(p)
@@ -160,6 +187,29 @@ def outcome(result) -> str:
     """A claim's outcome as text, with its finding: "reproduced", or "**discrepancy**: false statement"."""
     text = "reproduced" if result.status == "reproduced" else f"**{result.status}**"
     return text + (f": {result.finding.replace('-', ' ')}" if result.finding else "")
+
+
+_COUNT_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+
+
+def status_sentence(results) -> str:
+    """A sentence about claims' outcomes generated from the registry's results (``claims.evaluate``), never typed
+    beside them: "All ten printed values reproduce." or "Eight of the ten printed values reproduce;
+    `kazan-x` is a **discrepancy** (…)"."""
+    results = list(results)
+    if not results:
+        raise ValueError("results must name at least one claim (got an empty list)")
+
+    def count(n):
+        return _COUNT_WORDS[n] if n < len(_COUNT_WORDS) else str(n)
+
+    bad = [r for r in results if r.status != "reproduced"]
+    n = len(results)
+    noun = "printed value" + ("s" if n != 1 else "")
+    if not bad:
+        return f"{'All ' + count(n) if n > 2 else ('Both' if n == 2 else 'The')} {noun} {'reproduce' if n != 1 else 'reproduces'} (claims registry)."
+    others = "; ".join(f"{claim_link(r.claim.id)}: {outcome(r)}" for r in bad)
+    return f"{count(n - len(bad)).capitalize()} of the {count(n)} {noun} reproduce; {others}."
 
 
 def margin_cell(verdict) -> str:

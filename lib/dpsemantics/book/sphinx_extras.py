@@ -10,6 +10,11 @@
 5. Launch buttons (Binder, Colab) and the repository button only when ``pyproject.toml`` names the book's
    public repository (:func:`dpsemantics.book.toc.release`); without one they are left out rather than
    pointing nowhere (Jupyter Book's own default would point at Jupyter Book's repository).
+7. Glued numbers formatted once (:class:`ReaderPasteText`): :func:`dpsemantics.book.notebook.glue` keeps a
+   float's every digit, ``{glue:text}`x:.6f``` formats that unrounded value, and ``{glue:text}`x``` with no
+   format writes it through :func:`dpsemantics.book.number`; every pasted number carries its glue key
+   and format as classes (``glue-key-x``, ``glue-format-.6f``) for ``tests/test_browser.py``, which checks
+   the digits a page shows against the glued values.
 4. Theorem boxes titled by one rule: ``Theorem — Name (Paper, Theorem 3.2)`` (``proof_title_format``), and
    cross-references to unnumbered boxes (the book keeps the papers' numbers, so its boxes are
    ``:nonumber:``) show the box's title instead of sphinx-proof's blank "Theorem ".
@@ -70,7 +75,22 @@ def _drop_duplicate_scripts(app, pagename, templatename, context, doctree):
 
 
 TABLE_CSS = "dpsemantics-tables.css"
-_TABLE_RULES = """/* dpsemantics: tables fit the text column by wrapping; the theme's container scrolls only as a last resort */
+# The text fonts (Noto Sans, the system's sans-serif) lack the arrows and operators the book prints (⇔ → ≤ ∅ ✗),
+# which Chromium then takes from whatever font has them, Liberation Sans' at half size.  One declared symbol font,
+# at body size, for exactly those ranges: DejaVu Sans (fonts-dejavu-core, installed by `make system`).
+SYMBOL_RANGES = "U+2190-21FF, U+2200-22FF, U+2300-23FF, U+25A0-25FF, U+2700-27BF, U+27F0-27FF, U+2900-297F, U+2A00-2AFF"
+_SYMBOL_RULES = f"""/* dpsemantics: the book's arrows and operators from one symbol font at body size, not a fallback's */
+@font-face {{ font-family: "Book Symbols"; src: local("DejaVu Sans"), local("DejaVuSans"); unicode-range: {SYMBOL_RANGES}; }}
+@font-face {{ font-family: "Book Symbols"; font-weight: bold; src: local("DejaVu Sans Bold"), local("DejaVuSans-Bold");
+  unicode-range: {SYMBOL_RANGES}; }}
+@font-face {{ font-family: "Book Symbols Mono"; src: local("DejaVu Sans Mono"), local("DejaVuSansMono"); unicode-range: {SYMBOL_RANGES}; }}
+:root {{
+  --pst-font-family-base: "Book Symbols", var(--pst-font-family-base-system);
+  --pst-font-family-heading: "Book Symbols", var(--pst-font-family-base-system);
+  --pst-font-family-monospace: "Book Symbols Mono", var(--pst-font-family-monospace-system);
+}}
+"""
+_TABLE_RULES = _SYMBOL_RULES + """/* dpsemantics: tables fit the text column by wrapping; the theme's container scrolls only as a last resort */
 main table { max-width: 100%; font-size: 0.88em; }  /* a book's tables are set a size smaller than its text */
 main table td, main table th { hyphens: auto; overflow-wrap: break-word; }
 /* identifiers (claim ids, function paths) wrap rather than widen their column: Sphinx's span.pre is nowrap */
@@ -192,7 +212,45 @@ class DashExerciseSubtitles(SphinxPostTransform):
                         holder.remove(holder.children[-1])
 
 
+GLUE_KEY_CLASS, GLUE_FORMAT_CLASS = "glue-key-", "glue-format-"
+
+
+def _reader_paste_text_role():
+    from ast import literal_eval
+
+    from myst_nb.core.variables import RetrievalError
+    from myst_nb.ext.glue.roles import PasteTextRole
+    from myst_nb.ext.glue.utils import retrieve_glue_data
+
+    from .render import number
+
+    class ReaderPasteText(PasteTextRole):
+        """myst-nb's ``{glue:text}``, with a float glued without a format written as a reader reads it
+        (:func:`dpsemantics.book.number`: ``0.1``, ``2.5×10⁻⁶``) instead of its ``repr``, and the key and
+        format recorded as classes of the pasted text."""
+
+        def run(self):
+            pasted, messages = super().run()
+            key, fmt = self.text.rsplit(":", 1) if ":" in self.text else (self.text, "")
+            for node in pasted:
+                if not (isinstance(node, nodes.inline) and "pasted-text" in node["classes"]):
+                    continue
+                if not fmt:
+                    try:
+                        value = literal_eval(retrieve_glue_data(self.document, key).data["text/plain"])
+                    except (RetrievalError, SyntaxError, ValueError, KeyError):
+                        value = None
+                    if isinstance(value, float):
+                        node.clear()
+                        node += nodes.Text(number(value))
+                node["classes"] += [GLUE_KEY_CLASS + key, GLUE_FORMAT_CLASS + (fmt or "none")]
+            return pasted, messages
+
+    return ReaderPasteText()
+
+
 def setup(app):
+    app.add_role_to_domain("glue", "text", _reader_paste_text_role(), override=True)
     app.add_post_transform(DashExerciseSubtitles)
     app.connect("html-page-context", _citation_list_role)
     app.connect("html-page-context", _named_navigation_toggles, priority=900)  # after the theme sets the function

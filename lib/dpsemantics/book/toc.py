@@ -31,6 +31,21 @@ def chapter_notebooks(root: Path = ROOT) -> list[Path]:
     return [f for f in files if f.exists()]
 
 
+def chapter_titles(root: Path = ROOT) -> dict[str, str]:
+    """Each chapter notebook's title, its first Markdown heading, by docname, numbered as the table of contents
+    numbers the chapters (``{"book/intro": "1 What differential privacy says: the definitions", ...}``): the
+    one source for a chapter's name anywhere else in the book (the notion map's legend)."""
+    import json
+
+    titles = {}
+    for number, path in enumerate(chapter_notebooks(root), start=1):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        heading = next(line for c in cells if c["cell_type"] == "markdown"
+                       for line in "".join(c["source"]).splitlines() if line.startswith("# "))
+        titles[path.relative_to(Path(root)).with_suffix("").as_posix()] = f"{number} {heading[2:].strip()}"
+    return titles
+
+
 def release(root: Path = ROOT) -> dict:
     """The book's release as ``pyproject.toml`` states it: ``{"version": ..., "repository": URL or ""}``.
 
