@@ -251,11 +251,14 @@ def _prior_free(eps_prime) -> dict:
 
 
 def _plain(best, exact, priors, dp, neighbours) -> str | None:
-    """§4.1's explanation at the best point (membership wording; None when there is no guarantee or the
-    neighbours are bounded, where the renderers give their own sentence)."""
+    """§4.1's explanation at the best point (membership wording; None when there is no guarantee, when the
+    bounds it would print round to 0 % and 100 %, or when the neighbours are bounded: the headline speaks then)."""
     if not math.isfinite(best.eps_prime) or neighbours != "unbounded" or best.eps > 700:
         return None
     prior = 0.5 if 0.5 in priors else priors[-1]
+    low, high = disclosure.posterior_bounds(prior, best.eps_prime)
+    if low < 5e-4 or high > 1 - 5e-4:  # §4.1's sentence would read "between 0.0% and 100.0%": the headline says it
+        return None
     with np.errstate(all="ignore"):
         return disclosure.explain(best.eps, best.delta, dp, prior, audience="general")
 
