@@ -218,7 +218,7 @@ def _reading(rel, eps_prime, dp) -> dict:
             "carries_over": "Kazan et al. Theorems 3.1–3.9 and Corollary 3.10 as stated (they assume unbounded DP)",
             "value_reading": group,
             "value_reading_note": "a change of the target's value is a removal and an addition, a group of two: "
-                                  "the privacy losses add (group privacy, as Tschantz, Sen & Datta §6 recall from "
+                                  "the privacy losses add (group privacy, as Tschantz, Sen & Datta §6.3 recall from "
                                   "Dwork), so the value reading holds at 2ε′ with probability at least 1 − 2δ′",
             "not_covered": outside,
         }
