@@ -282,8 +282,9 @@ def expit(x):
     return 1 / (1 + math.exp(-x))
 
 
-def test_gallery_lists_each_entry_with_sources(capsys):
-    assert main(["--list"]) == 0
+@pytest.mark.parametrize("argv", [["--list"], ["--release", "--list"], ["--list-releases"], ["--release"]])
+def test_gallery_lists_each_entry_with_sources(argv, capsys):
+    assert main(argv) == 0
     out = capsys.readouterr().out
     for name, entry in gallery.entries().items():
         assert name in out
