@@ -355,6 +355,10 @@ TRACEBACKS = [
     ["--mechanism", "dp", "--epsilon", "1", "--delta", "1e-7", "--k", "365"],
     ["--mechanism", "randomized-response", "--epsilon", "800"],
     ["--mechanism", "zcdp", "--rho", "1000"],
+    # extremes of the valid range, beyond the list
+    ["--mechanism", "laplace", "--epsilon", "5e-324", "--k", "7"],
+    ["--mechanism", "laplace", "--epsilon", "1e300"],
+    ["--mechanism", "randomized-response", "--epsilon", "1e300", "--k", "3"],
 ]
 
 

@@ -651,7 +651,8 @@ class Composed(Mechanism):
         dp = float(delta_prime)
         single = self.single_point(dp)
         try:
-            prof = self.profile(resolution)
+            with np.errstate(all="ignore"):
+                prof = self.profile(resolution)
         except _NUMERIC:
             prof = None
         if prof is None:
@@ -685,7 +686,12 @@ class Composed(Mechanism):
             if found is not None:
                 t, pdp, method = found
                 return ExactLoss(t, pdp, method, False)
-        up, down = self._lattice("up", resolution), self._lattice("down", resolution)
+        try:
+            with np.errstate(all="ignore"):
+                up, down = self._lattice("up", resolution), self._lattice("down", resolution)
+        except _NUMERIC:  # a loss beyond the float range: no finer reading than the profile's
+            return ExactLoss(math.inf, math.inf, "the privacy-loss distributions could not be composed in floating "
+                             "point (a loss beyond the float range): the profile's bound is used", True)
         t = max(up.upper_quantile(dp), -down.lower_quantile(dp))
         z = up.values[up.values >= 0]
         both = np.asarray(up.tail_above(z)) + np.asarray(down.tail_below(-z))
