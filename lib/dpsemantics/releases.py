@@ -333,7 +333,12 @@ class Gaussian(Mechanism):
         """The smallest σ giving (ε, δ)-DP (the analytic Gaussian mechanism, Balle & Wang 2018)."""
         eps = float(check_epsilon(epsilon, "epsilon", scalar=True))
         d = float(check_delta(delta, "delta", open_low=True, open_high=True, scalar=True))
-        return cls(mechanisms.gaussian_sigma(eps, d, sensitivity), sensitivity, (eps, d))
+        sigma = mechanisms.gaussian_sigma(eps, d, sensitivity)
+        try:
+            return cls(sigma, sensitivity, (eps, d))
+        except ValueError:
+            raise ValueError(f"epsilon and delta calibrate a Gaussian mechanism whose privacy loss is beyond the "
+                             f"float range (sigma={sigma!r} for epsilon={eps!r}, delta={d!r})") from None
 
     @property
     def mu(self) -> float:
