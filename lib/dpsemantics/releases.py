@@ -337,8 +337,8 @@ class Gaussian(Mechanism):
         try:
             return cls(sigma, sensitivity, (eps, d))
         except ValueError:
-            raise ValueError(f"epsilon and delta calibrate a Gaussian mechanism whose privacy loss is beyond the "
-                             f"float range (sigma={sigma!r} for epsilon={eps!r}, delta={d!r})") from None
+            raise ValueError(f"epsilon is too large for this delta: the calibrated Gaussian mechanism's privacy loss "
+                             f"is beyond the float range (sigma={sigma!r} for epsilon={eps!r}, delta={d!r})") from None
 
     @property
     def mu(self) -> float:
