@@ -282,8 +282,9 @@ def expit(x):
     return 1 / (1 + math.exp(-x))
 
 
-def test_gallery_lists_each_entry_with_sources(capsys):
-    assert main(["--list"]) == 0
+@pytest.mark.parametrize("argv", [["--list"], ["--release", "--list"], ["--list-releases"], ["--release"]])
+def test_gallery_lists_each_entry_with_sources(argv, capsys):
+    assert main(argv) == 0
     out = capsys.readouterr().out
     for name, entry in gallery.entries().items():
         assert name in out
@@ -354,6 +355,10 @@ TRACEBACKS = [
     ["--mechanism", "dp", "--epsilon", "1", "--delta", "1e-7", "--k", "365"],
     ["--mechanism", "randomized-response", "--epsilon", "800"],
     ["--mechanism", "zcdp", "--rho", "1000"],
+    # extremes of the valid range, beyond the list
+    ["--mechanism", "laplace", "--epsilon", "5e-324", "--k", "7"],
+    ["--mechanism", "laplace", "--epsilon", "1e300"],
+    ["--mechanism", "randomized-response", "--epsilon", "1e300", "--k", "3"],
 ]
 
 

@@ -333,7 +333,12 @@ class Gaussian(Mechanism):
         """The smallest σ giving (ε, δ)-DP (the analytic Gaussian mechanism, Balle & Wang 2018)."""
         eps = float(check_epsilon(epsilon, "epsilon", scalar=True))
         d = float(check_delta(delta, "delta", open_low=True, open_high=True, scalar=True))
-        return cls(mechanisms.gaussian_sigma(eps, d, sensitivity), sensitivity, (eps, d))
+        sigma = mechanisms.gaussian_sigma(eps, d, sensitivity)
+        try:
+            return cls(sigma, sensitivity, (eps, d))
+        except ValueError:
+            raise ValueError(f"epsilon is too large for this delta: the calibrated Gaussian mechanism's privacy loss "
+                             f"is beyond the float range (sigma={sigma!r} for epsilon={eps!r}, delta={d!r})") from None
 
     @property
     def mu(self) -> float:
@@ -651,7 +656,8 @@ class Composed(Mechanism):
         dp = float(delta_prime)
         single = self.single_point(dp)
         try:
-            prof = self.profile(resolution)
+            with np.errstate(all="ignore"):
+                prof = self.profile(resolution)
         except _NUMERIC:
             prof = None
         if prof is None:
@@ -685,7 +691,12 @@ class Composed(Mechanism):
             if found is not None:
                 t, pdp, method = found
                 return ExactLoss(t, pdp, method, False)
-        up, down = self._lattice("up", resolution), self._lattice("down", resolution)
+        try:
+            with np.errstate(all="ignore"):
+                up, down = self._lattice("up", resolution), self._lattice("down", resolution)
+        except _NUMERIC:  # a loss beyond the float range: no finer reading than the profile's
+            return ExactLoss(math.inf, math.inf, "the privacy-loss distributions could not be composed in floating "
+                             "point (a loss beyond the float range): the profile's bound is used", True)
         t = max(up.upper_quantile(dp), -down.lower_quantile(dp))
         z = up.values[up.values >= 0]
         both = np.asarray(up.tail_above(z)) + np.asarray(down.tail_below(-z))

@@ -62,8 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--name", help=FIELDS["name"] + " (default 'release', the JSON file's or the gallery's name)")
     p.add_argument("--from", dest="source", type=Path, help="read the release from this JSON file (flags given too "
                                                              "override its top-level fields)")
-    p.add_argument("--release", metavar="NAME", help="a published release from the gallery (see --list); flags "
-                                                     "given too override its fields")
+    p.add_argument("--release", metavar="NAME", nargs="?", const="", help="a published release from the gallery; "
+                   "flags given too override its fields (--release alone, or --release --list, lists the gallery)")
     p.add_argument("--list", "--list-releases", dest="list_releases", action="store_true",
                    help="list the gallery of published releases and exit")
     p.add_argument("--compare", nargs="+", metavar="RELEASE", help="compare releases side by side: gallery names "
@@ -217,7 +217,7 @@ def _compare(args) -> int:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    if args.list_releases:
+    if args.list_releases or args.release == "":
         return _list()
     try:
         if args.compare:

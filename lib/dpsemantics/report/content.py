@@ -218,7 +218,7 @@ def _reading(rel, eps_prime, dp) -> dict:
             "carries_over": "Kazan et al. Theorems 3.1–3.9 and Corollary 3.10 as stated (they assume unbounded DP)",
             "value_reading": group,
             "value_reading_note": "a change of the target's value is a removal and an addition, a group of two: "
-                                  "the privacy losses add (group privacy, as Tschantz, Sen & Datta §6 recall from "
+                                  "the privacy losses add (group privacy, as Tschantz, Sen & Datta §6.3 recall from "
                                   "Dwork), so the value reading holds at 2ε′ with probability at least 1 − 2δ′",
             "not_covered": outside,
         }
@@ -251,11 +251,14 @@ def _prior_free(eps_prime) -> dict:
 
 
 def _plain(best, exact, priors, dp, neighbours) -> str | None:
-    """§4.1's explanation at the best point (membership wording; None when there is no guarantee or the
-    neighbours are bounded, where the renderers give their own sentence)."""
+    """§4.1's explanation at the best point (membership wording; None when there is no guarantee, when the
+    bounds it would print round to 0 % and 100 %, or when the neighbours are bounded: the headline speaks then)."""
     if not math.isfinite(best.eps_prime) or neighbours != "unbounded" or best.eps > 700:
         return None
     prior = 0.5 if 0.5 in priors else priors[-1]
+    low, high = disclosure.posterior_bounds(prior, best.eps_prime)
+    if low < 5e-4 or high > 1 - 5e-4:  # §4.1's sentence would read "between 0.0% and 100.0%": the headline says it
+        return None
     with np.errstate(all="ignore"):
         return disclosure.explain(best.eps, best.delta, dp, prior, audience="general")
 

@@ -319,11 +319,15 @@ def _other_papers(report):
     if b["epsilon"] is not None:
         rows_b = [["prior b", "membership privacy ε", "g(b)"]] + [
             [number(r["prior"]), number(r["epsilon_mp"]), number(r["g"])] for r in b["membership"]]
+        if report["neighbours"] == "bounded":  # membership privacy is about membership: not covered here
+            rows_b = None
         bsp = (f" Bayesian semantic privacy by Zhao's Theorem 1: {level(b['bsp_zhao'])}; exactly: "
                f"{level(b['bsp_exact'])}." if b["bsp_exact"] is not None else "")
         out.append(("Bayesian readings (Zhao)", [
             f"Read at ε = {number(b['epsilon'])} ({_holds(b)}). Bayesian DP leakage with independent records: "
-            f"{number(b['bdp_independent'])}.{bsp}", b["theorems"] + "."], rows_b))
+            f"{number(b['bdp_independent'])}.{bsp}", b["theorems"] + "."
+            + (" Membership privacy is about membership, which a guarantee with bounded neighbours does not cover: "
+               "its table is left out." if rows_b is None else "")], rows_b))
     c = report["causal"]
     if c["epsilon"] is not None:
         rel_text = "; ".join(f"{r['relatives']} relative{'s' if r['relatives'] > 1 else ''}: {number(r['effect'])}"

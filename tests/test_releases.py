@@ -1,0 +1,76 @@
+"""The release model (dpsemantics.releases): mechanism objects answering the report's questions.
+
+Expected values are written from the papers' formulas here (Laplace profile, Gaussian closed form, basic and
+optimal composition of pure DP), not read from the code under test.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from scipy import stats
+
+from dpsemantics.releases import (ApproxDP, Composed, Gaussian, Geometric, Laplace, RandomizedResponse, ZCDP,
+                                  from_fields)
+
+
+def test_laplace_answers_from_its_profile():
+    lap = Laplace(0.7)
+    assert lap.delta(0.3) == pytest.approx(1 - math.exp((0.3 - 0.7) / 2))  # (1 − e^{(ε−ε₀)/2})₊
+    assert lap.delta(0.7) == 0.0 and lap.pure_epsilon() == 0.7 and lap.rho() == pytest.approx(0.7**2 / 2)
+    assert lap.epsilon(0.1) == pytest.approx(0.7 + 2 * math.log(0.9), abs=1e-9)
+    assert lap.epsilon(0.5) == 0.0  # δ(0) = 1 − e^{−0.35} < 0.5
+    assert lap.pdp_epsilon(0.01) == pytest.approx(0.7)  # the +ε atom has probability 1/2 > δ′
+
+
+def test_gaussians_compose_into_one_gaussian():
+    a, b = Gaussian(3.0), Gaussian(4.0, sensitivity=2.0)
+    both = Composed([a.repeat(2), b])
+    mu = 2 / 18 + 4 / 32
+    assert both.rho() == pytest.approx(mu)
+    (merged, k), = both.merged()
+    assert k == 1 and merged.mu == pytest.approx(mu)
+    t = both.exact(1e-300).threshold  # isf keeps the far tail: μ + √(2μ)·z with z = Φ⁻¹(1 − 1e-300)
+    assert t == pytest.approx(mu + math.sqrt(2 * mu) * stats.norm.isf(1e-300), rel=1e-12) and math.isfinite(t)
+
+
+def test_repetition_of_pure_mechanisms():
+    rr = RandomizedResponse(0.5).repeat(4)
+    assert rr.pure_epsilon() == 2.0 and rr.single_point(0.01).eps_prime == 2.0
+    # four ε₀-randomized responses: δ(ε) at ε = 0 is P[B ≥ 3] − e^0 P[B ≤ 1] ... = the optimal composition
+    p = math.exp(0.5) / (1 + math.exp(0.5))
+    pmf = [math.comb(4, j) * p**j * (1 - p) ** (4 - j) for j in range(5)]
+    # hockey stick at ε = 1: Σ over outcomes with loss 0.5(2j − 4) > 1 of P − e^1 Q, Q the mirrored law
+    expected = sum(pmf[j] - math.e * pmf[4 - j] for j in range(5) if 0.5 * (2 * j - 4) > 1)
+    assert rr.delta(1.0) == pytest.approx(expected, rel=1e-9)
+    assert Composed([Geometric(0.5)]).repeat(4).delta(1.0) == pytest.approx(expected, rel=1e-9)
+
+
+def test_guarantee_only_parts_have_no_exact_law():
+    both = Composed([ApproxDP(1.0, 1e-6), ZCDP(0.1)])
+    assert both.exact(0.01) is None and both.guarantee_only
+    assert both.profile() is None  # approximate DP next to zCDP: only the single point is known
+    assert math.isfinite(both.pdp_epsilon(0.01))
+    assert Composed([ApproxDP(1.0, 1e-3)]).repeat(20).reveal() == pytest.approx(1 - (1 - 1e-3) ** 20)
+
+
+def test_total_over_valid_parameters():
+    for m in (ZCDP(1e308), ZCDP(1000.0), RandomizedResponse(800.0), ApproxDP(17.14, 1e-10).repeat(12)):
+        e = m.pdp_epsilon(0.01) if isinstance(m, Composed) else Composed([m]).pdp_epsilon(0.01)
+        assert e > 0  # a number (possibly ∞: no guarantee), never an exception
+    assert ZCDP(1e308).pdp_epsilon(0.01) == math.inf
+
+
+@pytest.mark.parametrize("name,fields,bad", [("laplace", {"epsilon": -1}, "epsilon"),
+                                             ("gaussian", {"sigma": 0}, "sigma"),
+                                             ("zcdp", {"rho": float("nan")}, "rho"),
+                                             ("gaussian", {"sigma": 1.0, "epsilon": 0.1, "delta": 1e-5}, "sigma")])
+def test_bad_fields_name_the_field(name, fields, bad):
+    with pytest.raises(ValueError, match=f"^{bad} "):
+        from_fields(name, **fields)
+
+
+def test_repeat_limit():
+    with pytest.raises(ValueError, match="^k "):
+        Laplace(1.0).repeat(0)
