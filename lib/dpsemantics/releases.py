@@ -132,7 +132,7 @@ class Mechanism:
         return t, float(disclosure.mechanism_pdp_epsilon(delta_prime, law, eps_max=ceiling)), method
 
     def lattice(self, h: float, direction: str):
-        """One run's privacy-loss law on the lattice of step ``h`` (:class:`composition.LatticeLoss`)."""
+        """One run's privacy-loss law on the lattice of step ``h`` (:class:`~dpsemantics.composition.LatticeLoss`)."""
         return None
 
     def spread(self) -> tuple[float, float]:
@@ -172,7 +172,7 @@ class Mechanism:
 @dataclass(frozen=True)
 class Laplace(Mechanism):
     """The Laplace mechanism with scale Δ/ε: pure ε-DP; its privacy loss has atoms at ±ε
-    (:func:`mechanisms.laplace_privacy_loss`), its profile is :func:`mechanisms.laplace_delta`."""
+    (:func:`~dpsemantics.mechanisms.laplace_privacy_loss`), its profile is :func:`~dpsemantics.mechanisms.laplace_delta`."""
 
     eps: float
     sensitivity: float = 1.0
@@ -309,8 +309,8 @@ class Geometric(Mechanism):
 class Gaussian(Mechanism):
     """The Gaussian mechanism N(f(x), σ²) with sensitivity Δ: Z ~ N(μ, 2μ), μ = Δ²/(2σ²) = ρ (Bun & Steinke
     2016, Proposition 1.6); runs add their μ, so any composition of Gaussians is one Gaussian.  Its profile is
-    exact (Balle & Wang 2018, Theorem 8: :func:`mechanisms.gaussian_delta`).  ``stated`` is the (ε, δ) it was
-    calibrated for, when it was (the analytic Gaussian mechanism, :func:`mechanisms.gaussian_sigma`)."""
+    exact (Balle & Wang 2018, Theorem 8: :func:`~dpsemantics.mechanisms.gaussian_delta`).  ``stated`` is the (ε, δ) it was
+    calibrated for, when it was (the analytic Gaussian mechanism, :func:`~dpsemantics.mechanisms.gaussian_sigma`)."""
 
     sigma: float
     sensitivity: float = 1.0

@@ -36,7 +36,7 @@ logger = logging.getLogger(__name__)
 
 #: The modules the API reference documents, in reading order (one page each under ``book/api/``).
 API_MODULES = ("indistinguishability", "mechanisms", "conversions", "composition", "disclosure", "semantic",
-               "notions", "causal", "notion_map", "claims", "report")
+               "notions", "causal", "notion_map", "releases", "claims", "report")
 API_FOLDER = "book/api/"
 CLAIMS_PAGE = "book/claims"
 

@@ -14,7 +14,7 @@ when a claim's status differs from the expected one.
 ``lhs`` and the printed bound ``rhs`` at every case tried, the kind of ``evidence`` (:data:`EVIDENCE`) and
 the worst case found.  The verdict's ``margin`` is max lhs/rhs (1 = the bound is attained, > 1 = it is
 violated).  With ``tighten = t`` the check must compare against the bound scaled by ``t`` (or a printed
-constant scaled by ``t``).  Falsifiability is shown by :mod:`dpsemantics.claims.mutations`: false variants
+constant scaled by ``t``).  Falsifiability is shown by ``dpsemantics.claims.mutations``: false variants
 of statements (the bound at 0.99 × its known supremum, a smaller constant, a dropped hypothesis) that the
 checks must refute.  Cases where both sides are 0 are dropped by :meth:`Verdict.of`; a relation left with no
 case is ``not-checked``.

@@ -4,22 +4,22 @@ A *release* is a list of mechanisms run on the same data (each ``k`` times), its
 relation, what it publishes outside the accounting (invariants), the priors of the adversaries the reader
 wants to consider, and the failure probability δ′ of the disclosure statements.
 
-* :mod:`.fields` checks a release's fields (plain Python: refusals and ``--help`` come before NumPy);
-* :mod:`.content` builds the release from :mod:`dpsemantics.releases` mechanism objects and computes the
-  report's content (:func:`interpret`, a dict of numbers: ``report.json``);
-* :mod:`.gallery` holds published releases with their sources (``--release NAME``);
-* :mod:`.render` writes Markdown, HTML, CSV and figures, with its own formatting;
+* ``report.fields`` checks a release's fields (plain Python: refusals and ``--help`` come before NumPy);
+* ``report.content`` builds the release from :mod:`dpsemantics.releases` mechanism objects and computes the
+  report's content (:func:`~dpsemantics.report.interpret`, a dict of numbers: ``report.json``);
+* ``report.gallery`` holds published releases with their sources (``--release NAME``);
+* ``report.render`` writes Markdown, HTML, CSV and figures, with its own formatting;
 * ``python -m dpsemantics.report`` is the command line.
 
-The report imports nothing from :mod:`dpsemantics.book`.  The heavy names below are imported on first use.
+The report imports nothing from ``dpsemantics.book``.  The heavy names below are imported on first use.
 """
 
 from __future__ import annotations
 
 from .fields import DEFAULT_DELTA_PRIME, DEFAULT_PRIORS, FIELDS, MECHANISMS, ReleaseError
 
-__all__ = ["MECHANISMS", "FIELDS", "DEFAULT_PRIORS", "DEFAULT_DELTA_PRIME", "ReleaseError", "parse_release",
-           "from_parameters", "interpret", "SCHEMA_VERSION"]
+# The fields, their ranges and the defaults are documented where they are defined, dpsemantics.report.fields.
+__all__ = ["ReleaseError", "parse_release", "from_parameters", "interpret"]
 
 _LAZY = {"parse_release", "from_parameters", "interpret", "SCHEMA_VERSION", "build"}
 

@@ -1,9 +1,9 @@
 """The fields of a release and their checks, in plain Python (no NumPy, no SciPy): the command line refuses bad
 input, and answers ``--help``, before the mathematics is imported.
 
-:func:`validate` turns a release given as a dict (JSON, flags or a gallery entry) into its normal form or
+``validate`` turns a release given as a dict (JSON, flags or a gallery entry) into its normal form or
 raises :class:`ReleaseError` naming the first bad field.  Mechanism objects are built from the normal form by
-:func:`dpsemantics.report.content.build`.
+``dpsemantics.report.content.build``.
 """
 
 from __future__ import annotations

@@ -81,9 +81,12 @@ def _route_cell(report, row_value, route) -> str:
 
 
 def _new_figure():
+    import sys
+
     import matplotlib
 
-    matplotlib.use("Agg", force=False)
+    if "matplotlib.pyplot" not in sys.modules:  # the command line: no screen needed.  In a notebook pyplot is
+        matplotlib.use("Agg")                   # already loaded with the notebook's backend, which must stay.
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
