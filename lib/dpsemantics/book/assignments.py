@@ -2,6 +2,7 @@
 
     python -m dpsemantics.book.assignments OUTDIR [CHAPTER ...]          # make assignments
     python -m dpsemantics.book.assignments grade CHAPTER_DIR SUBMISSIONS [--csv FILE]   # make grade
+    python -m dpsemantics.book.assignments requirements   # the grading environment's pins (make setup's wheelhouse)
 
 For every chapter with exercises this writes an otter-grader *master notebook*
 (``OUTDIR/CHAPTER/master/CHAPTER.ipynb``) made from the chapter's gated exercises and solutions and from
@@ -441,6 +442,9 @@ def grade(chapter_dir: Path, submissions: Path, csv_path: Path | None = None) ->
 
 def main(argv=None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args == ["requirements"]:
+        print("\n".join(r for r in requirements() if not r.startswith("files/")))
+        return 0
     if args and args[0] == "grade":
         p = argparse.ArgumentParser(prog="python -m dpsemantics.book.assignments grade")
         p.add_argument("chapter_dir", type=Path, help="OUTDIR/CHAPTER written by the assignments command")
