@@ -199,3 +199,12 @@ def test_loose_transitivity_answer_is_valid_but_not_tight():
 def test_checks_are_not_in_the_mathematical_modules():
     for module in (causal, D, notions, semantic, mechanisms):
         assert not [n for n in dir(module) if n.startswith("check_") and n.endswith(("answer", "effect", "formula", "counterexample"))]
+
+
+def test_parameters_are_keywords_never_positional_answers():
+    """The old call check_relatives_effect(value, eps, k) let eps = 0 make the answer 0 correct; parameters are
+    now keyword-only and default to the exercise's own values, so extra positional values are a wrong answer."""
+    assert not C.check_relatives_effect(0.0, 0.0, 2).correct
+    assert not C.check_relatives_effect(0.0).correct
+    assert C.check_relatives_effect(2.1).correct and C.check_relatives_effect(2.1, eps=0.7, relatives=2).correct
+    assert not C.check_byron_effect(0.0, 0.0).correct and not C.check_copies_answer(3, 0.5, 1.5).correct

@@ -166,3 +166,13 @@ def test_exercises_do_not_ask_for_the_chapters_own_parameters():
         if chapter_eps and ex.label in ("cv-ex-byron", "cv-ex-relatives", "cv-ex-def9", "cv-ex-def4", "zhao-ex-copies", "zhao-ex-family"):
             assert ex.params["eps"] != chapter_eps[0], ex.label
         assert all(not isinstance(v, str) for v in ex.params.values()), ex.label
+
+
+@pytest.mark.parametrize("ex", [e for e in CATALOGUE if e.check and e.check_name != "check_definition7_counterexample"],
+                         ids=[e.label for e in CATALOGUE if e.check and e.check_name != "check_definition7_counterexample"])
+def test_feedback_names_the_students_variables(ex):
+    """Each part of a check's feedback (and of the hidden test's message) is named after the variable the
+    student assigns."""
+    from dpsemantics.book import coursework
+
+    assert [r.part for r in coursework.references(ex.check_name, **ex.params)] == list(ex.answer)

@@ -283,8 +283,8 @@ def _ref_gaussian_calibration(*, sigma=2.0, eps=0.5, delta=1e-6):
     :func:`~dpsemantics.mechanisms.gaussian_delta`)."""
     from scipy.optimize import brentq
 
-    return (Reference("eps_at_sigma", brentq(lambda e: mechanisms.gaussian_delta(e, sigma) - delta, 0, 50, xtol=1e-12)),
-            Reference("sigma_for_eps", mechanisms.gaussian_sigma(eps, delta)))
+    return (Reference("eps_at_sigma2", brentq(lambda e: mechanisms.gaussian_delta(e, sigma) - delta, 0, 50, xtol=1e-12)),
+            Reference("sigma_for_half", mechanisms.gaussian_sigma(eps, delta)))
 
 
 check_gaussian_calibration = _ref_gaussian_calibration
@@ -306,7 +306,7 @@ def _ref_rr_answer(*, keep=0.75, eps=0.5):
     with probability ``keep``, and its exact δ at ``eps`` (:func:`~dpsemantics.mechanisms.randomized_response_delta`)."""
     eps_rr = math.log(keep / (1 - keep))
     return (Reference("eps_pure", mechanisms.randomized_response(eps_rr).epsilon()),
-            Reference("delta_at_eps", mechanisms.randomized_response_delta(eps, eps_rr), fraction=True))
+            Reference("delta_at_half", mechanisms.randomized_response_delta(eps, eps_rr), fraction=True))
 
 
 check_rr_answer = _ref_rr_answer
@@ -338,7 +338,7 @@ def _ref_semantic_formula(*, n_values=(1, 2, 3), eps_values=(0.1, 0.5, 1.0, 2.0)
     """A closed form ``formula(eps, n)`` for the semantic-privacy ε of local randomized response, compared
     with :func:`~dpsemantics.semantic.semantic_epsilon` at every (ε, n)."""
     points = tuple((float(e), int(n)) for n in n_values for e in eps_values)
-    return (FormulaReference("formula", points, tuple(_rr_semantic(e, n) for e, n in points)),)
+    return (FormulaReference("semantic_formula", points, tuple(_rr_semantic(e, n) for e, n in points)),)
 
 
 check_semantic_formula = _ref_semantic_formula
@@ -392,7 +392,7 @@ check_gaussian_calibration_slip = _ref_gaussian_calibration_slip
 def _ref_count_semantic(*, n=3, eps=1.0):
     """Exercise "The geometric count, exactly": the semantic-privacy ε of the ε-DP geometric count on ``n``
     records (:func:`~dpsemantics.semantic.semantic_epsilon`), to compare with Theorem 2.2's e^ε − 1."""
-    return (Reference("semantic_eps", semantic.semantic_epsilon(mechanisms.geometric_count(n, eps)).epsilon),)
+    return (Reference("count_semantic_eps", semantic.semantic_epsilon(mechanisms.geometric_count(n, eps)).epsilon),)
 
 
 check_count_semantic = _ref_count_semantic
@@ -408,7 +408,7 @@ def _ref_copies_answer(*, n=3, eps=0.8):
     """Exercise "Copies and group privacy": the BDP leakage of ε-local randomized response on ``n`` bits when
     all records are copies of one fair bit (:func:`~dpsemantics.notions.copies_prior`)."""
     truth = notions.bdp_leakage(mechanisms.local_randomized_response(n, eps), notions.copies_prior(n))
-    return (Reference("leakage", truth, rtol=1e-6, confusions=((eps, "that is the leakage of one record; all n records are copies of it"),)),)
+    return (Reference("copies_leakage", truth, rtol=1e-6, confusions=((eps, "that is the leakage of one record; all n records are copies of it"),)),)
 
 
 check_copies_answer = _ref_copies_answer
@@ -419,7 +419,7 @@ def _ref_markov_leakage(*, n=2, eps=1.0, stay=0.9):
     """Exercise "Correlated records": the Bayesian-DP leakage of ε-local randomized response on ``n`` bits under
     the Markov-chain prior in which each record copies the previous one with probability ``stay``."""
     truth = notions.bdp_leakage(mechanisms.local_randomized_response(n, eps), notions.markov_chain_prior(n, stay))
-    return (Reference("leakage", truth, rtol=1e-6),)
+    return (Reference("markov_leakage", truth, rtol=1e-6),)
 
 
 check_markov_leakage = _ref_markov_leakage
@@ -430,7 +430,7 @@ def _ref_family_answer(*, eps=0.8, b=0.5):
     """Exercise "A family that is not downward scalable": the membership-privacy ε′ of ε-randomized response
     on one record for the family with P[x_i] = b only (Zhao, Lemma 1)."""
     truth = notions.membership_privacy_lemma1(math.exp(eps), b)
-    return (Reference("eps_prime", truth, rtol=1e-6, confusions=((eps, "that is the Bayesian-DP leakage ε; membership privacy for this family needs less"),)),)
+    return (Reference("eps_prime_family", truth, rtol=1e-6, confusions=((eps, "that is the Bayesian-DP leakage ε; membership privacy for this family needs less"),)),)
 
 
 check_family_answer = _ref_family_answer
@@ -458,7 +458,7 @@ def _ref_byron_effect(*, eps=0.7):
     """Exercise "Byron's effect": the effect size (log RP̄, maximised over populations) of R₂ on O in
     :func:`~dpsemantics.causal.prog_status_model` (Tschantz et al., Definition 9)."""
     truth = causal.brp_epsilon(causal.prog_status_model(eps, with_database=False), "O", "R2")
-    return (Reference("effect", truth, rtol=1e-6, atol=1e-9),)
+    return (Reference("byron", truth, rtol=1e-6, atol=1e-9),)
 
 
 check_byron_effect = _ref_byron_effect
@@ -497,7 +497,7 @@ def check_definition7_counterexample(mechanism, population) -> CheckResult:
 def _ref_relatives_effect(*, eps=0.7, relatives=2):
     """Exercise "Relatives under randomized response": the effect of R₁ on the exact count O when ``relatives``
     statuses copy R₁ (:func:`~dpsemantics.causal.relatives_effect`)."""
-    return (Reference("effect", causal.relatives_effect(eps, relatives), rtol=1e-6, atol=1e-9,
+    return (Reference("relatives_value", causal.relatives_effect(eps, relatives), rtol=1e-6, atol=1e-9,
                       confusions=((eps, "that is the effect of one status; the relatives copy R₁"),)),)
 
 
@@ -552,9 +552,9 @@ def _ref_profile_answer(*, priors=_PROFILE["priors"], max_posteriors=_PROFILE["m
     eps_prime = float(np.min(disclosure.logit(posts) - disclosure.logit(priors)))
     eps = disclosure.epsilon_for_profile(priors, posts, delta, delta_prime)
     single = {float(e) for e in disclosure.epsilon_for_posterior(priors, posts, delta, delta_prime)} - {eps}
-    return (Reference("eps_prime", eps_prime, rtol=1e-4,
+    return (Reference("eps_prime_profile", eps_prime, rtol=1e-4,
                       confusions=((eps, "that is already ε of (ε, δ)-DP; ε′ is the log-odds increase before Theorem 3.9"),)),
-            Reference("eps", eps, rtol=1e-4,
+            Reference("eps_profile", eps, rtol=1e-4,
                       confusions=((eps_prime, "that is ε′, the probabilistic-DP parameter; Theorem 3.9 turns ε′ into ε"),)
                       + tuple((e, "too large: another point of the profile binds") for e in sorted(single))))
 
