@@ -410,11 +410,11 @@ def autograder_zip(chapter_dir: Path) -> Path:
     return found[-1]
 
 
-def grade(chapter_dir: Path, submissions: Path, csv_path: Path | None = None) -> list[dict]:
+def grade(chapter_dir: Path, submissions: Path, csv_path: Path | None = None, results: dict | None = None) -> list[dict]:
     """Grade every ``*.ipynb`` in ``submissions`` with the chapter's autograder; one row per submission
     (question scores, ``total``, ``possible`` of the autograded questions, then an empty column per written
     question, named with its points, for the instructor, and ``written_possible``), written to ``csv_path``
-    when given."""
+    when given.  ``results``, a dict, receives otter's full result per submission (its feedback)."""
     from otter.api import grade_submission
 
     zip_path = autograder_zip(chapter_dir)
@@ -422,6 +422,8 @@ def grade(chapter_dir: Path, submissions: Path, csv_path: Path | None = None) ->
     for nb in sorted(Path(submissions).glob("*.ipynb")):
         with contextlib.redirect_stdout(io.StringIO()):
             result = grade_submission(str(nb), str(zip_path), quiet=True)
+        if results is not None:
+            results[nb.name] = result
         row = {"submission": nb.name}
         order = {ex.label: i for i, ex in enumerate(catalogue())}
         names = sorted(result.test_files, key=lambda name: (order.get(name, len(order)), name))
