@@ -17,7 +17,7 @@ from dpsemantics.mechanisms import FiniteMechanism, geometric_count
 E = math.exp
 RR08 = ks_claims.rr_one_record(0.8)
 S08 = semantic.semantic_epsilon(RR08).epsilon
-SIGMA_PAPER = math.sqrt(math.log(1 / 1e-5)) / 0.5
+SIGMA_PAPER = math.sqrt(math.log(1 / 1e-5)) / 0.6
 PROFILE = ([0.05, 0.3, 0.6, 0.95], [0.2, 0.6, 0.8, 0.99], 1e-3, 0.05)
 EPS_PROFILE = D.epsilon_for_profile(*PROFILE)
 # Corollary 3.10 by hand: the smallest log-odds increase the profile allows
@@ -25,6 +25,7 @@ EPS_PRIME_PROFILE = min(math.log(m / (1 - m)) - math.log(p / (1 - p)) for p, m i
 PDP = conversions.pdp_epsilon(1.0, 1e-3, 0.01)
 EPS_SIGMA2 = brentq(lambda e: mechanisms.gaussian_delta(e, 2.0) - 1e-6, 0, 20, xtol=1e-12)
 DBS = [(0, 0), (0, 1), (1, 0), (1, 1)]
+MARKOV = notions.bdp_leakage(mechanisms.local_randomized_response(2, 0.8), notions.markov_chain_prior(2, 0.75))
 BAD = FiniteMechanism(np.array([[0.5, 0.5]] * 3 + [[1.0, 0.0]]), DBS, [0, 1])
 
 # name: (check, right answer, wrong answers, the expected numbers that must never appear in any output)
@@ -41,15 +42,14 @@ CASES = {
     "semantic": (C.check_semantic_formula, (lambda e, n: math.tanh(e / 4),), [(lambda e, n: math.expm1(e),), (3,)],
                  [math.tanh(x / 4) for x in (0.1, 0.5, 1.0, 2.0)]),
     "ks_converse": (C.check_ks_converse, (S08, RR08.delta(3 * S08)), [(0.2, 0.02)], [S08, RR08.delta(3 * S08)]),
-    "eq4": (C.check_eq4_slip, (E(0.05), E(1.0) * 0.05), [(E(0.05), 0.05)], [E(0.05), E(1.0) * 0.05]),
-    "a2": (C.check_gaussian_calibration_slip, (SIGMA_PAPER, mechanisms.gaussian_delta(0.5, SIGMA_PAPER)), [(SIGMA_PAPER, 1e-5)],
-           [SIGMA_PAPER, mechanisms.gaussian_delta(0.5, SIGMA_PAPER)]),
-    "count_semantic": (C.check_count_semantic, (math.tanh(0.5),), [(E(1.0) - 1,)], [math.tanh(0.5)]),
-    "markov": (C.check_markov_leakage, (notions.bdp_leakage(mechanisms.local_randomized_response(2, 1.0), notions.markov_chain_prior(2, 0.9)),),
-               [(1.0,), (2.0,)], [notions.bdp_leakage(mechanisms.local_randomized_response(2, 1.0), notions.markov_chain_prior(2, 0.9))]),
+    "eq4": (C.check_eq4_slip, (E(0.07), E(0.7) * 0.1), [(E(0.07), 0.1)], [E(0.07), E(0.7) * 0.1]),
+    "a2": (C.check_gaussian_calibration_slip, (SIGMA_PAPER, mechanisms.gaussian_delta(0.6, SIGMA_PAPER)), [(SIGMA_PAPER, 1e-5)],
+           [SIGMA_PAPER, mechanisms.gaussian_delta(0.6, SIGMA_PAPER)]),
+    "count_semantic": (C.check_count_semantic, (math.tanh(0.75),), [(E(1.5) - 1,)], [math.tanh(0.75)]),
+    "markov": (C.check_markov_leakage, (MARKOV,), [(0.8,), (1.6,)], [MARKOV]),
     "copies": (C.check_copies_answer, (2.4,), [(0.8,), (float("nan"),)], [2.4]),
     "family": (C.check_family_answer, (math.log((1 + E(0.8)) / 2),), [(0.8,)], [math.log((1 + E(0.8)) / 2)]),
-    "replace": (C.check_replace_reading, (math.tanh(0.25), 3.0), [(3.0, 3.0)], [math.tanh(0.25)]),
+    "replace": (C.check_replace_reading, (math.tanh(0.2), 3.2), [(3.2, 3.2)], [math.tanh(0.2)]),
     "byron": (C.check_byron_effect, (0.7,), [(1.4,)], [0.7]),
     "def7": (C.check_definition7_counterexample, (BAD, np.full((2, 2), 0.25)), [(geometric_count(2, 0.5), np.full((2, 2), 0.25))],
              [math.log(2)]),

@@ -363,7 +363,7 @@ check_ks_converse = _ref_ks_converse
 
 
 @_graded("A power above 1 bounds nothing; compute the Neyman–Pearson test of one randomized-response record.")
-def _ref_eq4_slip(*, eps=1.0, alpha=0.05):
+def _ref_eq4_slip(*, eps=0.7, alpha=0.1):
     """Exercise "Find the slip: equation (4)": the power bound at ``eps``, ``alpha`` as printed (e^{εα}) and the
     largest power of a level-α test against randomized response (K&S eq. (4); Wasserman & Zhou)."""
     from ..claims import ks as ks_claims
@@ -377,7 +377,7 @@ check_eq4_slip = _ref_eq4_slip
 
 
 @_graded("Evaluate the exact Gaussian privacy profile at the proof's σ and compare it with δ.")
-def _ref_gaussian_calibration_slip(*, eps=0.5, delta=1e-5):
+def _ref_gaussian_calibration_slip(*, eps=0.6, delta=1e-5):
     """Exercise "Find the slip: the Gaussian calibration of Theorem A.2": the proof's σ² = log(1/δ)/ε²
     (:func:`~dpsemantics.semantic.paper_gaussian_sigma`) and the exact δ that σ gives at ε
     (:func:`~dpsemantics.mechanisms.gaussian_delta`)."""
@@ -389,7 +389,7 @@ check_gaussian_calibration_slip = _ref_gaussian_calibration_slip
 
 
 @_graded("Find two databases whose ratios r go in opposite directions; then use the two-point characterisation.")
-def _ref_count_semantic(*, n=3, eps=1.0):
+def _ref_count_semantic(*, n=3, eps=1.5):
     """Exercise "The geometric count, exactly": the semantic-privacy ε of the ε-DP geometric count on ``n``
     records (:func:`~dpsemantics.semantic.semantic_epsilon`), to compare with Theorem 2.2's e^ε − 1."""
     return (Reference("count_semantic_eps", semantic.semantic_epsilon(mechanisms.geometric_count(n, eps)).epsilon),)
@@ -415,7 +415,7 @@ check_copies_answer = _ref_copies_answer
 
 
 @_graded("The uninformed adversary sees the target's report and a report of a correlated record.")
-def _ref_markov_leakage(*, n=2, eps=1.0, stay=0.9):
+def _ref_markov_leakage(*, n=2, eps=0.8, stay=0.75):
     """Exercise "Correlated records": the Bayesian-DP leakage of ε-local randomized response on ``n`` bits under
     the Markov-chain prior in which each record copies the previous one with probability ``stay``."""
     truth = notions.bdp_leakage(mechanisms.local_randomized_response(n, eps), notions.markov_chain_prior(n, stay))
@@ -437,7 +437,7 @@ check_family_answer = _ref_family_answer
 
 
 @_graded("Under 'replace' the copies of the target stay in Game i; under 'condition' they follow ⊥.")
-def _ref_replace_reading(*, n=3, eps=1.0):
+def _ref_replace_reading(*, n=4, eps=0.8):
     """Exercise "Find the slip: the reading of eq. (13)": for n copies of one fair bit under ε-local randomized
     response, the Bayesian semantic privacy under the 'replace' reading of Game i, and the BDP leakage."""
     m, prior = mechanisms.local_randomized_response(n, eps), notions.copies_prior(n)
