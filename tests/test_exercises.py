@@ -92,6 +92,9 @@ def test_student_edition_removes_every_solution_and_keeps_every_exercise(tmp_pat
     exec("\n".join(lines[start + 1:]).split("\nn_rep")[0], namespace)  # noqa: S102 - the lines after the evaluation
     shown = {r.claim.id for r in namespace["results"]}
     assert shown and not shown & targets and shown | targets == {c.id for c in claims.registry()}
+    linked = [p.name for p in (tmp_path / "book").rglob("*") if p.suffix in (".md", ".ipynb")
+              and any(f"{{claim}}`{c}`" in p.read_text() for c in targets)]
+    assert not linked, f"links to report rows the student edition leaves out: {linked}"
 
 
 def test_strip_solutions_rejects_unclosed_solution():

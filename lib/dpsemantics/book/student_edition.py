@@ -70,13 +70,21 @@ def drop_instructors(outdir: Path) -> None:
 
 
 def drop_exercise_claims(outdir: Path, claim_ids: set[str]) -> None:
-    """Leave the claims that exercises ask for out of the copy's reproducibility report."""
+    """Leave the claims that exercises ask for out of the copy's reproducibility report, and unlink the
+    references to them."""
     page = outdir / "book" / "claims.md"
     text = page.read_text()
     if _CLAIMS_ANCHOR not in text:
         raise ValueError(f"book/claims.md no longer contains {_CLAIMS_ANCHOR!r}: update student_edition._CLAIMS_ANCHOR")
     keep = f"\nresults = [r for r in results if r.claim.id not in {sorted(claim_ids)!r}]  # student edition: exercise targets"
     page.write_text(text.replace(_CLAIMS_ANCHOR, _CLAIMS_ANCHOR + keep, 1))
+    # links to the rows left out become the plain claim id (no link to a row that is not there)
+    role = re.compile(r"\{claim\}`(" + "|".join(re.escape(c) for c in sorted(claim_ids)) + r")`")
+    for path in (outdir / "book").rglob("*"):
+        if path.suffix in (".md", ".ipynb") and path != page:
+            text = path.read_text()
+            if role.search(text):
+                path.write_text(role.sub(r"`\1`", text))
 
 
 def strip_solutions(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
