@@ -16,6 +16,10 @@ $(STAMP): pyproject.toml
 	@# Wheels for tests/test_fresh_environment.py, which runs the chapters in a fresh virtual environment as
 	@# Colab would, offline: the package's dependencies, a kernel, and the build backend for its own wheel.
 	$(BIN)/python -m pip wheel --quiet --wheel-dir $(WHEELHOUSE) . "ipykernel==7.4.0" "setuptools>=68" wheel
+	@# ... and of the assignments' grading environment (otter-grader and the pins its autograder zip lists), for
+	@# the test that grades a submission from the zip alone in a fresh virtual environment, offline.
+	$(BIN)/python -m dpsemantics.book.assignments requirements > $(VENV)/grading-requirements.txt
+	$(BIN)/python -m pip wheel --quiet --wheel-dir $(WHEELHOUSE) -r $(VENV)/grading-requirements.txt
 	@touch $(STAMP)
 
 book: $(STAMP) system

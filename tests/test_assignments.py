@@ -1,13 +1,27 @@
-"""The generated assignments: otter-grader gives the reference solutions full marks, an unanswered notebook
-zero, and a notebook with one wrong answer loses exactly that question's points; no output shows the answer.
+"""The generated assignments: grading that survives the student.
 
-One chapter (intro) goes end to end through ``otter assign`` and ``otter``'s local grader (about half a
-minute: each graded notebook runs in its own kernel); for every chapter, the master notebook's solutions are
-run in-process against its hidden tests, which is what the grader does, without the kernels.
+* Every chapter's reference solutions pass their public and hidden tests; the hidden tests read no name but
+  their own and the answer variables (no module, no builtin, no notebook global), and differ from the public ones.
+* The tamper suite: for every chapter, a blank notebook plus one tampering cell (rebinding ``coursework``,
+  replacing the checks, patching their private helpers, monkeypatching the package, patching builtins, answers
+  that compare equal to anything, setting the chapter's globals) gains zero points, and the solutions with the
+  globals tampered still score full marks.  Each submission is graded as otter grades it — its code cells
+  executed in one namespace, then the test files run against that namespace by otter's own
+  ``ExceptionTestFile`` — in a forked process, so that one tamper cannot leak into the next (about 0.1 s each).
+* One chapter (intro) goes end to end through ``otter assign`` and otter's local grader: solutions full marks,
+  blank zero, one wrong answer loses exactly its points (with feedback that leads with the verdict and never
+  shows the value), a blank notebook with its metadata edited to carry passing tests zero, and the score table
+  has a column per written question with its points (about 30 s on an idle machine: a kernel per submission).
+* The autograder zip grades a submission in a fresh virtual environment outside the repository, offline
+  (about 1.5–2 minutes on an idle 2-core machine, most of it pip installing otter's dependencies).
 """
 
+import ast
+import builtins
 import csv
+import inspect
 import math
+import multiprocessing
 from collections import Counter
 
 import nbformat
@@ -18,9 +32,11 @@ from IPython.core.inputtransformer2 import TransformerManager
 from dpsemantics.book import assignments, exercises
 
 pytest.importorskip("otter", reason="otter-grader is not installed (pip install -e '.[test]')")
+from otter.test_files.exception_test import ExceptionTestFile  # noqa: E402
 
 CHAPTERS = assignments.chapters_with_exercises()
 CATALOGUE = exercises.catalogue()
+IDS = [nb.stem for nb in CHAPTERS]
 
 
 def test_answer_variables_are_unique_within_a_chapter():
@@ -30,42 +46,278 @@ def test_answer_variables_are_unique_within_a_chapter():
         assert not [n for n, k in names.items() if k > 1], (nb.stem, names)
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS, ids=[nb.stem for nb in CHAPTERS])
-def test_master_notebook_solutions_pass_their_hidden_tests(chapter):
-    master = assignments.master_notebook(chapter)
+def _split(master):
+    """(code cells that are not tests, [(test source, points, hidden)]) of a master notebook."""
+    code, tests = [], []
+    for cell in master.cells:
+        if cell.cell_type != "code":
+            continue
+        if "# BEGIN TEST CONFIG" not in cell.source:
+            code.append(cell.source)
+            continue
+        head, body = cell.source.split('""" # END TEST CONFIG\n', 1)
+        points = float(head.split("points: ")[1].split("\n")[0])
+        tests.append((body, points, "hidden: true" in head))
+    return code, tests
+
+
+def _test_files(master, chapter):
+    """The test files otter writes from the master notebook (its exception-based template: one test case per
+    test cell, public with 0 points, hidden with all of them), one per question."""
+    questions, current = {}, None
+    for cell in master.cells:
+        if cell.cell_type == "raw" and cell.source.startswith("# BEGIN QUESTION"):
+            current = cell.source.split("name: ")[1].split("\n")[0]
+        elif cell.cell_type == "code" and "# BEGIN TEST CONFIG" in cell.source:
+            head, body = cell.source.split('""" # END TEST CONFIG\n', 1)
+            points = head.split("points: ")[1].split("\n")[0]
+            hidden = "hidden: true" in head
+            questions.setdefault(current, []).append(f"@test_case(points={points}, hidden={hidden})\n{body}")
+    files = []
+    for name, cases in questions.items():
+        source = "from otter.test_files import test_case\n\nOK_FORMAT = False\n\n" + f'name = "{name}"\n\n' + "\n\n".join(cases)
+        files.append((f"{chapter}/{name}.py", source))
+    return files
+
+
+def _student_code(master):
+    """What a blank student notebook runs: the setup cell and the prompts (``name = ...``)."""
+    code, _ = _split(master)
+    out = []
+    for src in code:
+        if "# BEGIN SOLUTION NO PROMPT" in src:
+            out.append(src.split('""" # BEGIN PROMPT\n')[1].split('\n""" # END PROMPT')[0])
+        else:
+            out.append(src)
+    return out
+
+
+def _solution_code(master):
+    return _split(master)[0]
+
+
+def _grade(cells, files):
+    """Execute the cells in one namespace, then run every test file against it as otter's grader does; the
+    points scored and possible."""
+    namespace = {"__name__": "__main__"}
+    transform = TransformerManager().transform_cell
+    for src in cells:
+        try:
+            exec(compile(transform(src), "<submission>", "exec"), namespace)  # noqa: S102 - the submission
+        except Exception:  # noqa: BLE001 - a failing cell does not stop otter's grading (ignore_errors)
+            pass
+    score = possible = 0.0
+    for path, source in files:
+        try:
+            test = ExceptionTestFile.from_string(source, path=path)
+            test.run(namespace)
+            score, possible = score + test.score, possible + test.possible
+        except Exception:  # noqa: BLE001 - the grading itself broke (in otter: no results, so no points)
+            pass
+    return score, possible
+
+
+def _graded_in_child(conn, cells, files):
+    try:
+        conn.send(_grade(cells, files))
+    except BaseException as err:  # noqa: BLE001 - report anything to the parent
+        conn.send(("error", repr(err)))
+    finally:
+        conn.close()
+
+
+def grade_isolated(cells, files):
+    """:func:`_grade` in a forked process: a tamper patches modules and builtins of that process only."""
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_graded_in_child, args=(child, cells, files))
+    proc.start()
+    child.close()
+    result = parent.recv() if parent.poll(120) else ("error", "timeout")
+    proc.join(10)
+    assert result[0] != "error", result
+    return result
+
+
+MASTERS = {nb.stem: assignments.master_notebook(nb) for nb in CHAPTERS}
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=IDS)
+def test_master_notebook_solutions_pass_their_public_and_hidden_tests(chapter):
+    master = MASTERS[chapter.stem]
     raw = [c.source for c in master.cells if c.cell_type == "raw"]
     assert raw[0].startswith("# ASSIGNMENT CONFIG")
     questions = [line.split(": ", 1)[1] for src in raw if src.startswith("# BEGIN QUESTION") for line in src.splitlines()
                  if line.startswith("name: ")]
-    assert questions == [ex.label for ex in CATALOGUE if ex.chapter.endswith(chapter.stem)]
-    # Execute like the grader: every code cell in order (tests are code cells too, run at the end).
-    code = [c.source for c in master.cells if c.cell_type == "code"]
-    tests = [src for src in code if "# BEGIN TEST CONFIG" in src]
-    hidden = [src for src in tests if "hidden: true" in src]
+    expected = []
+    for ex in CATALOGUE:
+        if ex.chapter.endswith(chapter.stem):
+            expected.append(ex.label)
+            if ex.check and ex.written:
+                expected.append(f"{ex.label}-written")
+    assert questions == expected
+    _, tests = _split(master)
     checked = [ex for ex in CATALOGUE if ex.chapter.endswith(chapter.stem) and ex.check]
-    assert len(hidden) == len(checked) == len(tests) // 2
-    namespace = {}
-    transform = TransformerManager().transform_cell
-    for src in code:
-        if src not in tests:
-            exec(compile(transform(src), chapter.stem, "exec"), namespace)  # noqa: S102 - the book's own code
-    for src in hidden:
-        exec(compile(src, chapter.stem, "exec"), namespace)  # noqa: S102
+    assert [p for _, p, h in tests if h] == [ex.points for ex in checked]
+    assert [p for _, p, h in tests if not h] == [0.0] * len(checked)
+    score, possible = _grade(_solution_code(master), _test_files(master, chapter.stem))
+    assert score == possible == sum(ex.points for ex in checked)
+
+
+def _loaded_names(function: ast.FunctionDef) -> tuple[set, set]:
+    """The names a function reads and the names it binds (arguments, assignments, loop targets, nested
+    functions and their arguments)."""
+    loads, binds = set(), set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name):
+            (loads if isinstance(node.ctx, ast.Load) else binds).add(node.id)
+        elif isinstance(node, ast.arg):
+            binds.add(node.arg)
+        elif isinstance(node, ast.FunctionDef):
+            binds.add(node.name)
+    return loads, binds
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=IDS)
+def test_hidden_tests_read_nothing_the_notebook_can_rebind(chapter):
+    """Every name a hidden test reads is one it binds itself or an answer variable it is given: no builtin
+    (abs, float, isinstance, ...), no module, no notebook global such as eps; no import; and it is not the
+    public test."""
+    _, tests = _split(MASTERS[chapter.stem])
+    answers = [ex.answer for ex in CATALOGUE if ex.chapter.endswith(chapter.stem) and ex.check]
+    hidden = [src for src, _, h in tests if h]
+    public = [src for src, _, h in tests if not h]
+    for src, names, pub in zip(hidden, answers, public):
+        tree = ast.parse(src)
+        function = tree.body[0]
+        assert isinstance(function, ast.FunctionDef) and len(tree.body) == 1
+        assert [a.arg for a in function.args.args] == list(names)
+        loads, binds = _loaded_names(function)
+        assert loads <= binds, f"{chapter.stem}: a hidden test reads {sorted(loads - binds)}"
+        assert not (loads & set(dir(builtins)) - binds)
+        assert not [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal))]
+        assert "coursework" not in src and "dpsemantics" not in src and src != pub
+        assert "coursework." in pub
+
+
+# Tampering cells, each appended to a notebook (a student who wants the points without the work).
+ALL_CHECKS = "[n for n in dir(_c) if n.startswith('check_')]"
+TAMPERS = {
+    "rebind coursework": """
+from dpsemantics.book.coursework import CheckResult
+class _Fake:
+    def __getattr__(self, name):
+        return lambda *a, **k: CheckResult(True)
+coursework = _Fake()
+""",
+    "replace the checks": f"""
+import dpsemantics.book.coursework as _c
+for _n in {ALL_CHECKS}:
+    setattr(_c, _n, lambda *a, **k: _c.CheckResult(True))
+""",
+    "patch private helpers": """
+import dpsemantics.book.coursework as _c
+_c._number = lambda value: 0.0
+_c._result = lambda parts, hint: _c.CheckResult(True, tuple(parts), hint)
+_c.Reference.part_for = lambda self, answer: _c.Part(self.part, True, "")
+_c.FormulaReference.part_for = lambda self, answer: _c.Part(self.part, True, "")
+_c.Reference.interval = lambda self: (-1e300, 1e300)
+""",
+    "monkeypatch the package": """
+from types import SimpleNamespace
+import dpsemantics
+from dpsemantics import mechanisms, semantic, notions, causal, disclosure, conversions, indistinguishability
+mechanisms.gaussian_delta = lambda *a, **k: 0.0
+mechanisms.gaussian_sigma = lambda *a, **k: 0.0
+semantic.semantic_epsilon = lambda *a, **k: SimpleNamespace(epsilon=0.0)
+notions.bdp_leakage = lambda *a, **k: 0.0
+causal.brp_epsilon = lambda *a, **k: 0.0
+causal.relatives_effect = lambda *a, **k: 0.0
+causal.definition_epsilon = lambda number, *a, **k: 0.0 if number == 7 else 1.0
+disclosure.epsilon_for_profile = lambda *a, **k: 0.0
+conversions.pdp_epsilon = lambda *a, **k: 0.0
+indistinguishability.group_parameters = lambda *a, **k: (0.0, 0.0)
+""",
+    "patch builtins": """
+import builtins, math
+builtins.abs = lambda x: 0.0
+builtins.float = lambda *a: 0.0
+builtins.isinstance = lambda *a: True
+builtins.all = builtins.any = lambda *a: True
+builtins.max = builtins.min = lambda *a, **k: 0.0
+builtins.AssertionError = type("Harmless", (Exception,), {})
+math.isclose = lambda *a, **k: True
+math.isfinite = lambda *a: True
+""",
+    "answers equal to anything": """
+class _Sly(float):
+    __eq__ = __le__ = __ge__ = __lt__ = __gt__ = lambda self, other: True
+    __ne__ = lambda self, other: False
+    __float__ = lambda self: 0.5
+    __abs__ = lambda self: 0.0
+    __sub__ = __rsub__ = lambda self, other: 0.0
+    __call__ = lambda self, *a: self
+""",
+    "set the chapter's globals": """
+eps = 1.0; delta = 0.5; b_family = 0.3; n = 7; seed = 1; threshold = 0.5; days = 1; eps0 = 2.0; delta_prime_comp = 0.5
+""",
+}
+ASSIGN_SLY = "\nfor _name in {names!r}:\n    globals()[_name] = _Sly(0.0)\n"
+ASSIGN_WRONG = "\nfor _name in {names!r}:\n    globals()[_name] = 0.0\n"
+
+
+def _answer_names(chapter):
+    return [n for ex in CATALOGUE if ex.chapter.endswith(chapter) and ex.check for n in ex.answer]
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=IDS)
+def test_tampering_gains_no_points(chapter):
+    """Blank notebook: zero; blank (answers 0, or objects that compare equal to anything) plus each tamper:
+    zero; the solutions followed by a cell setting the chapter's globals: still full marks."""
+    master, name = MASTERS[chapter.stem], chapter.stem
+    files = _test_files(master, name)
+    blank = _student_code(master)
+    names = _answer_names(name)
+    scores = {"blank": grade_isolated(blank, files)}
+    for tamper, cell in TAMPERS.items():
+        answers = (ASSIGN_SLY if tamper == "answers equal to anything" else ASSIGN_WRONG).format(names=names)
+        scores[tamper] = grade_isolated(blank + [cell + answers] if "Sly" in cell else blank + [answers, cell], files)
+    possible = scores["blank"][1]
+    assert possible == sum(ex.points for ex in CATALOGUE if ex.chapter.endswith(name) and ex.check) > 0
+    assert {k: s for k, (s, _) in scores.items() if s} == {}, scores
+    solved = grade_isolated(_solution_code(master) + [TAMPERS["set the chapter's globals"]], files)
+    assert solved == (possible, possible)
+
+
+def test_hidden_tests_grade_without_the_package():
+    """The hidden tests still grade with dpsemantics made unimportable and every check broken."""
+    master = MASTERS["causal-view"]
+    files = _test_files(master, "causal-view")
+    breaker = "import sys\nfor _m in [m for m in sys.modules if m.startswith('dpsemantics')]:\n    sys.modules[_m] = None\n"
+    assert grade_isolated(_solution_code(master) + [breaker], files)[0] == sum(
+        ex.points for ex in CATALOGUE if ex.chapter.endswith("causal-view") and ex.check)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# End to end through otter (intro)
+# ---------------------------------------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
 def intro_assignment(tmp_path_factory):
     out = tmp_path_factory.mktemp("assignments")
     intro = next(nb for nb in CHAPTERS if nb.stem == "intro")
-    return assignments.make_assignment(intro, out)
+    return assignments.make_assignment(intro, out, run_tests=False)
 
 
 def _submissions(folder, target):
-    """Solutions, the unanswered student notebook, and the solutions with one answer (eps_group) wrong."""
+    """Solutions, the unanswered student notebook, the solutions with one answer (eps_group) wrong, and the
+    unanswered notebook with its metadata edited: every stored test replaced by one that passes, for 10 points."""
     target.mkdir()
     solutions = nbformat.read(folder / "autograder" / "intro.ipynb", as_version=4)
     nbformat.write(solutions, target / "solutions.ipynb")
-    nbformat.write(nbformat.read(folder / "student" / "intro.ipynb", as_version=4), target / "unanswered.ipynb")
+    student = nbformat.read(folder / "student" / "intro.ipynb", as_version=4)
+    nbformat.write(student, target / "unanswered.ipynb")
     edited = 0
     for cell in solutions.cells:
         if cell.cell_type == "code" and "eps_group = 3 * 0.5" in cell.source:
@@ -73,6 +325,14 @@ def _submissions(folder, target):
             edited += 1
     assert edited == 1
     nbformat.write(solutions, target / "one-wrong.ipynb")
+    passing = ("from otter.test_files import test_case\nOK_FORMAT = False\nname = {name!r}\npoints = 10\n"
+               "@test_case(points=10, hidden=False)\ndef test_ok():\n    pass\n")
+    tests = student.metadata["otter"]["tests"]
+    for name in list(tests):
+        tests[name] = passing.format(name=name)
+    for cell in student.cells:
+        cell.metadata.setdefault("otter", {})["tests"] = list(tests)
+    nbformat.write(student, target / "zz-metadata-edited.ipynb")
     return target
 
 
@@ -82,30 +342,163 @@ def test_otter_grades_the_intro_assignment(intro_assignment, tmp_path):
     student_text = "\n".join(c.source for c in student.cells)
     assert "eps_group = ..." in student_text and "3 * 0.5" not in student_text, "solution code left in the student notebook"
     assert 'grader.check("intro-ex-group")' in student_text
+    assert assignments.wheel_name() in student_text and "%pip install" in student_text
+    assert '"dpsemantics==' not in student_text, "the student notebook must install the wheel shipped beside it"
+    assert (folder / "student" / assignments.wheel_name()).is_file()
     points = {ex.label: ex.points for ex in CATALOGUE if ex.chapter == "book/intro" and ex.check}
     csv_path = tmp_path / "scores.csv"
-    rows = {r["submission"]: r for r in assignments.grade(folder, _submissions(folder, tmp_path / "subs"), csv_path)}
+    results = {}
+    rows = {r["submission"]: r for r in assignments.grade(folder, _submissions(folder, tmp_path / "subs"), csv_path, results)}
     possible = sum(points.values())
     assert rows["solutions.ipynb"]["total"] == rows["solutions.ipynb"]["possible"] == possible
     assert rows["unanswered.ipynb"]["total"] == 0
+    assert rows["zz-metadata-edited.ipynb"]["total"] == 0 and rows["zz-metadata-edited.ipynb"]["possible"] == possible
     wrong = rows["one-wrong.ipynb"]
     assert wrong["total"] == possible - points["intro-ex-group"]
     assert wrong["intro-ex-group"] == 0 and all(wrong[q] == p for q, p in points.items() if q != "intro-ex-group")
     with open(csv_path) as f:
         table = list(csv.DictReader(f))
-    assert [r["submission"] for r in table] == ["one-wrong.ipynb", "solutions.ipynb", "unanswered.ipynb"]
+    assert [r["submission"] for r in table] == ["one-wrong.ipynb", "solutions.ipynb", "unanswered.ipynb", "zz-metadata-edited.ipynb"]
     assert float(table[1]["total"]) == possible
-
-
-def test_grader_feedback_does_not_show_the_expected_value(intro_assignment, tmp_path):
-    from otter.api import grade_submission
-
-    subs = _submissions(intro_assignment, tmp_path / "subs")
-    result = grade_submission(str(subs / "one-wrong.ipynb"), str(assignments.autograder_zip(intro_assignment)), quiet=True)
-    report = result.results["intro-ex-group"].summary()
-    assert "not within the tolerance" in report
+    # the written questions are in the export, with their points, for the instructor to fill in
+    manual = assignments.manual_questions("intro")
+    assert manual["intro-ex-tv"] == 2 and manual["intro-ex-transitive-written"] == 2
+    assert all(f"{q} (written, of {p})" in table[0] for q, p in manual.items())
+    assert float(table[0]["written_possible"]) == sum(manual.values())
+    # otter's feedback on the wrong answer: the verdict and the hint first, the tolerance, never the value
+    report = results["one-wrong.ipynb"].results["intro-ex-group"].summary()
+    assert "not within 0.001 (relative)" in report
+    assert report.index("not yet") < report.index("hint:") < report.index("[x ]"), report
     delta_group = (1 + math.exp(0.5) + math.exp(1.0)) * 1e-3
     for x in (1.5, delta_group):
         for form in {f"{x:.6g}", f"{x:.4g}", f"{x:.3g}", f"{x:.4f}", repr(x), f"{np.float64(x)!r}"}:
             if len(form.strip("-0.")) >= 3:
                 assert form not in report, form
+
+
+
+
+def test_autograder_zip_carries_the_wheel_and_the_pins(intro_assignment):
+    import tomllib
+    import zipfile
+
+    import yaml
+
+    from conftest import ROOT
+
+    with zipfile.ZipFile(assignments.autograder_zip(intro_assignment)) as z:
+        names = set(z.namelist())
+        env = yaml.safe_load(z.read("environment.yml"))
+    assert f"files/{assignments.wheel_name()}" in names
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert set(project["dependencies"]) <= set(pip) and f"files/{assignments.wheel_name()}" in pip
+    assert "otter-grader[grading]==7.0.0" in pip and not [p for p in pip if "dpsemantics==" in p]
+    assert all("==" in p or p.endswith(".whl") for p in pip), pip
+
+
+def test_written_parts_are_manual_questions_with_points():
+    master = MASTERS["causal-view"]
+    heads = [c.source for c in master.cells if c.cell_type == "raw" and c.source.startswith("# BEGIN QUESTION")]
+    manual = [h for h in heads if "manual: true" in h]
+    assert any("cv-ex-one-point" in h and "points: 3" in h for h in manual)
+    assert any("cv-ex-def9-written" in h and "points: 1" in h for h in manual)
+    assert inspect.signature(assignments.grade).parameters
+
+
+def test_the_tamper_suite_would_catch_checks_run_in_the_kernel():
+    """The suite is not vacuous: with hidden tests that call the notebook's ``coursework`` checks (the old
+    design), rebinding ``coursework`` or replacing the checks earns every point on a blank notebook."""
+    master = MASTERS["semantic-privacy"]
+    files = []
+    for path, source in _test_files(master, "semantic-privacy"):
+        public = source.split("@test_case(points=0, hidden=False)\n")[1].split("@test_case(")[0]
+        public = public.replace("def test_public(", "def test_public(env, ").replace(
+            "from dpsemantics.book import coursework", "coursework = env['coursework']")
+        points = source.split("@test_case(points=")[2].split(",")[0]
+        files.append((path, source.split("@test_case(")[0] + f"@test_case(points={points}, hidden=True)\n" + public))
+    blank = _student_code(master)
+    names = _answer_names("semantic-privacy")
+    possible = sum(ex.points for ex in CATALOGUE if ex.chapter.endswith("semantic-privacy") and ex.check)
+    for tamper in ("rebind coursework", "replace the checks"):
+        assert grade_isolated(blank + [ASSIGN_WRONG.format(names=names), TAMPERS[tamper]], files) == (possible, possible)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The autograder zip grades anywhere: a fresh virtual environment, offline, with nothing but the zip
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_autograder_zip_grades_in_a_fresh_environment(intro_assignment, tmp_path):
+    """From the zip alone: a new virtual environment outside the repository gets exactly the requirements the
+    zip's environment.yml lists (otter-grader, the pins, the package's wheel from the zip's ``files/``),
+    installed offline from ``make setup``'s wheelhouse; the student notebook, run there with the package
+    uninstalled, installs it from the wheel shipped beside it; then ``otter run`` grades the solutions (full
+    marks) and the blank notebook (zero).  About a minute and a half, most of it pip installing otter's
+    dependencies."""
+    import os
+    import shutil
+    import subprocess
+    import venv
+    import zipfile
+
+    import yaml
+
+    from conftest import ROOT
+
+    wheelhouse = ROOT / ".venv" / "wheelhouse"
+    if not any(wheelhouse.glob("otter_grader-*.whl")):
+        pytest.fail(f"{wheelhouse} has no otter-grader wheel: run `make setup` (it keeps the grading environment's wheels; "
+                    "on a checkout set up before it did, remove .venv/.installed-stamp first)")
+    work = tmp_path / "grading"
+    source = work / "source"
+    with zipfile.ZipFile(assignments.autograder_zip(intro_assignment)) as z:
+        z.extractall(source)
+    zip_copy = work / "autograder.zip"
+    shutil.copy(assignments.autograder_zip(intro_assignment), zip_copy)
+    env_dir = work / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    python, bindir = env_dir / "bin" / "python", env_dir / "bin"
+    home = work / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "PYTHON", "JUPYTER", "VIRTUAL_ENV"))}
+    env |= {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheelhouse), "PIP_CONFIG_FILE": os.devnull,
+            "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONNOUSERSITE": "1", "HOME": str(home),
+            "PATH": f"{bindir}{os.pathsep}{env.get('PATH', '')}"}
+
+    def run(*args, cwd=work, timeout=600):
+        proc = subprocess.run([str(a) for a in args], capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout)
+        assert proc.returncode == 0, f"{' '.join(map(str, args))} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+        return proc.stdout
+
+    conda = yaml.safe_load((source / "environment.yml").read_text())
+    pip = next(d["pip"] for d in conda["dependencies"] if isinstance(d, dict))
+    (source / "requirements-from-zip.txt").write_text("\n".join(pip) + "\n")
+    run(python, "-m", "pip", "install", "--quiet", "--no-compile", "-r", "requirements-from-zip.txt", cwd=source)
+    where = run(python, "-c", "import dpsemantics, otter; print(dpsemantics.__file__)")
+    assert str(ROOT) not in where and "site-packages" in where, where
+
+    # the student notebook installs the package from the wheel handed out with it
+    run(python, "-m", "pip", "uninstall", "--quiet", "--yes", "dpsemantics")
+    student = work / "student"
+    shutil.copytree(intro_assignment / "student", student)
+    run(bindir / "jupyter", "nbconvert", "--to", "notebook", "--execute", "--allow-errors", "--output", "executed.ipynb",
+        "intro.ipynb", cwd=student)
+    installed = nbformat.read(student / "executed.ipynb", as_version=4)
+    first = next(c for c in installed.cells if c.cell_type == "code" and assignments.wheel_name() in c.source)
+    assert not [o for o in first.outputs if o.get("output_type") == "error"], first.outputs
+    assert "site-packages" in run(python, "-c", "import dpsemantics; print(dpsemantics.__file__)")
+
+    subs = work / "submissions"
+    subs.mkdir()
+    shutil.copy(intro_assignment / "autograder" / "intro.ipynb", subs / "solutions.ipynb")
+    shutil.copy(intro_assignment / "student" / "intro.ipynb", subs / "blank.ipynb")
+    possible = sum(ex.points for ex in CATALOGUE if ex.chapter == "book/intro" and ex.check)
+    for name, expected in (("solutions", possible), ("blank", 0)):
+        out = work / f"out-{name}"
+        out.mkdir()
+        run(bindir / "otter", "run", "-a", zip_copy, "-o", out, subs / f"{name}.ipynb")
+        results = __import__("json").loads((out / "results.json").read_text())
+        scored = {t["name"]: t["score"] for t in results["tests"] if "score" in t}
+        assert set(scored) == {ex.label for ex in CATALOGUE if ex.chapter == "book/intro" and ex.check}, scored
+        assert sum(scored.values()) == expected, (name, results["tests"])

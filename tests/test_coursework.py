@@ -17,12 +17,15 @@ from dpsemantics.mechanisms import FiniteMechanism, geometric_count
 E = math.exp
 RR08 = ks_claims.rr_one_record(0.8)
 S08 = semantic.semantic_epsilon(RR08).epsilon
-SIGMA_PAPER = math.sqrt(math.log(1 / 1e-5)) / 0.5
-PROFILE = ([0.01, 0.2, 0.5, 0.9], [0.05, 0.5, 0.75, 0.97], 1e-7, 0.05)
+SIGMA_PAPER = math.sqrt(math.log(1 / 1e-5)) / 0.6
+PROFILE = ([0.05, 0.3, 0.6, 0.95], [0.2, 0.6, 0.8, 0.99], 1e-3, 0.05)
 EPS_PROFILE = D.epsilon_for_profile(*PROFILE)
-PDP = conversions.pdp_epsilon(1.0, 1e-6, 0.01)
+# Corollary 3.10 by hand: the smallest log-odds increase the profile allows
+EPS_PRIME_PROFILE = min(math.log(m / (1 - m)) - math.log(p / (1 - p)) for p, m in zip(*PROFILE[:2]))
+PDP = conversions.pdp_epsilon(1.0, 1e-3, 0.01)
 EPS_SIGMA2 = brentq(lambda e: mechanisms.gaussian_delta(e, 2.0) - 1e-6, 0, 20, xtol=1e-12)
 DBS = [(0, 0), (0, 1), (1, 0), (1, 1)]
+MARKOV = notions.bdp_leakage(mechanisms.local_randomized_response(2, 0.8), notions.markov_chain_prior(2, 0.75))
 BAD = FiniteMechanism(np.array([[0.5, 0.5]] * 3 + [[1.0, 0.0]]), DBS, [0, 1])
 
 # name: (check, right answer, wrong answers, the expected numbers that must never appear in any output)
@@ -39,29 +42,29 @@ CASES = {
     "semantic": (C.check_semantic_formula, (lambda e, n: math.tanh(e / 4),), [(lambda e, n: math.expm1(e),), (3,)],
                  [math.tanh(x / 4) for x in (0.1, 0.5, 1.0, 2.0)]),
     "ks_converse": (C.check_ks_converse, (S08, RR08.delta(3 * S08)), [(0.2, 0.02)], [S08, RR08.delta(3 * S08)]),
-    "eq4": (C.check_eq4_slip, (E(0.05), E(1.0) * 0.05), [(E(0.05), 0.05)], [E(0.05), E(1.0) * 0.05]),
-    "a2": (C.check_gaussian_calibration_slip, (SIGMA_PAPER, mechanisms.gaussian_delta(0.5, SIGMA_PAPER)), [(SIGMA_PAPER, 1e-5)],
-           [SIGMA_PAPER, mechanisms.gaussian_delta(0.5, SIGMA_PAPER)]),
-    "count_semantic": (C.check_count_semantic, (math.tanh(0.5),), [(E(1.0) - 1,)], [math.tanh(0.5)]),
-    "markov": (C.check_markov_leakage, (notions.bdp_leakage(mechanisms.local_randomized_response(2, 1.0), notions.markov_chain_prior(2, 0.9)),),
-               [(1.0,), (2.0,)], [notions.bdp_leakage(mechanisms.local_randomized_response(2, 1.0), notions.markov_chain_prior(2, 0.9))]),
-    "copies": (C.check_copies_answer, (3, 0.5, 1.5), [(3, 0.5, 0.5), (3, 0.5, float("nan"))], [1.5]),
-    "family": (C.check_family_answer, (math.log((1 + E(1.0)) / 2),), [(1.0,)], [math.log((1 + E(1.0)) / 2)]),
-    "replace": (C.check_replace_reading, (math.tanh(0.25), 3.0), [(3.0, 3.0)], [math.tanh(0.25)]),
-    "byron": (C.check_byron_effect, (0.5, 0.5), [(1.0, 0.5)], [0.5]),
+    "eq4": (C.check_eq4_slip, (E(0.07), E(0.7) * 0.1), [(E(0.07), 0.1)], [E(0.07), E(0.7) * 0.1]),
+    "a2": (C.check_gaussian_calibration_slip, (SIGMA_PAPER, mechanisms.gaussian_delta(0.6, SIGMA_PAPER)), [(SIGMA_PAPER, 1e-5)],
+           [SIGMA_PAPER, mechanisms.gaussian_delta(0.6, SIGMA_PAPER)]),
+    "count_semantic": (C.check_count_semantic, (math.tanh(0.75),), [(E(1.5) - 1,)], [math.tanh(0.75)]),
+    "markov": (C.check_markov_leakage, (MARKOV,), [(0.8,), (1.6,)], [MARKOV]),
+    "copies": (C.check_copies_answer, (2.4,), [(0.8,), (float("nan"),)], [2.4]),
+    "family": (C.check_family_answer, (math.log((1 + E(0.8)) / 2),), [(0.8,)], [math.log((1 + E(0.8)) / 2)]),
+    "replace": (C.check_replace_reading, (math.tanh(0.2), 3.2), [(3.2, 3.2)], [math.tanh(0.2)]),
+    "byron": (C.check_byron_effect, (0.7,), [(1.4,)], [0.7]),
     "def7": (C.check_definition7_counterexample, (BAD, np.full((2, 2), 0.25)), [(geometric_count(2, 0.5), np.full((2, 2), 0.25))],
              [math.log(2)]),
-    "relatives": (C.check_relatives_effect, (1.5, 0.5, 2), [(0.5, 0.5, 2)], [1.5]),
-    "def9": (C.check_definition9_slip, (E(0.5),), [(E(-1),)], [E(0.5)]),
-    "def4": (C.check_definition4_slip, (1.5,), [(0.5,)], [1.5]),
-    "profile": (C.check_profile_answer, (EPS_PROFILE, *PROFILE), [(EPS_PROFILE * 1.2, *PROFILE), (EPS_PROFILE * 0.8, *PROFILE)],
-                [EPS_PROFILE]),
-    "peak": (C.check_difference_peak, (1 / (1 + E(1.5)), math.tanh(0.75)), [(0.5, math.tanh(0.75))], [1 / (1 + E(1.5)), math.tanh(0.75)]),
+    "relatives": (C.check_relatives_effect, (2.1,), [(0.7,)], [2.1]),
+    "def9": (C.check_definition9_slip, (E(0.7),), [(E(-1),), (0.7,)], [E(0.7)]),
+    "def4": (C.check_definition4_slip, (2.1,), [(0.7,)], [2.1]),
+    "profile": (C.check_profile_answer, (EPS_PRIME_PROFILE, EPS_PROFILE), [(EPS_PROFILE, EPS_PRIME_PROFILE), (EPS_PRIME_PROFILE, EPS_PROFILE * 0.8)],
+                [EPS_PROFILE, EPS_PRIME_PROFILE]),
+    "peak": (C.check_difference_peak, (1 / (1 + E(1.1)), math.tanh(0.55)), [(0.5, math.tanh(0.55))], [1 / (1 + E(1.1)), math.tanh(0.55)]),
     "laplace": (C.check_laplace_answer, (0.3 / (0.3 + 0.7 * E(-0.5)), 0.5, E(-0.5) / 2), [(0.4, 0.5, 0.5)],
                 [0.3 / (0.3 + 0.7 * E(-0.5)), E(-0.5) / 2]),
-    "figure3": (C.check_figure3_slip, (28, 45), [(28, 96)], [45]),
-    "example41": (C.check_example41_slip, (0.1638, 0.8362), [(0.19, 0.81)], [0.1638, 0.8362]),
-    "pdp": (C.check_pdp_posterior, (PDP, float(D.posterior_bounds(0.1, PDP)[1])), [(1.0, 0.5)], [PDP, float(D.posterior_bounds(0.1, PDP)[1])]),
+    "figure3": (C.check_figure3_slip, (44, 99), [(28, 45), (28, 96)], [99]),
+    "example41": (C.check_example41_slip, (0.0878, 0.9122), [(0.1638, 0.8362), (8.78, 91.22)], [0.0878, 0.9122]),
+    "pdp": (C.check_pdp_posterior, (PDP, float(D.posterior_bounds(0.1, PDP)[1])), [(1.0, 0.5), (1.0, float(D.posterior_bounds(0.1, 1.0)[1]))],
+            [PDP, float(D.posterior_bounds(0.1, PDP)[1])]),
 }
 
 
@@ -79,7 +82,7 @@ def printed_forms(x: float) -> set[str]:
 
 
 def test_every_public_check_has_a_case():
-    assert set(C.__all__) - {"Part", "CheckResult"} == {CASES[k][0].__name__ for k in CASES}
+    assert {n for n in C.__all__ if n.startswith("check_")} == {CASES[k][0].__name__ for k in CASES}
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -110,18 +113,82 @@ def test_feedback_writes_numbers_as_a_reader_does():
     for name, text in texts.items():
         assert not re.search(r"(?<![\w.])\d+(\.\d+)?e[-+]?\d+", text), f"{name}: exponent form in\n{text}"
     assert any("within 10⁻⁶ (relative)" in text for text in texts.values())
+    assert not any("within 0 " in text for text in texts.values())
 
 
-def test_checks_never_raise_on_nonsense():
-    assert not C.check_laplace_answer(float("nan"), None, "x").correct
-    assert not C.check_byron_effect(..., 0.5).correct
-    assert not C.check_transitivity_answer(1, 2).correct
-    assert not C.check_definition7_counterexample("mechanism", None).correct
+NONSENSE = [..., None, "x", float("nan"), float("inf"), [1.0, 2.0], {}, True, object(), lambda *a: 1 / 0]
 
 
-def test_profile_feedback_says_which_way_without_the_value():
-    assert "too large" in str(C.check_profile_answer(EPS_PROFILE * 1.2, *PROFILE))
-    assert "too small" in str(C.check_profile_answer(EPS_PROFILE * 0.8, *PROFILE))
+@pytest.mark.parametrize("name", CASES)
+def test_checks_never_raise_on_blank_or_invalid_input(name):
+    """Blank answers (``...``, as the student notebook starts), wrong types, wrong counts, bad parameters:
+    a CheckResult that is not correct, never an exception (whose traceback would show the computation)."""
+    check, right, _, _ = CASES[name]
+    for junk in NONSENSE:
+        result = check(*[junk] * len(right))
+        assert isinstance(result, C.CheckResult) and not result.correct, (name, junk)
+    assert not check().correct and not check(*right, *right).correct
+    if name not in ("transitivity", "def7"):
+        assert not check(*right, eps=-1.0, no_such_parameter=3).correct
+
+
+def test_verdict_and_hint_come_first():
+    text = str(C.check_group_answer(1.5, 3e-3))
+    lines = text.splitlines()
+    assert lines[0].startswith("not yet") and lines[1].strip().startswith("hint:"), text
+    assert "Traceback" not in text
+
+
+def test_tolerance_is_described_as_applied():
+    """An absolute tolerance reads 'absolute' with its size (Figure 3's counts: 0.5; Example 4.1: 0.005),
+    never 'within 0 (relative)'."""
+    fig3 = str(C.check_figure3_slip(44, 99))
+    assert "within 0.5 (absolute)" in fig3 and "(relative)" not in fig3
+    ex41 = str(C.check_example41_slip(0.0878, 0.9122))
+    assert "within 0.005 (absolute)" in ex41
+    assert "within 0.001 (relative)" in str(C.check_group_answer(1.5, 1e-3 * (1 + E(0.5) + E(1.0))))
+
+
+def test_percentage_for_a_fraction_gets_a_hint():
+    result = C.check_example41_slip(8.78, 91.22)
+    assert not result.correct and str(result).count("percentage") == 2
+    laplace = C.check_laplace_answer(100 * 0.3 / (0.3 + 0.7 * E(-0.5)), 0.5, E(-0.5) / 2)
+    assert "percentage" in str(laplace) and not laplace.correct
+
+
+def test_epsilon_and_epsilon_prime_are_told_apart():
+    """Theorem 3.9's step is graded: ε′ where ε is asked (and ε where ε′ is) fails with a message naming it."""
+    swapped = C.check_profile_answer(EPS_PROFILE, EPS_PRIME_PROFILE)
+    assert [p.ok for p in swapped.parts] == [False, False]
+    assert "ε′" in swapped.parts[1].feedback and "Theorem 3.9" in swapped.parts[1].feedback
+    assert abs(EPS_PROFILE - EPS_PRIME_PROFILE) > 10 * 1e-4 * EPS_PROFILE  # far apart at δ = 10⁻³
+    pdp = C.check_pdp_posterior(1.0, float(D.posterior_bounds(0.1, 1.0)[1]))
+    assert not pdp.correct and "Theorem 3.9" in pdp.parts[0].feedback and "ε′" in pdp.parts[1].feedback
+
+
+def test_profile_needs_every_point():
+    """The ε of one point of the profile (a non-binding prior) is too large, and is said to be."""
+    one_point = float(D.epsilon_for_profile([0.05], [0.2], 1e-3, 0.05))
+    result = C.check_profile_answer(EPS_PRIME_PROFILE, one_point)
+    assert not result.correct and "another point" in result.parts[1].feedback
+
+
+def test_references_match_the_checks():
+    """The references the hidden tests are made of agree with the checks: the right answers are inside their
+    intervals, and each interval is as narrow as the tolerance."""
+    for name, (check, right, _, _) in CASES.items():
+        if name in ("def7",):
+            continue
+        refs = C.references(check.__name__)
+        assert len(refs) == len(right), name
+        for ref, answer in zip(refs, right):
+            if isinstance(ref, C.Reference):
+                lo, hi = ref.interval()
+                assert lo <= float(answer) <= hi and hi - lo <= 2 * ref.tolerance * (1 + 1e-9), (name, ref.part)
+            else:
+                assert all(abs(answer(*a) - v) <= max(ref.atol, ref.rtol * abs(v)) for a, v in zip(ref.points, ref.values))
+    with pytest.raises(ValueError, match="check_definition7_counterexample"):
+        C.references("check_definition7_counterexample")
 
 
 def test_loose_transitivity_answer_is_valid_but_not_tight():
@@ -132,3 +199,12 @@ def test_loose_transitivity_answer_is_valid_but_not_tight():
 def test_checks_are_not_in_the_mathematical_modules():
     for module in (causal, D, notions, semantic, mechanisms):
         assert not [n for n in dir(module) if n.startswith("check_") and n.endswith(("answer", "effect", "formula", "counterexample"))]
+
+
+def test_parameters_are_keywords_never_positional_answers():
+    """The old call check_relatives_effect(value, eps, k) let eps = 0 make the answer 0 correct; parameters are
+    now keyword-only and default to the exercise's own values, so extra positional values are a wrong answer."""
+    assert not C.check_relatives_effect(0.0, 0.0, 2).correct
+    assert not C.check_relatives_effect(0.0).correct
+    assert C.check_relatives_effect(2.1).correct and C.check_relatives_effect(2.1, eps=0.7, relatives=2).correct
+    assert not C.check_byron_effect(0.0, 0.0).correct and not C.check_copies_answer(3, 0.5, 1.5).correct

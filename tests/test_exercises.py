@@ -71,6 +71,30 @@ def test_student_edition_removes_every_solution_and_keeps_every_exercise(tmp_pat
         assert solution_code >= 0
     intro = nbformat.read(tmp_path / "book" / "intro.ipynb", as_version=4)
     assert not any("transitivity_witness(eps, 0.01)" in c.source for c in intro.cells), "solution code left in"
+    # what gives answers away is gone: the instructors page (file, contents entry, links) ...
+    assert not (tmp_path / "book" / "instructors.md").exists()
+    assert "book/instructors" not in (tmp_path / "_toc.yml").read_text()
+    assert not [p for p in (tmp_path / "book").rglob("*.md") if "`instructors`" in p.read_text()]
+    # ... and the report's rows that exercises ask for: the copy's report cell filters them out right after
+    # evaluating the claims (run here on stand-ins for the evaluated rows, one per claim of the registry)
+    from types import SimpleNamespace
+
+    from dpsemantics import claims
+
+    targets = exercises.exercise_claims()
+    assert {"kazan-fig3-optimal-80", "kazan-ex4.1-worst-month-from", "tsd-def4-printed-condition"} <= targets
+    text = (tmp_path / "book" / "claims.md").read_text()
+    cell = next(part.split("\n```")[0] for part in text.split("```{code-cell} ipython3")[1:] if "evaluate_all()" in part)
+    lines = cell.splitlines()
+    start = next(i for i, line in enumerate(lines) if "claims.evaluate_all()" in line)
+    rows = [SimpleNamespace(claim=c, status="reproduced") for c in claims.registry()]
+    namespace = {"results": rows}
+    exec("\n".join(lines[start + 1:]).split("\nn_rep")[0], namespace)  # noqa: S102 - the lines after the evaluation
+    shown = {r.claim.id for r in namespace["results"]}
+    assert shown and not shown & targets and shown | targets == {c.id for c in claims.registry()}
+    linked = [p.name for p in (tmp_path / "book").rglob("*") if p.suffix in (".md", ".ipynb")
+              and any(f"{{claim}}`{c}`" in p.read_text() for c in targets)]
+    assert not linked, f"links to report rows the student edition leaves out: {linked}"
 
 
 def test_strip_solutions_rejects_unclosed_solution():
@@ -81,3 +105,81 @@ def test_strip_solutions_rejects_unclosed_solution():
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("```{solution-start} x\n:class: dropdown\n```\nopen")])
     with pytest.raises(ValueError, match="solution-end"):
         student_edition.strip_solutions(nb)
+
+
+def _printed_forms(value: float, fraction: bool) -> set[str]:
+    """How a reader would see a number written: 3 and 4 significant digits, an integer as itself, a
+    probability also as a percentage."""
+    import re as _re
+
+    if float(value).is_integer():  # a count; one digit also numbers equations and records
+        return {_re.escape(str(int(value)))} if abs(value) >= 10 else set()
+    forms = {f"{value:.3g}", f"{value:.4g}"}
+    if fraction:
+        forms |= {f"{100 * value:.0f} ?%", f"{100 * value:.1f} ?%"}
+    return {f for f in forms if len(f.strip("-0.")) >= 2}
+
+
+def _question_text(ex) -> str:
+    from dpsemantics.book import assignments
+
+    nb = next(p for p in book.chapter_notebooks() if str(p.relative_to(ROOT).with_suffix("")) == ex.chapter)
+    import nbformat
+
+    return assignments.exercise_parts(nbformat.read(nb, as_version=4))[ex.label]["question"]
+
+
+@pytest.mark.parametrize("ex", [e for e in CATALOGUE if e.check], ids=[e.label for e in CATALOGUE if e.check])
+def test_no_goal_or_question_states_its_answer(ex):
+    """The reference values of the exercise's own parameters appear neither in its learning goal nor in its
+    question (as 3 or 4 significant digits, an integer, or a percentage) — e.g. not "crosses 80% after 45
+    queries" or "16% → 84%"."""
+    import re
+
+    from dpsemantics.book import coursework
+
+    try:
+        refs = coursework.references(ex.check_name, **ex.params)
+    except ValueError:
+        pytest.skip(f"{ex.label}: a construction, no reference value")
+    texts = {"goal": ex.goal, "question": _question_text(ex)}
+    for ref in refs:
+        if not isinstance(ref, coursework.Reference):
+            continue
+        for form in _printed_forms(ref.value, ref.fraction):
+            for where, text in texts.items():
+                assert not re.search(rf"(?<![\d.]){form}(?![\d])", text), f"{ex.label}: its {where} states {ref.part} ({form})"
+
+
+def test_the_issues_giveaways_are_gone():
+    goals = " ".join(ex.goal for ex in CATALOGUE)
+    for giveaway in ("45 queries", "16% → 84%", "needs 3ε", "e^ε·α", "(2ε, (1 + e^ε)δ)"):
+        assert giveaway not in goals, giveaway
+
+
+def test_exercises_do_not_ask_for_the_chapters_own_parameters():
+    """An exercise takes its own parameters, not the ones the chapter uses (and prints results for) in its
+    parameters cell: among the parameters both name, at least one differs.  (Name and shame's answer does not
+    depend on ε.)  No parameter is a name to be looked up in the notebook."""
+    import json
+
+    for ex in [e for e in CATALOGUE if e.params]:
+        assert all(not isinstance(v, str) for v in ex.params.values()), ex.label
+        nb = json.loads((ROOT / f"{ex.chapter}.ipynb").read_text())
+        namespace = {}
+        exec(next("".join(c["source"]) for c in nb["cells"] if "parameters" in c["metadata"].get("tags", [])), namespace)  # noqa: S102
+        shared = {k for k in ex.params if k in namespace}
+        if shared and ex.label != "intro-ex-name-shame":
+            assert any(ex.params[k] != namespace[k] for k in shared), (ex.label, {k: ex.params[k] for k in shared})
+    assert {"cv-ex-byron", "cv-ex-relatives", "cv-ex-def9", "cv-ex-def4", "zhao-ex-copies", "zhao-ex-family",
+            "zhao-ex-markov", "zhao-ex-replace"} <= {ex.label for ex in CATALOGUE if "eps" in ex.params}
+
+
+@pytest.mark.parametrize("ex", [e for e in CATALOGUE if e.check and e.check_name != "check_definition7_counterexample"],
+                         ids=[e.label for e in CATALOGUE if e.check and e.check_name != "check_definition7_counterexample"])
+def test_feedback_names_the_students_variables(ex):
+    """Each part of a check's feedback (and of the hidden test's message) is named after the variable the
+    student assigns."""
+    from dpsemantics.book import coursework
+
+    assert [r.part for r in coursework.references(ex.check_name, **ex.params)] == list(ex.answer)

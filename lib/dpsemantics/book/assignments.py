@@ -2,6 +2,7 @@
 
     python -m dpsemantics.book.assignments OUTDIR [CHAPTER ...]          # make assignments
     python -m dpsemantics.book.assignments grade CHAPTER_DIR SUBMISSIONS [--csv FILE]   # make grade
+    python -m dpsemantics.book.assignments requirements   # the grading environment's pins (make setup's wheelhouse)
 
 For every chapter with exercises this writes an otter-grader *master notebook*
 (``OUTDIR/CHAPTER/master/CHAPTER.ipynb``) made from the chapter's gated exercises and solutions and from
@@ -13,12 +14,24 @@ For every chapter with exercises this writes an otter-grader *master notebook*
 * ``OUTDIR/CHAPTER/autograder/CHAPTER-autograder_<time>.zip`` — the tests including the hidden ones, for grading.
 
 Nothing is maintained by hand: the question text and the reference solution come from the chapter, the
-answer variables, check call and points from ``exercises.yml``.  Every test calls a check function of
-:mod:`dpsemantics.book.coursework`, which recomputes the reference with the package; so neither the tests
-nor their output contain the expected value.  The public test of a question carries no points (it tells
-the student whether the answer is right, and why not); the hidden test carries all of them, so a wrong
-answer loses exactly its question's points.  Exercises without a checkable answer become manually graded
-questions (otter's ``manual: true``) and do not count in the autograded score.
+answer variables, parameters and points from ``book/exercises.yml``.
+
+Grading is kept out of the student's reach.  The public test of a question calls the check function of
+:mod:`dpsemantics.book.coursework` (in the student's kernel, so it explains what is wrong) and carries no
+points.  The hidden test carries all of them and is a different program: it holds the reference values as
+intervals, computed by :func:`dpsemantics.book.coursework.references` when the assignment is generated, and
+compares the answer variables it is given (otter passes exactly the variables the test function names) with
+them using nothing the notebook can rebind: no import, no module, no builtin name, only the float and int
+types reached through literals and the ``assert`` statement.  Rebinding ``coursework``, patching the package
+or the checks, patching builtins or setting globals such as ``eps`` therefore changes nothing
+(``tests/test_assignments.py`` tries each).  Exercises without a checkable answer, and the written parts of
+those with one (``written`` points in ``exercises.yml``), become manually graded questions (otter's
+``manual: true``); :func:`grade` lists them in the score table with their points, to be filled in.
+
+The autograder zip carries the package's wheel and the pinned requirements (its ``environment.yml`` installs
+``otter-grader``, the book's pins and the wheel from ``files/``), and the student notebook installs the
+package from the same wheel, shipped beside it; ``tests/test_assignments.py`` grades a submission from the zip
+alone in a fresh virtual environment, offline.
 
 ``grade`` runs every submitted notebook in a folder through ``otter``'s local grader (no Docker: the
 current environment must have the book's dependencies, as ``.venv`` does) and writes a score table, one
@@ -85,19 +98,172 @@ def _raw(text: str) -> nbformat.NotebookNode:
     return nbformat.v4.new_raw_cell(text)
 
 
-def _setup_code(nb: nbformat.NotebookNode) -> str:
-    """The chapter's imports (its first code cell) and its parameters cell, then the coursework checks."""
+def wheel_name(root: Path = ROOT) -> str:
+    """The file name of the package's wheel for the book's release (pure Python: ``py3-none-any``)."""
+    from .toc import release
+
+    return f"dpsemantics-{release(root)['version']}-py3-none-any.whl"
+
+
+def _setup_code(nb: nbformat.NotebookNode, root: Path = ROOT) -> str:
+    """The chapter's imports (its first code cell, whose install line now installs the wheel shipped with the
+    assignment instead of the release on the package index) and its parameters cell."""
+    from .notebook import install_spec
+
     code = [c for c in nb.cells if c.cell_type == "code"]
     params = next((c for c in code if "parameters" in c.metadata.get("tags", [])), None)
-    pieces = [code[0].source] + ([params.source] if params is not None and params is not code[0] else [])
+    first = code[0].source.replace(f'"{install_spec(root)}"', wheel_name(root))
+    pieces = [first] + ([params.source] if params is not None and params is not code[0] else [])
     return "\n\n".join(pieces + ["from dpsemantics.book import coursework"])
 
 
-def _test(ex: Exercise, *, hidden: bool) -> nbformat.NotebookNode:
-    call = ex.call or f"{ex.check.rpartition('.')[2]}({', '.join(ex.answer)})"
-    config = f'""" # BEGIN TEST CONFIG\npoints: {ex.points if hidden else 0}\nhidden: {str(hidden).lower()}\n""" # END TEST CONFIG\n'
-    body = f"_result = coursework.{call}\nassert _result.correct, str(_result)"
-    return nbformat.v4.new_code_cell(config + body)
+def _config(source: str, *, points: float, hidden: bool) -> str:
+    return f'""" # BEGIN TEST CONFIG\npoints: {points}\nhidden: {str(hidden).lower()}\n""" # END TEST CONFIG\n'
+
+
+def public_test(ex: Exercise) -> str:
+    """The public test: the check function, in the student's kernel, for its feedback; no points."""
+    args = ", ".join(ex.answer)
+    body = (f"def test_public({args}):\n"
+            f"    from dpsemantics.book import coursework\n"
+            f"    result = coursework.{ex.call()}\n"
+            f"    assert result.correct, str(result)\n")
+    return _config("", points=0, hidden=False) + body
+
+
+# The hidden test's prelude: the answer as an exact float, reached without any name the notebook can rebind
+# (the float and int types come from literals; their slot methods read the stored value of a subclass without
+# calling its overrides).  Anything else is converted once with float(); None when it is not a number.
+_PRELUDE = """\
+    F, I = (0.0).__class__, (0).__class__
+    def value(x):
+        try:
+            return F.__float__(x)
+        except:
+            pass
+        try:
+            return I.__float__(x)
+        except:
+            pass
+        try:
+            return F.__float__(F(x))
+        except:
+            return None
+    wrong = []
+"""
+
+
+def _scalar_lines(var: str, ref) -> str:
+    lo, hi = ref.interval()
+    return (f"    v = value({var})\n"
+            f"    if v is None or not ({float(lo)!r} <= v <= {float(hi)!r}):\n"
+            f"        wrong.append({ref.part!r})\n")
+
+
+def _formula_lines(var: str, ref) -> str:
+    cases = []
+    for args, want in zip(ref.points, ref.values):
+        tol = max(ref.atol, ref.rtol * abs(want))
+        cases.append(f"({tuple(float(a) if isinstance(a, float) else a for a in args)!r}, {want - tol!r}, {want + tol!r})")
+    return (f"    for args, lo, hi in ({', '.join(cases)},):\n"
+            f"        try:\n"
+            f"            v = value({var}(*args))\n"
+            f"        except:\n"
+            f"            v = None\n"
+            f"        if v is None or not (lo <= v <= hi):\n"
+            f"            wrong.append({ref.part!r})\n")
+
+
+# Definition 7 against differential privacy for a mechanism on two binary data points (Tschantz et al.,
+# Definition 7 via Lemma 2: Pr[O | do(D_i = v)] = Σ_w Pr[D_-i = w] A(v, w); Definition 1: neighbours differ in
+# one data point), in plain arithmetic: the ratios are compared, not their logarithms.
+_DEFINITION7 = """\
+    INF = 1e308 * 10.0
+    def ratio(r1, r2):
+        best, j = 1.0, 0
+        for x in r1:
+            y = r2[j]
+            j = j + 1
+            if x > 0.0 and y > 0.0:
+                if x / y > best:
+                    best = x / y
+                if y / x > best:
+                    best = y / x
+            elif x > 0.0 or y > 0.0:
+                return INF
+        return best
+    ok = False
+    try:
+        rows, k = {}, 0
+        matrix = {mechanism}.matrix
+        for db in {mechanism}.databases:
+            row = []
+            for x in matrix[k]:
+                row.append(value(x))
+            rows[(value(db[0]), value(db[1]))] = row
+            k = k + 1
+        size = None
+        for key in ((0.0, 0.0), (0.0, 1.0), (1.0, 0.0), (1.0, 1.0)):
+            total, count = 0.0, 0
+            for x in rows[key]:
+                assert x is not None and x >= 0.0
+                total, count = total + x, count + 1
+            assert -1e-9 <= total - 1.0 <= 1e-9 and (size is None or size == count)
+            size = count
+        pop, total = {}, 0.0
+        for a in (0, 1):
+            for b in (0, 1):
+                w = value({population}[a][b])
+                assert w is not None and w >= 0.0
+                pop[(a + 0.0, b + 0.0)], total = w, total + w
+        assert -1e-9 <= total - 1.0 <= 1e-9
+        dp = 1.0
+        for u in (0.0, 1.0):
+            for r in (ratio(rows[(0.0, u)], rows[(1.0, u)]), ratio(rows[(u, 0.0)], rows[(u, 1.0)])):
+                if r > dp:
+                    dp = r
+        d7 = 1.0
+        for i in (0, 1):
+            effect = []
+            for v in (0.0, 1.0):
+                acc = [0.0] * size
+                for w in (0.0, 1.0):
+                    key = (v, w) if i == 0 else (w, v)
+                    weight = pop[(0.0, w)] + pop[(1.0, w)] if i == 0 else pop[(w, 0.0)] + pop[(w, 1.0)]
+                    j = 0
+                    for x in rows[key]:
+                        acc[j] = acc[j] + weight * x
+                        j = j + 1
+                effect.append(acc)
+            r = ratio(effect[0], effect[1])
+            if r > d7:
+                d7 = r
+        ok = d7 < INF and d7 * (1.0 + 1e-9) < dp
+    except:
+        ok = False
+    if not ok:
+        wrong.append("counterexample")
+"""
+
+
+def hidden_test(ex: Exercise) -> str:
+    """The hidden test of a checked exercise: its reference values (intervals), computed now, and a comparison
+    that uses no module, no builtin name and no notebook global other than the answer variables."""
+    from . import coursework
+
+    args = ", ".join(ex.answer)
+    body = f"def test_hidden({args}):\n" + _PRELUDE
+    if ex.check_name == "check_definition7_counterexample":
+        mechanism, population = ex.answer
+        body += _DEFINITION7.replace("{mechanism}", mechanism).replace("{population}", population)
+    else:
+        refs = coursework.references(ex.check_name, **(ex.params | ex.hidden_params))
+        if len(refs) != len(ex.answer):
+            raise ValueError(f"{ex.label}: {len(ex.answer)} answer variables for {len(refs)} references")
+        for var, ref in zip(ex.answer, refs):
+            body += _formula_lines(var, ref) if isinstance(ref, coursework.FormulaReference) else _scalar_lines(var, ref)
+    body += '    assert not wrong, "not right: " + ", ".join(wrong)\n'
+    return _config("", points=ex.points, hidden=True) + body
 
 
 def chapters_with_exercises(root: Path = ROOT) -> list[Path]:
@@ -115,7 +281,9 @@ def master_notebook(chapter_nb: Path, root: Path = ROOT) -> nbformat.NotebookNod
     parts = exercise_parts(nb)
     exercises = [ex for ex in catalogue(root) if ex.chapter == str(chapter_nb.relative_to(root).with_suffix(""))]
     config = {"name": name, "init_cell": True, "check_all_cell": False, "export_cell": False,
-              "run_tests": True, "solutions_pdf": False, "generate": True, "tests": {"files": False, "ok_format": True}}
+              "run_tests": True, "solutions_pdf": False, "generate": True, "tests": {"files": False, "ok_format": False},
+              "requirements": "requirements.txt", "overwrite_requirements": True, "files": [wheel_name(root)],
+              "python_version": "3.11"}
     cells = [_raw("# ASSIGNMENT CONFIG\n" + yaml.safe_dump(config, sort_keys=False)),
              nbformat.v4.new_markdown_cell(
                  f"# Assignment: {title}\n\nThe exercises of the chapter *{title}*. Assign each answer to the variables "
@@ -126,11 +294,11 @@ def master_notebook(chapter_nb: Path, root: Path = ROOT) -> nbformat.NotebookNod
     for ex in exercises:
         part = parts[ex.label]
         auto = bool(ex.check and ex.answer)
-        head = {"name": ex.label, "points": ex.points if auto else 1}
+        head = {"name": ex.label, "points": ex.points if auto else manual_points(ex)}
         if not auto:
             head["manual"] = True
         cells.append(_raw("# BEGIN QUESTION\n" + yaml.safe_dump(head, sort_keys=False)))
-        kind = "" if auto else " (written)"
+        kind = "" if auto else f" (written, {manual_points(ex)} points)"
         cells.append(nbformat.v4.new_markdown_cell(f"## {ex.title}{kind}\n\n*Goal:* {ex.goal}\n\n{_md(part['question'])}"))
         cells.append(_raw("# BEGIN SOLUTION"))
         if auto:
@@ -141,23 +309,93 @@ def master_notebook(chapter_nb: Path, root: Path = ROOT) -> nbformat.NotebookNod
         cells.append(nbformat.v4.new_markdown_cell(_md(part["solution"]) or "See the chapter."))
         cells.append(_raw("# END SOLUTION"))
         if auto:
-            cells += [_raw("# BEGIN TESTS"), _test(ex, hidden=False), _test(ex, hidden=True), _raw("# END TESTS")]
+            cells += [_raw("# BEGIN TESTS"), nbformat.v4.new_code_cell(public_test(ex)),
+                      nbformat.v4.new_code_cell(hidden_test(ex)), _raw("# END TESTS")]
         cells.append(_raw("# END QUESTION"))
+        if auto and ex.written:
+            cells.append(_raw("# BEGIN QUESTION\n" + yaml.safe_dump({"name": f"{ex.label}-written", "points": ex.written,
+                                                                    "manual": True}, sort_keys=False)))
+            cells.append(nbformat.v4.new_markdown_cell(
+                f"## {ex.title}: the written part ({ex.written} points)\n\nAnswer the questions of *{ex.title}* that ask "
+                "for a reason or an explanation (not the numbers), in this cell."))
+            cells += [_raw("# BEGIN SOLUTION"), nbformat.v4.new_markdown_cell(_md(part["solution"]) or "See the chapter."),
+                      _raw("# END SOLUTION"), _raw("# END QUESTION")]
     out = nbformat.v4.new_notebook(cells=cells)
     out.metadata = nb.metadata
     return out
 
 
-def make_assignment(chapter_nb: Path, outdir: Path, root: Path = ROOT, *, quiet: bool = True) -> Path:
-    """Write the master notebook of a chapter and run ``otter assign`` on it; return the chapter's folder."""
+def manual_points(ex: Exercise) -> int:
+    """The points of an exercise graded by hand: its ``points`` in exercises.yml, 2 when none are given."""
+    return ex.points or 2
+
+
+def manual_questions(chapter: str) -> dict[str, int]:
+    """The questions of a chapter graded by hand, with their points: exercises without a check, and the written
+    parts (``LABEL-written``) of those with one."""
+    out = {}
+    for ex in catalogue():
+        if Path(ex.chapter).name != chapter:
+            continue
+        if ex.check and ex.answer:
+            if ex.written:
+                out[f"{ex.label}-written"] = ex.written
+        else:
+            out[ex.label] = manual_points(ex)
+    return out
+
+
+def requirements(root: Path = ROOT) -> list[str]:
+    """The grading environment's requirements: otter-grader and ipykernel at the book's pins, the package's
+    pinned dependencies, and the package's wheel from the zip's ``files/`` folder."""
+    import tomllib
+
+    project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
+    pins = {req.split("==")[0]: req for req in project["optional-dependencies"]["book"]}
+    return [pins["otter-grader"].replace("otter-grader", "otter-grader[grading]"), pins["ipykernel"],
+            *project["dependencies"], f"files/{wheel_name(root)}"]
+
+
+def build_wheel(dest: Path, root: Path = ROOT) -> Path:
+    """Build the package's wheel into ``dest`` (offline when ``make setup``'s wheelhouse holds the build backend)."""
+    import subprocess
+
+    dest.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(dest), str(root)]
+    wheelhouse = root / ".venv" / "wheelhouse"
+    if wheelhouse.is_dir():
+        cmd[4:4] = ["--find-links", str(wheelhouse)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"building the wheel failed:\n{proc.stderr[-2000:]}")
+    wheel = dest / wheel_name(root)
+    if not wheel.is_file():
+        raise RuntimeError(f"pip wheel wrote no {wheel.name} into {dest}")
+    return wheel
+
+
+def make_assignment(chapter_nb: Path, outdir: Path, root: Path = ROOT, *, quiet: bool = True, wheel: Path | None = None,
+                    run_tests: bool = True) -> Path:
+    """Write the master notebook of a chapter, the package's wheel and the requirements beside it, and run
+    ``otter assign`` on it; return the chapter's folder.  ``wheel`` reuses a wheel already built;
+    ``run_tests=False`` skips otter's own run of the solutions against the tests (the tests do their own)."""
     from otter.assign import main as otter_assign
 
+    chapter_nb = Path(chapter_nb).resolve()
     folder = Path(outdir).resolve() / chapter_nb.stem
     if folder.exists():
         shutil.rmtree(folder)
     master = folder / "master" / f"{chapter_nb.stem}.ipynb"
     master.parent.mkdir(parents=True)
-    nbformat.write(master_notebook(chapter_nb, root), master)
+    nb = master_notebook(chapter_nb, root)
+    if not run_tests:
+        nb.cells[0].source = nb.cells[0].source.replace("run_tests: true", "run_tests: false")
+    nbformat.write(nb, master)
+    if wheel is None:
+        build_wheel(master.parent, root)
+    else:
+        shutil.copy2(wheel, master.parent / wheel_name(root))
+    (master.parent / "requirements.txt").write_text("\n".join(requirements(root)) + "\n")
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink) if quiet else contextlib.nullcontext():
         otter_assign(str(master), str(folder), no_pdfs=True)
@@ -172,9 +410,11 @@ def autograder_zip(chapter_dir: Path) -> Path:
     return found[-1]
 
 
-def grade(chapter_dir: Path, submissions: Path, csv_path: Path | None = None) -> list[dict]:
+def grade(chapter_dir: Path, submissions: Path, csv_path: Path | None = None, results: dict | None = None) -> list[dict]:
     """Grade every ``*.ipynb`` in ``submissions`` with the chapter's autograder; one row per submission
-    (question scores, ``total``, ``possible``), written to ``csv_path`` when given."""
+    (question scores, ``total``, ``possible`` of the autograded questions, then an empty column per written
+    question, named with its points, for the instructor, and ``written_possible``), written to ``csv_path``
+    when given.  ``results``, a dict, receives otter's full result per submission (its feedback)."""
     from otter.api import grade_submission
 
     zip_path = autograder_zip(chapter_dir)
@@ -182,11 +422,16 @@ def grade(chapter_dir: Path, submissions: Path, csv_path: Path | None = None) ->
     for nb in sorted(Path(submissions).glob("*.ipynb")):
         with contextlib.redirect_stdout(io.StringIO()):
             result = grade_submission(str(nb), str(zip_path), quiet=True)
+        if results is not None:
+            results[nb.name] = result
         row = {"submission": nb.name}
         order = {ex.label: i for i, ex in enumerate(catalogue())}
         names = sorted(result.test_files, key=lambda name: (order.get(name, len(order)), name))
         row.update({name: result.get_score(name) for name in names})
         row.update(total=result.total, possible=result.possible)
+        manual = manual_questions(Path(chapter_dir).name)
+        row.update({f"{name} (written, of {pts})": "" for name, pts in manual.items()})
+        row["written_possible"] = sum(manual.values())
         rows.append(row)
     if csv_path is not None:
         fields = list(dict.fromkeys(k for row in rows for k in row))
@@ -199,6 +444,9 @@ def grade(chapter_dir: Path, submissions: Path, csv_path: Path | None = None) ->
 
 def main(argv=None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args == ["requirements"]:
+        print("\n".join(r for r in requirements() if not r.startswith("files/")))
+        return 0
     if args and args[0] == "grade":
         p = argparse.ArgumentParser(prog="python -m dpsemantics.book.assignments grade")
         p.add_argument("chapter_dir", type=Path, help="OUTDIR/CHAPTER written by the assignments command")
@@ -219,8 +467,9 @@ def main(argv=None) -> int:
     chapters = [nb for nb in available if not a.chapters or nb.stem in a.chapters]
     if a.chapters and len(chapters) != len(a.chapters):
         p.error(f"unknown chapter or one without exercises; choose from {[nb.stem for nb in available]}")
+    wheel = build_wheel(Path(a.outdir) / "wheel") if chapters else None
     for nb in chapters:
-        folder = make_assignment(nb, a.outdir)
+        folder = make_assignment(nb, a.outdir, wheel=wheel)
         print(f"{nb.stem}: {folder / 'student' / nb.name} (student), {folder / 'autograder'} (solutions, tests)")
     return 0
 

@@ -1,18 +1,25 @@
 """Check functions for the book's exercises: one result type, and never the expected value.
 
-Every check takes the student's answer (numbers, or a function for a formula) and returns a
-:class:`CheckResult`: whether the whole answer is correct, a verdict per part with feedback, and a hint.
-The reference values are recomputed with the package each time and compared to a tolerance; they are never
-stored in the result, printed, or echoed back (nor is the student's own answer, which would be the
-expected value when it is right).  ``tests/test_coursework.py`` feeds every check right and wrong answers and
-searches every field and rendering for the expected numbers.
+Every check takes the student's answer (numbers, or a function for a formula) and keyword parameters (the
+exercise's ε, δ, ...), and returns a :class:`CheckResult`: the verdict and a hint first, then a line per
+part with feedback.  Checks never raise: blank (``...``), missing or malformed answers are wrong answers with
+a message saying what was expected.  The reference values are never stored in the result, printed, or
+echoed back (nor is the student's own answer, which would be the expected value when it is right);
+``tests/test_coursework.py`` feeds every check right and wrong answers and searches every field and
+rendering for the expected numbers.
 
-The exercises name their check in ``book/exercises.yml``; the generated assignments
-(:mod:`dpsemantics.book.assignments`) call the same functions in their public and hidden tests.
+The reference of every numeric check is available apart from the check as :func:`references`: a tuple of
+:class:`Reference` (one number and the tolerance applied to it) or :class:`FormulaReference` (a function's
+values at a few points).  :mod:`dpsemantics.book.assignments` computes them when it generates an assignment
+and writes them into the hidden tests, which then grade without this module, the package or any notebook
+global other than the answer variables.
+
+The exercises name their check and its parameters in ``book/exercises.yml``.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Callable
@@ -24,10 +31,11 @@ from .. import indistinguishability as ind
 from .render import number
 
 __all__ = [
-    "Part", "CheckResult",
+    "Part", "CheckResult", "Reference", "FormulaReference", "references",
     "check_transitivity_answer", "check_gaussian_calibration", "check_group_answer", "check_rr_answer",
     "check_name_and_shame", "check_semantic_formula", "check_ks_converse", "check_eq4_slip",
-    "check_gaussian_calibration_slip", "check_count_semantic", "check_copies_answer", "check_markov_leakage", "check_family_answer", "check_replace_reading",
+    "check_gaussian_calibration_slip", "check_count_semantic", "check_copies_answer", "check_markov_leakage",
+    "check_family_answer", "check_replace_reading",
     "check_byron_effect", "check_definition7_counterexample", "check_relatives_effect", "check_definition9_slip",
     "check_definition4_slip", "check_profile_answer", "check_difference_peak", "check_laplace_answer",
     "check_figure3_slip", "check_example41_slip", "check_pdp_posterior",
@@ -47,8 +55,8 @@ class Part:
 class CheckResult:
     """The result of every check: ``correct`` (all parts right), ``parts`` and a ``hint`` for wrong answers.
 
-    ``bool(result)`` is ``result.correct``, so ``assert check(...)`` works in tests.  Neither the fields nor
-    the renderings contain the expected value."""
+    ``bool(result)`` is ``result.correct``, so ``assert check(...)`` works in tests.  The rendering puts the
+    verdict and the hint first.  Neither the fields nor the renderings contain the expected value."""
 
     correct: bool
     parts: tuple[Part, ...] = field(default_factory=tuple)
@@ -60,9 +68,9 @@ class CheckResult:
     def _lines(self) -> list[str]:
         head = "correct" if self.correct else "not yet"
         lines = [f"{head}: {sum(p.ok for p in self.parts)} of {len(self.parts)} parts right"]
-        lines += [f"  [{'ok' if p.ok else 'x '}] {p.name}: {p.feedback}" for p in self.parts]
         if not self.correct and self.hint:
             lines.append(f"  hint: {self.hint}")
+        lines += [f"  [{'ok' if p.ok else 'x '}] {p.name}: {p.feedback}" for p in self.parts]
         return lines
 
     def __str__(self) -> str:
@@ -76,61 +84,157 @@ class CheckResult:
         return f"**{head}**\n\n" + "\n".join(f"* {line.strip()}" for line in rest)
 
 
+@dataclass(frozen=True)
+class Reference:
+    """One graded number: the part's name, its exact value, the tolerance applied to it
+    (``max(atol, rtol·|value|)``), and known confusions (another value a student may give, with what to tell
+    them, e.g. ε′ where ε is asked)."""
+
+    part: str
+    value: float
+    rtol: float = 1e-3
+    atol: float = 1e-9
+    confusions: tuple[tuple[float, str], ...] = ()
+    fraction: bool = False  # a probability: a percentage (100×) gets a hint
+
+    @property
+    def tolerance(self) -> float:
+        return max(self.atol, self.rtol * abs(self.value))
+
+    def interval(self) -> tuple[float, float]:
+        return (self.value - self.tolerance, self.value + self.tolerance)
+
+    def describe(self) -> str:
+        """The tolerance as it is applied: absolute when atol decides, relative otherwise."""
+        if self.atol >= self.rtol * abs(self.value):
+            return f"within {number(self.atol)} (absolute)"
+        return f"within {number(self.rtol)} (relative)"
+
+    def part_for(self, answer) -> Part:
+        got = _number(answer)
+        if got is None:
+            return Part(self.part, False, "expected a finite number" + (" (the answer is still `...`)" if answer is Ellipsis else ""))
+        if abs(got - self.value) <= self.tolerance:
+            return Part(self.part, True, f"{self.describe()} of the exact value")
+        for other, message in self.confusions:
+            if abs(got - other) <= max(self.atol, self.rtol * abs(other)):
+                return Part(self.part, False, message)
+        if self.fraction and abs(got - 100 * self.value) <= 100 * self.tolerance:
+            return Part(self.part, False, "this looks like a percentage: give a probability as a fraction between 0 and 1")
+        return Part(self.part, False, f"not {self.describe()} of the exact value")
+
+
+@dataclass(frozen=True)
+class FormulaReference:
+    """A function answer's exact values at a few points (the points are not reported to the student)."""
+
+    part: str
+    points: tuple[tuple[float, ...], ...]
+    values: tuple[float, ...]
+    rtol: float = 1e-9
+    atol: float = 1e-12
+
+    def part_for(self, formula) -> Part:
+        if not callable(formula):
+            return Part(self.part, False, "expected a function")
+        wrong = 0
+        for args, want in zip(self.points, self.values):
+            try:
+                got = _number(formula(*args))
+            except Exception:  # noqa: BLE001 - a student's formula may raise anything; that is a wrong answer
+                got = None
+            if got is None or abs(got - want) > max(self.atol, self.rtol * abs(want)):
+                wrong += 1
+        if wrong:
+            return Part(self.part, False, f"differs from the exact value at {wrong} of {len(self.points)} test points")
+        return Part(self.part, True, f"agrees at all {len(self.points)} test points")
+
+
 def _number(value) -> float | None:
     """The answer as a finite float, or None when it is not one (no exception: a check never crashes)."""
     if isinstance(value, bool) or value is None or value is Ellipsis:
         return None
     try:
         out = float(np.asarray(value, dtype=float).reshape(()))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     return out if math.isfinite(out) else None
-
-
-def _part(name: str, answer, truth: float, *, rtol: float = 1e-3, atol: float = 1e-9) -> Part:
-    got = _number(answer)
-    if got is None:
-        return Part(name, False, "expected a finite number")
-    ok = abs(got - truth) <= max(atol, rtol * abs(truth))
-    return Part(name, ok, f"within {number(rtol)} (relative) of the exact value" if ok else "not within the tolerance")
 
 
 def _result(parts: list[Part], hint: str) -> CheckResult:
     return CheckResult(all(p.ok for p in parts), tuple(parts), hint)
 
 
-def _compare(answers: dict, truths: dict, hint: str, *, rtol: float = 1e-3, atol: float = 1e-9) -> CheckResult:
-    return _result([_part(k, answers[k], truths[k], rtol=rtol, atol=atol) for k in truths], hint)
+_REFERENCES: dict[str, Callable[..., tuple]] = {}
+_HINTS: dict[str, str] = {}
 
 
-def _formula(name: str, formula: Callable, truth: Callable, points, *, rtol: float = 1e-9, atol: float = 1e-12) -> Part:
-    """A formula compared with the reference at every point (the points are not reported)."""
-    if not callable(formula):
-        return Part(name, False, "expected a function")
-    wrong = 0
-    for args in points:
-        try:
-            got = _number(formula(*args))
-        except Exception:  # noqa: BLE001 - a student's formula may raise anything; that is a wrong answer
-            got = None
-        want = truth(*args)
-        if got is None or abs(got - want) > max(atol, rtol * abs(want)):
-            wrong += 1
-    if wrong:
-        return Part(name, False, f"differs from the exact value at {wrong} of {len(points)} test points")
-    return Part(name, True, f"agrees at all {len(points)} test points")
+def references(check: str | Callable, **params) -> tuple:
+    """The exact values a check compares with, for the exercise's parameters: one :class:`Reference` or
+    :class:`FormulaReference` per answer, in the order of the check's answer arguments.  Used by the
+    assignments to write hidden tests that grade without the package."""
+    name = check if isinstance(check, str) else check.__name__
+    name = name.rpartition(".")[2]
+    if name not in _REFERENCES:
+        raise ValueError(f"check has no numeric reference: {name!r} (choose from {sorted(_REFERENCES)})")
+    return tuple(_REFERENCES[name](**params))
+
+
+def _graded(hint: str):
+    """Make a check from a reference function: the check compares its answers with the references, in order,
+    and never raises (a parameter or answer it cannot use is a wrong answer with a message)."""
+
+    def wrap(reference_fn):
+        name = "check_" + reference_fn.__name__.removeprefix("_ref_")
+        _REFERENCES[name] = reference_fn
+        _HINTS[name] = hint
+
+        def check(*answers, **params) -> CheckResult:
+            try:
+                refs = reference_fn(**params)
+            except (TypeError, ValueError) as err:
+                return _result([Part("parameters", False, f"the check's parameters are not valid ({err})")], hint)
+            if len(answers) != len(refs):
+                return _result([Part("answer", False, f"expected {len(refs)} answers ({', '.join(r.part for r in refs)}), got {len(answers)}")], hint)
+            return _result([ref.part_for(a) for ref, a in zip(refs, answers)], hint)
+
+        check.__name__ = check.__qualname__ = name
+        check.__doc__ = reference_fn.__doc__
+        check.__module__ = __name__
+        return check
+
+    return wrap
+
+
+def _never_raises(hint: str):
+    """For the checks that are not a comparison with references: any exception is a wrong answer."""
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def check(*args, **kwargs) -> CheckResult:
+            try:
+                return fn(*args, **kwargs)
+            except Exception as err:  # noqa: BLE001 - a check never crashes on a student's input
+                return _result([Part("answer", False, f"could not be checked ({type(err).__name__})")], hint)
+
+        return check
+
+    return wrap
 
 
 # --------------------------------------------------------------------------------------------------
 # Chapter 1: the definitions (Lecture 1)
 # --------------------------------------------------------------------------------------------------
 
+_TRANSITIVITY_HINT = "Write p(E) ≤ e^ε q(E) + δ and bound q(E) the same way."
 
+
+@_never_raises(_TRANSITIVITY_HINT)
 def check_transitivity_answer(eps_prime, delta_prime, *, trials: int = 300, seed: int = 0) -> CheckResult:
     """Lecture 1, Exercise 7.2: ``eps_prime(eps, delta)``, ``delta_prime(eps, delta)`` for chained
     indistinguishability.  Tried on random chains p ≈ q ≈ r (Dirichlet, 2–6 outcomes, δ the least the chain
     needs) and on :func:`~dpsemantics.indistinguishability.transitivity_witness`; the answer is correct when it
-    is never violated and as tight as (2ε, (1 + e^ε)δ)."""
+    is never violated and as tight as the chained definition allows (Lecture 1, §3)."""
     if not (callable(eps_prime) and callable(delta_prime)):
         return _result([Part("valid", False, "expected two functions of (eps, delta)")], "Apply the definition twice.")
     rng = np.random.default_rng(seed)
@@ -146,57 +250,78 @@ def check_transitivity_answer(eps_prime, delta_prime, *, trials: int = 300, seed
         delta = float(max(ind.smallest_delta(p, q, eps), ind.smallest_delta(q, r, eps)))
         cases.append((eps, delta, p, q, r))
     violated = 0
-    try:
-        for eps, delta, p, q, r in cases:
-            e2, d2 = _number(eps_prime(eps, delta)), _number(delta_prime(eps, delta))
-            if e2 is None or d2 is None or e2 < 0 or ind.smallest_delta(p, r, e2) > d2 + 1e-12:
-                violated += 1
-        tight = all(delta_prime(e, d) <= (1 + np.exp(e)) * d * (1 + 1e-9) and eps_prime(e, d) <= 2 * e * (1 + 1e-9)
-                    for e in (0.1, 0.5, 1.0, 2.0) for d in (1e-3, 1e-2))
-    except Exception:  # noqa: BLE001
-        return _result([Part("valid", False, "the functions raised an error")], "Both take (eps, delta) and return a number.")
+    for eps, delta, p, q, r in cases:
+        e2, d2 = _number(eps_prime(eps, delta)), _number(delta_prime(eps, delta))
+        if e2 is None or d2 is None or e2 < 0 or ind.smallest_delta(p, r, e2) > d2 + 1e-12:
+            violated += 1
+    tight = all((_number(delta_prime(e, d)) or math.inf) <= ind.transitivity_parameters(e, d)[1] * (1 + 1e-9)
+                and (_number(eps_prime(e, d)) or math.inf) <= ind.transitivity_parameters(e, d)[0] * (1 + 1e-9)
+                for e in (0.1, 0.5, 1.0, 2.0) for d in (1e-3, 1e-2))
     valid = Part("valid", not violated, f"holds on all {len(cases)} chains tried" if not violated
                  else f"violated on {violated} of {len(cases)} chains (a counterexample exists)")
     tight_part = Part("tight", bool(tight) and not violated, "as tight as the chained definition allows" if tight
                       else "valid but looser than necessary")
-    return _result([valid, tight_part], "Write p(E) ≤ e^ε q(E) + δ and bound q(E) the same way.")
+    return _result([valid, tight_part], _TRANSITIVITY_HINT)
 
 
-def check_gaussian_calibration(eps_at_sigma2, sigma_for_half) -> CheckResult:
-    """Exercise "Reading a profile": the ε at which the Gaussian mechanism with σ = 2 is (ε, 10⁻⁶)-DP and
-    the smallest σ giving (0.5, 10⁻⁶)-DP (exact profile, :func:`~dpsemantics.mechanisms.gaussian_delta`)."""
+def _ref_transitivity_answer():
+    """For grading apart from the package: the exact (ε′, δ′) of chaining (Lecture 1, Exercise 7.2;
+    :func:`~dpsemantics.indistinguishability.transitivity_parameters`) at points other than the public check's."""
+    points = ((0.2, 1e-4), (0.75, 5e-3), (1.3, 2e-3), (3.0, 1e-6))
+    values = [ind.transitivity_parameters(e, d) for e, d in points]
+    return (FormulaReference("eps_prime", points, tuple(float(v[0]) for v in values), rtol=1e-6),
+            FormulaReference("delta_prime", points, tuple(float(v[1]) for v in values), rtol=1e-6))
+
+
+_REFERENCES["check_transitivity_answer"] = _ref_transitivity_answer
+
+
+@_graded("The profile δ(ε) decreases in ε and in σ: solve δ = target with a root finder.")
+def _ref_gaussian_calibration(*, sigma=2.0, eps=0.5, delta=1e-6):
+    """Exercise "Reading a profile": the ε at which the Gaussian mechanism with σ = ``sigma`` is
+    (ε, ``delta``)-DP and the smallest σ giving (``eps``, ``delta``)-DP (exact profile,
+    :func:`~dpsemantics.mechanisms.gaussian_delta`)."""
     from scipy.optimize import brentq
 
-    truth = {"eps_at_sigma2": brentq(lambda e: mechanisms.gaussian_delta(e, 2.0) - 1e-6, 0, 20, xtol=1e-12),
-             "sigma_for_half": mechanisms.gaussian_sigma(0.5, 1e-6)}
-    return _compare({"eps_at_sigma2": eps_at_sigma2, "sigma_for_half": sigma_for_half}, truth,
-                    "The profile δ(ε) decreases in ε and in σ: solve δ = 10⁻⁶ with a root finder.")
+    return (Reference("eps_at_sigma2", brentq(lambda e: mechanisms.gaussian_delta(e, sigma) - delta, 0, 50, xtol=1e-12)),
+            Reference("sigma_for_half", mechanisms.gaussian_sigma(eps, delta)))
 
 
-def check_group_answer(eps_group, delta_group, *, eps=0.5, delta=1e-3, group_size=3) -> CheckResult:
+check_gaussian_calibration = _ref_gaussian_calibration
+
+
+@_graded("Chain the guarantee along a path of single-record changes; each step scales the δ before it by e^ε.")
+def _ref_group_answer(*, eps=0.5, delta=1e-3, group_size=3):
     """Exercise "Groups of three": the (ε, δ) that chaining gives for groups (Lecture 1, §4)."""
     e, d = ind.group_parameters(eps, delta, group_size)
-    return _compare({"eps_group": eps_group, "delta_group": delta_group}, {"eps_group": e, "delta_group": d},
-                    "Chain the guarantee along a path of single-record changes; each step scales the δ before it by e^ε.")
+    return Reference("eps_group", e), Reference("delta_group", d)
 
 
-def check_rr_answer(eps_pure, delta_at_half, *, keep=0.75) -> CheckResult:
+check_group_answer = _ref_group_answer
+
+
+@_graded("Compare the two output distributions outcome by outcome: the ratio gives ε, the hockey stick δ.")
+def _ref_rr_answer(*, keep=0.75, eps=0.5):
     """Exercise "Randomized response, both ways": the pure-DP ε of randomized response that keeps the bit
-    with probability ``keep``, and its exact δ at ε = 0.5 (:func:`~dpsemantics.mechanisms.randomized_response_delta`)."""
+    with probability ``keep``, and its exact δ at ``eps`` (:func:`~dpsemantics.mechanisms.randomized_response_delta`)."""
     eps_rr = math.log(keep / (1 - keep))
-    return _compare({"eps_pure": eps_pure, "delta_at_half": delta_at_half},
-                    {"eps_pure": mechanisms.randomized_response(eps_rr).epsilon(),
-                     "delta_at_half": mechanisms.randomized_response_delta(0.5, eps_rr)},
-                    "Compare the two output distributions outcome by outcome: the ratio gives ε, the hockey stick δ.")
+    return (Reference("eps_pure", mechanisms.randomized_response(eps_rr).epsilon()),
+            Reference("delta_at_half", mechanisms.randomized_response_delta(eps, eps_rr), fraction=True))
 
 
-def check_name_and_shame(smallest_delta, exposure, *, n=100, delta=0.01) -> CheckResult:
-    """Exercise "Name and shame": the smallest δ at ε = 1 of the mechanism that publishes each of ``n``
+check_rr_answer = _ref_rr_answer
+
+
+@_graded("On a pair of adjacent databases the outputs differ only when the differing record is published.")
+def _ref_name_and_shame(*, n=100, delta=0.01, eps=1.0):
+    """Exercise "Name and shame": the smallest δ at ``eps`` of the mechanism that publishes each of ``n``
     records with probability ``delta``, and the probability that somebody's record is published."""
     small = mechanisms.name_and_shame(2, delta)  # the per-pair δ does not depend on n
-    return _compare({"smallest_delta": smallest_delta, "exposure": exposure},
-                    {"smallest_delta": small.delta(1.0), "exposure": mechanisms.name_and_shame_exposure(n, delta)},
-                    "On a pair of adjacent databases the outputs differ only when the differing record is published.")
+    return (Reference("smallest_delta", small.delta(eps), fraction=True),
+            Reference("exposure", mechanisms.name_and_shame_exposure(n, delta), fraction=True))
+
+
+check_name_and_shame = _ref_name_and_shame
 
 
 # --------------------------------------------------------------------------------------------------
@@ -204,13 +329,19 @@ def check_name_and_shame(smallest_delta, exposure, *, n=100, delta=0.01) -> Chec
 # --------------------------------------------------------------------------------------------------
 
 
-def check_semantic_formula(formula, *, n_values=(1, 2, 3), eps_values=(0.1, 0.5, 1.0, 2.0)) -> CheckResult:
+def _rr_semantic(e, n):
+    return semantic.semantic_epsilon(mechanisms.local_randomized_response(int(n), e)).epsilon
+
+
+@_graded("The ratio r takes two values; the two-point characterisation gives the semantic ε from ln R.")
+def _ref_semantic_formula(*, n_values=(1, 2, 3), eps_values=(0.1, 0.5, 1.0, 2.0)):
     """A closed form ``formula(eps, n)`` for the semantic-privacy ε of local randomized response, compared
-    with :func:`~dpsemantics.semantic.semantic_epsilon` at every (n, ε)."""
-    points = [(e, n) for n in n_values for e in eps_values]
-    part = _formula("formula", formula, lambda e, n: semantic.semantic_epsilon(mechanisms.local_randomized_response(n, e)).epsilon,
-                    points)
-    return _result([part], "The ratio r takes two values; the two-point characterisation gives tanh(ln R / 4).")
+    with :func:`~dpsemantics.semantic.semantic_epsilon` at every (ε, n)."""
+    points = tuple((float(e), int(n)) for n in n_values for e in eps_values)
+    return (FormulaReference("semantic_formula", points, tuple(_rr_semantic(e, n) for e, n in points)),)
+
+
+check_semantic_formula = _ref_semantic_formula
 
 
 def _rr_one(eps0):
@@ -219,41 +350,52 @@ def _rr_one(eps0):
     return ks_claims.rr_one_record(eps0)
 
 
-def check_ks_converse(semantic_eps, delta_needed, *, eps0=0.8) -> CheckResult:
-    """Exercise "Repairing Theorem 2.4 (2)", part (b): for randomized response on one record with ε₀, its exact
-    semantic ε s and the δ it needs at 3s (K&S Theorem 2.4 (2) promises 2δ)."""
+@_graded("The mechanism is exactly semantically private at a parameter you can compute; its privacy profile gives δ at any ε.")
+def _ref_ks_converse(*, eps0=0.8, factor=3.0):
+    """Exercise "Repairing Theorem 2.4 (2)", part (b): for randomized response on one record with ``eps0``, its
+    exact semantic ε s and the δ it needs at ``factor``·s (K&S Theorem 2.4 (2) promises 2δ at 3s)."""
     m = _rr_one(eps0)
     s = semantic.semantic_epsilon(m).epsilon
-    return _compare({"semantic_eps": semantic_eps, "delta_needed": delta_needed}, {"semantic_eps": s, "delta_needed": m.delta(3 * s)},
-                    "The mechanism is exactly tanh(ε₀/4)-semantically private; its privacy profile gives δ at any ε.")
+    return Reference("semantic_eps", s), Reference("delta_needed", m.delta(factor * s), fraction=True)
 
 
-def check_eq4_slip(printed_bound, corrected_bound) -> CheckResult:
-    """Exercise "Find the slip: equation (4)": the power bound at ε = 1, α = 0.05 as printed (e^{εα}) and the
-    largest power of a level-α test against randomized response (Wasserman & Zhou's e^ε·α, attained)."""
+check_ks_converse = _ref_ks_converse
+
+
+@_graded("A power above 1 bounds nothing; compute the Neyman–Pearson test of one randomized-response record.")
+def _ref_eq4_slip(*, eps=0.7, alpha=0.1):
+    """Exercise "Find the slip: equation (4)": the power bound at ``eps``, ``alpha`` as printed (e^{εα}) and the
+    largest power of a level-α test against randomized response (K&S eq. (4); Wasserman & Zhou)."""
     from ..claims import ks as ks_claims
 
-    p0, p1 = ks_claims.record_test_distributions(_rr_one(1.0), 0, [0.5, 0.5], {0}, {1})
-    return _compare({"printed_bound": printed_bound, "corrected_bound": corrected_bound},
-                    {"printed_bound": math.exp(0.05), "corrected_bound": semantic.most_powerful_power(p0, p1, 0.05)},
-                    "A power above 1 bounds nothing; compute the Neyman–Pearson test of one randomized-response record.")
+    p0, p1 = ks_claims.record_test_distributions(_rr_one(eps), 0, [0.5, 0.5], {0}, {1})
+    return (Reference("printed_bound", math.exp(eps * alpha)),
+            Reference("corrected_bound", semantic.most_powerful_power(p0, p1, alpha), fraction=True))
 
 
-def check_gaussian_calibration_slip(sigma, exact_delta, *, eps=0.5, delta=1e-5) -> CheckResult:
+check_eq4_slip = _ref_eq4_slip
+
+
+@_graded("Evaluate the exact Gaussian privacy profile at the proof's σ and compare it with δ.")
+def _ref_gaussian_calibration_slip(*, eps=0.6, delta=1e-5):
     """Exercise "Find the slip: the Gaussian calibration of Theorem A.2": the proof's σ² = log(1/δ)/ε²
     (:func:`~dpsemantics.semantic.paper_gaussian_sigma`) and the exact δ that σ gives at ε
     (:func:`~dpsemantics.mechanisms.gaussian_delta`)."""
     s = semantic.paper_gaussian_sigma(eps, delta)
-    return _compare({"sigma": sigma, "exact_delta": exact_delta}, {"sigma": s, "exact_delta": mechanisms.gaussian_delta(eps, s)},
-                    "Evaluate the exact Gaussian privacy profile at the proof's σ and compare it with δ.")
+    return Reference("sigma", s), Reference("exact_delta", mechanisms.gaussian_delta(eps, s))
 
 
-def check_count_semantic(semantic_eps, *, n=3, eps=1.0) -> CheckResult:
+check_gaussian_calibration_slip = _ref_gaussian_calibration_slip
+
+
+@_graded("Find two databases whose ratios r go in opposite directions; then use the two-point characterisation.")
+def _ref_count_semantic(*, n=3, eps=1.5):
     """Exercise "The geometric count, exactly": the semantic-privacy ε of the ε-DP geometric count on ``n``
     records (:func:`~dpsemantics.semantic.semantic_epsilon`), to compare with Theorem 2.2's e^ε − 1."""
-    truth = semantic.semantic_epsilon(mechanisms.geometric_count(n, eps)).epsilon
-    return _compare({"semantic_eps": semantic_eps}, {"semantic_eps": truth},
-                    "Find two databases whose ratios r go in opposite directions; then use tanh(ln R / 4).")
+    return (Reference("count_semantic_eps", semantic.semantic_epsilon(mechanisms.geometric_count(n, eps)).epsilon),)
+
+
+check_count_semantic = _ref_count_semantic
 
 
 # --------------------------------------------------------------------------------------------------
@@ -261,37 +403,49 @@ def check_count_semantic(semantic_eps, *, n=3, eps=1.0) -> CheckResult:
 # --------------------------------------------------------------------------------------------------
 
 
-def check_copies_answer(n: int, eps, answer) -> CheckResult:
+@_graded("The adversary who knows no other record sees n noisy reports of the same bit.")
+def _ref_copies_answer(*, n=3, eps=0.8):
     """Exercise "Copies and group privacy": the BDP leakage of ε-local randomized response on ``n`` bits when
     all records are copies of one fair bit (:func:`~dpsemantics.notions.copies_prior`)."""
     truth = notions.bdp_leakage(mechanisms.local_randomized_response(n, eps), notions.copies_prior(n))
-    return _compare({"leakage": answer}, {"leakage": truth},
-                    "The adversary who knows no other record sees n noisy reports of the same bit.", rtol=1e-6)
+    return (Reference("copies_leakage", truth, rtol=1e-6, confusions=((eps, "that is the leakage of one record; all n records are copies of it"),)),)
 
 
-def check_markov_leakage(leakage, *, n=2, eps=1.0, stay=0.9) -> CheckResult:
+check_copies_answer = _ref_copies_answer
+
+
+@_graded("The uninformed adversary sees the target's report and a report of a correlated record.")
+def _ref_markov_leakage(*, n=2, eps=0.8, stay=0.75):
     """Exercise "Correlated records": the Bayesian-DP leakage of ε-local randomized response on ``n`` bits under
     the Markov-chain prior in which each record copies the previous one with probability ``stay``."""
     truth = notions.bdp_leakage(mechanisms.local_randomized_response(n, eps), notions.markov_chain_prior(n, stay))
-    return _compare({"leakage": leakage}, {"leakage": truth},
-                    "The uninformed adversary sees the target's report and a report of a correlated record.", rtol=1e-6)
+    return (Reference("markov_leakage", truth, rtol=1e-6),)
 
 
-def check_family_answer(eps_prime, *, eps=1.0, b=0.5) -> CheckResult:
+check_markov_leakage = _ref_markov_leakage
+
+
+@_graded("Use Lemma 1 with A = e^ε at the family's one prior b.")
+def _ref_family_answer(*, eps=0.8, b=0.5):
     """Exercise "A family that is not downward scalable": the membership-privacy ε′ of ε-randomized response
     on one record for the family with P[x_i] = b only (Zhao, Lemma 1)."""
     truth = notions.membership_privacy_lemma1(math.exp(eps), b)
-    return _compare({"eps_prime": eps_prime}, {"eps_prime": truth}, "Use Lemma 1 with A = e^ε at the one prior b.", rtol=1e-6)
+    return (Reference("eps_prime_family", truth, rtol=1e-6, confusions=((eps, "that is the Bayesian-DP leakage ε; membership privacy for this family needs less"),)),)
 
 
-def check_replace_reading(bsp_replace, bdp, *, n=3, eps=1.0) -> CheckResult:
+check_family_answer = _ref_family_answer
+
+
+@_graded("Under 'replace' the copies of the target stay in Game i; under 'condition' they follow ⊥.")
+def _ref_replace_reading(*, n=4, eps=0.8):
     """Exercise "Find the slip: the reading of eq. (13)": for n copies of one fair bit under ε-local randomized
     response, the Bayesian semantic privacy under the 'replace' reading of Game i, and the BDP leakage."""
     m, prior = mechanisms.local_randomized_response(n, eps), notions.copies_prior(n)
-    return _compare({"bsp_replace": bsp_replace, "bdp": bdp},
-                    {"bsp_replace": notions.bayesian_semantic_privacy(m, prior, 0, reading="replace"),
-                     "bdp": notions.bdp_leakage(m, prior)},
-                    "Under 'replace' the copies of the target stay in Game i; under 'condition' they follow ⊥.", rtol=1e-6)
+    return (Reference("bsp_replace", notions.bayesian_semantic_privacy(m, prior, 0, reading="replace"), rtol=1e-6),
+            Reference("bdp", notions.bdp_leakage(m, prior), rtol=1e-6))
+
+
+check_replace_reading = _ref_replace_reading
 
 
 # --------------------------------------------------------------------------------------------------
@@ -299,40 +453,66 @@ def check_replace_reading(bsp_replace, bdp, *, n=3, eps=1.0) -> CheckResult:
 # --------------------------------------------------------------------------------------------------
 
 
-def check_byron_effect(answer, eps) -> CheckResult:
+@_graded("Count the paths from R₂ to the output.")
+def _ref_byron_effect(*, eps=0.7):
     """Exercise "Byron's effect": the effect size (log RP̄, maximised over populations) of R₂ on O in
-    :func:`~dpsemantics.causal.prog_status_model`."""
+    :func:`~dpsemantics.causal.prog_status_model` (Tschantz et al., Definition 9)."""
     truth = causal.brp_epsilon(causal.prog_status_model(eps, with_database=False), "O", "R2")
-    return _compare({"effect": answer}, {"effect": truth}, "Count the paths from R₂ to the output.", rtol=1e-9, atol=1e-12)
+    return (Reference("byron", truth, rtol=1e-6, atol=1e-9),)
 
 
+check_byron_effect = _ref_byron_effect
+
+
+def _log_max_ratio_rows(rows: list[list[float]]) -> float:
+    """The largest |log(a/b)| between two rows, outcome by outcome (0/0 skipped, a/0 infinite)."""
+    best = 0.0
+    for x, y in zip(*rows):
+        if x > 0 and y > 0:
+            best = max(best, abs(math.log(x / y)))
+        elif x > 0 or y > 0:
+            return math.inf
+    return best
+
+
+_DEF7_HINT = "Make one database misbehave and let the population average over it."
+
+
+@_never_raises(_DEF7_HINT)
 def check_definition7_counterexample(mechanism, population) -> CheckResult:
     """Exercise "Another counterexample for Definition 7": Definition 7 must hold at ``population`` with a
     smaller ε than differential privacy needs (Tschantz et al., Proposition 4)."""
     try:
         e7 = causal.definition_epsilon(7, mechanism, population)
         e1 = causal.definition_epsilon(1, mechanism)
-    except (TypeError, ValueError) as err:
+    except (TypeError, ValueError, AttributeError) as err:
         return _result([Part("counterexample", False, f"not a mechanism and population on two data points ({type(err).__name__})")],
                        "Use a FiniteMechanism on the four databases and a 2×2 population.")
     ok = e7 < e1
     return _result([Part("counterexample", ok, "Definition 7 needs a smaller ε than differential privacy" if ok
-                         else "Definition 7 needs at least the ε of differential privacy here")],
-                   "Make one database misbehave and let the population average over it.")
+                         else "Definition 7 needs at least the ε of differential privacy here")], _DEF7_HINT)
 
 
-def check_relatives_effect(answer, eps, relatives: int) -> CheckResult:
+@_graded("Setting R₁ sets every copy; which output's probability changes most?")
+def _ref_relatives_effect(*, eps=0.7, relatives=2):
     """Exercise "Relatives under randomized response": the effect of R₁ on the exact count O when ``relatives``
     statuses copy R₁ (:func:`~dpsemantics.causal.relatives_effect`)."""
-    return _compare({"effect": answer}, {"effect": causal.relatives_effect(eps, relatives)},
-                    "Setting R₁ sets every copy; which output's probability changes most?", rtol=1e-9, atol=1e-12)
+    return (Reference("relatives_value", causal.relatives_effect(eps, relatives), rtol=1e-6, atol=1e-9,
+                      confusions=((eps, "that is the effect of one status; the relatives copy R₁"),)),)
 
 
-def check_definition9_slip(rp_bar, *, eps=0.5) -> CheckResult:
+check_relatives_effect = _ref_relatives_effect
+
+
+@_graded("RP̄ is a ratio of probabilities maximised over pairs, x₁ = x₂ included.")
+def _ref_definition9_slip(*, eps=0.7):
     """Exercise "Find the slip: Definition 9's bound": max over populations of RP̄(O, D₁) for the ε-DP count
     prog_A (:func:`~dpsemantics.causal.prog_a_model`); printed bound e^{-1}, every RP̄ is at least 1."""
     truth = math.exp(causal.brp_epsilon(causal.prog_a_model(eps, with_database=False), "O", "D1"))
-    return _compare({"rp_bar": rp_bar}, {"rp_bar": truth}, "RP̄ is a ratio of probabilities maximised over pairs, x₁ = x₂ included.")
+    return (Reference("rp_bar", truth, confusions=((eps, "that is an effect size (a logarithm); RP̄ is the ratio itself"),)),)
+
+
+check_definition9_slip = _ref_definition9_slip
 
 
 def _all_equal_population(n: int) -> np.ndarray:
@@ -341,82 +521,122 @@ def _all_equal_population(n: int) -> np.ndarray:
     return population
 
 
-def check_definition4_slip(eps_def3, *, eps=0.5, n=3) -> CheckResult:
+@_graded("Conditioning on D₁ here fixes the whole database: compare the counts of all-zeros and all-ones.")
+def _ref_definition4_slip(*, eps=0.7, n=3):
     """Exercise "Find the slip: Definition 4's condition": the ε of the associative Definition 3 for the ε-DP
     count on ``n`` data points under the population in which all data points are equal (it meets Definition
     4's printed pairwise condition)."""
     truth = causal.definition_epsilon(3, mechanisms.geometric_count(n, eps), _all_equal_population(n))
-    return _compare({"eps_def3": eps_def3}, {"eps_def3": truth},
-                    "Conditioning on D₁ here fixes the whole database: compare the counts of all-zeros and all-ones.")
+    return (Reference("eps_def3", truth, confusions=((eps, "that is the ε of differential privacy; Definition 3 at this population needs more"),)),)
+
+
+check_definition4_slip = _ref_definition4_slip
 
 
 # --------------------------------------------------------------------------------------------------
 # Chapter 5: disclosure risk (Kazan et al.)
 # --------------------------------------------------------------------------------------------------
 
-
-def check_profile_answer(eps, priors, max_posteriors, delta, delta_prime) -> CheckResult:
-    """Exercise "Your own disclosure-risk profile": is ``eps`` the largest ε meeting the profile?  Says only
-    whether a point of the profile fails or a larger ε would still do."""
-    truth = disclosure.epsilon_for_profile(priors, max_posteriors, delta, delta_prime)
-    got = _number(eps)
-    if got is None:
-        part = Part("eps", False, "expected a finite number")
-    elif abs(got - truth) <= 1e-3 * max(1.0, truth):
-        part = Part("eps", True, "every point of the profile holds and no larger epsilon would do")
-    elif got > truth:
-        part = Part("eps", False, "too large: at least one prior would end above its accepted posterior")
-    else:
-        part = Part("eps", False, "too small: a larger epsilon still meets the whole profile")
-    return _result([part], "Corollary 3.10 gives ε′ per point; Theorem 3.9 turns ε′ into ε; the smallest wins.")
+_PROFILE = {"priors": (0.05, 0.3, 0.6, 0.95), "max_posteriors": (0.2, 0.6, 0.8, 0.99), "delta": 1e-3, "delta_prime": 0.05}
 
 
-def check_difference_peak(p_star, max_difference, *, eps=3.0) -> CheckResult:
+@_graded("Corollary 3.10 gives ε′ per point (the smallest binds); Theorem 3.9 then turns that ε′ into the ε of (ε, δ)-DP.")
+def _ref_profile_answer(*, priors=_PROFILE["priors"], max_posteriors=_PROFILE["max_posteriors"],
+                        delta=_PROFILE["delta"], delta_prime=_PROFILE["delta_prime"]):
+    """Exercise "A disclosure-risk profile": the smallest log-odds increase ε′ the profile allows
+    (Kazan et al., Corollary 3.10), and the largest ε of (ε, δ)-DP meeting every point of the profile
+    (Theorem 3.9; :func:`~dpsemantics.disclosure.epsilon_for_profile`)."""
+    priors, posts = np.asarray(priors, float), np.asarray(max_posteriors, float)
+    if priors.shape != posts.shape or priors.ndim != 1 or priors.size < 1:
+        raise ValueError(f"priors and max_posteriors must be two lists of the same length (got {priors!r}, {posts!r})")
+    eps_prime = float(np.min(disclosure.logit(posts) - disclosure.logit(priors)))
+    eps = disclosure.epsilon_for_profile(priors, posts, delta, delta_prime)
+    single = {float(e) for e in disclosure.epsilon_for_posterior(priors, posts, delta, delta_prime)} - {eps}
+    return (Reference("eps_prime_profile", eps_prime, rtol=1e-4,
+                      confusions=((eps, "that is already ε of (ε, δ)-DP; ε′ is the log-odds increase before Theorem 3.9"),)),
+            Reference("eps_profile", eps, rtol=1e-4,
+                      confusions=((eps_prime, "that is ε′, the probabilistic-DP parameter; Theorem 3.9 turns ε′ into ε"),)
+                      + tuple((e, "too large: another point of the profile binds") for e in sorted(single))))
+
+
+check_profile_answer = _ref_profile_answer
+
+
+@_graded("Set the derivative of p/(p + (1 − p)e^{−ε}) − p to zero.")
+def _ref_difference_peak(*, eps=2.2):
     """Exercise "Where the difference bound comes from": the prior maximising the posterior-minus-prior bound
     and the maximum (Kazan et al., Corollary 3.7; :func:`~dpsemantics.disclosure.worst_case_prior`)."""
-    return _compare({"p_star": p_star, "max_difference": max_difference},
-                    {"p_star": 1 / (1 + math.exp(eps / 2)),
-                     "max_difference": float(disclosure.prior_difference_bounds(1 / (1 + math.exp(eps / 2)), eps)[1])},
-                    "Set the derivative of p/(p + (1 − p)e^{−ε}) − p to zero.")
+    p = float(np.ravel(disclosure.worst_case_prior(eps))[0])
+    return (Reference("p_star", p, rtol=1e-4, fraction=True),
+            Reference("max_difference", float(disclosure.prior_difference_bounds(p, eps)[1]), rtol=1e-4, fraction=True))
 
 
-def check_laplace_answer(posterior_bound, prob_present, prob_absent, *, eps=0.5, prior=0.3) -> CheckResult:
+check_difference_peak = _ref_difference_peak
+
+
+@_graded("The posterior reaches the bound exactly when the privacy loss is at its atom +ε.")
+def _ref_laplace_answer(*, eps=0.5, prior=0.3):
     """Exercise "A Laplace release against its bound": Corollary 3.6's posterior bound after one ε-Laplace
     release, and the probabilities that the posterior reaches it when the target is present and absent
     (Theorem 3.1 with the Laplace privacy loss)."""
     loss = disclosure.laplace_loss(eps)
-    truth = {"posterior_bound": float(disclosure.posterior_bounds(prior, eps)[1]),
-             "prob_present": float(1.0 - loss.present.cdf_left(eps)),
-             "prob_absent": float(loss.absent.cdf(-eps))}
-    return _compare({"posterior_bound": posterior_bound, "prob_present": prob_present, "prob_absent": prob_absent}, truth,
-                    "The posterior reaches the bound exactly when the privacy loss is at its atom +ε.")
+    return (Reference("posterior_bound", float(disclosure.posterior_bounds(prior, eps)[1]), fraction=True),
+            Reference("prob_present", float(1.0 - loss.present.cdf_left(eps)), fraction=True),
+            Reference("prob_absent", float(loss.absent.cdf(-eps)), fraction=True))
 
 
-def check_figure3_slip(k_basic, k_optimal) -> CheckResult:
+check_laplace_answer = _ref_laplace_answer
+
+
+@functools.lru_cache(maxsize=64)
+def first_crossing(method: str, *, threshold: float, eps0: float = 0.05, delta: float = 1e-6, delta_prime: float = 0.05,
+                   prior: float = 0.5, k_max: int = 400) -> int:
+    """The first number of ε₀-queries after which a prior can pass ``threshold`` (Kazan et al., Figure 3:
+    composed ε by ``method``, basic with δ = 0, then Theorem 3.9's ε′, then Corollary 3.6's bound).  Cached: the
+    optimal composition of a few hundred k costs about a second."""
+    ks = np.arange(1, k_max + 1)
+    d = 0.0 if method == "basic" else delta
+    post = disclosure.posterior_bounds(prior, conversions.pdp_epsilon(disclosure.composed_epsilon(eps0, ks, delta, method), d, delta_prime))[1]
+    above = np.flatnonzero(np.asarray(post) > threshold)
+    if above.size == 0:
+        raise ValueError(f"the posterior does not pass threshold={threshold!r} within {k_max} queries")
+    return int(ks[above[0]])
+
+
+@_graded("Find the first k whose composed ε, turned into ε′, lets prior 1/2 pass the threshold.")
+def _ref_figure3_slip(*, threshold=0.9):
     """Exercise "Find the slip: Figure 3": the number of ε₀ = 0.05 queries after which a prior of 1/2 can pass
-    80% (δ = 10⁻⁶, δ′ = 0.05) with basic and with optimal composition; the paper prints 28 and 96."""
-    from ..claims import get
-
-    return _compare({"k_basic": k_basic, "k_optimal": k_optimal},
-                    {"k_basic": get("kazan-fig3-basic-80").compute(), "k_optimal": get("kazan-fig3-optimal-80").compute()},
-                    "Find the first k whose composed ε exceeds the ε′ at which prior 1/2 reaches 80%.", rtol=0, atol=0.5)
+    ``threshold`` (δ = 10⁻⁶, δ′ = 0.05) with basic and with optimal composition (the paper prints 28 and 96 at 80%)."""
+    threshold = float(threshold)
+    return (Reference("k_basic", first_crossing("basic", threshold=threshold), rtol=0, atol=0.5),
+            Reference("k_optimal", first_crossing("optimal", threshold=threshold), rtol=0, atol=0.5))
 
 
-def check_example41_slip(worst_from, worst_to) -> CheckResult:
+check_figure3_slip = _ref_figure3_slip
+
+
+@_graded("The worst prior is the one of the difference bound at the composed ε′.")
+def _ref_example41_slip(*, days=60, rho=0.01, delta_prime=0.01):
     """Exercise "Find the slip: Example 4.1": the worst-case posterior interval (from the worst prior to its
-    bound) after 30 days of the daily ρ = 0.01 zCDP release with δ′ = 0.01 (the paper prints 19% → 81%)."""
-    from ..claims import get
-
-    return _compare({"worst_from": worst_from, "worst_to": worst_to},
-                    {"worst_from": get("kazan-ex4.1-worst-month-from").compute(),
-                     "worst_to": get("kazan-ex4.1-worst-month-to").compute()},
-                    "The worst prior is the one of the difference bound at the composed ε′.", rtol=0, atol=5e-3)
+    bound) after ``days`` days of the daily ρ-zCDP release with δ′ (the paper prints 19% → 81% after 30)."""
+    e = float(np.ravel(disclosure.zcdp_eps_prime(rho, days, delta_prime))[0])
+    start = float(np.ravel(disclosure.worst_case_prior(e))[0])
+    return (Reference("worst_from", start, rtol=0, atol=5e-3, fraction=True),
+            Reference("worst_to", start + float(disclosure.difference_bound(e)), rtol=0, atol=5e-3, fraction=True))
 
 
-def check_pdp_posterior(eps_prime, posterior, *, eps=1.0, delta=1e-6, delta_prime=0.01, prior=0.1) -> CheckResult:
+check_example41_slip = _ref_example41_slip
+
+
+@_graded("Convert to probabilistic DP first (Theorem 3.9), then apply the pure-DP posterior bound at ε′.")
+def _ref_pdp_posterior(*, eps=1.0, delta=1e-3, delta_prime=0.01, prior=0.1):
     """Exercise "From (ε, δ) to a posterior": Theorem 3.9's ε′ and Corollary 3.10's posterior bound for an
     adversary with the given prior (:func:`~dpsemantics.conversions.pdp_epsilon`)."""
     e1 = conversions.pdp_epsilon(eps, delta, delta_prime)
-    return _compare({"eps_prime": eps_prime, "posterior": posterior},
-                    {"eps_prime": e1, "posterior": float(disclosure.posterior_bounds(prior, e1)[1])},
-                    "Convert to probabilistic DP first, then apply the pure-DP posterior bound at ε′.")
+    at_eps = float(disclosure.posterior_bounds(prior, eps)[1])
+    return (Reference("eps_prime", e1, rtol=1e-4, confusions=((eps, "that is ε; Theorem 3.9 gives the ε′ of probabilistic DP"),)),
+            Reference("posterior", float(disclosure.posterior_bounds(prior, e1)[1]), rtol=1e-4, fraction=True,
+                      confusions=((at_eps, "that is the bound at ε; use ε′ of Theorem 3.9"),)))
+
+
+check_pdp_posterior = _ref_pdp_posterior

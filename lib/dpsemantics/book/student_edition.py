@@ -4,7 +4,10 @@
 
 copies the book's sources (``_config.yml``, ``_toc.yml``, ``references.bib``, ``book/``) to ``OUTDIR`` with
 every gated solution (``solution-start`` … ``solution-end``, including the code cells between them) cut out
-of the notebooks; ``make book-student`` then builds that copy.
+of the notebooks, and without what gives answers away: the *For instructors* page (its table of learning
+goals and checks; links to it become plain text) and the rows of the reproducibility report that exercises ask
+students to find (:func:`~dpsemantics.book.exercises.exercise_claims`); ``make book-student`` then builds that
+copy.
 
     python -m dpsemantics.book.student_edition OUTDIR --executed _build/jupyter_execute
 
@@ -28,10 +31,60 @@ from pathlib import Path
 import nbformat
 import yaml
 
+from .exercises import exercise_claims
 from .toc import ROOT
+
 _START = re.compile(r"```\{solution-start\}")
 _END = re.compile(r"```\{solution-end\}\s*\n?```")
 NOTICE = "\n\n```{note}\nThis is the student edition: the solutions are not included.\n```\n"
+INSTRUCTORS = "book/instructors"
+_INSTRUCTORS_LINK = re.compile(r"\{doc\}`/?(?:book/)?instructors`( page)?")
+# The line of book/claims.md after which the rows the exercises ask for are filtered out.
+_CLAIMS_ANCHOR = "results = claims.evaluate_all()"
+
+
+def drop_instructors(outdir: Path) -> None:
+    """Remove the instructors page from a copy of the book: its file, its table-of-contents entry, and the
+    links to it (which become the page's name in plain text)."""
+    (outdir / f"{INSTRUCTORS}.md").unlink(missing_ok=True)
+    toc_path = outdir / "_toc.yml"
+    toc = yaml.safe_load(toc_path.read_text())
+
+    def prune(entries):
+        kept = [e for e in entries if e.get("file") != INSTRUCTORS]
+        for e in kept:
+            for key in ("chapters", "sections", "parts"):
+                if key in e:
+                    e[key] = prune(e[key])
+        return kept
+
+    for key in ("parts", "chapters"):
+        if key in toc:
+            toc[key] = prune(toc[key])
+    toc_path.write_text(yaml.safe_dump(toc, sort_keys=False, allow_unicode=True))
+    for path in (outdir / "book").rglob("*"):
+        if path.suffix in (".md", ".ipynb"):
+            text = path.read_text()
+            if _INSTRUCTORS_LINK.search(text):
+                path.write_text(_INSTRUCTORS_LINK.sub("*For instructors* page (not in the student edition)", text))
+
+
+def drop_exercise_claims(outdir: Path, claim_ids: set[str]) -> None:
+    """Leave the claims that exercises ask for out of the copy's reproducibility report, and unlink the
+    references to them."""
+    page = outdir / "book" / "claims.md"
+    text = page.read_text()
+    if _CLAIMS_ANCHOR not in text:
+        raise ValueError(f"book/claims.md no longer contains {_CLAIMS_ANCHOR!r}: update student_edition._CLAIMS_ANCHOR")
+    keep = f"\nresults = [r for r in results if r.claim.id not in {sorted(claim_ids)!r}]  # student edition: exercise targets"
+    page.write_text(text.replace(_CLAIMS_ANCHOR, _CLAIMS_ANCHOR + keep, 1))
+    # links to the rows left out become the plain claim id (no link to a row that is not there)
+    role = re.compile(r"\{claim\}`(" + "|".join(re.escape(c) for c in sorted(claim_ids)) + r")`")
+    for path in (outdir / "book").rglob("*"):
+        if path.suffix in (".md", ".ipynb") and path != page:
+            text = path.read_text()
+            if role.search(text):
+                path.write_text(role.sub(r"`\1`", text))
 
 
 def strip_solutions(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -100,6 +153,8 @@ def write_edition(outdir: Path, root: Path = ROOT, executed: Path | None = None)
     shutil.copytree(root / "book", outdir / "book")
     for name in ("_config.yml", "_toc.yml", "references.bib", "pyproject.toml"):  # pyproject: the release (launch buttons)
         shutil.copy2(root / name, outdir / name)
+    drop_instructors(outdir)
+    drop_exercise_claims(outdir, exercise_claims(root))
     written, reused = [], []
     for path in sorted((outdir / "book").glob("*.ipynb")):
         done = Path(executed) / "book" / path.name if executed is not None else None
