@@ -33,7 +33,7 @@ from typing import Callable, Hashable, Sequence
 
 import numpy as np
 
-from ._validate import check_distribution, check_positive_int, check_row_stochastic
+from ._validate import check_distribution, check_positive_int, check_row_stochastic, check_record_count
 from .mechanisms import FiniteMechanism, geometric_count, randomized_response
 
 __all__ = [
@@ -926,7 +926,7 @@ def posterior(mechanism: FiniteMechanism, prior, output, *, replace: tuple[int, 
 
 def exact_count(n: int, domain=(0, 1)) -> FiniteMechanism:
     """The exact (noise-free) count of ones: not differentially private for any finite ε."""
-    n = check_positive_int(n, "n")
+    n = check_record_count(n, "n", maximum=20)
     dbs = list(itertools.product(domain, repeat=n))
     outs = list(range(n + 1))
     return FiniteMechanism(np.array([[1.0 if sum(d) == o else 0.0 for o in outs] for d in dbs]), dbs, outs)

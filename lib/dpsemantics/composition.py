@@ -139,7 +139,7 @@ def advanced_epsilon_heterogeneous(eps_list, delta, delta_list=None):
         deltas = np.atleast_1d(np.asarray(check_delta(delta_list, "delta_list"), dtype=float))
         if deltas.shape != eps.shape:
             raise ValueError(f"delta_list must have the same length as eps_list (got {deltas.size} and {eps.size})")
-    delta = float(check_delta(delta, "delta", open_low=True, open_high=True))
+    delta = float(check_delta(delta, "delta", open_low=True, open_high=True, scalar=True))
     slack = delta - deltas.sum()
     if not slack > 0:
         raise ValueError(f"delta must exceed sum(delta_list) (got delta={delta!r}, sum(delta_list)={float(deltas.sum())!r})")
@@ -429,12 +429,12 @@ def optimal_lattice(eps0, k, ell, delta0=0.0):
     1 − e^{−2(ℓ−j)ε₀}.  Only the terms within e^{−800} of the largest are summed (a window of O(√k)
     terms, so k up to 10⁹ costs milliseconds); the rest cannot change a float.
     """
-    eps0 = float(check_epsilon(eps0, "eps0"))
+    eps0 = float(check_epsilon(eps0, "eps0", scalar=True))
     k = check_positive_int(k, "k", maximum=_K_MAX)
     ell = check_positive_int(ell, "ell", minimum=0)
     if ell > k // 2:
         raise ValueError(f"ell must be at most floor(k/2) = {k // 2} (got ell={ell})")
-    delta0 = float(_check_delta0(delta0))
+    delta0 = float(check_delta(delta0, "delta0", open_high=True, scalar=True))
     with np.errstate(over="ignore"):
         eps = float((k - 2 * ell) * eps0)
     if ell == 0 or eps0 == 0.0:
@@ -605,6 +605,15 @@ _LATTICE_TAIL = 1e-30  # mass this small at either end of a lattice is moved to 
 _FFT_ROUNDOFF = 1e-13  # absolute error allowance of an FFT convolution, added to every tail probability
 
 
+_LATTICE_POINTS_MAX = 50_000_000  # 400 MB of float64 per law: beyond it a lattice does not fit
+
+
+def _check_lattice_size(points: float, h: float) -> None:
+    if not points <= _LATTICE_POINTS_MAX:
+        raise ValueError(f"h is too small: the lattice would need {points:.3g} points, more than "
+                         f"{_LATTICE_POINTS_MAX:.0e} (got h={h!r})")
+
+
 class LatticeLoss:
     """The law of a privacy-loss random variable Z (Kazan et al., Definition 2.2) on the lattice
     ``{i·h}``, with atoms at ±∞, rounded in one direction so that it bounds the true law.
@@ -643,6 +652,7 @@ class LatticeLoss:
         the first point to −∞ and the mass at or above the last point to it.  ``sf`` (P[Z > t]) keeps small
         upper tails accurate."""
         h = float(check_positive(h, "h", scalar=True))
+        _check_lattice_size((hi - lo) / h, h)
         lo_i, hi_i = math.floor(lo / h), math.ceil(hi / h)
         grid = np.arange(lo_i, hi_i + 1) * h
         F = np.asarray(cdf(grid), dtype=float)
@@ -665,6 +675,7 @@ class LatticeLoss:
         h = float(check_positive(h, "h", scalar=True))
         v = np.asarray(values, dtype=float)
         w = np.asarray(weights, dtype=float)
+        _check_lattice_size((np.max(v) - np.min(v)) / h if v.size else 0.0, h)
         idx = np.ceil(v / h) if direction == "up" else np.floor(v / h)
         idx = idx.astype(np.int64)
         lo = int(idx.min())

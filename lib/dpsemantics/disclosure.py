@@ -37,7 +37,7 @@ from scipy.optimize import minimize_scalar
 from scipy.special import expit
 
 from . import _rounding
-from ._validate import as_float, as_output, check_delta, check_epsilon, check_positive, check_positive_int, check_probability
+from ._validate import as_float, as_output, check_delta, check_epsilon, check_positive, check_positive_int, check_probability, overflow_is_infinity
 
 __all__ = [
     "EPS_TILDE_LIMIT",
@@ -379,12 +379,13 @@ def finite_loss(row_present, row_absent, name="") -> MembershipLoss:
 def randomized_response_loss(eps_rr) -> MembershipLoss:
     """Randomized response with parameter ε_rr: Z = ±ε_rr with probabilities expit(±ε_rr), and the same
     law for Z' (the mechanism is symmetric)."""
-    eps_rr = check_epsilon(eps_rr, "eps_rr")
+    eps_rr = check_epsilon(eps_rr, "eps_rr", scalar=True)
     keep = float(expit(eps_rr))
     row_present = np.array([keep, 1.0 - keep])
     return finite_loss(row_present, row_present[::-1], f"randomized response, eps={eps_rr:g}")
 
 
+@overflow_is_infinity
 def composed_randomized_response_loss(eps0, k) -> MembershipLoss:
     """k independent ε₀-randomized responses about the target: Z = ε₀(2B − k), B ~ Binomial(k, expit(ε₀)).
 
@@ -554,8 +555,8 @@ def counterexample_a6(eps, delta):
     posterior-to-prior difference obeys the bound tanh(ε/4) with probability ≥ 1 − δ for every prior,
     but P[|Z| ≤ ε] = 1 − q < 1 − δ, so it is not (ε, δ)-PDP: the converse of Theorem 3.5(1) fails.
     """
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta, "delta", open_low=True)
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
+    delta = check_delta(delta, "delta", open_low=True, scalar=True)
     et = epsilon_tilde(eps)
     q = delta * (1.0 + math.exp(-et))
     if q > 1:
@@ -611,7 +612,8 @@ def approximate_bounds(eps, delta, delta_prime, prior=0.5) -> DisclosureBounds:
     delta = check_delta(delta, "delta")
     prior = check_probability(prior, "prior")
     if np.ndim(eps) or np.ndim(delta) or np.ndim(prior) or np.ndim(delta_prime):
-        raise ValueError("approximate_bounds takes scalars (use the vectorised bound functions for arrays)")
+        raise ValueError("eps, delta, delta_prime and prior must be single numbers here (approximate_bounds takes "
+                         "scalars; use the vectorised bound functions for arrays)")
     delta_prime = check_delta(delta_prime, "delta_prime")
     eps_prime = float(eps) if delta == 0 else float(_pdp_eps(eps, delta, delta_prime))
     low, high = posterior_bounds(prior, eps_prime)
@@ -644,7 +646,9 @@ def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
 
     def f(log_delta):
         d = np.exp(log_delta)
-        return conversions.pdp_epsilon(conversions.zcdp_epsilon(rho, d, tight=tight), d, delta_prime)
+        e = np.asarray(conversions.zcdp_epsilon(rho, d, tight=tight))
+        finite = np.isfinite(e)  # ρ near the float maximum: ε and so ε′ are +inf
+        return np.where(finite, conversions.pdp_epsilon(np.where(finite, e, 0.0), d, delta_prime), np.inf)
 
     lo = max(log_dp - 700.0, -690.0)
     hi = log_dp + math.log1p(-1e-9)
@@ -676,7 +680,7 @@ def _dp_epsilon_for_pdp(eps_prime, delta, delta_prime, name: str = "eps_prime"):
         )
     # x within 3 ulps, log1p within 1 ulp of |log1p| (amplified by 1/(1 − x) for x near 1), the sum within
     # 1 ulp of the larger term: subtract that bound, so ε is never above the exact value
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         err = (np.spacing(eps_prime) + 2.0 * np.spacing(np.abs(eps - eps_prime))
                + 4.0 * np.spacing(1.0) * np.where(x > 0, x / (1.0 - x), 0.0))
     return _out(np.maximum(np.where(delta > 0, eps - err, eps), 0.0))
@@ -743,6 +747,7 @@ def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
     eps0 = float(check_epsilon(eps0, "eps0", strictly_positive=True, scalar=True))
     k = check_positive_int(k, "k", maximum=10**9)
     delta = float(check_delta(delta, "delta", scalar=True))
+    delta0 = float(check_delta(delta0, "delta0", open_high=True, scalar=True))
     grow = 1.0 + composition._evaluation_margin(k)
     ok = lambda ell: composition.optimal_lattice(eps0, k, ell, delta0)[1] * grow <= delta  # noqa: E731
     if not ok(0):
@@ -790,6 +795,7 @@ def composed_epsilon(eps0, ks, delta, method: str = "optimal"):
     from . import composition
 
     ks = np.atleast_1d(composition._check_k(ks, "ks"))
+    eps0 = float(check_epsilon(eps0, "eps0", scalar=True))
     if method == "basic":
         return np.array([float(composition.basic_epsilon(eps0, int(k))) for k in ks])
     if method == "advanced":
@@ -809,7 +815,9 @@ def composed_posterior_bound(prior, eps0, ks, delta, delta_prime, method: str = 
 
     eps = composed_epsilon(eps0, ks, delta, method)
     d = 0.0 if method == "basic" else delta
-    return posterior_bounds(prior, conversions.pdp_epsilon(eps, d, delta_prime))[1]
+    finite = np.isfinite(eps)  # an infinite ε bounds nothing: the posterior bound is 1
+    high = posterior_bounds(prior, conversions.pdp_epsilon(np.where(finite, eps, 0.0), d, delta_prime))[1]
+    return np.where(finite, high, 1.0)
 
 
 def zcdp_eps_prime(rho, ks, delta_prime, *, tight: bool = False):
@@ -914,6 +922,7 @@ def pair_losses(row_present, row_absent):
     return np.where((a == 0) & (b == 0), 0.0, z)
 
 
+@overflow_is_infinity
 def pair_hockey(row_present, row_absent, eps):
     """max of the two hockey-stick divergences Σ max(0, P − e^ε Q), Σ max(0, Q − e^ε P): the pair's DP δ at ε
     (Kazan et al., Definition 2.1).  Broadcasts over ``eps``."""
@@ -923,6 +932,7 @@ def pair_hockey(row_present, row_absent, eps):
     return _out(np.maximum(np.maximum(a - e * b, 0).sum(-1), np.maximum(b - e * a, 0).sum(-1)))
 
 
+@overflow_is_infinity
 def pair_pdp_delta(row_present, row_absent, eps):
     """The pair's PDP δ at ε (Definition 2.4): max(P[|Z| > ε], Q[|Z′| > ε]).  Broadcasts over ``eps``."""
     a = np.asarray(row_present, dtype=float)
@@ -932,6 +942,7 @@ def pair_pdp_delta(row_present, row_absent, eps):
     return _out(np.maximum((a * out).sum(-1), (b * out).sum(-1)))
 
 
+@overflow_is_infinity
 def leave_thresholds(prior, eps, metric: str):
     """The losses between which an adversary with this prior stays inside the bound of ``metric`` at level ε:
     returns ``(lo, hi)``; the posterior leaves the bound exactly when z < lo or z > hi (±∞: never).
@@ -974,6 +985,7 @@ def _leaves(z, lo, hi):
     return up | down
 
 
+@overflow_is_infinity
 def pair_leave_probability(row_present, row_absent, priors, eps, metric: str):
     """For each prior, the larger (over both hypotheses) probability that the adversary's posterior, ratio or
     difference leaves the bound of Theorem 3.2, 3.3 or 3.5 at level ε."""
@@ -987,6 +999,7 @@ def pair_leave_probability(row_present, row_absent, priors, eps, metric: str):
 def critical_priors(eps, metric: str, n: int = 400):
     """A prior grid for the condition "for every prior": log-spaced towards 0 and 1 (down to 1e-15), uniform in
     between, plus Lemma 3.4's extremal priors 1/(1 + e^{±ε/2}) and 1/2."""
+    n = check_positive_int(n, "n", minimum=4, maximum=10**7)
     tail = np.logspace(-15, -1, n // 4)
     grid = np.concatenate([tail, np.linspace(0.1, 0.9, n // 2), 1 - tail, [0.5], np.atleast_1d(worst_case_prior(eps))])
     return np.unique(np.clip(grid, 1e-15, 1 - 1e-15))
@@ -1086,6 +1099,8 @@ def random_pairs(n_pairs: int, seed: int, *, eps_scale: float = 1.0, max_outputs
     """Random neighbouring pairs drawn near the worst cases: 2–``max_outputs`` outputs, P from a sparse
     Dirichlet, Q = P·e^{−z} renormalised with losses z spread over ±2·``eps_scale``, and with probability 1/3
     an output that one side cannot produce (infinite loss)."""
+    n_pairs = check_positive_int(n_pairs, "n_pairs", minimum=0, maximum=10**7)
+    max_outputs = check_positive_int(max_outputs, "max_outputs", minimum=2, maximum=10**6)
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(n_pairs):
@@ -1114,9 +1129,9 @@ def theorem39_tight_pair(eps, delta, delta_prime, eta: float = 1e-9):
     """
     from . import conversions
 
-    eps = float(check_epsilon(eps, "eps"))
-    delta = float(check_delta(delta, "delta", open_low=True))
-    delta_prime = float(check_delta(delta_prime, "delta_prime", open_low=True))
+    eps = float(check_epsilon(eps, "eps", scalar=True))
+    delta = float(check_delta(delta, "delta", open_low=True, scalar=True))
+    delta_prime = float(check_delta(delta_prime, "delta_prime", open_low=True, scalar=True))
     if delta_prime <= delta:
         raise ValueError(f"delta_prime must exceed delta (got delta_prime={delta_prime!r}, delta={delta!r})")
     check_positive(eta, "eta")

@@ -28,7 +28,7 @@ from scipy import stats
 from scipy.optimize import brentq
 from scipy.special import erfcx, expit, ndtr
 
-from ._validate import as_float, as_output, broadcast, check_delta, check_epsilon, check_positive, check_positive_int, check_row_stochastic
+from ._validate import as_float, as_output, broadcast, check_delta, check_epsilon, check_positive, check_positive_int, check_row_stochastic, check_record_count
 from .indistinguishability import hockey_stick, max_divergence
 
 __all__ = [
@@ -153,14 +153,14 @@ class FiniteMechanism:
 
 def randomized_response(eps) -> FiniteMechanism:
     """Randomized response on one bit: report the truth with probability e^ε/(1 + e^ε)."""
-    eps = check_epsilon(eps, "eps")
+    eps = check_epsilon(eps, "eps", scalar=True)
     keep = expit(eps)
     return FiniteMechanism(np.array([[keep, 1 - keep], [1 - keep, keep]]), [0, 1], [0, 1])
 
 
 def local_randomized_response(n: int, eps) -> FiniteMechanism:
     """Randomized response applied independently to each bit of a database in {0,1}^n."""
-    n = check_positive_int(n, "n")
+    n = check_record_count(n, "n", maximum=12)
     rr = randomized_response(eps)
     databases = list(itertools.product((0, 1), repeat=n))
     matrix = np.array([[np.prod([rr.matrix[b, o] for b, o in zip(d, out)]) for out in databases] for d in databases])
@@ -183,7 +183,7 @@ def geometric_count(n: int, eps, *, low: int | None = None, high: int | None = N
     """ε-DP count of ones in a database in {0,1}^n: count + two-sided geometric noise, clamped to
     [low, high] (default [0, n]).  Clamping is post-processing, so the mechanism stays ε-DP, and the
     output set is finite so every probability is exact."""
-    n = check_positive_int(n, "n")
+    n = check_record_count(n, "n", maximum=20)
     eps = check_epsilon(eps, "eps", strictly_positive=True)
     low = 0 if low is None else int(low)
     high = n if high is None else int(high)
@@ -425,7 +425,7 @@ def name_and_shame(n: int, delta) -> FiniteMechanism:
     it publishes somebody's record with probability 1 − (1 − δ)^n (:func:`name_and_shame_exposure`):
     the reason Lecture 1, §5 asks for δ well below 1/n.
     """
-    n = check_positive_int(n, "n")
+    n = check_record_count(n, "n", maximum=8)
     delta = check_delta(delta)
     databases = list(itertools.product((0, 1), repeat=n))
     outputs = list(itertools.product((None, 0, 1), repeat=n))

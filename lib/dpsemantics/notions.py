@@ -48,7 +48,7 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import expit
 
-from ._validate import as_float, check_distribution, check_epsilon, check_positive_int, check_probability
+from ._validate import as_float, check_distribution, check_epsilon, check_positive_int, check_probability, check_record_count
 from .mechanisms import FiniteMechanism
 
 __all__ = [
@@ -197,7 +197,7 @@ def conditional_likelihood(mechanism: FiniteMechanism, prior, i: int, S: Sequenc
 
 def independent_prior(n: int, p=0.5) -> dict:
     """Independent records in {0,1}: each is 1 with probability ``p``."""
-    n = check_positive_int(n, "n")
+    n = check_record_count(n, "n", maximum=20)
     p = check_probability(p, "p")
     return {x: float(np.prod([p if v else 1 - p for v in x])) for x in itertools.product((0, 1), repeat=n)}
 
@@ -206,7 +206,7 @@ def markov_chain_prior(n: int, stay, p0=0.5) -> dict:
     """Records in {0,1} forming a Markov chain: ``X_0 ~ Bernoulli(p0)``, each next record copies the
     previous one with probability ``stay`` and flips otherwise (``stay = 1/2``: independent uniform bits;
     ``stay = 1``: all records are copies)."""
-    n = check_positive_int(n, "n")
+    n = check_record_count(n, "n", maximum=20)
     stay = check_probability(stay, "stay")
     p0 = check_probability(p0, "p0")
     out = {}
@@ -220,7 +220,7 @@ def markov_chain_prior(n: int, stay, p0=0.5) -> dict:
 
 def copies_prior(n: int, p=0.5) -> dict:
     """All ``n`` records are copies of one bit that is 1 with probability ``p`` (perfect correlation)."""
-    n = check_positive_int(n, "n")
+    n = check_record_count(n, "n", maximum=20)
     p = check_probability(p, "p")
     return {x: (p if all(x) else (1 - p if not any(x) else 0.0)) for x in itertools.product((0, 1), repeat=n)}
 
@@ -568,8 +568,8 @@ def membership_privacy_of(mechanism: FiniteMechanism, prior, b) -> np.ndarray | 
 def scaled_posterior_ratio(alpha, q):
     """Zhao, eq. (39): ``P[x_i|Y]/P[x_i] = α/(αq + 1 − q)`` under a distribution scaled to ``P[x_i] = q``."""
     alpha = as_float(alpha, "alpha")
-    if np.any(np.asarray(alpha) < 1):
-        raise ValueError(f"alpha must be >= 1 (got alpha={alpha!r})")
+    if np.any(np.asarray(alpha) < 1) or np.any(np.isinf(alpha)):
+        raise ValueError(f"alpha must be finite and >= 1 (got alpha={alpha!r})")
     q = check_probability(q, "q")
     return np.asarray(alpha) / (np.asarray(alpha) * q + 1 - np.asarray(q))
 
