@@ -217,7 +217,20 @@ def zcdp_epsilon(rho, delta, tight: bool = False):
     L = _log_inv_delta(delta)
     r, L = broadcast(rho=rho, delta=L)
     out = np.empty(r.shape)
-    for idx in np.ndindex(r.shape):
+    todo = np.ones(r.shape, dtype=bool)
+    if not tight:  # vectorised: ε = ρ + 2√(ρL), kept where the inverse confirms it (almost everywhere)
+        with np.errstate(over="ignore", invalid="ignore"):
+            eps = np.asarray(r + 2.0 * np.sqrt(r) * np.sqrt(L), dtype=float)
+            for step in range(12):  # raise the unconfirmed ones by 1, 2, 4, … ulps, all at once
+                x = np.maximum(eps - r, 0.0)
+                confirmed = (L == 0.0) | (-(x / (4.0 * r)) * x <= -L) | np.isinf(eps)
+                if np.all(confirmed):
+                    break
+                eps = np.where(confirmed, eps, _rounding.up(eps, 2.0**step))
+        out = np.where(L == 0.0, 0.0, eps)
+        todo = ~confirmed
+    for idx in (np.argwhere(todo) if todo.ndim else ([()] if todo else [])):
+        idx = tuple(idx)
         rho_i, L_i = float(r[idx]), float(L[idx])
         if L_i == 0.0:
             out[idx] = 0.0
@@ -277,10 +290,7 @@ def zcdp_gaussian_delta(rho, eps):
     eps = check_epsilon(eps, "eps")
     r, e = broadcast(rho=rho, eps=eps)
     sigma = 1.0 / (np.sqrt(2.0) * np.sqrt(r))  # no overflow in 2ρ at the largest floats
-    out = np.empty(r.shape)
-    for idx in np.ndindex(r.shape):
-        out[idx] = gaussian_delta(float(e[idx]), float(sigma[idx]))
-    return _out(out)
+    return _out(gaussian_delta(e, sigma))  # vectorised
 
 
 
