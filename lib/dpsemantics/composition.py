@@ -353,11 +353,57 @@ def _log_total(log_rr, delta0: float, k: int):
 _LOG_FLOOR_DELTA = -1500.0  # optimal_delta keeps terms within e^{-1500} of the largest: exact in floats
 
 
+def _log_rr_many(eps: np.ndarray, eps0: float, k: int) -> np.ndarray:
+    """log δ_RR at many ε at once, for one (ε₀, k): one window of ℓ, and on the piece of each ε the
+    positive-sum form of :meth:`_RRProfile.epsilon`, δ_RR(ε) = D_{j−1} + T_j (1 − e^{ε − L_j}) (j the last
+    active ℓ, T_j = P_j + e^{−2ε₀}T_{j−1}, D_j = D_{j−1} + (1 − e^{−2ε₀})T_j), with the exact lattice gap.
+    Sums are accumulated in logs; NaN marks an ε the window cannot serve (its caller then takes the
+    one-ε route)."""
+    out = np.full(eps.shape, np.nan)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        last = np.floor((k - eps / eps0) / 2)
+        last = np.where(np.isfinite(last), last, -1.0)
+        gap_hit = _lattice_gap(eps, eps0, k - 2 * last) >= 0  # ε on or above L_last: that ℓ is not active
+    last = np.minimum(np.where(gap_hit, last - 1, last), (k + 1) // 2 - 1)
+    out[last < 0] = -np.inf
+    live = last >= 0
+    if not np.any(live):
+        return out
+    mode = _binomial_mode(eps0, k)
+    q, p, log_q, log_p = _flip_probabilities(eps0)
+    width = int(40.0 * math.sqrt(k * q * p)) + 50
+    lo = max(0, int(min(np.min(last[live]), mode)) - width)
+    hi = int(min(np.max(last[live]), (k + 1) // 2 - 1))
+    if hi - lo > 5_000_000:
+        return out  # too wide for one window: every ε by its own
+    ell = np.arange(lo, hi + 1, dtype=float)
+    logP = _log_binom_pmf(ell, k, log_q, log_p, q, p)
+    # in logs, so nothing underflows: log T_j = j·log g + logcumsumexp(log P_i − i·log g), i counted from lo
+    log_g = -2.0 * eps0
+    i = np.arange(ell.size, dtype=float)
+    with np.errstate(invalid="ignore"):
+        log_T = i * log_g + np.logaddexp.accumulate(logP - i * log_g)
+        log_D = math.log(-math.expm1(log_g)) + np.logaddexp.accumulate(log_T)
+    j = (last[live] - lo).astype(np.int64)
+    gap = _lattice_gap(eps[live], eps0, k - 2 * last[live])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        head = np.where(j > 0, log_D[np.maximum(j - 1, 0)], -np.inf)
+        res = np.logaddexp(head, log_T[j] + np.log(-np.expm1(gap)))
+    res = np.where(np.isfinite(log_T[j]) | np.isfinite(head), res, np.nan)
+    out[live] = res
+    return out
+
+
 def _optimal_log_delta_scalar_params(eps, eps0: float, k: int, delta0: float):
     eps = np.asarray(eps, dtype=float)
     log_rr = np.full(eps.shape, -np.inf)
     if eps0 > 0.0:
-        for idx in np.ndindex(eps.shape):
+        todo = np.ones(eps.shape, dtype=bool)
+        if eps.size > 16:  # many ε for one mechanism: one window, vectorised; the rest one by one
+            log_rr = _log_rr_many(eps, eps0, k)
+            todo = np.isnan(log_rr)
+        for idx in (map(tuple, np.argwhere(todo)) if eps.ndim else ([()] if todo else [])):
+            log_rr[idx] = -np.inf
             # the largest active term sits at ℓ* = min(mode, last active ℓ); terms e^{-1500} below it are
             # invisible in floats, so the window is built around it (O(√k) per ε)
             with np.errstate(over="ignore"):
@@ -390,15 +436,17 @@ def optimal_log_delta(eps, eps0, k, delta0=0.0):
     e, e0, kk, d0 = broadcast(eps=eps, eps0=eps0, k=k, delta0=delta0)
     out = np.empty(e.shape)
     # group by the mechanism parameters so the lattice is built once per (ε₀, k, δ₀)
-    keys = {}
-    for idx in np.ndindex(e.shape):
-        keys.setdefault((float(e0[idx]), int(kk[idx]), float(d0[idx])), []).append(idx)
-    for (a, b, c), idxs in keys.items():
-        vals = _optimal_log_delta_scalar_params(np.array([e[i] for i in idxs]), a, b, c)
+    params = np.stack([np.ravel(e0).astype(float), np.ravel(kk).astype(float), np.ravel(d0).astype(float)], axis=1)
+    if params.shape[0] and np.all(params == params[0]):  # one mechanism (the usual case): no sort
+        groups, which = params[:1], np.zeros(params.shape[0], dtype=np.int64)
+    else:
+        groups, which = np.unique(params, axis=0, return_inverse=True)
+    flat_e, flat_out = np.ravel(e), out.reshape(-1)
+    for g, (a, b, c) in enumerate(groups):
+        mask = np.ravel(which) == g
+        vals = np.atleast_1d(_optimal_log_delta_scalar_params(flat_e[mask], float(a), int(b), float(c)))
         # an upper bound: the computed value raised by its evaluation allowance (relative 1e-12 + 1e-14·√k)
-        vals = np.atleast_1d(vals) + _evaluation_margin(b)
-        for i, v in zip(idxs, vals):
-            out[i] = min(v, 0.0)
+        flat_out[mask] = np.minimum(vals + _evaluation_margin(int(b)), 0.0)
     return _out(out)
 
 
@@ -714,6 +762,7 @@ class LatticeLoss:
 
         if other.h != self.h or other.direction != self.direction:
             raise ValueError("losses must share the lattice step h and the rounding direction to be composed")
+        _check_lattice_size(self.probs.size + other.probs.size, self.h)
         small = self.probs.size * other.probs.size < 4_000_000
         conv = np.convolve(self.probs, other.probs) if small else fftconvolve(self.probs, other.probs)
         fin_a, fin_b = float(self.probs.sum()), float(other.probs.sum())
