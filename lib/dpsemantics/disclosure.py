@@ -637,7 +637,7 @@ def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
     from . import conversions
 
     rho = check_positive(rho, "rho")
-    delta_prime = check_delta(delta_prime, "delta_prime", open_low=True)
+    delta_prime = check_delta(delta_prime, "delta_prime", open_low=True, scalar=True)
     if np.ndim(rho):
         pairs = [best_zcdp_pdp_epsilon(r, delta_prime, tight=tight) for r in np.ravel(rho)]
         shape = np.shape(rho)
@@ -796,6 +796,7 @@ def composed_epsilon(eps0, ks, delta, method: str = "optimal"):
 
     ks = np.atleast_1d(composition._check_k(ks, "ks"))
     eps0 = float(check_epsilon(eps0, "eps0", scalar=True))
+    delta = float(check_delta(delta, "delta", scalar=True))
     if method == "basic":
         return np.array([float(composition.basic_epsilon(eps0, int(k))) for k in ks])
     if method == "advanced":
@@ -826,7 +827,8 @@ def zcdp_eps_prime(rho, ks, delta_prime, *, tight: bool = False):
     (:func:`best_zcdp_pdp_epsilon`)."""
     from . import composition
 
-    ks = np.atleast_1d(np.asarray(ks))
+    ks = np.atleast_1d(composition._check_k(ks, "ks"))
+    rho = float(check_positive(rho, "rho", scalar=True))
     return np.array([best_zcdp_pdp_epsilon(float(composition.zcdp_compose(rho, int(k))), delta_prime, tight=tight)[0]
                      for k in ks])
 
@@ -1101,7 +1103,7 @@ def random_pairs(n_pairs: int, seed: int, *, eps_scale: float = 1.0, max_outputs
     an output that one side cannot produce (infinite loss)."""
     n_pairs = check_positive_int(n_pairs, "n_pairs", minimum=0, maximum=10**7)
     max_outputs = check_positive_int(max_outputs, "max_outputs", minimum=2, maximum=10**6)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_positive_int(seed, "seed", minimum=0))
     out = []
     for _ in range(n_pairs):
         m = int(rng.integers(2, max_outputs + 1))
@@ -1134,7 +1136,7 @@ def theorem39_tight_pair(eps, delta, delta_prime, eta: float = 1e-9):
     delta_prime = float(check_delta(delta_prime, "delta_prime", open_low=True, scalar=True))
     if delta_prime <= delta:
         raise ValueError(f"delta_prime must exceed delta (got delta_prime={delta_prime!r}, delta={delta!r})")
-    check_positive(eta, "eta")
+    eta = float(check_positive(eta, "eta", scalar=True))
     if eps > 700.0:  # the outputs C, D carry c and c·e^{−ε}: past e^{−700} the second underflows
         raise ValueError(f"eps must be at most 700 for this construction (got eps={eps!r})")
     ep = float(conversions.pdp_epsilon(eps, delta, delta_prime)) + eta

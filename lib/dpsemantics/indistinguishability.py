@@ -155,9 +155,9 @@ def transitivity_witness(eps, delta, t=None):
     needs (1 + e^ε)δ + (e^{2ε} − e^{ε′})t > (1 + e^ε)δ (ε′ cannot be lowered without raising δ′).  c takes
     the rest.  ``t`` defaults to δ; the validity of the chain is checked here, not assumed.
     """
-    eps = check_epsilon(eps, "eps")
-    delta = check_delta(delta)
-    t = float(delta) if t is None else float(check_delta(t, "t"))
+    eps = check_epsilon(eps, "eps", scalar=True)
+    delta = check_delta(delta, "delta", scalar=True)
+    t = float(delta) if t is None else float(check_delta(t, "t", scalar=True))
     e = float(np.exp(eps))
     p = np.array([(1 + e) * delta, e * e * t, 0.0])
     q = np.array([delta, e * t, 0.0])
@@ -224,8 +224,8 @@ def group_parameters(eps, delta, group_size: int):
 
     This is the "group" flavour of DP that Lecture 1, §4 mentions; user-level DP asks for it directly.
     """
-    eps = check_epsilon(eps, "eps")
-    delta = check_delta(delta)
+    eps = check_epsilon(eps, "eps", scalar=True)
+    delta = check_delta(delta, "delta", scalar=True)
     g = check_positive_int(group_size, "group_size")
     # Σ_{j<g} e^{jε} δ: the chain p_0 ≈ p_1 ≈ … ≈ p_g accumulates each step's δ scaled by e^{jε}.
     slack = delta * np.sum(np.exp(eps * np.arange(g)))

@@ -207,8 +207,8 @@ def markov_chain_prior(n: int, stay, p0=0.5) -> dict:
     previous one with probability ``stay`` and flips otherwise (``stay = 1/2``: independent uniform bits;
     ``stay = 1``: all records are copies)."""
     n = check_record_count(n, "n", maximum=20)
-    stay = check_probability(stay, "stay")
-    p0 = check_probability(p0, "p0")
+    stay = check_probability(stay, "stay", scalar=True)
+    p0 = check_probability(p0, "p0", scalar=True)
     out = {}
     for x in itertools.product((0, 1), repeat=n):
         pr = p0 if x[0] else 1 - p0
@@ -255,7 +255,7 @@ def random_mechanism(n: int, n_outputs: int, rng: np.random.Generator, concentra
 def xor_randomized_response(eps) -> FiniteMechanism:
     """ε-randomized response applied to ``x_0 XOR x_1`` on two bits: ε-DP, and its semantic-privacy
     parameter reaches tanh(ε/2) — record 0 pushes the output one way or the other depending on record 1."""
-    eps = check_epsilon(eps, "eps")
+    eps = check_epsilon(eps, "eps", scalar=True)
     keep = 1.0 / (1.0 + math.exp(-eps))
     dbs = list(itertools.product((0, 1), repeat=2))
     return FiniteMechanism.from_function(dbs, [0, 1], lambda x, y: keep if (x[0] ^ x[1]) == y else 1 - keep)
@@ -492,10 +492,10 @@ def membership_privacy_lemma1(ratio, b) -> float:
     """Smallest ε with ``ratio ≤ g_ε(b)`` (Zhao, Lemma 1), by bisection in ε (g_ε(b) increases with ε).
 
     ``ratio`` is the largest likelihood ratio ``P[Y|x_i]/P[Y|x̄_i]`` over events; ``inf`` gives ``inf``."""
-    ratio = as_float(ratio, "ratio")
+    ratio = as_float(ratio, "ratio", scalar=True)
     if ratio < 0:
         raise ValueError(f"ratio must be >= 0 (got ratio={ratio!r})")
-    b = check_probability(b, "b", open_low=True, open_high=True)
+    b = check_probability(b, "b", open_low=True, open_high=True, scalar=True)
     if math.isinf(ratio):
         return math.inf
     if ratio <= 1.0:
@@ -576,8 +576,8 @@ def scaled_posterior_ratio(alpha, q):
 
 def theorem4_threshold(alpha, eps) -> float:
     """Zhao, proof of Theorem 4: eq. (39) exceeds e^ε once ``q < (α − e^ε)/(e^ε(α − 1))`` (needs α > e^ε)."""
-    eps = check_epsilon(eps, "eps")
-    alpha = as_float(alpha, "alpha")
+    eps = check_epsilon(eps, "eps", scalar=True)
+    alpha = as_float(alpha, "alpha", scalar=True)
     if not alpha > math.exp(eps):
         raise ValueError(f"alpha must exceed e^eps = {math.exp(eps)!r} (got alpha={alpha!r})")
     if math.isinf(alpha):

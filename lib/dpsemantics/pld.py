@@ -307,7 +307,18 @@ def _check_h(h, span: float) -> float:
 class PrivacyLossDistribution:
     """The privacy-loss law of a mechanism (or a composition) on the lattice {i·h}, in two discretisations:
     ``pessimistic`` (connect-the-dots, δ never below the exact profile) and ``optimistic`` (merged outputs
-    rounded down, δ never above it).  See the module docstring for the construction and its sources."""
+    rounded down, δ never above it).  See the module docstring for the construction and its sources.
+
+    Typical use, k runs of a Laplace mechanism with ε₀ and one Gaussian run, on a common interval h::
+
+        pld = PrivacyLossDistribution.laplace(eps0, h=h).self_compose(k).compose(
+            PrivacyLossDistribution.gaussian(sigma, h=h))
+        low, high = pld.delta_bounds(eps)      # the exact δ(ε) lies in [low, high]
+        pld.epsilon(delta)                     # a safe ε (pessimistic)
+        conversions.profile_pdp_epsilon(pld.delta, delta_prime)   # Theorem 3.9 along a safe profile
+
+    Call a value exact only when [low, high] is narrower than the digits shown.  The error of the
+    pessimistic side grows like k·h² (bench: Laplace ε₀ = 0.1 at h = ε₀/25, k = 10⁶: +0.9 %)."""
 
     def __init__(self, h: float, pessimistic: _Lattice, optimistic: _Lattice, count: int = 1):
         self.h, self.pessimistic, self.optimistic, self.count = h, pessimistic, optimistic, count

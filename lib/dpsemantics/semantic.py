@@ -582,8 +582,8 @@ def thm24_proof_epsilon(eps, delta, n):
 
 def thm24_converse_parameters(eps, delta):
     """Theorem 2.4 (2) as stated: (ε, δ)-semantic privacy ⇒ (3ε, 2δ)-DP for ε ≤ 0.45."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta, "delta", open_low=True)
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
+    delta = check_delta(delta, "delta", open_low=True, scalar=True)
     if eps > 0.45:
         raise ValueError(f"eps must be <= 0.45 for Theorem 2.4 (2) (got eps={eps})")
     return 3 * eps, 2 * delta
@@ -768,9 +768,9 @@ def testing_bound(eps, delta, alpha):
 def thm42_parameters(eps, delta, delta1, n):
     """Theorem 4.2: ε′ = e^{3ε} − 1 + √(nδ₂), δ′ ≤ 4√(nδ₂), δ₂ = δ + δ₁, stated for ε > √(nδ₂).
     (Corollary 4.4 is the case δ = 0.)  Raises when ε ≤ √(nδ₂)."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta)
-    delta1 = check_delta(delta1, "delta1")
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
+    delta = check_delta(delta, "delta", scalar=True)
+    delta1 = check_delta(delta1, "delta1", scalar=True)
     n = check_positive_int(n, "n")
     root = float(np.sqrt(n * (delta + delta1)))
     if eps <= root:
@@ -792,7 +792,8 @@ def tight_max_sd(eps, delta):
     three points (the corner of the (ε, δ) trade-off region)."""
     eps = check_epsilon(eps, "eps")
     delta = check_delta(delta)
-    return (np.expm1(eps) + 2 * np.asarray(delta)) / (np.exp(eps) + 1)
+    a = np.exp(-np.asarray(eps))  # divided through by e^ε: no inf/inf at large ε (the limit is 1)
+    return (1 - a + 2 * np.asarray(delta) * a) / (1 + a)
 
 
 def pointwise_delta(p, q, eps) -> float:
@@ -851,8 +852,8 @@ def leaky_count(n: int, eps, delta) -> FiniteMechanism:
     the count plus two-sided geometric noise clamped to [0, n].  Its privacy profile at ε is exactly δ.
     Used to see how the δ of Theorem 2.4 turns into bad transcripts."""
     n = check_record_count(n, "n", maximum=20)
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta)
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
+    delta = check_delta(delta, "delta", scalar=True)
     databases = list(itertools.product((0, 1), repeat=n))
     counts = list(range(n + 1))
     a = np.exp(-eps)
@@ -876,8 +877,8 @@ def leaky_count(n: int, eps, delta) -> FiniteMechanism:
 def paper_gaussian_sigma(eps, delta) -> float:
     """The noise of the proof of Theorem A.2: variance σ² = log(1/δ)/ε² (natural log), σ returned.
     Whether it gives (ε, δ)-DP is checked with :func:`dpsemantics.mechanisms.gaussian_delta`."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta, "delta", open_low=True, open_high=True)
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
+    delta = check_delta(delta, "delta", open_low=True, open_high=True, scalar=True)
     return float(np.sqrt(-np.log(delta)) / eps)
 
 
@@ -888,7 +889,9 @@ def dwork_mcsherry_sd(t, sigma):
     log-odds (2t − 1)/(2σ²)."""
     t = as_float(t, "t")
     sigma = check_positive(sigma, "sigma")
-    return np.abs(expit((2 * np.asarray(t) - 1) / (2 * sigma**2)) - 0.5) + 0.0
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):  # σ → 0: the log-odds are ±inf
+        log_odds = (2 * np.asarray(t) - 1) / (2 * np.asarray(sigma) ** 2)
+    return np.abs(expit(np.nan_to_num(log_odds, nan=0.0)) - 0.5) + 0.0
 
 
 def dwork_mcsherry_delta(n, sigma, eps_prime):
