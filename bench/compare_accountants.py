@@ -14,6 +14,14 @@ Three quantities, each row timed in this one process (median of ``--repeats`` ca
    grid of orders), autodp's zCDP_Mechanism and OpenDP's ``make_zCDP_to_approxDP``.
 3. **Gaussian σ for (ε, δ)** (the analytic Gaussian mechanism, Balle & Wang 2018):
    ``mechanisms.gaussian_sigma`` against autodp's ``ana_gaussian_calibrator``.
+4. **Laplace and Gaussian k-fold composition, δ at a fixed ε** (k = 10³ … 10⁶): ``pld.PrivacyLossDistribution``
+   (connect-the-dots, pessimistic, with an optimistic bracket) against dp-accounting's PLD (connect-the-dots,
+   pessimistic) at the same discretisation intervals.  The Laplace truth is the bracket [optimistic,
+   pessimistic] of our engine at a four times finer interval (its width is printed); the Gaussian truth is
+   closed form (a k-fold Gaussian is a Gaussian, Balle & Wang 2018 Thm 8, in mpmath).  Each error column
+   says its direction: "+" above the truth (safe for a δ), "−" below.
+5. **optimal_epsilon's time up to k = 10⁹** (no peer: the PLD cannot reach k = 10⁹ at ε₀-exact resolution in
+   reasonable time); the row checks that time grows with k.
 
 Run through ``make bench`` (peers in their own virtual environment, bench/requirements.txt); writes
 ``_build/bench.json``, which the book's numerics page renders.  A peer that fails to import is reported as
@@ -24,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import platform
 import statistics
 import sys
@@ -33,8 +42,10 @@ from pathlib import Path
 
 import mpmath
 import numpy as np
+from scipy.optimize import brentq
 
 from dpsemantics import composition, conversions, mechanisms
+from dpsemantics.pld import PrivacyLossDistribution
 
 mpmath.mp.dps = 50
 SLACK = 1e-6
@@ -159,6 +170,85 @@ def autodp_sigma(eps, delta):
     return float(calibrator_zoo.ana_gaussian_calibrator()(mechanism_zoo.ExactGaussianMechanism, eps, delta).params["sigma"])
 
 
+def dp_accounting_delta(kind, param, k, h, eps):
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    if kind == "laplace":
+        base = pld.from_laplace_mechanism(1.0 / param, sensitivity=1, value_discretization_interval=h)
+    else:
+        base = pld.from_gaussian_mechanism(param, sensitivity=1, value_discretization_interval=h)
+    return float(base.self_compose(k).get_delta_for_epsilon(eps))
+
+
+def ours_delta(kind, param, k, h, eps):
+    base = PrivacyLossDistribution.laplace(param, h=h) if kind == "laplace" else PrivacyLossDistribution.gaussian(param, h=h)
+    return base.self_compose(k).delta_bounds(eps)
+
+
+def ref_gaussian_delta(eps: float, sigma: float):
+    """Balle & Wang 2018 Thm 8 at sensitivity 1, in mpmath."""
+    e, s = mpmath.mpf(eps), mpmath.mpf(sigma)
+    return float(mpmath.ncdf(1 / (2 * s) - e * s) - mpmath.exp(e) * mpmath.ncdf(-1 / (2 * s) - e * s))
+
+
+def composition_rows(avail, ks, repeats):
+    """Section 4: δ at a fixed ε after k compositions, ours and dp-accounting's, at the same intervals."""
+    rows = []
+    e0 = 0.1
+    ref_h = {1000: 2.5e-4, 10_000: 5e-4, 100_000: 1e-3, 1_000_000: 1e-3}
+    intervals = {1000: (1e-3, 5e-4), 10_000: (2e-3, 1e-3), 100_000: (5e-3, 2e-3), 1_000_000: (1e-2, 4e-3)}
+    for k in ks:
+        fine = PrivacyLossDistribution.laplace(e0, h=ref_h[k]).self_compose(k)
+        eps = fine.epsilon(1e-6)  # the ε where the truth is about 1e-6
+        lo, hi = fine.delta_bounds(eps)
+        truth = 0.5 * (lo + hi)
+        for h in intervals[k]:
+            params = dict(k=k, eps0=e0, eps=eps, h=h, truth_low=lo, truth_high=hi)
+            rows.append(pld_row("Laplace composition δ", f"PLD, interval {h:g}", avail, params, truth,
+                                lambda: ours_delta("laplace", e0, k, h, eps),
+                                lambda: dp_accounting_delta("laplace", e0, k, h, eps), repeats))
+        print(f"Laplace k={k} done")
+    for k in ks:
+        sigma = math.sqrt(k)  # the k-fold composition is the Gaussian with σ = 1
+        eps = brentq(lambda e: math.log(mechanisms.gaussian_delta(e, 1.0)) - math.log(1e-6), 0.0, 30.0)  # δ = 1e-6
+        truth = ref_gaussian_delta(eps, 1.0)
+        for h in (1e-3, 2e-4):
+            params = dict(k=k, sigma=sigma, eps=eps, h=h, truth_low=truth, truth_high=truth)
+            rows.append(pld_row("Gaussian composition δ", f"PLD, interval {h:g}", avail, params, truth,
+                                lambda: ours_delta("gaussian", sigma, k, h, eps),
+                                lambda: dp_accounting_delta("gaussian", sigma, k, h, eps), repeats))
+        print(f"Gaussian k={k} done")
+    return rows
+
+
+def pld_row(quantity, setting, avail, params, truth, ours_fn, peer_fn, repeats):
+    (low, high), t_ours = timed(ours_fn, repeats)
+    theirs, t_theirs, err = None, None, None
+    if avail["dp-accounting"]:
+        try:
+            theirs, t_theirs = timed(peer_fn, repeats)
+        except Exception as exc:  # noqa: BLE001 - a peer's failure is a finding
+            err = f"{type(exc).__name__}: {str(exc)[:80]}"
+    signed = lambda v: None if v is None else (v - truth) / truth  # noqa: E731
+    return dict(quantity=quantity, setting=setting, peer="dp-accounting", **params, reference=truth, ours=high,
+                ours_optimistic=low, peer_value=theirs, ours_rel_error=abs(signed(high)), ours_signed_error=signed(high),
+                ours_optimistic_signed_error=signed(low), peer_rel_error=None if theirs is None else abs(signed(theirs)),
+                peer_signed_error=signed(theirs), seconds_ours=t_ours, seconds_peer=t_theirs,
+                peer_over_ours=None if t_theirs is None else t_theirs / t_ours, error=err)
+
+
+def optimal_epsilon_timing(repeats):
+    """Section 5: optimal_epsilon's time at k = 10³ … 10⁹ (ε₀ = 0.01, δ = 1e-6)."""
+    rows = []
+    for k in (10**3, 10**4, 10**5, 10**6, 10**7, 10**8, 10**9):
+        value, t = timed(lambda: composition.optimal_epsilon(0.01, k, 1e-6), repeats)
+        rows.append(dict(quantity="optimal_epsilon time", setting="ε₀ = 0.01, δ = 1e-6", peer="—", k=k, eps0=0.01,
+                         delta=1e-6, reference=None, ours=value, peer_value=None, ours_rel_error=None,
+                         peer_rel_error=None, seconds_ours=t, seconds_peer=None, peer_over_ours=None, error=None))
+        print(f"optimal_epsilon k={k}: {t:.3f} s")
+    return rows
+
+
 # --- the table -------------------------------------------------------------------------------------------
 
 
@@ -221,6 +311,8 @@ def main(argv=None) -> int:
                 rows.append(row("Gaussian σ", "ana_gaussian_calibrator", "autodp", dict(eps=eps, delta=delta), ref,
                                 lambda: mechanisms.gaussian_sigma(eps, delta), lambda: autodp_sigma(eps, delta), args.repeats))
     print("Gaussian done")
+    rows += composition_rows(avail, [1000, 10_000] if args.quick else [1000, 10_000, 100_000, 1_000_000], 1)
+    rows += optimal_epsilon_timing(1 if args.quick else 3)
 
     head = f"{'quantity':<18} {'peer':<15} {'setting':<32} {'params':<34} {'our rel err':>11} {'peer rel err':>12} {'peer/ours time':>14}"
     print(head)
@@ -228,6 +320,16 @@ def main(argv=None) -> int:
     for r in rows:
         p = ", ".join(f"{k}={r[k]:g}" for k in ("k", "eps0", "delta0", "rho", "eps", "delta") if k in r)
         fmt = lambda v: "—" if v is None else f"{v:.1e}"  # noqa: E731
+        if "ours_signed_error" in r:
+            r_ours, r_peer = r["ours_signed_error"], r["peer_signed_error"]
+            fmt_s = lambda v: "—" if v is None else f"{v:+.1e}"  # noqa: E731
+            ratio = "failed" if r["peer_over_ours"] is None else f"{r['peer_over_ours']:.2f}"
+            print(f"{r['quantity']:<18} {r['peer']:<15} {r['setting']:<32} k={r['k']:<10g} {fmt_s(r_ours):>11} "
+                  f"{fmt_s(r_peer):>12} {ratio:>14}")
+            continue
+        if r["reference"] is None:
+            print(f"{r['quantity']:<18} {'—':<15} {r['setting']:<32} k={r['k']:<10g} {r['seconds_ours']:.3f} s")
+            continue
         ratio = "failed" if r["peer_over_ours"] is None else f"{r['peer_over_ours']:.2f}"
         print(f"{r['quantity']:<18} {r['peer']:<15} {r['setting']:<32} {p:<34} {fmt(r['ours_rel_error']):>11} "
               f"{fmt(r['peer_rel_error']):>12} {ratio:>14}")

@@ -82,7 +82,9 @@ def test_optimal_single_mechanism_is_randomized_response_profile():
     eps0 = 0.7
     for e in [0.0, 0.3, 0.69, 0.7, 1.0]:
         expected = max(math.exp(eps0) - math.exp(e), 0.0) / (1 + math.exp(eps0))
-        assert C.optimal_delta(e, eps0, 1) == pytest.approx(expected, rel=1e-13, abs=1e-300)
+        # an upper bound: the float value raised by its evaluation allowance, 1e-12 + 1e-14·√k relative
+        got = C.optimal_delta(e, eps0, 1)
+        assert got >= expected and got == pytest.approx(expected, rel=2e-12, abs=1e-300)
     delta = 0.05
     assert C.optimal_epsilon(eps0, 1, delta) == pytest.approx(math.log(math.exp(eps0) - delta * (1 + math.exp(eps0))), rel=1e-13)
 
@@ -92,7 +94,7 @@ def test_optimal_two_fold_closed_form():
     eps0 = 0.4
     a = math.exp(eps0) / (1 + math.exp(eps0))
     for e in [0.0, 0.1, 0.5, 0.79]:
-        assert C.optimal_delta(e, eps0, 2) == pytest.approx(a * a * (1 - math.exp(e - 2 * eps0)), rel=1e-13)
+        assert C.optimal_delta(e, eps0, 2) == pytest.approx(a * a * (1 - math.exp(e - 2 * eps0)), rel=2e-12)
 
 
 def test_lattice_points_match_printed_formula():
@@ -142,7 +144,7 @@ def test_optimal_epsilon_zero_and_limits():
     assert C.optimal_delta(0.3, 0.0, 5, 1e-3) == pytest.approx(1 - (1 - 1e-3) ** 5, rel=1e-12)
     # beyond kε₀ only the δ₀ part is left
     assert C.optimal_delta(5.0, 0.1, 10) == 0.0
-    assert C.optimal_delta(5.0, 0.1, 10, 1e-4) == pytest.approx(-math.expm1(10 * math.log1p(-1e-4)), rel=1e-13)
+    assert C.optimal_delta(5.0, 0.1, 10, 1e-4) == pytest.approx(-math.expm1(10 * math.log1p(-1e-4)), rel=2e-12)
 
 
 def test_extreme_parameters_finite():

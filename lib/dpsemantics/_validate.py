@@ -35,7 +35,12 @@ __all__ = [
     "check_positive",
     "check_distribution",
     "check_row_stochastic",
+    "check_record_count",
+    "overflow_is_infinity",
 ]
+
+# Databases in {0,1}^n are enumerated: 2^20 of them (a million rows) is the most a finite mechanism here holds.
+RECORDS_MAX = 20
 
 
 def _show(value) -> str:
@@ -157,10 +162,11 @@ def check_positive_int(k, name: str = "k", *, minimum: int = 1, maximum: int | N
             k = int(k)
         else:
             raise ValueError(f"{name} must be a whole number >= {minimum} (got {name}={k!r})")
+    shown = repr(k) if abs(k) < 10**30 else f"an integer of {len(str(abs(k)))} digits"  # one short line
     if k < minimum:
-        raise ValueError(f"{name} must be a whole number >= {minimum} (got {name}={k!r})")
+        raise ValueError(f"{name} must be a whole number >= {minimum} (got {name}={shown})")
     if maximum is not None and k > maximum:
-        raise ValueError(f"{name} must be at most {maximum} here (got {name}={k!r})")
+        raise ValueError(f"{name} must be at most {maximum} here (got {name}={shown})")
     return int(k)
 
 
@@ -189,3 +195,25 @@ def check_row_stochastic(matrix, name: str = "matrix", *, atol: float = 1e-9) ->
     if bad.size:
         raise ValueError(f"row {bad[0]} of {name} must sum to 1 (got sum {sums[bad[0]]!r})")
     return arr
+
+
+def check_record_count(n, name: str = "n", *, minimum: int = 1, maximum: int = RECORDS_MAX) -> int:
+    """The number of records n of a database in D^n that a function enumerates (2^n databases or more):
+    a whole number in [minimum, maximum], so that a huge n is a ValueError, not a hang or a MemoryError."""
+    return check_positive_int(k=n, name=name, minimum=minimum, maximum=maximum)
+
+
+def overflow_is_infinity(func):
+    """Run ``func`` with floating-point overflow read as ±inf (the module rule: a value beyond the float
+    range is ±inf) and return the package's one output type; invalid operations (NaN) still raise."""
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        with np.errstate(over="ignore"):
+            out = func(*args, **kwargs)
+        if isinstance(out, tuple):
+            return tuple(as_output(v) if isinstance(v, (float, np.floating, np.ndarray)) else v for v in out)
+        return as_output(out) if isinstance(out, (float, np.floating, np.ndarray)) else out
+
+    return wrapper

@@ -33,7 +33,7 @@ from typing import Callable, Hashable, Sequence
 
 import numpy as np
 
-from ._validate import check_distribution, check_positive_int, check_row_stochastic
+from ._validate import check_distribution, check_epsilon, check_positive_int, check_record_count, check_row_stochastic
 from .mechanisms import FiniteMechanism, geometric_count, randomized_response
 
 __all__ = [
@@ -926,7 +926,7 @@ def posterior(mechanism: FiniteMechanism, prior, output, *, replace: tuple[int, 
 
 def exact_count(n: int, domain=(0, 1)) -> FiniteMechanism:
     """The exact (noise-free) count of ones: not differentially private for any finite ε."""
-    n = check_positive_int(n, "n")
+    n = check_record_count(n, "n", maximum=20)
     dbs = list(itertools.product(domain, repeat=n))
     outs = list(range(n + 1))
     return FiniteMechanism(np.array([[1.0 if sum(d) == o else 0.0 for o in outs] for d in dbs]), dbs, outs)
@@ -935,7 +935,8 @@ def exact_count(n: int, domain=(0, 1)) -> FiniteMechanism:
 def randomized_response_model(eps, relatives: int = 1) -> StructuralModel:
     """§6.3, first application: statuses R_i, randomized responses D_i := RR_ε(R_i), the exact count O.
     R_2, …, R_{1+relatives} copy R_1; one further unrelated person keeps the count from being trivial."""
-    relatives = check_positive_int(relatives, "relatives", minimum=0)
+    relatives = check_record_count(relatives, "relatives", minimum=0, maximum=18)
+    eps = check_epsilon(eps, "eps", scalar=True)
     n = relatives + 2
     return survey_model(exact_count(n), copies={j: 1 for j in range(2, relatives + 2)},
                         response=randomized_response(eps), with_database=False)
@@ -996,6 +997,7 @@ def inheritance_model(eps=0.5) -> StructuralModel:
     """The survey with partial inheritance: Byron's status copies Ada's when a coin C shows 1 and is his
     own independent status U₂ otherwise (R₂ := R₁ if C = 1 else U₂); D_i := R_i; O is the ε-DP
     geometric count of three data points.  Background: R₁, U₂, C, R₃."""
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
     mech = geometric_count(3, eps)
     eqs = {"R2": (("R1", "U2", "C"), lambda r1, u2, c: r1 if c == 1 else u2)}
     for i in (1, 2, 3):

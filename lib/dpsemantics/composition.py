@@ -35,11 +35,13 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import numpy as np
 from scipy.optimize import brentq
 from scipy.signal import lfilter
 from scipy.special import expit, gammaln, logsumexp
 
+from . import _rounding
 from ._validate import as_output as _out
 from ._validate import broadcast, check_delta, check_epsilon, check_positive, check_positive_int
 
@@ -116,7 +118,8 @@ def advanced_epsilon(eps0, k, delta, delta0=0.0):
                                   delta0=_check_delta0(delta0))
     with np.errstate(over="ignore", invalid="ignore"):  # ε₀ past ~709: ε beyond the float range is +inf
         out = k * eps0 * np.expm1(eps0) + eps0 * np.sqrt(2.0 * k * -np.log(delta))
-    return _out(np.where(np.isnan(out), np.inf, out))
+    # a sum of two positive terms, each within 3 ulps: 4 ulps up is never below the exact ε
+    return _out(_rounding.up(np.where(np.isnan(out), np.inf, out), 4))
 
 
 def advanced_epsilon_heterogeneous(eps_list, delta, delta_list=None):
@@ -136,7 +139,7 @@ def advanced_epsilon_heterogeneous(eps_list, delta, delta_list=None):
         deltas = np.atleast_1d(np.asarray(check_delta(delta_list, "delta_list"), dtype=float))
         if deltas.shape != eps.shape:
             raise ValueError(f"delta_list must have the same length as eps_list (got {deltas.size} and {eps.size})")
-    delta = float(check_delta(delta, "delta", open_low=True, open_high=True))
+    delta = float(check_delta(delta, "delta", open_low=True, open_high=True, scalar=True))
     slack = delta - deltas.sum()
     if not slack > 0:
         raise ValueError(f"delta must exceed sum(delta_list) (got delta={delta!r}, sum(delta_list)={float(deltas.sum())!r})")
@@ -350,11 +353,57 @@ def _log_total(log_rr, delta0: float, k: int):
 _LOG_FLOOR_DELTA = -1500.0  # optimal_delta keeps terms within e^{-1500} of the largest: exact in floats
 
 
+def _log_rr_many(eps: np.ndarray, eps0: float, k: int) -> np.ndarray:
+    """log δ_RR at many ε at once, for one (ε₀, k): one window of ℓ, and on the piece of each ε the
+    positive-sum form of :meth:`_RRProfile.epsilon`, δ_RR(ε) = D_{j−1} + T_j (1 − e^{ε − L_j}) (j the last
+    active ℓ, T_j = P_j + e^{−2ε₀}T_{j−1}, D_j = D_{j−1} + (1 − e^{−2ε₀})T_j), with the exact lattice gap.
+    Sums are accumulated in logs; NaN marks an ε the window cannot serve (its caller then takes the
+    one-ε route)."""
+    out = np.full(eps.shape, np.nan)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        last = np.floor((k - eps / eps0) / 2)
+        last = np.where(np.isfinite(last), last, -1.0)
+        gap_hit = _lattice_gap(eps, eps0, k - 2 * last) >= 0  # ε on or above L_last: that ℓ is not active
+    last = np.minimum(np.where(gap_hit, last - 1, last), (k + 1) // 2 - 1)
+    out[last < 0] = -np.inf
+    live = last >= 0
+    if not np.any(live):
+        return out
+    mode = _binomial_mode(eps0, k)
+    q, p, log_q, log_p = _flip_probabilities(eps0)
+    width = int(40.0 * math.sqrt(k * q * p)) + 50
+    lo = max(0, int(min(np.min(last[live]), mode)) - width)
+    hi = int(min(np.max(last[live]), (k + 1) // 2 - 1))
+    if hi - lo > 5_000_000:
+        return out  # too wide for one window: every ε by its own
+    ell = np.arange(lo, hi + 1, dtype=float)
+    logP = _log_binom_pmf(ell, k, log_q, log_p, q, p)
+    # in logs, so nothing underflows: log T_j = j·log g + logcumsumexp(log P_i − i·log g), i counted from lo
+    log_g = -2.0 * eps0
+    i = np.arange(ell.size, dtype=float)
+    with np.errstate(invalid="ignore"):
+        log_T = i * log_g + np.logaddexp.accumulate(logP - i * log_g)
+        log_D = math.log(-math.expm1(log_g)) + np.logaddexp.accumulate(log_T)
+    j = (last[live] - lo).astype(np.int64)
+    gap = _lattice_gap(eps[live], eps0, k - 2 * last[live])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        head = np.where(j > 0, log_D[np.maximum(j - 1, 0)], -np.inf)
+        res = np.logaddexp(head, log_T[j] + np.log(-np.expm1(gap)))
+    res = np.where(np.isfinite(log_T[j]) | np.isfinite(head), res, np.nan)
+    out[live] = res
+    return out
+
+
 def _optimal_log_delta_scalar_params(eps, eps0: float, k: int, delta0: float):
     eps = np.asarray(eps, dtype=float)
     log_rr = np.full(eps.shape, -np.inf)
     if eps0 > 0.0:
-        for idx in np.ndindex(eps.shape):
+        todo = np.ones(eps.shape, dtype=bool)
+        if eps.size > 16:  # many ε for one mechanism: one window, vectorised; the rest one by one
+            log_rr = _log_rr_many(eps, eps0, k)
+            todo = np.isnan(log_rr)
+        for idx in (map(tuple, np.argwhere(todo)) if eps.ndim else ([()] if todo else [])):
+            log_rr[idx] = -np.inf
             # the largest active term sits at ℓ* = min(mode, last active ℓ); terms e^{-1500} below it are
             # invisible in floats, so the window is built around it (O(√k) per ε)
             with np.errstate(over="ignore"):
@@ -376,7 +425,10 @@ def _log_p_at(eps0: float, k: int, ell: int) -> float:
 
 
 def optimal_log_delta(eps, eps0, k, delta0=0.0):
-    """Natural log of :func:`optimal_delta` (−inf where δ = 0): use it when δ would underflow."""
+    """Natural log of :func:`optimal_delta` (−inf where δ = 0): use it when δ would underflow.
+
+    An upper bound by construction: the float evaluation is raised by its error allowance,
+    relative 1e-12 + 1e-14·√k in δ (``_evaluation_margin``), so the δ reported is never below the exact one."""
     eps = np.asarray(check_epsilon(eps, "eps"))
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))
@@ -384,13 +436,17 @@ def optimal_log_delta(eps, eps0, k, delta0=0.0):
     e, e0, kk, d0 = broadcast(eps=eps, eps0=eps0, k=k, delta0=delta0)
     out = np.empty(e.shape)
     # group by the mechanism parameters so the lattice is built once per (ε₀, k, δ₀)
-    keys = {}
-    for idx in np.ndindex(e.shape):
-        keys.setdefault((float(e0[idx]), int(kk[idx]), float(d0[idx])), []).append(idx)
-    for (a, b, c), idxs in keys.items():
-        vals = _optimal_log_delta_scalar_params(np.array([e[i] for i in idxs]), a, b, c)
-        for i, v in zip(idxs, np.atleast_1d(vals)):
-            out[i] = v
+    params = np.stack([np.ravel(e0).astype(float), np.ravel(kk).astype(float), np.ravel(d0).astype(float)], axis=1)
+    if params.shape[0] and np.all(params == params[0]):  # one mechanism (the usual case): no sort
+        groups, which = params[:1], np.zeros(params.shape[0], dtype=np.int64)
+    else:
+        groups, which = np.unique(params, axis=0, return_inverse=True)
+    flat_e, flat_out = np.ravel(e), out.reshape(-1)
+    for g, (a, b, c) in enumerate(groups):
+        mask = np.ravel(which) == g
+        vals = np.atleast_1d(_optimal_log_delta_scalar_params(flat_e[mask], float(a), int(b), float(c)))
+        # an upper bound: the computed value raised by its evaluation allowance (relative 1e-12 + 1e-14·√k)
+        flat_out[mask] = np.minimum(vals + _evaluation_margin(int(b)), 0.0)
     return _out(out)
 
 
@@ -415,53 +471,91 @@ def optimal_lattice(eps0, k, ell, delta0=0.0):
     ε = (k − 2ℓ)ε₀ and δ = 1 − (1 − δ₀)^k (1 − δ_ℓ),
     δ_ℓ = Σ_{j=0}^{ℓ−1} C(k, j)(e^{(k−j)ε₀} − e^{(k−2ℓ+j)ε₀})/(1 + e^{ε₀})^k, for ℓ ∈ {0, …, ⌊k/2⌋}.
 
-    Computed term by term from the printed sum (in log space), independently of :func:`optimal_delta`.
+    Computed term by term from the printed sum, in log space: C(k, j)e^{(k−j)ε₀}/(1 + e^{ε₀})^k is the
+    binomial probability C(k, j)q^j p^{k−j} (q = 1/(1 + e^{ε₀}), p = 1 − q), evaluated by Loader's
+    saddle-point form (accurate at every k, where ``gammaln`` of 10⁹ loses six digits), times
+    1 − e^{−2(ℓ−j)ε₀}.  Only the terms within e^{−800} of the largest are summed (a window of O(√k)
+    terms, so k up to 10⁹ costs milliseconds); the rest cannot change a float.
     """
-    eps0 = float(check_epsilon(eps0, "eps0"))
-    k = check_positive_int(k, "k")
+    eps0 = float(check_epsilon(eps0, "eps0", scalar=True))
+    k = check_positive_int(k, "k", maximum=_K_MAX)
     ell = check_positive_int(ell, "ell", minimum=0)
     if ell > k // 2:
         raise ValueError(f"ell must be at most floor(k/2) = {k // 2} (got ell={ell})")
-    delta0 = float(_check_delta0(delta0))
-    eps = (k - 2 * ell) * eps0
+    delta0 = float(check_delta(delta0, "delta0", open_high=True, scalar=True))
+    with np.errstate(over="ignore"):
+        eps = float((k - 2 * ell) * eps0)
     if ell == 0 or eps0 == 0.0:
         log_rr = -np.inf
     else:
-        j = np.arange(ell, dtype=float)
-        log_binom = gammaln(k + 1.0) - gammaln(j + 1.0) - gammaln(k - j + 1.0)
-        # e^{(k−j)ε₀} − e^{(k−2ℓ+j)ε₀} = e^{(k−j)ε₀}(1 − e^{−2(ℓ−j)ε₀}); divide by (1+e^{ε₀})^k
-        log_terms = log_binom + (k - j) * eps0 - k * np.logaddexp(0.0, eps0) + np.log(-np.expm1(-2.0 * (ell - j) * eps0))
+        q, p, log_q, log_p = _flip_probabilities(eps0)
+        top = min(ell - 1, _binomial_mode(eps0, k))
+        width = int(40.0 * math.sqrt(k * q * p)) + 50  # log P_j is concave: e^{−800} below the top past this
+        j = np.arange(max(0, top - width), min(ell, top + width + 1), dtype=float)
+        with np.errstate(divide="ignore", over="ignore"):
+            log_terms = _log_binom_pmf(j, k, log_q, log_p, q, p) + np.log(-np.expm1(-2.0 * (ell - j) * eps0))
         log_rr = float(logsumexp(log_terms))
     with np.errstate(divide="ignore"):
         delta = float(np.exp(_log_total(log_rr, delta0, k)))
-    return float(eps), delta
+    return eps, min(delta, 1.0)
 
 
-def _optimal_epsilon_scalar(eps0: float, k: int, delta: float, delta0: float) -> float:
-    log_A, log1m_A = _log_reveal(delta0, k) if delta0 > 0 else (-math.inf, 0.0)
-    A = math.exp(log_A)
-    if not delta > A:
+def _log_rr_target(delta: float, delta0: float, k: int) -> float:
+    """log of the randomized-response part's target, (δ − A)/(1 − A) with A = 1 − (1 − δ₀)^k, rounded
+    *down*; raises ``ValueError`` unless δ > A.
+
+    (δ − A)/(1 − A) = 1 − (1 − δ)/(1 − δ₀)^k = −expm1(x), x = log1p(−δ) − k·log1p(−δ₀), with no A ever
+    formed.  x is known to within a few ulps of its two terms; where that is not small against x
+    (δ within a relative ~1e-6 of A) x is formed again at 60 digits (δ and δ₀ are exact binary numbers).
+    The bound on x's error is added before the target is taken, so the target is never overstated.
+    """
+    if delta0 == 0.0:
+        return math.log(delta)
+    a, b = math.log1p(-delta), k * math.log1p(-delta0)
+    x = a - b
+    err = 4.0 * (math.ulp(a) + math.ulp(b))
+    if not x + err < -1e6 * err:  # cancellation: redo x in high precision
+        with mpmath.workdps(60):
+            xm = mpmath.log1p(-mpmath.mpf(delta)) - k * mpmath.log1p(-mpmath.mpf(delta0))
+            x, err = float(xm), abs(float(xm)) * 1e-15 + 1e-300
+    if not x + err < 0.0:
+        A = -math.expm1(b)
         raise ValueError(
             f"delta must exceed 1 - (1 - delta0)**k = {A!r} for a finite epsilon to exist "
             f"(got delta={delta!r}, delta0={delta0!r}, k={k})"
         )
-    if eps0 == 0.0:
-        return 0.0
-    # target for the randomized-response part: δ_RR = (δ − A)/(1 − A), in logs
-    log_target = math.log(delta - A) - log1m_A if A > 0 else math.log(delta)
-    if log_target >= 0.0:
+    # −expm1 is decreasing in x: x + err gives a target at most the exact one (expm1 itself within 1 ulp)
+    return math.log(-math.expm1(x + err)) - 4e-16
+
+
+def _evaluation_margin(k: int) -> float:
+    """Relative error allowance for δ_RR evaluated in floats: 1e-12, plus the binomial log-probabilities'
+    error, which grows like √k (the rounding of k·q, about k·2⁻⁵³, enters through the deviance whose
+    slope is about z/√(kq); measured 1.65e-11 at k = 1e9, allowed 3.2e-10 there)."""
+    return _SAFETY + 1e-14 * math.sqrt(k)
+
+
+def _optimal_epsilon_scalar(eps0: float, k: int, delta: float, delta0: float) -> float:
+    """The smallest ε with δ(ε) ≤ δ, on the safe side by construction: the target is rounded down
+    (:func:`_log_rr_target`), lowered by the evaluation margin, solved in closed form, and the ε found
+    is checked once by evaluating the profile; if the check fails the margin is doubled (never a loop of
+    ulp steps)."""
+    log_target = _log_rr_target(delta, delta0, k)
+    if eps0 == 0.0 or log_target >= 0.0:
         return 0.0
     if math.isinf(eps0 * k):
         return math.inf  # the answer kε₀ + log(1 − δ_RR) exceeds the float range
-    # keep every term above target·e^{-60}/k: the rest cannot move δ by a relative 1e-26.  Solve for the
-    # target less a relative 1e-12 (the evaluation error of δ), then make sure the ε returned meets it:
-    # the guarantee (ε, δ) never rests on a rounding error.
-    log_target -= _SAFETY
+    margin = _evaluation_margin(k)
+    # keep every term above target·e^{-60}/k: the rest cannot move δ by a relative 1e-26
     prof = _RRProfile(eps0, k, log_target - 60.0 - math.log(k))
-    eps = prof.epsilon(log_target)
-    while eps < math.inf and float(prof.log_delta(np.asarray(eps))) > log_target + _SAFETY:
-        eps = math.nextafter(eps, math.inf)
-    return eps
+    slack = margin  # solve below the target by the allowance, plus as much again for the check's own error
+    for _ in range(60):
+        eps = _rounding.up(prof.epsilon(log_target - margin - slack), 4)
+        # the check is the same upper bound optimal_delta reports: computed δ times e^{margin}
+        if eps == 0.0 or eps == math.inf or float(prof.log_delta(np.asarray(eps))) + margin <= log_target:
+            return eps
+        slack *= 2.0
+    return math.inf  # pragma: no cover - the margin reaches the size of δ itself long before
 
 
 def optimal_epsilon(eps0, k, delta, delta0=0.0):
@@ -559,6 +653,15 @@ _LATTICE_TAIL = 1e-30  # mass this small at either end of a lattice is moved to 
 _FFT_ROUNDOFF = 1e-13  # absolute error allowance of an FFT convolution, added to every tail probability
 
 
+_LATTICE_POINTS_MAX = 50_000_000  # 400 MB of float64 per law: beyond it a lattice does not fit
+
+
+def _check_lattice_size(points: float, h: float) -> None:
+    if not points <= _LATTICE_POINTS_MAX:
+        raise ValueError(f"h is too small: the lattice would need {points:.3g} points, more than "
+                         f"{_LATTICE_POINTS_MAX:.0e} (got h={h!r})")
+
+
 class LatticeLoss:
     """The law of a privacy-loss random variable Z (Kazan et al., Definition 2.2) on the lattice
     ``{i·h}``, with atoms at ±∞, rounded in one direction so that it bounds the true law.
@@ -597,6 +700,7 @@ class LatticeLoss:
         the first point to −∞ and the mass at or above the last point to it.  ``sf`` (P[Z > t]) keeps small
         upper tails accurate."""
         h = float(check_positive(h, "h", scalar=True))
+        _check_lattice_size((hi - lo) / h, h)
         lo_i, hi_i = math.floor(lo / h), math.ceil(hi / h)
         grid = np.arange(lo_i, hi_i + 1) * h
         F = np.asarray(cdf(grid), dtype=float)
@@ -619,6 +723,7 @@ class LatticeLoss:
         h = float(check_positive(h, "h", scalar=True))
         v = np.asarray(values, dtype=float)
         w = np.asarray(weights, dtype=float)
+        _check_lattice_size((np.max(v) - np.min(v)) / h if v.size else 0.0, h)
         idx = np.ceil(v / h) if direction == "up" else np.floor(v / h)
         idx = idx.astype(np.int64)
         lo = int(idx.min())
@@ -657,6 +762,7 @@ class LatticeLoss:
 
         if other.h != self.h or other.direction != self.direction:
             raise ValueError("losses must share the lattice step h and the rounding direction to be composed")
+        _check_lattice_size(self.probs.size + other.probs.size, self.h)
         small = self.probs.size * other.probs.size < 4_000_000
         conv = np.convolve(self.probs, other.probs) if small else fftconvolve(self.probs, other.probs)
         fin_a, fin_b = float(self.probs.sum()), float(other.probs.sum())

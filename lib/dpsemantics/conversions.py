@@ -35,6 +35,7 @@ import math
 import numpy as np
 from scipy.optimize import brentq, minimize_scalar
 
+from . import _rounding
 from ._validate import as_output, broadcast, check_delta, check_epsilon, check_positive
 from .mechanisms import gaussian_delta
 
@@ -67,6 +68,11 @@ def pdp_epsilon(eps, delta, delta_prime):
     for δ = 0 (ε′ = ε, Theorem 2.3) and for δ′ close to δ.  Broadcasts over all three arguments.
 
     Raises ``ValueError`` unless eps ≥ 0, delta ∈ [0, 1), delta_prime ∈ (0, 1] and delta_prime > delta.
+
+    Rounded up (never below the exact ε′): the three terms are positive, the two small ones within 3 ulps
+    of themselves (the last, when δ/δ′ > ½, within 2 ulps of |log δ′|), the two additions within ½ ulp of
+    the sum each; the result is raised by that bound (``_rounding``), typically 1–2 ulps.
+    With δ = 0 the result is ε itself, exactly.
     """
     eps = check_epsilon(eps, "eps")
     delta = check_delta(delta, "delta", open_high=True)
@@ -82,7 +88,14 @@ def pdp_epsilon(eps, delta, delta_prime):
     ratio = d / dp
     with np.errstate(divide="ignore"):
         tail = np.where(ratio <= 0.5, -np.log1p(-np.minimum(ratio, 0.5)), np.log(dp) - np.log(dp - d))
-        return _out(e + np.log1p(ratio * np.exp(-e)) + tail)
+        middle = np.log1p(ratio * np.exp(-e))
+        value = e + middle + tail
+        # error: two additions (½ ulp of the sum each), 3 ulps of each small term, and for the second form
+        # of the tail 2 ulps of |log δ′| (its two logs are exact to that, not to their difference)
+        err = 3.0 * (np.spacing(middle) + np.spacing(tail)) + np.where(ratio <= 0.5, 0.0, 2.0 * np.spacing(np.abs(np.log(dp))))
+        with np.errstate(over="ignore", invalid="ignore"):  # ε′ at the float maximum: its ulp is +inf
+            ulps = 1.0 + np.ceil(np.nan_to_num(err / np.spacing(np.abs(value))))
+    return _out(np.where(d > 0, _rounding.up(value, ulps), e))
 
 
 def pdp_delta(eps, delta, eps_prime):
@@ -148,7 +161,10 @@ def _tight_eps_scalar(rho: float, L: float) -> float:
     """
     # log1p(t) ≤ L bounds the root as well as ρt² ≤ L: the second bracket keeps a subnormal ρ harmless
     hi = min(np.sqrt(L / rho), np.expm1(L)) if L < 700 else np.sqrt(L / rho)
-    t = brentq(lambda s: rho * s * s + np.log1p(s) - L, 0.0, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+    # disp=False: where ρt² is below the resolution of log1p(t) (ρ ≲ 1e-290) the last digits of the root
+    # cannot settle; any t gives a valid bound, and zcdp_epsilon checks the one returned
+    t = brentq(lambda s: rho * s * s + np.log1p(s) - L, 0.0, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps,
+               maxiter=500, disp=False)
     if t <= 0.0:  # pragma: no cover - the root is strictly positive for L > 0
         t = np.nextafter(0.0, 1.0)
     g = (1 + t) * rho - np.log1p(1.0 / t) + (L - np.log1p(t)) / t  # log(t/(1+t)) = −log1p(1/t)
@@ -175,7 +191,7 @@ def _tight_log_delta_scalar(rho: float, eps: float) -> float:
         if lo < 1e-300:
             # the stationary point is below 1e-300, where h(t) = O(t log t): the infimum is 0, δ = 1
             return 0.0
-    t = brentq(deriv, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+    t = brentq(deriv, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500, disp=False)
     h = t * ((1 + t) * rho - eps) - (1 + t) * np.log1p(1.0 / t) - np.log(t)
     return min(h, 0.0)
 
@@ -191,13 +207,30 @@ def zcdp_epsilon(rho, delta, tight: bool = False):
     bound; the infimum is found by solving the stationarity condition ρ(α−1)² + log α = log(1/δ) with
     Brent's method.  It never exceeds the simple bound (the two extra terms are negative).
 
+    Safe by construction: the ε found is checked against the inverse conversion (:func:`zcdp_delta`'s
+    formula, in logs) and raised geometrically until it meets δ, then rounded up by 4 ulps (the
+    evaluation error of the check), so the returned ε is never below the exact one.
+
     rho > 0 and delta ∈ (0, 1] broadcast against each other; bad input raises ``ValueError``.
     """
     rho = check_positive(rho, "rho")
     L = _log_inv_delta(delta)
     r, L = broadcast(rho=rho, delta=L)
     out = np.empty(r.shape)
-    for idx in np.ndindex(r.shape):
+    todo = np.ones(r.shape, dtype=bool)
+    if not tight:  # vectorised: ε = ρ + 2√(ρL), kept where the inverse confirms it (almost everywhere)
+        with np.errstate(over="ignore", invalid="ignore"):
+            eps = np.asarray(r + 2.0 * np.sqrt(r) * np.sqrt(L), dtype=float)
+            for step in range(12):  # raise the unconfirmed ones by 1, 2, 4, … ulps, all at once
+                x = np.maximum(eps - r, 0.0)
+                confirmed = (L == 0.0) | (-(x / (4.0 * r)) * x <= -L) | np.isinf(eps)
+                if np.all(confirmed):
+                    break
+                eps = np.where(confirmed, eps, _rounding.up(eps, 2.0**step))
+        out = np.where(L == 0.0, 0.0, eps)
+        todo = ~confirmed
+    for idx in (np.argwhere(todo) if todo.ndim else ([()] if todo else [])):
+        idx = tuple(idx)
         rho_i, L_i = float(r[idx]), float(L[idx])
         if L_i == 0.0:
             out[idx] = 0.0
@@ -209,7 +242,7 @@ def zcdp_epsilon(rho, delta, tight: bool = False):
                 eps_i = rho_i + 2.0 * math.sqrt(rho_i) * math.sqrt(L_i)
             log_delta = lambda e: -(max(e - rho_i, 0.0) / (4.0 * rho_i)) * max(e - rho_i, 0.0)  # noqa: E731
         out[idx] = _safe_epsilon(eps_i, log_delta, -L_i)
-    return _out(out)
+    return _out(_rounding.up(out, 4))
 
 
 def _safe_epsilon(eps: float, log_delta, log_target: float) -> float:
@@ -257,10 +290,7 @@ def zcdp_gaussian_delta(rho, eps):
     eps = check_epsilon(eps, "eps")
     r, e = broadcast(rho=rho, eps=eps)
     sigma = 1.0 / (np.sqrt(2.0) * np.sqrt(r))  # no overflow in 2ρ at the largest floats
-    out = np.empty(r.shape)
-    for idx in np.ndindex(r.shape):
-        out[idx] = gaussian_delta(float(e[idx]), float(sigma[idx]))
-    return _out(out)
+    return _out(gaussian_delta(e, sigma))  # vectorised
 
 
 

@@ -36,7 +36,8 @@ from scipy import stats
 from scipy.optimize import minimize_scalar
 from scipy.special import expit
 
-from ._validate import as_float, as_output, check_delta, check_epsilon, check_positive, check_positive_int, check_probability
+from . import _rounding
+from ._validate import as_float, as_output, check_delta, check_epsilon, check_positive, check_positive_int, check_probability, overflow_is_infinity
 
 __all__ = [
     "EPS_TILDE_LIMIT",
@@ -257,8 +258,9 @@ def bayes_posterior(prior, like_present, like_absent):
     p = np.asarray(check_probability(prior, "prior"), dtype=float)
     a = np.asarray(as_float(like_present, "like_present"), dtype=float)
     b = np.asarray(as_float(like_absent, "like_absent"), dtype=float)
-    if np.any(a < 0) or np.any(b < 0):
-        raise ValueError("likelihoods must be >= 0 (got a negative like_present or like_absent)")
+    for name, v in (("like_present", a), ("like_absent", b)):
+        if np.any(v < 0) or np.any(np.isinf(v)):
+            raise ValueError(f"{name} must be finite and >= 0 (got {name}={v.ravel()[(v < 0) | np.isinf(v)][0]!r})")
     num = p * a
     den = num + (1.0 - p) * b
     if np.any(den <= 0):
@@ -278,6 +280,8 @@ class PrivacyLoss:
 
     ``cdf(t) = P[Z ≤ t]`` and ``cdf_left(t) = P[Z < t]`` (they differ at atoms), ``ppf(q)`` the
     q-quantile (smallest t with P[Z ≤ t] ≥ q).  ``atoms``/``weights`` list a purely discrete law.
+    ``sf(t) = P[Z > t]`` computed directly (not as 1 − cdf, which loses every digit below 1e-16) and
+    ``isf(a)`` the smallest t with P[Z > t] ≤ a; laws that do not supply them get 1 − cdf and ``ppf(1 − a)``.
     """
 
     cdf: Callable
@@ -286,10 +290,16 @@ class PrivacyLoss:
     name: str = ""
     atoms: np.ndarray | None = None
     weights: np.ndarray | None = None
+    sf: Callable | None = None
+    isf: Callable | None = None
 
     def __post_init__(self):
+        if self.sf is None:
+            object.__setattr__(self, "sf", lambda t, cdf=self.cdf: 1.0 - np.asarray(cdf(t)))
+        if self.isf is None:
+            object.__setattr__(self, "isf", lambda a, ppf=self.ppf: ppf(1.0 - np.asarray(a, dtype=float)))
         # the package's one return type (a float for a scalar argument), whatever law supplies the functions
-        for name in ("cdf", "cdf_left", "ppf"):
+        for name in ("cdf", "cdf_left", "ppf", "sf", "isf"):
             law = getattr(self, name)
             object.__setattr__(self, name, lambda x, law=law: as_output(law(x)))
 
@@ -299,9 +309,9 @@ class PrivacyLoss:
         return np.where(b >= a, np.asarray(self.cdf(b)) - np.asarray(self.cdf_left(a)), 0.0)
 
     def prob_abs_greater(self, t):
-        """P[|Z| > t]."""
+        """P[|Z| > t], from the survival function (no 1 − cdf cancellation in small tails)."""
         t = np.asarray(t, dtype=float)
-        return 1.0 - np.asarray(self.cdf(t)) + np.asarray(self.cdf_left(-t))
+        return np.asarray(self.sf(t)) + np.asarray(self.cdf_left(-t))
 
 
 @dataclass(frozen=True)
@@ -320,8 +330,9 @@ def _discrete(values, weights, name="") -> PrivacyLoss:
     values, weights = values[keep], weights[keep]
     order = np.argsort(values)
     values, weights = values[order], weights[order]
-    cum = np.cumsum(weights)
-    cum = cum / cum[-1]
+    total = float(np.sum(weights))
+    cum = np.cumsum(weights) / total
+    cum_above = np.concatenate([np.cumsum(weights[::-1])[::-1][1:], [0.0]]) / total  # P[Z > values[i]]
 
     def cdf(t):
         t = np.asarray(t, dtype=float)
@@ -338,7 +349,18 @@ def _discrete(values, weights, name="") -> PrivacyLoss:
         idx = np.searchsorted(cum, q - 1e-15, side="left")
         return values[np.minimum(idx, values.size - 1)]
 
-    return PrivacyLoss(cdf, cdf_left, ppf, name, values, weights)
+    def sf(t):
+        t = np.asarray(t, dtype=float)
+        idx = np.searchsorted(values, t, side="right")  # the first value above t
+        return np.where(idx < values.size, np.concatenate([[1.0], cum_above])[np.minimum(idx, values.size)], 0.0)
+
+    def isf(a):
+        a = np.asarray(a, dtype=float)
+        # the smallest atom v with P[Z > v] ≤ a (cum_above decreases along the atoms)
+        idx = np.searchsorted(-cum_above, -a, side="left")
+        return values[np.minimum(idx, values.size - 1)]
+
+    return PrivacyLoss(cdf, cdf_left, ppf, name, values, weights, sf, isf)
 
 
 def finite_loss(row_present, row_absent, name="") -> MembershipLoss:
@@ -357,22 +379,28 @@ def finite_loss(row_present, row_absent, name="") -> MembershipLoss:
 def randomized_response_loss(eps_rr) -> MembershipLoss:
     """Randomized response with parameter ε_rr: Z = ±ε_rr with probabilities expit(±ε_rr), and the same
     law for Z' (the mechanism is symmetric)."""
-    eps_rr = check_epsilon(eps_rr, "eps_rr")
+    eps_rr = check_epsilon(eps_rr, "eps_rr", scalar=True)
     keep = float(expit(eps_rr))
     row_present = np.array([keep, 1.0 - keep])
     return finite_loss(row_present, row_present[::-1], f"randomized response, eps={eps_rr:g}")
 
 
+@overflow_is_infinity
 def composed_randomized_response_loss(eps0, k) -> MembershipLoss:
     """k independent ε₀-randomized responses about the target: Z = ε₀(2B − k), B ~ Binomial(k, expit(ε₀)).
 
     Kairouz, Oh & Viswanath show that this composition attains the optimal composition bound of
     Kazan et al., Theorem 2.8(3), so it is the worst case for composing k pure ε₀-DP mechanisms.
+    The law is kept on the window of B whose probabilities are within e^{−800} of the largest (O(√k)
+    atoms; the rest, below 1e-340 in total, is below every float δ′), so k up to 10⁹ fits in memory.
     """
-    eps0 = check_epsilon(eps0, "eps0", strictly_positive=True)
-    k = check_positive_int(k, "k")
-    j = np.arange(k + 1)
-    w = stats.binom.pmf(j, k, expit(eps0))
+    eps0 = float(check_epsilon(eps0, "eps0", strictly_positive=True, scalar=True))
+    k = check_positive_int(k, "k", maximum=10**9)
+    keep = float(expit(eps0))
+    mode = min(int((k + 1) * keep), k)
+    width = int(40.0 * math.sqrt(k * keep * (1.0 - keep))) + 50
+    j = np.arange(max(0, mode - width), min(k, mode + width) + 1)
+    w = np.exp(stats.binom.logpmf(j, k, keep))
     z = eps0 * (2 * j - k)
     loss = _discrete(z, w, f"{k}-fold randomized response, eps0={eps0:g}")
     return MembershipLoss(loss, loss, loss.name)
@@ -402,18 +430,33 @@ def laplace_loss(eps_mech) -> MembershipLoss:
         t = np.where(q <= probs[1], bottom, t)
         return np.where(q > 0.5, top, t)
 
-    loss = PrivacyLoss(cdf, cdf_left, ppf, f"Laplace, eps={eps_mech:g}")
+    def sf(t):
+        # Z > t ⇔ y < y* = (1 − t/ε)/2 (y ≤ 0 gives the top atom): P = 1 − e^{−ε y*}/2, exact in small tails
+        t = np.asarray(t, dtype=float)
+        y_star = np.clip((1 - t / eps_mech) / 2, 0.0, 1.0)
+        out = np.where(t >= top, 0.0, 1.0 - 0.5 * np.exp(-eps_mech * y_star))
+        return np.where(t < bottom, 1.0, out)
+
+    def isf(a):
+        # the smallest t with P[Z > t] ≤ a: the top atom for a < ½ (P[Z ≥ ε] = ½), else solve sf(t) = a
+        a = np.asarray(a, dtype=float)
+        y_star = np.clip(-np.log(np.clip(2.0 * (1.0 - a), 1e-300, None)) / eps_mech, 0.0, 1.0)
+        t = eps_mech * (1.0 - 2.0 * y_star)
+        return np.where(a < 0.5, top, np.where(a >= 1.0, bottom, t))
+
+    loss = PrivacyLoss(cdf, cdf_left, ppf, f"Laplace, eps={eps_mech:g}", sf=sf, isf=isf)
     return MembershipLoss(loss, loss, loss.name)
 
 
 def gaussian_loss(sigma, sensitivity=1.0) -> MembershipLoss:
     """The Gaussian mechanism N(f(x), σ²) with sensitivity Δ: Z ~ N(μ, 2μ), μ = Δ²/(2σ²), and Z' has the
     same law.  A ρ-zCDP Gaussian mechanism has μ = ρ, and k compositions add the μ's."""
-    sigma = check_positive(sigma, "sigma")
-    sensitivity = check_positive(sensitivity, "sensitivity")
-    mu = sensitivity**2 / (2.0 * sigma**2)
-    dist = stats.norm(loc=mu, scale=math.sqrt(2.0 * mu))
-    loss = PrivacyLoss(dist.cdf, dist.cdf, dist.ppf, f"Gaussian, sigma={sigma:g}")
+    from .mechanisms import gaussian_privacy_loss
+
+    dist = gaussian_privacy_loss(sigma, sensitivity)  # validates σ and Δ: μ finite and > 0, or a ValueError
+    sigma = float(sigma)
+    # sf and isf in their own right: 1 − cdf and ppf(1 − a) lose every digit below 1e-16
+    loss = PrivacyLoss(dist.cdf, dist.cdf, dist.ppf, f"Gaussian, sigma={sigma:g}", sf=dist.sf, isf=dist.isf)
     return MembershipLoss(loss, loss, loss.name)
 
 
@@ -469,9 +512,13 @@ def mechanism_pdp_delta(eps, loss: MembershipLoss):
 
 def mechanism_pdp_epsilon(delta_prime, loss: MembershipLoss, *, eps_max: float = 200.0) -> float:
     """The smallest ε′ with ``mechanism_pdp_delta(ε′) ≤ δ′``: the mechanism's own PDP ε at δ′, to compare with the
-    worst case ε′ of Theorem 3.9."""
-    delta_prime = check_delta(delta_prime, "delta_prime", open_low=True)
-    f = lambda t: mechanism_pdp_delta(t, loss) - delta_prime  # noqa: E731
+    worst case ε′ of Theorem 3.9.
+
+    Safe by construction: the tails are the laws' survival functions (no 1 − cdf), the returned ε′ is
+    the upper end of the bisection bracket, where P[|Z| > ε′] (1 + 1e-12) ≤ δ′ — the factor covers the
+    evaluation error of the tails — so ε′ is never below the exact value."""
+    delta_prime = check_delta(delta_prime, "delta_prime", open_low=True, scalar=True)
+    f = lambda t: float(mechanism_pdp_delta(t, loss)) * (1.0 + 1e-12) - delta_prime  # noqa: E731
     if f(0.0) <= 0:
         return 0.0
     if f(eps_max) > 0:
@@ -508,8 +555,8 @@ def counterexample_a6(eps, delta):
     posterior-to-prior difference obeys the bound tanh(ε/4) with probability ≥ 1 − δ for every prior,
     but P[|Z| ≤ ε] = 1 − q < 1 − δ, so it is not (ε, δ)-PDP: the converse of Theorem 3.5(1) fails.
     """
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta, "delta", open_low=True)
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
+    delta = check_delta(delta, "delta", open_low=True, scalar=True)
     et = epsilon_tilde(eps)
     q = delta * (1.0 + math.exp(-et))
     if q > 1:
@@ -565,7 +612,8 @@ def approximate_bounds(eps, delta, delta_prime, prior=0.5) -> DisclosureBounds:
     delta = check_delta(delta, "delta")
     prior = check_probability(prior, "prior")
     if np.ndim(eps) or np.ndim(delta) or np.ndim(prior) or np.ndim(delta_prime):
-        raise ValueError("approximate_bounds takes scalars (use the vectorised bound functions for arrays)")
+        raise ValueError("eps, delta, delta_prime and prior must be single numbers here (approximate_bounds takes "
+                         "scalars; use the vectorised bound functions for arrays)")
     delta_prime = check_delta(delta_prime, "delta_prime")
     eps_prime = float(eps) if delta == 0 else float(_pdp_eps(eps, delta, delta_prime))
     low, high = posterior_bounds(prior, eps_prime)
@@ -589,7 +637,7 @@ def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
     from . import conversions
 
     rho = check_positive(rho, "rho")
-    delta_prime = check_delta(delta_prime, "delta_prime", open_low=True)
+    delta_prime = check_delta(delta_prime, "delta_prime", open_low=True, scalar=True)
     if np.ndim(rho):
         pairs = [best_zcdp_pdp_epsilon(r, delta_prime, tight=tight) for r in np.ravel(rho)]
         shape = np.shape(rho)
@@ -598,7 +646,9 @@ def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
 
     def f(log_delta):
         d = np.exp(log_delta)
-        return conversions.pdp_epsilon(conversions.zcdp_epsilon(rho, d, tight=tight), d, delta_prime)
+        e = np.asarray(conversions.zcdp_epsilon(rho, d, tight=tight))
+        finite = np.isfinite(e)  # ρ near the float maximum: ε and so ε′ are +inf
+        return np.where(finite, conversions.pdp_epsilon(np.where(finite, e, 0.0), d, delta_prime), np.inf)
 
     lo = max(log_dp - 700.0, -690.0)
     hi = log_dp + math.log1p(-1e-9)
@@ -611,22 +661,38 @@ def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
     return float(best_v), float(math.exp(best_x))
 
 
+def _dp_epsilon_for_pdp(eps_prime, delta, delta_prime, name: str = "eps_prime"):
+    """Theorem 3.9 inverted (see :func:`dp_epsilon_for_pdp`); ``name`` is the caller's parameter that
+    ε′ was made from, for the error message.  ``eps_prime`` must already be rounded *down*."""
+    eps_prime = np.asarray(eps_prime, dtype=float)
+    delta = np.asarray(check_delta(delta, "delta"), dtype=float)
+    delta_prime = np.asarray(check_delta(delta_prime, "delta_prime", open_low=True), dtype=float)
+    if np.any(delta_prime <= delta):
+        raise ValueError(f"delta_prime must exceed delta (got delta_prime={delta_prime!r}, delta={delta!r})")
+    # ε = ε′ + log1p(−(δ/δ′)(1 + e^{−ε′})): no log(e^{ε′}(δ′ − δ) − δ) − log δ′ cancellation
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        x = (delta / delta_prime) * (1.0 + np.exp(-eps_prime))
+        eps = eps_prime + np.log1p(-np.minimum(x, 1.0))
+    if np.any(~(eps >= 0)):
+        raise ValueError(
+            f"{name} is too small to be reached from any eps >= 0 with delta={delta!r}, "
+            f"delta_prime={delta_prime!r} (got {name} giving eps_prime={float(np.min(eps_prime))!r})"
+        )
+    # x within 3 ulps, log1p within 1 ulp of |log1p| (amplified by 1/(1 − x) for x near 1), the sum within
+    # 1 ulp of the larger term: subtract that bound, so ε is never above the exact value
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        err = (np.spacing(eps_prime) + 2.0 * np.spacing(np.abs(eps - eps_prime))
+               + 4.0 * np.spacing(1.0) * np.where(x > 0, x / (1.0 - x), 0.0))
+    return _out(np.maximum(np.where(delta > 0, eps - err, eps), 0.0))
+
+
 def dp_epsilon_for_pdp(eps_prime, delta, delta_prime):
     """Invert Theorem 3.9: the ε with ``log(δ′e^ε + δ) − log(δ′ − δ) = ε′``, i.e.
-    ``ε = log(e^{ε′}(δ′ − δ) − δ) − log δ′`` (Kazan et al., Example 4.2, footnote 6).
+    ``ε = log(e^{ε′}(δ′ − δ) − δ) − log δ′ = ε′ + log1p(−(δ/δ′)(1 + e^{−ε′}))`` (Kazan et al., Example 4.2,
+    footnote 6), rounded *down* by its evaluation error: the largest ε allowed is never overstated.
     Raises ``ValueError`` when no ε ≥ 0 reaches ε′ (δ too large for that ε′)."""
     eps_prime = np.asarray(check_epsilon(eps_prime, "eps_prime"), dtype=float)
-    delta = check_delta(delta, "delta")
-    delta_prime = check_delta(delta_prime, "delta_prime", open_low=True)
-    if np.any(np.asarray(delta_prime) <= np.asarray(delta)):
-        raise ValueError(f"delta_prime must exceed delta (got delta_prime={delta_prime!r}, delta={delta!r})")
-    inner = np.exp(eps_prime) * (delta_prime - delta) - delta
-    if np.any(inner < delta_prime):
-        raise ValueError(
-            f"eps_prime is too small to be reached from any eps >= 0 with delta={delta!r}, "
-            f"delta_prime={delta_prime!r} (got eps_prime={float(np.min(eps_prime))!r})"
-        )
-    return _out(np.log(inner) - np.log(delta_prime))
+    return _dp_epsilon_for_pdp(eps_prime, delta, delta_prime)
 
 
 def epsilon_for_difference(max_difference, delta, delta_prime):
@@ -634,16 +700,17 @@ def epsilon_for_difference(max_difference, delta, delta_prime):
     ≤ ``max_difference`` with probability ≥ 1 − δ′ (Corollary 3.12(2) solved for ε:
     ε′ = 4·artanh(b), then Theorem 3.9 inverted)."""
     b = check_probability(max_difference, "max_difference", open_low=True, open_high=True)
-    return dp_epsilon_for_pdp(4.0 * np.arctanh(b), delta, delta_prime)
+    # ε′ rounded down (arctanh within 2 ulps): a larger ε′ would allow more than the bound
+    return _dp_epsilon_for_pdp(_rounding.down(4.0 * np.arctanh(b), 4), delta, delta_prime, "max_difference")
 
 
 def epsilon_for_ratio(max_ratio, delta, delta_prime):
     """The largest ε for which the posterior-to-prior ratio stays within [1/r, r] with probability ≥ 1 − δ′
     (Corollary 3.11(2) solved for ε)."""
     r = as_float(max_ratio, "max_ratio")
-    if np.any(np.asarray(r) <= 1):
-        raise ValueError(f"max_ratio must be > 1 (got max_ratio={r!r})")
-    return dp_epsilon_for_pdp(np.log(r), delta, delta_prime)
+    if np.any(np.asarray(r) <= 1) or np.any(np.isinf(r)):
+        raise ValueError(f"max_ratio must be finite and > 1 (got max_ratio={r!r})")
+    return _dp_epsilon_for_pdp(_rounding.down(np.log(r), 2), delta, delta_prime, "max_ratio")
 
 
 def epsilon_for_posterior(prior, max_posterior, delta, delta_prime):
@@ -653,7 +720,10 @@ def epsilon_for_posterior(prior, max_posterior, delta, delta_prime):
     m = np.asarray(check_probability(max_posterior, "max_posterior", open_high=True), dtype=float)
     if np.any(m <= p):
         raise ValueError(f"max_posterior must exceed prior (got max_posterior={m!r}, prior={p!r})")
-    return dp_epsilon_for_pdp(logit(m) - logit(p), delta, delta_prime)
+    lm, lp = np.asarray(logit(m)), np.asarray(logit(p))
+    # each logit within 3 ulps of itself, the difference within 1 ulp: ε′ rounded down by that much
+    eps_prime = (lm - lp) - 4.0 * (np.spacing(np.abs(lm)) + np.spacing(np.abs(lp))) - np.spacing(np.abs(lm - lp))
+    return _dp_epsilon_for_pdp(np.maximum(eps_prime, 0.0), delta, delta_prime, "max_posterior")
 
 
 def epsilon_for_profile(priors, max_posteriors, delta, delta_prime) -> float:
@@ -668,13 +738,18 @@ def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
     """Kazan et al., Theorem 2.8(3) used as printed: only the lattice points ε = (k − 2ℓ)ε₀ are
     available, so the guarantee at δ is the smallest lattice ε whose printed δ
     (``composition.optimal_lattice``) is at most δ.  Compare ``composition.optimal_epsilon``, exact at
-    any ε."""
+    any ε.
+
+    Safe by construction: a lattice point is accepted only when its printed δ, enlarged by the evaluation
+    error allowance of the sum (1e-12 + 1e-14·√k relative, ``composition._evaluation_margin``), is at most δ."""
     from . import composition
 
-    eps0 = float(check_epsilon(eps0, "eps0", strictly_positive=True))
-    k = check_positive_int(k, "k")
-    delta = float(check_delta(delta, "delta"))
-    ok = lambda ell: composition.optimal_lattice(eps0, k, ell, delta0)[1] <= delta * (1 + 1e-12)  # noqa: E731
+    eps0 = float(check_epsilon(eps0, "eps0", strictly_positive=True, scalar=True))
+    k = check_positive_int(k, "k", maximum=10**9)
+    delta = float(check_delta(delta, "delta", scalar=True))
+    delta0 = float(check_delta(delta0, "delta0", open_high=True, scalar=True))
+    grow = 1.0 + composition._evaluation_margin(k)
+    ok = lambda ell: composition.optimal_lattice(eps0, k, ell, delta0)[1] * grow <= delta  # noqa: E731
     if not ok(0):
         raise ValueError(f"delta is too small for any lattice point of Theorem 2.8(3) (got delta={delta!r})")
     # δ grows with ℓ (the lattice ε = (k − 2ℓ)ε₀ shrinks): bisect for the largest feasible ℓ.
@@ -694,10 +769,17 @@ def per_release_epsilon(eps_total, k, delta_total, delta0=0.0, *, method: str = 
     (:func:`lattice_optimal_epsilon`), which is a step function of ε₀ and is bisected here."""
     from . import composition
 
+    eps_total = float(check_epsilon(eps_total, "eps_total", strictly_positive=True, scalar=True))
+    k = check_positive_int(k, "k", maximum=10**9)
+    delta_total = float(check_delta(delta_total, "delta_total", open_low=True, open_high=True, scalar=True))
+    delta0 = float(check_delta(delta0, "delta0", open_high=True, scalar=True))
+    if method not in ("basic", "advanced", "optimal", "lattice"):
+        raise ValueError(f"method must be 'basic', 'advanced', 'optimal' or 'lattice' (got method={method!r})")
     if method != "lattice":
-        return float(composition.max_eps0(eps_total, k, delta_total, delta0, method=method))
-    eps_total = float(check_epsilon(eps_total, "eps_total", strictly_positive=True))
-    k = check_positive_int(k, "k")
+        try:
+            return float(composition.max_eps0(eps_total, k, delta_total, delta0, method=method))
+        except ValueError as err:  # max_eps0 names its own δ "delta": say the caller's name
+            raise ValueError(str(err).replace("delta must", "delta_total must").replace("(got delta=", "(got delta_total=")) from None
     lo, hi = 0.0, eps_total
     for _ in range(80):
         mid = 0.5 * (lo + hi)
@@ -712,7 +794,9 @@ def composed_epsilon(eps0, ks, delta, method: str = "optimal"):
     ``"optimal"`` (exact, any ε) or ``"lattice"`` (optimal restricted to the printed lattice points)."""
     from . import composition
 
-    ks = np.atleast_1d(np.asarray(ks))
+    ks = np.atleast_1d(composition._check_k(ks, "ks"))
+    eps0 = float(check_epsilon(eps0, "eps0", scalar=True))
+    delta = float(check_delta(delta, "delta", scalar=True))
     if method == "basic":
         return np.array([float(composition.basic_epsilon(eps0, int(k))) for k in ks])
     if method == "advanced":
@@ -732,7 +816,9 @@ def composed_posterior_bound(prior, eps0, ks, delta, delta_prime, method: str = 
 
     eps = composed_epsilon(eps0, ks, delta, method)
     d = 0.0 if method == "basic" else delta
-    return posterior_bounds(prior, conversions.pdp_epsilon(eps, d, delta_prime))[1]
+    finite = np.isfinite(eps)  # an infinite ε bounds nothing: the posterior bound is 1
+    high = posterior_bounds(prior, conversions.pdp_epsilon(np.where(finite, eps, 0.0), d, delta_prime))[1]
+    return np.where(finite, high, 1.0)
 
 
 def zcdp_eps_prime(rho, ks, delta_prime, *, tight: bool = False):
@@ -741,7 +827,8 @@ def zcdp_eps_prime(rho, ks, delta_prime, *, tight: bool = False):
     (:func:`best_zcdp_pdp_epsilon`)."""
     from . import composition
 
-    ks = np.atleast_1d(np.asarray(ks))
+    ks = np.atleast_1d(composition._check_k(ks, "ks"))
+    rho = float(check_positive(rho, "rho", scalar=True))
     return np.array([best_zcdp_pdp_epsilon(float(composition.zcdp_compose(rho, int(k))), delta_prime, tight=tight)[0]
                      for k in ks])
 
@@ -837,6 +924,7 @@ def pair_losses(row_present, row_absent):
     return np.where((a == 0) & (b == 0), 0.0, z)
 
 
+@overflow_is_infinity
 def pair_hockey(row_present, row_absent, eps):
     """max of the two hockey-stick divergences Σ max(0, P − e^ε Q), Σ max(0, Q − e^ε P): the pair's DP δ at ε
     (Kazan et al., Definition 2.1).  Broadcasts over ``eps``."""
@@ -846,6 +934,7 @@ def pair_hockey(row_present, row_absent, eps):
     return _out(np.maximum(np.maximum(a - e * b, 0).sum(-1), np.maximum(b - e * a, 0).sum(-1)))
 
 
+@overflow_is_infinity
 def pair_pdp_delta(row_present, row_absent, eps):
     """The pair's PDP δ at ε (Definition 2.4): max(P[|Z| > ε], Q[|Z′| > ε]).  Broadcasts over ``eps``."""
     a = np.asarray(row_present, dtype=float)
@@ -855,6 +944,7 @@ def pair_pdp_delta(row_present, row_absent, eps):
     return _out(np.maximum((a * out).sum(-1), (b * out).sum(-1)))
 
 
+@overflow_is_infinity
 def leave_thresholds(prior, eps, metric: str):
     """The losses between which an adversary with this prior stays inside the bound of ``metric`` at level ε:
     returns ``(lo, hi)``; the posterior leaves the bound exactly when z < lo or z > hi (±∞: never).
@@ -897,6 +987,7 @@ def _leaves(z, lo, hi):
     return up | down
 
 
+@overflow_is_infinity
 def pair_leave_probability(row_present, row_absent, priors, eps, metric: str):
     """For each prior, the larger (over both hypotheses) probability that the adversary's posterior, ratio or
     difference leaves the bound of Theorem 3.2, 3.3 or 3.5 at level ε."""
@@ -910,6 +1001,7 @@ def pair_leave_probability(row_present, row_absent, priors, eps, metric: str):
 def critical_priors(eps, metric: str, n: int = 400):
     """A prior grid for the condition "for every prior": log-spaced towards 0 and 1 (down to 1e-15), uniform in
     between, plus Lemma 3.4's extremal priors 1/(1 + e^{±ε/2}) and 1/2."""
+    n = check_positive_int(n, "n", minimum=4, maximum=10**7)
     tail = np.logspace(-15, -1, n // 4)
     grid = np.concatenate([tail, np.linspace(0.1, 0.9, n // 2), 1 - tail, [0.5], np.atleast_1d(worst_case_prior(eps))])
     return np.unique(np.clip(grid, 1e-15, 1 - 1e-15))
@@ -1009,7 +1101,9 @@ def random_pairs(n_pairs: int, seed: int, *, eps_scale: float = 1.0, max_outputs
     """Random neighbouring pairs drawn near the worst cases: 2–``max_outputs`` outputs, P from a sparse
     Dirichlet, Q = P·e^{−z} renormalised with losses z spread over ±2·``eps_scale``, and with probability 1/3
     an output that one side cannot produce (infinite loss)."""
-    rng = np.random.default_rng(seed)
+    n_pairs = check_positive_int(n_pairs, "n_pairs", minimum=0, maximum=10**7)
+    max_outputs = check_positive_int(max_outputs, "max_outputs", minimum=2, maximum=10**6)
+    rng = np.random.default_rng(check_positive_int(seed, "seed", minimum=0))
     out = []
     for _ in range(n_pairs):
         m = int(rng.integers(2, max_outputs + 1))
@@ -1037,12 +1131,14 @@ def theorem39_tight_pair(eps, delta, delta_prime, eta: float = 1e-9):
     """
     from . import conversions
 
-    eps = float(check_epsilon(eps, "eps"))
-    delta = float(check_delta(delta, "delta", open_low=True))
-    delta_prime = float(check_delta(delta_prime, "delta_prime", open_low=True))
+    eps = float(check_epsilon(eps, "eps", scalar=True))
+    delta = float(check_delta(delta, "delta", open_low=True, scalar=True))
+    delta_prime = float(check_delta(delta_prime, "delta_prime", open_low=True, scalar=True))
     if delta_prime <= delta:
         raise ValueError(f"delta_prime must exceed delta (got delta_prime={delta_prime!r}, delta={delta!r})")
-    check_positive(eta, "eta")
+    eta = float(check_positive(eta, "eta", scalar=True))
+    if eps > 700.0:  # the outputs C, D carry c and c·e^{−ε}: past e^{−700} the second underflows
+        raise ValueError(f"eps must be at most 700 for this construction (got eps={eps!r})")
     ep = float(conversions.pdp_epsilon(eps, delta, delta_prime)) + eta
     a = delta / -math.expm1(eps - ep)
     c = (1 - a * (1 + math.exp(-ep))) / (1 + math.exp(-eps))

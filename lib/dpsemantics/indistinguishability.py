@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
-from ._validate import as_output, check_delta, check_distribution, check_epsilon, check_positive_int
+from ._validate import as_output, check_delta, check_distribution, check_epsilon, check_positive_int, overflow_is_infinity
 
 __all__ = [
     "hockey_stick",
@@ -116,6 +116,7 @@ def event_violation(p, q, eps, event) -> float:
     return float(p[mask].sum() - np.exp(eps) * q[mask].sum())
 
 
+@overflow_is_infinity
 def transitivity_parameters(eps, delta):
     """Parameters (ε′, δ′) = (2ε, (1 + e^ε)δ) with ``p ≈ q ≈ r ⇒ p ≈_(ε′,δ′) r`` (Lecture 1, Exercise 7.2).
 
@@ -142,6 +143,7 @@ def smallest_delta_over_events(p, q, eps) -> float:
     return float(max(np.max(pe - factor * qe), np.max(qe - factor * pe), 0.0))
 
 
+@overflow_is_infinity
 def transitivity_witness(eps, delta, t=None):
     """Three distributions p ≈ q ≈ r, each pair (ε, δ)-indistinguishable, that show the answer
     (2ε, (1 + e^ε)δ) of :func:`transitivity_parameters` cannot be improved in either parameter
@@ -153,9 +155,9 @@ def transitivity_witness(eps, delta, t=None):
     needs (1 + e^ε)δ + (e^{2ε} − e^{ε′})t > (1 + e^ε)δ (ε′ cannot be lowered without raising δ′).  c takes
     the rest.  ``t`` defaults to δ; the validity of the chain is checked here, not assumed.
     """
-    eps = check_epsilon(eps, "eps")
-    delta = check_delta(delta)
-    t = float(delta) if t is None else float(check_delta(t, "t"))
+    eps = check_epsilon(eps, "eps", scalar=True)
+    delta = check_delta(delta, "delta", scalar=True)
+    t = float(delta) if t is None else float(check_delta(t, "t", scalar=True))
     e = float(np.exp(eps))
     p = np.array([(1 + e) * delta, e * e * t, 0.0])
     q = np.array([delta, e * t, 0.0])
@@ -168,6 +170,7 @@ def transitivity_witness(eps, delta, t=None):
     return p, q, r
 
 
+@overflow_is_infinity
 def transitivity_worst_delta(eps, delta, eps_prime=None, outcomes: int = 3, *, return_chain: bool = False):
     """The largest δ needed for ``p ≈_(ε′, ·) r`` over all chains ``p ≈_(ε,δ) q ≈_(ε,δ) r`` on ``outcomes``
     outcomes, by linear programming (Lecture 1, Exercise 7.2; ε′ defaults to 2ε).
@@ -213,6 +216,7 @@ def transitivity_worst_delta(eps, delta, eps_prime=None, outcomes: int = 3, *, r
     return (best, chain) if return_chain else best
 
 
+@overflow_is_infinity
 def group_parameters(eps, delta, group_size: int):
     """Group privacy: an (ε, δ)-DP algorithm is (gε, δ_g)-DP for datasets differing in g records, with
     δ_g = δ Σ_{j<g} e^{jε} ≤ g e^{(g−1)ε} δ (Dwork & Roth 2014, Thm 2.2 for δ = 0; in general, chaining
@@ -220,8 +224,8 @@ def group_parameters(eps, delta, group_size: int):
 
     This is the "group" flavour of DP that Lecture 1, §4 mentions; user-level DP asks for it directly.
     """
-    eps = check_epsilon(eps, "eps")
-    delta = check_delta(delta)
+    eps = check_epsilon(eps, "eps", scalar=True)
+    delta = check_delta(delta, "delta", scalar=True)
     g = check_positive_int(group_size, "group_size")
     # Σ_{j<g} e^{jε} δ: the chain p_0 ≈ p_1 ≈ … ≈ p_g accumulates each step's δ scaled by e^{jε}.
     slack = delta * np.sum(np.exp(eps * np.arange(g)))

@@ -28,7 +28,7 @@ from scipy import stats
 from scipy.optimize import brentq
 from scipy.special import erfcx, expit, ndtr
 
-from ._validate import as_float, as_output, broadcast, check_delta, check_epsilon, check_positive, check_positive_int, check_row_stochastic
+from ._validate import as_float, as_output, broadcast, check_delta, check_epsilon, check_positive, check_positive_int, check_row_stochastic, check_record_count
 from .indistinguishability import hockey_stick, max_divergence
 
 __all__ = [
@@ -153,14 +153,14 @@ class FiniteMechanism:
 
 def randomized_response(eps) -> FiniteMechanism:
     """Randomized response on one bit: report the truth with probability e^ε/(1 + e^ε)."""
-    eps = check_epsilon(eps, "eps")
+    eps = check_epsilon(eps, "eps", scalar=True)
     keep = expit(eps)
     return FiniteMechanism(np.array([[keep, 1 - keep], [1 - keep, keep]]), [0, 1], [0, 1])
 
 
 def local_randomized_response(n: int, eps) -> FiniteMechanism:
     """Randomized response applied independently to each bit of a database in {0,1}^n."""
-    n = check_positive_int(n, "n")
+    n = check_record_count(n, "n", maximum=12)
     rr = randomized_response(eps)
     databases = list(itertools.product((0, 1), repeat=n))
     matrix = np.array([[np.prod([rr.matrix[b, o] for b, o in zip(d, out)]) for out in databases] for d in databases])
@@ -183,7 +183,7 @@ def geometric_count(n: int, eps, *, low: int | None = None, high: int | None = N
     """ε-DP count of ones in a database in {0,1}^n: count + two-sided geometric noise, clamped to
     [low, high] (default [0, n]).  Clamping is post-processing, so the mechanism stays ε-DP, and the
     output set is finite so every probability is exact."""
-    n = check_positive_int(n, "n")
+    n = check_record_count(n, "n", maximum=20)
     eps = check_epsilon(eps, "eps", strictly_positive=True)
     low = 0 if low is None else int(low)
     high = n if high is None else int(high)
@@ -312,10 +312,50 @@ def gaussian_log_delta(eps, sigma, sensitivity=1.0):
     eps, sigma, sensitivity = broadcast(eps=check_epsilon(eps, "eps"), sigma=check_positive(sigma, "sigma"),
                                         sensitivity=check_positive(sensitivity, "sensitivity"))
     r = _gaussian_ratio(sigma, sensitivity)
-    out = np.empty(eps.shape)
-    for idx in np.ndindex(eps.shape):
+    return as_output(_gaussian_log_delta_array(np.asarray(eps, dtype=float), np.asarray(r, dtype=float)))
+
+
+def _gaussian_log_delta_array(eps: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """:func:`_gaussian_log_delta_scalar` over arrays: the well-conditioned branches (the bulk with
+    condition ≤ 1e3, the tail through erfcx with u < 30 and condition ≤ 1e3, the far tail's asymptotic
+    series) in NumPy, every other
+    element (ε = 0, r at 0 or ∞, the asymptotic and the mpmath corners) by the scalar routine.  The same
+    formulas, so the same values; 10⁶ elements in well under a second."""
+    eps, r = np.broadcast_arrays(eps, r)
+    shape = eps.shape
+    eps, r = np.atleast_1d(eps), np.atleast_1d(r)
+    out = np.full(eps.shape, np.nan)
+    with np.errstate(all="ignore"):
+        ok = (eps > 0) & (r > 0) & np.isfinite(r)
+        ratio = np.where(ok, eps / np.where(ok, r, 1.0), 0.0)
+        ok &= np.isfinite(ratio)
+        a = r / 2 - ratio
+        b = -r / 2 - ratio
+        # bulk (a > 0): δ = Φ(a) − ½e^{−a²/2} erfcx(−b/√2)
+        first = ndtr(a)
+        d = first - 0.5 * np.exp(-0.5 * a * a) * erfcx(-b / _SQRT2)
+        bulk = ok & (a > 0) & (d > 0) & (first <= 1e3 * d)
+        out[bulk] = np.log(d[bulk])
+        # tail (a ≤ 0, u < 30): δ = ½e^{−a²/2}(erfcx(u) − erfcx(v))
+        u, v = -a / _SQRT2, -b / _SQRT2
+        eu, ev = erfcx(u), erfcx(v)
+        diff = eu - ev
+        tail = ok & (a <= 0) & (u < 30.0) & (0.5 * a * a <= 1e300) & (diff > 0) & (eu <= 1e3 * diff)
+        out[tail] = (-0.5 * a * a + math.log(0.5) + np.log(diff))[tail]
+        # far tail (u ≥ 30): the asymptotic series differenced term by term (_log_erfcx_difference)
+        far = ok & (a <= 0) & (u >= 30.0) & (0.5 * a * a <= 1e300)
+        if np.any(far):
+            uf, vf, hf = u[far], v[far], r[far] / _SQRT2
+            total = np.zeros_like(uf)
+            for m, c in enumerate(_ERFCX_ASYMPTOTIC):
+                n = 2 * m + 1
+                total += c * sum(uf ** (i - n + 1) * vf ** (-i) for i in range(n))
+            out[far] = (-0.5 * a[far] ** 2 + math.log(0.5) + np.log(hf) - np.log(uf) - np.log(vf)
+                        - 0.5 * math.log(math.pi) + np.log(total))
+    rest = ~(bulk | tail | far)
+    for idx in zip(*np.nonzero(rest)):
         out[idx] = _gaussian_log_delta_scalar(float(eps[idx]), float(r[idx]))
-    return as_output(out)
+    return out.reshape(shape)
 
 
 def gaussian_delta(eps, sigma, sensitivity=1.0):
@@ -425,7 +465,7 @@ def name_and_shame(n: int, delta) -> FiniteMechanism:
     it publishes somebody's record with probability 1 − (1 − δ)^n (:func:`name_and_shame_exposure`):
     the reason Lecture 1, §5 asks for δ well below 1/n.
     """
-    n = check_positive_int(n, "n")
+    n = check_record_count(n, "n", maximum=8)
     delta = check_delta(delta)
     databases = list(itertools.product((0, 1), repeat=n))
     outputs = list(itertools.product((None, 0, 1), repeat=n))

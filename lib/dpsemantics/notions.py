@@ -48,7 +48,7 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import expit
 
-from ._validate import as_float, check_distribution, check_epsilon, check_positive_int, check_probability
+from ._validate import as_float, check_distribution, check_epsilon, check_positive_int, check_probability, check_record_count
 from .mechanisms import FiniteMechanism
 
 __all__ = [
@@ -197,7 +197,7 @@ def conditional_likelihood(mechanism: FiniteMechanism, prior, i: int, S: Sequenc
 
 def independent_prior(n: int, p=0.5) -> dict:
     """Independent records in {0,1}: each is 1 with probability ``p``."""
-    n = check_positive_int(n, "n")
+    n = check_record_count(n, "n", maximum=20)
     p = check_probability(p, "p")
     return {x: float(np.prod([p if v else 1 - p for v in x])) for x in itertools.product((0, 1), repeat=n)}
 
@@ -206,9 +206,9 @@ def markov_chain_prior(n: int, stay, p0=0.5) -> dict:
     """Records in {0,1} forming a Markov chain: ``X_0 ~ Bernoulli(p0)``, each next record copies the
     previous one with probability ``stay`` and flips otherwise (``stay = 1/2``: independent uniform bits;
     ``stay = 1``: all records are copies)."""
-    n = check_positive_int(n, "n")
-    stay = check_probability(stay, "stay")
-    p0 = check_probability(p0, "p0")
+    n = check_record_count(n, "n", maximum=20)
+    stay = check_probability(stay, "stay", scalar=True)
+    p0 = check_probability(p0, "p0", scalar=True)
     out = {}
     for x in itertools.product((0, 1), repeat=n):
         pr = p0 if x[0] else 1 - p0
@@ -220,7 +220,7 @@ def markov_chain_prior(n: int, stay, p0=0.5) -> dict:
 
 def copies_prior(n: int, p=0.5) -> dict:
     """All ``n`` records are copies of one bit that is 1 with probability ``p`` (perfect correlation)."""
-    n = check_positive_int(n, "n")
+    n = check_record_count(n, "n", maximum=20)
     p = check_probability(p, "p")
     return {x: (p if all(x) else (1 - p if not any(x) else 0.0)) for x in itertools.product((0, 1), repeat=n)}
 
@@ -255,7 +255,7 @@ def random_mechanism(n: int, n_outputs: int, rng: np.random.Generator, concentra
 def xor_randomized_response(eps) -> FiniteMechanism:
     """ε-randomized response applied to ``x_0 XOR x_1`` on two bits: ε-DP, and its semantic-privacy
     parameter reaches tanh(ε/2) — record 0 pushes the output one way or the other depending on record 1."""
-    eps = check_epsilon(eps, "eps")
+    eps = check_epsilon(eps, "eps", scalar=True)
     keep = 1.0 / (1.0 + math.exp(-eps))
     dbs = list(itertools.product((0, 1), repeat=2))
     return FiniteMechanism.from_function(dbs, [0, 1], lambda x, y: keep if (x[0] ^ x[1]) == y else 1 - keep)
@@ -492,10 +492,10 @@ def membership_privacy_lemma1(ratio, b) -> float:
     """Smallest ε with ``ratio ≤ g_ε(b)`` (Zhao, Lemma 1), by bisection in ε (g_ε(b) increases with ε).
 
     ``ratio`` is the largest likelihood ratio ``P[Y|x_i]/P[Y|x̄_i]`` over events; ``inf`` gives ``inf``."""
-    ratio = as_float(ratio, "ratio")
+    ratio = as_float(ratio, "ratio", scalar=True)
     if ratio < 0:
         raise ValueError(f"ratio must be >= 0 (got ratio={ratio!r})")
-    b = check_probability(b, "b", open_low=True, open_high=True)
+    b = check_probability(b, "b", open_low=True, open_high=True, scalar=True)
     if math.isinf(ratio):
         return math.inf
     if ratio <= 1.0:
@@ -568,16 +568,16 @@ def membership_privacy_of(mechanism: FiniteMechanism, prior, b) -> np.ndarray | 
 def scaled_posterior_ratio(alpha, q):
     """Zhao, eq. (39): ``P[x_i|Y]/P[x_i] = α/(αq + 1 − q)`` under a distribution scaled to ``P[x_i] = q``."""
     alpha = as_float(alpha, "alpha")
-    if np.any(np.asarray(alpha) < 1):
-        raise ValueError(f"alpha must be >= 1 (got alpha={alpha!r})")
+    if np.any(np.asarray(alpha) < 1) or np.any(np.isinf(alpha)):
+        raise ValueError(f"alpha must be finite and >= 1 (got alpha={alpha!r})")
     q = check_probability(q, "q")
     return np.asarray(alpha) / (np.asarray(alpha) * q + 1 - np.asarray(q))
 
 
 def theorem4_threshold(alpha, eps) -> float:
     """Zhao, proof of Theorem 4: eq. (39) exceeds e^ε once ``q < (α − e^ε)/(e^ε(α − 1))`` (needs α > e^ε)."""
-    eps = check_epsilon(eps, "eps")
-    alpha = as_float(alpha, "alpha")
+    eps = check_epsilon(eps, "eps", scalar=True)
+    alpha = as_float(alpha, "alpha", scalar=True)
     if not alpha > math.exp(eps):
         raise ValueError(f"alpha must exceed e^eps = {math.exp(eps)!r} (got alpha={alpha!r})")
     if math.isinf(alpha):

@@ -65,6 +65,8 @@ from ._validate import (
     check_positive,
     check_positive_int,
     check_probability,
+    check_record_count,
+    overflow_is_infinity,
 )
 from .indistinguishability import smallest_delta
 from .mechanisms import FiniteMechanism, two_sided_geometric_pmf
@@ -494,12 +496,14 @@ def worst_semantic_delta(
 # ---------------------------------------------------------------------------------------------------
 
 
+@overflow_is_infinity
 def thm22_epsilon(eps):
     """Theorem 2.2 as stated: ε-DP implies (e^ε − 1)-semantic privacy."""
     eps = check_epsilon(eps, "eps")
     return np.expm1(eps)
 
 
+@overflow_is_infinity
 def thm22_proof_epsilon(eps):
     """What the proof of Theorem 2.2 (§3.2, "restated": ε/2-DP ⇒ (e^ε − 1)-SP) gives for ε-DP:
     e^{2ε} − 1, weaker than the statement."""
@@ -541,6 +545,7 @@ def two_point_converse_epsilon(eps_sem):
     return 2 * np.arctanh(2 * np.asarray(s))
 
 
+@overflow_is_infinity
 def thm24_max_delta(eps, n):
     """Theorem 2.4 (1)'s condition: δ < (1 − e^{−ε})²/n.  Returns the right-hand side."""
     eps = check_epsilon(eps, "eps", strictly_positive=True)
@@ -548,6 +553,7 @@ def thm24_max_delta(eps, n):
     return np.expm1(-np.asarray(eps)) ** 2 / n
 
 
+@overflow_is_infinity
 def thm24_parameters(eps, delta, n):
     """Theorem 2.4 (1): (ε, δ)-DP ⇒ (ε′, δ′)-semantic privacy, ε′ = e^{3ε} − 1 + 2√(nδ), δ′ = 4√(nδ).
 
@@ -564,6 +570,7 @@ def thm24_parameters(eps, delta, n):
     return float(np.expm1(3 * eps) + 2 * root), float(4 * root)
 
 
+@overflow_is_infinity
 def thm24_proof_epsilon(eps, delta, n):
     """ε′ that the proof of Theorem 2.4 (1) actually yields: Lemma 3.3 (5) applied to (3ε, √(nδ))
     gives e^{3ε} − 1 + √(nδ) (the proof's last line writes e^{3ε̂} − 1 + δ̂, a slip)."""
@@ -575,13 +582,14 @@ def thm24_proof_epsilon(eps, delta, n):
 
 def thm24_converse_parameters(eps, delta):
     """Theorem 2.4 (2) as stated: (ε, δ)-semantic privacy ⇒ (3ε, 2δ)-DP for ε ≤ 0.45."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta, "delta", open_low=True)
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
+    delta = check_delta(delta, "delta", open_low=True, scalar=True)
     if eps > 0.45:
         raise ValueError(f"eps must be <= 0.45 for Theorem 2.4 (2) (got eps={eps})")
     return 3 * eps, 2 * delta
 
 
+@overflow_is_infinity
 def conditioning_delta(eps, delta, delta_hat):
     """Lemma 3.4 (Conditioning Lemma) as proved: δ″ = 2δ/δ̂ + 2δ/(1 − e^{−ε}) bounds the probability of
     transcripts t at which A|_{B=t} and A′|_{B′=t} are not (3ε, δ̂)-indistinguishable.  (The printed
@@ -614,6 +622,7 @@ def conditioning_bad_mass(joint, joint_prime, eps_hat, delta_hat) -> tuple[float
     return float(pb[bad].sum()), float(qb[bad].sum())
 
 
+@overflow_is_infinity
 def corrected_conditioning_delta(eps, delta, delta_hat):
     """The Conditioning Lemma (K&S Lemma 3.4) with the proof repaired: δ″ = 2δ/(1 − e^{−ε}) + (1 + e^{2ε})·δ/δ̂.
 
@@ -628,6 +637,7 @@ def corrected_conditioning_delta(eps, delta, delta_hat):
     return -2 * delta / np.expm1(-eps) + (1 + np.exp(2 * eps)) * delta / delta_hat
 
 
+@overflow_is_infinity
 def conditioning_counterexample(eps, delta, delta_hat, *, slack: float = 1e-6):
     """Two joint distributions of (A, B), A ∈ {0, 1} (rows) and B ∈ {t₁, t₂, t₀} (columns), that are exactly
     (ε, δ)-indistinguishable, yet t₁ and t₂ are both bad at (3ε, δ̂) and Pr[B ∈ {t₁, t₂}] ≈
@@ -654,6 +664,7 @@ def conditioning_counterexample(eps, delta, delta_hat, *, slack: float = 1e-6):
     return P, Q
 
 
+@overflow_is_infinity
 def thm24_repaired_delta_hat(eps, delta, n):
     """The largest δ̂ for which (3ε, δ̂)-indistinguishable posteriors are within Theorem 2.4 (1)'s
     ε′ = e^{3ε} − 1 + 2√(nδ) in statistical difference, using the exact maximum
@@ -667,6 +678,7 @@ def thm24_repaired_delta_hat(eps, delta, n):
     return (eps_prime * (e3 + 2) - e3) / 2
 
 
+@overflow_is_infinity
 def thm24_repaired_delta(eps, delta, n):
     """δ′ = n·δ″ that Theorem 2.4 (1)'s proof gives with the corrected Conditioning Lemma
     (:func:`corrected_conditioning_delta`) at δ̂ = :func:`thm24_repaired_delta_hat`; under the theorem's
@@ -752,12 +764,13 @@ def testing_bound(eps, delta, alpha):
     return np.minimum(np.minimum(first, second), 1.0) + 0.0
 
 
+@overflow_is_infinity
 def thm42_parameters(eps, delta, delta1, n):
     """Theorem 4.2: ε′ = e^{3ε} − 1 + √(nδ₂), δ′ ≤ 4√(nδ₂), δ₂ = δ + δ₁, stated for ε > √(nδ₂).
     (Corollary 4.4 is the case δ = 0.)  Raises when ε ≤ √(nδ₂)."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta)
-    delta1 = check_delta(delta1, "delta1")
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
+    delta = check_delta(delta, "delta", scalar=True)
+    delta1 = check_delta(delta1, "delta1", scalar=True)
     n = check_positive_int(n, "n")
     root = float(np.sqrt(n * (delta + delta1)))
     if eps <= root:
@@ -765,6 +778,7 @@ def thm42_parameters(eps, delta, delta1, n):
     return float(np.expm1(3 * eps) + root), 4 * root
 
 
+@overflow_is_infinity
 def max_sd_bound(eps, delta):
     """Lemma 3.3 (5): (ε, δ)-indistinguishable X, Y have SD(X, Y) ≤ e^ε − 1 + δ."""
     eps = check_epsilon(eps, "eps")
@@ -772,12 +786,14 @@ def max_sd_bound(eps, delta):
     return np.expm1(eps) + delta
 
 
+@overflow_is_infinity
 def tight_max_sd(eps, delta):
     """The largest SD of two (ε, δ)-indistinguishable distributions: (e^ε − 1 + 2δ)/(e^ε + 1), attained on
     three points (the corner of the (ε, δ) trade-off region)."""
     eps = check_epsilon(eps, "eps")
     delta = check_delta(delta)
-    return (np.expm1(eps) + 2 * np.asarray(delta)) / (np.exp(eps) + 1)
+    a = np.exp(-np.asarray(eps))  # divided through by e^ε: no inf/inf at large ε (the limit is 1)
+    return (1 - a + 2 * np.asarray(delta) * a) / (1 + a)
 
 
 def pointwise_delta(p, q, eps) -> float:
@@ -801,7 +817,7 @@ def pointwise_delta(p, q, eps) -> float:
 def random_index_mechanism(n: int) -> FiniteMechanism:
     """K&S Remark 1: on x ∈ {0,1}^n pick i uniformly and output (i, x_i).  Any two neighbours are at
     statistical difference 1/n, yet it publishes a record in the clear."""
-    n = check_positive_int(n, "n")
+    n = check_record_count(n, "n", maximum=20)
     databases = list(itertools.product((0, 1), repeat=n))
     outputs = [(i, v) for i in range(1, n + 1) for v in (0, 1)]
     return FiniteMechanism.from_function(databases, outputs, lambda x, o: (x[o[0] - 1] == o[1]) / n)
@@ -835,9 +851,9 @@ def leaky_count(n: int, eps, delta) -> FiniteMechanism:
     """An (ε, δ)-DP count that is not ε-DP: with probability δ publish the whole database, otherwise
     the count plus two-sided geometric noise clamped to [0, n].  Its privacy profile at ε is exactly δ.
     Used to see how the δ of Theorem 2.4 turns into bad transcripts."""
-    n = check_positive_int(n, "n")
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta)
+    n = check_record_count(n, "n", maximum=20)
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
+    delta = check_delta(delta, "delta", scalar=True)
     databases = list(itertools.product((0, 1), repeat=n))
     counts = list(range(n + 1))
     a = np.exp(-eps)
@@ -857,21 +873,25 @@ def leaky_count(n: int, eps, delta) -> FiniteMechanism:
     return FiniteMechanism.from_function(databases, counts + databases, pmf)
 
 
+@overflow_is_infinity
 def paper_gaussian_sigma(eps, delta) -> float:
     """The noise of the proof of Theorem A.2: variance σ² = log(1/δ)/ε² (natural log), σ returned.
     Whether it gives (ε, δ)-DP is checked with :func:`dpsemantics.mechanisms.gaussian_delta`."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta, "delta", open_low=True, open_high=True)
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
+    delta = check_delta(delta, "delta", open_low=True, open_high=True, scalar=True)
     return float(np.sqrt(-np.log(delta)) / eps)
 
 
+@overflow_is_infinity
 def dwork_mcsherry_sd(t, sigma):
     """Theorem A.2's counterexample: belief uniform on {0ⁿ, (1, 0ⁿ⁻¹)}, output t = Σx + N(0, σ²).
     Game 1 does not update (both databases become 0ⁿ), so SD(b̄₀, b̄₁) = |Pr[(1,0ⁿ⁻¹) | t] − ½| with
     log-odds (2t − 1)/(2σ²)."""
     t = as_float(t, "t")
     sigma = check_positive(sigma, "sigma")
-    return np.abs(expit((2 * np.asarray(t) - 1) / (2 * sigma**2)) - 0.5) + 0.0
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):  # σ → 0: the log-odds are ±inf
+        log_odds = (2 * np.asarray(t) - 1) / (2 * np.asarray(sigma) ** 2)
+    return np.abs(expit(np.nan_to_num(log_odds, nan=0.0)) - 0.5) + 0.0
 
 
 def dwork_mcsherry_delta(n, sigma, eps_prime):

@@ -35,7 +35,7 @@ from .render import claim_anchor, exponents, typeset_scripts
 logger = logging.getLogger(__name__)
 
 #: The modules the API reference documents, in reading order (one page each under ``book/api/``).
-API_MODULES = ("indistinguishability", "mechanisms", "conversions", "composition", "disclosure", "semantic",
+API_MODULES = ("indistinguishability", "mechanisms", "conversions", "composition", "pld", "disclosure", "semantic",
                "notions", "causal", "notion_map", "releases", "claims", "report")
 API_FOLDER = "book/api/"
 CLAIMS_PAGE = "book/claims"

@@ -1,0 +1,111 @@
+"""The privacy-loss-distribution engine: its bracket [optimistic, pessimistic] contains the exact profile.
+
+References are closed forms evaluated here in mpmath (randomized response: the binomial sum of Kairouz, Oh &
+Viswanath; Gaussian: Balle & Wang 2018 Thm 8 with σ/√k; Laplace, one run: (1 − e^{(ε−ε₀)/2})₊ and, for
+ε < 0, the same hockey stick from its definition), importing nothing from dpsemantics.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import pytest
+
+from dpsemantics.pld import PrivacyLossDistribution as PLD
+
+
+def rr_delta(eps, eps0, k):
+    e, e0 = mp.mpf(eps), mp.mpf(eps0)
+    q = 1 / (1 + mp.exp(e0))
+    total = mp.mpf(0)
+    for ell in range(k + 1):
+        loss = e0 * (k - 2 * ell)
+        if loss > e:
+            total += mp.binomial(k, ell) * q**ell * (1 - q) ** (k - ell) * -mp.expm1(e - loss)
+    return total
+
+
+def gaussian_delta(eps, sigma):
+    e, s = mp.mpf(eps), mp.mpf(sigma)
+    return mp.ncdf(1 / (2 * s) - e * s) - mp.exp(e) * mp.ncdf(-1 / (2 * s) - e * s)
+
+
+@pytest.mark.parametrize("eps0, k", [(0.1, 1), (0.1, 50), (1.0, 7), (0.3, 400)])
+def test_randomized_response_bracket_contains_the_exact_profile(eps0, k):
+    pld = PLD.randomized_response(eps0, h=eps0 / 10).self_compose(k)
+    for eps in (0.0, 0.5 * eps0, eps0 * math.sqrt(k), 2 * eps0 * math.sqrt(k)):
+        low, high = pld.delta_bounds(eps)
+        exact = rr_delta(eps, eps0, k)
+        assert low <= exact <= high
+        assert high <= exact * (1 + 1e-6) + 1e-12  # the lattice is exact for randomized response
+
+
+@pytest.mark.parametrize("sigma, k", [(1.0, 1), (3.0, 9), (20.0, 400)])
+def test_gaussian_bracket_contains_the_closed_form(sigma, k):
+    pld = PLD.gaussian(sigma, h=2e-4 * math.sqrt(k) / sigma).self_compose(k)
+    s = sigma / math.sqrt(k)
+    for eps in (0.0, 0.5, 2.0, 4.0):
+        low, high = pld.delta_bounds(eps)
+        exact = gaussian_delta(eps, s)
+        assert low <= exact <= high
+        if exact > 1e-12:
+            assert high <= exact * 1.01  # connect-the-dots: close on the safe side
+
+
+@pytest.mark.parametrize("eps0", [0.1, 1.0, 3.0])
+def test_laplace_single_run_bracket_and_negative_eps(eps0):
+    pld = PLD.laplace(eps0, h=eps0 / 200)
+    for eps in (0.0, 0.3 * eps0, 0.9 * eps0, 1.5 * eps0):
+        low, high = pld.delta_bounds(eps)
+        exact = max(-mp.expm1((mp.mpf(eps) - eps0) / 2), 0)
+        assert low <= exact <= high
+    # ε < 0: δ(ε) = E_P[(1 − e^{ε−L})₊] from the definition (P = Lap(0, 1/ε₀), Q = Lap(1, 1/ε₀))
+    e0 = mp.mpf(eps0)
+    p = lambda y: e0 / 2 * mp.exp(-e0 * abs(y))  # noqa: E731
+    q = lambda y: e0 / 2 * mp.exp(-e0 * abs(y - 1))  # noqa: E731
+    for eps in (-0.5 * eps0, -0.9 * eps0):
+        kink = (1 - mp.mpf(eps) / e0) / 2  # where p = e^ε q, inside (0, 1)
+        exact = mp.quad(lambda y: max(p(y) - mp.exp(eps) * q(y), 0), [-mp.inf, 0, kink, 1, mp.inf])
+        low, high = pld.delta_bounds(eps)
+        assert low <= exact <= high
+
+
+def test_laplace_composition_bracket_is_narrow_and_epsilon_is_safe():
+    pld = PLD.laplace(0.1, h=5e-4).self_compose(1000)
+    eps = pld.epsilon(1e-6)
+    low, high = pld.delta_bounds(eps)
+    assert high <= 1e-6 and low <= high and (high - low) / high < 1e-3
+    e_low, e_high = pld.epsilon_bounds(1e-6)
+    assert e_low <= eps == e_high
+
+
+def test_mixture_and_approximate_dp():
+    """A mixture with disjoint outputs has the mixed loss law; the (ε, δ) worst case has δ(ε) = δ + ..."""
+    a, b = PLD.randomized_response(0.5, h=0.05), PLD.approximate_dp(0.5, 1e-3, h=0.05)
+    mix = PLD.mixture([0.25, 0.75], [a, b])
+    for eps in (0.0, 0.2):
+        la, ha = a.delta_bounds(eps)
+        lb, hb = b.delta_bounds(eps)
+        lm, hm = mix.delta_bounds(eps)
+        assert lm == pytest.approx(0.25 * la + 0.75 * lb) and hm == pytest.approx(0.25 * ha + 0.75 * hb)
+    assert b.delta(0.5) == pytest.approx(1e-3, rel=1e-9)  # only the reveal is left at ε = ε₀
+
+
+def test_geometric_with_sensitivity_one_is_randomized_response():
+    g, rr = PLD.geometric(0.7, 1, h=0.07), PLD.randomized_response(0.7, h=0.07)
+    assert g.self_compose(5).delta_bounds(0.3) == pytest.approx(rr.self_compose(5).delta_bounds(0.3))
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: PLD.laplace(0.1, h=5e-324), "h"),
+    (lambda: PLD.laplace(-1.0), "eps"),
+    (lambda: PLD.gaussian(1e-300), "sigma"),
+    (lambda: PLD.laplace(0.1).self_compose(10**400), "k"),
+    (lambda: PLD.laplace(0.1).compose(PLD.laplace(0.1, h=0.01)), "other"),
+    (lambda: PLD.mixture([0.5, 0.6], [PLD.laplace(0.1), PLD.laplace(0.1)]), "weights"),
+    (lambda: PLD.laplace(0.1).epsilon(0.0), "delta"),
+])
+def test_errors_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()

@@ -1,0 +1,293 @@
+"""Directed rounding: every ε, δ, σ that decides a guarantee lies on the safe side of the exact value.
+
+The references are written here in mpmath at 50+ digits from the papers' formulas, importing nothing
+from dpsemantics; the package's value is only the point at which they are evaluated.  Each test asserts
+the *direction* (an ε or δ that is claimed to hold is never below the exact one; the largest ε a budget
+allows is never above it), and where meaningful that the value is still tight (within 1e-9 relative).
+The grids are hostile on purpose: δ′ down to 1e-300, δ within 1e-14 of the reveal mass A = 1 − (1 − δ₀)^k,
+δ′ one float above δ, ε′ of 1e-12, k up to 1e9, and every reproducer of issue 23.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from dpsemantics import composition as K
+from dpsemantics import conversions as C
+from dpsemantics import disclosure as D
+
+
+@pytest.fixture(autouse=True)
+def _digits():
+    with mp.workdps(60):
+        yield
+
+
+# ------------------------------------------------------------------------------------- references
+
+
+def ref_gaussian_pdp_delta(t, sigma):
+    """P[|Z| > t] for Z ~ N(μ, 2μ), μ = 1/(2σ²) (the Gaussian mechanism's privacy loss at Δ = 1)."""
+    mu = 1 / (2 * mp.mpf(sigma) ** 2)
+    s = mp.sqrt(2 * mu)
+    t = mp.mpf(t)
+    return mp.erfc((t - mu) / (s * mp.sqrt(2))) / 2 + mp.erfc((t + mu) / (s * mp.sqrt(2))) / 2
+
+
+def ref_optimal_delta(eps, eps0, k, delta0):
+    """Kairouz–Oh–Viswanath: 1 − (1 − δ₀)^k (1 − Σ_ℓ C(k,ℓ) q^ℓ p^{k−ℓ}(1 − e^{ε − ε₀(k−2ℓ)})₊),
+    q = 1/(1 + e^{ε₀}).  The terms are summed from the last active ℓ downwards by the exact ratio
+    P_{ℓ−1}/P_ℓ = ℓ/(k − ℓ + 1)·p/q, until they fall below 1e-30 of the sum (they decrease: the active ℓ
+    lie below the binomial mode whenever δ is small, and all of them are summed for k ≤ 2000)."""
+    eps, eps0, delta0 = mp.mpf(eps), mp.mpf(eps0), mp.mpf(delta0)
+    q = 1 / (1 + mp.exp(eps0))
+    p = 1 - q
+    last = int(mp.floor((k - eps / eps0) / 2))
+    if (k - 2 * last) * eps0 <= eps:
+        last -= 1
+    last = min(last, (k + 1) // 2 - 1)
+    total = mp.mpf(0)
+    if last >= 0:
+        term = mp.exp(mp.loggamma(k + 1) - mp.loggamma(last + 1) - mp.loggamma(k - last + 1)
+                      + last * mp.log(q) + (k - last) * mp.log(p))
+        ell = last
+        gap = mp.exp(eps - eps0 * (k - 2 * ell))  # e^{ε − L_ℓ}; each step down in ℓ multiplies it by e^{−2ε₀}
+        shrink = mp.exp(-2 * eps0)
+        while ell >= 0:
+            total += term * (1 - gap)
+            if k > 2000 and term < total * mp.mpf(10) ** -30:
+                break
+            term = term * ell / (k - ell + 1) * p / q
+            gap *= shrink
+            ell -= 1
+    reveal = -mp.expm1(k * mp.log1p(-delta0))  # A = 1 − (1 − δ₀)^k without cancellation
+    return reveal + (1 - reveal) * total
+
+
+def ref_lattice_delta(eps0, k, ell, delta0):
+    """The printed sum of Kazan Theorem 2.8(3) at ℓ."""
+    eps0 = mp.mpf(eps0)
+    s = sum(mp.binomial(k, j) * (mp.exp((k - j) * eps0) - mp.exp((k - 2 * ell + j) * eps0)) for j in range(ell))
+    reveal = -mp.expm1(k * mp.log1p(-mp.mpf(delta0)))
+    return reveal + (1 - reveal) * s / (1 + mp.exp(eps0)) ** k
+
+
+def ref_pdp_epsilon(eps, delta, delta_prime):
+    """Kazan Theorem 3.9: ε′ = log(δ′e^ε + δ) − log(δ′ − δ) = ε + log(1 + δe^{−ε}/δ′) − log(1 − δ/δ′)
+    (the second form so that δ/δ′ = 1e-300 survives 60 digits)."""
+    e, d, dp = mp.mpf(eps), mp.mpf(delta), mp.mpf(delta_prime)
+    return e + mp.log1p(d * mp.exp(-e) / dp) - mp.log1p(-d / dp)
+
+
+def ref_dp_epsilon_for_pdp(eps_prime, delta, delta_prime):
+    """Theorem 3.9 inverted: ε = log(e^{ε′}(δ′ − δ) − δ) − log δ′, written as
+    ε′ + log(1 − (δ/δ′)(1 + e^{−ε′})) so that ε′ = 1e-12 with δ = 0 is exact at 60 digits."""
+    ep, d, dp = mp.mpf(eps_prime), mp.mpf(delta), mp.mpf(delta_prime)
+    return ep + mp.log1p(-(d / dp) * (1 + mp.exp(-ep)))
+
+
+# ------------------------------------------------------------------ mechanism_pdp_epsilon (Gaussian)
+
+
+@pytest.mark.parametrize("sigma", [0.2, 1.0, 3.0, 30.0])
+@pytest.mark.parametrize("delta_prime", [0.3, 1e-6, 1.1e-15, 1e-20, 1e-100, 1e-300])
+def test_gaussian_pdp_epsilon_is_safe_and_tight(sigma, delta_prime):
+    """Issue 23: at σ = 1, δ′ = 1e-20 the 1 − cdf form returned 8.792 (exact 9.762)."""
+    try:
+        e = D.mechanism_pdp_epsilon(delta_prime, D.gaussian_loss(sigma))
+    except ValueError as err:  # only where ε′ exceeds eps_max = 200
+        assert "delta_prime" in str(err)
+        assert ref_gaussian_pdp_delta(200, sigma) > delta_prime
+        return
+    assert ref_gaussian_pdp_delta(e, sigma) <= delta_prime
+    if e > 0:
+        assert ref_gaussian_pdp_delta(e * (1 - 1e-9), sigma) > delta_prime
+
+
+def test_gaussian_pdp_epsilon_reproducer():
+    assert D.mechanism_pdp_epsilon(1e-20, D.gaussian_loss(1.0)) == pytest.approx(9.762345, abs=1e-5)
+
+
+def test_gaussian_loss_isf_is_accurate_in_the_tail():
+    """The report's bound: the (1 − δ′)-quantile of Z.  ppf(1 − 1.1e-15) is off; isf is exact."""
+    loss = D.gaussian_loss(1.0)
+    t = loss.present.isf(1.1e-15)
+    mu, s = mp.mpf(0.5), mp.mpf(1)
+    assert mp.erfc((t - mu) / (s * mp.sqrt(2))) / 2 == pytest.approx(1.1e-15, rel=1e-9)
+
+
+# --------------------------------------------------------------------------------- optimal_epsilon
+
+
+def _reveal(k, delta0):
+    return -math.expm1(k * math.log1p(-delta0))
+
+
+NEAR_A = [(e0, k, d0, f) for e0 in (0.1, 1.0) for k in (10, 1000) for d0 in (1e-12, 1e-8, 1e-4)
+          for f in (1e-14, 1e-12, 1e-9, 1e-6, 1e-2)]
+
+
+@pytest.mark.parametrize("eps0, k, delta0, f", NEAR_A)
+def test_optimal_epsilon_near_the_reveal_mass_is_safe(eps0, k, delta0, f):
+    """δ = A(1 + f): the old code rebuilt A = exp(log A) and took log(δ − A) (66 of 208 unsafe)."""
+    delta = _reveal(k, delta0) * (1 + f)
+    try:
+        e = K.optimal_epsilon(eps0, k, delta, delta0)
+    except ValueError as err:  # only if δ is not above A in exact arithmetic
+        assert "delta" in str(err)
+        assert mp.mpf(delta) <= 1 - (1 - mp.mpf(delta0)) ** k
+        return
+    assert ref_optimal_delta(e, eps0, k, delta0) <= delta
+    if e > 0:
+        assert ref_optimal_delta(e * (1 - 1e-9), eps0, k, delta0) > delta
+
+
+def test_optimal_epsilon_reproducer_near_reveal_mass():
+    delta = _reveal(1000, 1e-8) * (1 + 1e-14)
+    e = K.optimal_epsilon(1.0, 1000, delta, 1e-8)
+    assert e == pytest.approx(699.636, abs=1e-3)
+    assert ref_optimal_delta(e, 1.0, 1000, 1e-8) <= delta
+
+
+@pytest.mark.parametrize("eps0, k, delta", [(0.01, 10**9, 1e-6), (0.1, 10**7, 1e-10), (1.0, 10**5, 1e-300),
+                                            (1e-4, 10**6, 1e-3)])
+def test_optimal_epsilon_large_k_is_safe(eps0, k, delta):
+    """(0.01, 1e9, 1e-6) returned an ε whose exact δ was 1.0000000000165e-6.  40 digits suffice here
+    (loggamma(1e9) ≈ 2e10 leaves 29 for the probabilities; the comparison needs 12)."""
+    e = K.optimal_epsilon(eps0, k, delta)
+    with mp.workdps(40):
+        assert ref_optimal_delta(e, eps0, k, 0.0) <= delta
+        if k < 10**9:  # at 1e9 the reference sums ~2e5 terms: the direction is checked, tightness at 1e7 and below
+            assert ref_optimal_delta(e * (1 - 1e-9), eps0, k, 0.0) > delta
+
+
+@pytest.mark.parametrize("eps0, k, delta0", [(0.1, 10, 0.0), (1.0, 100, 1e-8), (0.01, 1000, 0.0)])
+def test_optimal_delta_is_an_upper_bound(eps0, k, delta0):
+    for eps in np.linspace(0.0, k * eps0, 7)[:-1]:
+        got = K.optimal_delta(float(eps), eps0, k, delta0)
+        want = ref_optimal_delta(float(eps), eps0, k, delta0)
+        assert got >= want
+        assert got <= want * (1 + 1e-9) + 1e-300
+
+
+# ------------------------------------------------------------------------------- lattice_optimal_epsilon
+
+
+@pytest.mark.parametrize("eps0, k", [(0.5, 10), (0.1, 100), (1.0, 30)])
+def test_lattice_optimal_epsilon_never_accepts_a_point_above_delta(eps0, k):
+    """The old code accepted a lattice point whose δ exceeded the target by up to 1e-12 (on purpose)."""
+    for ell in range(1, k // 2 + 1, max(1, k // 20)):
+        exact = ref_lattice_delta(eps0, k, ell, 0.0)
+        if not 1e-300 < exact < 1:
+            continue
+        for delta in (float(exact), float(exact * (1 - mp.mpf(1e-13))), float(exact * (1 + mp.mpf(1e-13)))):
+            e = D.lattice_optimal_epsilon(eps0, k, delta)
+            ell_used = round((k - e / eps0) / 2)
+            assert ref_lattice_delta(eps0, k, ell_used, 0.0) <= delta
+
+
+# ----------------------------------------------------------------------------- Theorem 3.9, both ways
+
+
+PDP_GRID = [(e, d, dp) for e in (0.0, 1e-12, 0.1, 1.0, 10.0, 50.0) for d in (1e-300, 1e-15, 1e-6, 0.3)
+            for dp in (d * 1.000001, d * 2.5, min(d * 1e6, 1.0), 1.0, math.nextafter(d, 1.0)) if dp > d]
+
+
+@pytest.mark.parametrize("eps, delta, delta_prime", PDP_GRID)
+def test_pdp_epsilon_never_below_exact(eps, delta, delta_prime):
+    got = C.pdp_epsilon(eps, delta, delta_prime)
+    want = ref_pdp_epsilon(eps, delta, delta_prime)
+    assert got >= want
+    assert got <= want * (1 + 1e-12) + 1e-300
+
+
+INVERSE_GRID = [(ep, d, dp) for ep in (1e-12, 1e-6, 0.01, 1.0, 10.0, 50.0) for d in (0.0, 1e-15, 1e-12, 1e-6, 1e-3)
+                for dp in (1e-5, 1e-3, 0.05, 0.5, 1.0) if dp > d]
+
+
+@pytest.mark.parametrize("eps_prime, delta, delta_prime", INVERSE_GRID)
+def test_dp_epsilon_for_pdp_never_above_exact(eps_prime, delta, delta_prime):
+    """Issue 23: dp_epsilon_for_pdp(1e-12, 0, 1e-5) was 8.9e-5 too large (22 of 104 unsafe)."""
+    want = ref_dp_epsilon_for_pdp(eps_prime, delta, delta_prime) if mp.exp(eps_prime) * (delta_prime - delta) - delta >= delta_prime else None
+    if want is None:
+        with pytest.raises(ValueError, match="eps_prime"):
+            D.dp_epsilon_for_pdp(eps_prime, delta, delta_prime)
+        return
+    got = D.dp_epsilon_for_pdp(eps_prime, delta, delta_prime)
+    assert got <= want
+    assert got >= want * (1 - 1e-9) - 1e-300
+
+
+@pytest.mark.parametrize("b", [1e-9, 1e-4, 0.05, 0.2, 0.9])
+@pytest.mark.parametrize("delta, delta_prime", [(0.0, 0.01), (1e-12, 1e-5), (1e-6, 0.05)])
+def test_epsilon_for_metrics_never_above_exact(b, delta, delta_prime):
+    """The largest ε keeping a disclosure bound: ε′ from the metric (Corollaries 3.10–3.12), then
+    Theorem 3.9 inverted — never above the exact value."""
+    cases = [(lambda: D.epsilon_for_difference(b, delta, delta_prime), 4 * mp.atanh(mp.mpf(b))),
+             (lambda: D.epsilon_for_ratio(1 + b, delta, delta_prime), mp.log(1 + mp.mpf(1 + b) - 1)),
+             (lambda: D.epsilon_for_posterior(0.3, 0.3 + b * 0.7, delta, delta_prime),
+              mp.log(mp.mpf(0.3 + b * 0.7) / (1 - mp.mpf(0.3 + b * 0.7))) - mp.log(mp.mpf(0.3) / (1 - mp.mpf(0.3))))]
+    for call, eps_prime in cases:
+        if mp.exp(eps_prime) * (delta_prime - delta) - delta < delta_prime:
+            with pytest.raises(ValueError):
+                call()
+            continue
+        assert call() <= ref_dp_epsilon_for_pdp(eps_prime, delta, delta_prime)
+
+
+# --------------------------------------------------------------------------------- zCDP and advanced
+
+
+@pytest.mark.parametrize("rho", [1e-300, 1e-12, 1e-3, 0.5, 10.0, 1e6])
+@pytest.mark.parametrize("delta", [1e-300, 1e-12, 1e-6, 0.5])
+def test_zcdp_epsilon_never_below_exact(rho, delta):
+    """Bun & Steinke: ε = ρ + 2√(ρ log(1/δ)); its δ at the returned ε is at most the target."""
+    e = mp.mpf(C.zcdp_epsilon(rho, delta))
+    want = mp.mpf(rho) + 2 * mp.sqrt(mp.mpf(rho) * mp.log(1 / mp.mpf(delta)))
+    assert e >= want
+    assert e <= want * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("rho", [1e-305, 1e-290, 1e-8, 0.01, 1.0])
+@pytest.mark.parametrize("delta", [1e-12, 1e-6, 0.1])
+def test_zcdp_epsilon_tight_meets_delta(rho, delta):
+    """Canonne–Kamath–Steinke Corollary 13: δ(ε) = inf_α e^{(α−1)(αρ−ε)}(1 − 1/α)^α/(α − 1).  Any α is an
+    upper bound on the infimum, so δ at one α (the float minimiser, refined here) ≤ target proves safety.
+    ρ ≤ 1e-290 raised RuntimeError before."""
+    e = C.zcdp_epsilon(rho, delta, tight=True)
+    if e == 0.0:  # then δ(0) ≤ target must hold: the Gaussian with this ρ has δ(0) ≈ √ρ/√π
+        eps = mp.mpf(0)
+    else:
+        eps = mp.mpf(e)
+    r = mp.mpf(rho)
+
+    def log_delta(a):
+        return (a - 1) * (a * r - eps) + a * mp.log(1 - 1 / a) - mp.log(a - 1)
+
+    # minimise over x = log10(α − 1) on a grid, then by golden section (log δ is convex near its minimum):
+    # the value at any α is a valid upper bound on the infimum
+    xs = np.linspace(-6, 160, 4000)
+    f = lambda x: log_delta(1 + mp.mpf(10) ** x)  # noqa: E731
+    i = min(range(len(xs)), key=lambda j: f(xs[j]))
+    a, b = mp.mpf(xs[max(i - 1, 0)]), mp.mpf(xs[min(i + 1, len(xs) - 1)])
+    g = (mp.sqrt(5) - 1) / 2
+    for _ in range(150):
+        c, d = b - g * (b - a), a + g * (b - a)
+        a, b = (a, d) if f(c) < f(d) else (c, b)
+    best = min(f(a), f(xs[i]))
+    assert best <= mp.log(delta)
+
+
+@pytest.mark.parametrize("eps0", [1e-6, 0.01, 1.0, 5.0])
+@pytest.mark.parametrize("k", [1, 100, 10**9])
+@pytest.mark.parametrize("delta", [1e-300, 1e-6, 0.5])
+def test_advanced_epsilon_never_below_exact(eps0, k, delta):
+    e0 = mp.mpf(eps0)
+    want = k * e0 * mp.expm1(e0) + e0 * mp.sqrt(2 * k * mp.log(1 / mp.mpf(delta)))
+    got = K.advanced_epsilon(eps0, k, delta)
+    assert got >= want
+    assert got <= want * (1 + 1e-13)
