@@ -114,6 +114,79 @@ def _a6(tighten=1.0):
     return _v(lhs, rhs, "extremal", tighten, labels)
 
 
+def _exa1_domain(tighten=1.0):
+    """Example A.1 says 'Let ε, δ > 0' and defines ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}): it needs
+    e^{ε/2} < 3 (lhs e^{ε/2}, rhs 3) on a grid of ε up to 4, and a mixing probability δ(1 + e^{−ε̃}) ≤ 1."""
+    eps = np.linspace(0.05, 4.0, 80)
+    return _v(np.exp(eps / 2), np.full(eps.size, 3.0), "closed-form", tighten, [f"eps={e:.3g}" for e in eps])
+
+
+def _leaky_rr(eps0, delta0):
+    """Randomized response at ε₀ that with probability δ₀ publishes the bit: an exactly (ε₀, δ₀)-DP pair."""
+    keep = 1 / (1 + math.exp(-eps0))
+    p = np.array([(1 - delta0) * keep, (1 - delta0) * (1 - keep), delta0, 0.0])
+    return p, p[[1, 0, 3, 2]]
+
+
+def _kfold(p, q, k):
+    """The k-fold product pair, computed outcome by outcome (no formula of the theorem is used)."""
+    pk, qk = p, q
+    for _ in range(k - 1):
+        pk, qk = np.kron(pk, p), np.kron(qk, q)
+    return pk, qk
+
+
+@lru_cache(maxsize=None)
+def _thm28():
+    """Theorem 2.8 on k-fold leaky randomized response, whose exact hockey stick is computed from the product pair:
+    (1) at Σε_j it is ≤ Σδ_j; (2) at the advanced ε (δ′ = 10⁻³, 10⁻²) it is ≤ kδ₀ + δ′; (3) at the optimal ε
+    (pure case, δ = 10⁻³, 10⁻²) it is ≤ δ, and just below the optimal ε it exceeds δ (the optimum is attained:
+    randomized response is the worst case)."""
+    from .. import composition
+
+    lhs, rhs, labels = [], [], []
+    for eps0 in (0.1, 0.5, 1.0):
+        for k in range(1, 7):
+            for delta0 in (0.0, 1e-3):
+                pk, qk = _kfold(*_leaky_rr(eps0, delta0), k)
+                if delta0 > 0:
+                    lhs.append(float(D.pair_hockey(pk, qk, k * eps0))), rhs.append(k * delta0)
+                    labels.append(f"basic: k={k}, eps0={eps0}, delta0={delta0:g}")
+                for dp in (1e-3, 1e-2):
+                    e_adv = float(composition.advanced_epsilon(eps0, k, dp))
+                    lhs.append(float(D.pair_hockey(pk, qk, e_adv))), rhs.append(k * delta0 + dp)
+                    labels.append(f"advanced: k={k}, eps0={eps0}, delta0={delta0:g}, delta'={dp:g}")
+                    if delta0 == 0:
+                        e_opt = float(composition.optimal_epsilon(eps0, k, dp))
+                        lhs.append(float(D.pair_hockey(pk, qk, e_opt))), rhs.append(dp)
+                        labels.append(f"optimal: k={k}, eps0={eps0}, delta={dp:g}")
+                        if e_opt > 1e-6:
+                            lhs.append(dp), rhs.append(float(D.pair_hockey(pk, qk, e_opt * (1 - 1e-6))))
+                            labels.append(f"optimal is least: k={k}, eps0={eps0}, delta={dp:g}, just below it")
+    return lhs, rhs, labels
+
+
+@lru_cache(maxsize=None)
+def _thm31():
+    """Theorem 3.1: the posterior by Bayes' rule on a finite pair (prior × likelihood, normalised) equals
+    p/(p + (1 − p)e^{−z}) at the output's privacy loss z (target present) and p/(p + (1 − p)e^{z′}) at the reverse
+    loss (target absent): both as two inequalities, on random pairs and priors."""
+    lhs, rhs, labels = [], [], []
+    rng = np.random.default_rng(31)
+    for j, (p, q) in enumerate(_pairs()[:40]):
+        for prior in (rng.uniform(0.01, 0.99), 0.5):
+            bayes = prior * p / (prior * p + (1 - prior) * q)
+            for present, z in ((True, D.pair_losses(p, q)), (False, D.pair_losses(q, p))):
+                formula = np.asarray(D.posterior_from_privacy_loss(prior, z, target_present=present), dtype=float)
+                ok = (p + q) > 0
+                for a, b in ((bayes[ok], formula[ok]), (formula[ok], bayes[ok])):
+                    lhs += list(a)
+                    rhs += list(b * (1 + 1e-12))
+                    labels += [f"pair {j}, prior {prior:.3g}, {'present' if present else 'absent'}, output {y}"
+                               for y in np.flatnonzero(ok)]
+    return lhs, rhs, labels
+
+
 def _sublinear(tighten=1.0):
     adv = _eps_curve("advanced") / KS
     opt = _eps_curve("optimal") / KS
@@ -643,6 +716,14 @@ CLAIMS = [
                 "(0.82, 0.18) vs (1 − 1.11·10⁻⁶, 1.11·10⁻⁶) at δ = 0.316 reaches 0.384 of δ, and the optimised pair "
                 "(0.040, 0.960) vs (1 − 10⁻²⁵⁰, 10⁻²⁵⁰), ρ = 566, at δ = 0.99 reaches 0.96 (both recomputed without the "
                 "package in tests/test_audit_kazan.py). The earlier margin of 0.231 came from the Gaussian only."),
+    _claim("kazan-thm2.8-composition", "Theorem 2.8", "k mechanisms (ε_j, δ_j)-DP compose to (1) (Σε_j, Σδ_j), (2) the "
+           "advanced (ε, kδ₀ + δ′), (3) the optimal ε at δ, which is the least: exact k-fold leaky randomized response, "
+           "k ≤ 6", True, _identity_claim(_thm28, ("extremal", "exhaustive")),
+           note="The product pair is built outcome by outcome; randomized response is the worst case for the optimal "
+                "composition, so the optimal ε is attained (margin 1), while basic and advanced composition are loose."),
+    _claim("kazan-thm3.1-posterior", "Theorem 3.1, eq. (2)", "the adversary's posterior is p/(p + (1 − p)e^{−Z}) (target "
+           "present) or p/(p + (1 − p)e^{Z′}) (absent): Bayes' rule on random finite pairs, both directions", True,
+           _identity_claim(_thm31, ("random-search",))),
     _claim("kazan-thm2.9-zcdp-compose", "Theorem 2.9", "ρ₁-zCDP and ρ₂-zCDP compose to (ρ₁ + ρ₂)-zCDP: the Rényi ρ of "
            "the product pair (computed from the product distribution) is at most the sum", True,
            _identity_claim(_thm29, ("random-search", "extremal"))),
@@ -675,7 +756,13 @@ CLAIMS = [
     _claim("kazan-thm3.5-2-eps-tilde", "Theorem 3.5(2)", "the difference bound with 1 − δ for every prior ⇒ (ε̃, δ)-PDP, "
            "ε < 2 log 3", True, _reverse_claim("difference", eps_of="tilde")),
     _claim("kazan-a6-counterexample", "Appendix A.6, Example A.1", "the difference bound holds w.p. ≥ 1 − δ for every prior, "
-           "yet the mechanism is not (ε, δ)-PDP", True, _a6),
+           "yet the mechanism is not (ε, δ)-PDP (checked on the example's real domain: ε < 2 log 3, δ(1 + e^{−ε̃}) ≤ 1)",
+           True, _a6),
+    _claim("kazan-exA.1-domain", "Appendix A.6, Example A.1", "'Let ε, δ > 0': ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}) "
+           "is defined for every ε > 0", True, _exa1_domain, expected="discrepancy", finding="false-statement",
+           note="False as printed: ε̃ exists only for ε < 2 log 3 ≈ 2.197 (3 − e^{ε/2} > 0), and the mechanism needs "
+                "δ(1 + e^{−ε̃}) ≤ 1. The counterexample is valid on that domain (kazan-a6-counterexample), which "
+                "suffices for the appendix's point; the printed quantifier is too wide."),
     # ---------------------------------------------------------------- Theorem 3.9 and Figure 1
     _claim("kazan-thm3.9-holds", "Theorem 3.9", "(ε, δ)-DP ⇒ (ε′, δ′)-PDP: P[|Z| > ε′] ≤ δ′ (LP over (ε, δ)-DP pairs, "
            "random pairs at their own δ)", True, _dp_metric_claim("posterior")),
@@ -716,7 +803,7 @@ CLAIMS = [
                                                  "it with kε₀ is an identity", tried=len(_KS_DESC)),
            expected="not-checked",
            note="Not checked: the basic curve is kε₀ by definition. That kε₀ is what k pure mechanisms compose to "
-                "(the theorem behind the curve) is kazan-thm2.8-basic."),
+                "(the theorem behind the curve) is kazan-thm2.8-composition."),
     _claim("kazan-fig2-sublinear", "Figure 2 description", "advanced and optimal grow sub-linearly: ε(k)/k falls with k "
            "(advanced strictly; optimal from k = 10 to 50 to 150, with small wiggles from its lattice structure)",
            True, _sublinear),

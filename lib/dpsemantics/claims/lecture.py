@@ -148,6 +148,23 @@ def _transitivity_tight(tighten: float = 1.0) -> Verdict:
     return Verdict.of(lhs, rhs, evidence="extremal", tighten=tighten, labels=labels)
 
 
+@cache
+def _large_delta_cases():
+    """Tightness over the whole domain of δ: the bound (1 + e^ε)δ against the LP's worst case over chains on 3–5
+    outcomes, for δ beyond the chapter's grid (δ ≤ 0.01)."""
+    lhs, rhs, labels = [], [], []
+    for eps, delta in ((0.5, 0.2), (1.0, 0.1), (1.0, 0.25), (0.1, 0.4), (2.0, 0.1)):
+        worst = max(ind.transitivity_worst_delta(eps, delta, outcomes=m) for m in (3, 4, 5))
+        lhs.append((1 + np.exp(eps)) * delta), rhs.append(worst)
+        labels.append(f"ε = {eps}, δ = {delta}: (1 + e^ε)δ = {(1 + np.exp(eps)) * delta:.4f}, worst chain {worst:.4f}")
+    return np.array(lhs), np.array(rhs), tuple(labels)
+
+
+def _transitivity_tight_large_delta(tighten: float = 1.0) -> Verdict:
+    lhs, rhs, labels = _large_delta_cases()
+    return Verdict.of(lhs, rhs, evidence="optimised-search", tighten=tighten, labels=labels)
+
+
 CLAIMS = [
     Claim(
         id="lecture-s5-pure-composition",
@@ -204,12 +221,28 @@ CLAIMS = [
         id="lecture-ex7.2-tight",
         paper="lecture",
         where="Exercise 7.2",
-        statement="Neither parameter of (2ε, (1+e^ε)δ) can be lowered: at 2ε the witness needs (1+e^ε)δ, below 2ε more",
+        statement="Neither parameter of (2ε, (1+e^ε)δ) can be lowered (this book's answer, read for small δ: the grid "
+                  "δ ≤ 0.01): at 2ε the witness needs (1+e^ε)δ, below 2ε more",
         printed=True,
         compute=_transitivity_tight,
         note="The three-point witness (r, q, p) = (0, δ, (1+e^ε)δ) on one outcome and (t, e^ε t, e^{2ε} t) on another: "
              "each step uses exactly δ, and at ε′ < 2ε the pair (p, r) needs (1+e^ε)δ + (e^{2ε} − e^{ε′})t. "
-             "A two-point witness shows only that δ′ cannot be lowered at 2ε.",
+             "A two-point witness shows only that δ′ cannot be lowered at 2ε. Only for small δ: see "
+             "lecture-ex7.2-tight-large-delta.",
+        chapter=CHAPTER,
+    ),
+    Claim(
+        id="lecture-ex7.2-tight-large-delta",
+        paper="lecture",
+        where="Exercise 7.2 (this book's answer, every δ)",
+        statement="(1+e^ε)δ cannot be lowered for any δ: the worst chain needs it (LP over chains on 3–5 outcomes)",
+        printed=True,
+        compute=_transitivity_tight_large_delta,
+        expected="discrepancy",
+        finding="different-reading",
+        note="The tightness holds for small δ (lecture-ex7.2-tight, δ ≤ 0.01) but not on the whole domain: at ε = 1, "
+             "δ = 0.25 the worst chain needs only 0.816 < (1 + e)δ = 0.930. Both readings are computed; the answer (2ε, (1+e^ε)δ) is valid either "
+             "way, it is only not the least δ′ for large δ.",
         chapter=CHAPTER,
     ),
 ]
