@@ -146,3 +146,41 @@ def test_cli_table_and_paper_filter():
     assert "lecture-s5-pure-composition" in out.stdout
     bad = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "nobody"], capture_output=True, text=True)
     assert bad.returncode != 0 and "nobody" in bad.stderr
+
+
+def test_interval_proof_proves_a_true_inequality_and_refutes_a_false_one():
+    from mpmath import iv
+
+    from dpsemantics.claims.certify import prove_nonnegative
+
+    ok = prove_nonnegative(lambda x, y: iv.exp(x + y) - 1 - x - y, [(-1.0, 1.0), (-0.5, 2.0)],)
+    assert not ok.proved  # e^t − 1 − t touches 0 along x + y = 0: undecided boxes are reported, not passed
+    shifted = prove_nonnegative(lambda x: iv.exp(x) - x, [(-3.0, 3.0)])
+    assert shifted.proved and shifted.boxes >= 1
+    bad = prove_nonnegative(lambda x: iv.mpf(0.2) - x * x, [(0.0, 1.0)])
+    assert not bad.proved and bad.value_at_midpoint < 0  # a counterexample, with its box
+    anchored = prove_nonnegative(lambda x: x - iv.sin(x), [(0.0, 2.0)], dh=lambda x: 1 - iv.cos(x), anchor=0.0)
+    assert anchored.proved
+    with pytest.raises(ValueError, match="box"):
+        prove_nonnegative(lambda x: x, [(1.0, 0.0)])
+
+
+def test_lp_upper_bound_is_exact_and_valid_whatever_the_dual():
+    from fractions import Fraction as F
+
+    from dpsemantics.claims.certify import lp_upper_bound
+
+    # max x + y s.t. x + 2y ≤ 4, 3x + y ≤ 6, 0 ≤ x, y ≤ 10: optimum 14/5 at (8/5, 6/5)
+    cert = lp_upper_bound([F(1), F(1)], [[F(1), F(2)], [F(3), F(1)]], [F(4), F(6)], [], [], [F(10), F(10)])
+    assert cert.bound == F(14, 5) and abs(cert.primal - 2.8) < 1e-9 and cert.size == (2, 2, 0)
+
+
+def test_relations_report_certified_fraction_and_certificates():
+    """Every relation names one evidence kind and a domain; certified ones carry a reproducible certificate."""
+    results = [claims.evaluate(c) for c in RELATIONS]
+    certified = [r for r in results if r.verdict.certified]
+    assert certified, "no relation is certified"
+    for r in certified:
+        assert r.verdict.certificate and r.verdict.domain and r.status in ("reproduced", "discrepancy")
+        assert ("boxes" in r.verdict.certificate) == (r.verdict.kind == "certified-interval")
+        assert ("LPs" in r.verdict.certificate) == (r.verdict.kind == "certified-lp")

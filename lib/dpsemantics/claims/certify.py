@@ -59,6 +59,8 @@ def prove_nonnegative(h: Callable, box: Sequence[tuple[float, float]], *, dh: Ca
     old_iv, old_mp = iv.prec, mp.prec
     iv.prec = mp.prec = prec
     try:
+        if anchor is not None and not h(iv.mpf(anchor)).a >= 0:
+            raise ValueError(f"h must be >= 0 at the anchor (got h({anchor}) = {h(iv.mpf(anchor))})")
         stack = [(tuple((Fraction(lo), Fraction(hi)) for lo, hi in box), 0)]
         count = depth = 0
         while stack:
@@ -110,12 +112,13 @@ def lp_upper_bound(c, A_ub, b_ub, A_eq, b_eq, upper, *, denominator: int = 10**9
 
     cF, AuF, buF, AeF, beF, uF = (_fractions(x) for x in (c, A_ub, b_ub, A_eq, b_eq, upper))
     to_f = lambda m: np.array([[float(v) for v in row] for row in m]) if m and isinstance(m[0], list) else np.array([float(v) for v in m])  # noqa: E731
-    res = linprog(-to_f(cF), A_ub=to_f(AuF), b_ub=to_f(buF), A_eq=to_f(AeF), b_eq=to_f(beF),
+    res = linprog(-to_f(cF), A_ub=to_f(AuF) if AuF else None, b_ub=to_f(buF) if buF else None,
+                  A_eq=to_f(AeF) if AeF else None, b_eq=to_f(beF) if beF else None,
                   bounds=[(0, float(u)) for u in uF], method="highs")
     if res.status != 0:
         raise ValueError(f"the linear program did not solve (HiGHS status {res.status}: {res.message})")
-    y = [max(Fraction(-float(v)).limit_denominator(denominator), Fraction(0)) for v in res.ineqlin.marginals]
-    z = [Fraction(-float(v)).limit_denominator(denominator) for v in res.eqlin.marginals]
+    y = [max(Fraction(-float(v)).limit_denominator(denominator), Fraction(0)) for v in res.ineqlin.marginals] if buF else []
+    z = [Fraction(-float(v)).limit_denominator(denominator) for v in res.eqlin.marginals] if beF else []
     n = len(cF)
     bound = sum((yi * bi for yi, bi in zip(y, buF)), Fraction(0)) + sum((zi * bi for zi, bi in zip(z, beF)), Fraction(0))
     for j in range(n):
@@ -124,3 +127,22 @@ def lp_upper_bound(c, A_ub, b_ub, A_eq, b_eq, upper, *, denominator: int = 10**9
         if reduced > 0:
             bound += reduced * uF[j]
     return LPCertificate(float(-res.fun), res.x, bound, (n, len(buF), len(beF)))
+
+
+def interval_verdict(h: Callable, box, lhs, rhs, labels, *, domain: str, tighten: float = 1.0, dh=None,
+                     anchor=None, tail: str = "", prec: int = 80):
+    """A :class:`~dpsemantics.claims.Verdict` for a relation ``lhs ≤ rhs`` proved on ``box`` by
+    :func:`prove_nonnegative` applied to ``h`` (``h ≥ 0`` ⇔ the relation).  ``lhs``/``rhs``/``labels`` are the
+    relation's values on a grid of the box (they give the margin and the worst case).  When the proof fails the
+    kind falls back to ``closed-form`` and the failing box's midpoint joins the cases; ``tail`` is the written
+    bound covering the part of the stated domain outside ``box``."""
+    from . import Verdict
+
+    proof = prove_nonnegative(h, box, dh=dh, anchor=anchor, prec=prec)
+    lhs, rhs, labels = list(lhs), list(rhs), list(labels)
+    if not proof.proved:
+        lhs.append(-proof.value_at_midpoint), rhs.append(0.0)
+        labels.append(f"box {proof.failing_box} not proved: h(midpoint) = {proof.value_at_midpoint:.6g}")
+    return Verdict.of(lhs, rhs, evidence="certified-interval" if proof.proved else "closed-form", tighten=tighten,
+                      labels=labels, domain=domain + (f"; beyond the box: {tail}" if tail else ""),
+                      certificate=proof.describe(prec))

@@ -603,7 +603,7 @@ def _search_lemma33_parts_3_4():
 
 
 #: rational e^ε and δ at which the SD bound is certified (exact LP data).
-CERTIFIED_EXP_EPS = (Fraction(101, 100), Fraction(21, 20), Fraction(6, 5), Fraction(3, 2), Fraction(2), Fraction(3),
+CERTIFIED_EXP_EPS = (Fraction(1001, 1000), Fraction(101, 100), Fraction(21, 20), Fraction(6, 5), Fraction(3, 2), Fraction(2), Fraction(3),
                      Fraction(20))
 CERTIFIED_DELTAS = (Fraction(1, 10**4), Fraction(1, 100), Fraction(1, 10), Fraction(1, 2))
 
@@ -641,7 +641,7 @@ def _certified_sd_verdict(tighten: float = 1.0) -> Verdict:
     lhs, rhs, labels, exact = _certified_sd()
     return Verdict.of(lhs, rhs, evidence="certified-lp" if exact == lhs.size else "optimised-search", tighten=tighten,
                       labels=labels,
-                      domain="every (ε, δ)-indistinguishable pair, of any number of outcomes, at e^ε ∈ {101/100, 21/20, "
+                      domain="every (ε, δ)-indistinguishable pair, of any number of outcomes, at e^ε ∈ {1001/1000, 101/100, 21/20, "
                              "6/5, 3/2, 2, 3, 20} and δ ∈ {10⁻⁴, 10⁻², 10⁻¹, 1/2}",
                       certificate=f"{lhs.size} LPs of 8 variables, 6 inequality and 2 equality rows (HiGHS); the exact "
                                   f"rational dual bound is ≤ e^ε − 1 + δ in {exact} of {lhs.size} (it equals "
