@@ -363,6 +363,33 @@ def _search_remark1_not_semantic():
     return lhs, rhs, labels, "extremal"
 
 
+def semantic_delta_ignoring_undefined(mech, belief, eps) -> float:
+    """The semantic δ at ε under the other natural reading of K&S Definition 2.1: a transcript impossible in Game i
+    leaves b̄ᵢ undefined and is *ignored* for that i (the module's convention, :mod:`dpsemantics.semantic`, counts it
+    as a full breach, SD = 1)."""
+    b = np.asarray(belief, float)
+    w, z = S._all_posteriors(mech, b, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        post = np.where(z[:, None, :] > 0, w / np.where(z > 0, z, 1.0)[:, None, :], 0.0)
+    sd = 0.5 * np.abs(post[1:] - post[0][None]).sum(axis=1)
+    sd = np.where(z[1:] > 0, sd, 0.0)  # undefined b̄ᵢ: ignored
+    return float(z[0][np.any(sd > eps + 1e-12, axis=0)].sum())
+
+
+@functools.cache
+def _remark1_readings():
+    """The random-index mechanism (n = 3) at ε = 0.5 under 'ignore undefined posteriors': the largest semantic δ over
+    i.i.d. beliefs (Pr[x_j = 1] on a fine grid) and random beliefs.  lhs: the δ = 0.5 at which Remark 1 says the
+    mechanism is not semantically private; rhs: the largest semantic δ found (the statement needs rhs > lhs)."""
+    mech, eps = S.random_index_mechanism(3), 0.5
+    rng = np.random.default_rng(1)
+    beliefs = [np.array([np.prod([p if v else 1 - p for v in d]) for d in mech.databases]) for p in np.linspace(0.001, 0.999, 499)]
+    beliefs += list(rng.dirichlet(np.full(len(mech.databases), 0.5), size=100))
+    best = max(semantic_delta_ignoring_undefined(mech, b, eps) for b in beliefs)
+    return [0.5], [best], [f"n = 3, ε = 0.5: largest semantic δ found {best:.4f} over {len(beliefs)} beliefs (sup 1 − ε, "
+                           f"not attained)"]
+
+
 @_verdict
 def _search_remark1_omega_1_over_n():
     """Remark 1's Ω(1/n): if neighbours are within ε_SD in TV, databases at Hamming distance d are within
@@ -1059,6 +1086,17 @@ CLAIMS = [
            note="With the convention that a transcript impossible in Game j is a breach (SD = 1; the paper's "
                 "'no data' default makes (j, x_j) impossible in Game j). Counting only transcripts where every "
                 "posterior exists, it fails whenever ε + δ < 1."),
+    _claim("rem1-ignore-undefined-reading", "Remark 1, read with 'ignore undefined posteriors'",
+           "The random-index mechanism (n = 3) is not (0.5, 0.5)-semantically private", True,
+           lambda tighten=1.0: Verdict.of(*_remark1_readings()[:2], labels=_remark1_readings()[2],
+                                          evidence=("exhaustive", "random-search"), tighten=tighten),
+           expected="discrepancy", finding="different-reading",
+           note="Remark 1's verdict (ks-rem1-not-semantic, reproduced) rests on the convention that a transcript impossible "
+                "in Game i is a full breach. Under the other natural reading, which ignores undefined posteriors, the "
+                "only informative transcripts are (i, 0) with Game i's posterior the prior: SD = Pr[x_i = 1], and the "
+                "semantic δ at ε is Σ_i (1/n)·Pr[x_i = 0] over the i with Pr[x_i = 1] > ε, below 1 − ε. So the mechanism "
+                "is (ε, 1 − ε)-semantically private for every ε, e.g. (0.5, 0.5): both verdicts are computed; the "
+                "chapter adopts the first."),
     _claim("rem1-omega-1-over-n", "Remark 1, 'one would need ε_SD = Ω(1/n)'",
            "TV(A(x), A(y)) ≤ d_H(x, y)·ε_SD, so distinguishing databases that differ everywhere needs ε_SD ≥ TV/n",
            True, _search_remark1_omega_1_over_n,

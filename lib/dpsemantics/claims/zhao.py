@@ -487,7 +487,41 @@ def _replace_reading_cases():
     return np.array(lhs), np.array(rhs), tuple(labels)
 
 
+@cache
+def _three_valued_cases():
+    """Theorem 1's converse with records in {0, 1, 2} and ⊥ = 0: n = 2, the prior puts x₁ on {1, 2} (⊥ has no prior
+    mass) and x₂ uniform; the mechanism is randomized response between 1 and 2 on x₁ (a fair coin when x₁ = 0).
+    lhs: the BDP leakage; rhs: the ε the converse promises from the BSP level s, log((1/2 + s)/(1/2 − s))."""
+    lhs, rhs, labels = [], [], []
+    dbs = list(itertools.product((0, 1, 2), repeat=2))
+    for eps in (0.5, 1.0, 2.0):
+        keep = 1 / (1 + math.exp(-eps))
+        rows = [[0.5, 0.5] if a == 0 else ([keep, 1 - keep] if a == 1 else [1 - keep, keep]) for a, _ in dbs]
+        mech = FiniteMechanism(np.array(rows), dbs, [1, 2])
+        prior = {d: (1 / 6 if d[0] in (1, 2) else 0.0) for d in dbs}
+        s = bayesian_semantic_privacy(mech, prior, 0)
+        lhs.append(bdp_leakage(mech, prior)), rhs.append(math.log((0.5 + s) / (0.5 - s)))
+        labels.append(f"ε = {eps}: BDP {lhs[-1]:.3f}, BSP {s:.3g} (⊥ has prior mass 0), converse level "
+                      f"{zhao_converse_level(eps):.3f}")
+    return np.array(lhs), np.array(rhs), tuple(labels)
+
+
 CLAIMS += [
+    Claim(
+        "zhao-thm1-converse-three-values", "zhao", "Theorem 1 (second part), records with three values",
+        "(1/2 − 1/(e^ε+1))-BSP implies ε-BDP, under the book's BSP (belief points where ⊥ has prior mass 0 are "
+        "dropped), records in {0, 1, 2}",
+        True, lambda tighten=1.0: Verdict.of(*_three_valued_cases()[:2], evidence="extremal", tighten=tighten,
+                                             labels=_three_valued_cases()[2]),
+        expected="discrepancy", finding="different-reading",
+        note="The book's BSP (notions.bayesian_semantic_privacy, reading 'condition') drops the belief points where ⊥ "
+             "has prior mass 0. With binary records that costs nothing (zhao-thm1-converse holds), but with three "
+             "values it does: n = 2, ⊥ = 0, a prior on x₁ ∈ {1, 2}, randomized response with ε = 2 between 1 and 2 has "
+             "BDP 2.000 and BSP 0 < 0.381. Under a reading that keeps those points (or for priors where ⊥ has mass) "
+             "the converse is not refuted by this example; the chapter's Theorem 1 is stated for the reading the "
+             "book adopts, which needs ⊥ to have prior mass.",
+        chapter=CHAPTER,
+    ),
     Claim(
         "zhao-thm1-converse-replace-reading", "zhao", "Theorem 1 (second part) with eq. (13) read as 'replace'",
         "(1/2 − 1/(e^ε+1))-BSP implies ε-BDP, with Game i drawing the unknown records given the true x_i and then "
