@@ -104,11 +104,14 @@ def test_verdict_margin_and_tightening():
 
 def test_unsafe_rounding_is_reported_for_bounds():
     up = claims.Claim("x-up", "kazan", "", "", 0.02, lambda: 0.024999, atol=0.005, bound="upper")
-    assert claims.evaluate(up).status == "reproduced" and claims.evaluate(up).finding == "unsafe-rounding"
+    # a bound rounded to its unsafe side makes the printed statement false: a discrepancy, by rounding
+    assert claims.evaluate(up).status == "discrepancy" and claims.evaluate(up).finding == "unsafe-rounding"
     safe = claims.Claim("x-safe", "kazan", "", "", 0.03, lambda: 0.024999, atol=0.006, bound="upper")
-    assert claims.evaluate(safe).finding == ""
+    assert claims.evaluate(safe).finding == "" and claims.evaluate(safe).status == "reproduced"
     low = claims.Claim("x-low", "kazan", "", "", 0.48, lambda: 0.4751, atol=0.005, bound="lower")
-    assert claims.evaluate(low).finding == "unsafe-rounding"
+    assert claims.evaluate(low).finding == "unsafe-rounding" and claims.evaluate(low).status == "discrepancy"
+    far = claims.Claim("x-far", "kazan", "", "", 0.48, lambda: 0.40, atol=0.005, bound="lower")
+    assert claims.evaluate(far).status == "discrepancy" and claims.evaluate(far).finding == ""
 
 
 @pytest.mark.parametrize("claim", ALL, ids=[c.id for c in ALL])
@@ -139,6 +142,9 @@ def test_cli_json_lists_every_claim_with_status():
     rows = json.loads(out.stdout)
     assert {r["id"] for r in rows} == {c.id for c in ALL}
     assert all(r["status"] in claims.STATUSES for r in rows)
+    relations = [r for r in rows if r["printed"] is True]
+    assert all(r["evidence"] in claims.EVIDENCE and r["domain"] and r["certificate"] for r in relations)
+    assert all(r["vacuous"] >= 0 and (r["cases"] > 0) == (r["status"] != "not-checked") for r in relations)
 
 
 def test_cli_table_and_paper_filter():
