@@ -146,3 +146,52 @@ def interval_verdict(h: Callable, box, lhs, rhs, labels, *, domain: str, tighten
     return Verdict.of(lhs, rhs, evidence="certified-interval" if proof.proved else "closed-form", tighten=tighten,
                       labels=labels, domain=domain + (f"; beyond the box: {tail}" if tail else ""),
                       certificate=proof.describe(prec))
+
+
+def pointwise_hockey_lp(exp_eps: Fraction, delta: Fraction, outcomes: int, bad: int, event: int) -> LPCertificate:
+    """The largest hockey stick p(E) − e^ε q(E) over pairs (p, q) on ``outcomes`` outcomes whose likelihood ratio lies in
+    [e^{−ε}, e^ε] outside a set B of ``bad`` outcomes with p(B) ≤ δ and q(B) ≤ δ — point-wise (ε, δ)-
+    indistinguishability (K&S Lemma 3.3 (1)), equivalently (ε, δ)-PDP in both orders (Kazan et al., Definition 2.4).
+    The best event lies inside B (outside it p ≤ e^ε q), so by symmetry B and E are the first ``bad`` and ``event``
+    outcomes (event ≤ bad)."""
+    if not 1 <= event <= bad < outcomes:
+        raise ValueError(f"need 1 <= event <= bad < outcomes (got event={event}, bad={bad}, outcomes={outcomes})")
+    m, E, o, i = outcomes, exp_eps, Fraction(0), Fraction(1)
+    A, b = [], []
+    for y in range(bad, m):  # good outcomes: p ≤ E q and q ≤ E p
+        row = [o] * (2 * m)
+        row[y], row[m + y] = i, -E
+        A.append(row), b.append(o)
+        row = [o] * (2 * m)
+        row[m + y], row[y] = i, -E
+        A.append(row), b.append(o)
+    A.append([i if y < bad else o for y in range(m)] + [o] * m), b.append(delta)
+    A.append([o] * m + [i if y < bad else o for y in range(m)]), b.append(delta)
+    A_eq = [[i] * m + [o] * m, [o] * m + [i] * m]
+    c = [i if y < event else o for y in range(m)] + [-E if y < event else o for y in range(m)]
+    return lp_upper_bound(c, A, b, A_eq, [i, i], [i] * (2 * m))
+
+
+def pointwise_hockey_verdict(exp_eps_values, deltas, outcomes=(3, 4), *, tighten: float = 1.0):
+    """Verdict for 'point-wise (ε, δ) ⇒ (ε, δ)-indistinguishable' (equivalently '(ε, δ)-PDP ⇒ (ε, δ)-DP'), certified by
+    :func:`pointwise_hockey_lp` at every rational e^ε and δ given, every bad set and event."""
+    from . import Verdict
+
+    lhs, rhs, labels, sizes, exact = [], [], [], set(), 0
+    for E in exp_eps_values:
+        for delta in deltas:
+            for m in outcomes:
+                for bad in range(1, m):
+                    for event in range(1, bad + 1):
+                        cert = pointwise_hockey_lp(E, delta, m, bad, event)
+                        sizes.add(cert.size)
+                        exact += cert.bound <= delta
+                        lhs.append(cert.primal if cert.bound <= delta else float(cert.bound)), rhs.append(float(delta))
+                        labels.append(f"e^ε = {E}, δ = {delta}, {m} outcomes, {bad} bad, event of size {event}")
+    n = len(lhs)
+    return Verdict.of(lhs, rhs, evidence="certified-lp" if exact == n else "optimised-search", tighten=tighten,
+                      labels=labels,
+                      domain=f"every pair on {' or '.join(map(str, outcomes))} outcomes, every bad set and event, at e^ε ∈ "
+                             f"{{{', '.join(map(str, exp_eps_values))}}} and δ ∈ {{{', '.join(map(str, deltas))}}}",
+                      certificate=f"{n} LPs (variables, inequality rows, equality rows) ∈ {sorted(sizes)} (HiGHS); the exact "
+                                  f"rational dual bound is ≤ δ in {exact} of {n}")

@@ -405,20 +405,15 @@ def _thm23():
     return lhs, rhs, labels
 
 
-@lru_cache(maxsize=None)
-def _thm25():
-    lhs, rhs, labels = [], [], []
-    for eps in LEVELS:
-        z = D.loss_grid([eps])
-        _, pq = D.worst_pair(z, ("hockey", eps), [("pdp", eps, DELTA_LP)])
-        for kind, pairs in (("random", _pairs()), ("LP", [pq])):
-            for j, (p, q) in enumerate(pairs):
-                d = float(D.pair_pdp_delta(p, q, eps))
-                if d > 0:
-                    lhs.append(float(D.pair_hockey(p, q, eps)))
-                    rhs.append(d)
-                    labels.append(f"{kind} pair {j}, eps={eps:g}")
-    return lhs, rhs, labels
+def _thm25(tighten=1.0):
+    """Theorem 2.5 certified: (ε, δ)-PDP in both orders is point-wise (ε, δ)-indistinguishability, whose largest hockey
+    stick at ε is δ (exact LPs at rational e^ε, certify.pointwise_hockey_verdict)."""
+    from fractions import Fraction
+
+    from .certify import pointwise_hockey_verdict
+
+    return pointwise_hockey_verdict((Fraction(21, 20), Fraction(3, 2), Fraction(3), Fraction(7)),
+                                    (Fraction(1, 10**6), Fraction(1, 1000), Fraction(1, 20)), tighten=tighten)
 
 
 def _eps_27(rho, delta):
@@ -729,9 +724,9 @@ CLAIMS = [
     _claim("kazan-thm2.3-pure-pdp", "Theorem 2.3", "(ε, 0)-DP ⇔ P[−ε ≤ Z ≤ ε] = 1: the smallest pure-DP ε of a pair "
            "(bisection on the hockey-stick divergence) equals max |Z|, in both directions", True,
            _identity_claim(_thm23, ("random-search", "extremal"))),
-    _claim("kazan-thm2.5-pdp-dp", "Theorem 2.5", "(ε, δ)-PDP ⇒ (ε, δ)-DP: hockey stick at ε ≤ P[|Z| > ε] (random pairs; "
-           "LP maximising the hockey stick over (ε, δ)-PDP pairs)", True,
-           _identity_claim(_thm25, ("random-search", "optimised-search"))),
+    _claim("kazan-thm2.5-pdp-dp", "Theorem 2.5", "(ε, δ)-PDP ⇒ (ε, δ)-DP: the hockey stick at ε of every (ε, δ)-PDP pair "
+           "is at most δ (exact LPs over all pairs on 3 and 4 outputs)", True,
+           _thm25),
     _claim("kazan-thm2.7-zcdp-dp", "Theorem 2.7", "ρ-zCDP ⇒ (ρ + 2√(ρ log(1/δ)), δ)-DP: the exact Gaussian profile "
            "(conversions.zcdp_gaussian_delta), random finite pairs and optimised two-output pairs at their Rényi ρ stay "
            "below δ", True,

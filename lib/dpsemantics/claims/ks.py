@@ -519,26 +519,11 @@ def _pair_from_theta(theta, k):
     return p / p.sum(), q / q.sum()
 
 
-@_verdict
-def _search_lemma33_part1():
-    """Part 1: the (ε, δ) of a pair is at most its point-wise δ.  Extremal: p = (δ, 1 − δ), q = (0, 1)
-    (equality); random pairs; hill climbing on three-point pairs maximising δ/δ_pointwise."""
-    rng = np.random.default_rng(21)
-    lhs, rhs, labels = [], [], []
-    for eps in (0.05, 0.5, 2.0):
-        for delta in (0.01, 0.3):
-            p, q = np.array([delta, 1 - delta]), np.array([0.0, 1.0])
-            lhs.append(float(smallest_delta(p, q, eps))); rhs.append(S.pointwise_delta(p, q, eps))  # noqa: E702
-            labels.append(f"extremal p=({delta}, 1-{delta}), q=(0, 1), eps={eps}")
-        for p, q in _random_pairs(100):
-            lhs.append(float(smallest_delta(p, q, eps))); rhs.append(S.pointwise_delta(p, q, eps))  # noqa: E702
-            labels.append(f"random pair, eps={eps}")
-        obj = lambda th, e=eps: (lambda p, q: float(smallest_delta(p, q, e)) / max(S.pointwise_delta(p, q, e), 1e-300))(*_pair_from_theta(th, 3))  # noqa: E731
-        val, th = _hill_climb(obj, rng.normal(scale=2, size=6), rng, iters=200)
-        p, q = _pair_from_theta(th, 3)
-        lhs.append(float(smallest_delta(p, q, eps))); rhs.append(S.pointwise_delta(p, q, eps))  # noqa: E702
-        labels.append(f"hill-climbed pair, eps={eps}")
-    return lhs, rhs, labels, ("extremal", "optimised-search", "random-search")
+def _certified_lemma33_part1(tighten: float = 1.0) -> Verdict:
+    """Part 1 certified: the largest hockey stick of a point-wise (ε, δ)-indistinguishable pair is δ (exact LPs)."""
+    from .certify import pointwise_hockey_verdict
+
+    return pointwise_hockey_verdict(CERTIFIED_EXP_EPS[1::2], CERTIFIED_DELTAS[::2], tighten=tighten)
 
 
 def _two_point_part2(eps):
@@ -1123,7 +1108,7 @@ CLAIMS = [
            "to DP: exactly, sup SD(b, b̄[·|t]) = tanh(ε/4)", True, _search_s21_informed_beliefs,
            note="Read with the Game-0 posterior b̄₀: with K&S's b̄_i for the free entry i, the comparison is "
                 "trivially 0 (Game i does not depend on x_i). The equivalence is exact: s ⇔ 4 artanh(s)."),
-    _claim("lem3.3-1", "Lemma 3.3 (1)", "Point-wise (ε, δ) ⇒ (ε, δ)-indistinguishable", True, _search_lemma33_part1,
+    _claim("lem3.3-1", "Lemma 3.3 (1)", "Point-wise (ε, δ) ⇒ (ε, δ)-indistinguishable", True, _certified_lemma33_part1,
            note="Attained: p = (δ, 1 − δ), q = (0, 1)."),
     _claim("lem3.3-2-printed", "Lemma 3.3 (2)", "(ε, δ) ⇒ point-wise (ε, 2δ/(1 − e^{−ε}))", True,
            _search_lemma33_part2_as_printed, expected="discrepancy", finding="false-statement",
