@@ -234,9 +234,15 @@ def _g_proofs(kind: str):
         if kind == "minimum":
             proofs.append(prove_nonnegative(lambda b: e * (e - 1) * b / (1 - b * e), [(0.0, hi_split)]))
             proofs.append(prove_nonnegative(lambda b: (e - 1) * (1 - b) / b, [(lo_split, 1.0)]))
-        else:
+        elif kind == "monotone":
             proofs.append(prove_nonnegative(lambda b: e * (e - 1) / (1 - b * e) ** 2, [(0.0, hi_split)]))
             proofs.append(prove_nonnegative(lambda b: (e - 1) / b ** 2, [(lo_split, 1.0)]))
+        else:  # branches: g₂ − g₁ = (e^ε − 1)(1 − x(1 + e^ε))/(x(1 − xe^ε)), ≥ 0 up to the split and ≤ 0 beyond it
+            # x = (1 + s)/(1 + e^ε): the numerator's factor 1 − x(1 + e^ε) is −s exactly, and
+            # x(1 − xe^ε) = (1 + s)(1 − s e^ε)/(1 + e^ε)²; s ∈ (−1, 0] is the first side, s ∈ [0, e^{−ε}) the second
+            den = lambda s: (1 + s) * (1 - s * e) / (1 + e) ** 2  # noqa: E731
+            proofs.append(prove_nonnegative(lambda s: (e - 1) * (-s) / den(s), [(-1 + 1e-12, 0.0)]))
+            proofs.append(prove_nonnegative(lambda s: (e - 1) * s / den(s), [(0.0, math.exp(-eps) * (1 - 1e-9))]))
     return all(p.proved for p in proofs), sum(p.boxes for p in proofs)
 
 
@@ -246,7 +252,8 @@ def _certified_g(kind: str, verdict: Verdict) -> Verdict:
     if not proved:
         return verdict
     return replace(verdict, evidence=("certified-interval",),
-                   domain=f"b ∈ [0, 1] (both branches) at ε ∈ {{{', '.join(map(str, _G_EPS))}}}",
+                   domain=(f"b ∈ [0, 1] (both branches)" if kind != "branches" else "x ∈ (0, e^{−ε}) (up to 10⁻¹² of 0 "
+                           "and a relative 10⁻⁹ of e^{−ε}, in s = x(1 + e^ε) − 1)") + f" at ε ∈ {{{', '.join(map(str, _G_EPS))}}}",
                    certificate=f"mpmath.iv branch-and-bound at 80 bits: {boxes} boxes proved ({2 * len(_G_EPS)} proofs); "
                                f"the grid of the margin: {verdict.cases} points")
 
@@ -286,6 +293,11 @@ def _g_monotone_grid(tighten: float = 1.0) -> Verdict:
 
 
 def _g_branches(tighten: float = 1.0) -> Verdict:
+    """g1 ≤ g2 on (0, 1/(1+e^ε)] and g2 ≤ g1 on (1/(1+e^ε), e^{−ε}), certified by the sign of g₂ − g₁ (_g_proofs)."""
+    return _certified_g("branches", _g_branches_grid(tighten))
+
+
+def _g_branches_grid(tighten: float = 1.0) -> Verdict:
     """g1 ≤ g2 on (0, 1/(1+e^ε)] and g2 ≤ g1 on (1/(1+e^ε), e^{−ε}), up to the split (where they meet)."""
     lhs, rhs, labels = [], [], []
     for eps in _G_EPS:
