@@ -137,9 +137,10 @@ def test_claim_rejects_bad_fields():
         claims.Claim("x", "kazan", "", "", 1.0, lambda: 1.0, bound="sideways")
 
 
-def test_cli_json_lists_every_claim_with_status():
-    out = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--json"], capture_output=True, text=True, check=True)
-    rows = json.loads(out.stdout)
+def test_json_rows_list_every_claim_with_status_evidence_and_domain():
+    """The rows `python -m dpsemantics.claims --json` prints (Result.to_dict, in process: the searches are cached, so
+    the whole registry is not evaluated a second time in a subprocess; the CLI itself is run on one paper below)."""
+    rows = json.loads(json.dumps([claims.evaluate(c).to_dict() for c in ALL]))
     assert {r["id"] for r in rows} == {c.id for c in ALL}
     assert all(r["status"] in claims.STATUSES for r in rows)
     relations = [r for r in rows if r["printed"] is True]
@@ -149,7 +150,12 @@ def test_cli_json_lists_every_claim_with_status():
 
 def test_cli_table_and_paper_filter():
     out = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "lecture"], capture_output=True, text=True, check=True)
-    assert "lecture-s5-pure-composition" in out.stdout
+    assert "lecture-s5-pure-composition" in out.stdout and "certified-lp" in out.stdout and "relations certified" in out.stdout
+    js = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "lecture", "--json"], capture_output=True,
+                        text=True, check=True)
+    rows = json.loads(js.stdout)
+    assert {r["id"] for r in rows} == {c.id for c in claims.registry("lecture")}
+    assert {r["evidence"] for r in rows if r["printed"] is True} >= {"certified-lp", "search"}
     bad = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "nobody"], capture_output=True, text=True)
     assert bad.returncode != 0 and "nobody" in bad.stderr
 
