@@ -3,6 +3,10 @@
 Nothing here imports ``dpsemantics``: every quantity is recomputed from the paper's formulas with numpy, scipy,
 mpmath and fractions, so that a bug shared by the package and the chapter cannot hide.  Each test names the
 sentence of the chapter (or the registry claim) it audits.
+
+The tests whose names mention the registry (or that say "Join") import ``dpsemantics.claims`` only after their
+independent computation, to read the registry's claim by ``claims.get(id)`` and require it to agree: a change
+on either side is caught.
 """
 
 from __future__ import annotations

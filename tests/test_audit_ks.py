@@ -3,6 +3,10 @@
 Nothing here imports ``dpsemantics``: every posterior, divergence, counterexample and bound is recomputed
 from scratch with NumPy/SciPy (and ``fractions`` where the arithmetic is rational), so that an error in the
 package cannot confirm itself.  Each test names the sentence of the book or the paper it audits.
+
+The tests whose names mention the registry (or that say "Join") import ``dpsemantics.claims`` only after their
+independent computation, to read the registry's claim by ``claims.get(id)`` and require it to agree: a change
+on either side is caught.
 """
 
 import itertools

@@ -5,6 +5,10 @@ is substitution of one record (so each database has n neighbours and there are n
 pairs); (ε, δ)-indistinguishability is Definition 2.1, both directions; the Gaussian mechanism has
 ℓ2-sensitivity 1; the geometric count is clamped to [0, n].  Exact arithmetic (fractions) is used where
 a statement is an identity; e^ε then stands for any rational a ≥ 1.
+
+The tests whose names mention the registry (or that say "Join") import ``dpsemantics.claims`` only after their
+independent computation, to read the registry's claim by ``claims.get(id)`` and require it to agree: a change
+on either side is caught.
 """
 
 from __future__ import annotations
@@ -97,6 +101,20 @@ def test_exercise_7_2_answer_is_valid_and_attained(eps, delta):
     assert worst_chain_lp(eps, delta, 1.9 * eps, 3) > bound * (1 + 1e-6)
 
 
+def test_exercise_7_2_certified_and_large_delta_readings_join_the_registry():
+    """The LP's optimum at e^ε = 2, δ = 1/100 is (1 + e^ε)δ, as the registry's certified verdict says; at ε = 1,
+    δ = 0.25 the worst chain needs only 0.816 < (1 + e)δ (the registry's different-reading finding)."""
+    from dpsemantics import claims
+
+    assert worst_chain_lp(math.log(2), 0.01, 2 * math.log(2), 4) == pytest.approx(0.03, rel=1e-9)
+    v = claims.evaluate(claims.get("lecture-ex7.2-transitivity")).verdict
+    assert v.kind == "certified-lp" and v.margin == pytest.approx(1.0, abs=1e-8)
+    large = max(worst_chain_lp(1.0, 0.25, 2.0, m) for m in (3, 4, 5))
+    assert large == pytest.approx(0.8161, abs=1e-4) and large < (1 + math.e) * 0.25
+    r = claims.evaluate(claims.get("lecture-ex7.2-tight-large-delta"))
+    assert r.status == "discrepancy" and r.verdict.margin == pytest.approx((1 + math.e) * 0.25 / large, rel=1e-6)
+
+
 @pytest.mark.parametrize("a,delta,t", [(Fraction(2), Fraction(1, 100), Fraction(1, 100)), (Fraction(3), Fraction(1, 1000), Fraction(1, 50))])
 def test_three_point_witness_exactly(a, delta, t):
     """In exact arithmetic with e^ε = a: each step needs exactly δ; (p, r) needs (1 + a)δ at factor a², and
@@ -130,7 +148,7 @@ def test_exp_against_linear_reading():
     short = lambda e: 1 - (1 + e) / math.exp(e)  # noqa: E731
     one, ten = brentq(lambda e: short(e) - 0.01, 1e-6, 5), brentq(lambda e: short(e) - 0.1, 1e-6, 5)
     assert 0.14 < one < 0.15 and 0.53 < ten < 0.54
-    assert (math.exp(0.1) - 1.1) / math.exp(0.1) < 0.005  # the registry's "within 0.5% at ε = 0.1"
+    assert (math.exp(0.1) - 1.1) / math.exp(0.1) < 0.005  # the chapter's illustration at ε = 0.1
 
 
 def rr(eps):

@@ -4,6 +4,10 @@ Nothing here imports ``dpsemantics``: mechanisms, populations, conditioning and 
 out again with NumPy, SciPy and exact fractions, so that an error shared by the package and the chapter
 cannot hide.  Each test names the sentence of the book (or the paper) that it checks, including its
 hypotheses and quantifiers (which n, which population, which adjacency).
+
+The tests whose names mention the registry (or that say "Join") import ``dpsemantics.claims`` only after their
+independent computation, to read the registry's claim by ``claims.get(id)`` and require it to agree: a change
+on either side is caught.
 """
 
 import itertools

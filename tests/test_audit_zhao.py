@@ -12,6 +12,10 @@ discrepancy the chapter asserts is checked, with its hypotheses made explicit:
   X_i = ⊥), and the "replace" reading is checked to break the converse of Theorem 1;
 * the membership-privacy family D* contains the two-point distributions P[x_i, x_K] = b for every b ∈ (0, 1)
   (the downward-scalable family), unless a test fixes b.
+
+The tests whose names mention the registry (or that say "Join") import ``dpsemantics.claims`` only after their
+independent computation, to read the registry's claim by ``claims.get(id)`` and require it to agree: a change
+on either side is caught.
 """
 
 from __future__ import annotations
@@ -407,3 +411,21 @@ def test_exercise_converse_numbers():
 def test_exercise_copies_leakage_n_eps():
     for n in (2, 3):
         assert bdp(local_rr(n, 0.7), copies(n)) == pytest.approx(0.7 * n)
+
+
+def test_converse_of_theorem_1_fails_with_three_valued_records_under_the_books_reading():
+    """Records in {0, 1, 2}, ⊥ = 0, n = 2, prior on x₁ ∈ {1, 2}: randomized response with ε = 2 between 1 and 2
+    has BDP 2 but the book's BSP (points where ⊥ has prior mass 0 dropped) is 0 < 1/2 − 1/(e² + 1) = 0.381.
+    Joined to the registry's zhao-thm1-converse-three-values."""
+    eps = 2.0
+    keep = math.exp(eps) / (1 + math.exp(eps))
+    mech = {x: np.array([0.5, 0.5]) if x[0] == 0 else np.array([keep, 1 - keep] if x[0] == 1 else [1 - keep, keep])
+            for x in itertools.product((0, 1, 2), repeat=2)}
+    prior = {x: (1 / 6 if x[0] in (1, 2) else 0.0) for x in mech}
+    assert bdp(mech, prior) == pytest.approx(eps)
+    assert semantic_level(mech, prior) == 0.0 < 0.5 - 1 / (math.exp(eps) + 1)
+
+    from dpsemantics import claims
+
+    r = claims.evaluate(claims.get("zhao-thm1-converse-three-values"))
+    assert r.status == "discrepancy" and r.finding == "different-reading" and "BDP 2.000" in r.claim.note

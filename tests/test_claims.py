@@ -104,11 +104,14 @@ def test_verdict_margin_and_tightening():
 
 def test_unsafe_rounding_is_reported_for_bounds():
     up = claims.Claim("x-up", "kazan", "", "", 0.02, lambda: 0.024999, atol=0.005, bound="upper")
-    assert claims.evaluate(up).status == "reproduced" and claims.evaluate(up).finding == "unsafe-rounding"
+    # a bound rounded to its unsafe side makes the printed statement false: a discrepancy, by rounding
+    assert claims.evaluate(up).status == "discrepancy" and claims.evaluate(up).finding == "unsafe-rounding"
     safe = claims.Claim("x-safe", "kazan", "", "", 0.03, lambda: 0.024999, atol=0.006, bound="upper")
-    assert claims.evaluate(safe).finding == ""
+    assert claims.evaluate(safe).finding == "" and claims.evaluate(safe).status == "reproduced"
     low = claims.Claim("x-low", "kazan", "", "", 0.48, lambda: 0.4751, atol=0.005, bound="lower")
-    assert claims.evaluate(low).finding == "unsafe-rounding"
+    assert claims.evaluate(low).finding == "unsafe-rounding" and claims.evaluate(low).status == "discrepancy"
+    far = claims.Claim("x-far", "kazan", "", "", 0.48, lambda: 0.40, atol=0.005, bound="lower")
+    assert claims.evaluate(far).status == "discrepancy" and claims.evaluate(far).finding == ""
 
 
 @pytest.mark.parametrize("claim", ALL, ids=[c.id for c in ALL])
@@ -134,15 +137,62 @@ def test_claim_rejects_bad_fields():
         claims.Claim("x", "kazan", "", "", 1.0, lambda: 1.0, bound="sideways")
 
 
-def test_cli_json_lists_every_claim_with_status():
-    out = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--json"], capture_output=True, text=True, check=True)
-    rows = json.loads(out.stdout)
+def test_json_rows_list_every_claim_with_status_evidence_and_domain():
+    """The rows `python -m dpsemantics.claims --json` prints (Result.to_dict, in process: the searches are cached, so
+    the whole registry is not evaluated a second time in a subprocess; the CLI itself is run on one paper below)."""
+    rows = json.loads(json.dumps([claims.evaluate(c).to_dict() for c in ALL]))
     assert {r["id"] for r in rows} == {c.id for c in ALL}
     assert all(r["status"] in claims.STATUSES for r in rows)
+    relations = [r for r in rows if r["printed"] is True]
+    assert all(r["evidence"] in claims.EVIDENCE and r["domain"] and r["certificate"] for r in relations)
+    assert all(r["vacuous"] >= 0 and (r["cases"] > 0) == (r["status"] != "not-checked") for r in relations)
 
 
 def test_cli_table_and_paper_filter():
     out = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "lecture"], capture_output=True, text=True, check=True)
-    assert "lecture-s5-pure-composition" in out.stdout
+    assert "lecture-s5-pure-composition" in out.stdout and "certified-lp" in out.stdout and "relations certified" in out.stdout
+    js = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "lecture", "--json"], capture_output=True,
+                        text=True, check=True)
+    rows = json.loads(js.stdout)
+    assert {r["id"] for r in rows} == {c.id for c in claims.registry("lecture")}
+    assert {r["evidence"] for r in rows if r["printed"] is True} >= {"certified-lp", "search"}
     bad = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "nobody"], capture_output=True, text=True)
     assert bad.returncode != 0 and "nobody" in bad.stderr
+
+
+def test_interval_proof_proves_a_true_inequality_and_refutes_a_false_one():
+    from mpmath import iv
+
+    from dpsemantics.claims.certify import prove_nonnegative
+
+    ok = prove_nonnegative(lambda x, y: iv.exp(x + y) - 1 - x - y, [(-1.0, 1.0), (-0.5, 2.0)],)
+    assert not ok.proved  # e^t − 1 − t touches 0 along x + y = 0: undecided boxes are reported, not passed
+    shifted = prove_nonnegative(lambda x: iv.exp(x) - x, [(-3.0, 3.0)])
+    assert shifted.proved and shifted.boxes >= 1
+    bad = prove_nonnegative(lambda x: iv.mpf(0.2) - x * x, [(0.0, 1.0)])
+    assert not bad.proved and bad.value_at_midpoint < 0  # a counterexample, with its box
+    anchored = prove_nonnegative(lambda x: x - iv.sin(x), [(0.0, 2.0)], dh=lambda x: 1 - iv.cos(x), anchor=0.0)
+    assert anchored.proved
+    with pytest.raises(ValueError, match="box"):
+        prove_nonnegative(lambda x: x, [(1.0, 0.0)])
+
+
+def test_lp_upper_bound_is_exact_and_valid_whatever_the_dual():
+    from fractions import Fraction as F
+
+    from dpsemantics.claims.certify import lp_upper_bound
+
+    # max x + y s.t. x + 2y ≤ 4, 3x + y ≤ 6, 0 ≤ x, y ≤ 10: optimum 14/5 at (8/5, 6/5)
+    cert = lp_upper_bound([F(1), F(1)], [[F(1), F(2)], [F(3), F(1)]], [F(4), F(6)], [], [], [F(10), F(10)])
+    assert cert.bound == F(14, 5) and abs(cert.primal - 2.8) < 1e-9 and cert.size == (2, 2, 0)
+
+
+def test_relations_report_certified_fraction_and_certificates():
+    """Every relation names one evidence kind and a domain; certified ones carry a reproducible certificate."""
+    results = [claims.evaluate(c) for c in RELATIONS]
+    certified = [r for r in results if r.verdict.certified]
+    assert certified, "no relation is certified"
+    for r in certified:
+        assert r.verdict.certificate and r.verdict.domain and r.status in ("reproduced", "discrepancy")
+        assert ("boxes" in r.verdict.certificate) == (r.verdict.kind == "certified-interval")
+        assert ("LPs" in r.verdict.certificate) == (r.verdict.kind == "certified-lp")

@@ -169,9 +169,10 @@ class Verdict:
         if labels is not None:
             labels = [x for x, k in zip(labels, keep) if k]
         if not domain:
-            domain = f"{lhs.size} case{'' if lhs.size == 1 else 's'} tried" if kind in ("search", "closed-form") else ""
+            how = f" ({', '.join(methods)})" if methods else (" on a grid" if kind == "closed-form" else "")
+            domain = f"{lhs.size} case{'' if lhs.size == 1 else 's'}{how}" if kind in ("search", "closed-form") else ""
         if not certificate and kind in ("search", "closed-form"):
-            certificate = f"{lhs.size} non-vacuous cases, {vacuous} vacuous (0 ≤ 0) left out"
+            certificate = "seeded, reproducible" + (f"; {vacuous} vacuous cases (0 ≤ 0) left out" if vacuous else "")
         if lhs.size == 0:
             return cls(True, 0.0, (kind,), 0, worst, vacuous, methods, domain, certificate, supremum)
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -25,13 +25,18 @@ def main(argv=None) -> int:
         json.dump([r.to_dict() for r in results], sys.stdout, indent=2)
         print()
         return 0
-    rows = [("id", "where", "printed", "computed", "status")]
-    rows += [(r.claim.id, r.claim.where, _fmt(r.claim.printed), _fmt(r.computed), r.status) for r in results]
+    rows = [("id", "where", "printed", "computed", "status", "evidence")]
+    rows += [(r.claim.id, r.claim.where, _fmt(r.claim.printed), _fmt(r.computed), r.status,
+              r.verdict.kind if r.verdict else "") for r in results]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
     n_rep = sum(r.status == "reproduced" for r in results)
-    print(f"\n{len(results)} claims: {n_rep} reproduced, {len(results) - n_rep} discrepancies")
+    n_disc = sum(r.status == "discrepancy" for r in results)
+    relations = [r for r in results if r.verdict is not None]
+    n_cert = sum(r.verdict.certified for r in relations)
+    print(f"\n{len(results)} claims: {n_rep} reproduced, {n_disc} discrepancies, {len(results) - n_rep - n_disc} not checked; "
+          f"{n_cert} of {len(relations)} relations certified (interval or LP)")
     return 0
 
 

@@ -114,6 +114,79 @@ def _a6(tighten=1.0):
     return _v(lhs, rhs, "extremal", tighten, labels)
 
 
+def _exa1_domain(tighten=1.0):
+    """Example A.1 says 'Let ε, δ > 0' and defines ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}): it needs
+    e^{ε/2} < 3 (lhs e^{ε/2}, rhs 3) on a grid of ε up to 4, and a mixing probability δ(1 + e^{−ε̃}) ≤ 1."""
+    eps = np.linspace(0.05, 4.0, 80)
+    return _v(np.exp(eps / 2), np.full(eps.size, 3.0), "closed-form", tighten, [f"eps={e:.3g}" for e in eps])
+
+
+def _leaky_rr(eps0, delta0):
+    """Randomized response at ε₀ that with probability δ₀ publishes the bit: an exactly (ε₀, δ₀)-DP pair."""
+    keep = 1 / (1 + math.exp(-eps0))
+    p = np.array([(1 - delta0) * keep, (1 - delta0) * (1 - keep), delta0, 0.0])
+    return p, p[[1, 0, 3, 2]]
+
+
+def _kfold(p, q, k):
+    """The k-fold product pair, computed outcome by outcome (no formula of the theorem is used)."""
+    pk, qk = p, q
+    for _ in range(k - 1):
+        pk, qk = np.kron(pk, p), np.kron(qk, q)
+    return pk, qk
+
+
+@lru_cache(maxsize=None)
+def _thm28():
+    """Theorem 2.8 on k-fold leaky randomized response, whose exact hockey stick is computed from the product pair:
+    (1) at Σε_j it is ≤ Σδ_j; (2) at the advanced ε (δ′ = 10⁻³, 10⁻²) it is ≤ kδ₀ + δ′; (3) at the optimal ε
+    (pure case, δ = 10⁻³, 10⁻²) it is ≤ δ, and just below the optimal ε it exceeds δ (the optimum is attained:
+    randomized response is the worst case)."""
+    from .. import composition
+
+    lhs, rhs, labels = [], [], []
+    for eps0 in (0.1, 0.5, 1.0):
+        for k in range(1, 7):
+            for delta0 in (0.0, 1e-3):
+                pk, qk = _kfold(*_leaky_rr(eps0, delta0), k)
+                if delta0 > 0:
+                    lhs.append(float(D.pair_hockey(pk, qk, k * eps0))), rhs.append(k * delta0)
+                    labels.append(f"basic: k={k}, eps0={eps0}, delta0={delta0:g}")
+                for dp in (1e-3, 1e-2):
+                    e_adv = float(composition.advanced_epsilon(eps0, k, dp))
+                    lhs.append(float(D.pair_hockey(pk, qk, e_adv))), rhs.append(k * delta0 + dp)
+                    labels.append(f"advanced: k={k}, eps0={eps0}, delta0={delta0:g}, delta'={dp:g}")
+                    if delta0 == 0:
+                        e_opt = float(composition.optimal_epsilon(eps0, k, dp))
+                        lhs.append(float(D.pair_hockey(pk, qk, e_opt))), rhs.append(dp)
+                        labels.append(f"optimal: k={k}, eps0={eps0}, delta={dp:g}")
+                        if e_opt > 1e-6:
+                            lhs.append(dp), rhs.append(float(D.pair_hockey(pk, qk, e_opt * (1 - 1e-6))))
+                            labels.append(f"optimal is least: k={k}, eps0={eps0}, delta={dp:g}, just below it")
+    return lhs, rhs, labels
+
+
+@lru_cache(maxsize=None)
+def _thm31():
+    """Theorem 3.1: the posterior by Bayes' rule on a finite pair (prior × likelihood, normalised) equals
+    p/(p + (1 − p)e^{−z}) at the output's privacy loss z (target present) and p/(p + (1 − p)e^{z′}) at the reverse
+    loss (target absent): both as two inequalities, on random pairs and priors."""
+    lhs, rhs, labels = [], [], []
+    rng = np.random.default_rng(31)
+    for j, (p, q) in enumerate(_pairs()[:40]):
+        for prior in (rng.uniform(0.01, 0.99), 0.5):
+            bayes = prior * p / (prior * p + (1 - prior) * q)
+            for present, z in ((True, D.pair_losses(p, q)), (False, D.pair_losses(q, p))):
+                formula = np.asarray(D.posterior_from_privacy_loss(prior, z, target_present=present), dtype=float)
+                ok = (p + q) > 0
+                for a, b in ((bayes[ok], formula[ok]), (formula[ok], bayes[ok])):
+                    lhs += list(a)
+                    rhs += list(b * (1 + 1e-12))
+                    labels += [f"pair {j}, prior {prior:.3g}, {'present' if present else 'absent'}, output {y}"
+                               for y in np.flatnonzero(ok)]
+    return lhs, rhs, labels
+
+
 def _sublinear(tighten=1.0):
     adv = _eps_curve("advanced") / KS
     opt = _eps_curve("optimal") / KS
@@ -332,27 +405,22 @@ def _thm23():
     return lhs, rhs, labels
 
 
-@lru_cache(maxsize=None)
-def _thm25():
-    lhs, rhs, labels = [], [], []
-    for eps in LEVELS:
-        z = D.loss_grid([eps])
-        _, pq = D.worst_pair(z, ("hockey", eps), [("pdp", eps, DELTA_LP)])
-        for kind, pairs in (("random", _pairs()), ("LP", [pq])):
-            for j, (p, q) in enumerate(pairs):
-                d = float(D.pair_pdp_delta(p, q, eps))
-                if d > 0:
-                    lhs.append(float(D.pair_hockey(p, q, eps)))
-                    rhs.append(d)
-                    labels.append(f"{kind} pair {j}, eps={eps:g}")
-    return lhs, rhs, labels
+def _thm25(tighten=1.0):
+    """Theorem 2.5 certified: (ε, δ)-PDP in both orders is point-wise (ε, δ)-indistinguishability, whose largest hockey
+    stick at ε is δ (exact LPs at rational e^ε, certify.pointwise_hockey_verdict)."""
+    from fractions import Fraction
+
+    from .certify import pointwise_hockey_verdict
+
+    return pointwise_hockey_verdict((Fraction(21, 20), Fraction(3, 2), Fraction(3), Fraction(7)),
+                                    (Fraction(1, 10**6), Fraction(1, 1000), Fraction(1, 20)), tighten=tighten)
 
 
 def _eps_27(rho, delta):
     return rho + 2 * np.sqrt(rho * np.log(1 / delta))
 
 
-_ALPHAS_27 = 1 + np.logspace(-4, 4, 3000)  # a dense α grid: ρ is a supremum over α, and a low ρ would flatter
+_ALPHAS_27 = 1 + np.logspace(-4, 4, 1500)  # a dense α grid: ρ is a supremum over α, and a low ρ would flatter
 
 
 def _ratio_27(p, q, delta):
@@ -383,7 +451,7 @@ def _thm27():
     r, rho = _ratio_27(p, q, 0.316)
     lhs.append(r * 0.316), rhs.append(0.316), labels.append(f"two-output pair (0.82, 0.18) vs (1 - 1.11e-6, 1.11e-6), rho={rho:.4g}, delta=0.316")
     rng = np.random.default_rng(27)
-    for start in ([1.5, math.log(13.7), -0.77], [-3.8, 5.7, 3.0], [0.8, 5.8, -0.6], *rng.normal(scale=2, size=(3, 3))):
+    for start in ([1.5, math.log(13.7), -0.77], [-3.8, 5.7, 3.0], [0.8, 5.8, -0.6], *rng.normal(scale=2, size=(2, 3))):
         res = minimize(lambda th: -_ratio_27(*_two_output_27(th))[0], np.asarray(start, float), method="Nelder-Mead",
                        options={"maxfev": 300, "xatol": 1e-6, "fatol": 1e-9})
         p, q, d = _two_output_27(res.x)
@@ -561,10 +629,50 @@ _DP_FIG1 = list(np.logspace(-5.999, -5, 20))
 _KS_DESC = [int(k) for k in KS]
 
 
+def _exceeds_eps(tighten=1.0):
+    """Appendix A.8: ε′ > ε for δ′ ∈ (δ, 1].  With u = δ′ − δ, ε′ − ε = log(1 + δ(1 + e^{−ε})/u) (Theorem 3.9's ε′ over
+    a common denominator), proved ≥ 0 by interval arithmetic on the box ε ∈ [0, 50], δ ∈ [0, 1], u ∈ [10⁻³⁰⁰, 1]
+    (> 0 exactly when δ > 0); the grid cases give the margin."""
+    from mpmath import iv
+
+    from .certify import interval_verdict
+
+    cases = _EPS39
+    return interval_verdict(lambda e, d, u: iv.log(1 + d * (1 + iv.exp(-e)) / u), [(0.0, 50.0), (0.0, 1.0), (1e-300, 1.0)],
+                            [c[0] for c in cases], [float(conversions.pdp_epsilon(*c)) for c in cases],
+                            [str(c) for c in cases], domain="every ε ∈ [0, 50], δ ∈ (0, 1), δ′ ∈ (δ, 1] (δ′ − δ ≥ 10⁻³⁰⁰)",
+                            tighten=tighten)
+
+
+def _fig1_large(tighten=1.0):
+    """Figure 1: at (1, 10⁻⁶)-DP, ε′ = log(δ′e + δ) − log(δ′ − δ) > 1.1 for every δ′ ∈ (10⁻⁶, 10⁻⁵], proved by
+    interval branch-and-bound on ε′ − 1.1 over the whole interval (ε′ → ∞ at its open end)."""
+    from mpmath import iv
+
+    from .certify import interval_verdict
+
+    e1, delta = iv.exp(iv.mpf(1)), iv.mpf(1) / 10**6
+    # u = δ′ − δ ∈ (0, 9·10⁻⁶]: ε′ − 1.1 = log((δ + u)e + δ) − log u − 1.1 (log of an interval at 0 is −∞, so the
+    # box touching 0 is proved too)
+    h = lambda u: iv.log((delta + u) * e1 + delta) - iv.log(u) - iv.mpf(11) / 10  # noqa: E731
+    return interval_verdict(h, [(0.0, 9e-6)], [1.1] * len(_DP_FIG1), [_fig1_eps_prime(d) for d in _DP_FIG1],
+                            [f"delta'={d:g}" for d in _DP_FIG1], domain="δ′ ∈ (10⁻⁶, 10⁻⁵], ε = 1, δ = 10⁻⁶",
+                            tighten=tighten)
+
+
 def _limit_half(tighten=1.0):
-    # |1/(1 + e^{ε/2}) − 1/2| = tanh(ε/4)/2 ≤ ε/8: the worst-case prior tends to 1/2 at rate ε/8
-    es = np.logspace(-4, 0.5, 30)  # below 1e-4 the float rounding of 1/2 exceeds the gap ε³/384
-    return _v(np.abs(D.worst_case_prior(es)[0] - 0.5), es / 8, "closed-form", tighten, [f"eps={e:.3g}" for e in es])
+    """|1/(1 + e^{ε/2}) − 1/2| ≤ ε/8: the worst-case prior tends to 1/2 at rate ε/8.  Proved on ε ∈ [0, 8] by interval
+    branch-and-bound on h(ε) = ε/8 − (1/2 − 1/(1 + e^{ε/2})), with h(0) = 0 and h′(ε) = (e^{ε/2} − 1)²/(8(1 + e^{ε/2})²)
+    (written in a form that is visibly ≥ 0); beyond 8 the gap is below 1/2 ≤ ε/8 (the written tail bound)."""
+    from mpmath import iv
+
+    from .certify import interval_verdict
+
+    es = np.logspace(-4, 0.5, 30)  # the margin's grid; below 1e-4 the float rounding of 1/2 exceeds the gap ε³/384
+    return interval_verdict(lambda e: e / 8 - (iv.mpf(0.5) - 1 / (1 + iv.exp(e / 2))), [(0.0, 8.0)],
+                            np.abs(D.worst_case_prior(es)[0] - 0.5), es / 8, [f"eps={e:.3g}" for e in es],
+                            dh=lambda e: (iv.exp(e / 2) - 1) ** 2 / (8 * (1 + iv.exp(e / 2)) ** 2), anchor=0.0,
+                            domain="ε ∈ (0, 8]", tail="for ε > 8 the gap is < 1/2 ≤ ε/8", tighten=tighten)
 
 
 def _fig7_shape(tighten=1.0):
@@ -631,9 +739,9 @@ CLAIMS = [
     _claim("kazan-thm2.3-pure-pdp", "Theorem 2.3", "(ε, 0)-DP ⇔ P[−ε ≤ Z ≤ ε] = 1: the smallest pure-DP ε of a pair "
            "(bisection on the hockey-stick divergence) equals max |Z|, in both directions", True,
            _identity_claim(_thm23, ("random-search", "extremal"))),
-    _claim("kazan-thm2.5-pdp-dp", "Theorem 2.5", "(ε, δ)-PDP ⇒ (ε, δ)-DP: hockey stick at ε ≤ P[|Z| > ε] (random pairs; "
-           "LP maximising the hockey stick over (ε, δ)-PDP pairs)", True,
-           _identity_claim(_thm25, ("random-search", "optimised-search"))),
+    _claim("kazan-thm2.5-pdp-dp", "Theorem 2.5", "(ε, δ)-PDP ⇒ (ε, δ)-DP: the hockey stick at ε of every (ε, δ)-PDP pair "
+           "is at most δ (exact LPs over all pairs on 3 and 4 outputs)", True,
+           _thm25),
     _claim("kazan-thm2.7-zcdp-dp", "Theorem 2.7", "ρ-zCDP ⇒ (ρ + 2√(ρ log(1/δ)), δ)-DP: the exact Gaussian profile "
            "(conversions.zcdp_gaussian_delta), random finite pairs and optimised two-output pairs at their Rényi ρ stay "
            "below δ", True,
@@ -643,6 +751,14 @@ CLAIMS = [
                 "(0.82, 0.18) vs (1 − 1.11·10⁻⁶, 1.11·10⁻⁶) at δ = 0.316 reaches 0.384 of δ, and the optimised pair "
                 "(0.040, 0.960) vs (1 − 10⁻²⁵⁰, 10⁻²⁵⁰), ρ = 566, at δ = 0.99 reaches 0.96 (both recomputed without the "
                 "package in tests/test_audit_kazan.py). The earlier margin of 0.231 came from the Gaussian only."),
+    _claim("kazan-thm2.8-composition", "Theorem 2.8", "k mechanisms (ε_j, δ_j)-DP compose to (1) (Σε_j, Σδ_j), (2) the "
+           "advanced (ε, kδ₀ + δ′), (3) the optimal ε at δ, which is the least: exact k-fold leaky randomized response, "
+           "k ≤ 6", True, _identity_claim(_thm28, ("extremal", "exhaustive")),
+           note="The product pair is built outcome by outcome; randomized response is the worst case for the optimal "
+                "composition, so the optimal ε is attained (margin 1), while basic and advanced composition are loose."),
+    _claim("kazan-thm3.1-posterior", "Theorem 3.1, eq. (2)", "the adversary's posterior is p/(p + (1 − p)e^{−Z}) (target "
+           "present) or p/(p + (1 − p)e^{Z′}) (absent): Bayes' rule on random finite pairs, both directions", True,
+           _identity_claim(_thm31, ("random-search",))),
     _claim("kazan-thm2.9-zcdp-compose", "Theorem 2.9", "ρ₁-zCDP and ρ₂-zCDP compose to (ρ₁ + ρ₂)-zCDP: the Rényi ρ of "
            "the product pair (computed from the product distribution) is at most the sum", True,
            _identity_claim(_thm29, ("random-search", "extremal"))),
@@ -675,19 +791,24 @@ CLAIMS = [
     _claim("kazan-thm3.5-2-eps-tilde", "Theorem 3.5(2)", "the difference bound with 1 − δ for every prior ⇒ (ε̃, δ)-PDP, "
            "ε < 2 log 3", True, _reverse_claim("difference", eps_of="tilde")),
     _claim("kazan-a6-counterexample", "Appendix A.6, Example A.1", "the difference bound holds w.p. ≥ 1 − δ for every prior, "
-           "yet the mechanism is not (ε, δ)-PDP", True, _a6),
+           "yet the mechanism is not (ε, δ)-PDP (checked on the example's real domain: ε < 2 log 3, δ(1 + e^{−ε̃}) ≤ 1)",
+           True, _a6),
+    _claim("kazan-exA.1-domain", "Appendix A.6, Example A.1", "'Let ε, δ > 0': ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}) "
+           "is defined for every ε > 0", True, _exa1_domain, expected="discrepancy", finding="false-statement",
+           note="False as printed: ε̃ exists only for ε < 2 log 3 ≈ 2.197 (3 − e^{ε/2} > 0), and the mechanism needs "
+                "δ(1 + e^{−ε̃}) ≤ 1. The counterexample is valid on that domain (kazan-a6-counterexample), which "
+                "suffices for the appendix's point; the printed quantifier is too wide."),
     # ---------------------------------------------------------------- Theorem 3.9 and Figure 1
     _claim("kazan-thm3.9-holds", "Theorem 3.9", "(ε, δ)-DP ⇒ (ε′, δ′)-PDP: P[|Z| > ε′] ≤ δ′ (LP over (ε, δ)-DP pairs, "
            "random pairs at their own δ)", True, _dp_metric_claim("posterior")),
     _claim("kazan-thm3.9-tight", "Theorem 3.9", "tight: a four-output (ε, δ)-DP mechanism has P[|Z| > ε′ + η] → δ′ as η → 0",
            True, _identity_claim(_thm39_tight, "extremal"),
            note="The statement itself holds; its margin is how close the four-output pair comes to δ′ (1 − O(η))."),
-    _claim("kazan-thm3.9-exceeds-eps", "Appendix A.8", "ε′ > ε for every δ′ ∈ (δ, 1] (δ > 0)", True,
-           _closed(lambda c: c[0], lambda c: float(conversions.pdp_epsilon(*c)), _EPS39)),
+    _claim("kazan-thm3.9-exceeds-eps", "Appendix A.8", "ε′ > ε for every δ′ ∈ (δ, 1] (δ > 0)", True, _exceeds_eps),
     _claim("kazan-thm3.9-zhao", "Appendix A.8", "Theorem 3.9 agrees with Zhao et al.'s δ′ = δ(1 + e^{−ε′})/(1 − e^{ε−ε′})",
            True, _zhao),
     _claim("kazan-fig1-large", "Figure 1 description", "(1, 1e-6)-DP: for δ′ between 1e-6 and 1e-5, ε′ is much larger than 1",
-           True, _closed(lambda d: 1.1, _fig1_eps_prime, _DP_FIG1),
+           True, _fig1_large,
            note="'Much larger' read as > 1.1; at δ′ = 1e-5, ε′ = 1.14, and ε′ → ∞ as δ′ → 1e-6."),
     _claim("kazan-fig1-converges", "Figure 1 description, §3.4", "(1, 1e-6)-DP: ε′ ≈ ε = 1 once δ′ ≫ δ (e.g. 0.01, 0.05)",
            True, _closed(lambda d: abs(_fig1_eps_prime(d) - 1), lambda d: 1e-3, [0.01, 0.05]),
@@ -716,7 +837,7 @@ CLAIMS = [
                                                  "it with kε₀ is an identity", tried=len(_KS_DESC)),
            expected="not-checked",
            note="Not checked: the basic curve is kε₀ by definition. That kε₀ is what k pure mechanisms compose to "
-                "(the theorem behind the curve) is kazan-thm2.8-basic."),
+                "(the theorem behind the curve) is kazan-thm2.8-composition."),
     _claim("kazan-fig2-sublinear", "Figure 2 description", "advanced and optimal grow sub-linearly: ε(k)/k falls with k "
            "(advanced strictly; optimal from k = 10 to 50 to 150, with small wiggles from its lattice structure)",
            True, _sublinear),

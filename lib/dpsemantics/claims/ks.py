@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 from scipy.optimize import brentq, linprog
@@ -91,47 +92,7 @@ def _hill_climb(objective, start, rng, *, iters=300, step=1.0):
 # --- LP: the largest statistical difference of an (ε, δ)-indistinguishable pair ----------------------------
 
 
-@functools.cache
-def lp_max_tv(eps: float, delta: float, k: int = 4) -> float:
-    """max TV(p, q) over distributions on k outcomes with p ≈_(ε,δ) q, by linear programming: for a fixed
-    event S the objective p(S) − q(S) is linear and Σ max(p − e^ε q, 0) ≤ δ is a polyhedron (slack
-    variables).  By symmetry S = the first m outcomes, m = 1..k−1.  Independent of the closed form
-    :func:`dpsemantics.semantic.tight_max_sd`."""
-    f = math.exp(eps)
-    nv = 4 * k  # p, q, s, r
-    A, b = [], []
-    for j in range(k):
-        row = np.zeros(nv); row[j], row[k + j], row[2 * k + j] = 1, -f, -1; A.append(row); b.append(0.0)  # noqa: E702
-        row = np.zeros(nv); row[k + j], row[j], row[3 * k + j] = 1, -f, -1; A.append(row); b.append(0.0)  # noqa: E702
-    row = np.zeros(nv); row[2 * k:3 * k] = 1; A.append(row); b.append(delta)  # noqa: E702
-    row = np.zeros(nv); row[3 * k:] = 1; A.append(row); b.append(delta)  # noqa: E702
-    Aeq = np.zeros((2, nv)); Aeq[0, :k] = 1; Aeq[1, k:2 * k] = 1  # noqa: E702
-    best = 0.0
-    for m in range(1, k):
-        c = np.zeros(nv); c[:m] = -1; c[k:k + m] = 1  # noqa: E702
-        res = linprog(c, A_ub=np.array(A), b_ub=b, A_eq=Aeq, b_eq=[1, 1], bounds=(0, None), method="highs")
-        best = max(best, -res.fun)
-    return float(best)
-
-
 # --- §2: the relaxation remark ---------------------------------------------------------------------------
-
-
-@_verdict
-def _search_eps_delta_to_zero_delta():
-    """(ε, δ)-DP ⇒ (0, δ + e^ε − 1)-DP.  δ(0) is the largest TV between neighbours; the LP maximises it over
-    every (ε, δ)-indistinguishable pair on four outcomes (a two-database mechanism), on a grid of (ε, δ);
-    plus random mechanisms (their own δ(ε))."""
-    lhs, rhs, labels = [], [], []
-    for eps in (0.01, 0.05, 0.2, 1.0, 3.0):
-        for delta in (1e-4, 0.01, 0.1, 0.5):
-            lhs.append(lp_max_tv(eps, delta)); rhs.append(delta + math.expm1(eps))  # noqa: E702
-            labels.append(f"LP optimum, eps={eps}, delta={delta}")
-    for k, m in enumerate(_random_mechanisms()):
-        for eps in (0.05, 0.5, 2.0):
-            lhs.append(float(m.delta(0.0))); rhs.append(float(m.delta(eps)) + math.expm1(eps))  # noqa: E702
-            labels.append(f"random mechanism {k}, eps={eps}")
-    return lhs, rhs, labels, ("optimised-search", "random-search")
 
 
 # --- Theorem 2.2 ---------------------------------------------------------------------------------------
@@ -402,6 +363,33 @@ def _search_remark1_not_semantic():
     return lhs, rhs, labels, "extremal"
 
 
+def semantic_delta_ignoring_undefined(mech, belief, eps) -> float:
+    """The semantic δ at ε under the other natural reading of K&S Definition 2.1: a transcript impossible in Game i
+    leaves b̄ᵢ undefined and is *ignored* for that i (the module's convention, :mod:`dpsemantics.semantic`, counts it
+    as a full breach, SD = 1)."""
+    b = np.asarray(belief, float)
+    w, z = S._all_posteriors(mech, b, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        post = np.where(z[:, None, :] > 0, w / np.where(z > 0, z, 1.0)[:, None, :], 0.0)
+    sd = 0.5 * np.abs(post[1:] - post[0][None]).sum(axis=1)
+    sd = np.where(z[1:] > 0, sd, 0.0)  # undefined b̄ᵢ: ignored
+    return float(z[0][np.any(sd > eps + 1e-12, axis=0)].sum())
+
+
+@functools.cache
+def _remark1_readings():
+    """The random-index mechanism (n = 3) at ε = 0.5 under 'ignore undefined posteriors': the largest semantic δ over
+    i.i.d. beliefs (Pr[x_j = 1] on a fine grid) and random beliefs.  lhs: the δ = 0.5 at which Remark 1 says the
+    mechanism is not semantically private; rhs: the largest semantic δ found (the statement needs rhs > lhs)."""
+    mech, eps = S.random_index_mechanism(3), 0.5
+    rng = np.random.default_rng(1)
+    beliefs = [np.array([np.prod([p if v else 1 - p for v in d]) for d in mech.databases]) for p in np.linspace(0.001, 0.999, 499)]
+    beliefs += list(rng.dirichlet(np.full(len(mech.databases), 0.5), size=100))
+    best = max(semantic_delta_ignoring_undefined(mech, b, eps) for b in beliefs)
+    return [0.5], [best], [f"n = 3, ε = 0.5: largest semantic δ found {best:.4f} over {len(beliefs)} beliefs (sup 1 − ε, "
+                           f"not attained)"]
+
+
 @_verdict
 def _search_remark1_omega_1_over_n():
     """Remark 1's Ω(1/n): if neighbours are within ε_SD in TV, databases at Hamming distance d are within
@@ -531,26 +519,11 @@ def _pair_from_theta(theta, k):
     return p / p.sum(), q / q.sum()
 
 
-@_verdict
-def _search_lemma33_part1():
-    """Part 1: the (ε, δ) of a pair is at most its point-wise δ.  Extremal: p = (δ, 1 − δ), q = (0, 1)
-    (equality); random pairs; hill climbing on three-point pairs maximising δ/δ_pointwise."""
-    rng = np.random.default_rng(21)
-    lhs, rhs, labels = [], [], []
-    for eps in (0.05, 0.5, 2.0):
-        for delta in (0.01, 0.3):
-            p, q = np.array([delta, 1 - delta]), np.array([0.0, 1.0])
-            lhs.append(float(smallest_delta(p, q, eps))); rhs.append(S.pointwise_delta(p, q, eps))  # noqa: E702
-            labels.append(f"extremal p=({delta}, 1-{delta}), q=(0, 1), eps={eps}")
-        for p, q in _random_pairs(100):
-            lhs.append(float(smallest_delta(p, q, eps))); rhs.append(S.pointwise_delta(p, q, eps))  # noqa: E702
-            labels.append(f"random pair, eps={eps}")
-        obj = lambda th, e=eps: (lambda p, q: float(smallest_delta(p, q, e)) / max(S.pointwise_delta(p, q, e), 1e-300))(*_pair_from_theta(th, 3))  # noqa: E731
-        val, th = _hill_climb(obj, rng.normal(scale=2, size=6), rng, iters=200)
-        p, q = _pair_from_theta(th, 3)
-        lhs.append(float(smallest_delta(p, q, eps))); rhs.append(S.pointwise_delta(p, q, eps))  # noqa: E702
-        labels.append(f"hill-climbed pair, eps={eps}")
-    return lhs, rhs, labels, ("extremal", "optimised-search", "random-search")
+def _certified_lemma33_part1(tighten: float = 1.0) -> Verdict:
+    """Part 1 certified: the largest hockey stick of a point-wise (ε, δ)-indistinguishable pair is δ (exact LPs)."""
+    from .certify import pointwise_hockey_verdict
+
+    return pointwise_hockey_verdict(CERTIFIED_EXP_EPS[1::2], CERTIFIED_DELTAS[::2], tighten=tighten)
 
 
 def _two_point_part2(eps):
@@ -641,20 +614,50 @@ def _search_lemma33_parts_3_4():
     return lhs, rhs, labels, ("extremal", "random-search")
 
 
-@_verdict
-def _search_lemma33_part5():
-    """Part 5: SD ≤ e^ε − 1 + δ.  The LP maximum of SD over (ε, δ)-indistinguishable pairs on a grid of
-    (ε, δ), and random pairs (their own δ)."""
-    lhs, rhs, labels = [], [], []
-    for eps in (0.01, 0.05, 0.2, 1.0, 3.0):
-        for delta in (1e-4, 0.01, 0.1, 0.5):
-            lhs.append(lp_max_tv(eps, delta)); rhs.append(float(S.max_sd_bound(eps, delta)))  # noqa: E702
-            labels.append(f"LP optimum, eps={eps}, delta={delta}")
-    for p, q in _random_pairs(100):
-        for eps in (0.05, 0.5, 2.0):
-            lhs.append(total_variation(p, q)); rhs.append(float(S.max_sd_bound(eps, float(smallest_delta(p, q, eps)))))  # noqa: E702
-            labels.append(f"random pair, eps={eps}")
-    return lhs, rhs, labels, ("optimised-search", "random-search")
+#: rational e^ε and δ at which the SD bound is certified (exact LP data).
+CERTIFIED_EXP_EPS = (Fraction(1001, 1000), Fraction(101, 100), Fraction(21, 20), Fraction(6, 5), Fraction(3, 2), Fraction(2), Fraction(3),
+                     Fraction(20))
+CERTIFIED_DELTAS = (Fraction(1, 10**4), Fraction(1, 100), Fraction(1, 10), Fraction(1, 2))
+
+
+def max_sd_lp(exp_eps: Fraction, delta: Fraction):
+    """The largest SD (total variation) of an (ε, δ)-indistinguishable pair, as a linear program over pairs on two
+    outcomes (both hockey sticks ≤ δ through slacks; maximise p₀ − q₀).  Two outcomes suffice: the indicator of the
+    event where p > q post-processes any pair into a two-outcome pair with the same SD that is still (ε, δ)-
+    indistinguishable.  Returns a :class:`~dpsemantics.claims.certify.LPCertificate`."""
+    from .certify import lp_upper_bound
+
+    E, o, i = exp_eps, Fraction(0), Fraction(1)
+    # variables p0 p1 q0 q1 s0 s1 t0 t1: p − E q ≤ s, q − E p ≤ t, Σs ≤ δ, Σt ≤ δ
+    A = [[i, o, -E, o, -i, o, o, o], [o, i, o, -E, o, -i, o, o], [-E, o, i, o, o, o, -i, o], [o, -E, o, i, o, o, o, -i],
+         [o, o, o, o, i, i, o, o], [o, o, o, o, o, o, i, i]]
+    b = [o, o, o, o, delta, delta]
+    return lp_upper_bound([i, o, -i, o, o, o, o, o], A, b, [[i, i, o, o, o, o, o, o], [o, o, i, i, o, o, o, o]], [i, i],
+                          [i] * 8)
+
+
+@functools.cache
+def _certified_sd():
+    lhs, rhs, labels, exact = [], [], [], 0
+    for E in CERTIFIED_EXP_EPS:
+        for delta in CERTIFIED_DELTAS:
+            cert, bound = max_sd_lp(E, delta), E - 1 + delta
+            exact += cert.bound <= bound
+            lhs.append(cert.primal if cert.bound <= bound else float(cert.bound)), rhs.append(float(bound))
+            labels.append(f"e^ε = {E}, δ = {delta}: LP optimum (exact dual bound {cert.bound})")
+    return np.array(lhs), np.array(rhs), tuple(labels), exact
+
+
+def _certified_sd_verdict(tighten: float = 1.0) -> Verdict:
+    """SD ≤ e^ε − 1 + δ for every (ε, δ)-indistinguishable pair (of any size), certified at rational e^ε and δ."""
+    lhs, rhs, labels, exact = _certified_sd()
+    return Verdict.of(lhs, rhs, evidence="certified-lp" if exact == lhs.size else "optimised-search", tighten=tighten,
+                      labels=labels,
+                      domain="every (ε, δ)-indistinguishable pair, of any number of outcomes, at e^ε ∈ {1001/1000, 101/100, 21/20, "
+                             "6/5, 3/2, 2, 3, 20} and δ ∈ {10⁻⁴, 10⁻², 10⁻¹, 1/2}",
+                      certificate=f"{lhs.size} LPs of 8 variables, 6 inequality and 2 equality rows (HiGHS); the exact "
+                                  f"rational dual bound is ≤ e^ε − 1 + δ in {exact} of {lhs.size} (it equals "
+                                  f"(e^ε − 1 + 2δ)/(e^ε + 1))")
 
 
 def _lemma33_part5_slack():
@@ -996,7 +999,8 @@ THM24_2_EPS0 = 0.8
 
 CLAIMS = [
     _claim("s2-eps-delta-to-zero-delta", "§2, after Definition 2.3",
-           "Every (ε, δ)-DP algorithm is (0, δ + e^ε − 1)-DP", True, _search_eps_delta_to_zero_delta,
+           "Every (ε, δ)-DP algorithm is (0, δ + e^ε − 1)-DP (δ(0) is the largest SD between neighbours)", True,
+           _certified_sd_verdict,
            note="Holds; the exact worst case is (e^ε − 1 + 2δ)/(e^ε + 1), found by the LP; near 1 of the bound "
                 "only when δ ≫ ε."),
     _claim("thm2.2-forward", "Theorem 2.2", "ε-DP implies (e^ε − 1)-semantic privacy", True, _search_thm22_forward,
@@ -1067,6 +1071,17 @@ CLAIMS = [
            note="With the convention that a transcript impossible in Game j is a breach (SD = 1; the paper's "
                 "'no data' default makes (j, x_j) impossible in Game j). Counting only transcripts where every "
                 "posterior exists, it fails whenever ε + δ < 1."),
+    _claim("rem1-ignore-undefined-reading", "Remark 1, read with 'ignore undefined posteriors'",
+           "The random-index mechanism (n = 3) is not (0.5, 0.5)-semantically private", True,
+           lambda tighten=1.0: Verdict.of(*_remark1_readings()[:2], labels=_remark1_readings()[2],
+                                          evidence=("exhaustive", "random-search"), tighten=tighten),
+           expected="discrepancy", finding="different-reading",
+           note="Remark 1's verdict (ks-rem1-not-semantic, reproduced) rests on the convention that a transcript impossible "
+                "in Game i is a full breach. Under the other natural reading, which ignores undefined posteriors, the "
+                "only informative transcripts are (i, 0) with Game i's posterior the prior: SD = Pr[x_i = 1], and the "
+                "semantic δ at ε is Σ_i (1/n)·Pr[x_i = 0] over the i with Pr[x_i = 1] > ε, below 1 − ε. So the mechanism "
+                "is (ε, 1 − ε)-semantically private for every ε, e.g. (0.5, 0.5): both verdicts are computed; the "
+                "chapter adopts the first."),
     _claim("rem1-omega-1-over-n", "Remark 1, 'one would need ε_SD = Ω(1/n)'",
            "TV(A(x), A(y)) ≤ d_H(x, y)·ε_SD, so distinguishing databases that differ everywhere needs ε_SD ≥ TV/n",
            True, _search_remark1_omega_1_over_n,
@@ -1093,7 +1108,7 @@ CLAIMS = [
            "to DP: exactly, sup SD(b, b̄[·|t]) = tanh(ε/4)", True, _search_s21_informed_beliefs,
            note="Read with the Game-0 posterior b̄₀: with K&S's b̄_i for the free entry i, the comparison is "
                 "trivially 0 (Game i does not depend on x_i). The equivalence is exact: s ⇔ 4 artanh(s)."),
-    _claim("lem3.3-1", "Lemma 3.3 (1)", "Point-wise (ε, δ) ⇒ (ε, δ)-indistinguishable", True, _search_lemma33_part1,
+    _claim("lem3.3-1", "Lemma 3.3 (1)", "Point-wise (ε, δ) ⇒ (ε, δ)-indistinguishable", True, _certified_lemma33_part1,
            note="Attained: p = (δ, 1 − δ), q = (0, 1)."),
     _claim("lem3.3-2-printed", "Lemma 3.3 (2)", "(ε, δ) ⇒ point-wise (ε, 2δ/(1 − e^{−ε}))", True,
            _search_lemma33_part2_as_printed, expected="discrepancy", finding="false-statement",
@@ -1106,7 +1121,7 @@ CLAIMS = [
     _claim("lem3.3-3-4", "Lemma 3.3 (3) and (4)",
            "(X, A(X)) ≈ (X, A′(X)) with (ε, δ), and with (ε, δ + δ₁) when a δ₁-fraction of a fails", True,
            _search_lemma33_parts_3_4),
-    _claim("lem3.3-5", "Lemma 3.3 (5)", "(ε, δ)-indistinguishable ⇒ SD ≤ e^ε − 1 + δ", True, _search_lemma33_part5,
+    _claim("lem3.3-5", "Lemma 3.3 (5)", "(ε, δ)-indistinguishable ⇒ SD ≤ e^ε − 1 + δ", True, _certified_sd_verdict,
            note="The proof's sum Σ_c(… + δ) counts δ once per outcome; the bound holds all the same. The exact "
                 "maximum is (e^ε − 1 + 2δ)/(e^ε + 1) (the LP finds it)."),
     _claim("fn3-postprocessing", "§3.3, footnote 3",

@@ -20,6 +20,8 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
+
 from . import Verdict
 
 __all__ = ["Mutation", "KINDS", "MUTATIONS"]
@@ -65,6 +67,20 @@ def _zcdp_constant_one() -> Verdict:
             rhs.append(delta)
             labels.append(f"Gaussian, rho={rho}, delta={delta:g}")
     return Verdict.of(lhs, rhs, evidence="extremal", labels=labels)
+
+
+def _improvement_constant_four() -> Verdict:
+    """Zhao Sec. II with ε/6 replaced by ε/4: 1/2 − 1/(e^ε + 1) = tanh(ε/2)/2 < ε/4 for every ε > 0, so the interval
+    proof must fail and return a counterexample."""
+    from mpmath import iv
+
+    from .certify import interval_verdict
+
+    grid = np.linspace(0.01, 1.35, 50)
+    return interval_verdict(lambda e: iv.mpf(0.5) - 1 / (iv.exp(e) + 1) - e / 4, [(0.0, 1.35)], grid / 4,
+                            0.5 - 1 / (np.exp(grid) + 1), [f"ε={e:.3f}" for e in grid],
+                            dh=lambda e: iv.exp(e) / (iv.exp(e) + 1) ** 2 - iv.mpf(1) / 4, anchor=0.0,
+                            domain="ε ∈ (0, 1.35]")
 
 
 def _thm24_condition_dropped() -> Verdict:
@@ -118,6 +134,14 @@ MUTATIONS = [
              _scaled("ks-s2.1-testing"), "randomized response attains e^ε α for α ≤ 1/(1 + e^ε)"),
     Mutation("ks-thm2.4-1-condition", "hypothesis-dropped", "√(nδ) < 1 − e^{−ε} without δ < (1 − e^{−ε})²/n",
              _thm24_condition_dropped),
+    Mutation("zhao-sec2-improvement", "smaller-constant", "1/2 − 1/(e^ε+1) > ε/4 on (0, 1.35] (6 → 4)",
+             _improvement_constant_four),
+    Mutation("lecture-ex7.2-transitivity-search", "bound-at-0.99-supremum", "(p, r) is (2ε, 0.99(1 + e^ε)δ)-close, "
+             "float-ε search", _scaled("lecture-ex7.2-transitivity-search"),
+             "the three-point witness attains (1 + e^ε)δ (lecture-ex7.2-tight)"),
+    Mutation("ks-lem3.3-5", "bound-at-0.99-supremum", "SD ≤ 0.99(e^ε − 1 + δ)", _scaled("ks-lem3.3-5"),
+             "(e^ε − 1 + 2δ)/(e^ε + 1) → e^ε − 1 + δ as ε → 0 with δ ≫ ε (the LP's exact optimum); the certified "
+             "grid includes e^ε = 1001/1000, δ = 1/2, where the ratio is 0.9985"),
     Mutation("zhao-sec1-dp-implies-bdp-independent", "hypothesis-dropped",
              "ε-DP ⇒ ε-Bayesian DP without independent records", _dp_bdp_dependent),
 ]

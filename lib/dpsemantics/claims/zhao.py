@@ -15,6 +15,7 @@ Searches are cached (:func:`functools.cache`), so ``compute(tighten=t)`` only re
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 import math
 from functools import cache
 
@@ -215,8 +216,54 @@ def _lemma1(tighten: float = 1.0) -> Verdict:
 _G_EPS = (0.1, 0.5, 1.0, 2.0, 5.0)
 
 
+def _g_proofs(kind: str):
+    """Interval proofs, at every ε of _G_EPS, of g's shape (Zhao eq. (26)) on the whole of b ∈ [0, 1], split at
+    1/(1 + e^ε).  ``"minimum"``: g₁(b) − e^ε = e^ε(e^ε − 1)b/(1 − be^ε) ≥ 0 on the first branch and
+    g₂(b) − e^ε = (e^ε − 1)(1 − b)/b ≥ 0 on the second (the differences written over a common denominator, so that
+    the interval enclosure of e^ε does not cancel against itself).  ``"monotone"``: g₁′ = e^ε(e^ε − 1)/(1 − be^ε)² ≥ 0 and −g₂′ = (e^ε − 1)/b² ≥ 0 on their
+    branches.  Returns (all proved, boxes, the proofs' descriptions)."""
+    from mpmath import iv
+
+    from .certify import prove_nonnegative
+
+    proofs = []
+    for eps in _G_EPS:
+        e = iv.exp(iv.mpf(eps))
+        split = 1 / (1 + math.exp(eps))
+        lo_split, hi_split = split * (1 - 1e-12), split * (1 + 1e-12)  # the branches overlap a hair at the split
+        if kind == "minimum":
+            proofs.append(prove_nonnegative(lambda b: e * (e - 1) * b / (1 - b * e), [(0.0, hi_split)]))
+            proofs.append(prove_nonnegative(lambda b: (e - 1) * (1 - b) / b, [(lo_split, 1.0)]))
+        elif kind == "monotone":
+            proofs.append(prove_nonnegative(lambda b: e * (e - 1) / (1 - b * e) ** 2, [(0.0, hi_split)]))
+            proofs.append(prove_nonnegative(lambda b: (e - 1) / b ** 2, [(lo_split, 1.0)]))
+        else:  # branches: g₂ − g₁ = (e^ε − 1)(1 − x(1 + e^ε))/(x(1 − xe^ε)), ≥ 0 up to the split and ≤ 0 beyond it
+            # x = (1 + s)/(1 + e^ε): the numerator's factor 1 − x(1 + e^ε) is −s exactly, and
+            # x(1 − xe^ε) = (1 + s)(1 − s e^ε)/(1 + e^ε)²; s ∈ (−1, 0] is the first side, s ∈ [0, e^{−ε}) the second
+            den = lambda s: (1 + s) * (1 - s * e) / (1 + e) ** 2  # noqa: E731
+            proofs.append(prove_nonnegative(lambda s: (e - 1) * (-s) / den(s), [(-1 + 1e-12, 0.0)]))
+            proofs.append(prove_nonnegative(lambda s: (e - 1) * s / den(s), [(0.0, math.exp(-eps) * (1 - 1e-9))]))
+    return all(p.proved for p in proofs), sum(p.boxes for p in proofs)
+
+
+def _certified_g(kind: str, verdict: Verdict) -> Verdict:
+    """The grid verdict's margin and worst case, with the interval proof's kind, domain and certificate."""
+    proved, boxes = _g_proofs(kind)
+    if not proved:
+        return verdict
+    return replace(verdict, evidence=("certified-interval",),
+                   domain=(f"b ∈ [0, 1] (both branches)" if kind != "branches" else "x ∈ (0, e^{−ε}) (up to 10⁻¹² of 0 "
+                           "and a relative 10⁻⁹ of e^{−ε}, in s = x(1 + e^ε) − 1)") + f" at ε ∈ {{{', '.join(map(str, _G_EPS))}}}",
+                   certificate=f"mpmath.iv branch-and-bound at 80 bits: {boxes} boxes proved ({2 * len(_G_EPS)} proofs); "
+                               f"the grid of the margin: {verdict.cases} points")
+
+
 def _g_minimum(tighten: float = 1.0) -> Verdict:
-    """e^ε ≤ g(b) on a grid of b including both ends (equality at b = 0 and b = 1)."""
+    """e^ε ≤ g(b) on a grid of b including both ends (equality at b = 0 and b = 1), certified by _g_proofs."""
+    return _certified_g("minimum", _g_minimum_grid(tighten))
+
+
+def _g_minimum_grid(tighten: float = 1.0) -> Verdict:
     lhs, rhs, labels = [], [], []
     bs = np.linspace(0, 1, 2001)
     for eps in _G_EPS:
@@ -228,6 +275,11 @@ def _g_minimum(tighten: float = 1.0) -> Verdict:
 
 
 def _g_monotone(tighten: float = 1.0) -> Verdict:
+    """g rises on [0, 1/(1+e^ε)] and falls above, certified by the signs of g′ (_g_proofs)."""
+    return _certified_g("monotone", _g_monotone_grid(tighten))
+
+
+def _g_monotone_grid(tighten: float = 1.0) -> Verdict:
     """g(b) ≤ g(b′) for b < b′ ≤ 1/(1+e^ε), and g(b′) ≤ g(b) for 1/(1+e^ε) < b < b′ (consecutive grid points)."""
     lhs, rhs, labels = [], [], []
     for eps in _G_EPS:
@@ -241,6 +293,11 @@ def _g_monotone(tighten: float = 1.0) -> Verdict:
 
 
 def _g_branches(tighten: float = 1.0) -> Verdict:
+    """g1 ≤ g2 on (0, 1/(1+e^ε)] and g2 ≤ g1 on (1/(1+e^ε), e^{−ε}), certified by the sign of g₂ − g₁ (_g_proofs)."""
+    return _certified_g("branches", _g_branches_grid(tighten))
+
+
+def _g_branches_grid(tighten: float = 1.0) -> Verdict:
     """g1 ≤ g2 on (0, 1/(1+e^ε)] and g2 ≤ g1 on (1/(1+e^ε), e^{−ε}), up to the split (where they meet)."""
     lhs, rhs, labels = [], [], []
     for eps in _G_EPS:
@@ -272,9 +329,16 @@ def _eq39(tighten: float = 1.0) -> Verdict:
 
 
 def _improvement(tighten: float = 1.0) -> Verdict:
-    """ε/6 ≤ 1/2 − 1/(e^ε + 1) on (0, 1.35] (strictly; the margin is the worst ratio, at ε = 1.35)."""
-    return Verdict.of(_EPS_GRID / 6, zhao_converse_level(_EPS_GRID), evidence="closed-form", tighten=tighten,
-                      labels=[f"ε={e:.4f}" for e in _EPS_GRID])
+    """ε/6 ≤ 1/2 − 1/(e^ε + 1) on (0, 1.35] (strictly; the margin is the worst ratio, at ε = 1.35), proved by
+    interval branch-and-bound on h(ε) = 1/2 − 1/(e^ε + 1) − ε/6 (h(0) = 0, h′ = e^ε/(e^ε + 1)² − 1/6)."""
+    from mpmath import iv
+
+    from .certify import interval_verdict
+
+    return interval_verdict(lambda e: iv.mpf(0.5) - 1 / (iv.exp(e) + 1) - e / 6, [(0.0, 1.35)], _EPS_GRID / 6,
+                            zhao_converse_level(_EPS_GRID), [f"ε={e:.4f}" for e in _EPS_GRID],
+                            dh=lambda e: iv.exp(e) / (iv.exp(e) + 1) ** 2 - iv.mpf(1) / 6, anchor=0.0,
+                            domain="ε ∈ (0, 1.35], the printed range", tighten=tighten)
 
 
 def _odds_identity() -> float:
@@ -480,7 +544,41 @@ def _replace_reading_cases():
     return np.array(lhs), np.array(rhs), tuple(labels)
 
 
+@cache
+def _three_valued_cases():
+    """Theorem 1's converse with records in {0, 1, 2} and ⊥ = 0: n = 2, the prior puts x₁ on {1, 2} (⊥ has no prior
+    mass) and x₂ uniform; the mechanism is randomized response between 1 and 2 on x₁ (a fair coin when x₁ = 0).
+    lhs: the BDP leakage; rhs: the ε the converse promises from the BSP level s, log((1/2 + s)/(1/2 − s))."""
+    lhs, rhs, labels = [], [], []
+    dbs = list(itertools.product((0, 1, 2), repeat=2))
+    for eps in (0.5, 1.0, 2.0):
+        keep = 1 / (1 + math.exp(-eps))
+        rows = [[0.5, 0.5] if a == 0 else ([keep, 1 - keep] if a == 1 else [1 - keep, keep]) for a, _ in dbs]
+        mech = FiniteMechanism(np.array(rows), dbs, [1, 2])
+        prior = {d: (1 / 6 if d[0] in (1, 2) else 0.0) for d in dbs}
+        s = bayesian_semantic_privacy(mech, prior, 0)
+        lhs.append(bdp_leakage(mech, prior)), rhs.append(math.log((0.5 + s) / (0.5 - s)))
+        labels.append(f"ε = {eps}: BDP {lhs[-1]:.3f}, BSP {s:.3g} (⊥ has prior mass 0), converse level "
+                      f"{zhao_converse_level(eps):.3f}")
+    return np.array(lhs), np.array(rhs), tuple(labels)
+
+
 CLAIMS += [
+    Claim(
+        "zhao-thm1-converse-three-values", "zhao", "Theorem 1 (second part), records with three values",
+        "(1/2 − 1/(e^ε+1))-BSP implies ε-BDP, under the book's BSP (belief points where ⊥ has prior mass 0 are "
+        "dropped), records in {0, 1, 2}",
+        True, lambda tighten=1.0: Verdict.of(*_three_valued_cases()[:2], evidence="extremal", tighten=tighten,
+                                             labels=_three_valued_cases()[2]),
+        expected="discrepancy", finding="different-reading",
+        note="The book's BSP (notions.bayesian_semantic_privacy, reading 'condition') drops the belief points where ⊥ "
+             "has prior mass 0. With binary records that costs nothing (zhao-thm1-converse holds), but with three "
+             "values it does: n = 2, ⊥ = 0, a prior on x₁ ∈ {1, 2}, randomized response with ε = 2 between 1 and 2 has "
+             "BDP 2.000 and BSP 0 < 0.381. Under a reading that keeps those points (or for priors where ⊥ has mass) "
+             "the converse is not refuted by this example; the chapter's Theorem 1 is stated for the reading the "
+             "book adopts, which needs ⊥ to have prior mass.",
+        chapter=CHAPTER,
+    ),
     Claim(
         "zhao-thm1-converse-replace-reading", "zhao", "Theorem 1 (second part) with eq. (13) read as 'replace'",
         "(1/2 − 1/(e^ε+1))-BSP implies ε-BDP, with Game i drawing the unknown records given the true x_i and then "
