@@ -9,7 +9,8 @@ and the student edition's ``_build/student-src/_build/html`` (solutions removed 
 Why this route: Jupyter Book's LaTeX builder needs TeX Live from Debian (about 2 GB with texlive-fonts-extra,
 for bbm.sty, and about 9 minutes on 2 cores), and its HTML-to-PDF builder crashes on sphinx-exercise nodes
 and downloads its own browser.  Printing the HTML with the Chromium the browser test already uses costs
-well under a minute and nothing new to install beyond ``pypdf`` (pure Python): the math is the same MathJax
+about a minute per edition on 2 idle cores (more on a busy machine) and nothing new to install beyond ``pypdf``
+(pure Python): the math is the same MathJax
 typesetting readers see, the figures the same images, the chapter and figure numbers the same.
 
 How: the pages of the table of contents (without the API reference, which is read online) are joined into
@@ -83,6 +84,7 @@ img { max-width: 100% !important; height: auto !important; }
 h1, h2, h3, h4, h5, h6, .rubric, p.admonition-title, table > caption {
   break-after: avoid-page !important; break-inside: avoid-page !important; }
 p, li { orphans: 2; widows: 2; }
+pre { orphans: 3; widows: 3; }  /* a code box never starts or ends a page with an empty edge */
 img, svg, tr, mjx-container[display="true"] { break-inside: avoid-page; }
 .print-keep { break-inside: avoid-page !important; }
 .print-breakable { break-inside: auto !important; }
