@@ -4,13 +4,20 @@ The book's PDF is printed from the ``_build/html`` that ``strict_build`` (confte
 book tests; the student edition is built from the same build's executed notebooks with the solutions cut
 (``student_edition --executed``) and printed.  The PDFs land where ``make pdf`` puts them.  Without
 Chromium the test is skipped with that reason, never passed.
+
+The PDFs are read as a reader's PDF viewer would, with ``pypdf`` only: link annotations, named
+destinations, the outline, and each page's text with its position.  A small book of three hand-written
+pages (``test_links_*``) shows the link rules on every kind of link at once, in seconds.
 """
 
+import ipaddress
 import re
 import shutil
 import subprocess
+import textwrap
 import unicodedata
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -20,6 +27,7 @@ from dpsemantics.book import pdf, student_edition
 pypdf = pytest.importorskip("pypdf", reason="pypdf is not installed (pip install -e '.[book]')")
 
 OUT = ROOT / "_build" / "pdf"
+MM = 72 / 25.4
 # Phrases that occur only inside solutions (one per chapter): in the book's PDF, never in the student's.
 SOLUTION_PHRASES = [
     "both inequalities of indistinguishability",            # intro-ex-tv
@@ -31,55 +39,273 @@ SOLUTION_PHRASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def pdfs(strict_build, tmp_path_factory):
+def needs_chromium():
     if pdf.chromium() is None:
         pytest.skip("Chromium is not installed (Debian: apt-get install chromium, or make system); no PDF was printed")
+
+
+@pytest.fixture(scope="module")
+def pdfs(strict_build, tmp_path_factory):
+    needs_chromium()
     assert strict_build.returncode == 0, "the strict build failed; see test_strict_build_succeeds"
     book = pdf.print_book(ROOT / "_build" / "html", OUT / "book.pdf")
     src = tmp_path_factory.mktemp("student") / "student-src"
     student_edition.write_edition(src, executed=ROOT / "_build" / "jupyter_execute")
     proc = jupyter_book(".", "--keep-going", cwd=src)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    assert "Executing notebook" not in proc.stdout, "the student edition executed a page again"
     student = pdf.print_book(src / "_build" / "html", OUT / "book-student.pdf", edition="Student edition: without solutions")
     return {"book": book, "student": student}
 
 
+# ---------------------------------------------------------------------------------------------------------
+# Reading a PDF: text with positions, links, destinations, outline
+
 @lru_cache(maxsize=None)
-def _text(path: str) -> list[str]:
-    """The text of every page, with ligatures (ﬁ, ﬀ) unfolded and typographic apostrophes made plain."""
-    return [unicodedata.normalize("NFKC", page.extract_text() or "").replace("\u2019", "'")
-            for page in pypdf.PdfReader(path).pages]
+def _read(path: str):
+    """Every page's text (ligatures unfolded, typographic apostrophes plain) and its lines, each line as
+    ``(y of its baseline in points from the bottom, text)``, top to bottom; the rightmost piece of text of each
+    line goes to ``_last_pieces``."""
+    reader = pypdf.PdfReader(path)
+    texts, lines, last = [], [], []
+    for page in reader.pages:
+        pieces = []
+
+        def visit(text, cm, tm, font, size, pieces=pieces):
+            if text.strip():
+                x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+                y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+                pieces.append((y, x, text))
+
+        texts.append(_plain(page.extract_text(visitor_text=visit) or ""))
+        rows = []
+        for y, x, text in sorted(pieces, key=lambda p: (-p[0], p[1])):
+            if rows and abs(rows[-1][0] - y) < 4:  # superscripts and math sit a little off the baseline
+                rows[-1][1].append((x, text))
+            else:
+                rows.append((y, [(x, text)]))
+        lines.append([(y, _plain("".join(t for _, t in sorted(parts)))) for y, parts in rows])
+        last.append([_plain(max(parts)[1]).strip() for y, parts in rows])
+    _last_pieces[path] = last
+    return reader, texts, lines
+
+
+_last_pieces = {}  # path -> for each page, for each line (as in _read), the text of its rightmost piece
+
+
+def _plain(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).replace("\u2019", "'")
 
 
 def _flat(path: str) -> str:
-    return re.sub(r"\s+", " ", " ".join(_text(path)))
+    return re.sub(r"\s+", " ", " ".join(_read(path)[1]))
 
+
+def _links(reader):
+    """Every link annotation as (page index, annotation)."""
+    for i, page in enumerate(reader.pages):
+        for annot in page.get("/Annots") or []:
+            annot = annot.get_object()
+            if annot.get("/Subtype") == "/Link":
+                yield i, annot
+
+
+def _name(name) -> str:
+    name = str(name)
+    return name[1:] if name.startswith("/") else name
+
+
+def _outline(reader):
+    """The bookmarks, flattened: (depth, title, page index, top)."""
+    def walk(items, depth):
+        for item in items:
+            if isinstance(item, list):
+                yield from walk(item, depth + 1)
+            else:
+                yield depth, str(item.title), reader.get_destination_page_number(item), float(item.get("/Top") or 0)
+    return list(walk(reader.outline, 0))
+
+
+def _is_local(url: str) -> bool:
+    host = urlsplit(url).hostname or ""
+    if url.lower().startswith("file:") or host in {"localhost", ""} or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_unspecified or address.is_link_local
+
+
+def _link_faults(reader) -> list[str]:
+    """What is wrong with a PDF's links: a link to a local address (or no public web address at all), an
+    internal link whose destination the PDF lacks."""
+    names = {_name(n) for n in reader.named_destinations}
+    pages = {page.indirect_reference.idnum for page in reader.pages}
+    faults = []
+    for i, annot in _links(reader):
+        action = annot.get("/A", {})
+        dest = annot.get("/Dest", action.get("/D") if action.get("/S") == "/GoTo" else None)
+        if dest is not None:
+            if isinstance(dest, list):
+                ok = getattr(dest[0], "idnum", None) in pages
+            else:
+                ok = _name(dest) in names
+            if not ok:
+                faults.append(f"p. {i + 1}: internal link to a missing destination {dest}")
+        elif action.get("/S") == "/URI":
+            uri = str(action["/URI"])
+            if _is_local(uri) or not uri.startswith(("https://", "http://", "mailto:")):
+                faults.append(f"p. {i + 1}: link to {uri}")
+        else:
+            faults.append(f"p. {i + 1}: a link that goes nowhere: {dict(annot)}")
+    return faults
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\W+", "", _plain(text)).lower()
+
+
+def _heading_faults(path: str) -> list[str]:
+    """Every bookmarked heading whose text does not stand whole on the page its bookmark points to, or below
+    which that page's text area holds nothing (an orphaned heading).  The heading is looked for by its text
+    among the page's lines (a bookmark's height is only approximate)."""
+    reader, _, lines = _read(path)
+    height = float(reader.pages[0].mediabox.height)
+    top_of_text, bottom_of_text = height - pdf.MARGIN_MM["top"] * MM + 2, pdf.MARGIN_MM["bottom"] * MM - 2
+    faults = []
+    for depth, title, index, top in _outline(reader):
+        body = [_norm(t) for y, t in lines[index] if bottom_of_text < y < top_of_text]
+        want, end = _norm(title), None
+        for k in range(len(body)):
+            got, j = "", k
+            while j < len(body) and len(got) < len(want) and want.startswith(got + body[j][:1]):
+                got += body[j]
+                j += 1
+            if got == want:
+                end = j
+                break
+        if end is None:
+            faults.append(f"p. {index + 1}: heading {title!r} is not whole on the page of its bookmark")
+        elif end == len(body):
+            faults.append(f"p. {index + 1}: heading {title!r} ends the page")
+    return faults
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The book
 
 def test_page_counts_front_matter_and_chapters(pdfs):
     book, student = pdfs["book"], pdfs["student"]
-    print(f"\nbook.pdf: {book['pages']} pages in {book['seconds']} s; book-student.pdf: {student['pages']} pages in "
-          f"{student['seconds']} s")
+    print(f"\nbook.pdf: {book['pages']} pages in {book['seconds']} s {book['timings']}; book-student.pdf: "
+          f"{student['pages']} pages in {student['seconds']} s")
     assert 100 <= book["pages"] <= 800
     assert 0.6 * book["pages"] <= student["pages"] < book["pages"]
     for result in (book, student):
-        pages = _text(result["pdf"])
-        assert "The Semantics of Differential Privacy" in re.sub(r"\s+", " ", pages[0])
-        contents = re.sub(r"\s+", " ", pages[1])
+        reader, texts, _ = _read(result["pdf"])
+        assert "The Semantics of Differential Privacy" in re.sub(r"\s+", " ", texts[0])
+        front = min(doc["page"] for doc in result["docs"]) - 1
+        contents = re.sub(r"\s+", " ", " ".join(texts[1:front]))
         assert "Contents" in contents
+        outline = _outline(reader)
+        assert [t for depth, t, _, _ in outline if depth == 0] == [doc["title"] for doc in result["docs"]]
         for doc in result["docs"]:
-            assert doc["pages"] >= 1
             assert doc["title"][:30] in contents, doc["title"]
-        outline = [item.title for item in pypdf.PdfReader(result["pdf"]).outline]
-        assert outline == [doc["title"] for doc in result["docs"]]
     chapters = [d["title"] for d in book["docs"] if d["doc"] in {"book/intro", "book/causal-view"}]
     assert all(re.match(r"\d+\.", t) for t in chapters), f"chapter titles are not numbered: {chapters}"
+
+
+def test_chapter_titles_are_numbered_in_the_body(pdfs):
+    reader, _, lines = _read(pdfs["book"]["pdf"])
+    for doc in pdfs["book"]["docs"]:
+        if doc["doc"] in {"book/intro", "book/causal-view"}:
+            first = [t for y, t in lines[doc["page"] - 1] if y < float(reader.pages[0].mediabox.height) - pdf.MARGIN_MM["top"] * MM]
+            assert _norm(first[0]).startswith(_norm(doc["title"][:20])) and re.match(r"\d+\.", first[0]), first[:2]
+
+
+def test_outline_has_chapters_sections_and_subsections(pdfs):
+    outline = _outline(pypdf.PdfReader(pdfs["book"]["pdf"]))
+    depths = [depth for depth, *_ in outline]
+    assert depths.count(1) >= 60 and depths.count(2) >= 20, f"outline levels: {sorted(set(depths))}"
+    sections = [t for depth, t, _, _ in outline if depth == 1]
+    assert "1.2. Indistinguishable distributions" in sections
+    pages = [index for _, _, index, _ in outline]
+    assert pages == sorted(pages), "the outline is not in page order"
+
+
+def test_no_link_to_a_local_address_and_every_internal_link_resolves(pdfs):
+    for result in pdfs.values():
+        reader = pypdf.PdfReader(result["pdf"])
+        internal = sum("/Dest" in annot for _, annot in _links(reader))
+        assert internal >= 800, f"only {internal} internal links in {result['pdf']}"
+        assert _link_faults(reader) == [], result["pdf"]
+
+
+def test_contents_entries_link_to_their_pages_and_show_their_numbers(pdfs):
+    reader, texts, lines = _read(pdfs["book"]["pdf"])
+    dests = pdf.destinations(reader)
+    first_chapter = min(doc["page"] for doc in pdfs["book"]["docs"]) - 1
+    entries = [(i, annot) for i, annot in _links(reader) if i < first_chapter]
+    assert len(entries) >= 60
+    for i, annot in entries:
+        target = dests[_name(annot["/Dest"])][0] + 1
+        y0, y1 = float(annot["/Rect"][1]), float(annot["/Rect"][3])
+        row = [k for k, (y, t) in enumerate(lines[i]) if y0 - 1 <= y <= y1 + 1]
+        assert row, f"no text at the contents entry going to p. {target} on p. {i + 1}"
+        number = _last_pieces[pdfs["book"]["pdf"]][i][row[-1]]  # the entry's last line ends with its page number
+        assert number == str(target), f"contents entry {lines[i][row[-1]][1]!r} on p. {i + 1} goes to p. {target}"
+
+
+def test_running_heads_name_the_chapter(pdfs):
+    reader, _, lines = _read(pdfs["book"]["pdf"])
+    height = float(reader.pages[0].mediabox.height)
+    docs = pdfs["book"]["docs"]
+    checked = 0
+    for doc, after in zip(docs, docs[1:]):
+        for index in range(doc["page"], after["page"] - 1):  # the chapter's pages after its first
+            head = " ".join(t for y, t in lines[index] if y > height - pdf.MARGIN_MM["top"] * MM)
+            assert _norm(doc["title"][:25]) in _norm(head) and head.split()[-1] == str(index + 1), (index + 1, head)
+            checked += 1
+    assert checked >= 100
+
+
+def test_no_heading_is_split_or_ends_a_page(pdfs):
+    for result in pdfs.values():
+        assert _heading_faults(result["pdf"]) == [], result["pdf"]
+
+
+def test_pages_end_near_their_bottom(pdfs):
+    """A page whose text ends above the middle of the page would be a page left half empty (a tall block
+    moved whole to the next page, a figure kept with its neighbour).  Pages with a reason to end early are
+    not counted: a chapter's last page, and a page that holds a figure or comes before one (a figure's lines
+    are not text, and a figure does not break)."""
+    reader, _, lines = _read(pdfs["book"]["pdf"])
+    height = float(reader.pages[0].mediabox.height)
+    last_pages = {doc["page"] - 2 for doc in pdfs["book"]["docs"]} | {len(reader.pages) - 1}
+    figures = {i for i, page in enumerate(reader.pages) if _image_count(page)}
+    short, excused = [], 0
+    for index, page in enumerate(lines):
+        body = [y for y, t in page if pdf.MARGIN_MM["bottom"] * MM < y < height - pdf.MARGIN_MM["top"] * MM]
+        if index > 0 and body and min(body) > 0.5 * height:
+            if index in last_pages or index in figures or index + 1 in figures:
+                excused += 1
+            else:
+                short.append(index + 1)
+    print(f"\n{excused} pages end above half their height at a chapter's end or by a figure")
+    assert short == [], f"pages ending above half their height: {short}"
 
 
 def _image_count(page) -> int:
     """Image XObjects drawn on a page (counted in its resources, without decoding them)."""
     xobjects = page.get("/Resources", {}).get("/XObject", {})
-    return sum(x.get_object().get("/Subtype") == "/Image" for x in xobjects.values())
+    count = 0
+    for x in xobjects.values():
+        x = x.get_object()
+        if x.get("/Subtype") == "/Image":
+            count += 1
+        elif x.get("/Subtype") == "/Form":  # the merged running head wraps the page's own content in a form
+            count += _image_count(x)
+    return count
 
 
 def test_figures_are_embedded(pdfs):
@@ -97,6 +323,14 @@ def test_student_pdf_has_no_solutions(pdfs):
         assert phrase in book, f"{phrase!r} is not in book.pdf: the check could not fail"
         assert phrase not in student, f"solution text {phrase!r} in book-student.pdf"
     assert "student edition" in student.lower()
+
+
+def test_one_citation_style(pdfs):
+    """Citations read "[Author, year]" in the text; the bibliography shows no alphabetic labels ("[BC24]")."""
+    text = _flat(pdfs["book"]["pdf"])
+    assert "Brown and Choudhary, 2024" in text
+    labels = re.findall(r"\[[A-Z][A-Za-z]{0,4}\+?\d\d\]", text)
+    assert labels == [], f"alphabetic citation labels: {sorted(set(labels))[:10]}"
 
 
 @lru_cache(maxsize=None)
@@ -127,3 +361,73 @@ def test_no_unresolved_references_or_missing_glyphs(pdfs):
         if shutil.which("fc-list"):
             uncovered = sorted({c for c in text if ord(c) > 127 and c.isprintable() and not _font_covers(c)})
             assert not uncovered, f"characters no installed font can draw in {result['pdf']}: {uncovered}"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The link rules on a small hand-written book (seconds, no book build)
+
+PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</title></head><body>
+<nav><a href="http://127.0.0.1:8000/book/index.html">navigation the print drops</a></nav>
+<article class="bd-article"><section id="{id}"><h1>{number}{title}</h1>{body}</section></article></body></html>"""
+
+
+def _small_book(root, site: str):
+    (root / "book" / "api").mkdir(parents=True)
+    (root / "_toc.yml").write_text("format: jb-book\nroot: book/index\nparts:\n  - caption: Chapters\n    numbered: true\n"
+                                   "    chapters:\n      - file: book/one\n      - file: book/api/index\n")
+    (root / "_config.yml").write_text('title: "A small book"\nauthor: "Someone"\n')
+    urls = f'\n[project.urls]\nDocumentation = "{site}"\n' if site else ""
+    (root / "pyproject.toml").write_text(f'[project]\nname = "small"\nversion = "0"\n{urls}')
+    html = root / "html"
+    (html / "book" / "api").mkdir(parents=True)
+    (html / "book" / "index.html").write_text(PAGE.format(title="Preface", id="preface", number="", body=textwrap.dedent("""
+        <p>See <a class="reference internal" href="one.html#second-part">the second part</a>,
+        <a href="one.html">chapter one</a>, <a href="api/index.html#pkg.fn">the function</a>,
+        <a href="../_sources/book/index.md">the source</a>, <a href="https://example.com/paper">a paper</a>
+        and <a href="http://localhost:8888/lab">a notebook server</a>.</p>""")))
+    sections = "".join(f'<section id="part-{k}"><h2><span class="section-number">1.{k}. </span>Part {k}</h2>'
+                       + "<p>text</p>" * 30 + "</section>" for k in range(1, 4))
+    (html / "book" / "one.html").write_text(PAGE.format(
+        title="Chapter one", id="chapter-one", number='<span class="section-number">1. </span>',
+        body='<section id="second-part"><h2><span class="section-number">1.0. </span>Second part</h2>'
+             '<p>Back to <a href="#chapter-one">the start</a> and <a href="index.html">the preface</a>.</p></section>' + sections
+             # a heading the page cannot keep with its text: the heading check must see it
+             + '<section id="cut"><h2><span class="section-number">1.4. </span>Cut off</h2>'
+               '<p style="break-before: page">forced onto the next page</p></section>'))
+    (html / "book" / "api" / "index.html").write_text(PAGE.format(title="API", id="api", number="", body="<p id='pkg.fn'>fn</p>"))
+    return html
+
+
+def _uris(reader) -> list[str]:
+    return [str(annot["/A"]["/URI"]) for _, annot in _links(reader) if "/A" in annot]
+
+
+@pytest.mark.parametrize("site", ["https://example.org/small", ""])
+def test_links_stay_inside_the_pdf_or_go_to_the_public_site(tmp_path, site):
+    needs_chromium()
+    html = _small_book(tmp_path, site)
+    result = pdf.print_book(html, tmp_path / "small.pdf", root=tmp_path)
+    reader = pypdf.PdfReader(tmp_path / "small.pdf")
+    assert _link_faults(reader) == []
+    assert result["broken"] == []
+    text = _flat(str(tmp_path / "small.pdf"))
+    for words in ("the function", "the source", "a notebook server", "the second part"):
+        assert words in text  # a removed link keeps its text
+    internal = [_name(annot["/Dest"]) for _, annot in _links(reader) if "/Dest" in annot]
+    dests = pdf.destinations(reader)
+    preface, one = (next(d for d in result["docs"] if d["doc"] == doc) for doc in ("book/index", "book/one"))
+    # the preface's links to chapter one and its second part, chapter one's links to itself and to the preface,
+    # and the contents' entries all land on the pages of the PDF where their targets are
+    assert dests["doc-one"][0] == dests["one--chapter-one"][0] == one["page"] - 1 > preface["page"] - 1 == dests["doc-index"][0]
+    landed = {dests[name][0] for name in internal}
+    assert {preface["page"] - 1, one["page"] - 1} <= landed and max(landed) < len(reader.pages)
+    assert len(internal) >= 4 + 5  # four links in the text, five contents entries (two pages, four sections)
+    web = ["https://example.com/paper"]
+    if site:
+        web += [f"{site}/book/api/index.html#pkg.fn", f"{site}/_sources/book/index.md"]
+    assert sorted(_uris(reader)) == sorted(web)
+    outline = _outline(reader)
+    assert [(d, t) for d, t, _, _ in outline] == [(0, "Preface"), (0, "1. Chapter one"), (1, "1.0. Second part"),
+                                                  (1, "1.1. Part 1"), (1, "1.2. Part 2"), (1, "1.3. Part 3"), (1, "1.4. Cut off")]
+    faults = _heading_faults(str(tmp_path / "small.pdf"))
+    assert len(faults) == 1 and "'1.4. Cut off' ends the page" in faults[0], faults

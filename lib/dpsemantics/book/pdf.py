@@ -1,4 +1,4 @@
-"""The printable edition: the built HTML book printed by headless Chromium into one PDF.
+"""The printable edition: the built HTML book printed by headless Chromium into one PDF that works as a book.
 
     python -m dpsemantics.book.pdf HTML_DIR OUT.pdf [--edition "Student edition"]
 
@@ -9,13 +9,29 @@ and the student edition's ``_build/student-src/_build/html`` (solutions removed 
 Why this route: Jupyter Book's LaTeX builder needs TeX Live from Debian (about 2 GB with texlive-fonts-extra,
 for bbm.sty, and about 9 minutes on 2 cores), and its HTML-to-PDF builder crashes on sphinx-exercise nodes
 and downloads its own browser.  Printing the HTML with the Chromium the browser test already uses costs
-about a minute and nothing new to install beyond ``pypdf`` (pure Python) to merge the pages: the math is the
-same MathJax typesetting readers see, the figures the same images, the chapter and figure numbers the same.
+about a minute per edition on 2 idle cores (more on a busy machine) and nothing new to install beyond ``pypdf``
+(pure Python): the math is the same MathJax
+typesetting readers see, the figures the same images, the chapter and figure numbers the same.
 
-Every page of the table of contents is loaded from a local server, MathJax is awaited, the navigation chrome
-is hidden, folded solutions are unfolded, code cells the book hides stay hidden, and the page is printed to
-A4.  A title page and a contents page (with each page's first page number) come first, page numbers are
-stamped at the foot of every later page, and the PDF outline lists the pages.
+How: the pages of the table of contents (without the API reference, which is read online) are joined into
+**one** document before printing, so that every link between them is a link inside the PDF.  Each page's
+element ids are prefixed with its name (``intro--reading-the-parameters``) and every link is rewritten:
+
+* to a printed page: ``#page--id`` (a cross-reference, a citation, a claim id, an entry of the contents);
+* to a built page that is not printed (the API reference, sources): the same page on the public site, the
+  ``Documentation`` (else ``Homepage``) address of ``pyproject.toml``'s ``[project.urls]``; without one the
+  link is removed and its text kept — never a link to the local server the pages were loaded from;
+* to the web: unchanged.
+
+The document then gets a title page and a contents page (chapters and their sections, linked), MathJax
+typesets it, folded solutions are unfolded, code cells the book hides stay hidden, and Chromium prints it to
+A4 with its outline (bookmarks from the headings: chapters, sections, subsections).  Headings are kept with
+what follows them (``break-after: avoid``) and never split (``break-inside: avoid``); a figure, table or box
+is kept on one page unless it is taller than half a page (measured in the print layout), when it may break
+— a tall box moved whole to the next page would leave the page before it half empty.  Each chapter starts
+on a new page.  Finally the running heads (the chapter's title, and the page number) and the contents' page
+numbers (read from the PDF's own named destinations) are drawn on an overlay printed by the same Chromium
+and merged onto the pages with ``pypdf``.
 """
 
 from __future__ import annotations
@@ -25,11 +41,13 @@ import functools
 import html
 import http.server
 import io
+import logging
 import shutil
 import sys
 import tempfile
 import threading
 import time
+import tomllib
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -39,41 +57,181 @@ from .toc import ROOT, docnames
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
-MARGIN = {"top": "16mm", "bottom": "20mm", "left": "16mm", "right": "16mm"}
+PAGE_MM = (210, 297)  # A4
+MARGIN_MM = {"top": 20, "bottom": 18, "left": 18, "right": 18}
+HEAD_MM = 10  # the running head's baseline, from the top edge
+PX_PER_MM = 96 / 25.4
 
 PRINT_CSS = """
-.bd-header, .bd-header-announcement, .bd-sidebar-primary, .bd-sidebar-secondary, .header-article, .bd-footer,
-.bd-footer-article, .bd-footer-content, .prev-next-area, .headerlink, button.toggle-button, .toggle-button,
-.search-button, .theme-switch-button, #pst-back-to-top, .skip-link, .dropdown-buttons-trigger, .article-header-buttons,
-.footer-article-items { display: none !important; }
+@page { size: A4; }
+html, body { background: white !important; }
+body { font-size: 10pt; }
 .bd-main .bd-content, .bd-article-container, .bd-page-width, .bd-container, .bd-container__inner, .bd-main,
-.bd-content .bd-article-container { max-width: none !important; width: auto !important; padding: 0 !important; margin: 0 !important; }
-.toggle-hidden, .toggle-details__container { display: block !important; visibility: visible !important; height: auto !important; opacity: 1 !important; }
-.pst-scrollable-table-container, .table-wrapper, .cell_output, .output, div.highlight, .bd-article { overflow: visible !important; }
-table { font-size: 8.5pt; } pre { white-space: pre-wrap !important; word-break: break-word; }
-img { max-width: 100% !important; height: auto !important; break-inside: avoid; }
-figure, .admonition, table { break-inside: avoid-page; }
-h1, h2, h3 { break-after: avoid-page; }
-body { font-size: 10.5pt; }
+.bd-content .bd-article-container, .bd-main .bd-content .bd-article-container .bd-article {
+  max-width: none !important; width: auto !important; padding: 0 !important; margin: 0 !important;
+  display: block !important; }  /* the theme's flex boxes break across pages badly: tall blocks jumped a page */
+.headerlink, button, .copybtn, .toggle-button { display: none !important; }
+.toggle-hidden, .toggle-details__container { display: block !important; visibility: visible !important;
+  height: auto !important; opacity: 1 !important; }
+.pst-scrollable-table-container, .table-wrapper, .cell_output, .output, div.highlight, .bd-article {
+  overflow: visible !important; }
+pre { white-space: pre-wrap !important; word-break: break-word; }
+img { max-width: 100% !important; height: auto !important; }
+/* the theme hides the page's own title in print and shows an unnumbered copy with a contents list instead */
+.bd-main .bd-content .bd-article h1:first-of-type { display: block !important; }
+.print-doc { break-before: page; }
+.print-doc > section > h1 { font-size: 2em; margin: 0 0 0.8em; }
+h1, h2, h3, h4, h5, h6, .rubric, p.admonition-title, table > caption {
+  break-after: avoid-page !important; break-inside: avoid-page !important; }
+p, li { orphans: 2; widows: 2; }
+pre { orphans: 3; widows: 3; }  /* a code box never starts or ends a page with an empty edge */
+img, svg, tr, mjx-container[display="true"] { break-inside: avoid-page; }
+.print-keep { break-inside: avoid-page !important; }
+.print-breakable { break-inside: auto !important; }
+table { font-size: 8.5pt; }
+thead { display: table-header-group; }
+/* the reproducibility report: one dense table per paper */
+.print-doc[data-doc="book/claims"] table { font-size: 7pt; line-height: 1.25; }
+.print-doc[data-doc="book/claims"] td, .print-doc[data-doc="book/claims"] th { padding: 1.5pt 3pt !important; }
+.print-doc[data-doc="book/claims"] td p, .print-doc[data-doc="book/claims"] th p { margin: 0 !important; }
+.print-doc[data-doc="book/claims"] code { font-size: 6.5pt; }
+.print-doc[data-doc="book/claims"] h2.rubric { font-size: 13pt; margin: 1.2em 0 0.4em; }
+/* the bibliography: author-year, as the citations in the text (the list's alphabetic labels are dropped) */
+div.citation > span.label { display: none !important; }
+div.citation { display: block !important; margin: 0 0 0.5em 1.5em !important; text-indent: -1.5em; }
+div.citation > p { margin: 0; }
+/* front matter */
+.print-title { height: 240mm; display: flex; flex-direction: column; justify-content: center; text-align: center; }
+.print-title h1 { font-size: 28pt; margin: 0 0 8mm; border: 0; }
+.print-title p { font-size: 14pt; margin: 2mm; }
+.print-contents { break-before: page; }
+.print-contents h2 { font-size: 18pt; margin: 0 0 4mm; }
+.print-contents ol { list-style: none; padding: 0; margin: 0; }
+.print-contents li { margin: 0; padding: 0; }
+.print-contents a { display: block; text-decoration: none; color: inherit; padding: 1mm 14mm 1mm 0;
+  border-bottom: 1px dotted #bbb; break-inside: avoid; }
+.print-contents .level-0 > a { font-weight: 600; margin-top: 2.5mm; }
+.print-contents .level-1 > a { padding-left: 8mm; font-size: 9.5pt; }
 """
 
-PREPARE_PAGE = """async () => {
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) { await MathJax.startup.promise; }
-  // code the book hides behind 'Show code cell source' stays out of print; folded solutions unfold
-  document.querySelectorAll('details.hide.above-input, details.above-input').forEach(d => d.remove());
+# Joins the printed pages into the open page's article (see the module's docstring); returns what it did.
+ASSEMBLE = r"""async ({docs, site, title, author, edition}) => {
+  const base = new URL('/', location.href);
+  const printed = new Set(docs);
+  const slug = d => d.replace(/^book\//, '').replace(/[^A-Za-z0-9_-]+/g, '-');
+  const anchor = (d, frag) => frag ? `${slug(d)}--${frag}` : `doc-${slug(d)}`;
+  const article = document.createElement('article');
+  article.className = 'bd-article';
+  const offsite = [], removed = [];
+  const local = /^(localhost|.*\.localhost|127\.[0-9.]+|0\.0\.0\.0|\[::1?\]|10\.[0-9.]+|192\.168\.[0-9.]+)$/;
+  for (const doc of docs) {
+    const url = new URL(doc + '.html', base);
+    const page = new DOMParser().parseFromString(await (await fetch(url)).text(), 'text/html');
+    const body = page.querySelector('article.bd-article');
+    // code the book hides behind 'Show code cell source' stays out of print; scripts are not needed
+    body.querySelectorAll('script, .headerlink, details.above-input').forEach(e => e.remove());
+    body.querySelectorAll('[id]').forEach(e => { e.id = anchor(doc, e.id); });
+    body.querySelectorAll('[src]').forEach(e => e.setAttribute('src', new URL(e.getAttribute('src'), url).href));
+    body.querySelectorAll('img').forEach(i => { i.loading = 'eager'; });  // measured below, so loaded now
+    body.querySelectorAll('a[href]').forEach(a => {
+      const target = new URL(a.getAttribute('href'), url);
+      const path = decodeURIComponent(target.pathname).replace(/^\//, '');
+      const name = path.replace(/\.html$/, '');
+      if (target.origin !== base.origin && !local.test(target.hostname) && target.protocol !== 'file:') {
+        return;  // the web (and mailto:) stays as it is
+      } else if (target.origin === base.origin && path.endsWith('.html') && printed.has(name)) {
+        a.setAttribute('href', '#' + anchor(name, decodeURIComponent(target.hash.slice(1))));
+      } else if (site && target.origin === base.origin) {
+        a.setAttribute('href', site + '/' + path + target.hash);
+        offsite.push(path);
+      } else {  // no public address, or some other local server: the text stays, the link goes
+        const span = document.createElement('span');
+        span.className = a.className;
+        span.append(...a.childNodes);
+        a.replaceWith(span);
+        removed.push(target.href);
+      }
+    });
+    const wrap = document.createElement('div');
+    wrap.className = 'print-doc';
+    wrap.id = anchor(doc, '');
+    wrap.dataset.doc = doc;
+    wrap.append(...document.adoptNode(body).childNodes);
+    article.append(wrap);
+  }
+  // the headings (the outline), the contents (every page, and the sections of the numbered chapters)
+  const esc = s => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const plain = h => h.textContent.replace(/\\\(|\\\)/g, '').replace(/\s+/g, ' ').trim();
+  const headings = [], entries = [];
+  for (const wrap of article.querySelectorAll(':scope > .print-doc')) {
+    for (const h of wrap.querySelectorAll('h1, h2, h3, h4')) {
+      const level = Number(h.tagName[1]) - 1;
+      const id = level === 0 ? wrap.id : (h.id || h.parentElement.id);
+      if (!id) continue;
+      headings.push({level, id, title: plain(h), doc: wrap.dataset.doc});
+      const numbered = wrap.querySelector('h1 .section-number');
+      if (level === 0 || (level === 1 && numbered && !h.classList.contains('rubric'))) {
+        entries.push({level, id, html: h.innerHTML});
+      }
+    }
+  }
+  // Chromium writes a named destination for every element a link of the document points to: these hidden
+  // links give each heading one, for the outline
+  const dests = document.createElement('div');
+  dests.hidden = true;
+  dests.innerHTML = headings.map(h => `<a href="#${h.id}"></a>`).join('');
+  article.append(dests);
+  const front = document.createElement('div');
+  front.className = 'print-front';
+  front.innerHTML = `<div class="print-title"><h1>${esc(title)}</h1><p>executable papers</p><p>${esc(author)}</p>
+    <p><em>${esc(edition)}</em></p></div>
+    <div class="print-contents" id="print-contents"><h2>Contents</h2><ol>${entries.map(e =>
+      `<li class="level-${e.level}"><a href="#${e.id}" data-level="${e.level}">${e.html}</a></li>`).join('')}</ol></div>`;
+  article.prepend(front);
+  // the page becomes the book: the theme's chrome (navigation, sidebars, the print-only contents) is dropped
+  const shell = document.createElement('div');
+  shell.innerHTML = '<div class="bd-container"><div class="bd-container__inner bd-page-width"><main class="bd-main">' +
+    '<div class="bd-content"><div class="bd-article-container"></div></div></main></div></div>';
+  shell.querySelector('.bd-article-container').append(article);
+  document.body.replaceChildren(...shell.childNodes);
   document.querySelectorAll('details').forEach(d => d.open = true);
   document.querySelectorAll('.toggle-hidden').forEach(e => e.classList.remove('toggle-hidden'));
-  document.querySelectorAll('img[loading=lazy]').forEach(i => i.loading = 'eager');
+  const broken = [...article.querySelectorAll('a[href^="#"]')]
+    .map(a => decodeURIComponent(a.getAttribute('href').slice(1)))
+    .filter(id => !document.getElementById(id));
   await Promise.all([...document.images].filter(i => !i.complete).map(i => new Promise(r => { i.onload = i.onerror = r; })));
-  const h1 = document.querySelector('article section > h1') || document.querySelector('article h1, main h1');
-  return {title: h1 ? h1.innerText.replace(/[#¶]\\s*$/, '').trim() : document.title,
-          images: document.querySelectorAll('article img').length};
+  if (window.MathJax && MathJax.typesetPromise) { MathJax.typesetClear(); await MathJax.typesetPromise(); }
+  const titles = [...article.querySelectorAll(':scope > .print-doc')].map(w => {
+    const h1 = w.querySelector('h1');
+    return {doc: w.dataset.doc, id: w.id, title: h1 ? plain(h1) : w.dataset.doc, images: w.querySelectorAll('img').length};
+  });
+  return {docs: titles, headings, broken, offsite: [...new Set(offsite)], removed: removed.length};
+}"""
+
+# In the print layout: a block taller than half a page may break across pages, a shorter one is kept whole.
+KEEP_OR_BREAK = """(pageHeight) => {
+  let breakable = 0;
+  document.querySelectorAll('.admonition, table, figure, div.cell, div.cell_output, div.highlight, .proof, .solution, details, .math-wrapper')
+    .forEach(e => {
+      const tall = e.getBoundingClientRect().height > 0.5 * pageHeight;
+      e.classList.add(tall ? 'print-breakable' : 'print-keep');
+      breakable += tall;
+    });
+  return breakable;
 }"""
 
 
 def chromium() -> str | None:
     """The system Chromium (Debian's package, installed by ``make system``), or None."""
     return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def public_site(root: Path = ROOT) -> str:
+    """The book's public address, ``[project.urls] Documentation`` (else ``Homepage``) of ``pyproject.toml``;
+    "" when there is none."""
+    project = tomllib.loads((Path(root) / "pyproject.toml").read_text())["project"]
+    urls = project.get("urls", {})
+    return (urls.get("Documentation") or urls.get("Homepage") or "").rstrip("/")
 
 
 @contextmanager
@@ -91,27 +249,64 @@ def _serve(directory: Path):
         httpd.shutdown()
 
 
-def _front_matter(title: str, author: str, edition: str, contents: list[tuple[str, int]]) -> str:
-    rows = "\n".join(f'<tr><td>{html.escape(t)}</td><td class="p">{p}</td></tr>' for t, p in contents)
-    return f"""<!doctype html><html><head><meta charset="utf-8"><style>
-body {{ font-family: 'Noto Serif', 'DejaVu Serif', serif; margin: 0; }}
-.title {{ height: 250mm; display: flex; flex-direction: column; justify-content: center; text-align: center; break-after: page; }}
-.title h1 {{ font-size: 28pt; margin: 0 0 8mm; }} .title p {{ font-size: 14pt; margin: 2mm; }}
-h2 {{ font-size: 18pt; }} table {{ width: 100%; border-collapse: collapse; font-size: 12pt; }}
-td {{ padding: 2mm 0; border-bottom: 1px dotted #999; }} td.p {{ text-align: right; width: 20mm; }}
-</style></head><body>
-<div class="title"><h1>{html.escape(title)}</h1><p>executable papers</p><p>{html.escape(author)}</p>
-<p><em>{html.escape(edition)}</em></p></div>
-<h2>Contents</h2><table>{rows}</table></body></html>"""
+def destinations(reader) -> dict[str, tuple[int, float]]:
+    """Every named destination of a PDF as ``{name: (page index, top in points)}``."""
+    pages = {page.indirect_reference.idnum: i for i, page in enumerate(reader.pages)}
+    found = {}
+    for name, dest in reader.named_destinations.items():
+        page = dest.page
+        index = pages.get(page.idnum) if hasattr(page, "idnum") else page
+        if index is not None:
+            found[_name(name)] = (index, float(dest.top or 0))
+    return found
 
 
-def _page_numbers(count: int, first: int) -> str:
-    pages = "".join(f'<div class="pg"><span>{first + i}</span></div>' for i in range(count))
+def _name(name) -> str:
+    """A destination's name as the link wrote it: pypdf reads a PDF name object with its leading slash."""
+    name = str(name)
+    return name[1:] if name.startswith("/") else name
+
+
+def _overlay(heads: list[tuple[str, int]], numbers: dict[int, list[tuple[float, int]]], size: tuple[float, float]) -> str:
+    """One overlay page per PDF page: the running head (chapter title and page number) and the contents'
+    page numbers at the heights (in points from the bottom) of their entries."""
+    width, height = size
+    pages = []
+    for i, (head, number) in enumerate(heads):
+        parts = []
+        if head:
+            parts.append(f'<div class="head"><span>{html.escape(head)}</span><span>{number}</span></div>')
+        elif number:
+            parts.append(f'<div class="foot">{number}</div>')
+        for bottom, target in numbers.get(i, []):
+            parts.append(f'<div class="n" style="bottom:{bottom + 3.5:.1f}pt">{target}</div>')
+        pages.append(f'<div class="pg">{"".join(parts)}</div>')
+    m = MARGIN_MM
     return f"""<!doctype html><html><head><meta charset="utf-8"><style>
-@page {{ size: A4; margin: 0; }} body {{ margin: 0; font-family: 'Noto Sans', 'DejaVu Sans', sans-serif; font-size: 9pt; }}
-.pg {{ height: 297mm; position: relative; break-after: page; }}
-.pg span {{ position: absolute; bottom: 9mm; width: 100%; text-align: center; color: #444; }}
-</style></head><body>{pages}</body></html>"""
+@page {{ size: {width}pt {height}pt; margin: 0; }}
+body {{ margin: 0; font-family: 'Noto Sans', 'DejaVu Sans', sans-serif; font-size: 8.5pt; color: #444; }}
+.pg {{ width: {width}pt; height: {height}pt; position: relative; overflow: hidden; break-after: page; }}
+.head {{ position: absolute; left: {m['left']}mm; right: {m['right']}mm; top: {HEAD_MM - 4}mm; display: flex;
+  justify-content: space-between; border-bottom: 0.5pt solid #999; padding-bottom: 1mm; }}
+.head span:first-child {{ font-style: italic; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; margin-right: 6mm; }}
+.foot {{ position: absolute; bottom: 9mm; width: 100%; text-align: center; }}
+.n {{ position: absolute; right: {m['right']}mm; font-size: 10pt; color: #222; }}
+</style></head><body>{"".join(pages)}</body></html>"""
+
+
+def _add_outline(writer, headings: list[dict], dests: dict[str, tuple[int, float]]) -> None:
+    """The PDF's bookmarks: each page's title, its sections and their subsections, at their headings."""
+    from pypdf.generic import Fit
+
+    parents = {}
+    for h in headings:
+        if h["id"] not in dests:
+            continue
+        index, top = dests[h["id"]]
+        parent = next((parents[k] for k in range(h["level"] - 1, -1, -1) if k in parents), None)
+        parents[h["level"]] = writer.add_outline_item(title=h["title"], page_number=index, parent=parent, fit=Fit.xyz(top=top), is_open=False)
+        for deeper in [k for k in parents if k > h["level"]]:
+            del parents[deeper]
 
 
 def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path = ROOT) -> dict:
@@ -128,53 +323,63 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path = ROO
     if missing:
         raise FileNotFoundError(f"{html_dir} lacks {missing}: build the book first (make book / make book-student)")
     config = yaml.safe_load((root / "_config.yml").read_text())
+    title, author = config.get("title", "The book"), config.get("author", "")
+    margin = {k: f"{v}mm" for k, v in MARGIN_MM.items()}
+    content_mm = (PAGE_MM[0] - MARGIN_MM["left"] - MARGIN_MM["right"], PAGE_MM[1] - MARGIN_MM["top"] - MARGIN_MM["bottom"])
     start = time.perf_counter()
-    printed, info = [], []
+    timings = {}
     with _serve(html_dir) as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1000, "height": 1400})
-        for doc in docs:
-            page.goto(f"{url}/{doc}.html", wait_until="networkidle")
-            page.add_style_tag(content=PRINT_CSS)
-            meta = page.evaluate(PREPARE_PAGE)
-            page.emulate_media(media="print")
-            printed.append(page.pdf(format="A4", margin=MARGIN, print_background=True))
-            info.append({"doc": doc, **meta, "pages": len(PdfReader(io.BytesIO(printed[-1])).pages)})
-        # front matter: title page and contents, whose page numbers count from the title page
-        first, contents = 3, []
-        for item in info:
-            contents.append((item["title"], first))
-            first += item["pages"]
-        front = _front_matter(config.get("title", "The book"), config.get("author", ""), edition, contents)
-        page.set_content(front, wait_until="load")
-        front_pdf = page.pdf(format="A4", margin=MARGIN, print_background=True)
-        front_pages = len(PdfReader(io.BytesIO(front_pdf)).pages)
-        if front_pages != 2:  # the contents spilled over a page: renumber once
-            shift = front_pages - 2
-            contents = [(t, p + shift) for t, p in contents]
-            page.set_content(_front_matter(config.get("title", "The book"), config.get("author", ""), edition, contents))
-            front_pdf = page.pdf(format="A4", margin=MARGIN, print_background=True)
-        body_pages = sum(item["pages"] for item in info)
-        page.set_content(_page_numbers(body_pages, front_pages + 1), wait_until="load")
-        numbers = PdfReader(io.BytesIO(page.pdf(format="A4", prefer_css_page_size=True)))
+        page = browser.new_page(viewport={"width": round(content_mm[0] * PX_PER_MM), "height": 1200})
+        page.goto(f"{url}/{docs[0]}.html", wait_until="load")
+        page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
+        page.emulate_media(media="print")
+        info = page.evaluate(ASSEMBLE, {"docs": docs, "site": public_site(root), "title": title, "author": author,
+                                        "edition": edition})
+        page.add_style_tag(content=PRINT_CSS)
+        info["breakable"] = page.evaluate(KEEP_OR_BREAK, content_mm[1] * PX_PER_MM)
+        timings["assemble"] = round(time.perf_counter() - start, 1)
+        printed = page.pdf(format="A4", margin=margin, print_background=True)
+        logging.getLogger("pypdf").setLevel(logging.ERROR)  # Chromium's trailer counts fewer objects than it writes
+        body = PdfReader(io.BytesIO(printed))
+        timings["print"] = round(time.perf_counter() - start, 1)
+        dests = destinations(body)
+        size = (float(body.pages[0].mediabox.width), float(body.pages[0].mediabox.height))
+        # the running head of a page: the title of the last chapter starting on or before it (none on the
+        # front matter and on a chapter's first page); the contents' numbers next to their entries
+        starts = sorted((dests[d["id"]][0], d["title"]) for d in info["docs"] if d["id"] in dests)
+        first_body = starts[0][0] if starts else len(body.pages)
+        heads = []
+        for i in range(len(body.pages)):
+            current = [t for p, t in starts if p <= i]
+            opening = any(p == i for p, _ in starts)
+            heads.append(("" if i < first_body or opening else current[-1], i + 1 if i >= 1 else 0))
+        numbers = {}
+        for i in range(first_body):
+            for annot in body.pages[i].get("/Annots") or []:
+                annot = annot.get_object()
+                dest = annot.get("/Dest")
+                if dest is not None and _name(dest) in dests:
+                    numbers.setdefault(i, []).append((float(annot["/Rect"][1]), dests[_name(dest)][0] + 1))
+        page.set_content(_overlay(heads, numbers, size), wait_until="load")
+        overlay = PdfReader(io.BytesIO(page.pdf(prefer_css_page_size=True)))
         browser.close()
-    writer = PdfWriter()
-    writer.append(PdfReader(io.BytesIO(front_pdf)))
-    k = 0
-    for item, data in zip(info, printed):
-        at = len(writer.pages)
-        writer.append(PdfReader(io.BytesIO(data)))
-        writer.add_outline_item(title=item["title"], page_number=at)
-        for i in range(at, len(writer.pages)):
-            writer.pages[i].merge_page(numbers.pages[k])
-            k += 1
-    writer.add_metadata({"/Title": config.get("title", ""), "/Author": config.get("author", ""), "/Subject": edition})
+    timings["overlay"] = round(time.perf_counter() - start, 1)
+    writer = PdfWriter(clone_from=body)
+    for target, stamp in zip(writer.pages, overlay.pages):
+        target.merge_page(stamp)
+    _add_outline(writer, info["headings"], dests)
+    writer.add_metadata({"/Title": title, "/Author": author, "/Subject": edition})
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=out.parent, suffix=".pdf", delete=False) as f:
         writer.write(f)
     Path(f.name).chmod(0o644)  # a temporary file is private; the edition is not
     Path(f.name).replace(out)
-    return {"pdf": str(out), "pages": len(writer.pages), "seconds": round(time.perf_counter() - start, 1), "docs": info}
+    timings["write"] = round(time.perf_counter() - start, 1)
+    for d in info["docs"]:
+        d["page"] = dests[d["id"]][0] + 1 if d["id"] in dests else None
+    return {"pdf": str(out), "pages": len(writer.pages), "seconds": round(time.perf_counter() - start, 1),
+            "timings": timings, **info}
 
 
 def main(argv=None) -> int:
@@ -188,7 +393,9 @@ def main(argv=None) -> int:
     except (RuntimeError, FileNotFoundError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    print(f"{result['pdf']}: {result['pages']} pages in {result['seconds']} s")
+    print(f"{result['pdf']}: {result['pages']} pages in {result['seconds']} s {result['timings']}")
+    if result["broken"]:
+        print(f"warning: {len(result['broken'])} links to ids no page has: {result['broken'][:10]}", file=sys.stderr)
     return 0
 
 

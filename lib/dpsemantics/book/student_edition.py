@@ -12,7 +12,8 @@ copy.
     python -m dpsemantics.book.student_edition OUTDIR --executed _build/jupyter_execute
 
 starts instead from the notebooks a build of the reader's edition has already executed (Jupyter Book keeps
-them in ``_build/jupyter_execute``): their solutions are cut the same way, outputs and all, and the copy's
+them in ``_build/jupyter_execute``, the MyST-markdown pages with code, such as the claims report, as notebooks
+too): their solutions are cut the same way, outputs and all, and the copy's
 ``_config.yml`` excludes them from execution (a notebook whose cells differ from its source is stale and is
 executed again), so building the student edition costs no second execution of
 the chapters (``make pdf`` and the PDF test use this).  (sphinx-exercise's own ``hide_solutions``
@@ -118,11 +119,20 @@ def strip_solutions(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
+def _read_source(path: Path) -> nbformat.NotebookNode:
+    """A page as a notebook: a Jupyter notebook, or a MyST-markdown page with code cells (the claims report)."""
+    if path.suffix == ".md":
+        from myst_nb.core.read import read_myst_markdown_notebook
+
+        return read_myst_markdown_notebook(path.read_text())
+    return nbformat.read(path, as_version=4)
+
+
 def _same_sources(done: Path, path: Path) -> bool:
     """Whether an executed notebook was made from the current source (same cells, same text): a stale one is
     not reused, and the chapter is executed again."""
-    cells = lambda p: [(c.cell_type, c.source) for c in nbformat.read(p, as_version=4).cells]  # noqa: E731
-    return cells(done) == cells(path)
+    cells = lambda nb: [(c.cell_type, c.source) for c in nb.cells]  # noqa: E731
+    return cells(nbformat.read(done, as_version=4)) == cells(_read_source(path))
 
 
 def _reuse_executed(done: Path, path: Path) -> None:
@@ -156,11 +166,14 @@ def write_edition(outdir: Path, root: Path = ROOT, executed: Path | None = None)
     drop_instructors(outdir)
     drop_exercise_claims(outdir, exercise_claims(root))
     written, reused = [], []
+    if executed is not None:  # executed MyST-markdown pages come back as notebooks, under the same page name
+        for path in sorted((outdir / "book").glob("*.ipynb")) + sorted((outdir / "book").glob("*.md")):
+            done = Path(executed) / "book" / f"{path.stem}.ipynb"
+            if done.is_file() and _same_sources(done, path):
+                path.unlink()
+                _reuse_executed(done, path.with_suffix(".ipynb"))
+                reused.append(f"book/{path.stem}.ipynb")
     for path in sorted((outdir / "book").glob("*.ipynb")):
-        done = Path(executed) / "book" / path.name if executed is not None else None
-        if done is not None and done.is_file() and _same_sources(done, path):
-            _reuse_executed(done, path)
-            reused.append(f"book/{path.name}")
         nb = nbformat.read(path, as_version=4)
         if any(_START.search(c.source) for c in nb.cells if c.cell_type == "markdown"):
             nb = strip_solutions(nb)
