@@ -124,9 +124,9 @@ WIDE_TABLES_SCRIPT = r"""
 }
 """
 
-# Printed cell output whose lines run past its box: the reader would have to scroll sideways to read it.
+# Printed cell output or code whose lines run past its box: the reader would have to scroll sideways to read it.
 WIDE_OUTPUTS_SCRIPT = r"""
-() => Array.from(document.querySelectorAll('main .cell_output pre, main .output pre'))
+() => Array.from(document.querySelectorAll('main .cell_output pre, main .output pre, main .cell_input pre'))
   .filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.replace(/\s+/g, ' ').trim().slice(0, 60))
 """
 

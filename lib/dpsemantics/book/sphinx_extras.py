@@ -103,6 +103,8 @@ main table.autosummary td:first-child, main table.autosummary td:first-child cod
 main table.autosummary td:first-child span.pre, main table.autosummary td:first-child a { white-space: nowrap; overflow-wrap: normal; }
 /* printed cell output wraps its long lines inside its box instead of scrolling sideways */
 main .cell_output pre, main .output pre { white-space: pre-wrap; overflow-wrap: break-word; }
+/* and so does the code a reader reads: a long line continues on the next, never past the column's edge */
+main .cell_input pre { white-space: pre-wrap; overflow-wrap: break-word; }
 /* links inside theorem and exercise boxes keep WCAG AA contrast on the boxes' tinted backgrounds */
 main div.proof a, main div.admonition a, main aside a { color: #0a4d8c; }
 html[data-theme="dark"] main div.proof a, html[data-theme="dark"] main div.admonition a,
