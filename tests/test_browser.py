@@ -124,6 +124,19 @@ WIDE_TABLES_SCRIPT = r"""
 }
 """
 
+# Typeset math that runs past the text column (a long inline formula cannot break; Theorem A.2's was clipped).
+WIDE_MATH_SCRIPT = r"""
+() => {
+  const article = document.querySelector('main article') || document.querySelector('main');
+  const right = article.getBoundingClientRect().right;
+  return Array.from(article.querySelectorAll('mjx-container')).filter(m => {
+    if (m.closest('table, .table-wrapper')) return false;  // tables have their own check
+    const r = m.getBoundingClientRect();
+    return r.width > 0 && (r.right > right + 1 || m.scrollWidth > m.clientWidth + 1 && getComputedStyle(m).overflowX !== 'visible');
+  }).map(m => (m.getAttribute('aria-label') || m.textContent).replace(/\s+/g, ' ').trim().slice(0, 60));
+}
+"""
+
 # Printed cell output or code whose lines run past its box: the reader would have to scroll sideways to read it.
 WIDE_OUTPUTS_SCRIPT = r"""
 () => Array.from(document.querySelectorAll('main .cell_output pre, main .output pre, main .cell_input pre'))
@@ -517,6 +530,7 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
         "titles_and_refs": page.evaluate(TITLES_AND_REFERENCES_SCRIPT),
         "wide_tables": page.evaluate(WIDE_TABLES_SCRIPT),
         "wide_outputs": page.evaluate(WIDE_OUTPUTS_SCRIPT),
+        "wide_math": page.evaluate(WIDE_MATH_SCRIPT),
         "characters": page.evaluate(CHARACTERS_SCRIPT),
         "python_in_outputs": page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]),
         "bare_indices": page.evaluate(TEXT_WALK_SCRIPT, BARE_INDEX_ARGS),
@@ -559,6 +573,7 @@ def test_page_renders_in_browser(browser, server, doc):
     assert not r["titles_and_refs"]["blank"], f"blank cross-references on {doc}: {r['titles_and_refs']['blank'][:5]}"
     assert not r["wide_tables"], f"tables wider than the text column on {doc}: {r['wide_tables']}"
     assert not r["wide_outputs"], f"cell outputs that scroll sideways on {doc}: {r['wide_outputs']}"
+    assert not r["wide_math"], f"equations wider than the text column on {doc}: {r['wide_math']}"
     if shutil.which("fc-list"):
         missing = [f"U+{ord(c):04X} {c}" for c in r["characters"] if not _font_covers(c)]
         assert not missing, f"characters no installed font can draw on {doc}: {missing}"
@@ -673,3 +688,12 @@ def test_fallback_symbol_check_catches_an_undeclared_font(browser):
     found = symbols_from_fallback_fonts(page)
     assert len(found) == 1 and "plain a" in found[0], found
     context.close()
+
+
+def test_wide_math_script_catches_an_equation_past_the_column(browser):
+    page = browser.new_page()
+    page.set_content("<main><article style='width: 300px'><p><mjx-container style='display: inline-block; width: 500px'>"
+                     "long</mjx-container></p><p><mjx-container style='display: inline-block; width: 100px'>short"
+                     "</mjx-container></p></article></main>")
+    assert page.evaluate(WIDE_MATH_SCRIPT) == ["long"]
+    page.close()
