@@ -112,6 +112,23 @@ TITLES_AND_REFERENCES_SCRIPT = r"""
 }
 """
 
+# A link whose text repeats the words just before it: "Theorem 3.1 (Kazan et al., Theorem 3.1)".
+DOUBLED_LINKS_SCRIPT = r"""
+() => {
+  const kinds = /(Theorem|Lemma|Corollary|Definition|Proposition|Example|Remark|Figure|Table|Equation)\s+([\w.]+)\s*\(?\s*$/;
+  const found = [];
+  for (const a of document.querySelectorAll('main a.reference')) {
+    let before = '', n = a.previousSibling;
+    while (n && before.length < 60) { before = (n.textContent || '') + before; n = n.previousSibling; }
+    const m = kinds.exec(before);
+    const text = a.textContent.replace(/\s+/g, ' ');
+    if (m && new RegExp('\\b' + m[1] + '\\s+' + m[2].replace(/\./g, '\\.') + '\\b').test(text))
+      found.push((m[0] + text).replace(/\s+/g, ' ').trim().slice(0, 80));
+  }
+  return found;
+}
+"""
+
 # Tables that do not fit the text column (they would scroll, or run past it).
 WIDE_TABLES_SCRIPT = r"""
 () => {
@@ -531,6 +548,7 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
         "wide_tables": page.evaluate(WIDE_TABLES_SCRIPT),
         "wide_outputs": page.evaluate(WIDE_OUTPUTS_SCRIPT),
         "wide_math": page.evaluate(WIDE_MATH_SCRIPT),
+        "doubled_links": page.evaluate(DOUBLED_LINKS_SCRIPT),
         "characters": page.evaluate(CHARACTERS_SCRIPT),
         "python_in_outputs": page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]),
         "bare_indices": page.evaluate(TEXT_WALK_SCRIPT, BARE_INDEX_ARGS),
@@ -574,6 +592,7 @@ def test_page_renders_in_browser(browser, server, doc):
     assert not r["wide_tables"], f"tables wider than the text column on {doc}: {r['wide_tables']}"
     assert not r["wide_outputs"], f"cell outputs that scroll sideways on {doc}: {r['wide_outputs']}"
     assert not r["wide_math"], f"equations wider than the text column on {doc}: {r['wide_math']}"
+    assert not r["doubled_links"], f"link texts that repeat the words before them on {doc}: {r['doubled_links']}"
     if shutil.which("fc-list"):
         missing = [f"U+{ord(c):04X} {c}" for c in r["characters"] if not _font_covers(c)]
         assert not missing, f"characters no installed font can draw on {doc}: {missing}"
@@ -696,4 +715,14 @@ def test_wide_math_script_catches_an_equation_past_the_column(browser):
                      "long</mjx-container></p><p><mjx-container style='display: inline-block; width: 100px'>short"
                      "</mjx-container></p></article></main>")
     assert page.evaluate(WIDE_MATH_SCRIPT) == ["long"]
+    page.close()
+
+
+def test_doubled_link_script_catches_a_repeated_title(browser):
+    page = browser.new_page()
+    page.set_content("<main><p>By Theorem 3.1 (<a class='reference internal' href='#a'>Kazan et al., Theorem 3.1</a>) it holds;"
+                     " by <a class='reference internal' href='#b'>Theorem 3.1 (Kazan et al.)</a> too; Theorem 3.2 "
+                     "(<a class='reference internal' href='#c'>Kazan et al., Lemma 3.4</a>).</p></main>")
+    found = page.evaluate(DOUBLED_LINKS_SCRIPT)
+    assert len(found) == 1 and "Kazan et al., Theorem 3.1" in found[0], found
     page.close()
