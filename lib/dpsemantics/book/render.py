@@ -218,22 +218,28 @@ def margin_cell(verdict) -> str:
     return f"{margin} ({number(verdict.cases)} case{'' if verdict.cases == 1 else 's'})"
 
 
+def _captioned(caption: str, lines: list[str]) -> list[str]:
+    """Markdown table lines as a numbered table with a caption (MyST's ``{table}`` directive)."""
+    return [f"```{{table}} {caption}", "", *lines, "```"]
+
+
 def checked_report(results, unchecked=None) -> str:
-    """The Markdown of a chapter's closing section "What this chapter checked", from the claims registry:
-    relations attacked (evidence, margin with its cases, outcome), printed values recomputed (at the printed
-    precision), and the statements left unchecked with the reason (``unchecked``: rows of (where, statement,
-    why not); the section is left out when ``None``)."""
+    """The Markdown of a chapter's closing section "What this chapter checked", from the claims registry, as
+    numbered, captioned tables: relations attacked (evidence, margin with its cases, outcome; the chapter's
+    prose defines the margin once), printed values recomputed (at the printed precision), and the statements
+    left unchecked with the reason (``unchecked``: rows of (where, statement, why not); left out when ``None``)."""
     relations = [r for r in results if r.verdict is not None]
     values = [r for r in results if r.verdict is None]
-    lines = ["**Relations, attacked.** The margin is the worst case found as a fraction of the bound (1 = attained).",
-             "", "| where | claim | evidence | margin | worst case | outcome |", "|---|---|---|---|---|---|"]
-    lines += [f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | {', '.join(r.verdict.evidence)} | {margin_cell(r.verdict)} | "
-              f"{value_cell(r.verdict.worst)} | {outcome(r)} |" for r in relations]
-    lines += ["", "**Printed values, recomputed.**", "", "| where | claim | printed | computed | outcome |",
-              "|---|---|---|---|---|"]
-    lines += [f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | {value_cell(r.claim.printed)} | "
-              f"{computed_cell(r.computed, r.claim.printed)} | {outcome(r)} |" for r in values]
+    lines = _captioned("Relations, attacked: the evidence, the margin and the worst case found.", [
+        "| where | claim | evidence | margin | worst case | outcome |", "|---|---|---|---|---|---|",
+        *[f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | {', '.join(e.replace('-', ' ') for e in r.verdict.evidence)} | {margin_cell(r.verdict)} | "
+          f"{value_cell(r.verdict.worst)} | {outcome(r)} |" for r in relations]])
+    lines += [""] + _captioned("Printed values, recomputed at the printed precision.", [
+        "| where | claim | printed | computed | outcome |", "|---|---|---|---|---|",
+        *[f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | {value_cell(r.claim.printed)} | "
+          f"{computed_cell(r.computed, r.claim.printed)} | {outcome(r)} |" for r in values]])
     if unchecked is not None:
-        lines += ["", "**Stated in the paper, not checked, and why.**", "", "| where | statement | why not |", "|---|---|---|"]
-        lines += [f"| {prose(w)} | {prose(s)} | {prose(y)} |" for w, s, y in unchecked]
+        lines += [""] + _captioned("Stated in the paper, not checked, and why.", [
+            "| where | statement | why not |", "|---|---|---|",
+            *[f"| {prose(w)} | {prose(s)} | {prose(y)} |" for w, s, y in unchecked]])
     return "\n".join(lines)
