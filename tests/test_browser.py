@@ -726,3 +726,30 @@ def test_doubled_link_script_catches_a_repeated_title(browser):
     found = page.evaluate(DOUBLED_LINKS_SCRIPT)
     assert len(found) == 1 and "Kazan et al., Theorem 3.1" in found[0], found
     page.close()
+
+
+def test_identifiers_in_tables_break_after_dots_not_inside_words(browser):
+    """Issue 25: the instructors table split ``dpsemantics.boo/k.coursework.che/ck_…``.  In a narrow column an
+    identifier breaks after a dot or underscore; every line of it ends at one."""
+    from dpsemantics.book.sphinx_extras import _TABLE_RULES, break_identifiers_at_dots
+
+    html = break_identifiers_at_dots("<main><table style='width: 150px'><tr><td><code><span class='pre'>x</span></code></td>"
+                                     "<td><code class='literal'><span class=\"pre\">dpsemantics.book.coursework.check_answer</span>"
+                                     "</code></td></tr></table></main>")
+    assert "book.<wbr>coursework.<wbr>check_<wbr>answer" in html
+    page = browser.new_page()
+    page.set_content(f"<style>{_TABLE_RULES.split('/* dpsemantics: tables')[1].split('*/', 1)[1]}</style>{html}")
+    lines = page.evaluate("""() => {
+      const span = document.querySelectorAll('span.pre')[1], range = document.createRange(), text = [];
+      const nodes = Array.from(span.childNodes).filter(n => n.nodeType === 3);
+      const tops = new Map();
+      for (const n of nodes) for (let i = 0; i < n.length; i++) {
+        range.setStart(n, i); range.setEnd(n, i + 1);
+        const top = Math.round(range.getBoundingClientRect().top);
+        tops.set(top, (tops.get(top) || '') + n.data[i]);
+      }
+      return Array.from(tops.values());
+    }""")
+    page.close()
+    assert len(lines) > 1, lines
+    assert all(line.endswith((".", "_")) for line in lines[:-1]), lines
