@@ -180,7 +180,7 @@ CHARACTERS_SCRIPT = r"""
 # False, None, inf and nan, and variable names (``eps``, ``delta_hat``, ``x_i``).  Outputs are prose, tables and
 # figures.  One pattern, shared by the page walk and :func:`python_in_output` (unit-tested on sample strings).
 # Exercise solutions (coursework: the reader's own checks print the names of the reader's variables) are left out.
-PYTHON_OUTPUT_PATTERN = (r"\{\s*(['\"(]|[-\d.]+\s*:)|\[\(|\b(True|False|None)\b(?!\s+[a-z])|\b(inf|nan)\b"
+PYTHON_OUTPUT_PATTERN = (r"\{\s*(['\"(]|[-\d.]+\s*:)|\[\(|\b(True|False|None)\b(?!\s+[a-z]|\.\s+[A-Z])|\b(inf|nan)\b"
                          r"|\b(eps|delta|epsilon|sigma|rho)\b(?!\s*\()|\b[a-z]+_[a-z0-9_]+\b")
 # Printed output (``pre``) that is a tuple or list: one line, in brackets, with a comma; in a table cell "(1, 0)"
 # is the book's notation for a pair of parameters, in printed output it is Python's.
@@ -216,7 +216,7 @@ PYTHON_IN_OUTPUTS_SCRIPT = r"""
 # An index typed as plain text (``ε_DP``, ``x_i ∈ S``, ``δ_PDP(ε)``) in prose, headers, tables and outputs (code and
 # math are exempt): it must be a subscript.  ``a_b`` with a letter before the underscore and a letter, digit or
 # bracket after it, not inside a longer identifier's word (``prog_A`` is caught too: a name, not prose).
-BARE_INDEX_PATTERN = r"[A-Za-z\u0370-\u03ff]_[^\s_.,;:!?)\]}'\"<]"
+BARE_INDEX_PATTERN = r"[A-Za-z\u0370-\u03ff][\u0300-\u036f]?_[^\s_.,;:!?)\]}'\"<]"
 
 
 def bare_index(text: str) -> bool:
@@ -665,13 +665,13 @@ def test_python_in_output_catches_a_printed_tuple_not_a_pair_of_parameters():
 
 @pytest.mark.parametrize("text", ["correct: 2 of 2 parts right", "ε = 0.01, δ = 0.5", "pure ε: ∞",
                                   "The worst belief puts 0.5 on 100; the adversary sees output 1.", "δ₁ = b[LS > 1]",
-                                  "A(1, ∅)", "A(1, {2})", "Pr[O=3 | do(D₁=1)]", "True by construction", "(1, 10⁻⁶)",
+                                  "A(1, ∅)", "A(1, {2})", "Pr[O=3 | do(D₁=1)]", "True by construction", "False. Binary A", "(1, 10⁻⁶)",
                                   "uniform on {0ⁿ, (1, 0ⁿ⁻¹)}"])
 def test_python_in_output_passes(text):
     assert not python_in_output(text)
 
 
-@pytest.mark.parametrize("text", ["ε_DP", "x_i ∈ S", "1 − δ_PDP(ε)", "ε_adv(51)", "Pr_𝒫[D", "b_0", "ε_{n}"])
+@pytest.mark.parametrize("text", ["ε_DP", "x_i ∈ S", "1 − δ_PDP(ε)", "ε_adv(51)", "Pr_𝒫[D", "b_0", "b̄_0", "ε_{n}"])
 def test_bare_index_catches(text):
     assert bare_index(text)
 
