@@ -113,7 +113,7 @@ def test_prose_writes_python_as_a_reader_reads_it(text, shown):
     assert prose(text) == shown
 
 
-@pytest.mark.parametrize("text", ["kazan-ex4.2-per-release-delta-prime", "the delta-method", "a ≤ b"])
+@pytest.mark.parametrize("text", ["the delta-method", "a ≤ b", "{claim}`kazan-ex4.2-per-release-delta-prime`"])
 def test_prose_leaves_claim_ids_and_words(text):
     assert prose(text) == text
 
@@ -122,3 +122,9 @@ def test_number_writes_infinity_as_a_reader_does():
     from dpsemantics.book import number
 
     assert number(float("inf")) == "∞" and number(-np.inf) == "−∞" and number(np.float64(2.5e-6)) == "2.5×10⁻⁶"
+
+
+def test_prose_links_the_registry_ids_it_names():
+    text = "for the per-release δ): kazan-ex4.2-per-release-delta-prime."
+    assert prose(text) == "for the per-release δ): {claim}`kazan-ex4.2-per-release-delta-prime`."
+    assert prose("a not-a-claim-id here") == "a not-a-claim-id here"

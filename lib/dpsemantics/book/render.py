@@ -56,6 +56,29 @@ def parameter_names(text: str) -> str:
     return re.sub(r"(?<![<>!=])(<=|>=|!=)(?!=)", lambda m: _COMPARISONS[m.group()], text)
 
 
+# A claim's id in a registry note ("… the per-release δ): kazan-ex4.2-per-release-delta-prime."), linked to its row.
+_CLAIM_ID = re.compile(r"(?<![\w`{/.-])[a-z]+-[A-Za-z0-9.-]*[A-Za-z0-9](?![\w`-])")
+
+
+def _registry_ids() -> frozenset:
+    global _IDS
+    try:
+        return _IDS
+    except NameError:
+        from .. import claims
+
+        _IDS = frozenset(c.id for c in claims.registry())
+        return _IDS
+
+
+def claim_links(text: str) -> str:
+    """Every id of the claims registry in ``text`` as a link to its row (:func:`claim_link`)."""
+    if "-" not in text:
+        return text
+    ids = _registry_ids()
+    return _CLAIM_ID.sub(lambda m: claim_link(m.group()) if m.group() in ids else m.group(), text)
+
+
 def indices(text: str) -> str:
     """Plain-text indices typeset: ``ε_DP`` → ``ε<sub>DP</sub>``, ``x_i`` → ``x<sub>i</sub>``, ``D1`` → ``D₁``;
     the identifiers left (``prog_status``) set as code."""
@@ -103,7 +126,7 @@ def prose(text: str) -> str:
 
     def plain(part):
         part = exponents(_LONG_FLOAT.sub(lambda m: number(float(m.group())), part))
-        return indices(parameter_names(typeset_scripts(part, lambda tag, inner: f"<{tag}>{inner}</{tag}>")))
+        return claim_links(indices(parameter_names(typeset_scripts(part, lambda tag, inner: f"<{tag}>{inner}</{tag}>"))))
 
     parts = re.split(r"(\$[^$]+\$)", str(text))  # $…$ is typeset math already: left alone
     return "".join(p if p.startswith("$") and p.endswith("$") and len(p) > 1 else plain(p)
