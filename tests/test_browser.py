@@ -28,7 +28,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from conftest import ROOT
-from dpsemantics.book import docnames
+from dpsemantics.book import chapter_notebooks, docnames
 
 HTML = ROOT / "_build" / "html"
 SHOTS = ROOT / "_build" / "screenshots"
@@ -753,3 +753,51 @@ def test_identifiers_in_tables_break_after_dots_not_inside_words(browser):
     page.close()
     assert len(lines) > 1, lines
     assert all(line.endswith((".", "_")) for line in lines[:-1]), lines
+
+
+def _visible_code_outside_exercises(nb_path: Path):
+    """The code cells of a chapter a reader sees (no hide/remove tag) outside its Exercises section."""
+    import json
+
+    in_exercises, cells = False, []
+    for cell in json.loads(nb_path.read_text(encoding="utf-8"))["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            for line in source.splitlines():
+                if line.startswith("## "):
+                    in_exercises = line.startswith("## Exercises")
+            continue
+        tags = cell["metadata"].get("tags", [])
+        if not in_exercises and not any(t in tags for t in ("remove-input", "remove-cell", "hide-input", "hide-cell")):
+            cells.append(source)
+    return cells
+
+
+PLUMBING = {
+    "calls glue": re.compile(r"\bglue\("),
+    "builds a Markdown table from strings": re.compile(r"""["']\|\s*-{3}|["']\|\s"\s*\+|\+\s*["']\s*\|"""),
+    "prints in a loop": re.compile(r"^(\s*)for .*:\n(?:\1\s+.*\n)*?\1\s+print\(", re.M),
+}
+
+
+def plumbing(source: str) -> list[str]:
+    """What of ``source`` (a visible code cell) is plumbing a reader should not have to read."""
+    return [what for what, pattern in PLUMBING.items() if pattern.search(source + "\n")]
+
+
+@pytest.mark.parametrize("source, found", [
+    ('glue("x", 1.0, display=False)', ["calls glue"]),
+    ('rows = ["| a | b |", "|---|---|"]', ["builds a Markdown table from strings"]),
+    ("for e in (1, 2):\n    x = e\n    print(f'{e}')", ["prints in a loop"]),
+    ("table(['a'], rows, caption='c')\nprint('one line')", []),
+])
+def test_plumbing_detector(source, found):
+    assert plumbing(source) == found
+
+
+def test_no_plumbing_in_visible_code():
+    """Issue 25: no visible code cell of a chapter (outside its exercises) calls glue, builds a table from strings or
+    prints in a loop; those go into hidden cells or the package."""
+    found = [f"{nb.name}: {what}" for nb in chapter_notebooks() for source in _visible_code_outside_exercises(nb)
+             for what in plumbing(source)]
+    assert not found, found
