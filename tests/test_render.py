@@ -12,7 +12,7 @@ from dpsemantics.book import margin_cell, prose
 @pytest.mark.parametrize("text, shown", [
     ("§5, e^ε ≈ 1 + ε", "§5, e<sup>ε</sup> ≈ 1 + ε"),
     ("e^{2ε} − 1", "e<sup>2ε</sup> − 1"),
-    ("q = e^-eps/2", "q = e<sup>-eps</sup>/2"),
+    ("q = e^-eps/2", "q = e<sup>-ε</sup>/2"),
     ("ratio e^(−ε/s))", "ratio e<sup>−ε/s</sup>)"),
     ("∫_{ε}^{∞} e^{ε−z} dz", "∫<sub>ε</sub><sup>∞</sup> e<sup>ε−z</sup> dz"),
     ("x^{a^{b}}", "x<sup>a<sup>b</sup></sup>"),

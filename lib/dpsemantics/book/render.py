@@ -38,7 +38,7 @@ _IDENTIFIER = re.compile(r"(?<![\w./`<-])(?=[\w./-]*[A-Za-z0-9]_[A-Za-z0-9])[A-Z
 # ``(eps, delta)-DP``): a reader sees the symbol (``ε = 0.01, δ′ = 0.5``, ``δ̂ = 0.1``, ``(ε, δ)-DP``); not inside
 # a claim id (``kazan-ex4.2-per-release-delta-prime``).
 _PARAMETER_NAMES = {"eps": "ε", "epsilon": "ε", "delta_hat": "δ̂", "delta": "δ", "rho": "ρ", "sigma": "σ"}
-_PARAMETER = re.compile(r"(?<![\w.\-])(?P<name>epsilon|eps|delta_hat|delta|rho|sigma)(?P<index>\d?)(?P<primes>[’′']*)"
+_PARAMETER = re.compile(r"(?<![\w.])(?<!\w-)(?P<name>epsilon|eps|delta_hat|delta|rho|sigma)(?P<index>\d?)(?P<primes>[’′']*)"
                         r"(?![\w\-])(?P<equals>\s*=(?!=)\s*)?")
 _COMPARISONS = {"<=": "≤", ">=": "≥", "!=": "≠"}
 
