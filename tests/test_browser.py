@@ -801,3 +801,23 @@ def test_no_plumbing_in_visible_code():
     found = [f"{nb.name}: {what}" for nb in chapter_notebooks() for source in _visible_code_outside_exercises(nb)
              for what in plumbing(source)]
     assert not found, found
+
+
+def test_punctuation_after_inline_math_stays_with_it():
+    """Issue 25: a period after a formula stood alone at the start of a line (Lemma 3.3, item 5).  The build keeps
+    inline math and the punctuation after it in one unbreakable span."""
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    from dpsemantics.book.sphinx_extras import _TABLE_RULES, KeepPunctuationWithMath
+
+    document = new_document("sample", get_default_settings(Parser))
+    paragraph = nodes.paragraph()
+    paragraph += [nodes.Text("have "), nodes.math("x", "x"), nodes.Text(". Then "), nodes.math("y", "y")]
+    document += paragraph
+    KeepPunctuationWithMath(document).run()
+    held = [n for n in document.findall(nodes.inline) if "math-punct" in n["classes"]]
+    assert len(held) == 1 and held[0].astext() == "x." and paragraph.astext() == "have x. Then y"
+    assert "span.math-punct { white-space: nowrap; }" in _TABLE_RULES

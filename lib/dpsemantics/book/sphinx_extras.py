@@ -106,6 +106,8 @@ main table.autosummary td:first-child, main table.autosummary td:first-child cod
 main table.autosummary td:first-child span.pre, main table.autosummary td:first-child a { white-space: nowrap; overflow-wrap: normal; }
 /* printed cell output wraps its long lines inside its box instead of scrolling sideways */
 main .cell_output pre, main .output pre { white-space: pre-wrap; overflow-wrap: break-word; }
+/* a formula and the punctuation after it stay on one line (KeepPunctuationWithMath) */
+main span.math-punct { white-space: nowrap; }
 /* and so does the code a reader reads: a long line continues on the next, never past the column's edge */
 main .cell_input pre { white-space: pre-wrap; overflow-wrap: break-word; }
 /* links inside theorem and exercise boxes keep WCAG AA contrast on the boxes' tinted backgrounds */
@@ -217,6 +219,36 @@ def _identifiers_break_at_dots(app, pagename, templatename, context, doctree):
         context["body"] = break_identifiers_at_dots(body)
 
 
+class KeepPunctuationWithMath(SphinxPostTransform):
+    """Inline math followed by punctuation (``$…$.``) is kept on one line with it (a ``math-punct`` span, set
+    ``nowrap``): otherwise the browser may break between the formula and its period, leaving the period alone
+    at the start of a line (issue 25, after Lemma 3.3's item 5)."""
+
+    default_priority = 30
+
+    def run(self, **kwargs):
+        for math in list(self.document.findall(nodes.math)):
+            parent = math.parent
+            if parent is None:
+                continue
+            index = parent.index(math)
+            if index + 1 >= len(parent) or not isinstance(parent[index + 1], nodes.Text):
+                continue
+            text = parent[index + 1].astext()
+            m = re.match(r"[.,;:!?)\]]+", text)
+            if not m:
+                continue
+            holder = nodes.inline(classes=["math-punct"])
+            parent.replace(math, holder)
+            holder += math
+            holder += nodes.Text(m.group())
+            rest = text[m.end():]
+            if rest:
+                parent.replace(parent[index + 1], nodes.Text(rest))
+            else:
+                parent.remove(parent[index + 1])
+
+
 class DashExerciseSubtitles(SphinxPostTransform):
     """sphinx-exercise wraps an exercise's title in parentheses ("Exercise 1.1 (Title (Paper, §2))"), doubling
     them whenever the title cites its source; the book's one rule for box titles is a dash instead
@@ -277,6 +309,7 @@ def _reader_paste_text_role():
 def setup(app):
     app.add_role_to_domain("glue", "text", _reader_paste_text_role(), override=True)
     app.add_post_transform(DashExerciseSubtitles)
+    app.add_post_transform(KeepPunctuationWithMath)
     app.connect("html-page-context", _citation_list_role)
     app.connect("html-page-context", _identifiers_break_at_dots)
     app.connect("html-page-context", _named_navigation_toggles, priority=900)  # after the theme sets the function
