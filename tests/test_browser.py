@@ -42,9 +42,10 @@ KNOWN_THEME_MESSAGES = ("Got invalid theme mode",)
 
 # Text left in the page after MathJax has run that means some TeX was not typeset: TeX delimiters and commands,
 # pseudo-TeX (``e^{ε}``, ``x_{i}``), and a bare caret between a letter, digit or closing parenthesis and a
-# character that is not a space (``e^ε``, ``2^k``, ``(1+x)^2``).  One pattern, used by the page walk below and
+# character that is not a space (``e^ε``, ``2^k``, ``(1+x)^2``), and a MyST directive left as text (````{table}``).
+# One pattern, used by the page walk below and
 # by :func:`raw_tex`, which the unit test checks on sample strings.
-RAW_TEX_PATTERN = r"\\\(|\\\[|\$\$|\\begin\{|\\[a-zA-Z]{2,}|[\^_]\{|[A-Za-z0-9)\u0370-\u03ff]\^[^\s{]"
+RAW_TEX_PATTERN = r"\\\(|\\\[|\$\$|\\begin\{|\\[a-zA-Z]{2,}|[\^_]\{|[A-Za-z0-9)\u0370-\u03ff]\^[^\s{]|```\{|:::\{"
 
 
 def raw_tex(text: str) -> bool:
@@ -612,7 +613,7 @@ def test_chapter_in_dark_mode(browser, server, doc):
 
 
 @pytest.mark.parametrize("text", ["bounded by e^ε", "2^k outputs", "(1 + x)^2", "e^{ε} − 1", "δ_{n}", "ε^2",
-                                  r"\(x\)", r"\frac{1}{2}", "$$x$$"])
+                                  r"\(x\)", r"\frac{1}{2}", "$$x$$", "```{table} A caption :name: tbl-x"])
 def test_raw_tex_pattern_catches(text):
     assert raw_tex(text)
 

@@ -261,7 +261,7 @@ def margin_cell(verdict) -> str:
 
 def _captioned(caption: str, lines: list[str]) -> list[str]:
     """Markdown table lines as a numbered table with a caption (MyST's ``{table}`` directive)."""
-    return [f"```{{table}} {caption}", "", *lines, "```"]
+    return [f":::{{table}} {caption}", "", *lines, ":::"]
 
 
 def checked_report(results, unchecked=None) -> str:
