@@ -88,7 +88,7 @@ _SYMBOL_RULES = f"""/* dpsemantics: the book's arrows and operators from one sym
 :root {{
   --pst-font-family-base: "Book Symbols", var(--pst-font-family-base-system);
   --pst-font-family-heading: "Book Symbols", var(--pst-font-family-base-system);
-  --pst-font-family-monospace: "Book Symbols Mono", var(--pst-font-family-monospace-system);
+  --pst-font-family-monospace: "Book Symbols Mono", var(--pst-font-family-monospace-system), "Book Symbols";
 }}
 """
 _TABLE_RULES = _SYMBOL_RULES + """/* dpsemantics: tables fit the text column by wrapping; the theme's container scrolls only as a last resort */
