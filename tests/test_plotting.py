@@ -58,3 +58,44 @@ def test_finish_rewrites_exponent_notation_in_legends_and_titles():
     plotting.finish(fig, "fig-test")
     assert ax.get_legend().get_texts()[0].get_text() == "δ = 10⁻⁶"
     assert ax.get_title() == "n = 10000, $10^{-6}$ kept"
+
+
+def test_a_log_axis_has_one_tick_format():
+    """Issue 25: a log axis from 10⁻⁵ to 1 showed "0.0001" beside "10⁻⁵"; an axis reaching below 10⁻³ is labelled
+    in powers of ten throughout, one within 10⁻³…10⁴ in plain numbers throughout."""
+    import numpy as np
+
+    from dpsemantics.book import plotting
+
+    for (low, high), powers in [((1e-5, 1.0), True), ((1e-2, 100.0), False), ((1.0, 1e6), True)]:
+        fig, ax = plotting.new_figure()
+        x = np.logspace(np.log10(low), np.log10(high), 50)
+        ax.plot(x, x)
+        ax.set_xscale("log")
+        ax.set_xlim(low, high)
+        plotting.finish(fig, "test-log-axis")
+        fig.canvas.draw()
+        labels = [t.get_text() for t in ax.xaxis.get_ticklabels() if t.get_text()]
+        assert labels
+        in_powers = ["10^" in t for t in labels]
+        assert all(in_powers) if powers else not any(in_powers), labels
+        plotting.plt.close(fig)
+
+
+def test_finish_raises_small_figure_text_to_80_percent_of_the_body():
+    """A legend set at 6 pt (8 px on the page, against 16 px text) is raised so that every text of the figure is
+    at least 12.8 px as the page shows it."""
+    from matplotlib.text import Text
+
+    from dpsemantics.book import plotting
+
+    fig, ax = plotting.new_figure()
+    ax.plot([0, 1], [0, 1], label="a curve")
+    ax.legend(fontsize=6)
+    ax.set_xlabel("x", fontsize=5)
+    plotting.finish(fig, "test-small-text")
+    shown = min(1.0, plotting.COLUMN_PX / (fig.get_figwidth() * fig.dpi))
+    for text in fig.findobj(Text):
+        if text.get_text():
+            assert text.get_fontsize() / 72 * fig.dpi * shown >= 0.8 * 16 - 1e-9, (text.get_text(), text.get_fontsize())
+    plotting.plt.close(fig)

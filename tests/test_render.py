@@ -12,7 +12,7 @@ from dpsemantics.book import margin_cell, prose
 @pytest.mark.parametrize("text, shown", [
     ("§5, e^ε ≈ 1 + ε", "§5, e<sup>ε</sup> ≈ 1 + ε"),
     ("e^{2ε} − 1", "e<sup>2ε</sup> − 1"),
-    ("q = e^-eps/2", "q = e<sup>-eps</sup>/2"),
+    ("q = e^-eps/2", "q = e<sup>-ε</sup>/2"),
     ("ratio e^(−ε/s))", "ratio e<sup>−ε/s</sup>)"),
     ("∫_{ε}^{∞} e^{ε−z} dz", "∫<sub>ε</sub><sup>∞</sup> e<sup>ε−z</sup> dz"),
     ("x^{a^{b}}", "x<sup>a<sup>b</sup></sup>"),
@@ -21,7 +21,7 @@ def test_prose_sets_exponents_as_superscripts(text, shown):
     assert prose(text) == shown
 
 
-@pytest.mark.parametrize("text", ["a ^ b", "prog_A and delta_hat are names", "$e^\\varepsilon$ stays math", "ε = 0.5",
+@pytest.mark.parametrize("text", ["a ^ b", "$e^\\varepsilon$ stays math", "ε = 0.5",
                                   "Theorem 3.2, eq. (78), n = 3, v1.2"])
 def test_prose_leaves_other_text(text):
     assert prose(text) == text
@@ -94,3 +94,37 @@ def test_status_sentence_comes_from_the_results():
     assert status_sentence([ok, ok, bad]).startswith("Two of the three printed values reproduce; {claim}`b`: **discrepancy**: unsafe rounding")
     with pytest.raises(ValueError, match="results"):
         status_sentence([])
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("pair 92: PDP eps <= DP eps", "pair 92: PDP ε ≤ DP ε"),
+    ("LP at prior 0.2, eps=0.5, delta’=0.002", "LP at prior 0.2, ε = 0.5, δ′ = 0.002"),
+    ("delta’’ vs 4 sqrt(delta/n)", "δ″ vs 4 sqrt(δ/n)"),
+    ("eta=0.0001415: (eps, delta)-DP", "eta=0.0001415: (ε, δ)-DP"),
+    ("joint delta of (x, A(x)) vs (x, A(x_-1))", "joint δ of (x, A(x)) vs (x, A(x<sub>-1</sub>))"),
+    ("Σ_c(… + δ)", "Σ<sub>c</sub>(… + δ)"),
+    ("SD(b̄_0, b̄_1)", "SD(b̄<sub>0</sub>, b̄<sub>1</sub>)"),
+    ("max_𝒫 RP̄ ≤ e", "max<sub>𝒫</sub> RP̄ ≤ e"),
+    ("§4, prog_status", "§4, `prog_status`"),
+    ("profile (conversions.zcdp_gaussian_delta) and", "profile (`conversions.zcdp_gaussian_delta`) and"),
+    ("see tests/test_indistinguishability.py", "see `tests/test_indistinguishability.py`"),
+])
+def test_prose_writes_python_as_a_reader_reads_it(text, shown):
+    assert prose(text) == shown
+
+
+@pytest.mark.parametrize("text", ["the delta-method", "a ≤ b", "{claim}`kazan-ex4.2-per-release-delta-prime`"])
+def test_prose_leaves_claim_ids_and_words(text):
+    assert prose(text) == text
+
+
+def test_number_writes_infinity_as_a_reader_does():
+    from dpsemantics.book import number
+
+    assert number(float("inf")) == "∞" and number(-np.inf) == "−∞" and number(np.float64(2.5e-6)) == "2.5×10⁻⁶"
+
+
+def test_prose_links_the_registry_ids_it_names():
+    text = "for the per-release δ): kazan-ex4.2-per-release-delta-prime."
+    assert prose(text) == "for the per-release δ): {claim}`kazan-ex4.2-per-release-delta-prime`."
+    assert prose("a not-a-claim-id here") == "a not-a-claim-id here"

@@ -84,9 +84,10 @@ def draw_causal_diagram(ax, model: StructuralModel, *, node_labels=None, edge_la
                        lw=2.2 if thick else 1.1, rad=rad)
         if (p, c) in edge_labels:
             mx, my = 0.5 * (x0 + x1) + 0.5 * rad * (y1 - y0), 0.5 * (y0 + y1) - 0.5 * rad * (x1 - x0)
-            ax.text(mx, my, edge_labels[(p, c)], ha="center", va="center", fontsize=8, zorder=4,
+            # an opaque label above every arrow: no arrow runs through its text (issue 25, Fig 4.1)
+            ax.text(mx, my, edge_labels[(p, c)], ha="center", va="center", fontsize=9, zorder=6,
                     color=PALETTE[5] if thick else "#333333",
-                    bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.9))
+                    bbox=dict(boxstyle="round,pad=0.25", fc="white", ec="none", alpha=1.0))
     xs = [x for x, _ in pos.values()]
     ys = [y for _, y in pos.values()]
     ax.set_xlim(min(xs) - 0.6, max(xs) + 0.6)

@@ -74,7 +74,8 @@ def glue(name: str, value, display: bool = True):
 def table_markdown(header, rows, *, digits: int = 4, caption: str | None = None, name: str | None = None) -> str:
     """``rows`` under ``header`` as Markdown: numbers through :func:`number` (to ``digits`` significant digits),
     booleans as "yes"/"no", infinity as ∞, text through :func:`dpsemantics.book.prose` (superscripts for
-    ``e^{ε}``, ``|`` escaped).  With a ``caption``, a numbered table (MyST's ``{table}`` directive, "Table 2.3")
+    ``e^{ε}``, ``|`` escaped).  With a ``caption``, a numbered table (MyST's ``{table}`` directive in a colon
+    fence, "Table 2.3")
     that ``name`` (e.g. ``tbl-intro-group``) lets the prose cite with ``{numref}``."""
 
     def cell(x):
@@ -93,7 +94,8 @@ def table_markdown(header, rows, *, digits: int = 4, caption: str | None = None,
     if caption is None:
         return "\n".join(lines)
     options = [f":name: {name}"] if name else []
-    return "\n".join([f"```{{table}} {prose(caption)}", *options, "", *lines, "```"])
+    # a colon fence: the caption may hold code (`prog_A`), whose backticks a backtick fence's info string cannot
+    return "\n".join([f":::{{table}} {prose(caption)}", *options, "", *lines, ":::"])
 
 
 def table(header, rows, *, digits: int = 4, caption: str | None = None, name: str | None = None):

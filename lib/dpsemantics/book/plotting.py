@@ -96,6 +96,7 @@ def finish(fig, name: str) -> None:
     if fig.get_figwidth() > COLUMN_WIDTH * 1.001:
         raise ValueError(f"figure {name} is {fig.get_figwidth():.2f} in wide, wider than the text column "
                          f"({COLUMN_WIDTH} in): the page would shrink it and its text")
+    _legible_texts(fig)
     fig.canvas.draw()  # settles the layout, so that the axes' lengths are known
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
@@ -111,21 +112,33 @@ def finish(fig, name: str) -> None:
             fig.savefig(folder / f"{name}.{ext}")
 
 
-def _plain_tick(value: float) -> str:
+def _power_tick(value: float) -> str:
+    """A log-axis tick in powers of ten: ``10⁻⁶`` (mathtext), ``2×10⁻⁶`` between them."""
+    exponent = math.floor(math.log10(value) + 1e-9)
+    mantissa = value / 10.0 ** exponent
+    if math.isclose(mantissa, 1.0, rel_tol=1e-9) or math.isclose(mantissa, 10.0, rel_tol=1e-9):
+        return f"$10^{{{exponent + (1 if mantissa > 5 else 0)}}}$"
+    return f"${mantissa:.2g}\\times 10^{{{exponent}}}$"
+
+
+def _plain_tick(value: float, powers: bool = False) -> str:
+    """A log-axis tick: plain (``0.01``, ``50``) or, on an axis that needs them, in powers of ten throughout."""
     if value <= 0 or not math.isfinite(value):
         return ""
-    if 1e-4 <= value < 1e5:
-        return f"{value:.6g}"
-    exponent = round(math.log10(value))
-    if math.isclose(value, 10.0 ** exponent, rel_tol=1e-9):
-        return f"$10^{{{exponent}}}$"
-    return f"{value:.0e}".replace("e-0", "e-").replace("e+0", "e").replace("e+", "e")
+    return _power_tick(value) if powers else f"{value:.6g}"
+
+
+def log_ticks_in_powers(low: float, high: float) -> bool:
+    """Whether a log axis from ``low`` to ``high`` labels its ticks in powers of ten (``10⁻⁶``): when it reaches
+    below 10⁻³ or above 10⁴, where plain numbers grow long.  One format per axis: never ``0.0001`` beside ``10⁻⁵``."""
+    return low < 1e-3 * (1 - 1e-9) or high > 1e4 * (1 + 1e-9)
 
 
 def plain_log_ticks(axis) -> None:
-    """Plain tick labels on a log axis: powers of ten as ``0.01`` … ``1000`` (``10⁻⁶`` beyond), and, on an
-    axis spanning less than about two decades, the minor ticks 2, 3 and 5 labelled too — or only 2 and 5, or
-    none, where the axis is too short for their labels to stand apart."""
+    """Tick labels on a log axis in one format (:func:`log_ticks_in_powers`): plain (``0.01`` … ``1000``) on an
+    axis within 10⁻³…10⁴, powers of ten (``10⁻⁶``) throughout on one that reaches beyond; on an axis spanning
+    less than about two decades, the minor ticks 2, 3 and 5 labelled too — or only 2 and 5, or none, where the
+    axis is too short for their labels to stand apart."""
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     low, high = sorted(axis.get_view_interval())
@@ -134,11 +147,12 @@ def plain_log_ticks(axis) -> None:
     length = (box.width if axis is axis.axes.xaxis else box.height) / axis.axes.figure.dpi  # inches
     per_decade = length / decades if decades > 0 else math.inf
     subs = (2.0, 3.0, 5.0) if per_decade >= 2.8 else (2.0, 5.0) if per_decade >= 1.2 else ()
+    powers = log_ticks_in_powers(low, high)
     axis.set_major_locator(LogLocator(base=10))
-    axis.set_major_formatter(FuncFormatter(lambda v, _: _plain_tick(v)))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: _plain_tick(v, powers)))
     if decades < 2.2 and subs:
         axis.set_minor_locator(LogLocator(base=10, subs=subs))
-        axis.set_minor_formatter(FuncFormatter(lambda v, _: _plain_tick(v)))
+        axis.set_minor_formatter(FuncFormatter(lambda v, _: _plain_tick(v, powers)))
     else:
         axis.set_minor_locator(LogLocator(base=10, subs=tuple(range(2, 10))))
         axis.set_minor_formatter(NullFormatter())
@@ -150,6 +164,34 @@ def readable_number(value: float) -> str:
     if value == 0 or not math.isfinite(value) or 1e-4 <= abs(value) < 1e5:
         return f"{value:.6g}"
     return scientific(value, 3)
+
+
+#: The book's body text is 16 px; a figure's text, as the page shows the figure, is at least 80 % of it.
+BODY_TEXT_PX = 16.0
+MIN_TEXT_FRACTION = 0.8
+#: The text column's width in pixels at 1280 px (see :data:`COLUMN_WIDTH`).
+COLUMN_PX = 672
+
+
+def smallest_legible_points(fig) -> float:
+    """The smallest font size, in points, whose text ``fig`` shows at 80 % of the body text or more once the
+    page has scaled it to the column (a figure wider than the column in pixels is shrunk, its text with it)."""
+    shown = min(1.0, COLUMN_PX / (fig.get_figwidth() * fig.dpi))
+    return MIN_TEXT_FRACTION * BODY_TEXT_PX / (fig.dpi * shown) * 72
+
+
+def _legible_texts(fig) -> None:
+    """Every text of ``fig`` (legends, labels, ticks, annotations) raised to :func:`smallest_legible_points`."""
+    from matplotlib.text import Text
+
+    floor = smallest_legible_points(fig)
+    for text in fig.findobj(Text):
+        if text.get_text() and text.get_fontsize() < floor:
+            text.set_fontsize(floor)
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_tick_params(which="both", labelsize=max(floor, axis.get_ticklabels()[0].get_fontsize()
+                                                               if axis.get_ticklabels() else floor))
 
 
 def _readable_text(text: str) -> str:

@@ -21,31 +21,70 @@ _LONG_FLOAT = re.compile(r"(?<![\w.])\d+\.\d{9,}(?:e[-+]?\d+)?(?![\w.])")
 _EXPONENT_FORM = re.compile(r"(?<![\w.])(?P<mantissa>\d+(?:\.\d+)?)e(?P<exponent>[-+]?\d+)(?!\w|\.\d)")
 
 
-# A bare index in the registry's plain text: a Greek parameter with a named index (``ε_DP``, ``δ_PDP``,
-# ``ε_adv``) or a one-letter variable with a one-character index (``x_i``, ``D_1``); longer names with an
-# underscore (``prog_A``, ``delta_hat``) are identifiers and stay.
-_BARE_INDEX = re.compile(r"(?<![\w])(?P<base>[εδρσαβγλμ]|[A-Za-z])_(?P<index>(?<=[εδρσαβγλμ]_)[A-Za-z0-9]+|[A-Za-z0-9])(?![\w])")
+# A bare index in the registry's plain text: a Greek letter with a named index (``ε_DP``, ``δ_PDP``, ``Σ_c``), a
+# one-letter variable or an operator (``max``, ``Pr``) with a one-character or signed-number index (``x_i``,
+# ``x_-1``, ``Pr_𝒫``); longer names with an underscore (``prog_A``, ``delta_hat``) are identifiers, set as code.
+_GREEK = "\u0370-\u03ff"
+_BARE_INDEX = re.compile(rf"(?<![\w`])(?P<base>[A-Za-z{_GREEK}][\u0300-\u036f]?|max|min|sup|Pr)_(?P<index>[-−]?\d+|(?<=[{_GREEK}]_)[A-Za-z0-9]+"
+                         rf"|[^\s_.,;:!?)\]}}'\"<\\`])(?![\w])")
 # A capital variable numbered by digits (``D1``, ``R2``, as the causal models name their variables).
 _NUMBERED_VARIABLE = re.compile(r"(?<![\w.])(?P<base>[A-Z])(?P<index>\d{1,2})(?![\w.])")
 _SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+# An identifier with an underscore (``prog_status``, ``conversions.zcdp_gaussian_delta``, a test file's path):
+# code, not prose.
+_IDENTIFIER = re.compile(r"(?<![\w./`<-])(?=[\w./-]*[A-Za-z0-9]_[A-Za-z0-9])[A-Za-z][\w]*(?:[./-][\w]+)*(?![\w`>])")
 
-
-# A parameter written as Python names it in a registry string (``eps=0.01, delta=0.5``, ``delta_hat=0.1``):
-# a reader sees the symbol (``ε = 0.01, δ = 0.5``, ``δ̂ = 0.1``).
+# A parameter written as Python names it in a registry string (``eps=0.01, delta’=0.5``, ``delta_hat=0.1``,
+# ``(eps, delta)-DP``): a reader sees the symbol (``ε = 0.01, δ′ = 0.5``, ``δ̂ = 0.1``, ``(ε, δ)-DP``); not inside
+# a claim id (``kazan-ex4.2-per-release-delta-prime``).
 _PARAMETER_NAMES = {"eps": "ε", "epsilon": "ε", "delta_hat": "δ̂", "delta": "δ", "rho": "ρ", "sigma": "σ"}
-_PARAMETER = re.compile(r"(?<![\w.])(?P<name>epsilon|eps|delta_hat|delta|rho|sigma)(?P<index>\d?)\s*=\s*")
+_PARAMETER = re.compile(r"(?<![\w.])(?<!\w-)(?P<name>epsilon|eps|delta_hat|delta|rho|sigma)(?P<index>\d?)(?P<primes>[’′']*)"
+                        r"(?![\w\-])(?P<equals>\s*=(?!=)\s*)?")
+_COMPARISONS = {"<=": "≤", ">=": "≥", "!=": "≠"}
 
 
 def parameter_names(text: str) -> str:
-    """``eps=0.01, delta1=0.5`` → ``ε = 0.01, δ₁ = 0.5``: Python's parameter names as the symbols they stand for."""
-    return _PARAMETER.sub(lambda m: _PARAMETER_NAMES[m.group("name")] + m.group("index").translate(_SUBSCRIPT_DIGITS) + " = ",
-                          text)
+    """``eps=0.01, delta1=0.5`` → ``ε = 0.01, δ₁ = 0.5``, ``delta’’`` → ``δ″``, ``<=`` → ``≤``: Python's names and
+    operators as the symbols they stand for."""
+    def symbol(m):
+        primes = len(m.group("primes"))
+        mark = "" if not primes else "′" if primes == 1 else "″" if primes == 2 else "‴"
+        return (_PARAMETER_NAMES[m.group("name")] + m.group("index").translate(_SUBSCRIPT_DIGITS) + mark
+                + (" = " if m.group("equals") else ""))
+
+    text = _PARAMETER.sub(symbol, text)
+    return re.sub(r"(?<![<>!=])(<=|>=|!=)(?!=)", lambda m: _COMPARISONS[m.group()], text)
+
+
+# A claim's id in a registry note ("… the per-release δ): kazan-ex4.2-per-release-delta-prime."), linked to its row.
+_CLAIM_ID = re.compile(r"(?<![\w`{/.-])[a-z]+-[A-Za-z0-9.-]*[A-Za-z0-9](?![\w`-])")
+
+
+def _registry_ids() -> frozenset:
+    global _IDS
+    try:
+        return _IDS
+    except NameError:
+        from .. import claims
+
+        _IDS = frozenset(c.id for c in claims.registry())
+        return _IDS
+
+
+def claim_links(text: str) -> str:
+    """Every id of the claims registry in ``text`` as a link to its row (:func:`claim_link`)."""
+    if "-" not in text:
+        return text
+    ids = _registry_ids()
+    return _CLAIM_ID.sub(lambda m: claim_link(m.group()) if m.group() in ids else m.group(), text)
 
 
 def indices(text: str) -> str:
-    """Plain-text indices typeset: ``ε_DP`` → ``ε<sub>DP</sub>``, ``x_i`` → ``x<sub>i</sub>``, ``D1`` → ``D₁``."""
+    """Plain-text indices typeset: ``ε_DP`` → ``ε<sub>DP</sub>``, ``x_i`` → ``x<sub>i</sub>``, ``D1`` → ``D₁``;
+    the identifiers left (``prog_status``) set as code."""
     text = _NUMBERED_VARIABLE.sub(lambda m: m.group("base") + m.group("index").translate(_SUBSCRIPT_DIGITS), text)
-    return _BARE_INDEX.sub(lambda m: f"{m.group('base')}<sub>{m.group('index')}</sub>", text)
+    text = _BARE_INDEX.sub(lambda m: f"{m.group('base')}<sub>{m.group('index')}</sub>", text)
+    return _IDENTIFIER.sub(lambda m: f"`{m.group()}`", text)
 
 
 def typeset_scripts(text: str, wrap) -> str:
@@ -87,7 +126,7 @@ def prose(text: str) -> str:
 
     def plain(part):
         part = exponents(_LONG_FLOAT.sub(lambda m: number(float(m.group())), part))
-        return indices(parameter_names(typeset_scripts(part, lambda tag, inner: f"<{tag}>{inner}</{tag}>")))
+        return claim_links(indices(parameter_names(typeset_scripts(part, lambda tag, inner: f"<{tag}>{inner}</{tag}>"))))
 
     parts = re.split(r"(\$[^$]+\$)", str(text))  # $…$ is typeset math already: left alone
     return "".join(p if p.startswith("$") and p.endswith("$") and len(p) > 1 else plain(p)
@@ -127,12 +166,14 @@ def scientific(value: float, digits: int = 4) -> str:
 def number(value, digits: int = 4) -> str:
     """A number as a reader sees it: plain Python formatting, never a NumPy repr (``np.float64(...)``).
 
-    Integers (and integral floats up to 1e15) print whole; other values to ``digits`` significant digits,
+    Integers (and integral floats up to 1e15) print whole, infinity as ∞; other values to ``digits`` significant digits,
     in :func:`scientific` form (``2.5×10⁻⁶``) where Python's ``g`` format would use an exponent."""
     real = as_real(value)
     if real is None:
         return str(value.item() if hasattr(value, "item") else value)
     value = real
+    if isinstance(value, float) and math.isinf(value):
+        return "∞" if value > 0 else "−∞"
     if isinstance(value, int) or (value.is_integer() and abs(value) < 1e15):
         return f"{int(value):,}".replace(",", " ") if abs(value) >= 10_000 else str(int(value))
     text = f"{value:.{digits}g}"
@@ -218,22 +259,28 @@ def margin_cell(verdict) -> str:
     return f"{margin} ({number(verdict.cases)} case{'' if verdict.cases == 1 else 's'})"
 
 
+def _captioned(caption: str, lines: list[str]) -> list[str]:
+    """Markdown table lines as a numbered table with a caption (MyST's ``{table}`` directive)."""
+    return [f":::{{table}} {caption}", "", *lines, ":::"]
+
+
 def checked_report(results, unchecked=None) -> str:
-    """The Markdown of a chapter's closing section "What this chapter checked", from the claims registry:
-    relations attacked (evidence, margin with its cases, outcome), printed values recomputed (at the printed
-    precision), and the statements left unchecked with the reason (``unchecked``: rows of (where, statement,
-    why not); the section is left out when ``None``)."""
+    """The Markdown of a chapter's closing section "What this chapter checked", from the claims registry, as
+    numbered, captioned tables: relations attacked (evidence, margin with its cases, outcome; the chapter's
+    prose defines the margin once), printed values recomputed (at the printed precision), and the statements
+    left unchecked with the reason (``unchecked``: rows of (where, statement, why not); left out when ``None``)."""
     relations = [r for r in results if r.verdict is not None]
     values = [r for r in results if r.verdict is None]
-    lines = ["**Relations, attacked.** The margin is the worst case found as a fraction of the bound (1 = attained).",
-             "", "| where | claim | evidence | margin | worst case | outcome |", "|---|---|---|---|---|---|"]
-    lines += [f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | {', '.join(r.verdict.evidence)} | {margin_cell(r.verdict)} | "
-              f"{value_cell(r.verdict.worst)} | {outcome(r)} |" for r in relations]
-    lines += ["", "**Printed values, recomputed.**", "", "| where | claim | printed | computed | outcome |",
-              "|---|---|---|---|---|"]
-    lines += [f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | {value_cell(r.claim.printed)} | "
-              f"{computed_cell(r.computed, r.claim.printed)} | {outcome(r)} |" for r in values]
+    lines = _captioned("Relations, attacked: the evidence, the margin and the worst case found.", [
+        "| where | claim | evidence | margin | worst case | outcome |", "|---|---|---|---|---|---|",
+        *[f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | {', '.join(e.replace('-', ' ') for e in r.verdict.evidence)} | {margin_cell(r.verdict)} | "
+          f"{value_cell(r.verdict.worst)} | {outcome(r)} |" for r in relations]])
+    lines += [""] + _captioned("Printed values, recomputed at the printed precision.", [
+        "| where | claim | printed | computed | outcome |", "|---|---|---|---|---|",
+        *[f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | {value_cell(r.claim.printed)} | "
+          f"{computed_cell(r.computed, r.claim.printed)} | {outcome(r)} |" for r in values]])
     if unchecked is not None:
-        lines += ["", "**Stated in the paper, not checked, and why.**", "", "| where | statement | why not |", "|---|---|---|"]
-        lines += [f"| {prose(w)} | {prose(s)} | {prose(y)} |" for w, s, y in unchecked]
+        lines += [""] + _captioned("Stated in the paper, not checked, and why.", [
+            "| where | statement | why not |", "|---|---|---|",
+            *[f"| {prose(w)} | {prose(s)} | {prose(y)} |" for w, s, y in unchecked]])
     return "\n".join(lines)

@@ -27,6 +27,7 @@ the local copy.  Enabled in ``_config.yml`` under ``sphinx.extra_extensions``.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -87,14 +88,16 @@ _SYMBOL_RULES = f"""/* dpsemantics: the book's arrows and operators from one sym
 :root {{
   --pst-font-family-base: "Book Symbols", var(--pst-font-family-base-system);
   --pst-font-family-heading: "Book Symbols", var(--pst-font-family-base-system);
-  --pst-font-family-monospace: "Book Symbols Mono", var(--pst-font-family-monospace-system);
+  --pst-font-family-monospace: "Book Symbols Mono", var(--pst-font-family-monospace-system), "Book Symbols";
 }}
 """
 _TABLE_RULES = _SYMBOL_RULES + """/* dpsemantics: tables fit the text column by wrapping; the theme's container scrolls only as a last resort */
 main table { max-width: 100%; font-size: 0.88em; }  /* a book's tables are set a size smaller than its text */
 main table td, main table th { hyphens: auto; overflow-wrap: break-word; }
-/* identifiers (claim ids, function paths) wrap rather than widen their column: Sphinx's span.pre is nowrap */
-main table code, main table code span.pre, main table a { white-space: normal; overflow-wrap: anywhere; }
+/* identifiers (claim ids, function paths) wrap rather than widen their column: Sphinx's span.pre is nowrap;
+   they break after their dots and underscores (<wbr>, break_identifiers_at_dots), inside a word only if a
+   piece alone is wider than the column */
+main table code, main table code span.pre, main table a { white-space: normal; overflow-wrap: break-word; }
 /* claim ids break at their hyphens, never inside a word ("improvemen t") */
 main table a.claim-link, main table a.claim-link code, main table a.claim-link span.pre,
 main table code.claim-id { overflow-wrap: normal; word-break: normal; }
@@ -103,6 +106,10 @@ main table.autosummary td:first-child, main table.autosummary td:first-child cod
 main table.autosummary td:first-child span.pre, main table.autosummary td:first-child a { white-space: nowrap; overflow-wrap: normal; }
 /* printed cell output wraps its long lines inside its box instead of scrolling sideways */
 main .cell_output pre, main .output pre { white-space: pre-wrap; overflow-wrap: break-word; }
+/* a formula and the punctuation after it stay on one line (KeepPunctuationWithMath) */
+main span.math-punct { white-space: nowrap; }
+/* and so does the code a reader reads: a long line continues on the next, never past the column's edge */
+main .cell_input pre { white-space: pre-wrap; overflow-wrap: break-word; }
 /* links inside theorem and exercise boxes keep WCAG AA contrast on the boxes' tinted backgrounds */
 main div.proof a, main div.admonition a, main aside a { color: #0a4d8c; }
 html[data-theme="dark"] main div.proof a, html[data-theme="dark"] main div.admonition a,
@@ -192,6 +199,56 @@ def _citation_list_role(app, pagename, templatename, context, doctree):
         context["body"] = body.replace('<div role="list" class="citation-list">', '<div class="citation-list">')
 
 
+_TABLE = re.compile(r"<table\b.*?</table>", re.S)
+_PRE_SPAN = re.compile(r'(<span class="pre">)([^<]*)(</span>)')
+
+
+def break_identifiers_at_dots(html: str) -> str:
+    """Identifiers set as code in tables (``dpsemantics.book.coursework.check_answer``) may break after a dot or
+    an underscore (``<wbr>``), so that a narrow column breaks them there and never inside a word
+    ("dpsemantics.boo / k.coursework")."""
+    def in_table(m):
+        return _PRE_SPAN.sub(lambda p: p.group(1) + re.sub(r"(?<=[._])(?=\w)", "<wbr>", p.group(2)) + p.group(3), m.group())
+
+    return _TABLE.sub(in_table, html)
+
+
+def _identifiers_break_at_dots(app, pagename, templatename, context, doctree):
+    body = context.get("body")
+    if body and "<table" in body:
+        context["body"] = break_identifiers_at_dots(body)
+
+
+class KeepPunctuationWithMath(SphinxPostTransform):
+    """Inline math followed by punctuation (``$…$.``) is kept on one line with it (a ``math-punct`` span, set
+    ``nowrap``): otherwise the browser may break between the formula and its period, leaving the period alone
+    at the start of a line (issue 25, after Lemma 3.3's item 5)."""
+
+    default_priority = 30
+
+    def run(self, **kwargs):
+        for math in list(self.document.findall(nodes.math)):
+            parent = math.parent
+            if parent is None:
+                continue
+            index = parent.index(math)
+            if index + 1 >= len(parent) or not isinstance(parent[index + 1], nodes.Text):
+                continue
+            text = parent[index + 1].astext()
+            m = re.match(r"[.,;:!?)\]]+", text)
+            if not m:
+                continue
+            holder = nodes.inline(classes=["math-punct"])
+            parent.replace(math, holder)
+            holder += math
+            holder += nodes.Text(m.group())
+            rest = text[m.end():]
+            if rest:
+                parent.replace(parent[index + 1], nodes.Text(rest))
+            else:
+                parent.remove(parent[index + 1])
+
+
 class DashExerciseSubtitles(SphinxPostTransform):
     """sphinx-exercise wraps an exercise's title in parentheses ("Exercise 1.1 (Title (Paper, §2))"), doubling
     them whenever the title cites its source; the book's one rule for box titles is a dash instead
@@ -252,7 +309,9 @@ def _reader_paste_text_role():
 def setup(app):
     app.add_role_to_domain("glue", "text", _reader_paste_text_role(), override=True)
     app.add_post_transform(DashExerciseSubtitles)
+    app.add_post_transform(KeepPunctuationWithMath)
     app.connect("html-page-context", _citation_list_role)
+    app.connect("html-page-context", _identifiers_break_at_dots)
     app.connect("html-page-context", _named_navigation_toggles, priority=900)  # after the theme sets the function
     app.connect("config-inited", _launch_buttons_from_release)
     app.connect("config-inited", _use_proof_title_format)
