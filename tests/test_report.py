@@ -146,6 +146,7 @@ BAD = [
     (["--mechanism", "laplace", "--epsilon", "1", "--prior", "1.5"], "priors"),
     (["--mechanism", "gaussian", "--sigma", "0"], "sigma"),
     (["--mechanism", "gaussian", "--sigma", "-2"], "sigma"),
+    (["--mechanism", "gaussian", "--sigma", "1e-300"], "sigma"),  # was an OverflowError traceback (issue 23)
     (["--mechanism", "laplace", "--epsilon", "1", "--k", "0"], "k"),
     (["--mechanism", "laplace", "--epsilon", "1", "--k", "2.5"], "k"),
     (["--mechanism", "laplace", "--epsilon", "1", "--rho", "0.1"], "rho"),
