@@ -129,3 +129,13 @@ def test_tail_bounds_on_lattice_bracket_the_gaussian_tail(sigma, k):
     q = mu + math.sqrt(2 * mu) * float(mp.sqrt(2) * mp.erfinv(1 - 2 * mp.mpf("1e-3")))
     t_hi, t_lo = t[up <= 1e-3][0], t[low > 1e-3][-1]
     assert t_lo <= q <= t_hi and t_hi - t_lo <= 0.1 * math.sqrt(2 * mu)
+
+
+def test_atoms_a_rounding_above_the_top_lattice_point_do_not_crash():
+    """h = ε/n with ε/h == n in floats but ε > n·h used to index one past the lattice (an IndexError from the
+    report for a Laplace + Gaussian mix).  The Laplace profile (1 − e^{(ε − ε₀)/2}) stays bracketed."""
+    for eps0 in (0.1, 0.2, 0.3, 0.7):
+        for n in range(2, 120):
+            low, high = PLD.laplace(eps0, h=eps0 / n).delta_bounds(eps0 / 2)
+            exact = -math.expm1(-eps0 / 4)
+            assert low <= exact <= high, (eps0, n)

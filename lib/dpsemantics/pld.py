@@ -242,6 +242,8 @@ def _pessimistic(loss: _ContinuousLoss, h: float) -> _Lattice:
     """Connect-the-dots: each cell [ih, (i+1)h] keeps its P-mass m and Q-mass w, split between its ends:
     the upper end gets the fraction (1 − c)/(1 − e^{−h}), c = e^{ih}w/m = E[e^{−(L − ih)} | cell]."""
     i0, i1 = math.floor(loss.lo / h), math.ceil(loss.hi / h)
+    # an atom a rounding above j·h with value/h == j in floats is split towards j + 1: keep that point
+    i1 = max([i1] + [math.floor(v / h) + 1 for v, _ in loss.atoms if v > round(v / h) * h])
     probs = np.zeros(i1 - i0 + 1)
     inf = loss.inf
     if i1 > i0 and loss.log_p_cell is not None:
@@ -292,7 +294,8 @@ def _optimistic(loss: _ContinuousLoss, h: float, shift: float = 0.0) -> _Lattice
         centre = (i0 + np.arange(i1 - i0 + 1)) * h
         a, b = centre - h / 2 + shift, centre + h / 2 + shift
         log_m, log_w = loss.log_p_cell(a, b), loss.log_q_cell(a, b)
-        merged = log_m - log_w
+        with np.errstate(invalid="ignore"):  # an empty cell (−∞ − −∞) merges nothing: treated as its centre below
+            merged = log_m - log_w
         # the merged loss is known to 8 ulps of its terms: within that of the centre it is the centre
         tol = 8 * _U * (np.abs(log_m) + np.abs(log_w) + np.abs(centre))
         with np.errstate(invalid="ignore"):
