@@ -146,6 +146,7 @@ BAD = [
     (["--mechanism", "laplace", "--epsilon", "1", "--prior", "1.5"], "priors"),
     (["--mechanism", "gaussian", "--sigma", "0"], "sigma"),
     (["--mechanism", "gaussian", "--sigma", "-2"], "sigma"),
+    (["--mechanism", "gaussian", "--sigma", "1e-300"], "sigma"),  # was an OverflowError traceback (issue 23)
     (["--mechanism", "laplace", "--epsilon", "1", "--k", "0"], "k"),
     (["--mechanism", "laplace", "--epsilon", "1", "--k", "2.5"], "k"),
     (["--mechanism", "laplace", "--epsilon", "1", "--rho", "0.1"], "rho"),
@@ -535,3 +536,30 @@ def test_help_and_refusals_do_not_load_the_mathematics():
 def test_gallery_ships_as_package_data():
     text = (Path(R.__file__).parents[3] / "pyproject.toml").read_text()
     assert '"dpsemantics.report" = ["gallery.json"]' in text
+
+
+# ------------------------------------------------------------------ issue 23: "exact" only when the bracket is narrow
+
+def test_laplace_k_1e5_is_an_upper_bound_with_its_bracket(tmp_path, capsys):
+    """The lattice called 0.930 "exact"; the truth is 0.686867 (issue 23's bracket [0.686857, 0.686878], and
+    tests/test_releases.py recomputes it by Gil-Pelaez inversion without the package)."""
+    out = tmp_path / "r"
+    code, _ = run(["--mechanism", "laplace", "--epsilon", "0.001", "--k", "100000", "--prior", "0.5",
+                   "--output", str(out)], capsys)
+    assert code == 0
+    rep = json.loads((out / "report.json").read_text())
+    ex = rep["methods"]["exact"]
+    high, low = upper(rep)["exact"], ex["posterior_low"][0]
+    assert low <= 0.686857 and 0.686878 <= high <= 0.686878 * 1.01
+    assert ex["eps_prime_low"] <= ex["eps_prime_high"] == rep["eps_prime"]["exact"]
+    assert ex["threshold_low"] <= ex["threshold_high"]
+    text = (out / "report.md").read_text()
+    assert "Upper bound (not exact at the digits shown)" in text and "[68.64 %, 68.74 %]" in text
+    assert "Exact: " not in text
+
+
+def test_closed_form_is_called_exact(tmp_path, capsys):
+    out = tmp_path / "r"
+    assert run(["--mechanism", "gaussian", "--sigma", "3", "--k", "4", "--output", str(out)], capsys)[0] == 0
+    text = (out / "report.md").read_text()
+    assert "Exact: closed form" in text and "Upper bound (not exact" not in text

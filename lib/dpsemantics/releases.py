@@ -8,7 +8,8 @@ mechanism with its parameters and answers, by calling the package's mathematical
 * ``pdp_epsilon(delta_prime)``: the smallest probabilistic-DP ε′ known at δ′ (Kazan et al. Definition 2.4,
   Theorem 3.9 along the profile, or the mechanism's own privacy-loss law through Theorem 3.1);
 * ``rho()``: its zCDP parameter where it has one (Bun & Steinke 2016), ``pure_epsilon()`` its ε when pure;
-* the law of its privacy loss where it is known in closed form, and on a lattice for composition;
+* the law of its privacy loss where it is known in closed form, and as a privacy-loss distribution
+  (:class:`~dpsemantics.pld.PrivacyLossDistribution`, pessimistic and optimistic sides) for composition;
 * ``repeat(k)`` and :class:`Composed`: composition (Kazan et al. Theorems 2.8 and 2.9).
 
 A mechanism known only by its guarantee (:class:`ApproxDP`, :class:`ZCDP`) has no privacy-loss law: every
@@ -30,6 +31,7 @@ import numpy as np
 from scipy.special import expit
 
 from . import composition, conversions, disclosure, mechanisms
+from .pld import PrivacyLossDistribution
 from ._validate import check_delta, check_epsilon, check_positive, check_positive_int
 
 __all__ = [
@@ -69,12 +71,44 @@ class PdpPoint:
 class ExactLoss:
     """The mechanism's own privacy-loss law at δ′ (Kazan et al. Theorem 3.1): ``threshold`` bounds the loss
     that moves the posterior up with probability ≥ 1 − δ′ (both hypotheses), ``pdp_eps`` is the mechanism's
-    own PDP ε′ (Definition 2.4); ``is_bound`` when the law was rounded to the safe side."""
+    own PDP ε′ (Definition 2.4); ``is_bound`` when the law was rounded to the safe side.  ``threshold_low`` and
+    ``pdp_eps_low`` are lower bounds on the exact values (equal to the values when they are exact): the exact
+    threshold lies in [threshold_low, threshold], the exact ε′ in [pdp_eps_low, pdp_eps]."""
 
     threshold: float
     pdp_eps: float
     method: str
     is_bound: bool
+    threshold_low: float | None = None
+    pdp_eps_low: float | None = None
+
+    def __post_init__(self):
+        if self.threshold_low is None:
+            object.__setattr__(self, "threshold_low", self.threshold)
+        if self.pdp_eps_low is None:
+            object.__setattr__(self, "pdp_eps_low", self.pdp_eps)
+
+
+def _exact_from_tails(t, low, up, dp: float, h: float) -> ExactLoss:
+    """Theorem 3.1's threshold and the mechanism's own PDP ε′ (Definition 2.4) from bounds ``low ≤ P[L > t] ≤ up``
+    on a grid.  Every mechanism with a law here is symmetric (the loss under the other hypothesis is −L in law),
+    so the threshold is the upper (1 − δ′) quantile of L, and P[L < −z] = E_Q[e^{L}; L < −z] ≤ e^{−z}P[L > z]:
+    ε′ ≤ the first z ≥ 0 with up(z)(1 + e^{−z}) ≤ δ′.  Lower ends: a t with low(t) > δ′ lies below the exact
+    threshold (and below ε′, as P[|L| > t] ≥ P[L > t])."""
+    ok = np.flatnonzero(up <= dp)
+    threshold = float(t[ok[0]]) if ok.size else math.inf
+    above = np.flatnonzero(low > dp)
+    threshold_low = float(t[above[-1]]) if above.size else -math.inf
+    z = t >= 0
+    with np.errstate(over="ignore"):
+        both = up[z] * (1.0 + np.exp(-t[z]))
+    ok = np.flatnonzero(both <= dp)
+    pdp = float(t[z][ok[0]]) if ok.size else math.inf
+    above = np.flatnonzero(low[z] > dp)
+    pdp_low = float(t[z][above[-1]]) if above.size else 0.0
+    return ExactLoss(threshold, pdp, f"bounded: privacy-loss distributions composed on a lattice of step {h:.3g} "
+                     "(pessimistic and optimistic sides, Doroshenko et al. 2022), the tail P[L > t] bounded from the "
+                     "bracketed profile", True, threshold_low, pdp_low)
 
 
 def _eps_ceiling(*guesses) -> float:
@@ -134,6 +168,21 @@ class Mechanism:
     def lattice(self, h: float, direction: str):
         """One run's privacy-loss law on the lattice of step ``h`` (:class:`~dpsemantics.composition.LatticeLoss`)."""
         return None
+
+    def pld(self, h: float):
+        """One run's :class:`~dpsemantics.pld.PrivacyLossDistribution` on the lattice of step ``h``, or ``None``."""
+        return None
+
+    def pld_step(self, k: int) -> float:
+        """The lattice step the PLD engine's author advises for ``k`` runs (pld.py's bench): ε₀/100 up to
+        k = 10⁴, ε₀/50 to 10⁵, ε₀/25 beyond (the pessimistic error grows like k·h²)."""
+        eps = self.pure_epsilon() or self.spread()[0]
+        return eps / (100.0 if k <= 10**4 else 50.0 if k <= 10**5 else 25.0)
+
+    def pld_unit(self) -> float | None:
+        """A step of which every atom of the loss is a multiple (ε for ±ε), or ``None``.  A lattice step dividing it
+        keeps the optimistic side from rounding the atoms down k times (a bias of k·h)."""
+        return self.pure_epsilon() or None
 
     def spread(self) -> tuple[float, float]:
         """(standard deviation, half-width worth keeping) of one run's privacy loss, to size a lattice."""
@@ -209,6 +258,9 @@ class Laplace(Mechanism):
         _, _, cdf = mechanisms.laplace_privacy_loss(e)
         return composition.LatticeLoss.from_cdf(cdf, -e, e, h, direction=direction)
 
+    def pld(self, h):
+        return PrivacyLossDistribution.laplace(self.eps, h=h)
+
     def spread(self):
         return self.eps, 2.0 * self.eps
 
@@ -251,6 +303,9 @@ class RandomizedResponse(Mechanism):
 
     def lattice(self, h, direction):
         return _flip_lattice(self.eps, h, direction)
+
+    def pld(self, h):
+        return PrivacyLossDistribution.randomized_response(self.eps, h=h)
 
     def spread(self):
         return self.eps, 2.0 * self.eps
@@ -301,6 +356,12 @@ class Geometric(Mechanism):
         weights = np.concatenate([[1 / (1 + a)], mechanisms.two_sided_geometric_pmf(j, e / s), [a**s / (1 + a)]])
         return composition.LatticeLoss.from_atoms(values, weights, h, direction=direction)
 
+    def pld(self, h):
+        return PrivacyLossDistribution.geometric(self.eps, self.sensitivity, h=h)
+
+    def pld_unit(self):
+        return self.eps / self.sensitivity
+
     def spread(self):
         return self.eps, 2.0 * self.eps
 
@@ -321,7 +382,8 @@ class Gaussian(Mechanism):
         sigma = float(check_positive(self.sigma, "sigma", scalar=True))
         sens = float(check_positive(self.sensitivity, "sensitivity", scalar=True))
         with np.errstate(all="ignore"):
-            mu = 0.5 * (sens / sigma) ** 2
+            ratio = sens / sigma
+            mu = 0.5 * ratio * ratio  # float products overflow to inf, where ** raises OverflowError
         if not (0.0 < mu < 1e12):
             raise ValueError(f"sigma gives a privacy loss that is degenerate or beyond the float range "
                              f"((sensitivity/sigma)**2/2 = {mu!r}; got sigma={sigma!r})")
@@ -342,7 +404,8 @@ class Gaussian(Mechanism):
 
     @property
     def mu(self) -> float:
-        return 0.5 * (self.sensitivity / self.sigma) ** 2
+        ratio = self.sensitivity / self.sigma
+        return 0.5 * ratio * ratio
 
     def parameters(self):
         out = {"sigma": self.sigma, "sensitivity": self.sensitivity, "mu": self.mu}
@@ -383,6 +446,12 @@ class Gaussian(Mechanism):
         law = mechanisms.gaussian_privacy_loss(self.sigma, self.sensitivity)
         w = 13.0 * math.sqrt(2 * mu)
         return composition.LatticeLoss.from_cdf(law.cdf, mu - w, mu + w, h, direction=direction, sf=law.sf)
+
+    def pld(self, h):
+        return PrivacyLossDistribution.gaussian(self.sigma, self.sensitivity, h=h)
+
+    def pld_step(self, k):
+        return math.sqrt(2 * k * self.mu) / 100.0  # well below the √(2μ)/10 the engine's author advises
 
     def spread(self):
         s = math.sqrt(2 * self.mu)
@@ -441,6 +510,12 @@ class ApproxDP(Mechanism):
         if e == 0:
             return composition.LatticeLoss.from_atoms([0.0], [1 - d], h, direction=direction, pos_inf=d)
         return _flip_lattice(e, h, direction, reveal=d)
+
+    def pld(self, h):
+        return PrivacyLossDistribution.approximate_dp(self.eps, self.delta0, h=h)
+
+    def pld_step(self, k):
+        return super().pld_step(k) if self.eps > 0 else 1e-3
 
     def spread(self):
         return max(self.eps, 1e-12), 2.0 * max(self.eps, 1e-12)
@@ -509,7 +584,7 @@ class Composed(Mechanism):
         if any(k > K_MAX for _, k in flat):
             raise ValueError(f"k must be at most {K_MAX} runs of one mechanism here (got {max(k for _, k in flat)})")
         self.parts = tuple(flat)
-        self._lattices = {}  # composed lattice laws by (direction, resolution), computed once
+        self._lattices = {}  # composed privacy-loss distributions by resolution, computed once
 
     def __eq__(self, other):
         return isinstance(other, Composed) and self.parts == other.parts
@@ -607,44 +682,45 @@ class Composed(Mechanism):
             e1 = float(conversions.pdp_epsilon(eps, delta, dp))
         return PdpPoint(e1, eps, delta, text + ", then Theorem 3.9", "Kazan et al. Theorems 2.8(1), 3.9; Corollary 3.10")
 
-    def _lattice(self, direction: str, resolution: int):
-        """The composition's loss on a common lattice whose step lets the composed law span about
-        ``resolution`` points (the rounding error is at most (number of runs)·h, on the safe side)."""
-        key = (direction, resolution)
-        if key in self._lattices:
-            return self._lattices[key]
-        self._lattices[key] = total = self._compose_lattice(direction, resolution)
-        return total
-
-    def _compose_lattice(self, direction: str, resolution: int):
+    def _pld(self, resolution: int):
+        """The composition's privacy-loss distribution (:class:`~dpsemantics.pld.PrivacyLossDistribution`,
+        connect-the-dots and optimistic sides) on a common lattice: the step the engine advises for each part,
+        but no finer than the composed law's width over ``resolution``; ``None`` when a part has no law."""
+        if resolution in self._lattices:
+            return self._lattices[resolution]
         parts = self.merged()
+        if any(m.pld(1.0) is None for m, _ in parts):
+            return None
         spreads = [(m.spread(), k) for m, k in parts]
         sd = math.sqrt(sum(k * s**2 for (s, _), k in spreads))
         width = min(30.0 * sd, sum(k * reach for (_, reach), k in spreads))
-        h = max(width / resolution, 1e-12)
+        h = max(min(m.pld_step(k) for m, k in parts), width / resolution, 1e-12)
+        units = [u for u in (m.pld_unit() for m, _ in parts) if u]
+        if units:  # a divisor of the finest atom spacing, so the atoms sit on the lattice
+            unit = min(units)
+            h = unit / math.ceil(unit / h)
         total = None
         for m, k in parts:
-            piece = m.lattice(h, direction)
-            if piece is None:
-                return None
-            piece = piece.power(k)
+            piece = m.pld(h).self_compose(k)
             total = piece if total is None else total.compose(piece)
+        self._lattices[resolution] = total
         return total
 
     def profile(self, resolution: int = 2**18):
         """``(δ(ε), method, theorems)``: the composition's privacy profile, exact where the package has it
         (one kind of mechanism), through ρ when every part has one and some part is known only by it, and
-        otherwise from the privacy-loss laws composed on a lattice rounded up (an upper bound).  ``None`` when
+        otherwise from the privacy-loss distributions composed, pessimistic side (an upper bound).  ``None`` when
         nothing finer than the single point is known (approximate DP next to zCDP)."""
         parts = self.merged()
         if len(parts) == 1:
             found = parts[0][0].profile(parts[0][1])
             if found is not None:
                 return found
-        if all(m.lattice(1.0, "up") is not None for m, _ in parts):
-            up = self._lattice("up", resolution)
-            return (up.delta, f"upper bound: privacy-loss distribution composed on a lattice of step {up.h:.3g}, "
-                    "rounded up (the profile is never underestimated)", "Kazan et al. Definitions 2.1–2.2, Theorem 3.9")
+        if all(m.pld(1.0) is not None for m, _ in parts):
+            pld = self._pld(resolution)
+            return (pld.delta, f"upper bound: privacy-loss distributions composed on a lattice of step {pld.h:.3g}, "
+                    "pessimistic side (connect-the-dots, Doroshenko et al. 2022: never below the exact profile)",
+                    "Kazan et al. Definitions 2.1–2.2, Theorem 3.9")
         rho = self.rho()
         if rho is not None:
             return ZCDP(rho).profile(1)
@@ -676,7 +752,9 @@ class Composed(Mechanism):
 
     def exact(self, delta_prime, *, resolution: int = 2**18) -> ExactLoss | None:
         """The (1 − δ′) bound on the privacy loss from the mechanism's own law (Theorem 3.1): closed forms for
-        one kind of mechanism where known, else the laws composed on a lattice rounded to the safe side.
+        one kind of mechanism where known, else the privacy-loss distributions composed, with the tail
+        P[L > t] bracketed (:meth:`~dpsemantics.pld.PrivacyLossDistribution.tail_bounds_on_lattice`): the
+        values are the safe ends, ``threshold_low``/``pdp_eps_low`` the other ends.
         ``None`` when a part is known only by its guarantee."""
         if self.guarantee_only:
             return None
@@ -693,17 +771,12 @@ class Composed(Mechanism):
                 return ExactLoss(t, pdp, method, False)
         try:
             with np.errstate(all="ignore"):
-                up, down = self._lattice("up", resolution), self._lattice("down", resolution)
+                pld = self._pld(resolution)
+                t, low, up = pld.tail_bounds_on_lattice()
         except _NUMERIC:  # a loss beyond the float range: no finer reading than the profile's
             return ExactLoss(math.inf, math.inf, "the privacy-loss distributions could not be composed in floating "
                              "point (a loss beyond the float range): the profile's bound is used", True)
-        t = max(up.upper_quantile(dp), -down.lower_quantile(dp))
-        z = up.values[up.values >= 0]
-        both = np.asarray(up.tail_above(z)) + np.asarray(down.tail_below(-z))
-        ok = np.flatnonzero(both <= dp)
-        pdp = float(z[ok[0]]) if ok.size else math.inf
-        return ExactLoss(t, pdp, f"upper bound: privacy-loss distribution composed on a lattice of step {up.h:.3g}, "
-                         f"rounded to the safe side (at most {up.count * up.h:.3g} above the exact loss)", True)
+        return _exact_from_tails(t, low, up, dp, pld.h)
 
     # ---- the generic questions ----------------------------------------------------------------------
     def delta(self, eps) -> float:

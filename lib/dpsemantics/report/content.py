@@ -166,6 +166,11 @@ def interpret(release: dict, *, resolution: int = 2**18, horizon: int | None = N
             "best_point": {"method": best.method, "theorems": best.theorems, "eps": _f(best.eps),
                            "delta": float(best.delta)},
             "exact": ({"method": exact.method, "is_bound": exact.is_bound,
+                       "eps_prime_low": _f(exact.pdp_eps_low), "eps_prime_high": _f(exact.pdp_eps),
+                       "threshold_low": _f(exact.threshold_low), "threshold_high": _f(exact.threshold),
+                       "posterior_low": [None if not math.isfinite(exact.threshold_low) else
+                                         float(disclosure.posterior_from_privacy_loss(p, exact.threshold_low))
+                                         for p in priors],
                        "theorems": "Kazan et al. Theorem 3.1 (posterior from the privacy-loss variable), Definition 2.4"}
                       if exact else {"method": None, "is_bound": None, "theorems": "Kazan et al. Theorem 3.1",
                                      "unavailable": "part of the release is known only by its guarantee, not by its "

@@ -66,6 +66,26 @@ def level(x, vacuous_at: float = 1.0) -> str:
     return number(x)
 
 
+def _exact_text(report) -> str:
+    """The exact route's sentence: "exact" only when the bracket [low, high] around each value it shows is
+    narrower than the digits shown; otherwise "upper bound", with the bracket."""
+    ex, eps = report["methods"]["exact"], report["eps_prime"]["exact"]
+    low, high = ex.get("eps_prime_low"), ex.get("eps_prime_high")
+    posts = [(lo, d["posterior_upper"]["exact"]) for lo, d in zip(ex.get("posterior_low") or [], report["disclosure"])]
+    narrow = (not ex["is_bound"]) or (low is not None and high is not None and number(low) == number(high) and all(
+        lo is not None and hi is not None and percent(lo) == percent(hi) for lo, hi in posts))
+    if narrow:
+        return f"Exact: {ex['method']} (ε′ = {number(eps)})."
+    text = f"Upper bound (not exact at the digits shown): {ex['method']} (ε′ ≤ {number(eps)}"
+    if low is not None and high is not None:
+        text += f"; the mechanism's own ε′ lies in [{number(low)}, {number(high)}]"
+    ranges = [f"prior {number(d['prior'])}: [{percent(lo)}, {percent(hi)}]" for (lo, hi), d in
+              zip(posts, report["disclosure"]) if lo is not None and hi is not None]
+    if ranges:
+        text += "; the exact route's posterior lies in " + ", ".join(ranges)
+    return text + ")."
+
+
 def _route_cell(report, row_value, route) -> str:
     """A posterior bound of one route: the percentage, or why there is none."""
     if row_value is not None:
@@ -259,8 +279,7 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
                        NO_GUARANTEE if vac_ratio else f"[{number(d['ratio']['low'])}, {number(d['ratio']['high'])}]",
                        f"−{percent(-d['difference']['down'])} … +{percent(d['difference']['up'])}"])
     eps = report["eps_prime"]
-    exact_text = (f"Exact: {m['exact']['method']} (ε′ = {number(eps['exact'])})." if m["exact"]["method"]
-                  else f"Exact: unavailable — {m['exact']['unavailable']}.")
+    exact_text = _exact_text(report) if m["exact"]["method"] else f"Exact: unavailable — {m['exact']['unavailable']}."
     out.append(("Disclosure risk (Kazan et al.)", [
         f"With probability at least 1 − δ′ = {number(1 - dp, 6)}, the posterior of an adversary who knows every "
         "other record stays below the upper bound in the table. It is computed three ways.",
