@@ -29,10 +29,10 @@ upper end to the highest kept point, the lower end dropped), and the FFT's round
 per entry (``err``) that is added to the pessimistic δ and subtracted from the optimistic one over the entries
 it sums.  ``self_compose(k)`` squares and multiplies (O(log k) convolutions).
 
-:class:`PrivacyLossDistribution` is the interface: constructors :meth:`laplace`, :meth:`gaussian`,
-:meth:`geometric`, :meth:`randomized_response`, :meth:`approximate_dp`, :meth:`mixture`; :meth:`compose`,
-:meth:`self_compose`; :meth:`delta_bounds` / :meth:`delta` (the safe, pessimistic value) and
-:meth:`epsilon_bounds` / :meth:`epsilon`; :meth:`tail_bounds` for P[L > t] (the PDP side).
+:class:`PrivacyLossDistribution` is the interface: constructors :meth:`~PrivacyLossDistribution.laplace`, :meth:`~PrivacyLossDistribution.gaussian`,
+:meth:`~PrivacyLossDistribution.geometric`, :meth:`~PrivacyLossDistribution.randomized_response`, :meth:`~PrivacyLossDistribution.approximate_dp`, :meth:`~PrivacyLossDistribution.mixture`; :meth:`~PrivacyLossDistribution.compose`,
+:meth:`~PrivacyLossDistribution.self_compose`; :meth:`~PrivacyLossDistribution.delta_bounds` / :meth:`~PrivacyLossDistribution.delta` (the safe, pessimistic value) and
+:meth:`~PrivacyLossDistribution.epsilon_bounds` / :meth:`~PrivacyLossDistribution.epsilon`; :meth:`~PrivacyLossDistribution.tail_bounds` for P[L > t] (the PDP side).
 """
 
 from __future__ import annotations

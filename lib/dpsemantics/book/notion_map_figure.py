@@ -168,10 +168,15 @@ def draw(ax=None, *, fontsize: float = FONTSIZE):
 
 def _chapter_name(docname: str) -> str:
     """A chapter as the table of contents names it, number and title up to its colon ("1 What differential
-    privacy says"), never a name typed in here."""
+    privacy says"), never a name typed in here.  Where there is no table of contents to read (the chapter opened
+    alone in a fresh Python, as Colab runs it, with the package installed from its wheel), the chapter's file
+    name ("privacy-notions")."""
     from .toc import chapter_titles
 
-    return chapter_titles()[docname].split(":")[0]
+    try:
+        return chapter_titles()[docname].split(":")[0]
+    except (ImportError, OSError, KeyError):
+        return docname.rsplit("/", 1)[-1]
 
 
 def _legends_below(fig, ax, colours, fontsize) -> None:

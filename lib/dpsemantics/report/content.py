@@ -54,7 +54,7 @@ def build(components) -> releases.Composed:
 
 def parse_release(data: dict) -> dict:
     """Validate a release given as a dict and build its model: the normal form of
-    :func:`dpsemantics.report.fields.validate` with ``"model"`` (the composed mechanisms) added."""
+    ``dpsemantics.report.fields.validate`` with ``"model"`` (the composed mechanisms) added."""
     rel = validate(data)
     model = build(rel["components"])
     floor = model.reveal()
@@ -124,7 +124,7 @@ def _smallest(best, exact) -> float:
 
 
 def interpret(release: dict, *, resolution: int = 2**18, horizon: int | None = None) -> dict:
-    """The report's content for a release (a dict as in :func:`parse_release`, validated here if raw)."""
+    """The report's content for a release (a dict as in :func:`~dpsemantics.report.parse_release`, validated here if raw)."""
     rel = release if "model" in release else parse_release(release)
     model, dp, priors = rel["model"], rel["delta_prime"], rel["priors"]
     single, best, exact = _routes(model, dp, resolution)
