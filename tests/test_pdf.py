@@ -53,7 +53,10 @@ def pdfs(strict_build, tmp_path_factory):
     student_edition.write_edition(src, executed=ROOT / "_build" / "jupyter_execute")
     proc = jupyter_book(".", "--keep-going", cwd=src)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
-    assert "Executing notebook" not in proc.stdout, "the student edition executed a page again"
+    executed = [line for line in proc.stdout.splitlines() if "Executing notebook" in line]
+    # The reproducibility report is the one page whose code differs in the student edition (it leaves out the
+    # rows the exercises ask for), so it alone runs again; every chapter is reused.
+    assert all("book/claims." in line for line in executed), f"the student edition executed a page again: {executed}"
     student = pdf.print_book(src / "_build" / "html", OUT / "book-student.pdf", edition="Student edition: without solutions")
     return {"book": book, "student": student}
 

@@ -4,7 +4,7 @@ Sphinx extension.  Everything here may import the mathematical modules; nothing 
 """
 
 from .render import checked_report, claim_link, claim_target, computed_cell, margin_cell, number, outcome, prose, value_cell
-from .toc import ROOT, chapter_notebooks, docnames
+from .toc import ROOT, chapter_notebooks, chapter_numbers, docnames
 
-__all__ = ["ROOT", "chapter_notebooks", "checked_report", "claim_link", "claim_target", "computed_cell", "docnames", "margin_cell", "number",
+__all__ = ["ROOT", "chapter_notebooks", "chapter_numbers", "checked_report", "claim_link", "claim_target", "computed_cell", "docnames", "margin_cell", "number",
            "outcome", "prose", "value_cell"]

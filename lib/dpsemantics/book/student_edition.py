@@ -79,7 +79,13 @@ def drop_exercise_claims(outdir: Path, claim_ids: set[str]) -> None:
         raise ValueError(f"book/claims.md no longer contains {_CLAIMS_ANCHOR!r}: update student_edition._CLAIMS_ANCHOR")
     keep = f"\nresults = [r for r in results if r.claim.id not in {sorted(claim_ids)!r}]  # student edition: exercise targets"
     page.write_text(text.replace(_CLAIMS_ANCHOR, _CLAIMS_ANCHOR + keep, 1))
-    # links to the rows left out become the plain claim id (no link to a row that is not there)
+
+
+def unlink_exercise_claims(outdir: Path, claim_ids: set[str]) -> None:
+    """Links to the report rows left out become the plain claim id (no link to a row that is not there), in
+    every page of the copy, executed notebooks included: run after the executed chapters are put in place, so
+    that this edit of their text does not make them look changed (and be executed again)."""
+    page = outdir / "book" / "claims.md"
     role = re.compile(r"\{claim\}`(" + "|".join(re.escape(c) for c in sorted(claim_ids)) + r")`")
     for path in (outdir / "book").rglob("*"):
         if path.suffix in (".md", ".ipynb") and path != page:
@@ -164,7 +170,8 @@ def write_edition(outdir: Path, root: Path = ROOT, executed: Path | None = None)
     for name in ("_config.yml", "_toc.yml", "references.bib", "pyproject.toml"):  # pyproject: the release (launch buttons)
         shutil.copy2(root / name, outdir / name)
     drop_instructors(outdir)
-    drop_exercise_claims(outdir, exercise_claims(root))
+    targets = exercise_claims(root)
+    drop_exercise_claims(outdir, targets)  # the report's own code changes: that one page is executed again
     written, reused = [], []
     if executed is not None:  # executed MyST-markdown pages come back as notebooks, under the same page name
         for path in sorted((outdir / "book").glob("*.ipynb")) + sorted((outdir / "book").glob("*.md")):
@@ -173,6 +180,7 @@ def write_edition(outdir: Path, root: Path = ROOT, executed: Path | None = None)
                 path.unlink()
                 _reuse_executed(done, path.with_suffix(".ipynb"))
                 reused.append(f"book/{path.stem}.ipynb")
+    unlink_exercise_claims(outdir, targets)
     for path in sorted((outdir / "book").glob("*.ipynb")):
         nb = nbformat.read(path, as_version=4)
         if any(_START.search(c.source) for c in nb.cells if c.cell_type == "markdown"):

@@ -31,6 +31,17 @@ def chapter_notebooks(root: Path = ROOT) -> list[Path]:
     return [f for f in files if f.exists()]
 
 
+def chapter_numbers(root: Path = ROOT) -> dict[str, int]:
+    """Each chapter notebook's number in the table of contents, by docname (``{"book/intro": 1, ...}``); empty
+    where there is no table of contents to read (a chapter opened alone in a fresh Python, as Colab runs it:
+    no ``_toc.yml`` beside the installed package, no PyYAML)."""
+    try:
+        return {path.relative_to(Path(root)).with_suffix("").as_posix(): number
+                for number, path in enumerate(chapter_notebooks(root), start=1)}
+    except (ImportError, OSError):
+        return {}
+
+
 def chapter_titles(root: Path = ROOT) -> dict[str, str]:
     """Each chapter notebook's title, its first Markdown heading, by docname, numbered as the table of contents
     numbers the chapters (``{"book/intro": "1 What differential privacy says: the definitions", ...}``): the

@@ -193,5 +193,12 @@ def pointwise_hockey_verdict(exp_eps_values, deltas, outcomes=(3, 4), *, tighten
                       labels=labels,
                       domain=f"every pair on {' or '.join(map(str, outcomes))} outcomes, every bad set and event, at e^ε ∈ "
                              f"{{{', '.join(map(str, exp_eps_values))}}} and δ ∈ {{{', '.join(map(str, deltas))}}}",
-                      certificate=f"{n} LPs (variables, inequality rows, equality rows) ∈ {sorted(sizes)} (HiGHS); the exact "
+                      certificate=f"{n} LPs of sizes {lp_sizes(sizes)} (HiGHS); the exact "
                                   f"rational dual bound is ≤ δ in {exact} of {n}")
+
+
+def lp_sizes(sizes) -> str:
+    """LP sizes for a reader: "21/16/3 and 28/20/3 (variables/inequality rows/equality rows)"."""
+    shown = [f"{v}/{i}/{e}" for v, i, e in sorted(set(map(tuple, sizes)))]
+    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    return f"{listed} (variables/inequality rows/equality rows)"

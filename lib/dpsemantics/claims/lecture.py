@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import indistinguishability as ind
 from .. import mechanisms as mech
-from . import Claim, Verdict
+from . import Claim, Verdict, certify
 
 CHAPTER = "book/intro"
 _CHAIN_GRID = [(e, d) for e in (0.05, 0.1, 0.5, 1.0, 2.0) for d in (1e-6, 1e-3, 1e-2)]
@@ -182,7 +182,7 @@ def _transitivity_certified(tighten: float = 1.0) -> Verdict:
         lhs, rhs, evidence="certified-lp" if exact == lhs.size else "optimised-search", tighten=tighten, labels=labels,
         domain="every chain p ≈(ε,δ) q ≈(ε,δ) r on 3 or 4 outcomes, every event, at e^ε ∈ {21/20, 11/10, 3/2, 2, 3, 7} "
                "and δ ∈ {10⁻⁶, 10⁻³, 10⁻²}",
-        certificate=f"{lhs.size} LPs (variables, inequality rows, equality rows) ∈ {sizes}, solved with HiGHS; in "
+        certificate=f"{lhs.size} LPs of sizes {certify.lp_sizes(sizes)}, solved with HiGHS; in "
                     f"{exact} of {lhs.size} the exact rational dual bound equals or is below (1 + e^ε)δ")
 
 

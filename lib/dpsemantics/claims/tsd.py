@@ -706,7 +706,7 @@ CLAIMS = [
     Claim("tsd-s7-equivalent-to-independence", "tsd", "§7", "'Statistical nondisclosure implies 0-Bayesian₀ DP (Def. 3) since both are equivalent to requiring independence between D and O' (at the true population): Definition 3 with ε = 0 implies independence of D and O",
           True, _verdict(_bayesian0_without_independence, "extremal"), chapter=CHAPTER, expected="discrepancy",
           finding="false-statement",
-          note="False: randomized response on D₁ ⊕ D₂ (D₁, D₂ independent fair bits, ε = 0.5) passes Definition 3 with "
+          note="Not so: randomized response on D₁ ⊕ D₂ (D₁, D₂ independent fair bits, ε = 0.5) passes Definition 3 with "
                "ε = 0 (each Pr[O | D_i] is ½) while Pr[D = (0,0) | O = 0] = 0.311 against the prior 0.25. Only one "
                "direction holds: independence of D and O implies 0-Bayesian₀ DP, so the implication stands and its "
                "stated reason does not (recomputed without the package in tests/test_audit_tsd.py)."),
