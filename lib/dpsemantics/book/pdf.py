@@ -309,8 +309,12 @@ def _add_outline(writer, headings: list[dict], dests: dict[str, tuple[int, float
             del parents[deeper]
 
 
-def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path = ROOT) -> dict:
-    """Print every page of the table of contents from ``html_dir`` into ``out``; return what was printed."""
+def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | None = None) -> dict:
+    """Print every page of the table of contents from ``html_dir`` into ``out``; return what was printed.
+
+    ``root`` holds the sources the HTML was built from (``_toc.yml``, ``_config.yml``); by default the folder
+    that holds ``html_dir`` as ``_build/html`` when it has a ``_toc.yml`` (the student edition's copy, whose
+    contents leave the instructors page out), else the repository."""
     from playwright.sync_api import sync_playwright
     from pypdf import PdfReader, PdfWriter
 
@@ -318,6 +322,9 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path = ROO
     if exe is None:
         raise RuntimeError("Chromium is not installed (Debian: apt-get install chromium, or make system): no PDF")
     html_dir, out = Path(html_dir), Path(out)
+    if root is None:
+        source = html_dir.resolve().parents[1]
+        root = source if (source / "_toc.yml").is_file() else ROOT
     docs = [d for d in docnames(root) if not d.startswith("book/api/")]  # the API reference is read online
     missing = [d for d in docs if not (html_dir / f"{d}.html").is_file()]
     if missing:

@@ -139,7 +139,7 @@ def _kfold(p, q, k):
 @lru_cache(maxsize=None)
 def _thm28():
     """Theorem 2.8 on k-fold leaky randomized response, whose exact hockey stick is computed from the product pair:
-    (1) at Σε_j it is ≤ Σδ_j; (2) at the advanced ε (δ′ = 10⁻³, 10⁻²) it is ≤ kδ₀ + δ′; (3) at the optimal ε
+    (1) at Σⱼ εⱼ it is ≤ Σⱼ δⱼ; (2) at the advanced ε (δ′ = 10⁻³, 10⁻²) it is ≤ kδ₀ + δ′; (3) at the optimal ε
     (pure case, δ = 10⁻³, 10⁻²) it is ≤ δ, and just below the optimal ε it exceeds δ (the optimum is attained:
     randomized response is the worst case)."""
     from .. import composition
@@ -751,7 +751,7 @@ CLAIMS = [
                 "(0.82, 0.18) vs (1 − 1.11·10⁻⁶, 1.11·10⁻⁶) at δ = 0.316 reaches 0.384 of δ, and the optimised pair "
                 "(0.040, 0.960) vs (1 − 10⁻²⁵⁰, 10⁻²⁵⁰), ρ = 566, at δ = 0.99 reaches 0.96 (both recomputed without the "
                 "package in tests/test_audit_kazan.py). The earlier margin of 0.231 came from the Gaussian only."),
-    _claim("kazan-thm2.8-composition", "Theorem 2.8", "k mechanisms (ε_j, δ_j)-DP compose to (1) (Σε_j, Σδ_j), (2) the "
+    _claim("kazan-thm2.8-composition", "Theorem 2.8", "k mechanisms, the j-th (εⱼ, δⱼ)-DP, compose to (1) (Σⱼ εⱼ, Σⱼ δⱼ), (2) the "
            "advanced (ε, kδ₀ + δ′), (3) the optimal ε at δ, which is the least: exact k-fold leaky randomized response, "
            "k ≤ 6", True, _identity_claim(_thm28, ("extremal", "exhaustive")),
            note="The product pair is built outcome by outcome; randomized response is the worst case for the optimal "
