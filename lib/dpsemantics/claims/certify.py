@@ -202,3 +202,100 @@ def lp_sizes(sizes) -> str:
     shown = [f"{v}/{i}/{e}" for v, i, e in sorted(set(map(tuple, sizes)))]
     listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
     return f"{listed} (variables/inequality rows/equality rows)"
+
+
+# --- Certified counterexamples and exact evaluations (K&S and Zhao; helper certb) ------------------------------
+
+
+def interval_refutation(h: Callable, point, lhs, rhs, labels, *, domain: str, tighten: float = 1.0,
+                        prec: int = 80):
+    """A :class:`~dpsemantics.claims.Verdict` for a relation ``lhs ≤ rhs`` that is *false*, with a certified
+    counterexample: ``h`` (``tighten·rhs − lhs`` written on ``mpmath.iv`` intervals) evaluated at ``point`` (exact
+    rationals, one per coordinate) has an enclosure wholly below 0, so the relation fails there whatever the
+    rounding.  ``lhs``/``rhs``/``labels`` are the grid that gives the margin and the worst case.  When the enclosure
+    does not lie below 0 the kind falls back to ``closed-form`` (the counterexample is not certified)."""
+    from mpmath import iv, mp
+
+    from . import Verdict
+
+    old_iv, old_mp = iv.prec, mp.prec
+    iv.prec = mp.prec = prec
+    try:
+        value = h(*[iv.mpf(Fraction(x).numerator) / Fraction(x).denominator for x in point])
+        refuted = value.b < 0
+        upper = float(value.b)
+    finally:
+        iv.prec, mp.prec = old_iv, old_mp
+    shown = ", ".join(str(Fraction(x)) for x in point)
+    return Verdict.of(lhs, rhs, evidence="certified-interval" if refuted else "closed-form", tighten=tighten,
+                      labels=labels, domain=domain,
+                      certificate=(f"counterexample at ({shown}), one degenerate box (boxes: 1): the mpmath.iv "
+                                   f"enclosure ({prec} bits) of bound − lhs lies below {upper:.6g} < 0" if refuted else
+                                   f"counterexample at ({shown}) not certified: enclosure of bound − lhs reaches "
+                                   f"{upper:.6g}"))
+
+
+def iv_hockey_stick(p, q, exp_eps):
+    """max over events E of p(E) − e^ε q(E) (and 0), for exact rational ``p``, ``q`` and an interval ``exp_eps``:
+    an interval enclosure (the best event is the set of outcomes where p > e^ε q; every event is tried, 2^m of
+    them, m ≤ 12, so no sign decision is needed)."""
+    from mpmath import iv
+
+    m = len(p)
+    if m > 12 or len(q) != m:
+        raise ValueError(f"p and q must have equal length <= 12 (got {len(p)} and {len(q)})")
+    lo = hi = iv.mpf(0).a
+    for mask in range(1, 2 ** m):
+        pe = sum((Fraction(p[a]) for a in range(m) if mask >> a & 1), Fraction(0))
+        qe = sum((Fraction(q[a]) for a in range(m) if mask >> a & 1), Fraction(0))
+        v = iv.mpf(pe.numerator) / pe.denominator - exp_eps * (iv.mpf(qe.numerator) / qe.denominator)
+        lo, hi = max(lo, v.a), max(hi, v.b)
+    return iv.mpf([lo, hi])
+
+
+def iv_pointwise_delta(p, q, exp_eps) -> Fraction:
+    """The smallest δ for which exact rational ``p`` and ``q`` are point-wise (ε, δ)-indistinguishable (K&S
+    Definition 3.2): max(p(Bad), q(Bad)), Bad the outcomes whose ratio leaves [e^{−ε}, e^ε].  Each outcome's side is
+    decided by an interval enclosure (``exp_eps`` an interval); an outcome whose side the enclosure cannot decide
+    raises ``ValueError``, so the returned rational is exact."""
+    from mpmath import iv
+
+    bad_p = bad_q = Fraction(0)
+    for a, (pa, qa) in enumerate(zip(p, q)):
+        pa, qa = Fraction(pa), Fraction(qa)
+        P, Q = iv.mpf(pa.numerator) / pa.denominator, iv.mpf(qa.numerator) / qa.denominator
+        up, down = P - exp_eps * Q, Q - exp_eps * P
+        if up.a > 0 or down.a > 0:
+            bad_p, bad_q = bad_p + pa, bad_q + qa
+        elif not (up.b <= 0 and down.b <= 0):
+            raise ValueError(f"outcome {a}: whether its ratio leaves [e^-eps, e^eps] is not decided (p={pa}, q={qa})")
+    return max(bad_p, bad_q)
+
+
+def iv_erf(x, *, prec: int = 160):
+    """A rigorous interval enclosure of erf(x) for an interval ``x`` with |x| ≤ 6: the Maclaurin series
+    2/√π Σ (−1)^k x^{2k+1}/(k!(2k+1)), summed in interval arithmetic until its terms decrease (k > x²) and are
+    below 2^{−prec}; the alternating tail is then enclosed by ± the first omitted term."""
+    from mpmath import iv
+
+    if not max(abs(x.a), abs(x.b)) <= 6:
+        raise ValueError(f"x must lie within [-6, 6] (got x={x})")
+    x2 = x * x
+    term, total, k = x, x, 0
+    bound = float(max(abs(x.a), abs(x.b))) ** 2
+    while True:
+        k += 1
+        term = -term * x2 / k
+        total += term / (2 * k + 1)
+        nxt = abs((term * x2 / (k + 1)).b) / (2 * k + 3)
+        if k > bound + 1 and nxt < 2.0 ** -prec:
+            break
+    total += iv.mpf([-nxt, nxt])
+    return 2 / iv.sqrt(iv.pi) * total
+
+
+def iv_ncdf(x):
+    """Φ(x) = (1 + erf(x/√2))/2 on intervals, through :func:`iv_erf` (|x| ≤ 8)."""
+    from mpmath import iv
+
+    return (1 + iv_erf(x / iv.sqrt(iv.mpf(2)))) / 2

@@ -341,6 +341,44 @@ def _improvement(tighten: float = 1.0) -> Verdict:
                             domain="ε ∈ (0, 1.35], the printed range", tighten=tighten)
 
 
+def _certified_eq39(tighten: float = 1.0) -> Verdict:
+    """Eq. (39) on its whole domain, from two facts: r(q) = α/(αq + 1 − q) takes the value e^ε at q* (algebra:
+    αq* + 1 − q* = 1 + (α − e^ε)/e^ε = α/e^ε), and r is strictly decreasing in q, r′(q) = −α(α − 1)/(1 + (α − 1)q)²
+    < 0, proved by interval arithmetic on every ε ∈ [10⁻⁹, 50], α = e^ε/(1 − w) (w ∈ [0, 1 − 10⁻⁹]: every α from
+    e^ε to 10⁹e^ε), q ∈ [0, 1].  So r > e^ε exactly below q*.  The grid's verdict gives the margin."""
+    from .certify import prove_nonnegative
+    from mpmath import iv
+
+    def slope(e, w, q):
+        alpha = iv.exp(e) / (1 - w)
+        return alpha * (alpha - 1) / (1 + (alpha - 1) * q) ** 2
+
+    proof = prove_nonnegative(slope, [(1e-9, 50.0), (0.0, 1 - 1e-9), (0.0, 1.0)])
+    grid = _eq39(tighten)
+    if not proof.proved or tighten < 1:  # a tightened bound is refuted by the grid; the proof says nothing about it
+        return grid
+    return replace(grid, evidence=("certified-interval",),
+                   domain="ε ∈ [10⁻⁹, 50], α ∈ (e^ε, 10⁹e^ε], q ∈ [0, 1] (the sign of r′; r(q*) = e^ε by algebra)",
+                   certificate=f"{proof.describe(80)}: −r′ > 0 on the whole box; the grid of the margin: "
+                               f"{grid.cases} points")
+
+
+def _certified_range_end(tighten: float = 1.0) -> Verdict:
+    """The crossing of Zhao's level 1/2 − 1/(e^ε + 1) with ε/6 lies at or beyond 1.35/t: h(ε) = 1/2 − 1/(e^ε + 1) − ε/6
+    ≥ 0 on [1.35, 1.35/t] proved by branch-and-bound (at t = 1 a point, so the proof runs on [1.35, 2.57], which shows
+    the crossing is above 2.57); with 1.35/t beyond the crossing 2.5757 the proof fails and returns the box."""
+    from mpmath import iv
+
+    from .certify import interval_verdict
+
+    end = improvement_range_end()
+    top = max(1.35 / tighten, 2.57)
+    return interval_verdict(lambda e: iv.mpf(0.5) - 1 / (iv.exp(e) + 1) - e / 6, [(1.35, top)], [1.35], [end],
+                            ["crossing of tanh(ε/2)/2 and ε/6"], tighten=tighten,
+                            domain=f"ε ∈ [1.35, {top:.4g}]: Zhao's level exceeds ε/6 there, so the crossing lies "
+                                   f"beyond {top:.4g}")
+
+
 def _odds_identity() -> float:
     d = zhao_converse_level(_EPS_GRID)
     return float(np.max(np.abs(np.log((0.5 + d) / (0.5 - d)) - _EPS_GRID)))
@@ -438,14 +476,13 @@ CLAIMS = [
     ),
     Claim(
         "zhao-eq39-threshold", "zhao", "Proof of Theorem 4, eq. (39)",
-        "α/(αq + 1 − q) > e^ε exactly when q < (α − e^ε)/(e^ε(α − 1)), for α > e^ε", True, _eq39,
+        "α/(αq + 1 − q) > e^ε exactly when q < (α − e^ε)/(e^ε(α − 1)), for α > e^ε", True, _certified_eq39,
         chapter=CHAPTER,
     ),
     Claim(
         "zhao-sec2-improvement-range-end", "zhao", "Sec. II, after Theorem 2",
         "Zhao's level exceeds ε/6 beyond the printed range ε ≤ 1.35 (the crossing lies above 1.35)",
-        True, lambda tighten=1.0: Verdict.of([1.35], [improvement_range_end()], evidence="closed-form",
-                                             tighten=tighten, labels=["crossing of tanh(ε/2)/2 and ε/6"]),
+        True, _certified_range_end,
         chapter=CHAPTER,
     ),
 ]

@@ -1,0 +1,124 @@
+"""Certificates for Kasiviswanathan–Smith and Zhao (issue 20): each certified verdict is a proof on the stated
+domain or a certified counterexample, and each kind of certificate refutes a false variant.
+
+The falsifiability tests change the *statement* (the bound scaled by ``tighten`` below its supremum, a corrected
+statement that is true, a hypothesis dropped) and require the certificate to fail or the counterexample not to be
+certified.  The interval primitives are checked against references computed without the package (``math.erf``,
+hand-counted point-wise δ's).
+"""
+
+import math
+from fractions import Fraction
+
+import pytest
+
+CERTIFIED_KS = ["ks-s3.2-restatement", "ks-eq6", "ks-thm2.4-1-condition", "ks-thm2.4-1-repaired",
+                "ks-lem3.3-eq7-eq8", "ks-thm4.2-condition", "ks-a2-gaussian-calibration", "ks-lem3.3-2-printed",
+                "ks-fn3-postprocessing", "ks-s3.2-eps-sp-3eps-dp", "ks-thm2.4-2"]
+CERTIFIED_ZHAO = ["zhao-eq39-threshold", "zhao-sec2-improvement-range-end"]
+
+
+@pytest.mark.parametrize("claim_id", CERTIFIED_KS + CERTIFIED_ZHAO)
+def test_certified_with_the_expected_status(claim_id):
+    from dpsemantics import claims
+
+    claim = claims.get(claim_id)
+    result = claims.evaluate(claim)
+    assert result.verdict.kind == "certified-interval", result.verdict.certificate
+    assert result.status == claim.expected
+    assert result.verdict.domain and result.verdict.certificate
+    if claim.expected == "discrepancy":  # a certified counterexample, never a proof
+        assert "counterexample" in result.verdict.certificate or "exact" in result.verdict.certificate
+        assert not result.verdict.holds
+
+
+@pytest.mark.parametrize("claim_id, factor", [
+    ("ks-thm2.4-1-condition", 0.99),   # sup of √(nδ)/(1 − e^{−ε}) over the domain is 1 (δ → the condition's edge)
+    ("ks-lem3.3-eq7-eq8", 0.99),       # (7)/(8) = e^{−2ε} → 1 as ε → 0
+    ("ks-thm2.4-1-repaired", 0.63),    # n·δ″/(4√(nδ)) tends to 9/14 = 0.643 (next test)
+    ("zhao-sec2-improvement-range-end", 0.5),  # the crossing 2.5757 is below 1.35/0.5
+])
+def test_interval_proofs_refute_a_tightened_bound(claim_id, factor):
+    """The printed bound scaled below the relation's supremum: the branch-and-bound must fail and say where."""
+    from dpsemantics import claims
+
+    verdict = claims.get(claim_id).compute(tighten=factor)
+    assert not verdict.holds
+    assert verdict.kind != "certified-interval"
+
+
+def test_repaired_theorem_24_bound_is_approached():
+    """Independent: with f → 1 and ε → 0 the repaired n·δ″/(4√(nδ)) = (2f + (1 + e^{2ε})fu/δ̂*)/4 tends to
+    (2 + 4/7)/4 = 9/14 ≈ 0.643 — so scaling the bound to 0.63 must be refuted (previous test)."""
+    eps, f = 1e-7, 1 - 1e-9
+    u, e3 = -math.expm1(-eps), math.expm1(3 * eps)
+    dhat = (e3 * (e3 + 1) + 2 * f * u * (e3 + 2)) / 2
+    assert (2 * f + (1 + math.exp(2 * eps)) * f * u / dhat) / 4 == pytest.approx(9 / 14, rel=1e-5)
+
+
+def test_refutation_does_not_certify_a_true_statement():
+    """Equation (6) corrected (window ½ ± ε/2: log((1 + ε)/(1 − ε)) ≤ 3ε, true up to 0.8586) at ε = 9/20: the
+    same certificate must not claim a counterexample."""
+    from mpmath import iv
+
+    from dpsemantics.claims.certify import interval_refutation
+
+    v = interval_refutation(lambda e: 3 * e - iv.log((1 + e) / (1 - e)), [Fraction(9, 20)], [0.9], [1.35], ["x"],
+                            domain="test")
+    assert v.kind == "closed-form" and "not certified" in v.certificate
+
+
+def test_theorem_42_with_theorem_24s_condition_is_not_refuted():
+    """Dropping Theorem 4.2's weak hypothesis for Theorem 2.4's (√(nδ₂) < 1 − e^{−ε}): at ε = 1/5,
+    √(nδ₂) = 0.18 < 1 − e^{−0.2} = 0.1813 the step holds, so no counterexample may be certified there."""
+    from mpmath import iv
+
+    from dpsemantics.claims.certify import interval_refutation
+
+    h = lambda e, r: 4 * r - (2 * r + 2 * r * r / -iv.expm1(-e))  # noqa: E731
+    assert interval_refutation(h, [Fraction(1, 5), Fraction(18, 100)], [1.0], [1.0], ["x"], domain="t").kind \
+        == "closed-form"
+
+
+def test_semantic_privacy_proof_fails_below_the_supremum():
+    """Randomized response with ε₀ = 2 has semantic ε exactly tanh(1/2) = 0.46212: the branch-and-bound proves
+    0.4622 and must fail at 0.4620."""
+    from dpsemantics.claims.ks import _rr_semantic_bound
+
+    assert math.tanh(0.5) < 0.4622
+    assert _rr_semantic_bound(Fraction(2), Fraction(4622, 10000)).proved
+    assert not _rr_semantic_bound(Fraction(2), Fraction(4620, 10000)).proved
+
+
+def test_iv_ncdf_encloses_the_normal_cdf():
+    from mpmath import iv
+
+    from dpsemantics.claims.certify import iv_erf, iv_ncdf
+
+    iv.prec = 160
+    for x in (-5.0, -3.32, -0.5, 0.0, 1.0, 2.35, 4.0):
+        ref = 0.5 * math.erfc(-x / math.sqrt(2))
+        v = iv_ncdf(iv.mpf(x))
+        assert float(v.a) - 1e-15 <= ref <= float(v.b) + 1e-15 and float(v.b - v.a) < 1e-30
+    with pytest.raises(ValueError, match="x must lie"):
+        iv_erf(iv.mpf(7))
+
+
+def test_iv_pointwise_delta_by_hand():
+    """Footnote 3 by hand: at ε = 0.2 (e^0.2 = 1.2214) only the middle outcome of X = (.36, .03, .61),
+    Y = (.30, 0, .70) is bad (.36/.30 = 1.2, .70/.61 = 1.148), so δ = .03; merged, .39/.30 = 1.3 is bad: δ = .39."""
+    from mpmath import iv
+
+    from dpsemantics.claims.certify import iv_hockey_stick, iv_pointwise_delta
+
+    iv.prec = 80
+    E = iv.exp(iv.mpf(1) / 5)
+    X = [Fraction(36, 100), Fraction(3, 100), Fraction(61, 100)]
+    Y = [Fraction(30, 100), Fraction(0), Fraction(70, 100)]
+    assert iv_pointwise_delta(X, Y, E) == Fraction(3, 100)
+    assert iv_pointwise_delta([Fraction(39, 100), Fraction(61, 100)], [Fraction(30, 100), Fraction(70, 100)], E) \
+        == Fraction(39, 100)
+    hs = iv_hockey_stick(X, Y, E)  # the best event {outcome 2} alone: .03 (outcome 1: .36 − 1.2214·.30 < 0)
+    assert float(hs.a) == pytest.approx(0.03, abs=1e-15)
+    with pytest.raises(ValueError, match="not decided"):
+        iv_pointwise_delta([Fraction(1, 2)], [Fraction(1, 2)], iv.mpf([0.9, 1.1]))
