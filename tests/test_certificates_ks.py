@@ -122,3 +122,40 @@ def test_iv_pointwise_delta_by_hand():
     assert float(hs.a) == pytest.approx(0.03, abs=1e-15)
     with pytest.raises(ValueError, match="not decided"):
         iv_pointwise_delta([Fraction(1, 2)], [Fraction(1, 2)], iv.mpf([0.9, 1.1]))
+
+
+CERTIFIED_LP_KS = ["ks-rem1-omega-1-over-n", "ks-s2.1-testing", "ks-lem3.3-2-proved"]
+
+
+@pytest.mark.parametrize("claim_id, factor", [("ks-rem1-omega-1-over-n", 0.99), ("ks-s2.1-testing", 0.99),
+                                              ("ks-lem3.3-2-proved", 0.95)])
+def test_mechanism_lps_certify_and_refute_a_tightened_bound(claim_id, factor):
+    """Certified over every mechanism (pair) at the LP's parameters; the bound scaled below the LP's optimum
+    (attained: TV = d·ε_SD, power = e^ε α + δ; Lemma 3.3 (2) as proved reaches 0.9535 of its bound) is refuted."""
+    from dpsemantics import claims
+
+    assert claims.evaluate(claims.get(claim_id)).verdict.kind == "certified-lp"
+    assert not claims.get(claim_id).compute(tighten=factor).holds
+
+
+def test_lemma33_part2_lp_optimum_by_hand():
+    """Independent: on the outcome with p ≥ e^{2ε}q the event's hockey stick gives p(1 − e^{−ε}) ≤ δ, on the one with
+    q ≥ e^{2ε}p it gives p(e^{2ε} − e^ε) ≤ δ; the sum δe^ε/(e^ε − 1) + δ/(e^{2ε} − e^ε) = δ(1 + e^{2ε})/(e^{2ε} − e^ε) is
+    the worst point-wise δ at 2ε (attained when the rest of the mass absorbs the difference).  The LP's exact dual
+    bound must equal it (to 10⁻⁹) and stay below the proved 2δe^ε/(e^ε − 1)."""
+    from dpsemantics.claims.ks import part2_lp
+
+    for E in (Fraction(6, 5), Fraction(2), Fraction(3)):
+        delta = Fraction(1, 100)
+        cert = part2_lp(E, delta)
+        exact = delta * (1 + E * E) / (E * E - E)
+        assert abs(cert.bound - exact) < Fraction(1, 10**9) and cert.bound <= 2 * delta * E / (E - 1)
+
+
+def test_remark1_lp_optimum_is_min_one_d_sd():
+    from dpsemantics.claims.ks import mechanism_lp
+
+    for n, d, s in ((2, 2, Fraction(1, 4)), (3, 3, Fraction(1, 4)), (3, 2, Fraction(1, 3)), (3, 3, Fraction(1, 2))):
+        x, y = (0,) * n, (1,) * d + (0,) * (n - d)
+        cert = mechanism_lp(n, 2, Fraction(1), s, {x: [1, 0], y: [-1, 0]})
+        assert abs(cert.bound - min(1, d * s)) < Fraction(1, 10**9) and cert.primal == pytest.approx(float(min(1, d * s)))

@@ -1208,6 +1208,167 @@ def _certified_thm24_converse(tighten: float = 1.0) -> Verdict:
     return _with_proofs(verdict, lambda: [proof], tighten, verdict.domain, refutation=True)
 
 
+def mechanism_lp(n: int, outputs: int, exp_eps: Fraction, delta: Fraction, objective) -> "LPCertificate":
+    """max Σ objective[z][o]·A(z, o) over every mechanism A on {0, 1}ⁿ with ``outputs`` outputs that is (ε, δ)-DP
+    (Definition 2.3: for neighbours z, z′ and every event E, A(z)(E) ≤ e^ε A(z′)(E) + δ; ε_SD-TV closeness is
+    e^ε = 1, δ = ε_SD), solved with HiGHS and bounded by an exact rational dual
+    (:func:`~dpsemantics.claims.certify.lp_upper_bound`).  ``objective`` maps a database (tuple) to its row of
+    coefficients (Fractions)."""
+    from .certify import lp_upper_bound
+
+    dbs = list(itertools.product((0, 1), repeat=n))
+    index = {z: k for k, z in enumerate(dbs)}
+    o, i, m = Fraction(0), Fraction(1), outputs
+    size = len(dbs) * m
+    A, b = [], []
+    for z in dbs:
+        for j in range(n):
+            z2 = z[:j] + (1 - z[j],) + z[j + 1:]
+            for mask in range(1, 2 ** m - 1):
+                row = [o] * size
+                for out in range(m):
+                    if mask >> out & 1:
+                        row[index[z] * m + out] += i
+                        row[index[z2] * m + out] -= exp_eps
+                A.append(row), b.append(delta)
+    A_eq = [[i if k // m == index[z] else o for k in range(size)] for z in dbs]
+    c = [o] * size
+    for z, coeffs in objective.items():
+        for out, v in enumerate(coeffs):
+            c[index[z] * m + out] += Fraction(v)
+    return lp_upper_bound(c, A, b, A_eq, [i] * len(dbs), [i] * size)
+
+
+def _lp_verdict(cases, tighten, *, domain, certificate, search=None):
+    """Verdict from ``(label, LPCertificate, bound, lhs, rhs)``: certified-lp when every exact dual bound is ≤ its
+    ``bound`` (the LP's objective is ``lhs − rhs`` or ``lhs`` itself); ``lhs``/``rhs`` are the relation's two sides at the
+    LP's optimal point (where a bound is not certified, lhs is raised by the excess of the dual bound).  ``search``
+    (a ``_verdict``-wrapped search) adds its cases: the constructions that attain the bound, on other mechanisms."""
+    from .certify import lp_sizes
+
+    exact = sum(cert.bound <= bound for _, cert, bound, _, _ in cases)
+    lhs = [a if cert.bound <= bound else a + float(cert.bound - bound) for _, cert, bound, a, _ in cases]
+    rhs, labels = [c[4] for c in cases], [c[0] for c in cases]
+    if search is not None:
+        more = search.search()
+        lhs, rhs, labels = lhs + list(more[0]), rhs + list(more[1]), labels + list(more[2])
+        certificate += f"; with the {len(more[0])} cases of the search ({', '.join(more[3])})"
+    return Verdict.of(lhs, rhs, labels=labels, tighten=tighten,
+                      evidence="certified-lp" if exact == len(cases) else "optimised-search", domain=domain,
+                      certificate=f"{len(cases)} LPs of sizes {lp_sizes({c[1].size for c in cases})} (HiGHS); the exact "
+                                  f"rational dual bound is ≤ the printed bound in {exact} of {len(cases)}; " + certificate)
+
+
+REMARK1_SD = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 3))
+
+
+@functools.cache
+def _remark1_tv_lps():
+    cases = []
+    for n in (2, 3):
+        for s in REMARK1_SD:
+            for d in range(2, n + 1):
+                x, y = (0,) * n, (1,) * d + (0,) * (n - d)
+                cert = mechanism_lp(n, 2, Fraction(1), s, {x: [1, 0], y: [-1, 0]})
+                cases.append((f"n = {n}, ε_SD = {s}, d_H = {d}: max TV = {cert.primal:.6g}", cert, d * s,
+                              min(cert.primal, float(cert.bound)), float(d * s)))
+    return tuple(cases)
+
+
+def _certified_remark1_omega(tighten: float = 1.0) -> Verdict:
+    """Remark 1's triangle inequality TV(A(x), A(y)) ≤ d_H(x, y)·ε_SD over *every* mechanism on {0, 1}ⁿ (n = 2, 3)
+    whose neighbours are within ε_SD in TV: the LP of :func:`mechanism_lp` maximises A(x)(E) − A(y)(E) with e^ε = 1,
+    δ = ε_SD.  Two outputs suffice: the indicator of E post-processes any mechanism into a two-output one with the
+    same A(x)(E) − A(y)(E) whose neighbours are still within ε_SD.  The optimum is min(1, d·ε_SD) (the random-index
+    mechanism and its like attain it)."""
+    return _lp_verdict(_remark1_tv_lps(), tighten,
+                       domain="every mechanism of any number of outputs on {0, 1}ⁿ, n ∈ {2, 3}, every pair at distance "
+                              "d ≥ 2, at ε_SD ∈ {1/10, 1/4, 1/3}",
+                       certificate="two outputs suffice (post-processing by the event's indicator)",
+                       search=_search_remark1_omega_1_over_n)
+
+
+TESTING_EXP_EPS = (Fraction(11, 10), Fraction(2), Fraction(20))
+TESTING_DELTAS = (Fraction(1, 100), Fraction(1, 10), Fraction(1, 2))
+TESTING_PRIORS = (Fraction(1, 2), Fraction(1, 10), Fraction(9, 10))
+
+
+@functools.cache
+def _testing_lps():
+    cases = []
+    for E in TESTING_EXP_EPS:
+        for delta in TESTING_DELTAS:
+            for pi in TESTING_PRIORS:  # Pr[x₂ = 1]; record 1 tested, S = {0}, T = {1}
+                w = {0: 1 - pi, 1: pi}
+                obj = {(1, x2): [w[x2], 0] for x2 in (0, 1)}  # power: Pr[reject | x₁ = 1]
+                obj.update({(0, x2): [-E * w[x2], 0] for x2 in (0, 1)})  # − e^ε·α
+                cert = mechanism_lp(2, 2, E, delta, obj)
+                A = cert.primal_x.reshape(4, 2)[:, 0]  # Pr[reject | z], z in the order of {0, 1}²
+                alpha = float(w[0]) * A[0] + float(w[1]) * A[1]
+                power = float(w[0]) * A[2] + float(w[1]) * A[3]
+                cases.append((f"e^ε = {E}, δ = {delta}, Pr[x₂ = 1] = {pi}: max power − e^ε α = {cert.primal:.6g} "
+                              f"(α = {alpha:.4g})", cert, delta, power, float(E) * alpha + float(delta)))
+    return tuple(cases)
+
+
+def _certified_s21_testing(tighten: float = 1.0) -> Verdict:
+    """Hall et al.'s power ≤ e^ε α + δ over *every* (ε, δ)-DP mechanism on two i.i.d. binary records and every
+    test of x₁ = 0 against x₁ = 1: max (power − e^ε α) by :func:`mechanism_lp`.  A (randomized) test is a
+    post-processing into {reject, accept}, so two outputs cover every mechanism and every test.  lhs and rhs: the
+    power and e^ε α + δ at the LP's optimum (the dual bound certifies power − e^ε α ≤ δ everywhere).  The search
+    (:func:`_search_s21_testing`) adds the cases where randomized response attains the bound."""
+    return _lp_verdict(_testing_lps(), tighten,
+                       domain="every (ε, δ)-DP mechanism of any number of outputs on two i.i.d. binary records, every "
+                              "test of one record, at e^ε ∈ {11/10, 2, 20}, δ ∈ {1/100, 1/10, 1/2}, Pr[x₂ = 1] ∈ "
+                              "{1/10, 1/2, 9/10}",
+                       certificate="two outputs suffice (a test is a post-processing into reject/accept)",
+                       search=_search_s21_testing)
+
+
+PART2_EXP_EPS = (Fraction(21, 20), Fraction(6, 5), Fraction(2), Fraction(3))
+PART2_DELTAS = (Fraction(1, 1000), Fraction(1, 100), Fraction(1, 10))
+
+
+def part2_lp(exp_eps: Fraction, delta: Fraction):
+    """The largest p(Bad) over (ε, δ)-indistinguishable pairs, Bad the outcomes whose ratio leaves [e^{−2ε}, e^{2ε}]
+    (Lemma 3.3 (2) as proved).  Three outcomes suffice: merging the outcomes with p > e^{2ε}q, those with
+    q > e^{2ε}p and the rest is a post-processing (still (ε, δ)) that keeps p(Bad) and each outcome's side; so the
+    LP is over pairs (p, q) on {high, low, good} with p_high ≥ e^{2ε} q_high, q_low ≥ e^{2ε} p_low and every event's
+    hockey stick ≤ δ in both directions; maximise p_high + p_low (q(Bad) is the mirror image)."""
+    from .certify import lp_upper_bound
+
+    E, o, i = exp_eps, Fraction(0), Fraction(1)
+    A, b = [], []
+    for mask in range(1, 8):
+        S_ = [i if mask >> a & 1 else o for a in range(3)]
+        A.append(S_ + [-E * v for v in S_]), b.append(delta)
+        A.append([-E * v for v in S_] + S_), b.append(delta)
+    A.append([-i, o, o, E * E, o, o]), b.append(o)
+    A.append([o, E * E, o, o, -i, o]), b.append(o)
+    return lp_upper_bound([i, i, o, o, o, o], A, b, [[i, i, i, o, o, o], [o, o, o, i, i, i]], [i, i], [i] * 6)
+
+
+@functools.cache
+def _part2_lps():
+    cases = []
+    for E in PART2_EXP_EPS:
+        for delta in PART2_DELTAS:
+            cert, bound = part2_lp(E, delta), 2 * delta * E / (E - 1)
+            cases.append((f"e^ε = {E}, δ = {delta}: max point-wise δ at 2ε = {cert.primal:.6g}", cert, bound,
+                          min(cert.primal, float(cert.bound)), float(bound)))
+    return tuple(cases)
+
+
+def _certified_lemma33_part2_proved(tighten: float = 1.0) -> Verdict:
+    """Lemma 3.3 (2) as proved — (ε, δ) ⇒ point-wise (2ε, 2δ/(1 − e^{−ε})) — over every pair, by :func:`part2_lp` at
+    rational e^ε and δ, with the hill-climbing search's cases (:func:`_search_lemma33_part2_as_proved`)."""
+    return _lp_verdict(_part2_lps(), tighten,
+                       domain="every (ε, δ)-indistinguishable pair of any number of outcomes, at e^ε ∈ {21/20, 6/5, "
+                              "2, 3}, δ ∈ {1/1000, 1/100, 1/10}",
+                       certificate="three outcomes suffice (merging each side of Bad and the rest)",
+                       search=_search_lemma33_part2_as_proved)
+
+
 def _with_proofs(grid_or_verdict, proofs, tighten, domain, *, refutation=False) -> Verdict:
     """A certified-interval verdict from the grid's (lhs, rhs, labels) — or, with ``refutation``, a certified
     counterexample whose mechanism's privacy level the ``proofs`` establish — when every proof succeeds; otherwise
@@ -1336,7 +1497,7 @@ CLAIMS = [
                 "chapter adopts the first."),
     _claim("rem1-omega-1-over-n", "Remark 1, 'one would need ε_SD = Ω(1/n)'",
            "TV(A(x), A(y)) ≤ d_H(x, y)·ε_SD, so distinguishing databases that differ everywhere needs ε_SD ≥ TV/n",
-           True, _search_remark1_omega_1_over_n,
+           True, _certified_remark1_omega,
            note="Triangle inequality along a path of neighbours; the random-index mechanism attains it "
                 "(TV(A(0ⁿ), A(1ⁿ)) = 1 = n·(1/n))."),
     _claim("rem1-mutual-information", "Remark 1",
@@ -1352,7 +1513,7 @@ CLAIMS = [
                 "1 − β ≤ e^ε α (the exponent has swallowed the factor α), which randomized response attains."),
     _claim("s2.1-testing", "§2.1, equation (4) repaired, with δ (Hall et al.)",
            "Every test of x_i ∈ S against x_i ∈ T (i.i.d. records) from an (ε, δ)-DP output has power ≤ e^ε α + δ",
-           True, _search_s21_testing,
+           True, _certified_s21_testing,
            note="Randomized response attains it for α ≤ 1/(1 + e^ε); leaky randomized response with δ too. The "
                 "paper's remark that (4) holds only for product distributions is about this setting."),
     _claim("s2.1-informed-beliefs", "§2.1, 'Prior to Posterior Comparisons'",
@@ -1367,7 +1528,7 @@ CLAIMS = [
            note="False as printed: p = (½, ½) and q just beyond ratio e^ε at one point have tiny δ but point-wise "
                 "δ ≥ ½. The proof in Appendix A (and its use in Lemma 3.4) has 2ε: point-wise (2ε, 2δ/(1 − e^{−ε}))."),
     _claim("lem3.3-2-proved", "Lemma 3.3 (2), Appendix A", "(ε, δ) ⇒ point-wise (2ε, 2δ/(1 − e^{−ε}))", True,
-           _search_lemma33_part2_as_proved),
+           _certified_lemma33_part2_proved),
     _claim("lem3.3-eq7-eq8", "Appendix A, equations (7)–(8)",
            "Bound (8) exceeds (7), and twice (8) is δ·2e^ε/(e^ε − 1)", True, _certified_eq7_eq8),
     _claim("lem3.3-3-4", "Lemma 3.3 (3) and (4)",
