@@ -159,3 +159,18 @@ def test_remark1_lp_optimum_is_min_one_d_sd():
         x, y = (0,) * n, (1,) * d + (0,) * (n - d)
         cert = mechanism_lp(n, 2, Fraction(1), s, {x: [1, 0], y: [-1, 0]})
         assert abs(cert.bound - min(1, d * s)) < Fraction(1, 10**9) and cert.primal == pytest.approx(float(min(1, d * s)))
+
+
+def test_lemma33_parts_3_4_lp_optimum_by_hand():
+    """Independent: channels that fail carry hockey stick ≤ 1 each, the others ≤ δ, so the joint is at most
+    δ₁ + (1 − δ₁)δ = δ + δ₁ − δδ₁ (attained by disjoint failing channels), strictly inside part 4's δ + δ₁; part 3 is
+    attained (δ).  The exact dual bounds must equal these, and the tightened statement must be refuted."""
+    from dpsemantics import claims
+    from dpsemantics.claims.ks import PARTS34_PRIOR, parts34_lp
+
+    for failing in (frozenset(), frozenset({0}), frozenset({0, 1})):
+        d1 = sum((PARTS34_PRIOR[a] for a in failing), Fraction(0))
+        delta = Fraction(1, 10)
+        assert abs(parts34_lp(Fraction(2), delta, failing).bound - (delta + d1 - delta * d1)) < Fraction(1, 10**9)
+    assert claims.evaluate(claims.get("ks-lem3.3-3-4")).verdict.kind == "certified-lp"
+    assert not claims.get("ks-lem3.3-3-4").compute(tighten=0.99).holds

@@ -1369,6 +1369,59 @@ def _certified_lemma33_part2_proved(tighten: float = 1.0) -> Verdict:
                        search=_search_lemma33_part2_as_proved)
 
 
+PARTS34_PRIOR = (Fraction(1, 5), Fraction(3, 10), Fraction(1, 2))
+
+
+def parts34_lp(exp_eps: Fraction, delta: Fraction, failing: frozenset):
+    """The largest joint hockey stick of (X, A(X)) against (X, A′(X)) (Lemma 3.3 (3)–(4)) with X ~
+    :data:`PARTS34_PRIOR`, the channels A(a), A′(a) (ε, δ)-indistinguishable for a ∉ ``failing`` and arbitrary for
+    a ∈ ``failing``.  An event of the joint is a section S_a per a; the map (a, o) ↦ (a, [o ∈ S_a]) post-processes
+    both joints and each channel pair alike, so two outputs per a suffice, the event being output 0 in each section.
+    Variables A(a)(0), A(a)(1), A′(a)(0), A′(a)(1); maximise Σ_a Pr[X = a]·(A(a)(0) − e^ε A′(a)(0))."""
+    from .certify import lp_upper_bound
+
+    E, o, i, k = exp_eps, Fraction(0), Fraction(1), len(PARTS34_PRIOR)
+    A, b, A_eq = [], [], []
+    for a in range(k):
+        def row(coeffs):
+            r = [o] * (4 * k)
+            for j, v in coeffs:
+                r[4 * a + j] = v
+            return r
+        if a not in failing:
+            for out in (0, 1):
+                A.append(row([(out, i), (2 + out, -E)])), b.append(delta)
+                A.append(row([(2 + out, i), (out, -E)])), b.append(delta)
+        A_eq += [row([(0, i), (1, i)]), row([(2, i), (3, i)])]
+    c = []
+    for a in range(k):
+        c += [PARTS34_PRIOR[a], o, -E * PARTS34_PRIOR[a], o]
+    return lp_upper_bound(c, A, b, A_eq, [i] * (2 * k), [i] * (4 * k))
+
+
+@functools.cache
+def _parts34_lps():
+    cases = []
+    for E in (Fraction(6, 5), Fraction(2)):
+        for delta in (Fraction(1, 100), Fraction(1, 10)):
+            for failing in (frozenset(), frozenset({0}), frozenset({0, 1})):
+                d1 = sum((PARTS34_PRIOR[a] for a in failing), Fraction(0))
+                cert = parts34_lp(E, delta, failing)
+                part = "part 3" if not failing else f"part 4, δ₁ = {d1}"
+                cases.append((f"{part}, e^ε = {E}, δ = {delta}: max joint hockey stick {cert.primal:.6g}", cert,
+                              delta + d1, min(cert.primal, float(cert.bound)), float(delta + d1)))
+    return tuple(cases)
+
+
+def _certified_lemma33_parts_3_4(tighten: float = 1.0) -> Verdict:
+    """Lemma 3.3 (3)–(4) over every pair of channels by :func:`parts34_lp`, with the search's cases."""
+    return _lp_verdict(_parts34_lps(), tighten,
+                       domain="every pair of channels (any number of outputs) on X with three values, Pr[X] = (1/5, "
+                              "3/10, 1/2), at e^ε ∈ {6/5, 2}, δ ∈ {1/100, 1/10}, failing set ∅, {0} or {0, 1}",
+                       certificate="two outputs per value of X suffice (post-processing by the event's sections)",
+                       search=_search_lemma33_parts_3_4)
+
+
 def _with_proofs(grid_or_verdict, proofs, tighten, domain, *, refutation=False) -> Verdict:
     """A certified-interval verdict from the grid's (lhs, rhs, labels) — or, with ``refutation``, a certified
     counterexample whose mechanism's privacy level the ``proofs`` establish — when every proof succeeds; otherwise
@@ -1533,7 +1586,7 @@ CLAIMS = [
            "Bound (8) exceeds (7), and twice (8) is δ·2e^ε/(e^ε − 1)", True, _certified_eq7_eq8),
     _claim("lem3.3-3-4", "Lemma 3.3 (3) and (4)",
            "(X, A(X)) ≈ (X, A′(X)) with (ε, δ), and with (ε, δ + δ₁) when a δ₁-fraction of a fails", True,
-           _search_lemma33_parts_3_4),
+           _certified_lemma33_parts_3_4),
     _claim("lem3.3-5", "Lemma 3.3 (5)", "(ε, δ)-indistinguishable ⇒ SD ≤ e^ε − 1 + δ", True, _certified_sd_verdict,
            note="The proof's sum Σ_c(… + δ) counts δ once per outcome; the bound holds all the same. The exact "
                 "maximum is (e^ε − 1 + 2δ)/(e^ε + 1) (the LP finds it)."),
