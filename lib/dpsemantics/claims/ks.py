@@ -1676,3 +1676,63 @@ NOT_CHECKED = [
      "Who proposed which definition first (Dwork–McSherry, Bassily et al., Kifer–Machanavajjhala) is not a "
      "computation."),
 ]
+
+
+# --- Slips no earlier claim recorded (issue 20) -------------------------------------------------------------------
+
+
+def _laplace_standard_deviation(scale: float = 1.0) -> float:
+    """The standard deviation of the density h(y) ∝ exp(−|y|/λ) at λ = ``scale``, by numerical integration of
+    y²h(y) (the closed form is √2·λ)."""
+    from scipy.integrate import quad
+
+    mass = 2 * quad(lambda y: math.exp(-y / scale), 0, math.inf)[0]
+    second = 2 * quad(lambda y: y * y * math.exp(-y / scale), 0, math.inf)[0]
+    return math.sqrt(second / mass)
+
+
+def _part4_good_set_mass() -> float:
+    """Lemma 3.3 (4)'s proof defines T as the a with A(a) ≤ e^ε A′(a) (no δ) and uses Pr[X ∉ T] ≤ δ₁.  With X a single
+    value a whose channels A(a) = (δ, 1 − δ), A′(a) = (0, 1) are (ε, δ)-indistinguishable (so the hypothesis holds
+    with δ₁ = 0), A(a) ≤ e^ε A′(a) fails on the first outcome: Pr[X ∉ T] = 1.  Returns Pr[X ∉ T] at ε = 1,
+    δ = 0.01 (after checking the pair's δ)."""
+    eps, delta = 1.0, 0.01
+    p, q = np.array([delta, 1 - delta]), np.array([0.0, 1.0])
+    if float(smallest_delta(p, q, eps)) > delta + 1e-15:
+        raise ValueError("the channels must be (eps, delta)-indistinguishable")
+    return 0.0 if np.all(p <= math.exp(eps) * q) else 1.0
+
+
+CLAIMS += [
+    _claim("s4-laplace-sd", "§4, before Corollary 4.4",
+           "Lap(λ), density ∝ exp(−|y|/λ), has standard deviation λ (value at λ = 1)", 1.0, _laplace_standard_deviation,
+           rtol=1e-9, expected="discrepancy", finding="typo",
+           note="Slip (a standard deviation): the variance of Lap(λ) is 2λ², so its standard deviation is √2·λ; λ is its "
+                "mean absolute deviation (the scale). Corollary 4.4 uses only the density, so nothing else changes."),
+    _claim("s2.1-hypothesis-labels", "§2.1, 'Hypothesis Testing'",
+           "The labels of the hypothesis x_i ∈ S and of its alternative x_i ∈ T (printed 'H₁ … versus the alternative H₁')",
+           "H₁, H₁", lambda: "H₀, H₁", expected="discrepancy", finding="typo",
+           note="Slip (a hypothesis label): both hypotheses are printed H₁. The level α is the rejection probability "
+                "under x_i ∈ S, so x_i ∈ S is the null H₀ (as ks.record_test_distributions and the chapter name it)."),
+    _claim("appB-numbering", "Appendix B, Definition A.1 and Theorem A.2",
+           "The numbers of Appendix B's definition and theorem (printed A.1 and A.2)", "A.1, A.2",
+           lambda: "B.1, B.2", expected="discrepancy", finding="typo",
+           note="Slip (a definition number): Appendix A is the proof of Lemma 3.3 and holds no numbered statement; the "
+                "reality-oblivious definition and its theorem sit in Appendix B (§2 points there: 'In Appendix B, we "
+                "discuss a stronger notion'), so they should be B.1 and B.2. The book keeps the printed numbers "
+                "(ks-a2-… claims) so that readers can find them."),
+    _claim("s2.1-dwork-naor-citation", "§2.1, 'Prior to Posterior Comparisons'",
+           "'the impossibility results of Dwork and Naor [5, 7]': the references by Dwork and Naor", "[5, 7]",
+           lambda: "[6, 7]", expected="discrepancy", finding="typo",
+           note="Slip (a cross-reference): [5] is Dwork alone (ICALP 2006); Dwork and Naor are [6] and [7] (the same "
+                "paper listed twice, J. Privacy and Confidentiality 2(1), 2010), as §2 cites them ('Dwork and Naor [6], "
+                "Dwork [5]')."),
+    _claim("lem3.3-4-proof-good-set", "Appendix A, proof of Lemma 3.3 (4)",
+           "Pr[X ∉ T] ≤ δ₁ for T = {a : A(a) ≤ e^ε A′(a)} (as printed), when A(a) ≈_(ε,δ) A′(a) except on mass δ₁ = 0",
+           0.0, _part4_good_set_mass, atol=1e-12, expected="discrepancy", finding="typo",
+           note="Slip: T must be the set of a where A(a) and A′(a) are (ε, δ)-indistinguishable (the lemma's "
+                "hypothesis), as the next lines use (the δ they add comes from a ∈ T). As printed, with the pure ratio "
+                "condition, a single value whose channels are (δ, 1 − δ) and (0, 1) leaves T empty although δ₁ = 0. "
+                "The lemma holds (ks-lem3.3-3-4)."),
+]
+

@@ -630,3 +630,63 @@ CLAIMS += [
         chapter=CHAPTER,
     ),
 ]
+
+
+# --------------------------------------------------------------------------------------------------
+# Slips no earlier claim recorded (issue 20)
+# --------------------------------------------------------------------------------------------------
+
+
+def _forward_proof_hypothesis_factor() -> float:
+    """The proof of Theorem 1's first part assumes an 'ε/2-Bayesian differentially private' Y, then writes
+    e^{−ε} ≤ P[Y(z_{i+S}) = y]/P[Y(z_{−i+S}) = y] ≤ e^ε.  That log-ratio (z_i against ⊥ = 0, every S, y) is exactly
+    the BDP leakage: for ε-local randomized response on two records (independent fair bits) it is ε itself.
+    Returns max log-ratio / BDP leakage (1: the hypothesis must be ε-BDP; ε/2-BDP would make it ½)."""
+    from ..mechanisms import local_randomized_response
+
+    eps = 0.7
+    mech = local_randomized_response(2, eps)
+    L = mech.matrix
+    index = {d: k for k, d in enumerate(mech.databases)}
+    worst = max(abs(math.log(L[index[d], y] / L[index[(0,) + d[1:]], y])) for d in mech.databases
+                for y in range(L.shape[1]))
+    return worst / bdp_leakage(mech, independent_prior(2))
+
+
+CLAIMS += [
+    Claim(
+        "zhao-thm1-proof-hypothesis", "zhao", "Proof of Theorem 1, first part",
+        "The factor c in the proof's hypothesis 'Y is a cε-Bayesian differentially private algorithm' (printed ε/2)",
+        0.5, _forward_proof_hypothesis_factor, atol=1e-12, expected="discrepancy", finding="typo",
+        note="Slip (a hypothesis label): the part to prove starts from ε-BDP, and the proof's next line bounds the "
+             "likelihood ratio against ⊥ by e^{±ε}, which is what ε-BDP gives (the ratio's largest log is the BDP "
+             "leakage itself, computed here for local randomized response). With ε/2-BDP the same steps would give "
+             "(e^ε − 1)-BSP; the printed ε/2 is a leftover of K&S's restated Theorem 2.2.",
+        chapter=CHAPTER,
+    ),
+    Claim(
+        "zhao-thm1-converse-definition-number", "zhao", "Proof of Theorem 1, second part",
+        "'b₀[·|y] will assign probabilities in [1/2 − s, 1/2 + s] … (by Definition n)': the definition the step uses "
+        "(printed Definition 1)", 1, lambda: 2, expected="discrepancy", finding="typo",
+        note="Slip (a definition number): the hypothesis is s-Bayesian semantic privacy, Definition 2 (eq. (17)); "
+             "Definition 1 is K&S's semantic privacy, which is the case S = N∖{i} only. The step is right with "
+             "Definition 2.",
+        chapter=CHAPTER,
+    ),
+    Claim(
+        "zhao-thm1-converse-lemma-part", "zhao", "Proof of Theorem 1, second part, after eq. (20)",
+        "'From [3, Lemma 3.3-Property n], Y(x_{i+S}) and Y(x′_{i+S}) are (ε, 0)-indistinguishable' from point-wise "
+        "(ε, 0)-indistinguishability (printed Property 5)", 5, lambda: 1, expected="discrepancy", finding="typo",
+        note="Slip (a cross-reference): point-wise ⇒ (ε, δ)-indistinguishable is K&S Lemma 3.3 Part 1 "
+             "(ks-lem3.3-1); Part 5 bounds the statistical difference. K&S's own proof cites Part 1 at this step.",
+        chapter=CHAPTER,
+    ),
+    Claim(
+        "zhao-lemma1-proof-summary-ii", "zhao", "Proof of Lemma 1, eq. (38), '⇐' part ii)",
+        "The inequality part ii) concludes 'for any x ∈ [0, 1]' (printed: 1 − x ≥ A(e^{−ε} − x))",
+        "1 − x ≥ A(e^{−ε} − x)", lambda: "Ax + 1 − x ≤ e^ε", expected="discrepancy", finding="typo",
+        note="Slip: part ii) proves A·x + 1 − x ≤ e^ε in each of its three cases, but its closing sentence repeats part "
+             "i)'s conclusion 1 − x ≥ A(e^{−ε} − x). The equivalence (38) holds (zhao-lemma1, zhao-lemma1-g1-g2).",
+        chapter=CHAPTER,
+    ),
+]
