@@ -174,3 +174,23 @@ def test_lemma33_parts_3_4_lp_optimum_by_hand():
         assert abs(parts34_lp(Fraction(2), delta, failing).bound - (delta + d1 - delta * d1)) < Fraction(1, 10**9)
     assert claims.evaluate(claims.get("ks-lem3.3-3-4")).verdict.kind == "certified-lp"
     assert not claims.get("ks-lem3.3-3-4").compute(tighten=0.99).holds
+
+
+@pytest.mark.parametrize("claim_id, supremum", [
+    ("ks-thm2.2-forward", 0.5),                                   # tanh(ε/2)/(e^ε − 1) → 1/2
+    ("ks-thm2.2-converse", 4 * math.atanh(0.225) / (6 * 0.225)),  # randomized response at the range's end
+    ("zhao-thm2-forward", 0.25),                                  # tanh(ε/2)/(e^{2ε} − 1) → 1/4
+    ("zhao-thm2-converse", 1.0),                                  # ε/(2 artanh(2 tanh(ε/4))) → 1
+])
+def test_searches_record_a_known_supremum_and_reach_it(claim_id, supremum):
+    """Item 2 of the brief: a search that stays a search records the known supremum (recomputed here from the
+    construction's closed form, not read from the package), reaches at least 0.99 of it, and — for Zhao's
+    Theorem 2 — a second optimiser (differential evolution) does not beat the first search."""
+    from dpsemantics import claims
+
+    assert 0.5 - math.tanh(1e-6 / 2) / math.expm1(1e-6) < 1e-6  # the limit used for ks-thm2.2-forward
+    v = claims.get(claim_id).compute()
+    assert v.supremum == pytest.approx(supremum, rel=1e-12)
+    assert 0.99 <= v.margin / supremum <= 1 + 1e-9
+    if claim_id.startswith("zhao"):
+        assert "second optimiser" in v.certificate and "≤ the margin" in v.certificate
