@@ -194,3 +194,23 @@ def test_searches_record_a_known_supremum_and_reach_it(claim_id, supremum):
     assert 0.99 <= v.margin / supremum <= 1 + 1e-9
     if claim_id.startswith("zhao"):
         assert "second optimiser" in v.certificate and "≤ the margin" in v.certificate
+
+
+def test_lemma34_exact_counterexample_by_closed_form():
+    """Independent closed forms at e^ε = 2, δ̂ = 1/10, a = δ̂(1 + 10⁻⁶), u = δ/a: t₁ carries u under B, t₂ carries
+    2u(1 − a); both are bad, so Pr[B ∈ Bad] = u(3 − 2a) ≈ 28δ against δ″ = 2δ/δ̂ + 4δ = 24δ; t₂ is not in Bad₀
+    (ratio 2(1 − a) < 4), so Pr[B ∈ Bad′₂] = 2u(1 − a) ≈ 18δ > δ/δ̂ = 10δ.  The corrected lemma's bound
+    4δ + (1 + 4)δ/δ̂ = 54δ is not refuted by the same pair."""
+    from dpsemantics import claims
+    from dpsemantics.claims.ks import _exact_refutation, _search_lemma34_corrected, lemma34_exact_counterexample
+
+    delta, dh = Fraction(1, 10**6), Fraction(1, 10)
+    a = dh * (1 + Fraction(1, 10**6))
+    u = delta / a
+    joint, bad, bad2, dpp = lemma34_exact_counterexample()
+    assert joint == delta and bad == u * (3 - 2 * a) and bad2 == 2 * u * (1 - a) and dpp == 24 * delta
+    corrected = 4 * delta + 5 * delta / dh
+    assert _exact_refutation(_search_lemma34_corrected, bad, corrected, 1.0, domain="t", what="x").kind == "search"
+    for claim_id in ("ks-lem3.4-holds", "ks-lem3.4-similar-argument"):
+        result = claims.evaluate(claims.get(claim_id))
+        assert result.verdict.kind == "certified-interval" and result.status == "discrepancy"

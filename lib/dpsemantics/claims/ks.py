@@ -1422,6 +1422,68 @@ def _certified_lemma33_parts_3_4(tighten: float = 1.0) -> Verdict:
                        search=_search_lemma33_parts_3_4)
 
 
+def lemma34_exact_counterexample(delta_hat: Fraction = Fraction(1, 10), delta: Fraction = Fraction(1, 10**6)):
+    """:func:`dpsemantics.semantic.conditioning_counterexample` in exact rational arithmetic at ε = ln 2 (e^ε = 2, so
+    e^{2ε} = 4 and e^{3ε} = 8 are rational too), a = δ̂(1 + 10⁻⁶), u = δ/a.  Returns the joint (ε, δ) of the pair
+    (max hockey stick over all 2⁶ events, both directions), the masses under B of Bad₁ ∪ Bad₂ and of Bad′₂, and
+    the proof's δ″ = 2δ/δ̂ + 2δ/(1 − e^{−ε}) — all Fractions."""
+    E, a = Fraction(2), delta_hat * (1 + Fraction(1, 10**6))
+    u = delta / a
+    P = [[u * (1 - a), E * u * (1 - a), Fraction(0)], [u * a, Fraction(0), Fraction(0)]]
+    Q = [[u * (1 - a), u * (1 - a), Fraction(0)], [Fraction(0), u * a, Fraction(0)]]
+    P[0][2], Q[0][2] = 1 - sum(map(sum, P)), 1 - sum(map(sum, Q))
+    p, q = [v for row in P for v in row], [v for row in Q for v in row]
+
+    def hockey(x, y, factor):
+        return max(sum((x[k] - factor * y[k] for k in range(len(x)) if mask >> k & 1), Fraction(0))
+                   for mask in range(2 ** len(x)))
+
+    joint = max(hockey(p, q, E), hockey(q, p, E))
+    pb = [P[0][t] + P[1][t] for t in range(3)]
+    qb = [Q[0][t] + Q[1][t] for t in range(3)]
+    bad0 = [pb[t] * E * E < qb[t] or pb[t] > E * E * qb[t] for t in range(3)]
+    cond = [([P[0][t] / pb[t], P[1][t] / pb[t]], [Q[0][t] / qb[t], Q[1][t] / qb[t]]) for t in range(3)]
+    bad1 = [hockey(x, y, E ** 3) > delta_hat for x, y in cond]
+    bad2 = [hockey(y, x, E ** 3) > delta_hat for x, y in cond]
+    bad_mass = sum((pb[t] for t in range(3) if bad1[t] or bad2[t]), Fraction(0))
+    bad2_mass = sum((pb[t] for t in range(3) if bad2[t] and not bad0[t]), Fraction(0))
+    return joint, bad_mass, bad2_mass, 2 * delta / delta_hat + 2 * delta / (1 - 1 / E)
+
+
+def _exact_refutation(search, lhs: Fraction, rhs: Fraction, tighten: float, *, domain: str, what: str) -> Verdict:
+    """The search's grid verdict, certified by an exact rational counterexample (lhs > rhs), or left as the search
+    when the exact values do not refute (tightened) relation."""
+    from dataclasses import replace
+
+    grid = search(tighten)
+    if not lhs > tighten * rhs:
+        return grid
+    return replace(grid, evidence=("certified-interval",), domain=domain,
+                   certificate=f"exact rational counterexample (one degenerate box, boxes: 1): {what} = {float(lhs):.6g} > "
+                               f"{float(rhs):.6g}; with the search's {grid.cases} cases for the margin")
+
+
+def _certified_lemma34_holds(tighten: float = 1.0) -> Verdict:
+    """Lemma 3.4 (with the proof's δ″) refuted exactly at ε = ln 2, δ̂ = 1/10, δ = 10⁻⁶ (after checking that the pair's
+    joint δ is exactly δ): Pr[B ∈ Bad₁ ∪ Bad₂] = 28δ − … > δ″ = 24δ."""
+    joint, bad, _, dpp = lemma34_exact_counterexample()
+    if joint > Fraction(1, 10**6):
+        raise ValueError(f"the counterexample's joint delta must be 1e-6 (got {joint})")
+    return _exact_refutation(_search_lemma34_holds, bad, dpp, tighten,
+                             domain="every (ε, δ)-indistinguishable pair of joints: refuted at ε = ln 2, δ̂ = 1/10, "
+                                    "δ = 10⁻⁶ (joint δ exactly δ)", what="Pr[B ∈ Bad₁ ∪ Bad₂] against δ″")
+
+
+def _certified_lemma34_similar_argument(tighten: float = 1.0) -> Verdict:
+    """'By a similar argument, Pr[B ∈ Bad′₂] ≤ δ/δ̂' refuted exactly on the same pair: Pr[B ∈ Bad′₂] ≈ 18δ > 10δ."""
+    joint, _, bad2, _ = lemma34_exact_counterexample()
+    if joint > Fraction(1, 10**6):
+        raise ValueError(f"the counterexample's joint delta must be 1e-6 (got {joint})")
+    return _exact_refutation(_search_lemma34_similar_argument, bad2, Fraction(1, 10**6) / Fraction(1, 10), tighten,
+                             domain="every (ε, δ)-indistinguishable pair of joints: refuted at ε = ln 2, δ̂ = 1/10, "
+                                    "δ = 10⁻⁶ (joint δ exactly δ)", what="Pr[B ∈ Bad′₂] against δ/δ̂")
+
+
 def _with_proofs(grid_or_verdict, proofs, tighten, domain, *, refutation=False) -> Verdict:
     """A certified-interval verdict from the grid's (lhs, rhs, labels) — or, with ``refutation``, a certified
     counterexample whose mechanism's privacy level the ``proofs`` establish — when every proof succeeds; otherwise
@@ -1613,7 +1675,7 @@ CLAIMS = [
                 "is ≥ 2 and makes the lemma vacuous (true but empty) when read literally."),
     _claim("lem3.4-holds", "Lemma 3.4 (Conditioning Lemma)",
            "A|_{B=t} ≈ A′|_{B′=t} with (3ε, δ̂) except on mass ≤ 2δ/δ̂ + 2δ/(1 − e^{−ε}) (the proof's δ″, which "
-           "Theorem 2.4 uses), over t ~ B and over t ~ B′", True, _search_lemma34_holds,
+           "Theorem 2.4 uses), over t ~ B and over t ~ B′", True, _certified_lemma34_holds,
            expected="discrepancy", finding="false-statement",
            note="False as printed. Binary A, transcripts t₁, t₂, t₀: P = [[u(1−a), e^ε u(1−a), ·], [ua, 0, 0]], "
                 "Q = [[u(1−a), u(1−a), ·], [0, ua, 0]], a just above δ̂, u = δ/a: the joint δ is exactly δ, t₁ and "
@@ -1626,7 +1688,7 @@ CLAIMS = [
            _search_lemma34_valid_steps,
            note="The argument is right for what it bounds; the counterexample attains δ/δ̂ in the limit."),
     _claim("lem3.4-similar-argument", "Lemma 3.4, proof: 'By a similar argument'",
-           "Pr[B ∈ Bad′₂] ≤ δ/δ̂ (and mirrored Pr[B′ ∈ Bad′₁] ≤ δ/δ̂)", True, _search_lemma34_similar_argument,
+           "Pr[B ∈ Bad′₂] ≤ δ/δ̂ (and mirrored Pr[B′ ∈ Bad′₁] ≤ δ/δ̂)", True, _certified_lemma34_similar_argument,
            expected="discrepancy", finding="proof-gap",
            note="The mirrored argument bounds the mass of Bad′₂ under B′, not under B; off Bad₀ the two differ by up "
                 "to e^{2ε}, so Pr[B ∈ Bad′₂] ≤ e^{2ε}δ/δ̂ is what follows. The counterexample reaches e^ε(1 − δ̂)·δ/δ̂."),
