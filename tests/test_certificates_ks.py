@@ -214,3 +214,27 @@ def test_lemma34_exact_counterexample_by_closed_form():
     for claim_id in ("ks-lem3.4-holds", "ks-lem3.4-similar-argument"):
         result = claims.evaluate(claims.get(claim_id))
         assert result.verdict.kind == "certified-interval" and result.status == "discrepancy"
+
+
+def test_zhao_dp_implies_bdp_lp_by_hand():
+    """Independent: with P[y | x₁ = 0] = c, ε-DP gives P[y | x₁ = 1] ≤ e^ε c and, on the complement,
+    1 − P[y | x₁ = 1] ≥ (1 − c)/e^ε; so the optimum is min(e^ε c, 1 − (1 − c)/e^ε): 11/100 at c = 1/10 and 10/11 at
+    c = 9/10 (e^ε = 11/10).  The certificate must reach these and refute the bound scaled by 0.99."""
+    from dpsemantics import claims
+    from dpsemantics.claims.zhao import _dp_bdp_lps
+
+    for label, cert, bound in _dp_bdp_lps():
+        E = Fraction(label.split("e^ε = ")[1].split(",")[0])
+        c = Fraction(label.split("P[y | x₁ = 0] = ")[1].split(":")[0])
+        assert abs(cert.bound - min(E * c, 1 - (1 - c) / E)) < Fraction(1, 10**9) and cert.bound <= bound
+    claim = claims.get("zhao-sec1-dp-implies-bdp-independent")
+    assert claims.evaluate(claim).verdict.kind == "certified-lp"
+    assert not claim.compute(tighten=0.99).holds
+
+
+def test_zhao_three_values_counterexample_is_certified():
+    from dpsemantics import claims
+
+    result = claims.evaluate(claims.get("zhao-thm1-converse-three-values"))
+    assert result.verdict.kind == "certified-interval" and result.status == "discrepancy"
+    assert "BSP = 0 exactly" in result.verdict.certificate

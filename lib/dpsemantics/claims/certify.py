@@ -16,6 +16,7 @@ Two kinds (see :data:`dpsemantics.claims.EVIDENCE`):
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Sequence
@@ -299,3 +300,38 @@ def iv_ncdf(x):
     from mpmath import iv
 
     return (1 + iv_erf(x / iv.sqrt(iv.mpf(2)))) / 2
+
+
+def mechanism_lp(n: int, outputs: int, exp_eps: Fraction, delta: Fraction, objective, fixed=()) -> LPCertificate:
+    """max Σ objective[z][o]·A(z, o) over every mechanism A on {0, 1}ⁿ with ``outputs`` outputs that is (ε, δ)-DP
+    (Definition 2.3: for neighbours z, z′ and every event E, A(z)(E) ≤ e^ε A(z′)(E) + δ; ε_SD-TV closeness is
+    e^ε = 1, δ = ε_SD), solved with HiGHS and bounded by an exact rational dual
+    (:func:`~dpsemantics.claims.certify.lp_upper_bound`).  ``objective`` maps a database (tuple) to its row of
+    coefficients (Fractions); ``fixed`` adds equality rows, each ``(coefficients like objective, value)``."""
+    dbs = list(itertools.product((0, 1), repeat=n))
+    index = {z: k for k, z in enumerate(dbs)}
+    o, i, m = Fraction(0), Fraction(1), outputs
+    size = len(dbs) * m
+    A, b = [], []
+    for z in dbs:
+        for j in range(n):
+            z2 = z[:j] + (1 - z[j],) + z[j + 1:]
+            for mask in range(1, 2 ** m - 1):
+                row = [o] * size
+                for out in range(m):
+                    if mask >> out & 1:
+                        row[index[z] * m + out] += i
+                        row[index[z2] * m + out] -= exp_eps
+                A.append(row), b.append(delta)
+    A_eq = [[i if k // m == index[z] else o for k in range(size)] for z in dbs]
+    def row(coefficients):
+        r = [o] * size
+        for z, coeffs in coefficients.items():
+            for out, v in enumerate(coeffs):
+                r[index[z] * m + out] += Fraction(v)
+        return r
+
+    b_eq = [i] * len(dbs)
+    for coefficients, value in fixed:
+        A_eq.append(row(coefficients)), b_eq.append(Fraction(value))
+    return lp_upper_bound(row(objective), A, b, A_eq, b_eq, [i] * size)

@@ -29,6 +29,7 @@ from ..mechanisms import (
     randomized_response,
 )
 from . import Claim, Verdict
+from .certify import mechanism_lp
 
 CHAPTER = "book/semantic-privacy"
 EPS_GRID = np.linspace(0.01, 3.0, 60)
@@ -1206,37 +1207,6 @@ def _certified_thm24_converse(tighten: float = 1.0) -> Verdict:
                                   domain="ε ≤ 0.45: refuted by randomized response on one record, ε₀ = 4/5, proved "
                                          "(0.1974, 0.01)-semantically private", tighten=tighten)
     return _with_proofs(verdict, lambda: [proof], tighten, verdict.domain, refutation=True)
-
-
-def mechanism_lp(n: int, outputs: int, exp_eps: Fraction, delta: Fraction, objective) -> "LPCertificate":
-    """max Σ objective[z][o]·A(z, o) over every mechanism A on {0, 1}ⁿ with ``outputs`` outputs that is (ε, δ)-DP
-    (Definition 2.3: for neighbours z, z′ and every event E, A(z)(E) ≤ e^ε A(z′)(E) + δ; ε_SD-TV closeness is
-    e^ε = 1, δ = ε_SD), solved with HiGHS and bounded by an exact rational dual
-    (:func:`~dpsemantics.claims.certify.lp_upper_bound`).  ``objective`` maps a database (tuple) to its row of
-    coefficients (Fractions)."""
-    from .certify import lp_upper_bound
-
-    dbs = list(itertools.product((0, 1), repeat=n))
-    index = {z: k for k, z in enumerate(dbs)}
-    o, i, m = Fraction(0), Fraction(1), outputs
-    size = len(dbs) * m
-    A, b = [], []
-    for z in dbs:
-        for j in range(n):
-            z2 = z[:j] + (1 - z[j],) + z[j + 1:]
-            for mask in range(1, 2 ** m - 1):
-                row = [o] * size
-                for out in range(m):
-                    if mask >> out & 1:
-                        row[index[z] * m + out] += i
-                        row[index[z2] * m + out] -= exp_eps
-                A.append(row), b.append(delta)
-    A_eq = [[i if k // m == index[z] else o for k in range(size)] for z in dbs]
-    c = [o] * size
-    for z, coeffs in objective.items():
-        for out, v in enumerate(coeffs):
-            c[index[z] * m + out] += Fraction(v)
-    return lp_upper_bound(c, A, b, A_eq, [i] * len(dbs), [i] * size)
 
 
 def _lp_verdict(cases, tighten, *, domain, certificate, search=None):

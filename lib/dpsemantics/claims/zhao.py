@@ -40,6 +40,8 @@ from ..notions import (
     xor_randomized_response,
     zhao_converse_level,
 )
+from fractions import Fraction
+
 from . import Claim, Verdict
 
 CHAPTER = "book/privacy-notions"
@@ -564,10 +566,59 @@ def _bdp_implies_dp_full_support(tighten: float = 1.0) -> Verdict:
                       tighten=tighten, labels=[c[0] for c in cases])
 
 
+#: e^ε, Pr[x₂ = 1] and the level c = P[y | x₁ = 0] at which the independent-records arrow is certified.
+DP_BDP_EXP_EPS = (Fraction(11, 10), Fraction(2), Fraction(5))
+DP_BDP_PRIORS = (Fraction(1, 10), Fraction(1, 2), Fraction(9, 10))
+DP_BDP_LEVELS = (Fraction(1, 10), Fraction(1, 3), Fraction(9, 10))
+
+
+@cache
+def _dp_bdp_lps():
+    """max P[y | x₁ = 1] over every ε-DP mechanism on two binary records with P[y | x₁ = 0] = c, x₂ independent of
+    x₁ with Pr[x₂ = 1] = π (the BDP adversary (1, ∅); the adversary (1, {2}) sees DP's own ratios).  An output
+    event's indicator post-processes any mechanism into a two-output one, so two outputs cover every mechanism."""
+    from .certify import mechanism_lp
+
+    cases = []
+    for E in DP_BDP_EXP_EPS:
+        for pi in DP_BDP_PRIORS:
+            w = {0: 1 - pi, 1: pi}
+            for c in DP_BDP_LEVELS:
+                cert = mechanism_lp(2, 2, E, Fraction(0), {(1, x2): [w[x2], 0] for x2 in (0, 1)},
+                                    fixed=[({(0, x2): [w[x2], 0] for x2 in (0, 1)}, c)])
+                cases.append((f"e^ε = {E}, Pr[x₂ = 1] = {pi}, P[y | x₁ = 0] = {c}: max P[y | x₁ = 1] = "
+                              f"{cert.primal:.6g}", cert, E * c))
+    return tuple(cases)
+
+
+def _dp_implies_bdp_certified(tighten: float = 1.0) -> Verdict:
+    """Independent records, ε-DP ⇒ ε-BDP, certified over every mechanism on two binary records by
+    :func:`_dp_bdp_lps` (lhs P[y | x₁ = 1], rhs e^ε·P[y | x₁ = 0]), with the random cases of the search."""
+    from .certify import lp_sizes
+
+    lps = _dp_bdp_lps()
+    exact = sum(cert.bound <= bound for _, cert, bound in lps)
+    search = _dp_implies_bdp_independent(tighten)
+    cases = _dp_bdp_cases()
+    lhs = [min(cert.primal, float(cert.bound)) for _, cert, _ in lps] + [c[2] for c in cases]
+    rhs = [float(bound) for _, _, bound in lps] + [c[1] for c in cases]
+    labels = [c[0] for c in lps] + [c[0] for c in cases]
+    if exact < len(lps):
+        return search
+    # lhs/rhs of the search cases are BDP and DP ε (a ratio of logs); the LP cases are likelihoods against e^ε·c
+    return Verdict.of(lhs, rhs, evidence="certified-lp", tighten=tighten, labels=labels,
+                      domain="every ε-DP mechanism of any number of outputs on two binary records, x₂ independent of "
+                             "x₁, at e^ε ∈ {11/10, 2, 5}, Pr[x₂ = 1] ∈ {1/10, 1/2, 9/10}, P[y | x₁ = 0] ∈ {1/10, 1/3, 9/10}",
+                      certificate=f"{len(lps)} LPs of sizes {lp_sizes({c[1].size for c in lps})} (HiGHS); the exact "
+                                  f"rational dual bound is ≤ e^ε·P[y | x₁ = 0] in {exact} of {len(lps)}; two outputs "
+                                  f"suffice (post-processing by the event's indicator); with the search's "
+                                  f"{search.cases} cases")
+
+
 CLAIMS += [
     Claim(
         "zhao-sec1-dp-implies-bdp-independent", "zhao", "Sec. I (BDP of Yang et al., their Theorem 1)",
-        "With independent records, ε-DP implies ε-Bayesian DP", True, _dp_implies_bdp_independent,
+        "With independent records, ε-DP implies ε-Bayesian DP", True, _dp_implies_bdp_certified,
         note="Zhao introduces BDP as broadening DP to dependent records, citing Yang et al.  The condition is needed: "
              "with copied records ε-local randomized response on two records is ε-DP but its BDP leakage is 2ε.",
         chapter=CHAPTER,
@@ -616,18 +667,22 @@ def _replace_reading_cases():
     return np.array(lhs), np.array(rhs), tuple(labels)
 
 
+def _three_valued_setup(eps: float):
+    """The mechanism and prior of :func:`_three_valued_cases` at ``eps``."""
+    dbs = list(itertools.product((0, 1, 2), repeat=2))
+    keep = 1 / (1 + math.exp(-eps))
+    rows = [[0.5, 0.5] if a == 0 else ([keep, 1 - keep] if a == 1 else [1 - keep, keep]) for a, _ in dbs]
+    return FiniteMechanism(np.array(rows), dbs, [1, 2]), {d: (1 / 6 if d[0] in (1, 2) else 0.0) for d in dbs}
+
+
 @cache
 def _three_valued_cases():
     """Theorem 1's converse with records in {0, 1, 2} and ⊥ = 0: n = 2, the prior puts x₁ on {1, 2} (⊥ has no prior
     mass) and x₂ uniform; the mechanism is randomized response between 1 and 2 on x₁ (a fair coin when x₁ = 0).
     lhs: the BDP leakage; rhs: the ε the converse promises from the BSP level s, log((1/2 + s)/(1/2 − s))."""
     lhs, rhs, labels = [], [], []
-    dbs = list(itertools.product((0, 1, 2), repeat=2))
     for eps in (0.5, 1.0, 2.0):
-        keep = 1 / (1 + math.exp(-eps))
-        rows = [[0.5, 0.5] if a == 0 else ([keep, 1 - keep] if a == 1 else [1 - keep, keep]) for a, _ in dbs]
-        mech = FiniteMechanism(np.array(rows), dbs, [1, 2])
-        prior = {d: (1 / 6 if d[0] in (1, 2) else 0.0) for d in dbs}
+        mech, prior = _three_valued_setup(eps)
         s = bayesian_semantic_privacy(mech, prior, 0)
         lhs.append(bdp_leakage(mech, prior)), rhs.append(math.log((0.5 + s) / (0.5 - s)))
         labels.append(f"ε = {eps}: BDP {lhs[-1]:.3f}, BSP {s:.3g} (⊥ has prior mass 0), converse level "
@@ -635,13 +690,39 @@ def _three_valued_cases():
     return np.array(lhs), np.array(rhs), tuple(labels)
 
 
+def _certified_three_values(tighten: float = 1.0) -> Verdict:
+    """zhao-thm1-converse-three-values with its counterexample certified at ε = 2: (a) the prior gives x₁ = ⊥ = 0
+    mass 0, so under the book's reading Game 1 is undefined at every belief point and drops out; (b) the rows of the
+    mechanism do not depend on x₂, so Game 2's posterior is Game 0's and every SD is exactly 0: BSP = 0 and the
+    converse promises log((½ + 0)/(½ − 0)) = 0; (c) the adversary (1, {2}) sees the likelihood ratio
+    k/(1 − k) = e², k = 1/(1 + e^{−2}), enclosed in mpmath.iv: BDP ≥ 2 > 0."""
+    from mpmath import iv
+
+    lhs, rhs, labels = _three_valued_cases()
+    grid = Verdict.of(lhs, rhs, evidence="extremal", tighten=tighten, labels=labels)
+    mech, prior = _three_valued_setup(2.0)
+    rows = {d: tuple(mech.matrix[k]) for k, d in enumerate(mech.databases)}
+    prior_bot = sum(p for d, p in prior.items() if d[0] == 0)
+    ignores_x2 = all(rows[(a, 0)] == rows[(a, b)] for a in (0, 1, 2) for b in (1, 2))
+    iv.prec = 80
+    k = 1 / (1 + iv.exp(iv.mpf(-2)))
+    bdp_low = iv.log(k / (1 - k)).a
+    if not (prior_bot == 0 and ignores_x2 and bdp_low > 0 and float(rhs[-1]) == 0.0):
+        return grid
+    return replace(grid, evidence=("certified-interval",),
+                   domain="every mechanism and prior with three record values: refuted at ε = 2 (n = 2, ⊥ = 0, "
+                          "x₁ ∈ {1, 2})",
+                   certificate=f"counterexample at ε = 2 (one point box, boxes: 1): BSP = 0 exactly (Game 1 dropped, ⊥ "
+                               f"has prior mass 0; the mechanism ignores x₂), so the promised ε is 0, while the "
+                               f"mpmath.iv enclosure of the BDP ratio's log has lower end {float(bdp_low):.6g} > 0")
+
+
 CLAIMS += [
     Claim(
         "zhao-thm1-converse-three-values", "zhao", "Theorem 1 (second part), records with three values",
         "(1/2 − 1/(e^ε+1))-BSP implies ε-BDP, under the book's BSP (belief points where ⊥ has prior mass 0 are "
         "dropped), records in {0, 1, 2}",
-        True, lambda tighten=1.0: Verdict.of(*_three_valued_cases()[:2], evidence="extremal", tighten=tighten,
-                                             labels=_three_valued_cases()[2]),
+        True, _certified_three_values,
         expected="discrepancy", finding="different-reading",
         note="The book's BSP (notions.bayesian_semantic_privacy, reading 'condition') drops the belief points where ⊥ "
              "has prior mass 0. With binary records that costs nothing (zhao-thm1-converse holds), but with three "
@@ -725,3 +806,4 @@ CLAIMS += [
         chapter=CHAPTER,
     ),
 ]
+
