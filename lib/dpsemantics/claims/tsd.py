@@ -3,8 +3,8 @@
 Effect sizes are reported in units of ε (the paper writes "2ε", "3ε"), computed at ε = 0.5 on the
 models of :mod:`dpsemantics.causal` with the two-sided geometric count in place of the Laplace count.
 Printed relations of Table 1 are strings ("↔ DP", "→ DP", "← DP") compared with the relation that a
-seeded random sweep supports (:func:`dpsemantics.causal.table1`); each row is also attacked as a pair of
-inequalities between the definition's ε and DP's (:func:`dpsemantics.causal.attack_table1_row`).
+seeded random sweep supports (:func:`dpsemantics.claims.causal_evidence.table1`); each row is also attacked as a pair of
+inequalities between the definition's ε and DP's (:func:`dpsemantics.claims.causal_evidence.attack_table1_row`).
 
 Every claim that a printed relation holds returns a :class:`~dpsemantics.claims.Verdict`; an equality is
 checked as two inequalities (a ≤ b and b ≤ a, margin 1 when it holds), and a qualitative statement as a
@@ -22,7 +22,9 @@ import numpy as np
 
 from .. import causal
 from ..mechanisms import FiniteMechanism, geometric_count, local_randomized_response, randomized_response
+from ..notions import xor_randomized_response
 from . import Claim, Verdict
+from . import causal_evidence as evidence
 
 CHAPTER = "book/causal-view"
 EPS = 0.5
@@ -49,7 +51,7 @@ def _verdict(cache, evidence):
 
 @functools.cache
 def _table():
-    return {r.number: r.computed for r in causal.table1(seed=0, mechanisms=40, populations=6)}
+    return {r.number: r.computed for r in evidence.table1(seed=0, mechanisms=40, populations=6)}
 
 
 def _relation(number):
@@ -58,8 +60,8 @@ def _relation(number):
 
 @functools.cache
 def _attack(number):
-    a, b, labels = causal.attack_table1_row(number, seed=SEED + number, eps=EPS)
-    direction = causal.TABLE1_DIRECTION[number]
+    a, b, labels = evidence.attack_table1_row(number, seed=SEED + number, eps=EPS)
+    direction = evidence.TABLE1_DIRECTION[number]
     if direction == "le":
         return a, b, labels
     if direction == "ge":
@@ -70,7 +72,7 @@ def _attack(number):
 
 @functools.cache
 def _arcs():
-    arcs = causal.assumption_arcs(seed=SEED, eps=EPS)
+    arcs = evidence.assumption_arcs(seed=SEED, eps=EPS)
     lhs = [a.with_ratio for a in arcs] + [1.0 for _ in arcs]
     rhs = [1.0 for _ in arcs] + [a.without_ratio for a in arcs]
     labels = [f"with '{a.assumption}': ε ratio" for a in arcs] + [f"without '{a.assumption}': {a.witness}" for a in arcs]
@@ -230,7 +232,7 @@ def _theorem1_search():
         a, b = parts(m)
         lhs.append(a), rhs.append(b), labels.append(f"random model {j}")
     for r in range(2):
-        x, _ = causal.hill_climb(lambda x: (lambda t: t[0] / t[1])(parts(build(x))), rng.normal(0, 1, 24), rng, steps=25)
+        x, _ = evidence.hill_climb(lambda x: (lambda t: t[0] / t[1])(parts(build(x))), rng.normal(0, 1, 24), rng, steps=25)
         a, b = parts(build(x))
         lhs.append(a), rhs.append(b), labels.append(f"local search {r}")
     rr = randomized_response(0.4).matrix
@@ -431,7 +433,7 @@ def _informed_search():
     """§3: either adversary can learn more.  Case 1 (count, correlated data points): the informed one learns
     less; case 2 (randomized response on D₁ XOR D₂, independent data points): the uninformed one learns less."""
     count = causal.adversary_learning(geometric_count(2, EPS), np.array([[0.4, 0.1], [0.1, 0.4]]))
-    xor = causal.adversary_learning(causal.xor_mechanism(EPS), np.full((2, 2), 0.25))
+    xor = causal.adversary_learning(xor_randomized_response(EPS), np.full((2, 2), 0.25))
     lhs = [count["informed"], xor["uninformed"]]
     rhs = [count["uninformed"], xor["informed"]]
     return np.array(lhs), np.array(rhs), ["count, correlated: informed ≤ uninformed", "XOR, independent: uninformed ≤ informed"]
@@ -485,7 +487,7 @@ def _nondisclosure_search():
         add(*build(x), f"random mechanism and population {j}")
     for r in range(2):
         obj = lambda x: (lambda mp: causal.definition_epsilon(3, *mp) / max(2 * causal.nondisclosure_epsilon(*mp), 1e-300))(build(x))
-        x, _ = causal.hill_climb(obj, rng.normal(0, 1, 16), rng, steps=30)
+        x, _ = evidence.hill_climb(obj, rng.normal(0, 1, 16), rng, steps=30)
         add(*build(x), f"local search {r}")
     for p in (0.9, 0.6, 0.51):
         rr = FiniteMechanism(np.array([[p, 1 - p], [1 - p, p]]), [(0,), (1,)], [0, 1])
@@ -590,7 +592,7 @@ def _attack_claim(number, where):
         id=f"tsd-table1-def{number}-attack",
         paper="tsd",
         where=where,
-        statement=f"{name} (Definition {number}) and DP: {_DIRECTION_TEXT[causal.TABLE1_DIRECTION[number]]}; "
+        statement=f"{name} (Definition {number}) and DP: {_DIRECTION_TEXT[evidence.TABLE1_DIRECTION[number]]}; "
                   "random mechanisms and populations, local search on the mechanism, the geometric count",
         printed=True,
         compute=_verdict(lambda: _attack(number), ("random-search", "optimised-search", "extremal")),
