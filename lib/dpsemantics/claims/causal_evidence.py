@@ -14,6 +14,7 @@ A search proves nothing beyond its cases; the certificates of the same relations
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -249,3 +250,117 @@ def assumption_arcs(*, seed: int = 0, mechanisms: int = 12, eps: float = 0.5) ->
                 witness = f"{name}, population {np.round(P, 3).ravel().tolist()} over (0,0),(0,1),(1,0),(1,1)"
     return [AssumptionArc("independent data points", best_ind, best_none, witness),
             AssumptionArc("strong adversary", best_strong, best_none, witness)]
+
+
+# ---------------------------------------------------------------- certificates: linear programs on whole domains
+#
+# Two reductions make the causal definitions' worst cases linear programs (Tschantz et al., Appendix C):
+#
+# - over populations: an interventional probability Pr[Y=y | do(X=x)] is linear in the population 𝒫, so a ratio of two
+#   of them is linear-fractional, and its supremum over the simplex of populations is the linear program
+#   max Σ y_u a_u  s.t.  Σ y_u b_u = 1, y ≥ 0  (Charnes–Cooper), attained at a point-mass population;
+# - over mechanisms: at one population every definition's probability is linear in the mechanism's entries 𝒜(d)(o)
+#   (Lemmas 1 and 2 for interventions; Pr[O=o | Dᵢ=v] = Σ Pr[D=d | Dᵢ=v] 𝒜(d)(o) for conditioning), so the worst
+#   mechanism satisfying a hypothesis given by pairs of databases is a linear program over the mechanisms with m
+#   outputs on kⁿ databases.
+
+
+def population_ratio_lp(numerator, denominator):
+    """An exact-rational upper bound on sup over every population 𝒫 of (Σ 𝒫(u) a_u)/(Σ 𝒫(u) b_u), given a_u, b_u ≥ 0 at
+    the point-mass populations u (Charnes–Cooper's LP, solved by HiGHS, bounded by its exact dual:
+    :func:`~dpsemantics.claims.certify.lp_upper_bound`).  Returns ``(bound, size)``; ``bound`` is ∞ when some u has
+    b_u = 0 < a_u (the ratio is unbounded there) and 0 when every a_u is 0."""
+    from fractions import Fraction
+
+    from .certify import lp_upper_bound
+
+    a = [Fraction(float(x)) for x in numerator]
+    b = [Fraction(float(x)) for x in denominator]
+    if len(a) != len(b) or not a or min(a) < 0 or min(b) < 0:
+        raise ValueError(f"numerator and denominator must be non-negative and of equal, positive length "
+                         f"(got {len(a)} and {len(b)})")
+    if any(x > 0 and y == 0 for x, y in zip(a, b)):
+        return math.inf, (len(a), 0, 1)
+    if not any(a):
+        return 0.0, (len(a), 0, 1)
+    cap = 1 / min(y for y in b if y > 0)
+    cert = lp_upper_bound(a, [], [], [b], [Fraction(1)], [cap] * len(a))
+    return float(cert.bound), cert.size
+
+
+def mechanism_lp(n: int, k: int, m: int, exp_eps, hypothesis, objective, normaliser, q):
+    """The worst mechanism on {0..k−1}ⁿ with ``m`` outputs for one linear comparison at output 0:
+    max Σ_d objective[d]·𝒜(d)(0)  s.t.  Σ_d normaliser[d]·𝒜(d)(0) = q,  𝒜(d)(o) ≤ e^ε 𝒜(d′)(o) for every
+    (d, d′) in ``hypothesis`` and every o, rows of 𝒜 distributions.  ``exp_eps`` and ``q`` are Fractions,
+    ``objective``/``normaliser`` map databases to Fractions.  Returns the LP certificate (its ``bound`` is an exact
+    rational upper bound on the optimum)."""
+    from fractions import Fraction
+
+    from .certify import lp_upper_bound
+
+    dbs = list(itertools.product(range(k), repeat=n))
+    index = {d: j for j, d in enumerate(dbs)}
+    size = len(dbs) * m
+    zero, one = Fraction(0), Fraction(1)
+
+    def var(d, o):
+        return index[d] * m + o
+
+    A_ub, b_ub = [], []
+    for d1, d2 in hypothesis:
+        for o in range(m):
+            row = [zero] * size
+            row[var(d1, o)], row[var(d2, o)] = one, -Fraction(exp_eps)
+            A_ub.append(row), b_ub.append(zero)
+    A_eq, b_eq = [], []
+    for d in dbs:
+        row = [zero] * size
+        for o in range(m):
+            row[var(d, o)] = one
+        A_eq.append(row), b_eq.append(one)
+    row = [zero] * size
+    for d, w in normaliser.items():
+        row[var(d, 0)] = Fraction(w)
+    A_eq.append(row), b_eq.append(Fraction(q))
+    c = [zero] * size
+    for d, w in objective.items():
+        c[var(d, 0)] = Fraction(w)
+    return lp_upper_bound(c, A_ub, b_ub, A_eq, b_eq, [one] * size)
+
+
+def neighbours(n: int, k: int, distance: int = 1) -> list[tuple[tuple, tuple]]:
+    """Ordered pairs of databases in {0..k−1}ⁿ at Hamming distance ``distance`` (1: DP's neighbours)."""
+    dbs = list(itertools.product(range(k), repeat=n))
+    return [(d1, d2) for d1 in dbs for d2 in dbs if sum(x != y for x, y in zip(d1, d2)) == distance]
+
+
+def vertex_values(model, populations, quantity) -> list[float]:
+    """``quantity(model, population)`` at each point-mass population of ``populations`` (the vertices of the
+    simplex a linear function of 𝒫 is determined by)."""
+    return [float(quantity(model, pop)) for pop in populations]
+
+
+def worst_interventional_ratio(model, effect: str, cause, *, populations=None, values=None):
+    """The supremum over every population supported on ``populations`` (point masses; default all) of
+    Pr[Y=y | do(X=x)] / Pr[Y=y | do(X=x′)] over effect values y and ordered pairs of cause values x ≠ x′: each
+    ratio bounded by :func:`population_ratio_lp`.  Returns ``(bound, attained, lps)``: the largest exact-dual
+    bound, the largest ratio at a single point-mass population (a value the supremum reaches), and the number of LPs."""
+    cause = cause if isinstance(cause, tuple) else (cause,)
+    pops = model.point_populations() if populations is None else populations
+    xs = list(itertools.product(*(model.domains[c] for c in cause)))
+    dists = {x: [model.distribution(pop, effect, do=dict(zip(cause, x))) for pop in pops] for x in xs}
+    ys = values if values is not None else sorted({y for x in xs for d in dists[x] for y in d}, key=repr)
+    bound = attained = 0.0
+    lps = 0
+    for y in ys:
+        for x, x2 in itertools.permutations(xs, 2):
+            a = [d.get(y, 0.0) for d in dists[x]]
+            b = [d.get(y, 0.0) for d in dists[x2]]
+            lp, _ = population_ratio_lp(a, b)
+            lps += 1
+            bound = max(bound, lp)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                r = np.where(np.asarray(b) > 0, np.asarray(a) / np.where(np.asarray(b) > 0, b, 1.0),
+                             np.where(np.asarray(a) > 0, np.inf, 0.0))
+            attained = max(attained, float(np.max(r)))
+    return bound, attained, lps
