@@ -424,21 +424,14 @@ def _table1_certificate(number):
 
 
 @functools.cache
-def _one_data_point_certificate():
-    """§5.2: with one data point Def. 7's ε equals DP's: Pr[O | do(D₁=v)] = 𝒜(v) at every population (Lemma 1),
-    so both directions are the pair LPs on {0,1,2} (every pair of databases is a neighbour pair)."""
-    lhs, rhs, labels, sizes = _mechanism_cases(1, 3, 3)
-    domain = (f"every mechanism with 3 outputs on one data point in {{0,1,2}} and every population, at e^ε ∈ "
-              f"{{{', '.join(map(str, LP_EXP_EPS))}}}; both directions (Lemma 1: Pr[O | do(D₁=v)] = 𝒜(v))")
-    return lhs, rhs, labels, domain, _lp_text(len(lhs), sizes)
-
-
-@functools.cache
-def _full_support_certificate():
-    """Proposition 1's proof: at one full-support population Def. 2's check is DP's (Pr[O | D=d] = 𝒜(d) for every d)."""
-    lhs, rhs, labels, sizes = _mechanism_cases(2, 3, 3)
-    domain = (f"every mechanism with 3 outputs on {{0,1,2}}² at any full-support population, at e^ε ∈ "
-              f"{{{', '.join(map(str, LP_EXP_EPS))}}}; both directions (Pr[O | D=d] = 𝒜(d) for every d)")
+def _pairs_certificate(n, where, why):
+    """A statement whose every instance is a pair of databases (``why``): the pair LPs over every mechanism with
+    3 outputs on {0,1,2}ⁿ.  §5.2 (n = 1): Pr[O | do(D₁=v)] = 𝒜(v) at every population (Lemma 1), and every pair of
+    databases is a neighbour pair.  Proposition 1's proof (n = 2): at one full-support population
+    Pr[O | D=d] = 𝒜(d) for every d."""
+    lhs, rhs, labels, sizes = _mechanism_cases(n, 3, 3)
+    domain = (f"every mechanism with 3 outputs on {where}, at e^ε ∈ {{{', '.join(map(str, LP_EXP_EPS))}}}; "
+              f"both directions ({why})")
     return lhs, rhs, labels, domain, _lp_text(len(lhs), sizes)
 
 
@@ -709,7 +702,7 @@ CLAIMS = [
     Claim("tsd-prop4-def7-not-dp", "tsd", "Proposition 4", "The mechanism of eqs. (18)–(19) satisfies Definition 7 with ε = 0 at every such population (30 random ones) but is not DP for any ε",
           True, _certified(_prop4_separates_certificate), chapter=CHAPTER),
     Claim("tsd-s5.2-two-data-points", "tsd", "§5.2, before Proposition 4", "A counterexample to Definition 7 ⇒ DP needs two data points: with one data point Definition 7's ε equals DP's at every population (100 random cases)",
-          True, _certified(_one_data_point_certificate), chapter=CHAPTER),
+          True, _certified(lambda: _pairs_certificate(1, "one data point in {0,1,2} and every population", "Lemma 1: Pr[O | do(D₁=v)] = 𝒜(v)")), chapter=CHAPTER),
     Claim("tsd-s3-def3-correlated", "tsd", "§1.1 and §3", "Conditioning on Ada's data point when Byron's always equals it: Definition 3's ε is 2ε for an ε-DP count (the 'double dose')",
           2.0, _def3_correlated_units, atol=1e-9, chapter=CHAPTER),
     Claim("tsd-s1.1-conditioning-d1", "tsd", "§1.1", "In the survey (R₂ := R₁), conditioning on Ada's data point D₁ moves the output distribution by up to a factor e^{2ε}",
@@ -765,7 +758,7 @@ CLAIMS = [
     Claim("tsd-s1.1-data-point-effect-any-relation", "tsd", "§1.1", "DP bounds the effect of Ada's data point by ε whatever the relation between the statuses (inheritance probability 0, 0.1, …, 1; random joint populations; the maximum over point masses)",
           True, _certified(_data_point_any_relation_certificate), chapter=CHAPTER),
     Claim("tsd-prop1-full-support", "tsd", "§3, proof of Proposition 1", "One population giving every database positive probability already makes Definition 2's check equal to DP (40 random cases)",
-          True, _certified(_full_support_certificate), chapter=CHAPTER),
+          True, _certified(lambda: _pairs_certificate(2, "{0,1,2}² at any full-support population", "Pr[O | D=d] = 𝒜(d) for every d")), chapter=CHAPTER),
     Claim("tsd-s2-noninterference", "tsd", "§2", "Differential privacy with ε = 0 is noninterference; quantitatively, the effect of changing the whole input is at most n·ε_DP and at least ε_DP",
           True, _certified(_noninterference_certificate), chapter=CHAPTER),
     Claim("tsd-s3-informed-adversary", "tsd", "§3, after Proposition 1", "Depending on the circumstances either the informed (strong) or the uninformed adversary learns more: a computed example of each",
