@@ -520,9 +520,43 @@ def test_table1_rows_are_certified_over_every_mechanism_and_the_worst_case_is_e_
 
 
 def test_tsd_relations_are_mostly_certified_registry():
-    """Issue 20: at least 18 of the 32 relations of Tschantz et al. are certified (an LP over a whole domain)."""
+    """Issue 20: at least 18 of the 32 relations of Tschantz et al. the registry held are certified (an LP over a whole
+    domain); the slips found later are counterexamples, each a discrepancy."""
     from dpsemantics import claims
+    from dpsemantics.claims import tsd
 
-    results = [claims.evaluate(c) for c in claims.registry("tsd") if c.is_relation]
+    slips = {c.id for c in tsd.SLIPS}
+    results = [claims.evaluate(c) for c in claims.registry("tsd") if c.is_relation and c.id not in slips]
     assert len(results) == 32
     assert sum(r.verdict.certified for r in results) >= 18
+    assert all(claims.evaluate(c).status == "discrepancy" and c.finding for c in tsd.SLIPS)
+
+
+def test_s7_posterior_as_printed_is_the_prior_and_the_game_i_posterior_is_not_registry():
+    """§7's posterior 'where person i does not provide data', as printed, keeps 𝒜(d₋ᵢd′ᵢ) fixed inside the
+    denominator's sum, so it equals the prior; with the summation variable in place it is Kasiviswanathan and
+    Smith's Game-i posterior (ε-DP count, n = 2, uniform prior, d = (1, 1), output 2, person 2 gives 0)."""
+    rows = geometric_count(2, EPS)
+    dbs = list(itertools.product((0, 1), repeat=2))
+    swap = lambda d: (d[0], 0)  # noqa: E731
+    printed = rows[swap((1, 1))][2] * 0.25 / sum(rows[swap((1, 1))][2] * 0.25 for _ in dbs)
+    intended = rows[swap((1, 1))][2] * 0.25 / sum(rows[swap(e)][2] * 0.25 for e in dbs)
+    assert printed == pytest.approx(0.25) and intended == pytest.approx(0.3112, abs=5e-5)
+    from dpsemantics import claims
+
+    r = claims.evaluate(claims.get("tsd-s7-game-i-denominator"))
+    assert r.status == "discrepancy" and f"{intended:.4f}" in r.claim.note
+
+
+def test_proposition4_eq16_without_weights_is_four_times_the_interventional_probability_registry():
+    """Proposition 4's proof, eq. (16): the sum over the other two data points without population weights is, at the
+    uniform population (weights ¼), exactly 4 × Pr[O=o | do(D₃=1)] (Lemma 2, eq. 78)."""
+    rows = geometric_count(3, EPS)
+    for o in range(4):
+        unweighted = sum(rows[rest + (1,)][o] for rest in itertools.product((0, 1), repeat=2))
+        interventional = sum(0.25 * rows[rest + (1,)][o] for rest in itertools.product((0, 1), repeat=2))
+        assert unweighted == pytest.approx(4 * interventional)
+    from dpsemantics import claims
+
+    v = claims.evaluate(claims.get("tsd-prop4-eq16-unweighted")).verdict
+    assert v.margin == pytest.approx(4.0) and not v.holds

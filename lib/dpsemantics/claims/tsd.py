@@ -707,6 +707,173 @@ def _def4_printed_certificate():
         "the printed condition)", _lp_text(len(lhs), sizes) + "; the primal values are attained"
 
 
+# ---------------------------------------------------------------- slips of the text (issue 20): each computed
+
+
+def _slip(lhs, rhs, labels, evidence="extremal"):
+    """A slip's check: the printed form against what the argument needs (refuted when the slip matters)."""
+    return lambda tighten=1.0: Verdict.of(lhs(), rhs, evidence=evidence, tighten=tighten, labels=labels,
+                                          second=f"none: a counterexample to the text as printed, computed exactly")
+
+
+def _eq7_as_printed():
+    """Eq. (7) with dᵢ on both sides has ε = 0 for every mechanism; for DP's inequality it would be ε_DP (∞ for the
+    mechanisms of eqs. 18–19 and 31–33, which are not DP)."""
+    out = []
+    for mech in (causal.appendix_b_mechanism(), causal.proposition4_mechanism()):
+        M = np.asarray(mech.matrix, float)
+        printed = float(np.max(np.log(M[M > 0] / M[M > 0])))  # the same row on both sides
+        out.append(causal.definition_epsilon(1, mech) - printed)
+    return out
+
+
+def _appendix_b_reference():
+    """Appendix B cites (3), Definition 2's inequality; for the mechanism of eqs. (31)–(33) its ε (over every
+    population) is ∞, while Definition 10's inequality (30) at the population holds with ε = 0."""
+    mech = causal.appendix_b_mechanism()
+    pop = np.array([0.5, 0.5, 0.0])
+    return [causal.universal_epsilon(2, mech) - causal.definition_epsilon(10, mech, pop)]
+
+
+def _recursive():
+    """Appendix C calls M^𝒜 'non-recursive'; its equations have a causal order (the engine finds one), so it is
+    recursive, as §4 requires — which is what makes the bottom-up computation possible."""
+    model = causal.survey_model(geometric_count(3, EPS))
+    return "recursive" if model.order else "non-recursive"
+
+
+def _theorem1_condition():
+    """Theorem 1's proof applies Property 1 'for any y such that Pr[Y=y] > 0' and then divides by
+    Pr[Y=y | do(X=x)].  Y := X with X uniform: Pr[Y=1] = ½ > 0, yet Pr[Y=1 | do(X=0)] = 0.  lhs: 1 where
+    Pr[Y=y] > 0; rhs: 1 where Pr[Y=y | do(X=x)] > 0 (the condition the step needs)."""
+    model = causal.sequence_model([np.eye(2)], [np.eye(2), np.eye(2)])
+    pop = model.uniform_population()
+    out = []
+    for y, x in itertools.product((0, 1), (0, 1)):
+        out.append(float(model.probability(pop, {"Y": y}) > 0) - float(model.probability(pop, {"Y": y}, do={"X": x}) > 0))
+    return out
+
+
+def _game_i_posteriors(replace_index, printed_denominator, prior=(0.25, 0.25, 0.25, 0.25), d=(1, 1)):
+    """§7's posterior of D = ``d`` when one person (component ``replace_index``) gives 0 instead: the ε-DP count on
+    two data points, output 2, ``prior`` over (0,0), (0,1), (1,0), (1,1).  ``printed_denominator``: the
+    denominator as printed (d₋ᵢ fixed inside the sum over d′)."""
+    mech = geometric_count(2, EPS)
+    dbs = list(itertools.product((0, 1), repeat=2))
+    prior = dict(zip(dbs, prior))
+
+    def swap(d):
+        return tuple(0 if t == replace_index else v for t, v in enumerate(d))
+
+    o = 2
+    num = mech.row(swap(d))[o] * prior[d]
+    den = sum((mech.row(swap(d)) if printed_denominator else mech.row(swap(e)))[o] * prior[e] for e in dbs)
+    return num / den
+
+
+def _game_i_denominator():
+    """As printed the denominator's mechanism term does not depend on the summation variable, so the expression is
+    the prior Cr[D=d | B] = ¼ whatever the output: lhs |printed − intended|, against 0."""
+    return [abs(_game_i_posteriors(1, True) - _game_i_posteriors(1, False))]
+
+
+def _minus_one_index():
+    """'d₋₁d′ᵢ' replaces component 1, 'd with its i-th component replaced' component i (i = 2): different posteriors."""
+    skewed = dict(prior=(0.1, 0.2, 0.3, 0.4), d=(1, 0))
+    return [abs(_game_i_posteriors(0, False, **skewed) - _game_i_posteriors(1, False, **skewed))]
+
+
+def _section4_index():
+    """§4 defines Pr[O=o | Dᵢ=pos] as 'conditioned upon seeing D₁ = pos' (and 𝓜[Dᵢ := pos] as 'the line assigning
+    R₁ to D₁ replaced'): in prog_status the two differ for i = 3 (uniform R₁, R₃)."""
+    m = causal.prog_status_model(EPS)
+    pop = m.uniform_population()
+    return [max(abs(m.probability(pop, {"O": o}, given={"D3": 1}) - m.probability(pop, {"O": o}, given={"D1": 1}))
+                for o in m.domains["O"])]
+
+
+def _prop4_eq16():
+    """Proposition 4's proof, eq. (16): Σ_{d₋ₙ} Pr[𝒜(d₋ₙ, dₙ)=o] (no population weights) is then read as
+    Pr[O=o | do(Dₙ=dₙ)] 'by Lemma 2' to reach (17).  For the ε-DP count on three data points at the uniform
+    population the unweighted sum is 4 times the interventional probability: lhs the sum, rhs the probability."""
+    mech = geometric_count(3, EPS)
+    model = causal.survey_model(mech)
+    pop = model.uniform_population()
+    lhs, rhs = [], []
+    for o in mech.outputs:
+        lhs.append(sum(mech.row(rest + (1,))[mech.outputs.index(o)] for rest in itertools.product((0, 1), repeat=2)))
+        rhs.append(model.probability(pop, {"O": o}, do={"D3": 1}))
+    return lhs, rhs
+
+
+def _slip_claim(cid, where, statement, check, *, note, finding="typo"):
+    """A slip of the text: a relation whose printed form the check refutes (a discrepancy with a finding)."""
+    return Claim(cid, "tsd", where, statement, True, check, expected="discrepancy", finding=finding, chapter=CHAPTER,
+                 note=note)
+
+
+SLIPS = [
+    _slip_claim("tsd-prop1-eq7-as-printed", "§3, proof of Proposition 1, eq. (7)",
+                "Eq. (7) as printed, Pr[𝒜(⟨d₁,…,dᵢ,…,dₙ⟩)=o] ≤ e^ε Pr[𝒜(⟨d₁,…,dᵢ,…,dₙ⟩)=o], is Definition 1's inequality "
+                "(checked as ε_DP ≤ the ε of (7) for two mechanisms that are not DP)",
+                _slip(_eq7_as_printed, [0.0, 0.0], ["eqs. (31)–(33): ε_DP − ε of (7)", "eqs. (18)–(19): ε_DP − ε of (7)"]),
+                note="The right side should have d′ᵢ: as printed both sides are the same probability, so (7) holds for every "
+                     "mechanism (ε = 0) and cannot conclude Definition 1; the two non-DP mechanisms have ε_DP = ∞. The proof "
+                     "then ends 'Definition 1 holds' twice. With d′ᵢ the step is right (tsd-table1-def2-attack is certified)."),
+    _slip_claim("tsd-appB-cites-eq3", "Appendix B, after eq. (33)",
+                "Eqs. (34)–(35) follow 'using (3)', and '(3) says nothing about D₁ = 2': the inequality cited, (3), holds for "
+                "the mechanism of eqs. (31)–(33) with the ε that the population's check gives (checked as ε of (3) − ε of (30) ≤ 0)",
+                _slip(_appendix_b_reference, [0.0], ["ε of (3) over every population minus ε of (30) at Pr[D₁=2] = 0"]),
+                note="(3) is Definition 2's inequality, which quantifies over every population and fails for this mechanism "
+                     "(ε = ∞). The argument uses Definition 10's inequality (30) at the one population, which holds with ε = 0, "
+                     "and the conditioning that gives (34)–(35): the reference should be (30)."),
+    Claim("tsd-appC-recursive", "tsd", "Appendix C, before eq. (36)",
+          "'Since the SEM is non-recursive this can be calculated in a bottom up fashion'",
+          "non-recursive", _recursive, expected="discrepancy", finding="typo", chapter=CHAPTER,
+          note="§4 restricts the paper to recursive SEMs (an order with no variable before its parents), and only that "
+               "order makes the bottom-up computation possible; the engine finds it for 𝓜^𝒜 (a cyclic model is "
+               "rejected). 'Non-recursive' should read 'recursive'."),
+    _slip_claim("tsd-thm1-proof-condition", "§6.2, proof of Theorem 1",
+                "Property 1 is applied 'for any y such that Pr[Y=y] > 0', which makes Pr[Z=z | Y=y, do(X=x)] defined "
+                "(checked as 1[Pr[Y=y] > 0] ≤ 1[Pr[Y=y | do(X=x)] > 0] in the model Y := X, X uniform)",
+                _slip(_theorem1_condition, [0.0] * 4, [f"y={y}, do(X={x})" for y, x in itertools.product((0, 1), (0, 1))]), finding="proof-gap",
+                note="The step conditions on Y = y under do(X = x), so it needs Pr[Y=y | do(X=x)] > 0, not Pr[Y=y] > 0: with "
+                     "Y := X and X uniform, Pr[Y=1] = ½ but Pr[Y=1 | do(X=0)] = 0. The theorem stands: when Pr[Y=y | do(X=x′)] "
+                     "= 0, ε₁-BRP forces Pr[Y=y | do(X=x)] = 0 too and both sides of the last inequality are 0 "
+                     "(tsd-thm1-composition)."),
+    _slip_claim("tsd-s7-game-i-denominator", "§7, the posterior 'where person i does not provide data'",
+                "The printed posterior Pr[𝒜(d₋ᵢd′ᵢ)=o]·Cr[D=d | B] / Σ_d′ Pr[𝒜(d₋ᵢd′ᵢ)=o]·Cr[D=d′ | B] is Kasiviswanathan "
+                "and Smith's Game-i posterior (checked as |printed − Game i| ≤ 0: ε-DP count, n = 2, uniform prior)",
+                _slip(_game_i_denominator, [0.0], ["d = (1, 1), o = 2, person 2 gives 0"]),
+                note="Inside the sum the mechanism's argument must vary with d′ (𝒜(d′₋ᵢd′ᵢ)); as printed it is the fixed "
+                     "𝒜(d₋ᵢd′ᵢ), the factor cancels and the expression is the prior Cr[D=d | B] = ¼ whatever the output, "
+                     "against the Game-i posterior 0.3112 here."),
+    _slip_claim("tsd-s7-d-minus-one", "§7, after the posterior",
+                "'d₋₁d′ᵢ is shorthand for d with its i-th component replaced with d′ᵢ' (checked as the posteriors with "
+                "component 1 and component i = 2 replaced being equal; ε-DP count, n = 2, a prior that is not symmetric)",
+                _slip(_minus_one_index, [0.0], ["prior (0.1, 0.2, 0.3, 0.4), d = (1, 0), o = 2, d′ = 0: component 1 against component 2"]),
+                note="The subscript should be −i, as in the formula above it (d₋ᵢd′ᵢ); replacing component 1 instead of i gives "
+                     "another posterior whenever the prior is not symmetric in the two data points: 0.2159 (component 1 replaced) "
+                     "against 0.3402 (component 2) here."),
+    _slip_claim("tsd-s4-conditioning-index", "§4, the probabilities in 𝓜_st^𝒜",
+                "'Pr[O=o | Dᵢ=pos] is that probability conditioned upon seeing D₁ = pos' (and 𝓜[Dᵢ := pos] replaces 'the "
+                "line assigning R₁ to D₁'): the index makes no difference in prog_status (checked for i = 3, uniform R₁, R₃)",
+                _slip(_section4_index, [0.0], ["max over o of |Pr[O=o | D3=pos] − Pr[O=o | D1=pos]|"]),
+                note="Dᵢ should be D₁ (the sentence and the sub-model both speak of D₁). In prog_status D₁ and D₂ are equal, "
+                     "but D₃ is not: conditioning on D₃ = pos gives another output distribution."),
+    Claim("tsd-prop4-eq16-unweighted", "tsd", "§5.2, proof of Proposition 4, eqs. (15)–(17)",
+          "The left side of eq. (16), Σ_{d₋ₙ} Pr[𝒜(d₋ₙ, dₙ)=o] without population weights, is Pr[O=o | do(Dₙ=dₙ)] "
+          "by Lemma 2, giving (17) (checked for the ε-DP count on three data points at the uniform population)",
+          True, lambda tighten=1.0: Verdict.of(*_prop4_eq16(), evidence="extremal", tighten=tighten,
+                                              labels=[f"O={o}" for o in range(4)],
+                                              second="none: a counterexample to the text as printed, computed exactly"),
+          expected="discrepancy", finding="typo", chapter=CHAPTER,
+          note="The weights Pr_𝒫[D₋ₙ = d₋ₙ] of (14) are dropped from (15)–(16), so (16) sums 4 probabilities (up to 4, "
+               "not a probability); with them (16) is Lemma 2's eq. (78) and (17) follows. Proposition 4 itself is "
+               "certified (tsd-table1-def7-attack); the same weights are missing from eqs. (21)–(22)."),
+]
+
+
 # ---------------------------------------------------------------- the registry
 
 
@@ -860,6 +1027,7 @@ CLAIMS = [
     Claim("tsd-s8-experiment", "tsd", "§8", "An effect size can be estimated from a black box by experiment: the 95% confidence interval for log RP from interventions on one data point covers the true effect at the nominal rate (seeded simulation, 4000 experiments per size; bound α + 3 standard errors)",
           True, _verdict(_experiment_search, "random-search", supremum=_EXPERIMENT_SUPREMUM, supremum_from="a correct 95 % interval misses with probability α = 0.05, against the allowed α + 3 standard errors", second=_none("a Monte Carlo coverage rate, not an optimisation")), chapter=CHAPTER),
 ]
+CLAIMS += SLIPS
 
 #: results the paper states that the registry does not check, and why (rendered by the chapter)
 UNCHECKED = [
