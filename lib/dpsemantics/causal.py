@@ -162,7 +162,8 @@ class StructuralModel:
                 dom = list(declared[name])
                 outside = [v for v in produced if v not in dom]
                 if outside:
-                    raise ValueError(f"equation of {name!r} produces {outside[0]!r}, outside its declared domain {dom!r}")
+                    raise ValueError(f"equation of {name!r} produces {outside[0]!r}, outside its declared "
+                                     f"domain {dom!r}")
             else:
                 dom = produced
             self.domains[name] = dom
@@ -188,7 +189,8 @@ class StructuralModel:
         if not _is_distribution(out):
             return {out: 1.0}
         keys = list(out)
-        probs = check_distribution([out[k] for k in keys], f"distribution of {name} at {dict(zip(self.parents[name], values))}")
+        where = dict(zip(self.parents[name], values))
+        probs = check_distribution([out[k] for k in keys], f"distribution of {name} at {where}")
         return {k: float(p) for k, p in zip(keys, probs) if p > 0}
 
     # ---------------------------------------------------------------- checks on queries
@@ -204,14 +206,16 @@ class StructuralModel:
         for name, value in assignment.items():
             self._check_variable(name, f"{role} variable")
             if value not in self.domains[name]:
-                raise ValueError(f"{role} value {name}={value!r} is outside the domain of {name} {self.domains[name]!r}")
+                raise ValueError(f"{role} value {name}={value!r} is outside the domain of {name} "
+                                 f"{self.domains[name]!r}")
         return dict(assignment)
 
     def check_population(self, population) -> dict:
         """Validate 𝒫: a mapping from tuples of background values (in ``background`` order) to
         probabilities summing to one; a model with one background variable also accepts bare values."""
         if not isinstance(population, Mapping) or not population:
-            raise ValueError(f"population must be a non-empty mapping from background values to probabilities (got {population!r})")
+            raise ValueError(f"population must be a non-empty mapping from background values to probabilities "
+                             f"(got {population!r})")
         keys = []
         for key in population:
             single = len(self.background) == 1 and not (isinstance(key, tuple) and len(key) == 1)
@@ -220,7 +224,8 @@ class StructuralModel:
                 raise ValueError(f"population key {key!r} must give one value for each of {self.background}")
             for name, v in zip(self.background, k):
                 if v not in self.domains[name]:
-                    raise ValueError(f"population key {key!r}: value {v!r} is outside the domain of {name} {self.domains[name]!r}")
+                    raise ValueError(f"population key {key!r}: value {v!r} is outside the domain of {name} "
+                                     f"{self.domains[name]!r}")
             keys.append(k)
         probs = check_distribution([population[k] for k in population], "population")
         return {k: float(p) for k, p in zip(keys, probs)}
@@ -290,7 +295,8 @@ class StructuralModel:
         hit, cond = self._matcher(event, "event"), self._matcher(given, "given")
         den = sum(p for v, p in joint.items() if cond(v))
         if given is not None and den <= 0:
-            raise ValueError(f"given={given!r} has probability zero under this population; conditioning on it is undefined")
+            raise ValueError(f"given={given!r} has probability zero under this population; conditioning on it is "
+                             "undefined")
         num = sum(p for v, p in joint.items() if cond(v) and hit(v))
         return float(num / den) if given is not None else float(num)
 
@@ -311,7 +317,8 @@ class StructuralModel:
                 out[key] = out.get(key, 0.0) + p
                 total += p
         if total <= 0:
-            raise ValueError(f"given={given!r} has probability zero under this population; conditioning on it is undefined")
+            raise ValueError(f"given={given!r} has probability zero under this population; conditioning on it is "
+                             "undefined")
         return {k: v / total for k, v in out.items()}
 
     def submodel(self, assignment: Mapping) -> "StructuralModel":
@@ -614,7 +621,8 @@ def is_independent(P: np.ndarray, atol=1e-12) -> bool:
 def definition_epsilon(number: int, mechanism, population=None) -> float:
     """The smallest ε for which Definition ``number``'s inequality holds at one population 𝒫.
 
-    ``mechanism`` is a :class:`~dpsemantics.mechanisms.FiniteMechanism` on 𝒟ⁿ (or the array of :func:`mechanism_tensor`);
+    ``mechanism`` is a :class:`~dpsemantics.mechanisms.FiniteMechanism` on 𝒟ⁿ (or the array of
+    :func:`mechanism_tensor`);
     ``population`` an array over 𝒟ⁿ (ignored by Definition 1).  For the universally quantified
     Definitions 2, 3, 4, 5, 8 this is the check *inside* the quantifier (2 at one 𝒫 is Definition 10).
     Definition 4 requires an independent 𝒫.  Comparisons made vacuous by zero probabilities are skipped
@@ -641,7 +649,8 @@ def definition_epsilon(number: int, mechanism, population=None) -> float:
     if number in (2, 10):
         return max(_move_axis_pairs(A, i, valid=P > 0) for i in range(n))
     if number == 4 and not is_independent(P):
-        raise ValueError("definition 4 applies to populations with independent data points only (got a dependent population)")
+        raise ValueError("definition 4 applies to populations with independent data points only (got a dependent "
+                         "population)")
     best = 0.0
     for i in range(n):
         others = tuple(j for j in range(n) if j != i)
@@ -722,7 +731,8 @@ def universal_epsilon(number: int, mechanism, populations=()) -> float:
     if number == 1:
         return definition_epsilon(1, mechanism)
     if number not in UNIVERSAL_INNER:
-        raise ValueError(f"number must be a universally quantified definition {sorted(UNIVERSAL_INNER)} (got number={number!r})")
+        raise ValueError(f"number must be a universally quantified definition {sorted(UNIVERSAL_INNER)} "
+                         f"(got number={number!r})")
     A = mechanism_tensor(mechanism)[0] if isinstance(mechanism, FiniteMechanism) else np.asarray(mechanism, float)
     inner = UNIVERSAL_INNER[number]
     best = 0.0
@@ -986,7 +996,8 @@ def experiment_log_ratio(mechanism: FiniteMechanism, first, second, output, tria
     trials = check_positive_int(trials, "trials")
     replications = check_positive_int(replications, "replications")
     j = mechanism.outputs.index(output)
-    draws = [rng.multinomial(trials, mechanism.row(db), size=replications)[:, j].astype(float) for db in (first, second)]
+    draws = [rng.multinomial(trials, mechanism.row(db), size=replications)[:, j].astype(float)
+             for db in (first, second)]
     x1, x2 = (np.where(x == 0, 0.5, x) for x in draws)
     est = np.log(x1 / trials) - np.log(x2 / trials)
     se = np.sqrt(np.clip(1 / x1 - 1 / trials, 0, None) + np.clip(1 / x2 - 1 / trials, 0, None))
@@ -1000,7 +1011,8 @@ def experiment_coverage(mechanism: FiniteMechanism, first, second, output, trial
     rng = np.random.default_rng(seed)
     j = mechanism.outputs.index(output)
     truth = float(np.log(mechanism.row(first)[j]) - np.log(mechanism.row(second)[j]))
-    est, lo, hi = experiment_log_ratio(mechanism, first, second, output, trials, rng, level=level, replications=replications)
+    est, lo, hi = experiment_log_ratio(mechanism, first, second, output, trials, rng, level=level,
+                                       replications=replications)
     return {"truth": truth, "coverage": float(np.mean((lo <= truth) & (truth <= hi))),
             "width": float(np.mean(hi - lo)), "mean": float(np.mean(est)), "replications": replications}
 

@@ -268,7 +268,8 @@ class Result:
                 and matches(c.printed, self.computed, c.atol, c.rtol):
             printed, computed = float(c.printed), float(self.computed)
             slack = 1e-12 * max(abs(printed), abs(computed))
-            if (c.bound == "upper" and printed < computed - slack) or (c.bound == "lower" and printed > computed + slack):
+            if (c.bound == "upper" and printed < computed - slack) or \
+                    (c.bound == "lower" and printed > computed + slack):
                 return "unsafe-rounding"
         return ""
 

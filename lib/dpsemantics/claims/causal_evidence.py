@@ -67,7 +67,8 @@ class Table1Row:
         return self.printed == self.computed
 
 
-def table1(seed: int = 0, mechanisms: int = 60, populations: int = 8, n: int = 2, k: int = 3, m: int = 3) -> list[Table1Row]:
+def table1(seed: int = 0, mechanisms: int = 60, populations: int = 8, n: int = 2, k: int = 3,
+           m: int = 3) -> list[Table1Row]:
     """Regenerate Table 1 (plus Definition 10) by computation on random mechanisms and populations.
 
     For each random mechanism 𝒜 and each random population 𝒫 (full, sparse, independent and
@@ -84,7 +85,8 @@ def table1(seed: int = 0, mechanisms: int = 60, populations: int = 8, n: int = 2
         mech = random_mechanism(rng, n, k, m)
         A = mechanism_tensor(mech)[0]
         e1 = definition_epsilon(1, A)
-        pops = [random_population(rng, n, k, kinds[j % 4]) for j in range(check_positive_int(populations, "populations"))]
+        pops = [random_population(rng, n, k, kinds[j % 4])
+                for j in range(check_positive_int(populations, "populations"))]
         for d in (7, 10):
             pairs[d].extend((definition_epsilon(d, A, P), e1) for P in pops)
         # rows 5 and 6 ask the structural model do() queries (their own definitions), not Lemma 1

@@ -85,15 +85,6 @@ def _relation(number):
     return lambda: _table()[number]
 
 
-@functools.cache
-def _arcs():
-    arcs = evidence.assumption_arcs(seed=SEED, eps=EPS)
-    lhs = [a.with_ratio for a in arcs] + [1.0 for _ in arcs]
-    rhs = [1.0 for _ in arcs] + [a.without_ratio for a in arcs]
-    labels = [f"with '{a.assumption}': ε ratio" for a in arcs] + [f"without '{a.assumption}': {a.witness}" for a in arcs]
-    return np.array(lhs), np.array(rhs), labels
-
-
 # ---------------------------------------------------------------- the motivating example (§1.1, §6.3)
 
 
@@ -140,7 +131,8 @@ def _appendix_b_search():
     """Definition 10 at every population with Pr[D₁=2] = 0 (ε = 0: e^ε ≤ 1) and DP's ε (∞: e^{−ε} ≤ 0)."""
     mech = causal.appendix_b_mechanism()
     pops = _random_pops_without(2, 1, 3, 30, np.random.default_rng(SEED))
-    lhs = [math.exp(causal.definition_epsilon(10, mech, P)) for P in pops] + [math.exp(-causal.definition_epsilon(1, mech))]
+    lhs = [math.exp(causal.definition_epsilon(10, mech, P)) for P in pops]
+    lhs += [math.exp(-causal.definition_epsilon(1, mech))]
     rhs = [1.0] * len(pops) + [0.0]
     return np.array(lhs), np.array(rhs), [f"population {np.round(P, 3).tolist()}" for P in pops] + ["DP: e^(-ε_DP) = 0"]
 
@@ -248,7 +240,8 @@ def _theorem1_search():
         a, b = parts(m)
         lhs.append(a), rhs.append(b), labels.append(f"random model {j}")
     for r in range(2):
-        x, _ = evidence.hill_climb(lambda x: (lambda t: t[0] / t[1])(parts(build(x))), rng.normal(0, 1, 24), rng, steps=25)
+        x, _ = evidence.hill_climb(lambda x: (lambda t: t[0] / t[1])(parts(build(x))), rng.normal(0, 1, 24), rng,
+                                   steps=25)
         a, b = parts(build(x))
         lhs.append(a), rhs.append(b), labels.append(f"local search {r}")
     rr = randomized_response(0.4).matrix
@@ -307,7 +300,8 @@ def _informed_search():
     xor = causal.adversary_learning(xor_randomized_response(EPS), np.full((2, 2), 0.25))
     lhs = [count["informed"], xor["uninformed"]]
     rhs = [count["uninformed"], xor["informed"]]
-    return np.array(lhs), np.array(rhs), ["count, correlated: informed ≤ uninformed", "XOR, independent: uninformed ≤ informed"]
+    labels = ["count, correlated: informed ≤ uninformed", "XOR, independent: uninformed ≤ informed"]
+    return np.array(lhs), np.array(rhs), labels
 
 
 @functools.cache
@@ -316,13 +310,15 @@ def _path_search():
     rng = np.random.default_rng(12)
     lhs, rhs, labels = [], [], []
     for e in (0.1, 0.5, 1.0, 2.0):
-        eff = causal.path_effects(causal.prog_status_model(e, with_database=False), "O", "R1", direct_hold="R2", indirect_hold="D1")
+        eff = causal.path_effects(causal.prog_status_model(e, with_database=False), "O", "R1", direct_hold="R2",
+                                  indirect_hold="D1")
         lhs.append(eff["total"]), rhs.append(eff["direct"] + eff["indirect"]), labels.append(f"survey, ε = {e:g}")
     for j in range(12):
         mech = causal.random_mechanism(rng, n=2, k=2, m=3, zero_prob=0.0)
         model = causal.survey_model(mech, copies={2: 1}, with_database=False)
         eff = causal.path_effects(model, "O", "R1", direct_hold="R2", indirect_hold="D1")
-        lhs.append(eff["total"]), rhs.append(eff["direct"] + eff["indirect"]), labels.append(f"random mechanism {j}, R2 := R1")
+        lhs.append(eff["total"]), rhs.append(eff["direct"] + eff["indirect"])
+        labels.append(f"random mechanism {j}, R2 := R1")
     inherit = causal.inheritance_model(EPS)
     eff = causal.path_effects(inherit, "O", "R1", direct_hold="R2", indirect_hold="D1")
     lhs.append(eff["total"]), rhs.append(eff["direct"] + eff["indirect"]), labels.append("partial inheritance")
@@ -340,7 +336,8 @@ def _nondisclosure_search():
     """§7: statistical nondisclosure at the true population ⇒ Definition 3's check there with ε = 0;
     quantitatively ε_3(𝒫) ≤ 2·ε_SND(𝒫).  Random mechanisms and populations, local search, randomized
     response near ½ (the ratio tends to 1).  Exactly nondisclosing populations give 0 ≤ 0, a case that
-    cannot be tightened, so they are shown in the chapter (:func:`dpsemantics.causal.nondisclosing_example`), not counted here."""
+    cannot be tightened, so they are shown in the chapter (:func:`dpsemantics.causal.nondisclosing_example`), not
+    counted here."""
     rng = np.random.default_rng(13)
     lhs, rhs, labels = [], [], []
 
@@ -357,7 +354,8 @@ def _nondisclosure_search():
         x = rng.normal(0, 1, 16)
         add(*build(x), f"random mechanism and population {j}")
     for r in range(2):
-        obj = lambda x: (lambda mp: causal.definition_epsilon(3, *mp) / max(2 * causal.nondisclosure_epsilon(*mp), 1e-300))(build(x))
+        obj = lambda x: (lambda mp: causal.definition_epsilon(3, *mp)  # noqa: E731
+                         / max(2 * causal.nondisclosure_epsilon(*mp), 1e-300))(build(x))
         x, _ = evidence.hill_climb(obj, rng.normal(0, 1, 16), rng, steps=30)
         add(*build(x), f"local search {r}")
     for p in (0.9, 0.6, 0.51):
@@ -377,9 +375,11 @@ def _bayesian0_without_independence():
     dbs = [(0, 0), (0, 1), (1, 0), (1, 1)]
     for eps in (0.1, 0.5, 2.0):
         keep = 1 / (1 + math.exp(-eps))
-        mech = FiniteMechanism(np.array([[keep, 1 - keep] if a == b else [1 - keep, keep] for a, b in dbs]), dbs, [0, 1])
+        rows = [[keep, 1 - keep] if a == b else [1 - keep, keep] for a, b in dbs]
+        mech = FiniteMechanism(np.array(rows), dbs, [0, 1])
         posterior_00 = keep * 0.25 / 0.5
-        lhs.append(causal.nondisclosure_epsilon(mech, population)), rhs.append(causal.definition_epsilon(3, mech, population))
+        lhs.append(causal.nondisclosure_epsilon(mech, population))
+        rhs.append(causal.definition_epsilon(3, mech, population))
         labels.append(f"randomized response on D1 xor D2, eps={eps}: Definition 3 at eps=0, yet "
                       f"Pr[D=(0,0) | O=0] = {posterior_00:.3f} against the prior 0.25")
     return np.array(lhs), np.array(rhs), labels
@@ -471,7 +471,8 @@ def _mechanism_cases(n, k, m, *, pairs=None, weighted=(), hypothesis="dp", dista
 def _lp_text(count, sizes):
     from .certify import lp_sizes
 
-    return f"{count} LPs of sizes {lp_sizes(sizes)} (HiGHS), each bounded by an exact-rational dual checked with fractions"
+    return (f"{count} LPs of sizes {lp_sizes(sizes)} (HiGHS), each bounded by an exact-rational dual checked with "
+            "fractions")
 
 
 #: each Table 1 row's reduction to the pair LPs: why the worst case over its whole class is a pair of databases
@@ -501,7 +502,8 @@ def _table1_certificate(number):
         if number in (4, 7, 8) else ()
     lhs, rhs, labels, sizes = _mechanism_cases(2, 3, 3, weighted=weighted)
     direction = evidence.TABLE1_DIRECTION[number]
-    which = {"eq": "both directions (the same LPs)", "le": "DP ⇒ the definition", "ge": "the definition ⇒ DP"}[direction]
+    which = {"eq": "both directions (the same LPs)", "le": "DP ⇒ the definition",
+             "ge": "the definition ⇒ DP"}[direction]
     domain = (f"every mechanism with 3 outputs on {{0,1,2}}² and every population, at e^ε ∈ "
               f"{{{', '.join(map(str, LP_EXP_EPS))}}}; {which}. Reduction: {_TABLE1_REDUCTION[number]}")
     return lhs, rhs, labels, domain, _lp_text(len(lhs), sizes)
@@ -530,6 +532,26 @@ def _noninterference_certificate():
     domain = (f"every mechanism with 3 outputs on {{0,1}}² (n = 2), at e^ε ∈ {{{', '.join(map(str, LP_EXP_EPS))}}}: "
               "both inequalities; at ε = 0 both sides are 0 (noninterference)")
     return lhs, rhs, labels, domain, _lp_text(len(lhs), sizes | s2)
+
+
+@functools.cache
+def _arcs_certificate():
+    """Figure 2's arcs (d) and (e): with either assumption the worst ratio over every ε-DP mechanism is e^ε (Table 1's
+    rows 4 and 10, certified by the same pair LPs); without one, the LP at the population ½ on (0, 0), ½ on (1, 1)
+    (Definition 3's check, correlated data points) reaches e^{2ε}·q, above DP's e^ε·q (lhs DP's bound, rhs the LP's
+    primal, a mechanism that attains it)."""
+    lhs, rhs, labels, sizes = _mechanism_cases(2, 3, 3)
+    labels = [f"with either assumption: {x}" for x in labels]
+    for E in LP_EXP_EPS[:3]:
+        cert = evidence.mechanism_lp(2, 3, 3, E, evidence.neighbours(2, 3), {(1, 1): 1}, {(0, 0): 1}, LP_Q)
+        sizes.add(cert.size)
+        lhs.append(float(E * LP_Q)), rhs.append(cert.primal)
+        labels.append(f"without: e^ε = {E}, correlated population, DP's e^ε·q against the worst ε-DP mechanism's "
+                      f"Pr[O=0 | D₁=1] given Pr[O=0 | D₁=0] = {LP_Q}")
+    domain = (f"every mechanism with 3 outputs on {{0,1,2}}² at e^ε ∈ {{{', '.join(map(str, LP_EXP_EPS))}}}: with "
+              "either assumption through Table 1's reductions for Definitions 4 and 10; without, at the correlated "
+              "population ½ on (0,0), ½ on (1,1)")
+    return lhs, rhs, labels, domain, _lp_text(len(lhs), sizes)
 
 
 def _population_lps(cases):
@@ -626,7 +648,8 @@ def _lemma_certificate(which):
                     formula = [mech.row(tuple(v if t == i else u[t] for t in range(2)))[idx] for u in
                                (next(iter(p)) for p in pops)]
                 else:
-                    formula = [sum(mech.row(tuple(v if t == i else w for t in range(2)))[idx] for w in (0, 1))] * len(pops)
+                    total = sum(mech.row(tuple(v if t == i else w for t in range(2)))[idx] for w in (0, 1))
+                    formula = [total] * len(pops)
                 cases += _equal_both_ways(f"mechanism {j}, do(D{i + 1}={v}), O={o}", engine, formula)
     lhs, rhs, labels, sizes = _population_lps(cases)
     return lhs, rhs, labels, _SMALL_DOMAIN, _lp_text(len(lhs), sizes)
@@ -651,7 +674,8 @@ def _downstream_certificate():
 def _associated_certificate():
     m = causal.prog_status_model(EPS)
     pops = m.point_populations()
-    cases = [("1 ≤ Pr[D1 = D2]", [1.0] * len(pops), [m.probability(p, lambda a: a["D1"] == a["D2"]) for p in pops], 1.0)]
+    equal = [m.probability(p, lambda a: a["D1"] == a["D2"]) for p in pops]
+    cases = [("1 ≤ Pr[D1 = D2]", [1.0] * len(pops), equal, 1.0)]
     for v in (0, 1):
         cases += _equal_both_ways(f"Pr[D2=1 | do(D1={v})] = Pr[D2=1]", _probabilities(m, pops, "D2", 1, do={"D1": v}),
                                   _probabilities(m, pops, "D2", 1))
@@ -668,7 +692,8 @@ def _data_point_any_relation_certificate():
     rhs = [math.exp(EPS), attained]
     labels = ["sup over populations of Pr[O=o | do(D1=v)]/Pr[O=o | do(D1=v′)] ≤ e^ε",
               "e^ε ≤ the ratio at a point-mass population (attained)"]
-    return lhs, rhs, labels, f"every population of the inheritance model (every joint law of R₁, U₂, C, R₃), ε = {EPS}", \
+    return lhs, rhs, labels, \
+        f"every population of the inheritance model (every joint law of R₁, U₂, C, R₃), ε = {EPS}", \
         f"{lps} LPs of size 16/0/1 (HiGHS), each bounded by an exact-rational dual checked with fractions"
 
 
@@ -703,7 +728,8 @@ def _def4_printed_certificate():
         lhs.append(cert.primal), rhs.append(float(E * LP_Q))
         labels.append(f"e^ε = {E}: worst Pr[O=0 | D₁=1] given Pr[O=0 | D₁=0] = {LP_Q}, all data points equal "
                       f"(attains e^(3ε)·q = {float(E ** 3 * LP_Q):.4g})")
-    return lhs, rhs, labels, "every ε-DP mechanism with 2 outputs on {0,1}³, at the all-equal population (which meets " \
+    return lhs, rhs, labels, \
+        "every ε-DP mechanism with 2 outputs on {0,1}³, at the all-equal population (which meets " \
         "the printed condition)", _lp_text(len(lhs), sizes) + "; the primal values are attained"
 
 
@@ -750,7 +776,9 @@ def _theorem1_condition():
     pop = model.uniform_population()
     out = []
     for y, x in itertools.product((0, 1), (0, 1)):
-        out.append(float(model.probability(pop, {"Y": y}) > 0) - float(model.probability(pop, {"Y": y}, do={"X": x}) > 0))
+        seen = model.probability(pop, {"Y": y}) > 0
+        done = model.probability(pop, {"Y": y}, do={"X": x}) > 0
+        out.append(float(seen) - float(done))
     return out
 
 
@@ -814,19 +842,23 @@ def _slip_claim(cid, where, statement, check, *, note, finding="typo"):
 
 SLIPS = [
     _slip_claim("tsd-prop1-eq7-as-printed", "§3, proof of Proposition 1, eq. (7)",
-                "Eq. (7) as printed, Pr[𝒜(⟨d₁,…,dᵢ,…,dₙ⟩)=o] ≤ e^ε Pr[𝒜(⟨d₁,…,dᵢ,…,dₙ⟩)=o], is Definition 1's inequality "
-                "(checked as ε_DP ≤ the ε of (7) for two mechanisms that are not DP)",
-                _slip(_eq7_as_printed, [0.0, 0.0], ["eqs. (31)–(33): ε_DP − ε of (7)", "eqs. (18)–(19): ε_DP − ε of (7)"]),
-                note="The right side should have d′ᵢ: as printed both sides are the same probability, so (7) holds for every "
-                     "mechanism (ε = 0) and cannot conclude Definition 1; the two non-DP mechanisms have ε_DP = ∞. The proof "
-                     "then ends 'Definition 1 holds' twice. With d′ᵢ the step is right (tsd-table1-def2-attack is certified)."),
+                "Eq. (7) as printed, Pr[𝒜(⟨d₁,…,dᵢ,…,dₙ⟩)=o] ≤ e^ε Pr[𝒜(⟨d₁,…,dᵢ,…,dₙ⟩)=o], is Definition 1's "
+                "inequality (checked as ε_DP ≤ the ε of (7) for two mechanisms that are not DP)",
+                _slip(_eq7_as_printed, [0.0, 0.0],
+                      ["eqs. (31)–(33): ε_DP − ε of (7)", "eqs. (18)–(19): ε_DP − ε of (7)"]),
+                note="The right side should have d′ᵢ: as printed both sides are the same probability, so (7) holds for "
+                     "every mechanism (ε = 0) and cannot conclude Definition 1; the two non-DP mechanisms have ε_DP = "
+                     "∞. The proof then ends 'Definition 1 holds' twice. With d′ᵢ the step is right "
+                     "(tsd-table1-def2-attack is certified)."),
     _slip_claim("tsd-appB-cites-eq3", "Appendix B, after eq. (33)",
-                "Eqs. (34)–(35) follow 'using (3)', and '(3) says nothing about D₁ = 2': the inequality cited, (3), holds for "
-                "the mechanism of eqs. (31)–(33) with the ε that the population's check gives (checked as ε of (3) − ε of (30) ≤ 0)",
+                "Eqs. (34)–(35) follow 'using (3)', and '(3) says nothing about D₁ = 2': the inequality cited, (3), "
+                "holds for the mechanism of eqs. (31)–(33) with the ε that the population's check gives (checked as ε "
+                "of (3) − ε of (30) ≤ 0)",
                 _slip(_appendix_b_reference, [0.0], ["ε of (3) over every population minus ε of (30) at Pr[D₁=2] = 0"]),
-                note="(3) is Definition 2's inequality, which quantifies over every population and fails for this mechanism "
-                     "(ε = ∞). The argument uses Definition 10's inequality (30) at the one population, which holds with ε = 0, "
-                     "and the conditioning that gives (34)–(35): the reference should be (30)."),
+                note="(3) is Definition 2's inequality, which quantifies over every population and fails for this "
+                     "mechanism (ε = ∞). The argument uses Definition 10's inequality (30) at the one population, "
+                     "which holds with ε = 0, and the conditioning that gives (34)–(35): the reference should be "
+                     "(30)."),
     Claim("tsd-appC-recursive", "tsd", "Appendix C, before eq. (36)",
           "'Since the SEM is non-recursive this can be calculated in a bottom up fashion'",
           "non-recursive", _recursive, expected="discrepancy", finding="typo", chapter=CHAPTER,
@@ -836,31 +868,36 @@ SLIPS = [
     _slip_claim("tsd-thm1-proof-condition", "§6.2, proof of Theorem 1",
                 "Property 1 is applied 'for any y such that Pr[Y=y] > 0', which makes Pr[Z=z | Y=y, do(X=x)] defined "
                 "(checked as 1[Pr[Y=y] > 0] ≤ 1[Pr[Y=y | do(X=x)] > 0] in the model Y := X, X uniform)",
-                _slip(_theorem1_condition, [0.0] * 4, [f"y={y}, do(X={x})" for y, x in itertools.product((0, 1), (0, 1))]), finding="proof-gap",
-                note="The step conditions on Y = y under do(X = x), so it needs Pr[Y=y | do(X=x)] > 0, not Pr[Y=y] > 0: with "
-                     "Y := X and X uniform, Pr[Y=1] = ½ but Pr[Y=1 | do(X=0)] = 0. The theorem stands: when Pr[Y=y | do(X=x′)] "
-                     "= 0, ε₁-BRP forces Pr[Y=y | do(X=x)] = 0 too and both sides of the last inequality are 0 "
-                     "(tsd-thm1-composition)."),
+                _slip(_theorem1_condition, [0.0] * 4,
+                      [f"y={y}, do(X={x})" for y, x in itertools.product((0, 1), (0, 1))]), finding="proof-gap",
+                note="The step conditions on Y = y under do(X = x), so it needs Pr[Y=y | do(X=x)] > 0, not Pr[Y=y] > "
+                     "0: with Y := X and X uniform, Pr[Y=1] = ½ but Pr[Y=1 | do(X=0)] = 0. The theorem stands: when "
+                     "Pr[Y=y | do(X=x′)] = 0, ε₁-BRP forces Pr[Y=y | do(X=x)] = 0 too and both sides of the last "
+                     "inequality are 0 (tsd-thm1-composition)."),
     _slip_claim("tsd-s7-game-i-denominator", "§7, the posterior 'where person i does not provide data'",
-                "The printed posterior Pr[𝒜(d₋ᵢd′ᵢ)=o]·Cr[D=d | B] / Σ_d′ Pr[𝒜(d₋ᵢd′ᵢ)=o]·Cr[D=d′ | B] is Kasiviswanathan "
-                "and Smith's Game-i posterior (checked as |printed − Game i| ≤ 0: ε-DP count, n = 2, uniform prior)",
+                "The printed posterior Pr[𝒜(d₋ᵢd′ᵢ)=o]·Cr[D=d | B] / Σ_d′ Pr[𝒜(d₋ᵢd′ᵢ)=o]·Cr[D=d′ | B] is "
+                "Kasiviswanathan and Smith's Game-i posterior (checked as |printed − Game i| ≤ 0: ε-DP count, n = 2, "
+                "uniform prior)",
                 _slip(_game_i_denominator, [0.0], ["d = (1, 1), o = 2, person 2 gives 0"]),
-                note="Inside the sum the mechanism's argument must vary with d′ (𝒜(d′₋ᵢd′ᵢ)); as printed it is the fixed "
-                     "𝒜(d₋ᵢd′ᵢ), the factor cancels and the expression is the prior Cr[D=d | B] = ¼ whatever the output, "
-                     "against the Game-i posterior 0.3112 here."),
+                note="Inside the sum the mechanism's argument must vary with d′ (𝒜(d′₋ᵢd′ᵢ)); as printed it is the "
+                     "fixed 𝒜(d₋ᵢd′ᵢ), the factor cancels and the expression is the prior Cr[D=d | B] = ¼ whatever the "
+                     "output, against the Game-i posterior 0.3112 here."),
     _slip_claim("tsd-s7-d-minus-one", "§7, after the posterior",
                 "'d₋₁d′ᵢ is shorthand for d with its i-th component replaced with d′ᵢ' (checked as the posteriors with "
-                "component 1 and component i = 2 replaced being equal; ε-DP count, n = 2, a prior that is not symmetric)",
-                _slip(_minus_one_index, [0.0], ["prior (0.1, 0.2, 0.3, 0.4), d = (1, 0), o = 2, d′ = 0: component 1 against component 2"]),
-                note="The subscript should be −i, as in the formula above it (d₋ᵢd′ᵢ); replacing component 1 instead of i gives "
-                     "another posterior whenever the prior is not symmetric in the two data points: 0.2159 (component 1 replaced) "
-                     "against 0.3402 (component 2) here."),
+                "component 1 and component i = 2 replaced being equal; ε-DP count, n = 2, a prior that is not "
+                "symmetric)",
+                _slip(_minus_one_index, [0.0],
+                      ["prior (0.1, 0.2, 0.3, 0.4), d = (1, 0), o = 2, d′ = 0: component 1 against component 2"]),
+                note="The subscript should be −i, as in the formula above it (d₋ᵢd′ᵢ); replacing component 1 instead "
+                     "of i gives another posterior whenever the prior is not symmetric in the two data points: 0.2159 "
+                     "(component 1 replaced) against 0.3402 (component 2) here."),
     _slip_claim("tsd-s4-conditioning-index", "§4, the probabilities in 𝓜_st^𝒜",
-                "'Pr[O=o | Dᵢ=pos] is that probability conditioned upon seeing D₁ = pos' (and 𝓜[Dᵢ := pos] replaces 'the "
-                "line assigning R₁ to D₁'): the index makes no difference in prog_status (checked for i = 3, uniform R₁, R₃)",
+                "'Pr[O=o | Dᵢ=pos] is that probability conditioned upon seeing D₁ = pos' (and 𝓜[Dᵢ := pos] replaces "
+                "'the line assigning R₁ to D₁'): the index makes no difference in prog_status (checked for i = 3, "
+                "uniform R₁, R₃)",
                 _slip(_section4_index, [0.0], ["max over o of |Pr[O=o | D3=pos] − Pr[O=o | D1=pos]|"]),
-                note="Dᵢ should be D₁ (the sentence and the sub-model both speak of D₁). In prog_status D₁ and D₂ are equal, "
-                     "but D₃ is not: conditioning on D₃ = pos gives another output distribution."),
+                note="Dᵢ should be D₁ (the sentence and the sub-model both speak of D₁). In prog_status D₁ and D₂ are "
+                     "equal, but D₃ is not: conditioning on D₃ = pos gives another output distribution."),
     Claim("tsd-prop4-eq16-unweighted", "tsd", "§5.2, proof of Proposition 4, eqs. (15)–(17)",
           "The left side of eq. (16), Σ_{d₋ₙ} Pr[𝒜(d₋ₙ, dₙ)=o] without population weights, is Pr[O=o | do(Dₙ=dₙ)] "
           "by Lemma 2, giving (17) (checked for the ε-DP count on three data points at the uniform population)",
@@ -905,7 +942,8 @@ def _attack_claim(number, where):
         paper="tsd",
         where=where,
         statement=f"{name} (Definition {number}) and DP: {_DIRECTION_TEXT[evidence.TABLE1_DIRECTION[number]]}; "
-                  "every mechanism with 3 outputs on {0,1,2}², by LPs through the definition's reduction to pairs of databases",
+                  "every mechanism with 3 outputs on {0,1,2}², by LPs through the definition's reduction to pairs of "
+                  "databases",
         printed=True,
         compute=_certified(lambda: _table1_certificate(number)),
         chapter=CHAPTER,
@@ -914,13 +952,20 @@ def _attack_claim(number, where):
 
 CLAIMS = [
     _table_claim(2, "Table 1 row 2; Proposition 1", "Strong adversary DP (Definition 2) is equivalent to DP"),
-    _table_claim(3, "Table 1 row 3; §3 (Yang et al., Thm 2)", "Bayesian₀ DP (Definition 3) implies DP but not conversely"),
-    _table_claim(4, "Table 1 row 4; §3 (Yang et al., Thm 1)", "Bayesian₀ DP over independent populations (Definition 4) is equivalent to DP"),
-    _table_claim(5, "Table 1 row 5; Proposition 2", "Universal whole-database intervention DP (Definition 5) is equivalent to DP"),
-    _table_claim(6, "Table 1 row 6; Proposition 3", "Whole-database intervention DP for a given population (Definition 6) is equivalent to DP"),
-    _table_claim(7, "Table 1 row 7; Proposition 4", "DP implies data-point intervention DP (Definition 7) but not conversely"),
-    _table_claim(8, "Table 1 row 8; Proposition 5", "Universal data-point intervention DP (Definition 8) is equivalent to DP"),
-    _table_claim(10, "Appendix B, Definition 10", "Strong adversary DP for one distribution (Definition 10) is implied by DP but does not imply it"),
+    _table_claim(3, "Table 1 row 3; §3 (Yang et al., Thm 2)",
+                 "Bayesian₀ DP (Definition 3) implies DP but not conversely"),
+    _table_claim(4, "Table 1 row 4; §3 (Yang et al., Thm 1)",
+                 "Bayesian₀ DP over independent populations (Definition 4) is equivalent to DP"),
+    _table_claim(5, "Table 1 row 5; Proposition 2",
+                 "Universal whole-database intervention DP (Definition 5) is equivalent to DP"),
+    _table_claim(6, "Table 1 row 6; Proposition 3",
+                 "Whole-database intervention DP for a given population (Definition 6) is equivalent to DP"),
+    _table_claim(7, "Table 1 row 7; Proposition 4",
+                 "DP implies data-point intervention DP (Definition 7) but not conversely"),
+    _table_claim(8, "Table 1 row 8; Proposition 5",
+                 "Universal data-point intervention DP (Definition 8) is equivalent to DP"),
+    _table_claim(10, "Appendix B, Definition 10",
+                 "Strong adversary DP for one distribution (Definition 10) is implied by DP but does not imply it"),
     _attack_claim(2, "Proposition 1"),
     _attack_claim(3, "§3 (Yang et al., Thm 2)"),
     _attack_claim(4, "§3, (b) (Yang et al., Thm 1; mutually independent data points)"),
@@ -930,115 +975,208 @@ CLAIMS = [
     _attack_claim(8, "Proposition 5"),
     _attack_claim(10, "Appendix B"),
     Claim("tsd-fig2-assumption-arcs", "tsd", "Figure 2, (d) and (e)",
-          "DP implies Bayesian₀ DP with the same ε under either assumption (independent data points; a strong adversary who "
-          "conditions on every other data point), and not without one (a counterexample exceeds DP's ε)",
-          True, _verdict(_arcs, ("random-search", "exhaustive", "extremal"), supremum=1.0, supremum_from="the with-assumption ratios are 1 on every mechanism (certified: tsd-table1-def4-attack and tsd-table1-def10-attack); without one, the ratio 1/2 of the counterexample's ε_DP to Definition 3's is attained by the count on equal data points", second=_none("the with-assumption ratios are certified by the LPs of Table 1's rows 4 and 10; the without-assumption ratio is a counterexample, not a supremum")), chapter=CHAPTER),
+          "DP implies Bayesian₀ DP with the same ε under either assumption (independent data points; a strong "
+          "adversary who conditions on every other data point), and not without one (a counterexample exceeds DP's ε; "
+          "LPs over every mechanism with 3 outputs on {0,1,2}²)",
+          True, _certified(_arcs_certificate), chapter=CHAPTER),
     Claim("tsd-def4-printed-condition", "tsd", "§3, Definition 4 (as printed) and (b)",
           "DP implies Definition 4's check at every population meeting its printed condition — Dᵢ independent of Dⱼ "
-          "conditioned upon the other data points — with the same ε (n = 3: every ε-DP mechanism with 2 outputs, by LP)",
+          "conditioned upon the other data points — with the same ε (n = 3: every ε-DP mechanism with 2 outputs, by "
+          "LP)",
           True, _certified(_def4_printed_certificate), expected="discrepancy", finding="false-statement",
-          note="For n ≥ 3 the printed condition (pairwise independence given the remaining data points) admits the population "
-               "in which all data points are equal: given the others, each is determined, so every pair is conditionally "
-               "independent. There conditioning on D₁ fixes the whole database and the ε-DP count needs 3ε. For n = 2 the "
-               "condition is plain independence, and with mutual independence (Yang et al.'s assumption, the reading the book "
-               "uses in Table 1) the equivalence holds: tsd-table1-def4-attack.", chapter=CHAPTER),
-    Claim("tsd-appB-eq34-pr-o0-d0", "tsd", "Appendix B, eq. (34)", "Pr[O=0 | D₁=0] = 1/2 for the mechanism of eqs. (31)–(33)",
+          note="For n ≥ 3 the printed condition (pairwise independence given the remaining data points) admits the "
+               "population in which all data points are equal: given the others, each is determined, so every pair is "
+               "conditionally independent. There conditioning on D₁ fixes the whole database and the ε-DP count needs "
+               "3ε. For n = 2 the condition is plain independence, and with mutual independence (Yang et al.'s "
+               "assumption, the reading the book uses in Table 1) the equivalence holds: tsd-table1-def4-attack.",
+          chapter=CHAPTER),
+    Claim("tsd-appB-eq34-pr-o0-d0", "tsd", "Appendix B, eq. (34)",
+          "Pr[O=0 | D₁=0] = 1/2 for the mechanism of eqs. (31)–(33)",
           0.5, _appendix_b_probability(0, 0), atol=1e-12, chapter=CHAPTER),
-    Claim("tsd-appB-eq35-pr-o1-d1", "tsd", "Appendix B, eq. (35)", "Pr[O=1 | D₁=1] = 1/2 for the mechanism of eqs. (31)–(33)",
+    Claim("tsd-appB-eq35-pr-o1-d1", "tsd", "Appendix B, eq. (35)",
+          "Pr[O=1 | D₁=1] = 1/2 for the mechanism of eqs. (31)–(33)",
           0.5, _appendix_b_probability(1, 1), atol=1e-12, chapter=CHAPTER),
-    Claim("tsd-appB-def10-not-dp", "tsd", "Appendix B", "The mechanism of eqs. (31)–(33) satisfies Definition 10 with ε = 0 at every population with Pr[D₁=2] = 0 (30 random ones), but is not DP for any ε",
-          True, _verdict(_appendix_b_search, ("random-search", "extremal"), supremum=1.0, supremum_from="n = 1: conditioning on D₁ is the mechanism's row, and 𝒜(0) = 𝒜(1), so every population gives e^0 = 1 exactly", second=_none("every population with Pr[D₁=2] = 0 gives the same ratio 1 exactly (eqs. 31–33), so there is nothing to optimise")), chapter=CHAPTER),
-    Claim("tsd-prop4-half", "tsd", "Proposition 4, after eq. (19)", "Pr[O=o | do(Dᵢ=d)] = 1/2 for every o, i and d for the mechanism of eqs. (18)–(19) at every population with Pr[D₁=2] = Pr[D₂=2] = 0 (LPs over all of them; checked as Pr ≤ 1/2 for both outputs)",
+    Claim("tsd-appB-def10-not-dp", "tsd", "Appendix B",
+          "The mechanism of eqs. (31)–(33) satisfies Definition 10 with ε = 0 at every population with Pr[D₁=2] = 0 "
+          "(30 random ones), but is not DP for any ε",
+          True, _verdict(_appendix_b_search, ("random-search", "extremal"),
+                         supremum=1.0,
+                         supremum_from="n = 1: conditioning on D₁ is the mechanism's row, and 𝒜(0) = 𝒜(1), so every "
+                                       "population gives e^0 = 1 exactly",
+                         second=_none("every population with Pr[D₁=2] = 0 gives the same ratio 1 exactly (eqs. "
+                                      "31–33), so there is nothing to optimise")), chapter=CHAPTER),
+    Claim("tsd-prop4-half", "tsd", "Proposition 4, after eq. (19)",
+          "Pr[O=o | do(Dᵢ=d)] = 1/2 for every o, i and d for the mechanism of eqs. (18)–(19) at every population with "
+          "Pr[D₁=2] = Pr[D₂=2] = 0 (LPs over all of them; checked as Pr ≤ 1/2 for both outputs)",
           True, _certified(_prop4_half_certificate), chapter=CHAPTER),
-    Claim("tsd-prop4-def7-not-dp", "tsd", "Proposition 4", "The mechanism of eqs. (18)–(19) satisfies Definition 7 with ε = 0 at every such population (LPs over all of them) but is not DP for any ε",
+    Claim("tsd-prop4-def7-not-dp", "tsd", "Proposition 4",
+          "The mechanism of eqs. (18)–(19) satisfies Definition 7 with ε = 0 at every such population (LPs over all of "
+          "them) but is not DP for any ε",
           True, _certified(_prop4_separates_certificate), chapter=CHAPTER),
-    Claim("tsd-s5.2-two-data-points", "tsd", "§5.2, before Proposition 4", "A counterexample to Definition 7 ⇒ DP needs two data points: with one data point Definition 7's ε equals DP's at every population (LPs over every mechanism with 3 outputs)",
-          True, _certified(lambda: _pairs_certificate(1, "one data point in {0,1,2} and every population", "Lemma 1: Pr[O | do(D₁=v)] = 𝒜(v)")), chapter=CHAPTER),
-    Claim("tsd-s3-def3-correlated", "tsd", "§1.1 and §3", "Conditioning on Ada's data point when Byron's always equals it: Definition 3's ε is 2ε for an ε-DP count (the 'double dose')",
+    Claim("tsd-s5.2-two-data-points", "tsd", "§5.2, before Proposition 4",
+          "A counterexample to Definition 7 ⇒ DP needs two data points: with one data point Definition 7's ε equals "
+          "DP's at every population (LPs over every mechanism with 3 outputs)",
+          True, _certified(lambda: _pairs_certificate(1, "one data point in {0,1,2} and every population",
+                                                      "Lemma 1: Pr[O | do(D₁=v)] = 𝒜(v)")), chapter=CHAPTER),
+    Claim("tsd-s3-def3-correlated", "tsd", "§1.1 and §3",
+          "Conditioning on Ada's data point when Byron's always equals it: Definition 3's ε is 2ε for an ε-DP count "
+          "(the 'double dose')",
           2.0, _def3_correlated_units, atol=1e-9, chapter=CHAPTER),
-    Claim("tsd-s1.1-conditioning-d1", "tsd", "§1.1", "In the survey (R₂ := R₁), conditioning on Ada's data point D₁ moves the output distribution by up to a factor e^{2ε}",
+    Claim("tsd-s1.1-conditioning-d1", "tsd", "§1.1",
+          "In the survey (R₂ := R₁), conditioning on Ada's data point D₁ moves the output distribution by up to a "
+          "factor e^{2ε}",
           2.0, _conditioning_units, atol=1e-9, chapter=CHAPTER),
     Claim("tsd-s1.1-do-d1", "tsd", "§1.1", "Intervening on Ada's data point D₁ has effect size ε on the output",
           1.0, _effect_units("D1"), atol=1e-9, chapter=CHAPTER),
-    Claim("tsd-s1.1-do-r1", "tsd", "§1.1", "Intervening on Ada's status R₁ has effect up to double ε (two paths, via D₁ and via R₂ → D₂)",
+    Claim("tsd-s1.1-do-r1", "tsd", "§1.1",
+          "Intervening on Ada's status R₁ has effect up to double ε (two paths, via D₁ and via R₂ → D₂)",
           2.0, _effect_units("R1"), atol=1e-9, chapter=CHAPTER),
     Claim("tsd-s1.1-do-r2", "tsd", "§1.1", "Intervening on Byron's status R₂ has effect size ε",
           1.0, _effect_units("R2"), atol=1e-9, chapter=CHAPTER),
-    Claim("tsd-s6.3-total-effect", "tsd", "§6.3, group privacy", "Total effect of Ada's and Byron's statuses R₁, R₂ is 3ε",
+    Claim("tsd-s6.3-total-effect", "tsd", "§6.3, group privacy",
+          "Total effect of Ada's and Byron's statuses R₁, R₂ is 3ε",
           3.0, _total_effect_units, atol=1e-9, chapter=CHAPTER),
     Claim("tsd-s6.3-joint-effect", "tsd", "§6.3, group privacy", "Joint effect of R₁ and R₂ (one do on both) is 2ε",
           2.0, _effect_units(("R1", "R2")), atol=1e-9, chapter=CHAPTER),
-    Claim("tsd-s6.3-rr-status-to-response", "tsd", "§6.3, randomized response", "Randomized response gives ε-BRP from Rᵢ to Dᵢ",
+    Claim("tsd-s6.3-rr-status-to-response", "tsd", "§6.3, randomized response",
+          "Randomized response gives ε-BRP from Rᵢ to Dᵢ",
           1.0, _rr_units, atol=1e-9, chapter=CHAPTER),
-    Claim("tsd-s6.3-rr-response-to-output", "tsd", "§6.3, randomized response", "From Dᵢ to an output computed without noise the BRP is unbounded",
+    Claim("tsd-s6.3-rr-response-to-output", "tsd", "§6.3, randomized response",
+          "From Dᵢ to an output computed without noise the BRP is unbounded",
           math.inf, _rr_data_to_output, chapter=CHAPTER),
-    Claim("tsd-s6.3-rr-status-to-output", "tsd", "§6.3, randomized response", "From Rᵢ to O the BRP is unbounded when statuses affect one another: with k relatives copying R₁ it is exactly (k+1)ε, k = 0..4",
+    Claim("tsd-s6.3-rr-status-to-output", "tsd", "§6.3, randomized response",
+          "From Rᵢ to O the BRP is unbounded when statuses affect one another: with k relatives copying R₁ it is "
+          "exactly (k+1)ε, k = 0..4",
           True, _certified(_rr_relatives_certificate), chapter=CHAPTER),
     Claim("tsd-s6.3-direct-indirect", "tsd", "§6.3, direct and indirect effects",
-          "The effect of Ada's status splits into a direct effect (via D₁, R₂ held) and an indirect one (via R₂, D₁ held): "
-          "total ≤ direct + indirect in deterministic models, attained in the survey (ε each, 2ε in total)",
-          True, _verdict(_path_search, ("random-search", "extremal"), supremum=1.0, supremum_from="the survey (R₂ := R₁): total = direct + indirect = 2ε, §6.3", second=_path_second), chapter=CHAPTER),
-    Claim("tsd-eq28-dp-bounds-rp", "tsd", "§6.1, eq. (28)", "For the ε-DP count prog_A, max over 𝒫 and i of RP̄(O, Dᵢ) is e^ε (the bound of eq. 28, attained)",
+          "The effect of Ada's status splits into a direct effect (via D₁, R₂ held) and an indirect one (via R₂, D₁ "
+          "held): total ≤ direct + indirect in deterministic models, attained in the survey (ε each, 2ε in total)",
+          True, _verdict(_path_search, ("random-search", "extremal"),
+                         supremum=1.0,
+                         supremum_from="the survey (R₂ := R₁): total = direct + indirect = 2ε, §6.3",
+                         second=_path_second), chapter=CHAPTER),
+    Claim("tsd-eq28-dp-bounds-rp", "tsd", "§6.1, eq. (28)",
+          "For the ε-DP count prog_A, max over 𝒫 and i of RP̄(O, Dᵢ) is e^ε (the bound of eq. 28, attained)",
           1.0, _prog_a_brp_units, atol=1e-9, chapter=CHAPTER, bound="upper"),
-    Claim("tsd-def9-printed-bound", "tsd", "§6.1, Definition 9", "Definition 9 as printed (max_𝒫 RP̄ ≤ e^{-1}) is met by the ε-DP count for its data points, as 'DP is equivalent to ε-BRP for all Dᵢ' requires",
+    Claim("tsd-def9-printed-bound", "tsd", "§6.1, Definition 9",
+          "Definition 9 as printed (max_𝒫 RP̄ ≤ e^{-1}) is met by the ε-DP count for its data points, as 'DP is "
+          "equivalent to ε-BRP for all Dᵢ' requires",
           True, _certified(_definition9_certificate), expected="discrepancy", finding="typo",
           note="The printed bound e^{-1} is below 1, while RP̄ ≥ 1 always (take x₁ = x₂), so no model meets it. "
                "The bound must be e^ε, as eq. (28) and the sentence after the definition show; with e^ε the claim "
                "tsd-eq28-dp-bounds-rp reproduces.", chapter=CHAPTER),
-    Claim("tsd-thm1-composition", "tsd", "§6.2, Theorem 1", "If X has ε₁-BRP to Y and ε₂-BRP to Z in every 𝓜[Y:=y], X has (ε₁+ε₂)-BRP to ⟨Y, Z⟩ (30 random models, local search over channels, the worked example)",
-          True, _verdict(_theorem1_search, ("random-search", "optimised-search", "extremal"), supremum=1.0, supremum_from="the worked example: randomized response selecting a release attains ε₁ + ε₂", second=_thm1_second), chapter=CHAPTER),
-    Claim("tsd-thm1-post-processing", "tsd", "§6.2, after Theorem 1", "Post-processing: Z := g(Y) has BRP from X at most that of Y (20 random g, and the identity, which attains it)",
-          True, _verdict(_post_processing_search, ("random-search", "extremal"), supremum=1.0, supremum_from="g = identity: Z = Y", second=_post_processing_second), chapter=CHAPTER),
-    Claim("tsd-lemma1-eq44", "tsd", "Appendix C, Lemma 1, eq. (44)", "Pr[O=o | do(D₁=d₁, …, Dₙ=dₙ)] = Pr[𝒜(d)=o] for every population (LPs; every mechanism on two binary data points, two random ones with three outputs)",
+    Claim("tsd-thm1-composition", "tsd", "§6.2, Theorem 1",
+          "If X has ε₁-BRP to Y and ε₂-BRP to Z in every 𝓜[Y:=y], X has (ε₁+ε₂)-BRP to ⟨Y, Z⟩ (30 random models, local "
+          "search over channels, the worked example)",
+          True, _verdict(_theorem1_search, ("random-search", "optimised-search", "extremal"),
+                         supremum=1.0,
+                         supremum_from="the worked example: randomized response selecting a release attains ε₁ + ε₂",
+                         second=_thm1_second), chapter=CHAPTER),
+    Claim("tsd-thm1-post-processing", "tsd", "§6.2, after Theorem 1",
+          "Post-processing: Z := g(Y) has BRP from X at most that of Y (20 random g, and the identity, which attains "
+          "it)",
+          True, _verdict(_post_processing_search, ("random-search", "extremal"),
+                         supremum=1.0,
+                         supremum_from="g = identity: Z = Y",
+                         second=_post_processing_second), chapter=CHAPTER),
+    Claim("tsd-lemma1-eq44", "tsd", "Appendix C, Lemma 1, eq. (44)",
+          "Pr[O=o | do(D₁=d₁, …, Dₙ=dₙ)] = Pr[𝒜(d)=o] for every population (LPs; every mechanism on two binary data "
+          "points, two random ones with three outputs)",
           True, _certified(lambda: _lemma_certificate("lemma1")), chapter=CHAPTER),
-    Claim("tsd-lemma2-eq78", "tsd", "Appendix C, Lemma 2, eq. (78)", "Pr[O=o | do(Dⱼ=d′)] = Σ Pr[D₋ⱼ = d₋ⱼ] Pr[𝒜(d₋ⱼ, d′)=o] (LPs over every population; every mechanism on two binary data points, two random ones with three outputs)",
+    Claim("tsd-lemma2-eq78", "tsd", "Appendix C, Lemma 2, eq. (78)",
+          "Pr[O=o | do(Dⱼ=d′)] = Σ Pr[D₋ⱼ = d₋ⱼ] Pr[𝒜(d₋ⱼ, d′)=o] (LPs over every population; every mechanism on two "
+          "binary data points, two random ones with three outputs)",
           True, _certified(lambda: _lemma_certificate("lemma2")), chapter=CHAPTER),
-    Claim("tsd-lemma2-eq60-as-printed", "tsd", "Appendix C, Lemma 2, eqs. (59)–(60)", "Lemma 2's statement as printed: Pr[O=o | do(Dⱼ=d′ⱼ)] equals the unweighted sum Σ over the other data points of Pr[𝒜(…, d′ⱼ, …)=o]",
+    Claim("tsd-lemma2-eq60-as-printed", "tsd", "Appendix C, Lemma 2, eqs. (59)–(60)",
+          "Lemma 2's statement as printed: Pr[O=o | do(Dⱼ=d′ⱼ)] equals the unweighted sum Σ over the other data points "
+          "of Pr[𝒜(…, d′ⱼ, …)=o]",
           True, _certified(lambda: _lemma_certificate("printed")), expected="discrepancy", finding="typo",
           note="The statement (eqs. 59–60 in our copy) omits the population weights Pr_𝒫[D₋ⱼ = d₋ⱼ] that the proof's "
                "last line, eq. (78), carries; without them the sum can exceed 1. The same weights are missing from "
                "one side of eqs. (15)–(16) and (21). With the weights (eq. 78) the lemma reproduces.", chapter=CHAPTER),
-    Claim("tsd-s4-do-output-leaves-inputs", "tsd", "§4", "Pr[D=d | do(O=o)] = Pr[D=d]: intervening downstream does not change the database (LPs over every population)",
+    Claim("tsd-s4-do-output-leaves-inputs", "tsd", "§4",
+          "Pr[D=d | do(O=o)] = Pr[D=d]: intervening downstream does not change the database (LPs over every "
+          "population)",
           True, _certified(_downstream_certificate), chapter=CHAPTER),
-    Claim("tsd-s4-d1-d2-associated", "tsd", "§4, prog_status", "D₁ and D₂ are equal (associated) in prog_status, yet neither causes the other: do(D₁) leaves D₂'s distribution unchanged (LPs over every population)",
+    Claim("tsd-s4-d1-d2-associated", "tsd", "§4, prog_status",
+          "D₁ and D₂ are equal (associated) in prog_status, yet neither causes the other: do(D₁) leaves D₂'s "
+          "distribution unchanged (LPs over every population)",
           True, _certified(_associated_certificate), chapter=CHAPTER),
-    Claim("tsd-s1.1-status-to-data-unbounded", "tsd", "§1.1", "The effect of Byron's status on his data point is large (D₂ := R₂: unbounded)",
+    Claim("tsd-s1.1-status-to-data-unbounded", "tsd", "§1.1",
+          "The effect of Byron's status on his data point is large (D₂ := R₂: unbounded)",
           math.inf, _status_to_data_unbounded, chapter=CHAPTER),
-    Claim("tsd-s1.1-randomization-breaks-association", "tsd", "§1.1", "After an intervention on Byron's status it no longer reveals anything about Ada's, while observing it does (it moves Pr[R₁=1] by at least min(p, 1−p))",
-          True, _verdict(_breaks_association_search, "exhaustive", supremum=1.0, supremum_from="the equalities Pr[R₁=1 | do(R₂=r)] = Pr[R₁=1] (§1.1)", second=_none("an exhaustive family of exact equalities (three priors, two interventions)")), chapter=CHAPTER),
-    Claim("tsd-s1.1-data-point-effect-any-relation", "tsd", "§1.1", "DP bounds the effect of Ada's data point by ε whatever the relation between the statuses (every joint law of the statuses in the inheritance model, by LPs)",
+    Claim("tsd-s1.1-randomization-breaks-association", "tsd", "§1.1",
+          "After an intervention on Byron's status it no longer reveals anything about Ada's, while observing it does "
+          "(it moves Pr[R₁=1] by at least min(p, 1−p))",
+          True, _verdict(_breaks_association_search, "exhaustive",
+                         supremum=1.0,
+                         supremum_from="the equalities Pr[R₁=1 | do(R₂=r)] = Pr[R₁=1] (§1.1)",
+                         second=_none("an exhaustive family of exact equalities (three priors, two "
+                                      "interventions)")), chapter=CHAPTER),
+    Claim("tsd-s1.1-data-point-effect-any-relation", "tsd", "§1.1",
+          "DP bounds the effect of Ada's data point by ε whatever the relation between the statuses (every joint law "
+          "of the statuses in the inheritance model, by LPs)",
           True, _certified(_data_point_any_relation_certificate), chapter=CHAPTER),
-    Claim("tsd-prop1-full-support", "tsd", "§3, proof of Proposition 1", "One population giving every database positive probability already makes Definition 2's check equal to DP (LPs over every mechanism with 3 outputs on {0,1,2}²)",
-          True, _certified(lambda: _pairs_certificate(2, "{0,1,2}² at any full-support population", "Pr[O | D=d] = 𝒜(d) for every d")), chapter=CHAPTER),
-    Claim("tsd-s2-noninterference", "tsd", "§2", "Differential privacy with ε = 0 is noninterference; quantitatively, the effect of changing the whole input is at most n·ε_DP and at least ε_DP",
+    Claim("tsd-prop1-full-support", "tsd", "§3, proof of Proposition 1",
+          "One population giving every database positive probability already makes Definition 2's check equal to DP "
+          "(LPs over every mechanism with 3 outputs on {0,1,2}²)",
+          True, _certified(lambda: _pairs_certificate(2, "{0,1,2}² at any full-support population",
+                                                      "Pr[O | D=d] = 𝒜(d) for every d")), chapter=CHAPTER),
+    Claim("tsd-s2-noninterference", "tsd", "§2",
+          "Differential privacy with ε = 0 is noninterference; quantitatively, the effect of changing the whole input "
+          "is at most n·ε_DP and at least ε_DP",
           True, _certified(_noninterference_certificate), chapter=CHAPTER),
-    Claim("tsd-s3-informed-adversary", "tsd", "§3, after Proposition 1", "Depending on the circumstances either the informed (strong) or the uninformed adversary learns more: a computed example of each",
-          True, _verdict(_informed_search, "extremal", second=_none("an existence statement (either adversary can learn more): its two computed examples are its proof")), chapter=CHAPTER),
-    Claim("tsd-s7-nondisclosure", "tsd", "§7, quantitative form (this book)", "Statistical nondisclosure (the adversary's background knowledge is the true population) implies Definition 3's check at that population with ε = 0 (the paper); the book's quantitative form: ε₃(𝒫) ≤ 2·ε_SND(𝒫)",
-          True, _verdict(_nondisclosure_search, ("random-search", "optimised-search", "extremal"), supremum=1.0, supremum_from="randomized response with Pr[truth] → ½ on one data point: the ratio tends to 1", second=_nondisclosure_second), chapter=CHAPTER,
+    Claim("tsd-s3-informed-adversary", "tsd", "§3, after Proposition 1",
+          "Depending on the circumstances either the informed (strong) or the uninformed adversary learns more: a "
+          "computed example of each",
+          True, _verdict(_informed_search, "extremal",
+                         second=_none("an existence statement (either adversary can learn more): its two computed "
+                                      "examples are its proof")), chapter=CHAPTER),
+    Claim("tsd-s7-nondisclosure", "tsd", "§7, quantitative form (this book)",
+          "Statistical nondisclosure (the adversary's background knowledge is the true population) implies Definition "
+          "3's check at that population with ε = 0 (the paper); the book's quantitative form: ε₃(𝒫) ≤ 2·ε_SND(𝒫)",
+          True, _verdict(_nondisclosure_search, ("random-search", "optimised-search", "extremal"),
+                         supremum=1.0,
+                         supremum_from="randomized response with Pr[truth] → ½ on one data point: the ratio tends to 1",
+                         second=_nondisclosure_second), chapter=CHAPTER,
           note="The paper states only the implication at ε = 0; the factor 2 is this book's bound, not the paper's."),
-    Claim("tsd-s7-equivalent-to-independence", "tsd", "§7", "'Statistical nondisclosure implies 0-Bayesian₀ DP (Def. 3) since both are equivalent to requiring independence between D and O' (at the true population): Definition 3 with ε = 0 implies independence of D and O",
-          True, _verdict(_bayesian0_without_independence, "extremal", second=_none("a counterexample: the statement is false")), chapter=CHAPTER, expected="discrepancy",
+    Claim("tsd-s7-equivalent-to-independence", "tsd", "§7",
+          "'Statistical nondisclosure implies 0-Bayesian₀ DP (Def. 3) since both are equivalent to requiring "
+          "independence between D and O' (at the true population): Definition 3 with ε = 0 implies independence of D "
+          "and O",
+          True, _verdict(_bayesian0_without_independence, "extremal",
+                         second=_none("a counterexample: the statement is false")), chapter=CHAPTER,
+          expected="discrepancy",
           finding="false-statement",
-          note="Not so: randomized response on D₁ ⊕ D₂ (D₁, D₂ independent fair bits, ε = 0.5) passes Definition 3 with "
-               "ε = 0 (each Pr[O | D_i] is ½) while Pr[D = (0,0) | O = 0] = 0.311 against the prior 0.25. Only one "
-               "direction holds: independence of D and O implies 0-Bayesian₀ DP, so the implication stands and its "
+          note="Not so: randomized response on D₁ ⊕ D₂ (D₁, D₂ independent fair bits, ε = 0.5) passes Definition 3 "
+               "with ε = 0 (each Pr[O | D_i] is ½) while Pr[D = (0,0) | O = 0] = 0.311 against the prior 0.25. Only "
+               "one direction holds: independence of D and O implies 0-Bayesian₀ DP, so the implication stands and its "
                "stated reason does not (recomputed without the package in tests/test_audit_tsd.py)."),
-    Claim("tsd-s8-experiment", "tsd", "§8", "An effect size can be estimated from a black box by experiment: the 95% confidence interval for log RP from interventions on one data point covers the true effect at the nominal rate (seeded simulation, 4000 experiments per size; bound α + 3 standard errors)",
-          True, _verdict(_experiment_search, "random-search", supremum=_EXPERIMENT_SUPREMUM, supremum_from="a correct 95 % interval misses with probability α = 0.05, against the allowed α + 3 standard errors", second=_none("a Monte Carlo coverage rate, not an optimisation")), chapter=CHAPTER),
+    Claim("tsd-s8-experiment", "tsd", "§8",
+          "An effect size can be estimated from a black box by experiment: the 95% confidence interval for log RP from "
+          "interventions on one data point covers the true effect at the nominal rate (seeded simulation, 4000 "
+          "experiments per size; bound α + 3 standard errors)",
+          True, _verdict(_experiment_search, "random-search",
+                         supremum=_EXPERIMENT_SUPREMUM,
+                         supremum_from="a correct 95 % interval misses with probability α = 0.05, against the allowed "
+                                       "α + 3 standard errors",
+                         second=_none("a Monte Carlo coverage rate, not an optimisation")), chapter=CHAPTER),
 ]
 CLAIMS += SLIPS
 
 #: results the paper states that the registry does not check, and why (rendered by the chapter)
 UNCHECKED = [
-    ("§6.3, third application", "Liu et al.'s and related dependent-data definitions confuse association with causation",
+    ("§6.3, third application",
+     "Liu et al.'s and related dependent-data definitions confuse association with causation",
      "a reading of other papers' definitions, with no model or number to compute"),
-    ("§6.3, fourth application", "Kifer and Machanavajjhala's social network: causal models state which evidence of participation to protect",
+    ("§6.3, fourth application",
+     "Kifer and Machanavajjhala's social network: causal models state which evidence of participation to protect",
      "no model is given; the chapter's direct/indirect computation is the nearest checkable piece"),
     ("§6.3, last paragraph", "Direct effects correspond to node privacy, edge privacy to the direct effect of posting",
      "an analogy; the checkable part (total versus direct versus indirect) is tsd-s6.3-direct-indirect"),
     ("§7", "Kasiviswanathan and Smith's posterior comparison is the causal Cr[D=d | O=o, do(Dᵢ=d′ᵢ), B]",
-     "the paper leaves the formalisation of credences in causal models to future work; the chapter computes the posteriors and their e^{2ε} bound"),
+     "the paper leaves the formalisation of credences in causal models to future work; the chapter computes the "
+     "posteriors and their e^{2ε} bound"),
     ("§8", "BRP composes in parallel as DP does", "stated by analogy with DP; no theorem is given"),
     ("Appendix A", "The history of the two views of differential privacy", "historical narrative"),
 ]
