@@ -511,3 +511,25 @@ def test_arc_labels_name_each_assumption_and_reject_others():
     other = E.AssumptionArc("no assumption", 1.0, 2.0, "")
     with pytest.raises(ValueError, match="no assumption"):
         causal_tables.arc_label(other)
+
+
+def test_mechanism_lp_finds_the_dp_worst_case_and_rejects_bad_sizes():
+    from fractions import Fraction as F
+
+    cert = E.mechanism_lp(1, 2, 2, F(3), E.neighbours(1, 2), {(1,): 1}, {(0,): 1}, F(1, 10))
+    assert cert.bound == F(3, 10)  # randomized response at e^ε = 3: 𝒜(1)(0) ≤ 3·𝒜(0)(0)
+    apart = E.mechanism_lp(2, 2, 2, F(2), E.neighbours(2, 2), {(1, 1): 1}, {(0, 0): 1}, F(1, 10))
+    assert apart.bound == F(4, 10)  # two steps apart: e^{2ε}
+    with pytest.raises(ValueError, match="m must"):
+        E.mechanism_lp(1, 2, 1, F(3), [], {(1,): 1}, {(0,): 1}, F(1, 10))
+    with pytest.raises(ValueError, match="exp_eps"):
+        E.mechanism_lp(1, 2, 2, F(1, 2), [], {(1,): 1}, {(0,): 1}, F(1, 10))
+
+
+def test_population_ratio_lp_is_the_largest_vertex_ratio():
+    bound, size = E.population_ratio_lp([0.2, 0.5, 0.1], [0.4, 0.25, 0.1])
+    assert bound == pytest.approx(2.0) and size == (3, 0, 1)
+    assert E.population_ratio_lp([0.1, 0.0], [0.0, 0.3])[0] == math.inf
+    assert E.population_ratio_lp([0.0, 0.0], [0.2, 0.3])[0] == 0.0
+    with pytest.raises(ValueError, match="numerator and denominator"):
+        E.population_ratio_lp([0.1], [0.1, 0.2])

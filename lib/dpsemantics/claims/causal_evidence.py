@@ -7,8 +7,11 @@ mathematics in :mod:`dpsemantics.causal` does not need.
   their log-probabilities (:func:`definition_pair` gives one mechanism's pair of ε);
 - :func:`assumption_arcs` searches Figure 2's dashed arcs (DP ⇒ Bayesian₀ DP under an assumption).
 
-A search proves nothing beyond its cases; the certificates of the same relations are in
-:mod:`dpsemantics.claims.tsd_certify`.
+A search proves nothing beyond its cases.  The registry certifies the same relations instead with the linear
+programs at the end of this module: :func:`mechanism_lp` (the worst mechanism with m outputs on kⁿ databases meeting
+a hypothesis given by pairs of databases) and :func:`population_ratio_lp` (the supremum over every population of a
+ratio of two linear functions of the population, Charnes–Cooper), each bounded by an exact-rational dual
+(:func:`dpsemantics.claims.certify.lp_upper_bound`).  :mod:`dpsemantics.claims.tsd` states each reduction.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from ..causal import (DEFINITIONS, UNIVERSAL_INNER, candidate_populations, defin
 from ..mechanisms import FiniteMechanism, geometric_count
 
 __all__ = ["classify_relation", "Table1Row", "table1", "hill_climb", "TABLE1_DIRECTION", "definition_pair",
-           "attack_table1_row", "AssumptionArc", "assumption_arcs"]
+           "attack_table1_row", "AssumptionArc", "assumption_arcs", "population_ratio_lp", "mechanism_lp", "neighbours",
+           "worst_interventional_ratio"]
 
 
 def classify_relation(eps_def, eps_dp, *, rtol=1e-9) -> str:
@@ -300,6 +304,11 @@ def mechanism_lp(n: int, k: int, m: int, exp_eps, hypothesis, objective, normali
 
     from .certify import lp_upper_bound
 
+    for name, value in (("n", n), ("k", k), ("m", m)):
+        if not isinstance(value, int) or value < 1 or (name == "m" and value < 2):
+            raise ValueError(f"{name} must be a whole number >= {2 if name == 'm' else 1} (got {name}={value!r})")
+    if not (Fraction(exp_eps) >= 1 and 0 < Fraction(q) <= 1):
+        raise ValueError(f"exp_eps must be >= 1 and q in (0, 1] (got exp_eps={exp_eps!r}, q={q!r})")
     dbs = list(itertools.product(range(k), repeat=n))
     index = {d: j for j, d in enumerate(dbs)}
     size = len(dbs) * m
@@ -334,12 +343,6 @@ def neighbours(n: int, k: int, distance: int = 1) -> list[tuple[tuple, tuple]]:
     """Ordered pairs of databases in {0..k−1}ⁿ at Hamming distance ``distance`` (1: DP's neighbours)."""
     dbs = list(itertools.product(range(k), repeat=n))
     return [(d1, d2) for d1 in dbs for d2 in dbs if sum(x != y for x, y in zip(d1, d2)) == distance]
-
-
-def vertex_values(model, populations, quantity) -> list[float]:
-    """``quantity(model, population)`` at each point-mass population of ``populations`` (the vertices of the
-    simplex a linear function of 𝒫 is determined by)."""
-    return [float(quantity(model, pop)) for pop in populations]
 
 
 def worst_interventional_ratio(model, effect: str, cause, *, populations=None, values=None):
