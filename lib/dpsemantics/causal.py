@@ -54,7 +54,6 @@ __all__ = [
     "random_population",
     "DEFINITIONS",
     "UNIVERSAL_INNER",
-    "is_independent",
     "appendix_b_mechanism",
     "proposition4_mechanism",
     "posterior",
