@@ -57,8 +57,9 @@ STATUSES = ("reproduced", "discrepancy", "not-checked")
 EVIDENCE = {
     "certified-interval": "rigorous interval arithmetic (mpmath.iv), branch-and-bound over the whole stated "
                           "parameter box, tails by a bound written in the claim",
-    "certified-lp": "a linear program over every mechanism with a fixed number of outputs (HiGHS), its optimum "
-                    "certified by an exact-rational dual solution checked with fractions",
+    "certified-lp": "a linear program over every mechanism with a fixed number of outputs, or over every population "
+                    "of a causal model (HiGHS), its optimum certified by an exact-rational dual solution checked with "
+                    "fractions",
     "closed-form": "a closed form or identity, evaluated on a grid that includes the extremes",
     "search": "a search (enumeration, optimiser, random instances, extremal constructions) over finitely many "
               "cases; a proof of nothing beyond them",
