@@ -14,7 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpsemantics import causal as c
+from dpsemantics.book import causal_tables
+from dpsemantics.claims import causal_evidence as E
 from dpsemantics.mechanisms import FiniteMechanism, geometric_count
+from dpsemantics.notions import xor_randomized_response
 
 EPS = 0.5
 A = math.exp(-EPS)
@@ -288,18 +291,18 @@ def test_universal_definition3_closed_form():
 
 
 def test_table1_reproduces_paper_relations():
-    rows = c.table1(seed=1, mechanisms=25, populations=4)
+    rows = E.table1(seed=1, mechanisms=25, populations=4)
     assert {r.number: r.computed for r in rows} == {r.number: r.printed for r in rows}
-    md = c.table1_markdown(rows)
+    md = causal_tables.table1_markdown(rows)
     assert md.count("\n") == len(rows) + 2
 
 
 def test_classify_relation():
-    assert c.classify_relation([1, 2], [1, 2]) == "↔ DP"
-    assert c.classify_relation([1, 3], [1, 2]) == "→ DP"
-    assert c.classify_relation([1, 1], [1, 2]) == "← DP"
-    assert c.classify_relation([0, 3], [1, 2]) == "none"
-    assert c.classify_relation([math.inf], [math.inf]) == "↔ DP"
+    assert E.classify_relation([1, 2], [1, 2]) == "↔ DP"
+    assert E.classify_relation([1, 3], [1, 2]) == "→ DP"
+    assert E.classify_relation([1, 1], [1, 2]) == "← DP"
+    assert E.classify_relation([0, 3], [1, 2]) == "none"
+    assert E.classify_relation([math.inf], [math.inf]) == "↔ DP"
 
 
 # ---------------------------------------------------------------- §7 posteriors
@@ -405,7 +408,7 @@ def test_definitions_with_three_data_points_match_sem_engine():
 # ---------------------------------------------------------------- searches and the results of §2, §3, §6.3, §7, §8
 def test_hill_climb_finds_a_maximum():
     rng = np.random.default_rng(0)
-    x, v = c.hill_climb(lambda x: -float(np.sum((x - 1.0) ** 2)), np.zeros(2), rng, steps=200, scale=0.5)
+    x, v = E.hill_climb(lambda x: -float(np.sum((x - 1.0) ** 2)), np.zeros(2), rng, steps=200, scale=0.5)
     assert v > -0.05 and np.allclose(x, 1.0, atol=0.2)
 
 
@@ -413,17 +416,17 @@ def test_definition_pair_rows_5_and_6_use_the_structural_model():
     rng = np.random.default_rng(3)
     mech = c.random_mechanism(rng, zero_prob=0.0)
     P = c.random_population(rng, kind="sparse")
-    a5, e1 = c.definition_pair(5, mech, [P])
-    a6, _ = c.definition_pair(6, mech, [P])
+    a5, e1 = E.definition_pair(5, mech, [P])
+    a6, _ = E.definition_pair(6, mech, [P])
     assert a5 == pytest.approx(e1, rel=1e-12) and a6 == pytest.approx(e1, rel=1e-12)
     assert c.definition_epsilon_sem(6, mech, P) == pytest.approx(c.definition_epsilon(6, mech, P), abs=1e-12)
 
 
-@pytest.mark.parametrize("number", sorted(c.TABLE1_DIRECTION))
+@pytest.mark.parametrize("number", sorted(E.TABLE1_DIRECTION))
 def test_attack_table1_row_never_breaks_the_printed_direction(number):
-    a, b, labels = c.attack_table1_row(number, seed=1, mechanisms=4, climbs=1, steps=5)
+    a, b, labels = E.attack_table1_row(number, seed=1, mechanisms=4, climbs=1, steps=5)
     assert len(a) == len(b) == len(labels)
-    direction = c.TABLE1_DIRECTION[number]
+    direction = E.TABLE1_DIRECTION[number]
     if direction in ("le", "eq"):
         assert np.all(a <= b * (1 + 1e-9))
     if direction in ("ge", "eq"):
@@ -431,7 +434,7 @@ def test_attack_table1_row_never_breaks_the_printed_direction(number):
 
 
 def test_assumption_arcs_are_needed():
-    arcs = c.assumption_arcs(seed=0, mechanisms=3)
+    arcs = E.assumption_arcs(seed=0, mechanisms=3)
     assert {a.assumption for a in arcs} == {"independent data points", "strong adversary"}
     for a in arcs:
         assert a.with_ratio == pytest.approx(1.0) and a.without_ratio == pytest.approx(2.0) and a.needed
@@ -449,7 +452,7 @@ def test_interference_is_n_eps_for_local_randomized_response():
 def test_adversary_learning_examples():
     count = c.adversary_learning(geometric_count(2, EPS), np.array([[0.4, 0.1], [0.1, 0.4]]))
     assert count["informed"] == pytest.approx(EPS) and EPS < count["uninformed"] < 2 * EPS
-    xor = c.adversary_learning(c.xor_mechanism(EPS), np.full((2, 2), 0.25))
+    xor = c.adversary_learning(xor_randomized_response(EPS), np.full((2, 2), 0.25))
     assert xor["uninformed"] == pytest.approx(0.0, abs=1e-12) and xor["informed"] == pytest.approx(EPS)
 
 
@@ -500,3 +503,33 @@ def test_moved_by_names_the_data_points_each_reading_moves():
     assert c.moved_by(m, u, "R3", data) == ["D3"]
     with pytest.raises(ValueError, match="mode"):
         c.moved_by(m, u, "R1", data, mode="see")
+
+
+def test_arc_labels_name_each_assumption_and_reject_others():
+    arcs = E.assumption_arcs(seed=0, mechanisms=1)
+    assert [causal_tables.arc_label(a) for a in arcs] == ["independent\ndata points", "strong\nadversary"]
+    other = E.AssumptionArc("no assumption", 1.0, 2.0, "")
+    with pytest.raises(ValueError, match="no assumption"):
+        causal_tables.arc_label(other)
+
+
+def test_mechanism_lp_finds_the_dp_worst_case_and_rejects_bad_sizes():
+    from fractions import Fraction as F
+
+    cert = E.mechanism_lp(1, 2, 2, F(3), E.neighbours(1, 2), {(1,): 1}, {(0,): 1}, F(1, 10))
+    assert cert.bound == F(3, 10)  # randomized response at e^ε = 3: 𝒜(1)(0) ≤ 3·𝒜(0)(0)
+    apart = E.mechanism_lp(2, 2, 2, F(2), E.neighbours(2, 2), {(1, 1): 1}, {(0, 0): 1}, F(1, 10))
+    assert apart.bound == F(4, 10)  # two steps apart: e^{2ε}
+    with pytest.raises(ValueError, match="m must"):
+        E.mechanism_lp(1, 2, 1, F(3), [], {(1,): 1}, {(0,): 1}, F(1, 10))
+    with pytest.raises(ValueError, match="exp_eps"):
+        E.mechanism_lp(1, 2, 2, F(1, 2), [], {(1,): 1}, {(0,): 1}, F(1, 10))
+
+
+def test_population_ratio_lp_is_the_largest_vertex_ratio():
+    bound, size = E.population_ratio_lp([0.2, 0.5, 0.1], [0.4, 0.25, 0.1])
+    assert bound == pytest.approx(2.0) and size == (3, 0, 1)
+    assert E.population_ratio_lp([0.1, 0.0], [0.0, 0.3])[0] == math.inf
+    assert E.population_ratio_lp([0.0, 0.0], [0.2, 0.3])[0] == 0.0
+    with pytest.raises(ValueError, match="numerator and denominator"):
+        E.population_ratio_lp([0.1], [0.1, 0.2])

@@ -196,3 +196,31 @@ def test_relations_report_certified_fraction_and_certificates():
         assert r.verdict.certificate and r.verdict.domain and r.status in ("reproduced", "discrepancy")
         assert ("boxes" in r.verdict.certificate) == (r.verdict.kind == "certified-interval")
         assert ("LPs" in r.verdict.certificate) == (r.verdict.kind == "certified-lp")
+
+
+TSD_SEARCHES = [c for c in RELATIONS if c.paper == "tsd"]
+
+
+@pytest.mark.parametrize("claim", TSD_SEARCHES, ids=[c.id for c in TSD_SEARCHES])
+def test_search_states_its_supremum_and_a_second_optimiser_that_does_not_beat_it(claim):
+    """Issue 20: a relation left to search records the known supremum (with its source), reaches ≥ 0.99 of it, and
+    names a second, different optimiser that finds no larger ratio — or says why there is none."""
+    v = claims.evaluate(claim).verdict
+    if v.kind != "search":
+        return
+    assert v.second, f"{claim.id}: a search must name a second optimiser or say why there is none"
+    if v.second_best is None:
+        assert v.second.startswith("none: ")
+    else:
+        assert v.second_best <= v.margin * (1 + claims.VERDICT_RTOL)
+    if claim.expected == "reproduced" and v.supremum is not None:
+        assert v.supremum_from and v.supremum_ratio >= 0.99
+    row = claims.evaluate(claim).to_dict()
+    assert {"supremum", "supremum_from", "supremum_ratio", "second_optimiser", "second_best"} <= set(row)
+
+
+def test_a_supremum_is_non_negative_and_its_ratio_is_the_margin_over_it():
+    v = claims.Verdict.of([0.5, 0.99], [1.0, 1.0], evidence="random-search", supremum=1.0, supremum_from="a witness")
+    assert v.supremum_ratio == pytest.approx(0.99)
+    with pytest.raises(ValueError, match="supremum"):
+        claims.Verdict.of([0.5], [1.0], evidence="random-search", supremum=-1.0, supremum_from="nowhere")

@@ -61,13 +61,13 @@ NOT_FUZZED = {
     "membership_privacy_of", "adversaries", "relative_probability",
     "max_relative_probability", "effect_size", "brp_epsilon", "survey_model", "sequence_model",
     "random_sequence_model", "mechanism_tensor", "definition_epsilon", "definition_epsilon_sem",
-    "candidate_populations", "universal_epsilon", "random_population", "table1", "table1_markdown",
-    "log_ratio_by_value", "inheritance_population", "hill_climb", "definition_pair", "attack_table1_row",
-    "assumption_arcs", "interference_epsilon", "adversary_learning", "path_effects", "nondisclosure_epsilon",
+    "candidate_populations", "universal_epsilon", "random_population",
+    "log_ratio_by_value", "inheritance_population",
+    "interference_epsilon", "adversary_learning", "path_effects", "nondisclosure_epsilon",
     "experiment_log_ratio", "experiment_coverage", "pairwise_conditionally_independent", "worst_pair",
     "posterior_interval_probability", "ratio_interval_probability", "difference_interval_probability",
     "posterior_quantile", "finite_loss", "explain", "loss_grid", "hamming_adjacent", "first_exceeding",
-    "conditioning_bad_mass", "smoking_study", "median_mechanism", "event_violation", "classify_relation",
+    "conditioning_bad_mass", "smoking_study", "median_mechanism", "event_violation",
 }
 
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence
 
 import numpy as np
@@ -54,28 +53,18 @@ __all__ = [
     "random_mechanism",
     "random_population",
     "DEFINITIONS",
-    "classify_relation",
-    "table1",
+    "UNIVERSAL_INNER",
     "appendix_b_mechanism",
     "proposition4_mechanism",
     "posterior",
     "definition_epsilon_sem",
-    "table1_markdown",
-    "Table1Row",
     "exact_count",
     "randomized_response_model",
     "relatives_effect",
     "log_ratio_by_value",
     "inheritance_model",
     "inheritance_population",
-    "hill_climb",
-    "TABLE1_DIRECTION",
-    "definition_pair",
-    "attack_table1_row",
-    "AssumptionArc",
-    "assumption_arcs",
     "interference_epsilon",
-    "xor_mechanism",
     "adversary_learning",
     "path_effects",
     "nondisclosure_epsilon",
@@ -172,7 +161,8 @@ class StructuralModel:
                 dom = list(declared[name])
                 outside = [v for v in produced if v not in dom]
                 if outside:
-                    raise ValueError(f"equation of {name!r} produces {outside[0]!r}, outside its declared domain {dom!r}")
+                    raise ValueError(f"equation of {name!r} produces {outside[0]!r}, outside its declared "
+                                     f"domain {dom!r}")
             else:
                 dom = produced
             self.domains[name] = dom
@@ -198,7 +188,8 @@ class StructuralModel:
         if not _is_distribution(out):
             return {out: 1.0}
         keys = list(out)
-        probs = check_distribution([out[k] for k in keys], f"distribution of {name} at {dict(zip(self.parents[name], values))}")
+        where = dict(zip(self.parents[name], values))
+        probs = check_distribution([out[k] for k in keys], f"distribution of {name} at {where}")
         return {k: float(p) for k, p in zip(keys, probs) if p > 0}
 
     # ---------------------------------------------------------------- checks on queries
@@ -214,14 +205,16 @@ class StructuralModel:
         for name, value in assignment.items():
             self._check_variable(name, f"{role} variable")
             if value not in self.domains[name]:
-                raise ValueError(f"{role} value {name}={value!r} is outside the domain of {name} {self.domains[name]!r}")
+                raise ValueError(f"{role} value {name}={value!r} is outside the domain of {name} "
+                                 f"{self.domains[name]!r}")
         return dict(assignment)
 
     def check_population(self, population) -> dict:
         """Validate 𝒫: a mapping from tuples of background values (in ``background`` order) to
         probabilities summing to one; a model with one background variable also accepts bare values."""
         if not isinstance(population, Mapping) or not population:
-            raise ValueError(f"population must be a non-empty mapping from background values to probabilities (got {population!r})")
+            raise ValueError(f"population must be a non-empty mapping from background values to probabilities "
+                             f"(got {population!r})")
         keys = []
         for key in population:
             single = len(self.background) == 1 and not (isinstance(key, tuple) and len(key) == 1)
@@ -230,7 +223,8 @@ class StructuralModel:
                 raise ValueError(f"population key {key!r} must give one value for each of {self.background}")
             for name, v in zip(self.background, k):
                 if v not in self.domains[name]:
-                    raise ValueError(f"population key {key!r}: value {v!r} is outside the domain of {name} {self.domains[name]!r}")
+                    raise ValueError(f"population key {key!r}: value {v!r} is outside the domain of {name} "
+                                     f"{self.domains[name]!r}")
             keys.append(k)
         probs = check_distribution([population[k] for k in population], "population")
         return {k: float(p) for k, p in zip(keys, probs)}
@@ -300,7 +294,8 @@ class StructuralModel:
         hit, cond = self._matcher(event, "event"), self._matcher(given, "given")
         den = sum(p for v, p in joint.items() if cond(v))
         if given is not None and den <= 0:
-            raise ValueError(f"given={given!r} has probability zero under this population; conditioning on it is undefined")
+            raise ValueError(f"given={given!r} has probability zero under this population; conditioning on it is "
+                             "undefined")
         num = sum(p for v, p in joint.items() if cond(v) and hit(v))
         return float(num / den) if given is not None else float(num)
 
@@ -321,7 +316,8 @@ class StructuralModel:
                 out[key] = out.get(key, 0.0) + p
                 total += p
         if total <= 0:
-            raise ValueError(f"given={given!r} has probability zero under this population; conditioning on it is undefined")
+            raise ValueError(f"given={given!r} has probability zero under this population; conditioning on it is "
+                             "undefined")
         return {k: v / total for k, v in out.items()}
 
     def submodel(self, assignment: Mapping) -> "StructuralModel":
@@ -564,7 +560,8 @@ DEFINITIONS = {
     8: ("Universal data-point intervention DP", "∀", "Pr[O=o | do(Dᵢ=dᵢ)]", "↔ DP"),
     10: ("Strong adversary DP for one distribution (App. B)", "given", "Pr[O=o | D=d]", "← DP"),
 }
-_UNIVERSAL = {2: 10, 3: 3, 4: 4, 5: 6, 8: 7}  # universal definition → the inner, one-population check
+#: universal definition → the inner, one-population check whose supremum over populations it is
+UNIVERSAL_INNER = {2: 10, 3: 3, 4: 4, 5: 6, 8: 7}
 
 
 def mechanism_tensor(mechanism: FiniteMechanism) -> tuple[np.ndarray, list]:
@@ -611,7 +608,8 @@ def _move_axis_pairs(X: np.ndarray, i: int, valid=None) -> float:
     return best
 
 
-def _is_independent(P: np.ndarray, atol=1e-12) -> bool:
+def is_independent(P: np.ndarray, atol=1e-12) -> bool:
+    """Whether the population array ``P`` is the product of its marginals (mutually independent data points)."""
     margs = [P.sum(axis=tuple(j for j in range(P.ndim) if j != i)) for i in range(P.ndim)]
     prod = margs[0]
     for m in margs[1:]:
@@ -622,7 +620,8 @@ def _is_independent(P: np.ndarray, atol=1e-12) -> bool:
 def definition_epsilon(number: int, mechanism, population=None) -> float:
     """The smallest ε for which Definition ``number``'s inequality holds at one population 𝒫.
 
-    ``mechanism`` is a :class:`~dpsemantics.mechanisms.FiniteMechanism` on 𝒟ⁿ (or the array of :func:`mechanism_tensor`);
+    ``mechanism`` is a :class:`~dpsemantics.mechanisms.FiniteMechanism` on 𝒟ⁿ (or the array of
+    :func:`mechanism_tensor`);
     ``population`` an array over 𝒟ⁿ (ignored by Definition 1).  For the universally quantified
     Definitions 2, 3, 4, 5, 8 this is the check *inside* the quantifier (2 at one 𝒫 is Definition 10).
     Definition 4 requires an independent 𝒫.  Comparisons made vacuous by zero probabilities are skipped
@@ -648,8 +647,9 @@ def definition_epsilon(number: int, mechanism, population=None) -> float:
         return max(_move_axis_pairs(A, i) for i in range(n))
     if number in (2, 10):
         return max(_move_axis_pairs(A, i, valid=P > 0) for i in range(n))
-    if number == 4 and not _is_independent(P):
-        raise ValueError("definition 4 applies to populations with independent data points only (got a dependent population)")
+    if number == 4 and not is_independent(P):
+        raise ValueError("definition 4 applies to populations with independent data points only (got a dependent "
+                         "population)")
     best = 0.0
     for i in range(n):
         others = tuple(j for j in range(n) if j != i)
@@ -702,8 +702,6 @@ def definition_epsilon_sem(number: int, mechanism: FiniteMechanism, population) 
     return best
 
 
-
-
 def candidate_populations(shape: tuple) -> list[np.ndarray]:
     """Point masses, and two-point populations ½δ_a + ½δ_b, over 𝒟ⁿ (``shape`` = (k,)*n).
 
@@ -731,13 +729,14 @@ def universal_epsilon(number: int, mechanism, populations=()) -> float:
     :func:`candidate_populations` plus any extra ``populations`` (Definition 4: independent ones only)."""
     if number == 1:
         return definition_epsilon(1, mechanism)
-    if number not in _UNIVERSAL:
-        raise ValueError(f"number must be a universally quantified definition {sorted(_UNIVERSAL)} (got number={number!r})")
+    if number not in UNIVERSAL_INNER:
+        raise ValueError(f"number must be a universally quantified definition {sorted(UNIVERSAL_INNER)} "
+                         f"(got number={number!r})")
     A = mechanism_tensor(mechanism)[0] if isinstance(mechanism, FiniteMechanism) else np.asarray(mechanism, float)
-    inner = _UNIVERSAL[number]
+    inner = UNIVERSAL_INNER[number]
     best = 0.0
     for P in list(candidate_populations(A.shape[:-1])) + [np.asarray(p, float) for p in populations]:
-        if number == 4 and not _is_independent(P):
+        if number == 4 and not is_independent(P):
             continue
         best = max(best, definition_epsilon(inner, A, P))
         if best == math.inf:
@@ -782,103 +781,6 @@ def random_population(rng, n=2, k=3, kind="full") -> np.ndarray:
             P[(v,) * n] = w[v]
         return P
     raise ValueError(f"kind must be one of 'full', 'sparse', 'independent', 'correlated' (got kind={kind!r})")
-
-
-def classify_relation(eps_def, eps_dp, *, rtol=1e-9) -> str:
-    """The relation to DP that a sample of (ε_def, ε_DP) pairs supports: ``"↔ DP"`` if always equal,
-    ``"→ DP"`` if ε_def ≥ ε_DP always and sometimes strictly (the definition implies DP, not conversely),
-    ``"← DP"`` if ε_def ≤ ε_DP always and sometimes strictly (DP implies it), ``"none"`` otherwise."""
-    a, b = np.asarray(eps_def, float), np.asarray(eps_dp, float)
-    if a.shape != b.shape or a.size == 0:
-        raise ValueError(f"eps_def and eps_dp must be non-empty and of one shape (got {a.shape}, {b.shape})")
-    with np.errstate(invalid="ignore"):
-        close = (a == b) | (np.abs(a - b) <= rtol * np.maximum(np.abs(a), np.abs(b)))
-    bigger, smaller = (a > b) & ~close, (a < b) & ~close
-    if close.all():
-        return "↔ DP"
-    if not smaller.any():
-        return "→ DP"
-    if not bigger.any():
-        return "← DP"
-    return "none"
-
-
-@dataclass
-class Table1Row:
-    number: int
-    name: str
-    quantifier: str
-    comparison: str
-    printed: str
-    computed: str
-    cases: int
-    equal: int
-    larger: int
-    smaller: int
-    pairs: np.ndarray = None  # (cases, 2): ε of the definition, ε of DP
-
-    @property
-    def agrees(self) -> bool:
-        return self.printed == self.computed
-
-
-def table1(seed: int = 0, mechanisms: int = 60, populations: int = 8, n: int = 2, k: int = 3, m: int = 3) -> list[Table1Row]:
-    """Regenerate Table 1 (plus Definition 10) by computation on random mechanisms and populations.
-
-    For each random mechanism 𝒜 and each random population 𝒫 (full, sparse, independent and
-    correlated kinds in turn), compare each definition's ε with ε_DP = Definition 1's ε: at 𝒫 for the
-    definitions with a given population (6, 7, 10), as a supremum over populations for the universal ones
-    (:func:`universal_epsilon`, with the random populations added).  Rows 5 and 6 are computed from their
-    own definitions — ``do`` queries on the structural model (:func:`definition_epsilon_sem`; Definition 5
-    over every point-mass population and the random ones) — so they test Lemma 1 rather than assume it.
-    The computed relation is :func:`classify_relation` of all those pairs."""
-    rng = np.random.default_rng(seed)
-    kinds = ("full", "sparse", "independent", "correlated")
-    pairs: dict[int, list] = {d: [] for d in DEFINITIONS if d != 1}
-    for _ in range(check_positive_int(mechanisms, "mechanisms")):
-        mech = random_mechanism(rng, n, k, m)
-        A = mechanism_tensor(mech)[0]
-        e1 = definition_epsilon(1, A)
-        pops = [random_population(rng, n, k, kinds[j % 4]) for j in range(check_positive_int(populations, "populations"))]
-        for d in (7, 10):
-            pairs[d].extend((definition_epsilon(d, A, P), e1) for P in pops)
-        # rows 5 and 6 ask the structural model do() queries (their own definitions), not Lemma 1
-        pairs[6].extend((definition_epsilon_sem(6, mech, P), e1) for P in pops)
-        points = [P for P in candidate_populations(A.shape[:-1]) if np.count_nonzero(P) == 1]
-        pairs[5].append((_universal_sem(5, mech, points + pops), e1))
-        for d in (2, 3, 8):
-            pairs[d].append((universal_epsilon(d, A, pops), e1))
-        pairs[4].append((universal_epsilon(4, A, [P for P in pops if _is_independent(P)]), e1))
-    rows = []
-    for d, (name, quant, comp, printed) in DEFINITIONS.items():
-        if d == 1:
-            continue
-        a, b = np.array(pairs[d]).T
-        with np.errstate(invalid="ignore"):
-            eq = (a == b) | np.isclose(a, b, rtol=1e-9, atol=0)
-        rows.append(Table1Row(d, name, quant, comp, printed, classify_relation(a, b), len(a), int(eq.sum()),
-                              int(((a > b) & ~eq).sum()), int(((a < b) & ~eq).sum()), np.column_stack([a, b])))
-    return rows
-
-
-def _escape_cell(text: str) -> str:
-    """Escape the column separator inside a Markdown table cell."""
-    return text.replace("|", "\\|")
-
-
-def table1_markdown(rows: list[Table1Row]) -> str:
-    """Table 1 as a Markdown table (paper's relation, computed relation and the counts behind it: of the
-    cases tried, how many gave ε equal to, above and below the mechanism's DP ε)."""
-    head = ("| Def. | name | 𝒫 | point of comparison | paper | computed | cases: $=$, $>$, $<$ "
-            "$\\varepsilon_{\\mathrm{DP}}$ |\n|---|---|---|---|---|---|---|\n")
-    body = "".join(
-        f"| {r.number} | {r.name} | {r.quantifier} | {_escape_cell(r.comparison)} | {r.printed} | {r.computed}"
-        f"{'' if r.agrees else ' ⚠'} | {r.cases}: {r.equal}, {r.larger}, {r.smaller} |\n"
-        for r in rows
-    )
-    return head + body
-
-
 
 
 def appendix_b_mechanism() -> FiniteMechanism:
@@ -947,8 +849,6 @@ def relatives_effect(eps, relatives: int) -> float:
     return brp_epsilon(randomized_response_model(eps, relatives), "O", "R1")
 
 
-
-
 # --------------------------------------------------------------------------------------------------
 # Per-value effect sizes (Figures 1 and 2 are drawn by dpsemantics.book.causal_diagrams)
 # --------------------------------------------------------------------------------------------------
@@ -1015,158 +915,6 @@ def inheritance_population(model: StructuralModel, q) -> dict:
     return model.independent_population({"R1": half, "U2": half, "C": {0: 1 - q, 1: q}, "R3": half})
 
 
-
-
-# --------------------------------------------------------------------------------------------------
-# Worst-case searches behind the registry (Table 1 rows, Figure 2's assumption arcs) and the results
-# of §2, §3, §6.3, §7 and §8 that the paper states in prose
-# --------------------------------------------------------------------------------------------------
-
-
-def _positive_mechanism(logits: np.ndarray, n: int, k: int) -> FiniteMechanism:
-    dbs = list(itertools.product(range(k), repeat=n))
-    M = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return FiniteMechanism(M / M.sum(axis=1, keepdims=True), dbs, list(range(logits.shape[1])))
-
-
-def hill_climb(objective: Callable[[np.ndarray], float], x0: np.ndarray, rng, *, steps: int = 40,
-               scale: float = 0.5) -> tuple[np.ndarray, float]:
-    """Maximise ``objective`` by a (1+1) local search: Gaussian steps of shrinking ``scale``, a step kept
-    when it does not lower the objective.  Returns the best point and value (no gradients needed)."""
-    x, best = np.array(x0, float), float(objective(x0))
-    for t in range(steps):
-        y = x + rng.normal(0.0, scale * (1 - 0.8 * t / max(steps, 1)), size=x.shape)
-        v = float(objective(y))
-        if v >= best:
-            x, best = y, v
-    return x, best
-
-
-#: how each Table 1 row is attacked: which side the paper says is the larger ε
-#: ("eq": equal, "ge": the definition's ε is at least DP's (it implies DP), "le": at most (DP implies it))
-TABLE1_DIRECTION = {2: "eq", 3: "ge", 4: "eq", 5: "eq", 6: "eq", 7: "le", 8: "eq", 10: "le"}
-
-
-def _universal_sem(number: int, mechanism: FiniteMechanism, populations) -> float:
-    """Supremum over ``populations`` of :func:`definition_epsilon_sem` (Definition 5: whole-database
-    interventions on the structural model, at every population given)."""
-    inner = _UNIVERSAL.get(number, number)
-    return max(definition_epsilon_sem(inner, mechanism, P) for P in populations)
-
-
-def definition_pair(number: int, mechanism: FiniteMechanism, populations=()) -> tuple[float, float]:
-    """(ε of Definition ``number``, ε of DP) for one mechanism.  Universal definitions take the supremum
-    over :func:`candidate_populations` and the extra ``populations``; definitions for a given population
-    (6, 7, 10) take the *largest* ε over the populations tried (the adversarial choice when the claim is
-    "DP implies it").  Definitions 5 and 6 are computed with ``do`` queries on the structural model
-    (:func:`definition_epsilon_sem`), not by Lemma 1, so that their rows test the causal definition."""
-    A = mechanism_tensor(mechanism)[0]
-    e1 = definition_epsilon(1, A)
-    shape = A.shape[:-1]
-    extra = [np.asarray(p, float) for p in populations]
-    if number == 5:
-        pops = [P for P in candidate_populations(shape) if np.count_nonzero(P) == 1] + extra
-        return _universal_sem(5, mechanism, pops), e1
-    if number == 6:
-        return _universal_sem(6, mechanism, extra or candidate_populations(shape)[:1]), e1
-    if number in (7, 10):
-        pops = extra or candidate_populations(shape)
-        return max(definition_epsilon(number, A, P) for P in pops), e1
-    if number == 4:
-        return universal_epsilon(4, A, [P for P in extra if _is_independent(P)]), e1
-    return universal_epsilon(number, A, extra), e1
-
-
-def attack_table1_row(number: int, *, seed: int = 0, mechanisms: int = 12, climbs: int = 2, steps: int = 15,
-                      n: int = 2, k: int = 3, m: int = 3, eps: float = 0.5):
-    """Try to break Table 1's relation for Definition ``number`` (:data:`TABLE1_DIRECTION`).
-
-    Cases: random full-support mechanisms on {0..k−1}ⁿ with random populations of every kind, then
-    :func:`hill_climb` on the mechanism's log-probabilities from the worst ``climbs`` of them, maximising
-    the ratio that the paper says is at most 1 (ε_def/ε_DP for "le", ε_DP/ε_def for "ge", the larger of the
-    two for "eq"), and the ε-DP geometric count on {0,1}² (the extremal mechanism: DP's ε is attained).
-    Returns ``(eps_def, eps_dp, labels)``, arrays with one entry per case."""
-    direction = TABLE1_DIRECTION[number]
-    rng = np.random.default_rng(seed)
-    kinds = ("full", "sparse", "independent", "correlated")
-    pops = [random_population(rng, n, k, kinds[j % 4]) for j in range(4)]
-
-    def ratio(a, b):
-        if direction == "le":
-            return a / b
-        if direction == "ge":
-            return b / a
-        return max(a / b, b / a)
-
-    rows, labels, starts = [], [], []
-    for j in range(mechanisms):
-        logits = rng.uniform(-1.5, 1.5, size=(k**n, m))
-        a, b = definition_pair(number, _positive_mechanism(logits, n, k), pops)
-        rows.append((a, b))
-        labels.append(f"random mechanism {j}")
-        starts.append((ratio(a, b), logits))
-    starts.sort(key=lambda t: -t[0])
-    for c, (_, logits) in enumerate(starts[:climbs]):
-        best, _ = hill_climb(lambda x: ratio(*definition_pair(number, _positive_mechanism(x, n, k), pops)),
-                             logits, rng, steps=steps)
-        rows.append(definition_pair(number, _positive_mechanism(best, n, k), pops))
-        labels.append(f"local search from start {c}")
-    count = geometric_count(2, eps)
-    shape = (2, 2)
-    pops2 = [np.full(shape, 0.25), np.array([[0.5, 0.0], [0.0, 0.5]]), np.array([[0.4, 0.1], [0.1, 0.4]])]
-    rows.append(definition_pair(number, count, pops2))
-    labels.append(f"geometric count, n = 2, ε = {eps:g}")
-    a, b = np.array(rows, float).T
-    return a, b, labels
-
-
-@dataclass
-class AssumptionArc:
-    """One dashed arc of the paper's Figure 2: DP implies Bayesian₀ DP under ``assumption``.
-    ``with_ratio``: the largest ε(Bayesian₀ reading)/ε_DP found *with* the assumption (≤ 1 means DP's ε
-    suffices); ``without_ratio``: the largest found when the assumption is dropped (> 1: a
-    counterexample shows it is needed); ``witness`` describes that counterexample."""
-
-    assumption: str
-    label: str
-    with_ratio: float
-    without_ratio: float
-    witness: str
-
-    @property
-    def needed(self) -> bool:
-        return self.with_ratio <= 1 + 1e-9 and self.without_ratio > 1 + 1e-9
-
-
-def assumption_arcs(*, seed: int = 0, mechanisms: int = 12, eps: float = 0.5) -> list[AssumptionArc]:
-    """Compute Figure 2's arcs.  For each assumption, the adversary's reading with it (independent data
-    points: Definition 4's check; a strong adversary who conditions on every other data point:
-    Definition 10's check) is maximised over random mechanisms, candidate and random populations; the
-    assumption is *needed* when dropping it (Definition 3's check at any population) yields a ratio
-    above 1 — the geometric count with perfectly correlated data points gives 2."""
-    rng = np.random.default_rng(seed)
-    mechs = [random_mechanism(rng, 2, 2, 3, zero_prob=0.0) for _ in range(mechanisms)] + [geometric_count(2, eps)]
-    shape = (2, 2)
-    pops = candidate_populations(shape) + [random_population(rng, 2, 2, kind) for kind in
-                                           ("full", "sparse", "independent", "correlated") for _ in range(3)]
-    indep = [P for P in pops if _is_independent(P)]
-    best_ind = best_strong = best_none = 0.0
-    witness = ""
-    for j, mech in enumerate(mechs):
-        A = mechanism_tensor(mech)[0]
-        e1 = definition_epsilon(1, A)
-        best_ind = max(best_ind, max(definition_epsilon(4, A, P) for P in indep) / e1)
-        best_strong = max(best_strong, max(definition_epsilon(10, A, P) for P in pops) / e1)
-        for P in pops:
-            r = definition_epsilon(3, A, P) / e1
-            if r > best_none:
-                best_none = r
-                name = "geometric count" if j == len(mechs) - 1 else f"random mechanism {j}"
-                witness = f"{name}, population {np.round(P, 3).ravel().tolist()} over (0,0),(0,1),(1,0),(1,1)"
-    return [AssumptionArc("independent data points", "independent\ndata points", best_ind, best_none, witness),
-            AssumptionArc("strong adversary", "strong\nadversary", best_strong, best_none, witness)]
-
-
 # ---------------------------------------------------------------- §2: ε = 0 is noninterference
 
 
@@ -1178,14 +926,6 @@ def interference_epsilon(mechanism: FiniteMechanism) -> float:
 
 
 # ---------------------------------------------------------------- §3: who learns more
-
-
-def xor_mechanism(eps) -> FiniteMechanism:
-    """Randomized response (ε) on D₁ XOR D₂, for two bits: an output that says nothing about either data
-    point alone, but everything about one to whoever knows the other (§3)."""
-    rr = randomized_response(eps).matrix
-    dbs = list(itertools.product((0, 1), repeat=2))
-    return FiniteMechanism(np.array([rr[a ^ b] for a, b in dbs]), dbs, [0, 1])
 
 
 def adversary_learning(mechanism: FiniteMechanism, population) -> dict:
@@ -1255,7 +995,8 @@ def experiment_log_ratio(mechanism: FiniteMechanism, first, second, output, tria
     trials = check_positive_int(trials, "trials")
     replications = check_positive_int(replications, "replications")
     j = mechanism.outputs.index(output)
-    draws = [rng.multinomial(trials, mechanism.row(db), size=replications)[:, j].astype(float) for db in (first, second)]
+    draws = [rng.multinomial(trials, mechanism.row(db), size=replications)[:, j].astype(float)
+             for db in (first, second)]
     x1, x2 = (np.where(x == 0, 0.5, x) for x in draws)
     est = np.log(x1 / trials) - np.log(x2 / trials)
     se = np.sqrt(np.clip(1 / x1 - 1 / trials, 0, None) + np.clip(1 / x2 - 1 / trials, 0, None))
@@ -1269,7 +1010,8 @@ def experiment_coverage(mechanism: FiniteMechanism, first, second, output, trial
     rng = np.random.default_rng(seed)
     j = mechanism.outputs.index(output)
     truth = float(np.log(mechanism.row(first)[j]) - np.log(mechanism.row(second)[j]))
-    est, lo, hi = experiment_log_ratio(mechanism, first, second, output, trials, rng, level=level, replications=replications)
+    est, lo, hi = experiment_log_ratio(mechanism, first, second, output, trials, rng, level=level,
+                                       replications=replications)
     return {"truth": truth, "coverage": float(np.mean((lo <= truth) & (truth <= hi))),
             "width": float(np.mean(hi - lo)), "mean": float(np.mean(est)), "replications": replications}
 

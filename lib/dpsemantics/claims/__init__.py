@@ -57,8 +57,9 @@ STATUSES = ("reproduced", "discrepancy", "not-checked")
 EVIDENCE = {
     "certified-interval": "rigorous interval arithmetic (mpmath.iv), branch-and-bound over the whole stated "
                           "parameter box, tails by a bound written in the claim",
-    "certified-lp": "a linear program over every mechanism with a fixed number of outputs (HiGHS), its optimum "
-                    "certified by an exact-rational dual solution checked with fractions",
+    "certified-lp": "a linear program over every mechanism with a fixed number of outputs, or over every population "
+                    "of a causal model (HiGHS), its optimum certified by an exact-rational dual solution checked with "
+                    "fractions",
     "closed-form": "a closed form or identity, evaluated on a grid that includes the extremes",
     "search": "a search (enumeration, optimiser, random instances, extremal constructions) over finitely many "
               "cases; a proof of nothing beyond them",
@@ -101,7 +102,10 @@ class Verdict:
     as ∞).  ``holds`` compares every lhs with ``tighten * rhs`` up to :data:`VERDICT_RTOL` rounding slack.
     ``evidence`` is one kind of :data:`EVIDENCE`; a ``search`` names its ``methods``
     (:data:`SEARCH_METHODS`).  ``domain`` says what the verdict covers, ``certificate`` how to reproduce it
-    (box count, LP sizes, cases), ``supremum`` the known supremum of lhs/rhs a search is compared with.
+    (box count, LP sizes, cases).  A ``search`` states what it is compared with: ``supremum``, the known supremum of
+    lhs/rhs over the statement's domain, and ``supremum_from`` where it comes from (a construction or the paper,
+    never the search itself; :attr:`supremum_ratio` is margin/supremum), and ``second``, a second, different
+    optimiser (``second_best``: the largest lhs/rhs it found, which must not exceed the margin), or why there is none.
     """
 
     holds: bool
@@ -114,6 +118,18 @@ class Verdict:
     domain: str = ""
     certificate: str = ""
     supremum: float | None = None
+    supremum_from: str = ""
+    second: str = ""
+    second_best: float | None = None
+
+    @property
+    def supremum_ratio(self) -> float | None:
+        """The margin as a fraction of the known supremum (1 = the search reached it), or ``None``."""
+        if self.supremum is None or not self.checked:
+            return None
+        if self.supremum == 0:
+            return math.inf if self.margin > 0 else 1.0
+        return self.margin / self.supremum
 
     @property
     def checked(self) -> bool:
@@ -139,15 +155,19 @@ class Verdict:
 
     @classmethod
     def of(cls, lhs, rhs, *, evidence, tighten: float = 1.0, worst: str = "", labels=None, domain: str = "",
-           certificate: str = "", supremum: float | None = None) -> "Verdict":
+           certificate: str = "", supremum: float | None = None, supremum_from: str = "",
+           second: str = "", second_best: float | None = None) -> "Verdict":
         """``lhs``/``rhs``: the attacked quantity and the printed bound, arrays of equal size.
         ``evidence``: a kind of :data:`EVIDENCE`, or search methods (:data:`SEARCH_METHODS`, one or a tuple),
         which make the kind ``search``.  ``labels`` (optional, one per case) describe the cases; the label of
-        the case with the largest ratio becomes ``worst``.  Vacuous cases (lhs = rhs = 0) are dropped."""
+        the case with the largest ratio becomes ``worst``.  Vacuous cases (lhs = rhs = 0) are dropped.
+        ``supremum``/``supremum_from``/``second``: see the class."""
         import numpy as np
 
         lhs = np.ravel(np.asarray(lhs, dtype=float))
         rhs = np.ravel(np.asarray(rhs, dtype=float))
+        if supremum is not None and not supremum >= 0:
+            raise ValueError(f"supremum must be >= 0 (got supremum={supremum!r})")
         if lhs.size == 0 or lhs.shape != rhs.shape:
             raise ValueError(f"lhs and rhs must be non-empty and of equal size (got {lhs.size} and {rhs.size})")
         if np.any(np.isnan(lhs)) or np.any(np.isnan(rhs)):
@@ -174,7 +194,8 @@ class Verdict:
         if not certificate and kind in ("search", "closed-form"):
             certificate = "seeded, reproducible" + (f"; {vacuous} vacuous cases (0 ≤ 0) left out" if vacuous else "")
         if lhs.size == 0:
-            return cls(True, 0.0, (kind,), 0, worst, vacuous, methods, domain, certificate, supremum)
+            return cls(True, 0.0, (kind,), 0, worst, vacuous, methods, domain, certificate, supremum, supremum_from,
+                       second, second_best)
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(rhs > 0, lhs / np.where(rhs > 0, rhs, 1.0), np.where(lhs <= rhs, 1.0, np.inf))
         i = int(np.argmax(ratio))
@@ -183,7 +204,7 @@ class Verdict:
         if labels is not None and not worst:
             worst = labels[i]
         return cls(holds, float(ratio[i]), (kind,), int(lhs.size), worst, vacuous, methods, domain, certificate,
-                   supremum)
+                   supremum, supremum_from, second, second_best)
 
 
 @dataclass(frozen=True)
@@ -248,7 +269,8 @@ class Result:
                 and matches(c.printed, self.computed, c.atol, c.rtol):
             printed, computed = float(c.printed), float(self.computed)
             slack = 1e-12 * max(abs(printed), abs(computed))
-            if (c.bound == "upper" and printed < computed - slack) or (c.bound == "lower" and printed > computed + slack):
+            if (c.bound == "upper" and printed < computed - slack) or \
+                    (c.bound == "lower" and printed > computed + slack):
                 return "unsafe-rounding"
         return ""
 
@@ -278,6 +300,10 @@ class Result:
             "domain": self.verdict.domain if self.verdict else None,
             "certificate": self.verdict.certificate if self.verdict else None,
             "supremum": self.verdict.supremum if self.verdict else None,
+            "supremum_from": self.verdict.supremum_from if self.verdict else None,
+            "supremum_ratio": self.verdict.supremum_ratio if self.verdict else None,
+            "second_optimiser": self.verdict.second if self.verdict else None,
+            "second_best": self.verdict.second_best if self.verdict else None,
             "margin": self.verdict.margin if self.verdict else None,
             "cases": self.verdict.cases if self.verdict else None,
             "vacuous": self.verdict.vacuous if self.verdict else None,

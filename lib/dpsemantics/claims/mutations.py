@@ -111,6 +111,41 @@ def _dp_bdp_dependent() -> Verdict:
     return Verdict.of(lhs, rhs, evidence="extremal", labels=labels)
 
 
+def _dp_implies_def3_without_independence() -> Verdict:
+    """Tschantz et al. Table 1 row 4 with its hypothesis (independent data points) dropped: DP ⇒ Definition 3 with
+    the same ε.  At the population ½ on (0, 0) and ½ on (1, 1), Pr[O=0 | D₁=v] = 𝒜(v, v)(0); the LP over every ε-DP
+    mechanism with 3 outputs on {0,1,2}² reaches e^{2ε}·q, above e^ε·q."""
+    from fractions import Fraction
+
+    from .causal_evidence import mechanism_lp, neighbours
+
+    lhs, rhs, labels = [], [], []
+    q = Fraction(1, 50)
+    for E in (Fraction(11, 10), Fraction(3, 2), Fraction(2)):
+        cert = mechanism_lp(2, 3, 3, E, neighbours(2, 3), {(1, 1): 1}, {(0, 0): 1}, q)
+        lhs.append(cert.primal), rhs.append(float(E * q))
+        labels.append(f"e^ε = {E}: correlated population, Pr[O=0 | D₁=1] given Pr[O=0 | D₁=0] = {q}")
+    return Verdict.of(lhs, rhs, evidence="certified-lp", labels=labels, domain="every ε-DP mechanism with 3 outputs on "
+                      "{0,1,2}², at the population ½ on (0,0), ½ on (1,1)", certificate=f"{len(lhs)} LPs (HiGHS)")
+
+
+def _interference_constant_one() -> Verdict:
+    """Tschantz et al. §2 with n replaced by 1: changing the whole input moves the output by at most ε_DP.  The LP
+    over every ε-DP mechanism on {0,1}² reaches e^{2ε}·q for databases two apart."""
+    from fractions import Fraction
+
+    from .causal_evidence import mechanism_lp, neighbours
+
+    lhs, rhs, labels = [], [], []
+    q = Fraction(1, 50)
+    for E in (Fraction(3, 2), Fraction(2)):
+        cert = mechanism_lp(2, 2, 3, E, neighbours(2, 2), {(1, 1): 1}, {(0, 0): 1}, q)
+        lhs.append(cert.primal), rhs.append(float(E * q))
+        labels.append(f"e^ε = {E}: 𝒜(1,1)(0) given 𝒜(0,0)(0) = {q}, against e^ε·q")
+    return Verdict.of(lhs, rhs, evidence="certified-lp", labels=labels, domain="every ε-DP mechanism with 3 outputs on "
+                      "{0,1}²", certificate=f"{len(lhs)} LPs (HiGHS)")
+
+
 MUTATIONS = [
     Mutation("lecture-ex7.2-transitivity", "bound-at-0.99-supremum", "(p, r) is (2ε, 0.99(1 + e^ε)δ)-close",
              _scaled("lecture-ex7.2-transitivity"), "the three-point witness attains (1 + e^ε)δ (lecture-ex7.2-tight)"),
@@ -144,4 +179,16 @@ MUTATIONS = [
              "grid includes e^ε = 1001/1000, δ = 1/2, where the ratio is 0.9985"),
     Mutation("zhao-sec1-dp-implies-bdp-independent", "hypothesis-dropped",
              "ε-DP ⇒ ε-Bayesian DP without independent records", _dp_bdp_dependent),
+    Mutation("tsd-table1-def4-attack", "hypothesis-dropped", "ε-DP ⇒ Definition 3 with the same ε (independent data "
+             "points dropped)", _dp_implies_def3_without_independence),
+    Mutation("tsd-s2-noninterference", "smaller-constant", "changing the whole input moves the output by at most "
+             "1·ε_DP (n → 1)", _interference_constant_one),
+    Mutation("tsd-table1-def7-attack", "bound-at-0.99-supremum", "ε-DP ⇒ Definition 7 with 0.99·e^ε in place of e^ε",
+             _scaled("tsd-table1-def7-attack"), "the ε-DP mechanism with 𝒜(d)(0) = e^ε 𝒜(d′)(0) on one pair attains e^ε "
+             "at the point-mass population (the pair LP's primal)"),
+    Mutation("tsd-s1.1-data-point-effect-any-relation", "bound-at-0.99-supremum", "the effect of D₁ on O is at most "
+             "0.99·e^ε", _scaled("tsd-s1.1-data-point-effect-any-relation"),
+             "the geometric count's ratio e^ε between neighbouring counts, at a point-mass population"),
+    Mutation("tsd-prop4-half", "bound-at-0.99-supremum", "Pr[O=o | do(Dᵢ=d)] ≤ 0.99·½", _scaled("tsd-prop4-half"),
+             "eqs. (18)–(19): every interventional probability is exactly ½"),
 ]
