@@ -101,23 +101,30 @@ def basic_delta(delta0, k):
         return _out(np.asarray(k, dtype=float) * delta0)
 
 
-def advanced_epsilon(eps0, k, delta, delta0=0.0):
+def advanced_epsilon(eps0, k, delta_slack=None, delta0=0.0, *, delta=None):
     """Kazan et al., Theorem 2.8(2) (advanced composition, Dwork, Rothblum & Vadhan 2010), homogeneous:
 
         ε = k ε₀ (e^{ε₀} − 1) + ε₀ √(2k log(1/δ)).
 
-    **Parametrisation.** ``delta`` is the *slack* δ of the paper's "δ − Σ δ_j": the k-fold composition of
-    (ε₀, δ₀)-DP mechanisms is (ε, kδ₀ + δ)-DP.  With δ₀ = 0 (the default) the total is δ itself.
-    (The paper states the theorem with the total δ and writes log(1/(δ − Σδ_j)).)
+    **Parametrisation.** ``delta_slack`` is the slack of the paper's "δ − Σ δ_j" (the δ in its formula
+    above): the k-fold composition of (ε₀, δ₀)-DP mechanisms is (ε, kδ₀ + delta_slack)-DP.  Everywhere else
+    in the package ``delta`` is the *total* δ (``advanced_epsilon_heterogeneous``, ``optimal_epsilon``,
+    ``max_eps0``), so this function does not take a ``delta``: passing one raises ``ValueError`` (it would
+    have meant the slack here before; the name changed so that one name has one meaning).
 
-    eps0 ≥ 0, whole k ≥ 1, delta ∈ (0, 1), delta0 ∈ [0, 1); broadcasts.  ``delta0`` only enters the total
-    δ, not ε; it is validated so that a meaningless δ₀ = 1 is caught.
+    eps0 ≥ 0, whole k ≥ 1, delta_slack ∈ (0, 1), delta0 ∈ [0, 1); broadcasts.  ``delta0`` only enters the
+    total δ, not ε; it is validated so that a meaningless δ₀ = 1 is caught.
     """
-    eps0, k, delta, _ = broadcast(eps0=check_epsilon(eps0, "eps0"), k=np.asarray(_check_k(k), dtype=float),
-                                  delta=check_delta(delta, "delta", open_low=True, open_high=True),
+    if delta is not None:
+        raise ValueError(f"advanced_epsilon takes the slack as delta_slack (the composition is (eps, k*delta0 + "
+                         f"delta_slack)-DP); delta means the total δ elsewhere and is not accepted here (got delta={delta!r})")
+    if delta_slack is None:
+        raise ValueError("delta_slack is required: the slack δ on top of k*delta0 (got delta_slack=None)")
+    eps0, k, slack, _ = broadcast(eps0=check_epsilon(eps0, "eps0"), k=np.asarray(_check_k(k), dtype=float),
+                                  delta_slack=check_delta(delta_slack, "delta_slack", open_low=True, open_high=True),
                                   delta0=_check_delta0(delta0))
     with np.errstate(over="ignore", invalid="ignore"):  # ε₀ past ~709: ε beyond the float range is +inf
-        out = k * eps0 * np.expm1(eps0) + eps0 * np.sqrt(2.0 * k * -np.log(delta))
+        out = k * eps0 * np.expm1(eps0) + eps0 * np.sqrt(2.0 * k * -np.log(slack))
     # a sum of two positive terms, each within 3 ulps: 4 ulps up is never below the exact ε
     return _out(_rounding.up(np.where(np.isnan(out), np.inf, out), 4))
 
@@ -562,8 +569,8 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     """The smallest ε for which every k-fold composition of (ε₀, δ₀)-DP mechanisms is (ε, δ)-DP
     (Kazan Theorem 2.8(3); Kairouz, Oh & Viswanath 2015, Theorem 3.3; Murtagh & Vadhan 2016).
 
-    ``delta`` is the *total* δ of the composition (compare :func:`advanced_epsilon`, whose ``delta`` is the
-    slack on top of kδ₀: ``optimal_epsilon(eps0, k, k*delta0 + d, delta0) <= advanced_epsilon(eps0, k, d,
+    ``delta`` is the *total* δ of the composition (compare :func:`advanced_epsilon`, whose ``delta_slack`` is
+    the slack on top of kδ₀: ``optimal_epsilon(eps0, k, k*delta0 + d, delta0) <= advanced_epsilon(eps0, k, d,
     delta0)``).  The answer is exact at every δ, not only at the printed lattice points (k − 2ℓ)ε₀: between
     two lattice points the profile is A − B·e^ε, so one pass of cumulative log-sums finds the piece and a
     closed form gives ε (no iteration; ``_RRProfile``).  Time and memory grow like √k; k ≤ 10⁹.
