@@ -153,8 +153,6 @@ def test_every_public_function_is_reached():
 # no parameter; ε near the float maximum gives NaN (inf − inf) or reaches a solver with inf coefficients.  Strict
 # xfail: the day one is fixed, its mark must go.
 KNOWN_FAILURES = {
-    "indistinguishability.group_parameters",
-    "indistinguishability.transitivity_worst_delta",
     "disclosure.pair_hockey",
     "disclosure.pair_pdp_delta",
     "notions.theorem4_threshold",
