@@ -16,10 +16,13 @@ Three quantities, each row timed in this one process (median of ``--repeats`` ca
    ``mechanisms.gaussian_sigma`` against autodp's ``ana_gaussian_calibrator``.
 4. **Laplace and Gaussian k-fold composition, δ at a fixed ε** (k = 10³ … 10⁶): ``pld.PrivacyLossDistribution``
    (connect-the-dots, pessimistic, with an optimistic bracket) against dp-accounting's PLD (connect-the-dots,
-   pessimistic) at the same discretisation intervals.  The Laplace truth is the bracket [optimistic,
-   pessimistic] of our engine at a four times finer interval (its width is printed); the Gaussian truth is
-   closed form (a k-fold Gaussian is a Gaussian, Balle & Wang 2018 Thm 8, in mpmath).  Each error column
-   says its direction: "+" above the truth (safe for a δ), "−" below.
+   pessimistic) at the same discretisation intervals, and **at equal accuracy**: for each target (5 %, 1 %,
+   0.1 %) each engine at the coarsest interval of one grid that meets it, then timed.  Both engines are timed
+   on the same output, the pessimistic δ (ours builds its optimistic side only when asked; the bracket's time
+   is recorded apart).  The Laplace truth is independent of both engines: a contour integral of the closed-form
+   moment-generating function in mpmath (``bench/laplace_reference.py``), cross-checked against dp-accounting at
+   a fine interval; the Gaussian truth is closed form (a k-fold Gaussian is a Gaussian, Balle & Wang 2018
+   Thm 8, in mpmath).  Each error column says its direction: "+" above the truth (safe for a δ), "−" below.
 5. **optimal_epsilon's time up to k = 10⁹** (no peer: the PLD cannot reach k = 10⁹ at ε₀-exact resolution in
    reasonable time); the row checks that time grows with k.
 
@@ -33,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import platform
 import statistics
 import sys
@@ -46,6 +50,9 @@ from scipy.optimize import brentq
 
 from dpsemantics import composition, conversions, mechanisms
 from dpsemantics.pld import PrivacyLossDistribution
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from laplace_reference import laplace_delta  # noqa: E402  (mpmath only: independent of both engines)
 
 mpmath.mp.dps = 50
 SLACK = 1e-6
@@ -180,9 +187,18 @@ def dp_accounting_delta(kind, param, k, h, eps):
     return float(base.self_compose(k).get_delta_for_epsilon(eps))
 
 
-def ours_delta(kind, param, k, h, eps):
+def ours_pld(kind, param, k, h):
     base = PrivacyLossDistribution.laplace(param, h=h) if kind == "laplace" else PrivacyLossDistribution.gaussian(param, h=h)
-    return base.self_compose(k).delta_bounds(eps)
+    return base.self_compose(k)
+
+
+def ours_delta(kind, param, k, h, eps):
+    """The pessimistic δ: the same output as dp-accounting's get_delta_for_epsilon."""
+    return ours_pld(kind, param, k, h).delta(eps)
+
+
+def ours_bracket(kind, param, k, h, eps):
+    return ours_pld(kind, param, k, h).delta_bounds(eps)
 
 
 def ref_gaussian_delta(eps: float, sigma: float):
@@ -191,22 +207,58 @@ def ref_gaussian_delta(eps: float, sigma: float):
     return float(mpmath.ncdf(1 / (2 * s) - e * s) - mpmath.exp(e) * mpmath.ncdf(-1 / (2 * s) - e * s))
 
 
+LAPLACE_GRID = (0.02, 0.01, 0.005, 0.0025, 0.00125, 0.000625, 0.0003125)  # intervals tried for a target
+
+
+def coarsest_meeting(fn, truth, target):
+    """(h, value) for the coarsest interval of LAPLACE_GRID whose δ is within ``target`` of the truth, on the
+    safe side (0 ≤ error ≤ target); (None, None) if none is."""
+    for h in LAPLACE_GRID:
+        value = fn(h)
+        if 0 <= (value - truth) / truth <= target:
+            return h, value
+    return None, None
+
+
 def composition_rows(avail, ks, repeats):
-    """Section 4: δ at a fixed ε after k compositions, ours and dp-accounting's, at the same intervals."""
+    """Section 4: δ at a fixed ε after k compositions, ours and dp-accounting's, at the same intervals and at
+    equal accuracy."""
     rows = []
     e0 = 0.1
     ref_h = {1000: 2.5e-4, 10_000: 5e-4, 100_000: 1e-3, 1_000_000: 1e-3}
     intervals = {1000: (1e-3, 5e-4), 10_000: (2e-3, 1e-3), 100_000: (5e-3, 2e-3), 1_000_000: (1e-2, 4e-3)}
     for k in ks:
-        fine = PrivacyLossDistribution.laplace(e0, h=ref_h[k]).self_compose(k)
-        eps = fine.epsilon(1e-6)  # the ε where the truth is about 1e-6
-        lo, hi = fine.delta_bounds(eps)
-        truth = 0.5 * (lo + hi)
+        eps = PrivacyLossDistribution.laplace(e0, h=ref_h[k]).self_compose(k).epsilon(1e-6)  # where δ ≈ 1e-6
+        truth, rest = laplace_delta(e0, k, eps)
+        check, _ = laplace_delta(e0, k, eps, contour=0.8)
+        assert rest < 1e-9 * truth and abs(check - truth) <= 1e-12 * truth, (truth, check, rest)
+        cross = None
+        if avail["dp-accounting"]:  # the peer at its finest interval here, as a cross-check of the reference
+            cross = (dp_accounting_delta("laplace", e0, k, ref_h[k], eps) - truth) / truth
         for h in intervals[k]:
-            params = dict(k=k, eps0=e0, eps=eps, h=h, truth_low=lo, truth_high=hi)
+            params = dict(k=k, eps0=e0, eps=eps, h=h, truth_low=truth, truth_high=truth, reference_rest=rest,
+                          peer_fine_interval=ref_h[k], peer_fine_signed_error=cross)
             rows.append(pld_row("Laplace composition δ", f"PLD, interval {h:g}", avail, params, truth,
                                 lambda: ours_delta("laplace", e0, k, h, eps),
+                                lambda: ours_bracket("laplace", e0, k, h, eps),
                                 lambda: dp_accounting_delta("laplace", e0, k, h, eps), repeats))
+        if avail["dp-accounting"]:
+            for target in (0.05, 0.01, 0.001):
+                h_ours, v_ours = coarsest_meeting(lambda h: ours_delta("laplace", e0, k, h, eps), truth, target)
+                h_peer, v_peer = coarsest_meeting(lambda h: dp_accounting_delta("laplace", e0, k, h, eps), truth, target)
+                t_ours = t_peer = None
+                reps = 3 if k <= 10_000 else 1
+                if h_ours is not None:
+                    _, t_ours = timed(lambda: ours_delta("laplace", e0, k, h_ours, eps), reps)
+                if h_peer is not None:
+                    _, t_peer = timed(lambda: dp_accounting_delta("laplace", e0, k, h_peer, eps), reps)
+                signed = lambda v: None if v is None else (v - truth) / truth  # noqa: E731
+                rows.append(dict(quantity="Laplace composition δ at equal accuracy", setting=f"within {target:.1%}",
+                                 peer="dp-accounting", k=k, eps0=e0, eps=eps, target=target, reference=truth,
+                                 h_ours=h_ours, h_peer=h_peer, ours=v_ours, peer_value=v_peer,
+                                 ours_signed_error=signed(v_ours), peer_signed_error=signed(v_peer),
+                                 seconds_ours=t_ours, seconds_peer=t_peer,
+                                 peer_over_ours=None if None in (t_ours, t_peer) else t_peer / t_ours, error=None))
         print(f"Laplace k={k} done")
     for k in ks:
         sigma = math.sqrt(k)  # the k-fold composition is the Gaussian with σ = 1
@@ -216,13 +268,15 @@ def composition_rows(avail, ks, repeats):
             params = dict(k=k, sigma=sigma, eps=eps, h=h, truth_low=truth, truth_high=truth)
             rows.append(pld_row("Gaussian composition δ", f"PLD, interval {h:g}", avail, params, truth,
                                 lambda: ours_delta("gaussian", sigma, k, h, eps),
+                                lambda: ours_bracket("gaussian", sigma, k, h, eps),
                                 lambda: dp_accounting_delta("gaussian", sigma, k, h, eps), repeats))
         print(f"Gaussian k={k} done")
     return rows
 
 
-def pld_row(quantity, setting, avail, params, truth, ours_fn, peer_fn, repeats):
-    (low, high), t_ours = timed(ours_fn, repeats)
+def pld_row(quantity, setting, avail, params, truth, ours_fn, bracket_fn, peer_fn, repeats):
+    high, t_ours = timed(ours_fn, repeats)
+    (low, _), t_bracket = timed(bracket_fn, 1)
     theirs, t_theirs, err = None, None, None
     if avail["dp-accounting"]:
         try:
@@ -233,8 +287,8 @@ def pld_row(quantity, setting, avail, params, truth, ours_fn, peer_fn, repeats):
     return dict(quantity=quantity, setting=setting, peer="dp-accounting", **params, reference=truth, ours=high,
                 ours_optimistic=low, peer_value=theirs, ours_rel_error=abs(signed(high)), ours_signed_error=signed(high),
                 ours_optimistic_signed_error=signed(low), peer_rel_error=None if theirs is None else abs(signed(theirs)),
-                peer_signed_error=signed(theirs), seconds_ours=t_ours, seconds_peer=t_theirs,
-                peer_over_ours=None if t_theirs is None else t_theirs / t_ours, error=err)
+                peer_signed_error=signed(theirs), seconds_ours=t_ours, seconds_ours_bracket=t_bracket,
+                seconds_peer=t_theirs, peer_over_ours=None if t_theirs is None else t_theirs / t_ours, error=err)
 
 
 def optimal_epsilon_timing(repeats):
@@ -271,12 +325,18 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--eps0", type=float, default=0.1)
     parser.add_argument("--quick", action="store_true", help="k up to 1000 only")
+    parser.add_argument("--only-pld", action="store_true", help="only the Laplace/Gaussian composition rows and "
+                        "optimal_epsilon's timing (sections 4 and 5), merged into an existing --out file")
     args = parser.parse_args(argv)
+    load_start = os.getloadavg()  # the machine may be shared: the load is recorded; ratios are taken in one process
     avail = peers_available()
     ks = [10, 100, 1000] if args.quick else [10, 100, 1000, 10_000, 100_000]
     e0, rows = args.eps0, []
     print("peers:", ", ".join(f"{k} {v or 'missing'}" for k, v in avail.items()))
-    for delta0 in (0.0, 1e-8):
+    if args.only_pld:  # keep sections 1–3 of the last run
+        kept = json.loads(Path(args.out).read_text())["rows"]
+        rows = [r for r in kept if not r["quantity"].startswith(("Laplace composition", "Gaussian composition", "optimal_epsilon"))]
+    for delta0 in () if args.only_pld else (0.0, 1e-8):
         for k in ks:
             delta = k * delta0 + SLACK
             ref = ref_composition(e0, k, delta, delta0)
@@ -293,7 +353,7 @@ def main(argv=None) -> int:
                 rows.append(row("composition ε", "RDP composition (a bound)", "autodp", params, ref, ours,
                                 lambda: autodp_epsilon(e0, delta0, k, delta), args.repeats))
             print(f"composition k={k} delta0={delta0:g} done")
-    for rho in (1e-4, 0.01, 0.3, 5.0):
+    for rho in () if args.only_pld else (1e-4, 0.01, 0.3, 5.0):
         for delta in (1e-5, 1e-10):
             ref = ref_zcdp(rho, delta)
             params = dict(rho=rho, delta=delta)
@@ -304,7 +364,7 @@ def main(argv=None) -> int:
                 if avail[peer]:
                     rows.append(row("zCDP → ε (tight)", setting, peer, params, ref, ours, lambda: fn(rho, delta), args.repeats))
     print("zCDP done")
-    for eps in (0.1, 1.0, 5.0):
+    for eps in () if args.only_pld else (0.1, 1.0, 5.0):
         for delta in (1e-5, 1e-10):
             ref = ref_sigma(eps, delta)
             if avail["autodp"]:
@@ -324,8 +384,9 @@ def main(argv=None) -> int:
             r_ours, r_peer = r["ours_signed_error"], r["peer_signed_error"]
             fmt_s = lambda v: "—" if v is None else f"{v:+.1e}"  # noqa: E731
             ratio = "failed" if r["peer_over_ours"] is None else f"{r['peer_over_ours']:.2f}"
+            at = f" (h ours {r['h_ours']}, peer {r['h_peer']})" if "h_ours" in r else ""
             print(f"{r['quantity']:<18} {r['peer']:<15} {r['setting']:<32} k={r['k']:<10g} {fmt_s(r_ours):>11} "
-                  f"{fmt_s(r_peer):>12} {ratio:>14}")
+                  f"{fmt_s(r_peer):>12} {ratio:>14}{at}")
             continue
         if r["reference"] is None:
             print(f"{r['quantity']:<18} {'—':<15} {r['setting']:<32} k={r['k']:<10g} {r['seconds_ours']:.3f} s")
@@ -336,7 +397,8 @@ def main(argv=None) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     meta = dict(peers=avail, numpy=np.__version__, python=platform.python_version(), machine=platform.machine(),
-                repeats=args.repeats, reference="mpmath, 50 digits")
+                repeats=args.repeats, reference="mpmath, 50 digits", cpus=os.cpu_count(),
+                load_average_start=load_start, load_average_end=os.getloadavg())
     out.write_text(json.dumps(dict(meta=meta, rows=rows), indent=2))
     print(f"\nwrote {out}")
     return 0

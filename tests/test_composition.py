@@ -307,8 +307,11 @@ def test_optimal_at_most_advanced_and_basic(eps0, k, delta, delta0):
         (lambda: C.advanced_epsilon(0.1, 0, 1e-6), "k"),
         (lambda: C.advanced_epsilon(0.1, 2.5, 1e-6), "k"),
         (lambda: C.advanced_epsilon(float("nan"), 3, 1e-6), "eps0"),
-        (lambda: C.advanced_epsilon(0.1, 3, 0.0), "delta"),
-        (lambda: C.advanced_epsilon(0.1, 3, 1.0), "delta"),
+        (lambda: C.advanced_epsilon(0.1, 3, 0.0), "delta_slack"),
+        (lambda: C.advanced_epsilon(0.1, 3, 1.0), "delta_slack"),
+        (lambda: C.advanced_epsilon(0.1, 3), "delta_slack"),
+        (lambda: C.advanced_epsilon(0.1, 3, delta=1e-6), r"not accepted here \(got delta=1e-06\)"),
+        (lambda: C.advanced_epsilon(0.1, 3, 1e-6, delta=1e-6), r"not accepted here \(got delta=1e-06\)"),
         (lambda: C.advanced_epsilon(0.1, 3, 1e-6, 1.0), "delta0"),
         (lambda: C.advanced_epsilon_heterogeneous([0.1, 0.2], 1e-6, [1e-6, 1e-6]), "delta"),
         (lambda: C.advanced_epsilon_heterogeneous([0.1, 0.2], 1e-6, [1e-9]), "delta_list"),
@@ -389,3 +392,22 @@ def test_lattice_infinite_atoms_and_bad_input():
         C.LatticeLoss.from_atoms([0.0], [1.0], 0.0)
     with pytest.raises(ValueError, match="lattice step"):
         L.compose(C.LatticeLoss.from_atoms([0.0], [1.0], 0.25))
+
+
+def test_one_table_of_composition_methods():
+    """Every ``method`` argument reads composition.COMPOSITION_METHODS: the total ε at total δ of each theorem
+    (Kazan Thm 2.8) is the one its own function gives, the methods order as the theorems do (optimal ≤
+    lattice, optimal ≤ advanced, optimal ≤ basic), and max_eps0 inverts each one on the safe side."""
+    eps0, k, delta, delta0 = 0.05, 200, 1e-6 + 200 * 1e-9, 1e-9
+    table = {m: C.composed_epsilon_by(m, eps0, k, delta, delta0) for m in C.COMPOSITION_METHODS}
+    assert set(table) == {"basic", "advanced", "optimal", "lattice"}
+    assert table["basic"] == C.basic_epsilon(eps0, k)
+    assert table["advanced"] == C.advanced_epsilon(eps0, k, delta - k * delta0, delta0)
+    assert table["optimal"] == C.optimal_epsilon(eps0, k, delta, delta0)
+    assert table["optimal"] <= min(table["lattice"], table["advanced"], table["basic"])
+    for m in C.COMPOSITION_METHODS:
+        e0 = C.max_eps0(table[m], k, delta, delta0, method=m)
+        assert C.composed_epsilon_by(m, e0, k, delta, delta0) <= table[m]
+        assert e0 >= eps0 * (1 - 1e-6)
+    with pytest.raises(ValueError, match="method must be one of 'basic', 'advanced', 'optimal', 'lattice'"):
+        C.composed_epsilon_by("best", eps0, k, delta)

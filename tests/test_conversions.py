@@ -239,3 +239,20 @@ def test_profile_pdp_epsilon_is_the_grid_minimum():
 def test_profile_pdp_epsilon_refuses_an_unreachable_delta_prime():
     with pytest.raises(ValueError, match="delta_prime"):
         V.profile_pdp_epsilon(lambda e: np.full(np.shape(e), 0.02), 0.01)
+
+
+def test_tight_zcdp_conversions_agree_between_the_scalar_and_the_array_route():
+    """Arrays (more than 16 inputs) take the vectorised Newton route, scalars Brent's method: both give the
+    same tight ε and δ to a relative 1e-12, the array ε is never below the scalar one by more than that, and
+    each array ε meets its δ through the (scalar) inverse conversion — the safe direction, checked."""
+    rho = np.geomspace(1e-8, 50.0, 40)
+    delta = np.geomspace(1e-15, 0.5, 40)
+    zcdp_epsilon, zcdp_delta = V.zcdp_epsilon, V.zcdp_delta
+    eps_arr = zcdp_epsilon(rho, delta, tight=True)
+    eps_one = np.array([zcdp_epsilon(r, d, tight=True) for r, d in zip(rho, delta)])
+    assert np.allclose(eps_arr, eps_one, rtol=1e-12, atol=1e-300)
+    assert all(zcdp_delta(r, e, tight=True) <= d for r, e, d in zip(rho, eps_arr, delta))
+    grid = np.linspace(0.0, 30.0, 40)
+    d_arr = zcdp_delta(rho, grid, tight=True)
+    d_one = np.array([zcdp_delta(r, e, tight=True) for r, e in zip(rho, grid)])
+    assert np.allclose(d_arr, d_one, rtol=1e-12, atol=1e-300)

@@ -148,3 +148,33 @@ def test_group_parameters_pure_case_and_chain_sum():
 def test_bad_input_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+@pytest.mark.parametrize("eps, delta, g", [(0.5, 1e-6, 2), (0.1, 1e-9, 50), (1e-300, 1e-5, 7), (2.0, 1e-300, 300),
+                                           (0.01, 0.3, 1), (30.0, 1e-200, 12), (5e-324, 1e-6, 10**12)])
+def test_group_parameters_is_the_chained_sum_rounded_up(eps, delta, g):
+    """δ_g = δ Σ_{j<g} e^{jε} (Dwork & Roth Thm 2.2, chained), against the sum in mpmath (closed form for the
+    huge g): never below it, within 1e-12 of it, and capped at 1."""
+    import mpmath as mp
+
+    from dpsemantics.indistinguishability import group_parameters
+
+    with mp.workdps(50):
+        e, d = mp.mpf(eps), mp.mpf(delta)
+        exact = d * g if e == 0 else d * mp.expm1(g * e) / mp.expm1(e)
+        exact = min(exact, mp.mpf(1))
+    ge, dg = group_parameters(eps, delta, g)
+    assert ge == g * eps
+    assert dg >= exact and dg <= exact * (1 + 1e-12)
+
+
+def test_group_parameters_and_transitivity_refuse_what_they_cannot_compute():
+    from dpsemantics.indistinguishability import group_parameters, transitivity_worst_delta
+
+    with pytest.raises(ValueError, match="group_size"):
+        group_parameters(0.5, 1e-6, 1e300)
+    with pytest.raises(ValueError, match="eps_prime"):
+        transitivity_worst_delta(1.0, 1e-6, eps_prime=1e300)
+    with pytest.raises(ValueError, match="eps"):
+        transitivity_worst_delta(40.0, 1e-6)
+    assert group_parameters(1e300, 1e-6, 3) == (3e300, 1.0)

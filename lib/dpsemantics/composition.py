@@ -54,6 +54,9 @@ __all__ = [
     "optimal_log_delta",
     "optimal_epsilon",
     "optimal_lattice",
+    "lattice_optimal_epsilon",
+    "COMPOSITION_METHODS",
+    "composed_epsilon_by",
     "max_eps0",
     "zcdp_compose",
     "LatticeLoss",
@@ -101,23 +104,30 @@ def basic_delta(delta0, k):
         return _out(np.asarray(k, dtype=float) * delta0)
 
 
-def advanced_epsilon(eps0, k, delta, delta0=0.0):
+def advanced_epsilon(eps0, k, delta_slack=None, delta0=0.0, *, delta=None):
     """Kazan et al., Theorem 2.8(2) (advanced composition, Dwork, Rothblum & Vadhan 2010), homogeneous:
 
         ε = k ε₀ (e^{ε₀} − 1) + ε₀ √(2k log(1/δ)).
 
-    **Parametrisation.** ``delta`` is the *slack* δ of the paper's "δ − Σ δ_j": the k-fold composition of
-    (ε₀, δ₀)-DP mechanisms is (ε, kδ₀ + δ)-DP.  With δ₀ = 0 (the default) the total is δ itself.
-    (The paper states the theorem with the total δ and writes log(1/(δ − Σδ_j)).)
+    **Parametrisation.** ``delta_slack`` is the slack of the paper's "δ − Σ δ_j" (the δ in its formula
+    above): the k-fold composition of (ε₀, δ₀)-DP mechanisms is (ε, kδ₀ + delta_slack)-DP.  Everywhere else
+    in the package ``delta`` is the *total* δ (``advanced_epsilon_heterogeneous``, ``optimal_epsilon``,
+    ``max_eps0``), so this function does not take a ``delta``: passing one raises ``ValueError`` (it would
+    have meant the slack here before; the name changed so that one name has one meaning).
 
-    eps0 ≥ 0, whole k ≥ 1, delta ∈ (0, 1), delta0 ∈ [0, 1); broadcasts.  ``delta0`` only enters the total
-    δ, not ε; it is validated so that a meaningless δ₀ = 1 is caught.
+    eps0 ≥ 0, whole k ≥ 1, delta_slack ∈ (0, 1), delta0 ∈ [0, 1); broadcasts.  ``delta0`` only enters the
+    total δ, not ε; it is validated so that a meaningless δ₀ = 1 is caught.
     """
-    eps0, k, delta, _ = broadcast(eps0=check_epsilon(eps0, "eps0"), k=np.asarray(_check_k(k), dtype=float),
-                                  delta=check_delta(delta, "delta", open_low=True, open_high=True),
+    if delta is not None:
+        raise ValueError(f"advanced_epsilon takes the slack as delta_slack (the composition is (eps, k*delta0 + "
+                         f"delta_slack)-DP); delta means the total δ elsewhere and is not accepted here (got delta={delta!r})")
+    if delta_slack is None:
+        raise ValueError("delta_slack is required: the slack δ on top of k*delta0 (got delta_slack=None)")
+    eps0, k, slack, _ = broadcast(eps0=check_epsilon(eps0, "eps0"), k=np.asarray(_check_k(k), dtype=float),
+                                  delta_slack=check_delta(delta_slack, "delta_slack", open_low=True, open_high=True),
                                   delta0=_check_delta0(delta0))
     with np.errstate(over="ignore", invalid="ignore"):  # ε₀ past ~709: ε beyond the float range is +inf
-        out = k * eps0 * np.expm1(eps0) + eps0 * np.sqrt(2.0 * k * -np.log(delta))
+        out = k * eps0 * np.expm1(eps0) + eps0 * np.sqrt(2.0 * k * -np.log(slack))
     # a sum of two positive terms, each within 3 ulps: 4 ulps up is never below the exact ε
     return _out(_rounding.up(np.where(np.isnan(out), np.inf, out), 4))
 
@@ -562,8 +572,8 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     """The smallest ε for which every k-fold composition of (ε₀, δ₀)-DP mechanisms is (ε, δ)-DP
     (Kazan Theorem 2.8(3); Kairouz, Oh & Viswanath 2015, Theorem 3.3; Murtagh & Vadhan 2016).
 
-    ``delta`` is the *total* δ of the composition (compare :func:`advanced_epsilon`, whose ``delta`` is the
-    slack on top of kδ₀: ``optimal_epsilon(eps0, k, k*delta0 + d, delta0) <= advanced_epsilon(eps0, k, d,
+    ``delta`` is the *total* δ of the composition (compare :func:`advanced_epsilon`, whose ``delta_slack`` is
+    the slack on top of kδ₀: ``optimal_epsilon(eps0, k, k*delta0 + d, delta0) <= advanced_epsilon(eps0, k, d,
     delta0)``).  The answer is exact at every δ, not only at the printed lattice points (k − 2ℓ)ε₀: between
     two lattice points the profile is A − B·e^ε, so one pass of cumulative log-sums finds the piece and a
     closed form gives ε (no iteration; ``_RRProfile``).  Time and memory grow like √k; k ≤ 10⁹.
@@ -581,35 +591,104 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     return _out(out)
 
 
+def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
+    """Kazan et al., Theorem 2.8(3) used as printed: only the lattice points ε = (k − 2ℓ)ε₀ are
+    available, so the guarantee at δ is the smallest lattice ε whose printed δ (:func:`optimal_lattice`) is
+    at most δ.  Compare :func:`optimal_epsilon`, exact at any ε.
+
+    Safe by construction: a lattice point is accepted only when its printed δ, enlarged by the evaluation
+    error allowance of the sum (1e-12 + 1e-14·√k relative, ``_evaluation_margin``), is at most δ."""
+    eps0 = float(check_epsilon(eps0, "eps0", strictly_positive=True, scalar=True))
+    k = check_positive_int(k, "k", maximum=_K_MAX)
+    delta = float(check_delta(delta, "delta", scalar=True))
+    delta0 = float(check_delta(delta0, "delta0", open_high=True, scalar=True))
+    grow = 1.0 + _evaluation_margin(k)
+    ok = lambda ell: optimal_lattice(eps0, k, ell, delta0)[1] * grow <= delta  # noqa: E731
+    if not ok(0):
+        raise ValueError(f"delta is too small for any lattice point of Theorem 2.8(3) (got delta={delta!r})")
+    # δ grows with ℓ (the lattice ε = (k − 2ℓ)ε₀ shrinks): bisect for the largest feasible ℓ.
+    lo, hi = 0, k // 2
+    if ok(hi):
+        lo = hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
+    return float((k - 2 * lo) * eps0)
+
+
+def _basic_total(eps0: float, k: int, delta: float, delta0: float) -> float:
+    if k * delta0 > delta:
+        raise ValueError(f"delta must be at least k*delta0 = {k * delta0!r} for basic composition (got delta={delta!r})")
+    return float(basic_epsilon(eps0, k))
+
+
+def _advanced_total(eps0: float, k: int, delta: float, delta0: float) -> float:
+    slack = delta - k * delta0
+    if not 0 < slack < 1:
+        raise ValueError(f"delta must exceed k*delta0 = {k * delta0!r} and leave a slack below 1 for advanced "
+                         f"composition (got delta={delta!r})")
+    return float(advanced_epsilon(eps0, k, slack, delta0))
+
+
+# The one table of composition theorems (Kazan et al., Theorem 2.8): method → the total ε of k runs of an
+# (ε₀, δ₀)-DP mechanism at the *total* δ.  Every function that takes ``method`` reads it here.
+COMPOSITION_METHODS = {
+    "basic": _basic_total,  # Theorem 2.8(1): kε₀ (needs kδ₀ ≤ δ)
+    "advanced": _advanced_total,  # Theorem 2.8(2): slack δ − kδ₀
+    "optimal": lambda eps0, k, delta, delta0: float(optimal_epsilon(eps0, k, delta, delta0)),  # 2.8(3), any ε
+    "lattice": lambda eps0, k, delta, delta0: lattice_optimal_epsilon(eps0, k, delta, delta0),  # 2.8(3) as printed
+}
+
+
+def _check_method(method) -> str:
+    if not (isinstance(method, str) and method in COMPOSITION_METHODS):
+        raise ValueError(f"method must be one of {', '.join(map(repr, COMPOSITION_METHODS))} (got method={method!r})")
+    return method
+
+
+def composed_epsilon_by(method: str, eps0, k, delta, delta0=0.0) -> float:
+    """The total ε of the k-fold composition of (ε₀, δ₀)-DP mechanisms at total δ, by the composition
+    theorem ``method`` of :data:`COMPOSITION_METHODS` (Kazan et al., Theorem 2.8): ``"basic"``,
+    ``"advanced"``, ``"optimal"`` or ``"lattice"``.  Scalar arguments; bad input raises ``ValueError``."""
+    method = _check_method(method)
+    eps0 = float(check_epsilon(eps0, "eps0", scalar=True))
+    k = check_positive_int(k, "k", maximum=_K_MAX)
+    delta = float(check_delta(delta, "delta", scalar=True))  # δ = 0 is basic composition of pure mechanisms
+    delta0 = float(check_delta(delta0, "delta0", open_high=True, scalar=True))
+    return COMPOSITION_METHODS[method](eps0, k, delta, delta0)
+
+
 def max_eps0(eps_total, k, delta, delta0=0.0, method: str = "optimal"):
     """The largest per-mechanism ε₀ such that k-fold composition of (ε₀, δ₀)-DP mechanisms is
     (ε_total, δ)-DP under the chosen composition theorem (Kazan Theorem 2.8; used in their Example 4.2).
 
-    ``method``: ``"basic"`` (ε_total/k; requires kδ₀ ≤ δ), ``"advanced"`` (``delta`` is the total, the
-    slack δ − kδ₀ must be positive) or ``"optimal"`` (``delta`` is the total δ of :func:`optimal_epsilon`).
-    Solved by Brent's method on the monotone map ε₀ ↦ ε(ε₀).  Scalar arguments only.
+    ``method`` is a key of :data:`COMPOSITION_METHODS`; ``delta`` is the total δ for every method:
+    ``"basic"`` (ε_total/k; requires kδ₀ ≤ δ), ``"advanced"`` (the slack δ − kδ₀ must be positive),
+    ``"optimal"`` (:func:`optimal_epsilon`) or ``"lattice"`` (:func:`lattice_optimal_epsilon`, a step
+    function of ε₀, bisected).  Otherwise solved by Brent's method on the monotone map ε₀ ↦ ε(ε₀).  Scalar
+    arguments only.
     """
+    method = _check_method(method)
     eps_total = check_epsilon(eps_total, "eps_total", strictly_positive=True, scalar=True)
     k = check_positive_int(k, "k", maximum=_K_MAX)
     delta = check_delta(delta, "delta", open_low=True, open_high=True, scalar=True)
     delta0 = check_delta(delta0, "delta0", open_high=True, scalar=True)
+    total = COMPOSITION_METHODS[method]
     if method == "basic":
-        if k * delta0 > delta:
-            raise ValueError(f"delta must be at least k*delta0 = {k * delta0!r} for basic composition (got delta={delta!r})")
+        total(eps_total, k, delta, delta0)  # raises if kδ₀ > δ
         eps0 = eps_total / k
         while k * eps0 > eps_total:  # the product may round up: step to the safe side
             eps0 = math.nextafter(eps0, 0.0)
         return eps0
-    if method == "advanced":
-        slack = delta - k * delta0
-        if not slack > 0:
-            raise ValueError(f"delta must exceed k*delta0 = {k * delta0!r} for advanced composition (got delta={delta!r})")
-        g = lambda e0: advanced_epsilon(e0, k, slack, delta0) - eps_total  # noqa: E731
-    elif method == "optimal":
-        optimal_epsilon(1e-12, k, delta, delta0)  # raises if δ is too small for any finite ε
-        g = lambda e0: optimal_epsilon(e0, k, delta, delta0) - eps_total  # noqa: E731
-    else:
-        raise ValueError(f"method must be 'basic', 'advanced' or 'optimal' (got method={method!r})")
+    if method == "lattice":  # a step function of ε₀: bisect for the largest feasible ε₀
+        lo, hi = 0.0, float(eps_total)
+        for _ in range(80):
+            mid = 0.5 * (lo + hi)
+            feasible = mid > 0 and total(mid, k, delta, delta0) <= eps_total
+            lo, hi = (mid, hi) if feasible else (lo, mid)
+        return lo
+    total(1e-12, k, delta, delta0)  # raises if δ is too small for any finite ε
+    g = lambda e0: total(e0, k, delta, delta0) - eps_total  # noqa: E731
     hi = eps_total  # expand until the composed ε exceeds the budget (ε(ε₀) ≥ ε₀, so hi = ε_total suffices)
     while g(hi) < 0:  # pragma: no cover - every method composes to at least ε₀
         hi *= 2.0

@@ -196,6 +196,97 @@ def _tight_log_delta_scalar(rho: float, eps: float) -> float:
     return min(h, 0.0)
 
 
+_VECTOR_MIN = 16  # more inputs than this: the tight conversions solve for all of them at once (numpy);
+# fewer: one Brent solve each (scalar floats are faster there).  Both are checked against mpmath in the tests.
+
+
+def _increasing_root_in_log(f, df_ds, s_lo, s_hi, params):
+    """For each entry, the root s of f(e^s, *params) = 0 in [s_lo, s_hi], f strictly increasing in s,
+    f(e^{s_lo}) < 0 < f(e^{s_hi}): Newton steps in s = log t (``df_ds`` is the derivative in s), kept inside
+    the shrinking bracket (a step that leaves it, or is not finite, is a bisection), all entries at once (the
+    unfinished ones are gathered when half are done), until the step is below 4 ulps of s.  Returns t = e^s.
+    Any t gives a valid bound where this is used (an infimum over orders), so the precision of the root
+    decides tightness only, never safety."""
+    a = np.array(s_lo, dtype=float).ravel()
+    b = np.array(s_hi, dtype=float).ravel()
+    s = b.copy()
+    out = np.empty(s.size)
+    idx = np.arange(s.size)
+    params = [np.asarray(q, dtype=float).ravel() for q in params]
+    for _ in range(400):
+        if idx.size == 0:
+            break
+        t = np.exp(s)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            fv = f(t, *params)
+            step = fv / df_ds(t, *params)
+        below = fv < 0
+        a = np.where(below, s, a)
+        b = np.where(below, b, s)
+        nxt = np.where(fv == 0, s, s - step)
+        inside = np.isfinite(nxt) & (nxt >= a) & (nxt <= b)
+        nxt = np.where(inside, nxt, 0.5 * (a + b))
+        done = (np.abs(nxt - s) <= 4 * np.finfo(float).eps * np.maximum(np.abs(s), 1.0)) | (fv == 0)
+        s = nxt
+        if np.any(done):
+            out[idx[done]] = s[done]
+            if np.count_nonzero(done) * 2 >= idx.size or np.all(done):  # gather the unfinished ones
+                keep = ~done
+                idx, a, b, s = idx[keep], a[keep], b[keep], s[keep]
+                params = [q[keep] for q in params]
+    out[idx] = s  # entries still moving after 400 steps (none in the tests) keep their last iterate
+    return np.exp(out)
+
+
+def _tight_eps_many(rho: np.ndarray, L: np.ndarray) -> np.ndarray:
+    """inf over α > 1 of  αρ + log(1 − 1/α) + (L − log α)/(α − 1),  with L = log(1/δ) > 0, for 1-d arrays.
+
+    Writing t = α − 1 > 0 the objective is g(t) = (1+t)ρ + log(t/(1+t)) + (L − log1p t)/t, whose
+    derivative is ρ − (L − log1p t)/t²; the unique stationary point solves ρt² + log1p(t) = L, which has
+    exactly one root in (0, √(L/ρ)] because the left side increases from 0.
+    """
+    # log1p(t) ≤ L bounds the root as well as ρt² ≤ L: the second bracket keeps a subnormal ρ harmless
+    with np.errstate(over="ignore"):
+        hi = np.sqrt(L / rho) * (1 + 1e-15)
+        hi = np.where(L < 700, np.minimum(hi, np.expm1(np.minimum(L, 700.0))), hi)
+    hi = np.minimum(hi, 1e300)
+
+    t = _increasing_root_in_log(lambda t, r, el: r * t * t + np.log1p(t) - el,
+                                lambda t, r, el: t * (2 * r * t + 1 / (1 + t)),
+                                np.full(L.shape, -745.0), np.log(hi), (rho, L))
+    t = np.maximum(t, np.nextafter(0.0, 1.0))
+    with np.errstate(over="ignore"):
+        g = (1 + t) * rho - np.log1p(1.0 / t) + (L - np.log1p(t)) / t  # log(t/(1+t)) = −log1p(1/t)
+    return np.maximum(g, 0.0)
+
+
+def _tight_log_delta_many(rho: np.ndarray, eps: np.ndarray) -> np.ndarray:
+    """log of inf over α > 1 of e^{(α−1)(αρ−ε)} (1 − 1/α)^α / (α − 1)   (CKS 2020, Corollary 13), 1-d arrays.
+
+    With t = α − 1 the log objective is h(t) = t((1+t)ρ − ε) + (1+t)(log t − log1p t) − log t, whose
+    derivative (2t+1)ρ − ε + log t − log1p t increases strictly from −∞ to +∞: one stationary point.  Where
+    it lies below 1e-300, h(t) = O(t log t) there: the infimum is 0, δ = 1.
+    """
+    with np.errstate(over="ignore"):
+        hi = np.minimum(np.maximum(1.0, (eps + 1.0) / (2.0 * rho) + 1.0), 1e300)
+    lo = np.full(rho.shape, 1e-300)
+
+    def deriv(t, r, e):
+        return (2 * t + 1) * r - e - np.log1p(1.0 / t)
+
+    tiny = deriv(lo, rho, eps) >= 0  # the stationary point is below 1e-300
+    out = np.zeros(rho.shape)
+    go = np.flatnonzero(~tiny)
+    if go.size:
+        r, e = rho[go], eps[go]
+        t = _increasing_root_in_log(deriv, lambda t, r, e: 2 * r * t + 1 / (1 + t), np.log(lo[go]), np.log(hi[go]),
+                                    (r, e))
+        with np.errstate(over="ignore", invalid="ignore"):
+            h = t * ((1 + t) * r - e) - (1 + t) * np.log1p(1.0 / t) - np.log(t)
+        out[go] = np.minimum(np.where(np.isnan(h), 0.0, h), 0.0)
+    return out
+
+
 def zcdp_epsilon(rho, delta, tight: bool = False):
     """ε such that a ρ-zCDP mechanism is (ε, δ)-DP.
 
@@ -229,6 +320,13 @@ def zcdp_epsilon(rho, delta, tight: bool = False):
                 eps = np.where(confirmed, eps, _rounding.up(eps, 2.0**step))
         out = np.where(L == 0.0, 0.0, eps)
         todo = ~confirmed
+    if tight and r.size > _VECTOR_MIN:  # many: Newton steps in log t for all at once, then the inverse check
+        out = np.zeros(r.shape)
+        go = np.flatnonzero(np.ravel(L) > 0.0)
+        rr, LL = np.ravel(r)[go], np.ravel(L)[go]
+        eps = _safe_epsilons(_tight_eps_many(rr, LL), lambda e, i: _tight_log_delta_many(rr[i], e), -LL)
+        out.ravel()[go] = eps
+        return _out(_rounding.up(out, 4))
     for idx in (np.argwhere(todo) if todo.ndim else ([()] if todo else [])):
         idx = tuple(idx)
         rho_i, L_i = float(r[idx]), float(L[idx])
@@ -254,6 +352,23 @@ def _safe_epsilon(eps: float, log_delta, log_target: float) -> float:
     return eps
 
 
+def _safe_epsilons(eps: np.ndarray, log_delta, log_target: np.ndarray) -> np.ndarray:
+    """:func:`_safe_epsilon` for 1-d arrays: every entry whose δ (``log_delta(eps, indices)``) exceeds its
+    target is stepped up by a step that doubles each round, all unconfirmed entries at once."""
+    eps = np.array(eps, dtype=float)
+    step = np.maximum(np.spacing(np.abs(eps)), 1e-16 * eps)
+    live = np.flatnonzero(np.isfinite(eps))
+    for _ in range(1100):
+        if live.size == 0:
+            break
+        high = log_delta(eps[live], live) > log_target[live]
+        live = live[high]
+        eps[live] += step[live]
+        step[live] *= 2.0
+        live = live[np.isfinite(eps[live])]
+    return eps
+
+
 def zcdp_delta(rho, eps, tight: bool = False):
     """δ such that a ρ-zCDP mechanism is (ε, δ)-DP: the exact inverse of :func:`zcdp_epsilon`.
 
@@ -273,6 +388,8 @@ def zcdp_delta(rho, eps, tight: bool = False):
         x = np.maximum(e - r, 0.0)
         with np.errstate(over="ignore", under="ignore"):  # (ε − ρ)²/(4ρ) beyond the float range: δ = 0
             return _out(np.exp(-(x / (4.0 * r)) * x))
+    if r.size > _VECTOR_MIN:  # many: Newton steps in log t for all at once
+        return _out(np.exp(_tight_log_delta_many(np.ravel(r).astype(float), np.ravel(e).astype(float))).reshape(r.shape))
     out = np.empty(r.shape)
     for idx in np.ndindex(r.shape):
         out[idx] = np.exp(_tight_log_delta_scalar(float(r[idx]), float(e[idx])))

@@ -735,31 +735,10 @@ def epsilon_for_profile(priors, max_posteriors, delta, delta_prime) -> float:
 
 
 def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
-    """Kazan et al., Theorem 2.8(3) used as printed: only the lattice points ε = (k − 2ℓ)ε₀ are
-    available, so the guarantee at δ is the smallest lattice ε whose printed δ
-    (``composition.optimal_lattice``) is at most δ.  Compare ``composition.optimal_epsilon``, exact at
-    any ε.
-
-    Safe by construction: a lattice point is accepted only when its printed δ, enlarged by the evaluation
-    error allowance of the sum (1e-12 + 1e-14·√k relative, ``composition._evaluation_margin``), is at most δ."""
+    """Kazan et al., Theorem 2.8(3) used as printed: ``composition.lattice_optimal_epsilon``."""
     from . import composition
 
-    eps0 = float(check_epsilon(eps0, "eps0", strictly_positive=True, scalar=True))
-    k = check_positive_int(k, "k", maximum=10**9)
-    delta = float(check_delta(delta, "delta", scalar=True))
-    delta0 = float(check_delta(delta0, "delta0", open_high=True, scalar=True))
-    grow = 1.0 + composition._evaluation_margin(k)
-    ok = lambda ell: composition.optimal_lattice(eps0, k, ell, delta0)[1] * grow <= delta  # noqa: E731
-    if not ok(0):
-        raise ValueError(f"delta is too small for any lattice point of Theorem 2.8(3) (got delta={delta!r})")
-    # δ grows with ℓ (the lattice ε = (k − 2ℓ)ε₀ shrinks): bisect for the largest feasible ℓ.
-    lo, hi = 0, k // 2
-    if ok(hi):
-        lo = hi
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
-    return float((k - 2 * lo) * eps0)
+    return composition.lattice_optimal_epsilon(eps0, k, delta, delta0)
 
 
 def per_release_epsilon(eps_total, k, delta_total, delta0=0.0, *, method: str = "optimal") -> float:
@@ -773,19 +752,10 @@ def per_release_epsilon(eps_total, k, delta_total, delta0=0.0, *, method: str = 
     k = check_positive_int(k, "k", maximum=10**9)
     delta_total = float(check_delta(delta_total, "delta_total", open_low=True, open_high=True, scalar=True))
     delta0 = float(check_delta(delta0, "delta0", open_high=True, scalar=True))
-    if method not in ("basic", "advanced", "optimal", "lattice"):
-        raise ValueError(f"method must be 'basic', 'advanced', 'optimal' or 'lattice' (got method={method!r})")
-    if method != "lattice":
-        try:
-            return float(composition.max_eps0(eps_total, k, delta_total, delta0, method=method))
-        except ValueError as err:  # max_eps0 names its own δ "delta": say the caller's name
-            raise ValueError(str(err).replace("delta must", "delta_total must").replace("(got delta=", "(got delta_total=")) from None
-    lo, hi = 0.0, eps_total
-    for _ in range(80):
-        mid = 0.5 * (lo + hi)
-        feasible = mid > 0 and lattice_optimal_epsilon(mid, k, delta_total, delta0) <= eps_total
-        lo, hi = (mid, hi) if feasible else (lo, mid)
-    return lo
+    try:  # one table of methods: composition.COMPOSITION_METHODS
+        return float(composition.max_eps0(eps_total, k, delta_total, delta0, method=method))
+    except ValueError as err:  # max_eps0 names its own δ "delta": say the caller's name
+        raise ValueError(str(err).replace("delta must", "delta_total must").replace("(got delta=", "(got delta_total=")) from None
 
 
 def composed_epsilon(eps0, ks, delta, method: str = "optimal"):
@@ -797,15 +767,8 @@ def composed_epsilon(eps0, ks, delta, method: str = "optimal"):
     ks = np.atleast_1d(composition._check_k(ks, "ks"))
     eps0 = float(check_epsilon(eps0, "eps0", scalar=True))
     delta = float(check_delta(delta, "delta", scalar=True))
-    if method == "basic":
-        return np.array([float(composition.basic_epsilon(eps0, int(k))) for k in ks])
-    if method == "advanced":
-        return np.array([float(composition.advanced_epsilon(eps0, int(k), delta)) for k in ks])
-    if method == "optimal":
-        return np.array([float(composition.optimal_epsilon(eps0, int(k), delta)) for k in ks])
-    if method == "lattice":
-        return np.array([lattice_optimal_epsilon(eps0, int(k), delta) for k in ks])
-    raise ValueError(f"method must be 'basic', 'advanced', 'optimal' or 'lattice' (got method={method!r})")
+    composition._check_method(method)  # one table of methods: composition.COMPOSITION_METHODS
+    return np.array([composition.composed_epsilon_by(method, eps0, int(k), delta) for k in ks])
 
 
 def composed_posterior_bound(prior, eps0, ks, delta, delta_prime, method: str = "optimal"):

@@ -26,8 +26,9 @@ is an FFT.  Two discretisations bound the exact profile from both sides, for any
 Composition uses exact-direction truncation: after each convolution, mass below 1e-30 at either end is moved
 to the safe side (pessimistic: the upper end to +∞, the lower end to the lowest kept point; optimistic: the
 upper end to the highest kept point, the lower end dropped), and the FFT's round-off is carried as a bound
-per entry (``err``) that is added to the pessimistic δ and subtracted from the optimistic one over the entries
-it sums.  ``self_compose(k)`` squares and multiplies (O(log k) convolutions).
+as a bound on the Euclidean norm of the error vector (``err``); a sum of n entries with weights in [0, 1] is
+then off by at most √n·err (Cauchy–Schwarz), which is added to the pessimistic δ and subtracted from the
+optimistic one.  ``self_compose(k)`` squares and multiplies (O(log k) convolutions).
 
 :class:`PrivacyLossDistribution` is the interface: constructors :meth:`~PrivacyLossDistribution.laplace`, :meth:`~PrivacyLossDistribution.gaussian`,
 :meth:`~PrivacyLossDistribution.geometric`, :meth:`~PrivacyLossDistribution.randomized_response`, :meth:`~PrivacyLossDistribution.approximate_dp`, :meth:`~PrivacyLossDistribution.mixture`; :meth:`~PrivacyLossDistribution.compose`,
@@ -52,12 +53,13 @@ __all__ = ["PrivacyLossDistribution"]
 _TAIL = 1e-30  # mass this small at either end of a lattice is moved to the safe side after each step
 _POINTS_MAX = 50_000_000  # a lattice longer than this does not fit in memory comfortably
 _U = np.finfo(float).eps / 2
+_LOG_DROP = math.log(1e-20)  # FFT coefficients raised to the k-th power below this are dropped (and accounted)
 
 
 @dataclass
 class _Lattice:
-    """A law on {i·h : i = start, …, start + len(probs) − 1} plus an atom at +∞; ``err`` bounds the absolute
-    error of each entry of ``probs`` (FFT round-off), ``rel`` its relative error (the masses' own evaluation,
+    """A law on {i·h : i = start, …, start + len(probs) − 1} plus an atom at +∞; ``err`` bounds the Euclidean
+    norm of the absolute error of ``probs`` (FFT round-off; so also each entry's error), ``rel`` its relative error (the masses' own evaluation,
     which k-fold composition multiplies by at most k), ``direction`` is "up" (pessimistic) or "down"."""
 
     start: int
@@ -97,10 +99,13 @@ class _Lattice:
             rel += 2 * _U * min(self.probs.size, other.probs.size)  # sums of positive products
         else:
             conv = fftconvolve(self.probs, other.probs)
-            # FFT convolution: every entry within c·u·log2(n)·‖a‖₂‖b‖₂ (c = 10 covers the constants)
-            fft_err = 10.0 * _U * math.log2(n) * float(np.linalg.norm(self.probs) * np.linalg.norm(other.probs))
+            # FFT convolution, normwise (Higham 2002, Thm 24.2: ‖fl(FFT x) − FFT x‖₂ ≤ c·u·log2 n·‖FFT x‖₂, and
+            # |â_j| ≤ ‖a‖₁): ‖error‖₂ ≤ c·u·log2 n·(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂), c = 10 covering the constants
+            a1, b1 = float(self.probs.sum()), float(other.probs.sum())
+            fft_err = 10.0 * _U * math.log2(n) * (float(np.linalg.norm(self.probs)) * b1 + a1 * float(np.linalg.norm(other.probs)))
         conv = np.maximum(conv, 0.0)
-        err = self.err * float(other.probs.sum()) + other.err * float(self.probs.sum()) + self.err * other.err * n + fft_err
+        # Young: ‖e_a * b‖₂ ≤ ‖e_a‖₂‖b‖₁, ‖e_a * e_b‖₂ ≤ ‖e_a‖₂‖e_b‖₁ ≤ ‖e_a‖₂‖e_b‖₂·√n
+        err = self.err * float(other.probs.sum()) + other.err * float(self.probs.sum()) + self.err * other.err * math.sqrt(n) + fft_err
         fin_a, fin_b = float(self.probs.sum()), float(other.probs.sum())
         inf = self.inf * (fin_b + other.inf) + other.inf * fin_a  # +∞ absorbs
         return _Lattice(self.start + other.start, conv, inf, err, self.direction, rel).trimmed()
@@ -117,13 +122,13 @@ class _Lattice:
         return _Lattice(lo, p, self.inf + other.inf, self.err + other.err, self.direction, max(self.rel, other.rel) + _U)
 
     def delta(self, eps: np.ndarray, h: float) -> np.ndarray:
-        """Σ_{i: ih > ε} p_i (1 − e^{ε − ih}) + p_∞, ± the round-off bound over the entries summed."""
+        """Σ_{i: ih > ε} p_i (1 − e^{ε − ih}) + p_∞, ± the round-off bound over the entries summed (√count·err)."""
         z = (self.start + np.arange(self.probs.size)) * h
         out = np.empty(eps.shape)
         for idx in np.ndindex(eps.shape):
             on = z > eps[idx]
             s = float(np.sum(self.probs[on] * -np.expm1(eps[idx] - z[on])))
-            slack = self.err * int(np.count_nonzero(on)) + (self.rel + 4 * _U) * s
+            slack = self.err * math.sqrt(int(np.count_nonzero(on))) + (self.rel + 4 * _U) * s
             out[idx] = s + self.inf + (slack if self.direction == "up" else -slack)
         return np.clip(out, 0.0, 1.0)
 
@@ -134,7 +139,7 @@ def _profile_at(lat: _Lattice, h: float, e: np.ndarray) -> np.ndarray:
     With A_i = Σ_{j≥i} p_j and C_i = Σ_{j≥i} p_j e^{−(j−i)h} (a stable backward recursion,
     C_i = p_i + e^{−h}C_{i+1}), δ(ε) = A_i − e^{ε − z_i}·C_i + p_∞ where z_i is the first point above ε.
     The evaluation error is at most 4(N + 2)u(A_i + C_i) (cumulative sums of positive terms), added to the
-    lattice's own ``err``/``rel`` allowance, in the lattice's direction."""
+    lattice's own allowance (√(N − i)·``err`` over the entries summed, and ``rel``), in the lattice's direction."""
     p = lat.probs
     n = p.size
     a = np.append(np.cumsum(p[::-1])[::-1], 0.0)
@@ -142,7 +147,7 @@ def _profile_at(lat: _Lattice, h: float, e: np.ndarray) -> np.ndarray:
     i = np.clip(e - lat.start + 1, 0, n)
     with np.errstate(over="ignore"):
         d = a[i] - np.exp((e - lat.start - i) * h) * c[i]
-    slack = 4 * (n + 2) * _U * (a[i] + c[i]) + lat.err * (n - i) + (lat.rel + 4 * _U) * np.abs(d)
+    slack = 4 * (n + 2) * _U * (a[i] + c[i]) + lat.err * np.sqrt(n - i) + (lat.rel + 4 * _U) * np.abs(d)
     out = d + lat.inf + (slack if lat.direction == "up" else -slack)
     return np.clip(out, 0.0, 1.0)
 
@@ -192,30 +197,55 @@ def _fft_power(lat: _Lattice, k: int) -> _Lattice:
     upper tail bound goes to +∞ and folded mass only adds δ; optimistic: the folded mass (≤ 2τ) is part
     of ``err``.  Round-off: a coefficient computed as ĉ(1 + η) becomes ĉ^k(1 + kη), so an entry is off by
     about k·u·mean|ĉ|^k; measured against exact binomial laws (k = 10³…10⁶) the largest error was 0.02–0.18
-    of that.  The allowance carried in ``err`` is (k + 1)·u·log2 N·mean|ĉ|^k, 5–100 times the measured
-    error: an allowance, not a proof (a proof would need a componentwise FFT error bound)."""
+    of that.  The power is taken in polar form, |ĉ|^k·e^{ik·arg ĉ} = exp(k·log|ĉ| + ik·arg ĉ), only where it does
+    matters (|ĉ|^k ≥ 1e-20; the dropped ones are accounted for in ``err`` by Parseval): log|ĉ| and arg ĉ are
+    each within 2u of their values, so a kept coefficient is off by a relative (2k + 2·46 + 2)u at most
+    (|k·log|ĉ|| ≤ 46 there).  The allowance carried in ``err`` bounds the error's Euclidean norm: (2k + 100)·u·log2 N·
+    rms|ĉ|^k (by Parseval, ‖IDFT(ê)‖₂ = rms|ê| over the full spectrum), plus the input's own error carried
+    through k convolutions (Young: k·err·‖p‖₁^{k−1}).  Measured against exact binomial laws it lies 10–1000
+    times above the actual error norm (``tests/test_pld.py``): an allowance, not a proof (the forward FFT's
+    error is bounded normwise, not per coefficient)."""
     from scipy.fft import irfft, next_fast_len, rfft
 
-    fin = float(lat.probs.sum())
     lo, hi, tau_hi, tau_lo = _chernoff_window(lat, k, _TAIL)
     width = hi - lo + 1
     n = next_fast_len(max(width, lat.probs.size), real=True)
     if n > _POINTS_MAX:
         raise ValueError(f"k is too large for this lattice step: the composed law needs {n} points (got k={k})")
     coeffs = rfft(lat.probs, n)
-    with np.errstate(under="ignore"):
-        powered = coeffs ** k
+    with np.errstate(divide="ignore"):
+        log_mag = k * np.log(np.abs(coeffs))
+    # coefficients with |ĉ|^k < 1e-20 are set to 0; by Parseval that moves the result by at most
+    # √(Σ dropped |ĉ|^{2k} / N) in Euclidean norm, which is added to ``err`` below
+    keep = np.flatnonzero(log_mag > _LOG_DROP)
+    powered = np.zeros(coeffs.size, dtype=complex)
+    powered[keep] = np.exp(log_mag[keep] + 1j * (k * np.angle(coeffs[keep])))
     q = irfft(powered, n)
-    # the sum's index s sits at position (s − k·start) mod n
-    pos = (np.arange(lo, hi + 1) - k * lat.start) % n
-    probs = np.maximum(q[pos], 0.0)
-    mean_abs = float(np.mean(np.abs(np.concatenate([powered, np.conj(powered[1:-1])]))))
-    err = (k + 1.0) * _U * math.log2(n) * mean_abs + k * lat.err * lat.probs.size * float(probs.max(initial=0.0))
+    # the sum's index s sits at position (s − k·start) mod n; the window [lo, hi] is one cyclic run
+    first = (lo - k * lat.start) % n
+    run = q[first:first + width]
+    if run.size < width:
+        run = np.concatenate([run, q[:width - run.size]])
+    probs = np.maximum(run, 0.0)
+    mag2 = np.exp(2.0 * log_mag[keep])  # |ĉ|^{2k} over the full spectrum: the conjugate half counts twice
+    weight = np.where((keep == 0) | ((n % 2 == 0) & (keep == coeffs.size - 1)), 1.0, 2.0)
+    rms = math.sqrt(float(np.dot(weight, mag2)) / n)
+    weight_all = np.full(coeffs.size, 2.0)
+    weight_all[0] = 1.0
+    if n % 2 == 0:
+        weight_all[-1] = 1.0
+    gone = log_mag <= _LOG_DROP
+    with np.errstate(under="ignore"):
+        dropped = float(np.dot(weight_all[gone], np.exp(2.0 * log_mag[gone])))
+    err = (2.0 * k + 100.0) * _U * math.log2(n) * rms + math.sqrt(max(dropped, 0.0) / n) * (1 + 1e-6)
+    if lat.err > 0:  # ‖(p + e)^{*k} − p^{*k}‖₂ ≤ k‖e‖₂(‖p‖₁ + √size·‖e‖₂)^{k−1}
+        grow = (k - 1) * math.log1p(max(float(lat.probs.sum()) - 1.0, 0.0) + math.sqrt(lat.probs.size) * lat.err)
+        err += k * lat.err * math.exp(min(grow, 700.0))
     inf = -math.expm1(k * math.log1p(-min(lat.inf, 1.0))) if lat.inf < 1 else 1.0
     if lat.direction == "up":
         inf += tau_hi
     else:
-        err += (tau_hi + tau_lo) / max(width, 1)
+        err += tau_hi + tau_lo  # the folded mass: its Euclidean norm is at most its total
     rel = min(k * lat.rel * (1 + k * lat.rel), 1.0)  # (1 + η)^k − 1 for kη small
     return _Lattice(lo, probs, inf, err, lat.direction, rel).trimmed()
 
@@ -342,14 +372,24 @@ class PrivacyLossDistribution:
     Call a value exact only when [low, high] is narrower than the digits shown.  The error of the
     pessimistic side grows like k·h² (bench: Laplace ε₀ = 0.1 at h = ε₀/25, k = 10⁶: +0.9 %)."""
 
-    def __init__(self, h: float, pessimistic: _Lattice, optimistic: _Lattice, count: int = 1):
-        self.h, self.pessimistic, self.optimistic, self.count = h, pessimistic, optimistic, count
+    def __init__(self, h: float, pessimistic: _Lattice, optimistic, count: int = 1):
+        """``optimistic`` is a lattice or a function that builds it: it is computed on first use, so the safe
+        queries (:meth:`delta`, :meth:`epsilon`) cost one discretisation, not two."""
+        self.h, self.pessimistic, self.count = h, pessimistic, count
+        self._optimistic = optimistic
+
+    @property
+    def optimistic(self) -> _Lattice:
+        """The optimistic lattice (δ never above the exact profile), built on first use."""
+        if callable(self._optimistic):
+            self._optimistic = self._optimistic()
+        return self._optimistic
 
     # ---------------------------------------------------------------------------- constructors
 
     @classmethod
     def _from_loss(cls, loss: _ContinuousLoss, h: float, shift: float = 0.0) -> "PrivacyLossDistribution":
-        return cls(h, _pessimistic(loss, h), _optimistic(loss, h, shift))
+        return cls(h, _pessimistic(loss, h), lambda: _optimistic(loss, h, shift))
 
     @classmethod
     def laplace(cls, eps, h=None) -> "PrivacyLossDistribution":
@@ -459,7 +499,7 @@ class PrivacyLossDistribution:
         if other.h != self.h:
             raise ValueError(f"other must share the lattice step h to be composed (got h={self.h!r} and {other.h!r})")
         return PrivacyLossDistribution(self.h, self.pessimistic.convolve(other.pessimistic),
-                                       self.optimistic.convolve(other.optimistic), self.count + other.count)
+                                       lambda: self.optimistic.convolve(other.optimistic), self.count + other.count)
 
     def self_compose(self, k) -> "PrivacyLossDistribution":
         """k independent runs: one FFT, raised to the k-th power, on a window that holds all but 1e-30 of the
@@ -467,8 +507,8 @@ class PrivacyLossDistribution:
         k = check_positive_int(k, "k", maximum=10**9)
         if k == 1:
             return self
-        return PrivacyLossDistribution(self.h, _fft_power(self.pessimistic, k), _fft_power(self.optimistic, k),
-                                       self.count * k)
+        return PrivacyLossDistribution(self.h, _fft_power(self.pessimistic, k),
+                                       lambda: _fft_power(self.optimistic, k), self.count * k)
 
     # ---------------------------------------------------------------------------- queries
 
@@ -510,7 +550,8 @@ class PrivacyLossDistribution:
 
     def epsilon(self, delta) -> float:
         """The pessimistic ε at ``delta``: the composition is (ε, δ)-DP (the safe value)."""
-        return self.epsilon_bounds(delta)[1]
+        delta = float(check_delta(delta, "delta", open_low=True, scalar=True))
+        return _rounding.up(self._epsilon(self.pessimistic, delta), 2)
 
     def tail_bounds_on_lattice(self):
         """``(t, lower, upper)``: bounds on P[L > t] at every lattice point t = i·h of the composed law, all at

@@ -28,7 +28,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import expit
 
 from . import composition, conversions, disclosure, mechanisms
 from .pld import PrivacyLossDistribution
@@ -165,10 +164,6 @@ class Mechanism:
         ceiling = _eps_ceiling(None if pure is None else k * pure, t)
         return t, float(disclosure.mechanism_pdp_epsilon(delta_prime, law, eps_max=ceiling)), method
 
-    def lattice(self, h: float, direction: str):
-        """One run's privacy-loss law on the lattice of step ``h`` (:class:`~dpsemantics.composition.LatticeLoss`)."""
-        return None
-
     def pld(self, h: float):
         """One run's :class:`~dpsemantics.pld.PrivacyLossDistribution` on the lattice of step ``h``, or ``None``."""
         return None
@@ -253,22 +248,11 @@ class Laplace(Mechanism):
             return None
         return disclosure.laplace_loss(self.eps), "closed form: Laplace privacy loss"
 
-    def lattice(self, h, direction):
-        e = self.eps
-        _, _, cdf = mechanisms.laplace_privacy_loss(e)
-        return composition.LatticeLoss.from_cdf(cdf, -e, e, h, direction=direction)
-
     def pld(self, h):
         return PrivacyLossDistribution.laplace(self.eps, h=h)
 
     def spread(self):
         return self.eps, 2.0 * self.eps
-
-
-def _flip_lattice(e: float, h: float, direction: str, reveal: float = 0.0):
-    """The loss ±ε with probabilities (1 − reveal)·expit(±ε), and +∞ with probability ``reveal``."""
-    return composition.LatticeLoss.from_atoms([e, -e], [(1 - reveal) * expit(e), (1 - reveal) * expit(-e)], h,
-                                              direction=direction, pos_inf=reveal)
 
 
 @dataclass(frozen=True)
@@ -300,9 +284,6 @@ class RandomizedResponse(Mechanism):
     def loss(self, k):
         return (disclosure.composed_randomized_response_loss(self.eps, k),
                 "closed form: Z = ε(2B − k), B binomial")
-
-    def lattice(self, h, direction):
-        return _flip_lattice(self.eps, h, direction)
 
     def pld(self, h):
         return PrivacyLossDistribution.randomized_response(self.eps, h=h)
@@ -344,17 +325,6 @@ class Geometric(Mechanism):
     def loss(self, k):
         flip = self._as_flip()
         return None if flip is None else flip.loss(k)
-
-    def lattice(self, h, direction):
-        # noise ratio a = e^{−ε/Δ}; Z = ε for noise ≤ 0, −ε for noise ≥ Δ, linear between
-        e, s = self.eps, self.sensitivity
-        if s == 1:
-            return _flip_lattice(e, h, direction)
-        a = math.exp(-e / s)
-        j = np.arange(1, s)
-        values = np.concatenate([[e], e * (s - 2 * j) / s, [-e]])
-        weights = np.concatenate([[1 / (1 + a)], mechanisms.two_sided_geometric_pmf(j, e / s), [a**s / (1 + a)]])
-        return composition.LatticeLoss.from_atoms(values, weights, h, direction=direction)
 
     def pld(self, h):
         return PrivacyLossDistribution.geometric(self.eps, self.sensitivity, h=h)
@@ -441,12 +411,6 @@ class Gaussian(Mechanism):
             pdp = max(float(law.isf(delta_prime / 2)), -float(law.ppf(delta_prime / 2)))
         return t, pdp, self.loss(k)[1]
 
-    def lattice(self, h, direction):
-        mu = self.mu
-        law = mechanisms.gaussian_privacy_loss(self.sigma, self.sensitivity)
-        w = 13.0 * math.sqrt(2 * mu)
-        return composition.LatticeLoss.from_cdf(law.cdf, mu - w, mu + w, h, direction=direction, sf=law.sf)
-
     def pld(self, h):
         return PrivacyLossDistribution.gaussian(self.sigma, self.sensitivity, h=h)
 
@@ -504,12 +468,6 @@ class ApproxDP(Mechanism):
         return (lambda e: composition.optimal_delta(e, e0, k, d0), f"exact worst case over all (ε₀, δ₀)-DP mechanisms: "
                 f"optimal composition of k = {k} (Theorem 2.8(3), at every ε)",
                 "Kazan et al. Theorem 2.8(3) (Kairouz, Oh & Viswanath 2015); Thm 3.9")
-
-    def lattice(self, h, direction):
-        e, d = self.eps, self.delta0
-        if e == 0:
-            return composition.LatticeLoss.from_atoms([0.0], [1 - d], h, direction=direction, pos_inf=d)
-        return _flip_lattice(e, h, direction, reveal=d)
 
     def pld(self, h):
         return PrivacyLossDistribution.approximate_dp(self.eps, self.delta0, h=h)
