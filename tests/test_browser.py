@@ -180,7 +180,8 @@ CHARACTERS_SCRIPT = r"""
 # What a reader sees in a cell's output that only a program should: a dict, list or tuple repr, Python's True,
 # False, None, inf and nan, and variable names (``eps``, ``delta_hat``, ``x_i``).  Outputs are prose, tables and
 # figures.  One pattern, shared by the page walk and :func:`python_in_output` (unit-tested on sample strings).
-# Exercise solutions (coursework: the reader's own checks print the names of the reader's variables) are left out.
+# Exercise solutions are judged too: a solution shows its numbers and its check as a table
+# (``book.notebook.quantities(..., check=...)``), the answers' variables set as code.
 PYTHON_OUTPUT_PATTERN = (r"\{\s*(['\"(]|[-\d.]+\s*:)|\[\(|\b(True|False|None)\b(?!\s+[a-z]|\.\s+[A-Z])|\b(inf|nan)\b"
                          r"|\b(eps|delta|epsilon|sigma|rho)\b(?!\s*\()|\b[a-z]+_[a-z0-9_]+\b")
 # Printed output (``pre``) that is a tuple or list: one line, in brackets, with a comma; in a table cell "(1, 0)"
@@ -200,7 +201,6 @@ PYTHON_IN_OUTPUTS_SCRIPT = r"""
   const python = new RegExp(pattern), printed = new RegExp(printedPattern, 'm');
   const found = [];
   for (const out of document.querySelectorAll('main .cell_output')) {
-    if (out.closest('.solution, .exercise')) continue;
     for (const part of out.querySelectorAll('pre, p, li, td, th, caption')) {
       if (part.closest('mjx-container') || part.querySelector('pre, p, li, td')) continue;
       const copy = part.cloneNode(true);  // identifiers set as code (claim ids) and typeset math are not judged
@@ -692,9 +692,26 @@ def test_output_and_index_scripts_on_a_page(browser):
                      "<div class='cell_output'><table><tr><td>ε of DP</td><td>(1, 0) <code>ks-eps-delta</code></td></tr></table></div>"
                      "<div class='solution'><div class='cell_output'><pre>(1.5, 0.005)</pre></div></div>"
                      "<p>bound on ε_DP here</p><p>ε<sub>DP</sub></p><p><code>x_i</code></p><mjx-container>x_i</mjx-container></main>")
-    assert page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]) == ["{'eps': 0.5}"]
+    assert page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]) == ["{'eps': 0.5}", "(1.5, 0.005)"]
     assert page.evaluate(TEXT_WALK_SCRIPT, BARE_INDEX_ARGS) == ["bound on ε_DP here"]
     page.close()
+
+
+def test_python_in_solutions_is_found(browser):
+    """Issue 25: an exercise solution (sphinx-exercise's dropdown) is judged like any output: a dict repr and a
+    printed ``[ok] eps_group`` in it are found; the same results as a table, the variable set as code, are not."""
+    page = browser.new_page()
+    solution = ("<div class='solution dropdown admonition'><p class='admonition-title'>Solution</p>"
+                "<section class='solution-content'><div class='cell docutils container'>"
+                "<div class='cell_output docutils container'>{}</div></div></section></div>")
+    page.set_content("<main>" + solution.format("<pre>{'eps at sigma=2': 2.254, 'check': True}</pre>")
+                     + solution.format("<pre>correct: 2 of 2 parts right\n  [ok] eps_group: within 0.001</pre>")
+                     + solution.format("<table><tr><td>ε at σ = 2</td><td>2.254</td></tr><tr><td>check of "
+                                       "<code>eps_group</code></td><td>right: within 0.001 (relative)</td></tr></table>")
+                     + "</main>")
+    found = page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN])
+    page.close()
+    assert len(found) == 2 and "eps at sigma" in found[0] and "eps_group" in found[1], found
 
 
 def test_fallback_symbol_check_catches_an_undeclared_font(browser):
