@@ -26,7 +26,7 @@ _EXPONENT_FORM = re.compile(r"(?<![\w.])(?P<mantissa>\d+(?:\.\d+)?)e(?P<exponent
 # ``x_-1``, ``Pr_𝒫``); longer names with an underscore (``prog_A``, ``delta_hat``) are identifiers, set as code.
 _GREEK = "\u0370-\u03ff"
 _BARE_INDEX = re.compile(rf"(?<![\w`])(?P<base>[A-Za-z{_GREEK}][\u0300-\u036f]?|max|min|sup|Pr)_(?P<index>[-−]?\d+|(?<=[{_GREEK}]_)[A-Za-z0-9]+"
-                         rf"|[^\s_.,;:!?)\]}}'\"<\\`])(?![\w])")
+                         rf"|[^\s_.,;:!?)\]}}'\"<\\`])(?![^\W\u00b2\u00b3\u00b9\u2070-\u209f])")
 # A capital variable numbered by digits (``D1``, ``R2``, as the causal models name their variables).
 _NUMBERED_VARIABLE = re.compile(r"(?<![\w.])(?P<base>[A-Z])(?P<index>\d{1,2})(?![\w.])")
 _SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -236,9 +236,9 @@ _COUNT_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "ei
 
 def status_sentence(results, noun: str = "printed value") -> str:
     """A sentence about claims' outcomes generated from the registry's results (``claims.evaluate``), never typed
-    beside them: "All ten printed values reproduce (claims registry)." or "Two of the nine printed values
-    reproduce; {claim}`a` and {claim}`b` are **discrepancies** by unsafe rounding (…); {claim}`c` is a
-    **discrepancy** (false statement)." — the others grouped by status and finding, whether by rounding or not."""
+    beside them: "All ten printed values reproduce (claims registry)." or "In the claims registry, two of the
+    nine printed values reproduce; {claim}`a` and {claim}`b` are **discrepancies** by unsafe rounding (…);
+    {claim}`c` is a **discrepancy** (false statement)." — the others grouped by status and finding, whether by rounding or not."""
     results = list(results)
     if not results:
         raise ValueError("results must name at least one claim (got an empty list)")
@@ -268,9 +268,9 @@ def status_sentence(results, noun: str = "printed value") -> str:
             why = f" ({finding.replace('-', ' ')})" if finding else ""
         others.append(f"{', '.join(links[:-1]) + ' and ' if len(links) > 1 else ''}{links[-1]} {kind}{why}")
     good = n - len(bad)
-    head = (f"{count(good).capitalize()} of the {count(n)} {nouns(n)} {'reproduces' if good == 1 else 'reproduce'}"
-            if good else f"None of the {count(n)} {nouns(n)} reproduce" if n > 1 else f"The {noun} does not reproduce")
-    return f"{head}; {'; '.join(others)} (claims registry)."
+    head = (f"{count(good)} of the {count(n)} {nouns(n)} {'reproduces' if good == 1 else 'reproduce'}"
+            if good else f"none of the {count(n)} {nouns(n)} reproduce" if n > 1 else f"the {noun} does not reproduce")
+    return f"In the claims registry, {head}; {'; '.join(others)}."
 
 
 def margin_cell(verdict) -> str:
