@@ -823,6 +823,79 @@ def test_no_plumbing_in_visible_code():
     assert not found, found
 
 
+# The chapter template (book/notation.md): the title and introduction, then the hidden "Parameters of this chapter"
+# cell (tag ``parameters``) before the first section, the paper's sections, and the same closing sections in the
+# same order; *margin* defined once per chapter; the book's own results labelled "(this book)", never "ours".
+CLOSING_SECTIONS = ["Exercises", "Summary", "What this chapter checked"]
+# The one chapter that reproduces no paper of its own (it applies the others' results to a reader's release): no
+# exercises and no claims of its own to check, so it closes with its summary.
+NO_PAPER_OF_ITS_OWN = {"your-release": ["Summary"]}
+
+
+def template_faults(cells: list[dict], closing=CLOSING_SECTIONS) -> list[str]:
+    """How a chapter's cells (a notebook's JSON ``cells``) depart from the chapter template."""
+    faults, sections, parameters, first_section = [], [], None, None
+    for i, cell in enumerate(cells):
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            for line in source.splitlines():
+                if line.startswith("## "):
+                    sections.append(line[3:].strip())
+                    first_section = i if first_section is None else first_section
+        elif "parameters" in cell["metadata"].get("tags", []):
+            parameters = i if parameters is None else parameters
+    if parameters is None:
+        faults.append("no Parameters cell (a code cell tagged 'parameters')")
+    elif first_section is not None and parameters > first_section:
+        faults.append(f"Parameters (cell {parameters}) after the first section (cell {first_section})")
+    if sections[-len(closing):] != closing:
+        faults.append(f"closing sections {sections[-len(closing):]}, not {closing}")
+    elif any(s in closing or re.search(r"\bclaims\b", s, re.I) for s in sections[:-len(closing)]):
+        faults.append(f"a closing or claims section also earlier: {sections}")
+    text = "\n".join("".join(c["source"]) for c in cells)
+    definitions = len(re.findall(r"fraction of the bound", text))
+    if definitions > 1:
+        faults.append(f"margin defined {definitions} times (once per chapter)")
+    if re.search(r"\(ours\)|[\"']ours[\"']", text):
+        faults.append("'ours' for the book's own results (the label is '(this book)')")
+    return faults
+
+
+def _cells(*specs):
+    """Sample cells: ("md", text) or ("code", text, tags)."""
+    return [{"cell_type": "markdown" if s[0] == "md" else "code", "source": [s[1]],
+             "metadata": {"tags": list(s[2])} if len(s) > 2 else {}} for s in specs]
+
+
+def test_template_faults_on_sample_chapters():
+    good = _cells(("md", "# Title\nintro"), ("code", "eps = 1", ["parameters", "hide-input"]), ("md", "## A section"),
+                  ("md", "## Exercises"), ("md", "## Summary"), ("md", "## What this chapter checked\nthe *margin*, "
+                                                                       "the worst case as a fraction of the bound"))
+    assert template_faults(good) == []
+    late_parameters = _cells(("md", "# T"), ("md", "## A"), ("code", "eps = 1", ["parameters"]), *[("md", f"## {s}") for s in CLOSING_SECTIONS])
+    assert any("after the first section" in f for f in template_faults(late_parameters))
+    swapped = _cells(("md", "# T"), ("code", "x", ["parameters"]), ("md", "## Exercises"), ("md", "## What this chapter checked"),
+                     ("md", "## Summary"))
+    assert any("closing sections" in f for f in template_faults(swapped))
+    two_claims = _cells(("md", "# T"), ("code", "x", ["parameters"]), ("md", "## All claims of this chapter"),
+                        *[("md", f"## {s}") for s in CLOSING_SECTIONS])
+    assert any("also earlier" in f for f in template_faults(two_claims))
+    twice = good + _cells(("code", 'table(["margin, as a fraction of the bound", "ours"], rows)'))
+    faults = template_faults(twice)
+    assert any("margin defined 2 times" in f for f in faults) and any("this book" in f for f in faults)
+    assert any("no Parameters" in f for f in template_faults(_cells(("md", "# T"), *[("md", f"## {s}") for s in CLOSING_SECTIONS])))
+
+
+def test_every_chapter_follows_the_template():
+    """Issue 25: the chapters closed in three orders, disclosure-risk had two claims sections, Parameters sat in
+    different places, *margin* was defined per table, and "(ours)" stood beside "(this book)"."""
+    import json
+
+    found = {nb.stem: template_faults(json.loads(nb.read_text(encoding="utf-8"))["cells"],
+                                      NO_PAPER_OF_ITS_OWN.get(nb.stem, CLOSING_SECTIONS)) for nb in chapter_notebooks()}
+    assert len(found) >= 6 and not any(found.values()), {k: v for k, v in found.items() if v}
+
+
 def test_punctuation_after_inline_math_stays_with_it():
     """Issue 25: a period after a formula stood alone at the start of a line (Lemma 3.3, item 5).  The build keeps
     inline math and the punctuation after it in one unbreakable span."""
