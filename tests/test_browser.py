@@ -161,6 +161,31 @@ WIDE_OUTPUTS_SCRIPT = r"""
   .filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.replace(/\s+/g, ' ').trim().slice(0, 60))
 """
 
+# An identifier set as code in a table (a claim id, a function's path) broken across lines inside a word
+# ("dpsemantics.boo / k.coursework", "improvemen / t"): a line may end only after a dot, underscore, hyphen or slash.
+SPLIT_IDENTIFIERS_SCRIPT = r"""
+() => {
+  const found = [], range = document.createRange();
+  for (const code of document.querySelectorAll('main table code')) {
+    let prevTop = null, prev = '', split = false;
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode() && !split) {
+      const n = walker.currentNode;
+      for (let i = 0; i < n.length; i++) {
+        range.setStart(n, i); range.setEnd(n, i + 1);
+        const rects = range.getClientRects();
+        if (!rects.length) continue;
+        const top = Math.round(rects[0].top), c = n.data[i];
+        if (prevTop !== null && top > prevTop + 2 && /\w/.test(prev) && prev !== '_' && /\w/.test(c)) { split = true; break; }
+        prevTop = top; prev = c;
+      }
+    }
+    if (split) found.push(code.textContent.trim().slice(0, 60));
+  }
+  return found;
+}
+"""
+
 # Every character drawn as text (math is drawn by MathJax's own fonts and excluded).
 CHARACTERS_SCRIPT = r"""
 () => {
@@ -550,6 +575,7 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
         "wide_tables": page.evaluate(WIDE_TABLES_SCRIPT),
         "wide_outputs": page.evaluate(WIDE_OUTPUTS_SCRIPT),
         "wide_math": page.evaluate(WIDE_MATH_SCRIPT),
+        "split_identifiers": page.evaluate(SPLIT_IDENTIFIERS_SCRIPT),
         "doubled_links": page.evaluate(DOUBLED_LINKS_SCRIPT),
         "characters": page.evaluate(CHARACTERS_SCRIPT),
         "python_in_outputs": page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]),
@@ -594,6 +620,7 @@ def test_page_renders_in_browser(browser, server, doc):
     assert not r["wide_tables"], f"tables wider than the text column on {doc}: {r['wide_tables']}"
     assert not r["wide_outputs"], f"cell outputs that scroll sideways on {doc}: {r['wide_outputs']}"
     assert not r["wide_math"], f"equations wider than the text column on {doc}: {r['wide_math']}"
+    assert not r["split_identifiers"], f"identifiers broken inside a word on {doc}: {r['split_identifiers'][:5]}"
     assert not r["doubled_links"], f"link texts that repeat the words before them on {doc}: {r['doubled_links']}"
     if shutil.which("fc-list"):
         missing = [f"U+{ord(c):04X} {c}" for c in r["characters"] if not _font_covers(c)]
@@ -775,6 +802,24 @@ def test_identifiers_in_tables_break_after_dots_not_inside_words(browser):
     assert all(line.endswith((".", "_")) for line in lines[:-1]), lines
 
 
+def test_split_identifier_script_catches_a_break_inside_a_word(browser):
+    """Issue 25: ``dpsemantics.boo/k.coursework.che/ck_…`` in the instructors table.  The same identifier in the same
+    narrow column is found when the browser may break it anywhere, and passes when it breaks after its dots and
+    underscores (the book's <wbr>, break_identifiers_at_dots) or not at all."""
+    from dpsemantics.book.sphinx_extras import break_identifiers_at_dots
+
+    name = "dpsemantics.book.coursework.check_answer_of_the_student"
+    cell = "<td style='width: 90px; max-width: 90px'><code style='white-space: normal; {}'><span class='pre'>{}</span></code></td>"
+    anywhere = cell.format("overflow-wrap: anywhere", name)
+    at_dots = break_identifiers_at_dots(f"<table><tr>{cell.format('overflow-wrap: normal', name)}</tr></table>")
+    page = browser.new_page()
+    page.set_content(f"<main><table style='table-layout: fixed; width: 100px'><tr>{anywhere}</tr></table>{at_dots}"
+                     "<table><tr><td><code>short</code></td></tr></table></main>")
+    found = page.evaluate(SPLIT_IDENTIFIERS_SCRIPT)
+    page.close()
+    assert found == [name], found
+
+
 def _visible_code_outside_exercises(nb_path: Path):
     """The code cells of a chapter a reader sees (no hide/remove tag) outside its Exercises section."""
     import json
@@ -894,6 +939,50 @@ def test_every_chapter_follows_the_template():
     found = {nb.stem: template_faults(json.loads(nb.read_text(encoding="utf-8"))["cells"],
                                       NO_PAPER_OF_ITS_OWN.get(nb.stem, CLOSING_SECTIONS)) for nb in chapter_notebooks()}
     assert len(found) >= 6 and not any(found.values()), {k: v for k, v in found.items() if v}
+
+
+# Variants of the book's notation (book/notation.md) that a chapter must not use: an unbarred b₀/bᵢ for the posterior
+# beliefs (allowed once where the chapter says how a paper writes it, "Zhao et al. write $b_0$"), s for the semantic
+# ε̄, {} for the empty set, a margin formatted to four decimals.
+FORBIDDEN_NOTATION = {
+    "unbarred posterior b₀, bᵢ (b̄₀, b̄ᵢ)": re.compile(r"(?<!\\bar )(?<!\\bar\{)(?<![\w\\̄])b(_0|_i|_\{0\}|_\{i\}|₀|ᵢ)(?![\w])"),
+    "s for the semantic ε (ε̄)": re.compile(r"\$\d+s\$|semantic(-privacy)? (ε|epsilon)\s*[,(]?\s*\$?s(?!\w)"),
+    "{} for the empty set (∅)": re.compile(r"\(\s*\d+,\s*\{\}\s*\)|\{\}-DP|knows \{\}"),
+    "a margin to four decimals (three significant digits)": re.compile(r"margin[\w.\[\]\"']*:\.4f"),
+}
+
+
+def forbidden_notation(text: str) -> list[str]:
+    """The notation variants ``text`` (a chapter's cell source) uses, each with the words around it."""
+    found = []
+    for what, pattern in FORBIDDEN_NOTATION.items():
+        for m in pattern.finditer(text):
+            if "write" not in text[max(0, m.start() - 40):m.start()]:
+                found.append(f"{what}: …{text[max(0, m.start() - 30):m.end() + 10]}…")
+    return found
+
+
+@pytest.mark.parametrize("text", [r"$\mathrm{SD}(b_0[\cdot\mid y], b_i[\cdot\mid y])$", "SD(b₀, bᵢ)", "its semantic ε $s$",
+                                  "semantic-privacy ε  (s)", "the line $3s$", "adversary A(1, {})", 'f"{v.margin:.4f}"'])
+def test_forbidden_notation_catches(text):
+    assert forbidden_notation(text)
+
+
+@pytest.mark.parametrize("text", [r"$\mathrm{SD}(\bar b_0[\cdot\mid y], \bar b_i[\cdot\mid y])$", "SD(b̄₀, b̄ᵢ)", "semantic ε̄",
+                                  "Zhao et al. write $b_0$, $b_i$", "A(1, ∅)", "book.number(v.margin, 3)", "prob_0 and x_i",
+                                  "a set {1, 2}", "rows = {}",
+                                  "at local sensitivity $s$"])
+def test_forbidden_notation_passes(text):
+    assert not forbidden_notation(text)
+
+
+def test_no_forbidden_notation():
+    """Issue 25: the chapters drifted between b̄₀ and b₀, ε̄ and s, ∅ and {}, 0.000 and 0.0000."""
+    import json
+
+    found = [f"{nb.stem}: {f}" for nb in chapter_notebooks() for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]
+             for f in forbidden_notation("".join(cell["source"]) + json.dumps(cell["metadata"].get("mystnb", {}), ensure_ascii=False))]
+    assert not found, found
 
 
 def test_punctuation_after_inline_math_stays_with_it():
