@@ -186,6 +186,19 @@ SPLIT_IDENTIFIERS_SCRIPT = r"""
 }
 """
 
+# Code a reader sees (a cell's input, not collapsed) that wraps: the book's CSS wraps long lines instead of letting them
+# run past the column (WIDE_OUTPUTS_SCRIPT), so a line too long for the column shows as more lines than it has.
+WRAPPED_CODE_SCRIPT = r"""
+() => Array.from(document.querySelectorAll('main .cell_input pre')).filter(p => {
+  if (!p.offsetParent || (p.checkVisibility && !p.checkVisibility())) return false;  // a collapsed input is not seen
+  const cs = getComputedStyle(p);
+  const lineHeight = parseFloat(cs.lineHeight) || 1.25 * parseFloat(cs.fontSize);
+  const lines = p.textContent.replace(/\n$/, '').split('\n').length;
+  const height = p.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
+  return height > (lines + 0.5) * lineHeight;
+}).map(p => p.textContent.split('\n').reduce((a, b) => (b.length > a.length ? b : a), '').trim().slice(0, 60))
+"""
+
 # Every character drawn as text (math is drawn by MathJax's own fonts and excluded).
 CHARACTERS_SCRIPT = r"""
 () => {
@@ -574,6 +587,7 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
         "titles_and_refs": page.evaluate(TITLES_AND_REFERENCES_SCRIPT),
         "wide_tables": page.evaluate(WIDE_TABLES_SCRIPT),
         "wide_outputs": page.evaluate(WIDE_OUTPUTS_SCRIPT),
+        "wrapped_code": page.evaluate(WRAPPED_CODE_SCRIPT),
         "wide_math": page.evaluate(WIDE_MATH_SCRIPT),
         "split_identifiers": page.evaluate(SPLIT_IDENTIFIERS_SCRIPT),
         "doubled_links": page.evaluate(DOUBLED_LINKS_SCRIPT),
@@ -619,6 +633,7 @@ def test_page_renders_in_browser(browser, server, doc):
     assert not r["titles_and_refs"]["blank"], f"blank cross-references on {doc}: {r['titles_and_refs']['blank'][:5]}"
     assert not r["wide_tables"], f"tables wider than the text column on {doc}: {r['wide_tables']}"
     assert not r["wide_outputs"], f"cell outputs that scroll sideways on {doc}: {r['wide_outputs']}"
+    assert not r["wrapped_code"], f"visible code lines too long for the column on {doc}: {r['wrapped_code'][:5]}"
     assert not r["wide_math"], f"equations wider than the text column on {doc}: {r['wide_math']}"
     assert not r["split_identifiers"], f"identifiers broken inside a word on {doc}: {r['split_identifiers'][:5]}"
     assert not r["doubled_links"], f"link texts that repeat the words before them on {doc}: {r['doubled_links']}"
@@ -820,6 +835,37 @@ def test_split_identifier_script_catches_a_break_inside_a_word(browser):
     assert found == [name], found
 
 
+def test_wrapped_code_script_catches_a_line_too_long_for_its_box(browser):
+    """A visible cell's line longer than its box wraps (the book's CSS) and is found; the same cell with short lines,
+    and a long line in a collapsed (hidden) input, are not."""
+    page = browser.new_page()
+    style = "style='width: 300px; white-space: pre-wrap; font: 14px/17.5px monospace; padding: 8px'"
+    page.set_content(f"<main><div class='cell_input'><pre {style}>x = 1\ny = f(x, {'0.5, ' * 20}1)</pre></div>"
+                     f"<div class='cell_input'><pre {style}>x = 1\ny = 2</pre></div>"
+                     f"<details><div class='cell_input'><pre {style}>z = g({'1, ' * 40}2)</pre></div></details></main>")
+    found = page.evaluate(WRAPPED_CODE_SCRIPT)
+    page.close()
+    assert len(found) == 1 and found[0].startswith("y = f(x, 0.5"), found
+
+
+# The code column at 1280 px holds 75 characters of the book's code font (14 px, 8.43 px a character, 634 px inside
+# the padding; measured on the built intro page): a visible line is at most 74.
+CODE_COLUMN = 74
+
+
+def test_visible_code_fits_the_column():
+    """Issue 25: visible code lines of ~140 characters wrapped on the page.  Every code cell a reader sees (no hide or
+    remove tag), exercises included, has lines of at most CODE_COLUMN characters."""
+    import json
+
+    hidden = ("remove-input", "remove-cell", "hide-input", "hide-cell")
+    long_lines = [f"{nb.stem}: {line.strip()[:60]} ({len(line)})" for nb in chapter_notebooks()
+                  for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]
+                  if cell["cell_type"] == "code" and not any(t in cell["metadata"].get("tags", []) for t in hidden)
+                  for line in "".join(cell["source"]).splitlines() if len(line) > CODE_COLUMN]
+    assert not long_lines, long_lines
+
+
 def _visible_code_outside_exercises(nb_path: Path):
     """The code cells of a chapter a reader sees (no hide/remove tag) outside its Exercises section."""
     import json
@@ -838,22 +884,43 @@ def _visible_code_outside_exercises(nb_path: Path):
     return cells
 
 
+def _prints_in_a_loop(source: str) -> bool:
+    """Whether a ``for`` loop's body (the lines indented deeper than its header; a header may run over several lines,
+    closed by a bracket at its own indentation) calls ``print``.  A line scan: a regular expression over nested
+    indentation backtracks without end on long cells."""
+    lines = source.splitlines()
+    for k, line in enumerate(lines):
+        if not line.lstrip().startswith("for "):
+            continue
+        indent = len(line) - len(line.lstrip())
+        for body in lines[k + 1:]:
+            stripped = body.strip()
+            depth = len(body) - len(body.lstrip())
+            if stripped and depth <= indent and not stripped[0] in ")]}":
+                break
+            if stripped.startswith("print("):
+                return True
+    return False
+
+
 PLUMBING = {
-    "calls glue": re.compile(r"\bglue\("),
-    "builds a Markdown table from strings": re.compile(r"""["']\|\s*-{3}|["']\|\s"\s*\+|\+\s*["']\s*\|"""),
-    "prints in a loop": re.compile(r"^(\s*)for .*:\n(?:\1\s+.*\n)*?\1\s+print\(", re.M),
+    "calls glue": re.compile(r"\bglue\(").search,
+    "builds a Markdown table from strings": re.compile(r"""["']\|\s*-{3}|["']\|\s"\s*\+|\+\s*["']\s*\|""").search,
+    "prints in a loop": _prints_in_a_loop,
 }
 
 
 def plumbing(source: str) -> list[str]:
     """What of ``source`` (a visible code cell) is plumbing a reader should not have to read."""
-    return [what for what, pattern in PLUMBING.items() if pattern.search(source + "\n")]
+    return [what for what, found in PLUMBING.items() if found(source + "\n")]
 
 
 @pytest.mark.parametrize("source, found", [
     ('glue("x", 1.0, display=False)', ["calls glue"]),
     ('rows = ["| a | b |", "|---|---|"]', ["builds a Markdown table from strings"]),
     ("for e in (1, 2):\n    x = e\n    print(f'{e}')", ["prints in a loop"]),
+    ("for e in [\n    1,\n]:\n    print(e)", ["prints in a loop"]),
+    ("for e in (1, 2):\n    x = e\nprint(x)", []),
     ("table(['a'], rows, caption='c')\nprint('one line')", []),
 ])
 def test_plumbing_detector(source, found):
