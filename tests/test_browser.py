@@ -161,6 +161,44 @@ WIDE_OUTPUTS_SCRIPT = r"""
   .filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.replace(/\s+/g, ' ').trim().slice(0, 60))
 """
 
+# An identifier set as code in a table (a claim id, a function's path) broken across lines inside a word
+# ("dpsemantics.boo / k.coursework", "improvemen / t"): a line may end only after a dot, underscore, hyphen or slash.
+SPLIT_IDENTIFIERS_SCRIPT = r"""
+() => {
+  const found = [], range = document.createRange();
+  for (const code of document.querySelectorAll('main table code')) {
+    let prevTop = null, prev = '', split = false;
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode() && !split) {
+      const n = walker.currentNode;
+      for (let i = 0; i < n.length; i++) {
+        range.setStart(n, i); range.setEnd(n, i + 1);
+        const rects = range.getClientRects();
+        if (!rects.length) continue;
+        const top = Math.round(rects[0].top), c = n.data[i];
+        if (prevTop !== null && top > prevTop + 2 && /\w/.test(prev) && prev !== '_' && /\w/.test(c)) { split = true; break; }
+        prevTop = top; prev = c;
+      }
+    }
+    if (split) found.push(code.textContent.trim().slice(0, 60));
+  }
+  return found;
+}
+"""
+
+# Code a reader sees (a cell's input, not collapsed) that wraps: the book's CSS wraps long lines instead of letting them
+# run past the column (WIDE_OUTPUTS_SCRIPT), so a line too long for the column shows as more lines than it has.
+WRAPPED_CODE_SCRIPT = r"""
+() => Array.from(document.querySelectorAll('main .cell_input pre')).filter(p => {
+  if (!p.offsetParent || (p.checkVisibility && !p.checkVisibility())) return false;  // a collapsed input is not seen
+  const cs = getComputedStyle(p);
+  const lineHeight = parseFloat(cs.lineHeight) || 1.25 * parseFloat(cs.fontSize);
+  const lines = p.textContent.replace(/\n$/, '').split('\n').length;
+  const height = p.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
+  return height > (lines + 0.5) * lineHeight;
+}).map(p => p.textContent.split('\n').reduce((a, b) => (b.length > a.length ? b : a), '').trim().slice(0, 60))
+"""
+
 # Every character drawn as text (math is drawn by MathJax's own fonts and excluded).
 CHARACTERS_SCRIPT = r"""
 () => {
@@ -180,7 +218,8 @@ CHARACTERS_SCRIPT = r"""
 # What a reader sees in a cell's output that only a program should: a dict, list or tuple repr, Python's True,
 # False, None, inf and nan, and variable names (``eps``, ``delta_hat``, ``x_i``).  Outputs are prose, tables and
 # figures.  One pattern, shared by the page walk and :func:`python_in_output` (unit-tested on sample strings).
-# Exercise solutions (coursework: the reader's own checks print the names of the reader's variables) are left out.
+# Exercise solutions are judged too: a solution shows its numbers and its check as a table
+# (``book.notebook.quantities(..., check=...)``), the answers' variables set as code.
 PYTHON_OUTPUT_PATTERN = (r"\{\s*(['\"(]|[-\d.]+\s*:)|\[\(|\b(True|False|None)\b(?!\s+[a-z]|\.\s+[A-Z])|\b(inf|nan)\b"
                          r"|\b(eps|delta|epsilon|sigma|rho)\b(?!\s*\()|\b[a-z]+_[a-z0-9_]+\b")
 # Printed output (``pre``) that is a tuple or list: one line, in brackets, with a comma; in a table cell "(1, 0)"
@@ -200,7 +239,6 @@ PYTHON_IN_OUTPUTS_SCRIPT = r"""
   const python = new RegExp(pattern), printed = new RegExp(printedPattern, 'm');
   const found = [];
   for (const out of document.querySelectorAll('main .cell_output')) {
-    if (out.closest('.solution, .exercise')) continue;
     for (const part of out.querySelectorAll('pre, p, li, td, th, caption')) {
       if (part.closest('mjx-container') || part.querySelector('pre, p, li, td')) continue;
       const copy = part.cloneNode(true);  // identifiers set as code (claim ids) and typeset math are not judged
@@ -224,8 +262,9 @@ def bare_index(text: str) -> bool:
     return re.search(BARE_INDEX_PATTERN, text) is not None
 
 
-# bare indices: in prose and in printed output too, outside code, signatures and exercise solutions
-BARE_INDEX_ARGS = [BARE_INDEX_PATTERN, ["CODE", *_MATH_AND_SCRIPTS], ["highlight", "cell_input", "sig", "solution", "exercise"]]
+# bare indices: in prose and in printed output too, outside code and signatures; ``onlyprint`` is the theme's print-only
+# copy of the page title, markup stripped (on screen the title sets `notion_map` as code)
+BARE_INDEX_ARGS = [BARE_INDEX_PATTERN, ["CODE", *_MATH_AND_SCRIPTS], ["highlight", "cell_input", "sig", "onlyprint"]]
 
 # Symbols (arrows, operators, shapes, dingbats) must be drawn by the element's own text font or by a symbol font
 # the page's CSS declares for them (an @font-face with local() sources named in the element's font-family), never
@@ -548,7 +587,9 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
         "titles_and_refs": page.evaluate(TITLES_AND_REFERENCES_SCRIPT),
         "wide_tables": page.evaluate(WIDE_TABLES_SCRIPT),
         "wide_outputs": page.evaluate(WIDE_OUTPUTS_SCRIPT),
+        "wrapped_code": page.evaluate(WRAPPED_CODE_SCRIPT),
         "wide_math": page.evaluate(WIDE_MATH_SCRIPT),
+        "split_identifiers": page.evaluate(SPLIT_IDENTIFIERS_SCRIPT),
         "doubled_links": page.evaluate(DOUBLED_LINKS_SCRIPT),
         "characters": page.evaluate(CHARACTERS_SCRIPT),
         "python_in_outputs": page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]),
@@ -592,16 +633,16 @@ def test_page_renders_in_browser(browser, server, doc):
     assert not r["titles_and_refs"]["blank"], f"blank cross-references on {doc}: {r['titles_and_refs']['blank'][:5]}"
     assert not r["wide_tables"], f"tables wider than the text column on {doc}: {r['wide_tables']}"
     assert not r["wide_outputs"], f"cell outputs that scroll sideways on {doc}: {r['wide_outputs']}"
+    assert not r["wrapped_code"], f"visible code lines too long for the column on {doc}: {r['wrapped_code'][:5]}"
     assert not r["wide_math"], f"equations wider than the text column on {doc}: {r['wide_math']}"
+    assert not r["split_identifiers"], f"identifiers broken inside a word on {doc}: {r['split_identifiers'][:5]}"
     assert not r["doubled_links"], f"link texts that repeat the words before them on {doc}: {r['doubled_links']}"
     if shutil.which("fc-list"):
         missing = [f"U+{ord(c):04X} {c}" for c in r["characters"] if not _font_covers(c)]
         assert not missing, f"characters no installed font can draw on {doc}: {missing}"
     assert not r["python_in_outputs"], f"Python data or names in outputs on {doc}: {r['python_in_outputs'][:5]}"
-    # The API reference pages render the modules' docstrings, which write indices as plain text (δ_g, x_i, ε_rr) and
-    # name modules (notion_map): not yet typeset there (issue 25, open), so the check covers the book's own pages.
-    if not doc.startswith("book/api/"):
-        assert not r["bare_indices"], f"indices typed as plain text (x_i) on {doc}: {r['bare_indices'][:5]}"
+    # every page, the API reference too: its docstrings' indices are typeset (api_reference.docstring_for_page)
+    assert not r["bare_indices"], f"indices typed as plain text (x_i) on {doc}: {r['bare_indices'][:5]}"
     assert not r["fallback_symbols"], f"symbols drawn by a fallback font on {doc}: {r['fallback_symbols'][:5]}"
     assert not r["accessibility"], f"serious accessibility violations on {doc}:\n" + "\n".join(r["accessibility"])
     html = (HTML / f"{doc}.html").read_text(encoding="utf-8")
@@ -692,9 +733,26 @@ def test_output_and_index_scripts_on_a_page(browser):
                      "<div class='cell_output'><table><tr><td>ε of DP</td><td>(1, 0) <code>ks-eps-delta</code></td></tr></table></div>"
                      "<div class='solution'><div class='cell_output'><pre>(1.5, 0.005)</pre></div></div>"
                      "<p>bound on ε_DP here</p><p>ε<sub>DP</sub></p><p><code>x_i</code></p><mjx-container>x_i</mjx-container></main>")
-    assert page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]) == ["{'eps': 0.5}"]
+    assert page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]) == ["{'eps': 0.5}", "(1.5, 0.005)"]
     assert page.evaluate(TEXT_WALK_SCRIPT, BARE_INDEX_ARGS) == ["bound on ε_DP here"]
     page.close()
+
+
+def test_python_in_solutions_is_found(browser):
+    """Issue 25: an exercise solution (sphinx-exercise's dropdown) is judged like any output: a dict repr and a
+    printed ``[ok] eps_group`` in it are found; the same results as a table, the variable set as code, are not."""
+    page = browser.new_page()
+    solution = ("<div class='solution dropdown admonition'><p class='admonition-title'>Solution</p>"
+                "<section class='solution-content'><div class='cell docutils container'>"
+                "<div class='cell_output docutils container'>{}</div></div></section></div>")
+    page.set_content("<main>" + solution.format("<pre>{'eps at sigma=2': 2.254, 'check': True}</pre>")
+                     + solution.format("<pre>correct: 2 of 2 parts right\n  [ok] eps_group: within 0.001</pre>")
+                     + solution.format("<table><tr><td>ε at σ = 2</td><td>2.254</td></tr><tr><td>check of "
+                                       "<code>eps_group</code></td><td>right: within 0.001 (relative)</td></tr></table>")
+                     + "</main>")
+    found = page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN])
+    page.close()
+    assert len(found) == 2 and "eps at sigma" in found[0] and "eps_group" in found[1], found
 
 
 def test_fallback_symbol_check_catches_an_undeclared_font(browser):
@@ -759,6 +817,55 @@ def test_identifiers_in_tables_break_after_dots_not_inside_words(browser):
     assert all(line.endswith((".", "_")) for line in lines[:-1]), lines
 
 
+def test_split_identifier_script_catches_a_break_inside_a_word(browser):
+    """Issue 25: ``dpsemantics.boo/k.coursework.che/ck_…`` in the instructors table.  The same identifier in the same
+    narrow column is found when the browser may break it anywhere, and passes when it breaks after its dots and
+    underscores (the book's <wbr>, break_identifiers_at_dots) or not at all."""
+    from dpsemantics.book.sphinx_extras import break_identifiers_at_dots
+
+    name = "dpsemantics.book.coursework.check_answer_of_the_student"
+    cell = "<td style='width: 90px; max-width: 90px'><code style='white-space: normal; {}'><span class='pre'>{}</span></code></td>"
+    anywhere = cell.format("overflow-wrap: anywhere", name)
+    at_dots = break_identifiers_at_dots(f"<table><tr>{cell.format('overflow-wrap: normal', name)}</tr></table>")
+    page = browser.new_page()
+    page.set_content(f"<main><table style='table-layout: fixed; width: 100px'><tr>{anywhere}</tr></table>{at_dots}"
+                     "<table><tr><td><code>short</code></td></tr></table></main>")
+    found = page.evaluate(SPLIT_IDENTIFIERS_SCRIPT)
+    page.close()
+    assert found == [name], found
+
+
+def test_wrapped_code_script_catches_a_line_too_long_for_its_box(browser):
+    """A visible cell's line longer than its box wraps (the book's CSS) and is found; the same cell with short lines,
+    and a long line in a collapsed (hidden) input, are not."""
+    page = browser.new_page()
+    style = "style='width: 300px; white-space: pre-wrap; font: 14px/17.5px monospace; padding: 8px'"
+    page.set_content(f"<main><div class='cell_input'><pre {style}>x = 1\ny = f(x, {'0.5, ' * 20}1)</pre></div>"
+                     f"<div class='cell_input'><pre {style}>x = 1\ny = 2</pre></div>"
+                     f"<details><div class='cell_input'><pre {style}>z = g({'1, ' * 40}2)</pre></div></details></main>")
+    found = page.evaluate(WRAPPED_CODE_SCRIPT)
+    page.close()
+    assert len(found) == 1 and found[0].startswith("y = f(x, 0.5"), found
+
+
+# The code column at 1280 px holds 75 characters of the book's code font (14 px, 8.43 px a character, 634 px inside
+# the padding; measured on the built intro page): a visible line is at most 74.
+CODE_COLUMN = 74
+
+
+def test_visible_code_fits_the_column():
+    """Issue 25: visible code lines of ~140 characters wrapped on the page.  Every code cell a reader sees (no hide or
+    remove tag), exercises included, has lines of at most CODE_COLUMN characters."""
+    import json
+
+    hidden = ("remove-input", "remove-cell", "hide-input", "hide-cell")
+    long_lines = [f"{nb.stem}: {line.strip()[:60]} ({len(line)})" for nb in chapter_notebooks()
+                  for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]
+                  if cell["cell_type"] == "code" and not any(t in cell["metadata"].get("tags", []) for t in hidden)
+                  for line in "".join(cell["source"]).splitlines() if len(line) > CODE_COLUMN]
+    assert not long_lines, long_lines
+
+
 def _visible_code_outside_exercises(nb_path: Path):
     """The code cells of a chapter a reader sees (no hide/remove tag) outside its Exercises section."""
     import json
@@ -777,22 +884,43 @@ def _visible_code_outside_exercises(nb_path: Path):
     return cells
 
 
+def _prints_in_a_loop(source: str) -> bool:
+    """Whether a ``for`` loop's body (the lines indented deeper than its header; a header may run over several lines,
+    closed by a bracket at its own indentation) calls ``print``.  A line scan: a regular expression over nested
+    indentation backtracks without end on long cells."""
+    lines = source.splitlines()
+    for k, line in enumerate(lines):
+        if not line.lstrip().startswith("for "):
+            continue
+        indent = len(line) - len(line.lstrip())
+        for body in lines[k + 1:]:
+            stripped = body.strip()
+            depth = len(body) - len(body.lstrip())
+            if stripped and depth <= indent and not stripped[0] in ")]}":
+                break
+            if stripped.startswith("print("):
+                return True
+    return False
+
+
 PLUMBING = {
-    "calls glue": re.compile(r"\bglue\("),
-    "builds a Markdown table from strings": re.compile(r"""["']\|\s*-{3}|["']\|\s"\s*\+|\+\s*["']\s*\|"""),
-    "prints in a loop": re.compile(r"^(\s*)for .*:\n(?:\1\s+.*\n)*?\1\s+print\(", re.M),
+    "calls glue": re.compile(r"\bglue\(").search,
+    "builds a Markdown table from strings": re.compile(r"""["']\|\s*-{3}|["']\|\s"\s*\+|\+\s*["']\s*\|""").search,
+    "prints in a loop": _prints_in_a_loop,
 }
 
 
 def plumbing(source: str) -> list[str]:
     """What of ``source`` (a visible code cell) is plumbing a reader should not have to read."""
-    return [what for what, pattern in PLUMBING.items() if pattern.search(source + "\n")]
+    return [what for what, found in PLUMBING.items() if found(source + "\n")]
 
 
 @pytest.mark.parametrize("source, found", [
     ('glue("x", 1.0, display=False)', ["calls glue"]),
     ('rows = ["| a | b |", "|---|---|"]', ["builds a Markdown table from strings"]),
     ("for e in (1, 2):\n    x = e\n    print(f'{e}')", ["prints in a loop"]),
+    ("for e in [\n    1,\n]:\n    print(e)", ["prints in a loop"]),
+    ("for e in (1, 2):\n    x = e\nprint(x)", []),
     ("table(['a'], rows, caption='c')\nprint('one line')", []),
 ])
 def test_plumbing_detector(source, found):
@@ -804,6 +932,123 @@ def test_no_plumbing_in_visible_code():
     prints in a loop; those go into hidden cells or the package."""
     found = [f"{nb.name}: {what}" for nb in chapter_notebooks() for source in _visible_code_outside_exercises(nb)
              for what in plumbing(source)]
+    assert not found, found
+
+
+# The chapter template (book/notation.md): the title and introduction, then the hidden "Parameters of this chapter"
+# cell (tag ``parameters``) before the first section, the paper's sections, and the same closing sections in the
+# same order; *margin* defined once per chapter; the book's own results labelled "(this book)", never "ours".
+CLOSING_SECTIONS = ["Exercises", "Summary", "What this chapter checked"]
+# The one chapter that reproduces no paper of its own (it applies the others' results to a reader's release): no
+# exercises and no claims of its own to check, so it closes with its summary.
+NO_PAPER_OF_ITS_OWN = {"your-release": ["Summary"]}
+
+
+def template_faults(cells: list[dict], closing=CLOSING_SECTIONS) -> list[str]:
+    """How a chapter's cells (a notebook's JSON ``cells``) depart from the chapter template."""
+    faults, sections, parameters, first_section = [], [], None, None
+    for i, cell in enumerate(cells):
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            for line in source.splitlines():
+                if line.startswith("## "):
+                    sections.append(line[3:].strip())
+                    first_section = i if first_section is None else first_section
+        elif "parameters" in cell["metadata"].get("tags", []):
+            parameters = i if parameters is None else parameters
+    if parameters is None:
+        faults.append("no Parameters cell (a code cell tagged 'parameters')")
+    elif first_section is not None and parameters > first_section:
+        faults.append(f"Parameters (cell {parameters}) after the first section (cell {first_section})")
+    if sections[-len(closing):] != closing:
+        faults.append(f"closing sections {sections[-len(closing):]}, not {closing}")
+    elif any(s in closing or re.search(r"\bclaims\b", s, re.I) for s in sections[:-len(closing)]):
+        faults.append(f"a closing or claims section also earlier: {sections}")
+    text = "\n".join("".join(c["source"]) for c in cells)
+    definitions = len(re.findall(r"fraction of the bound", text))
+    if definitions > 1:
+        faults.append(f"margin defined {definitions} times (once per chapter)")
+    if re.search(r"\(ours\)|[\"']ours[\"']", text):
+        faults.append("'ours' for the book's own results (the label is '(this book)')")
+    return faults
+
+
+def _cells(*specs):
+    """Sample cells: ("md", text) or ("code", text, tags)."""
+    return [{"cell_type": "markdown" if s[0] == "md" else "code", "source": [s[1]],
+             "metadata": {"tags": list(s[2])} if len(s) > 2 else {}} for s in specs]
+
+
+def test_template_faults_on_sample_chapters():
+    good = _cells(("md", "# Title\nintro"), ("code", "eps = 1", ["parameters", "hide-input"]), ("md", "## A section"),
+                  ("md", "## Exercises"), ("md", "## Summary"), ("md", "## What this chapter checked\nthe *margin*, "
+                                                                       "the worst case as a fraction of the bound"))
+    assert template_faults(good) == []
+    late_parameters = _cells(("md", "# T"), ("md", "## A"), ("code", "eps = 1", ["parameters"]), *[("md", f"## {s}") for s in CLOSING_SECTIONS])
+    assert any("after the first section" in f for f in template_faults(late_parameters))
+    swapped = _cells(("md", "# T"), ("code", "x", ["parameters"]), ("md", "## Exercises"), ("md", "## What this chapter checked"),
+                     ("md", "## Summary"))
+    assert any("closing sections" in f for f in template_faults(swapped))
+    two_claims = _cells(("md", "# T"), ("code", "x", ["parameters"]), ("md", "## All claims of this chapter"),
+                        *[("md", f"## {s}") for s in CLOSING_SECTIONS])
+    assert any("also earlier" in f for f in template_faults(two_claims))
+    twice = good + _cells(("code", 'table(["margin, as a fraction of the bound", "ours"], rows)'))
+    faults = template_faults(twice)
+    assert any("margin defined 2 times" in f for f in faults) and any("this book" in f for f in faults)
+    assert any("no Parameters" in f for f in template_faults(_cells(("md", "# T"), *[("md", f"## {s}") for s in CLOSING_SECTIONS])))
+
+
+def test_every_chapter_follows_the_template():
+    """Issue 25: the chapters closed in three orders, disclosure-risk had two claims sections, Parameters sat in
+    different places, *margin* was defined per table, and "(ours)" stood beside "(this book)"."""
+    import json
+
+    found = {nb.stem: template_faults(json.loads(nb.read_text(encoding="utf-8"))["cells"],
+                                      NO_PAPER_OF_ITS_OWN.get(nb.stem, CLOSING_SECTIONS)) for nb in chapter_notebooks()}
+    assert len(found) >= 6 and not any(found.values()), {k: v for k, v in found.items() if v}
+
+
+# Variants of the book's notation (book/notation.md) that a chapter must not use: an unbarred b₀/bᵢ for the posterior
+# beliefs (allowed once where the chapter says how a paper writes it, "Zhao et al. write $b_0$"), s for the semantic
+# ε̄, {} for the empty set, a margin formatted to four decimals.
+FORBIDDEN_NOTATION = {
+    "unbarred posterior b₀, bᵢ (b̄₀, b̄ᵢ)": re.compile(r"(?<!\\bar )(?<!\\bar\{)(?<![\w\\̄])b(_0|_i|_\{0\}|_\{i\}|₀|ᵢ)(?![\w])"),
+    "s for the semantic ε (ε̄)": re.compile(r"\$\d+s\$|semantic(-privacy)? (ε|epsilon)\s*[,(]?\s*\$?s(?!\w)"),
+    "{} for the empty set (∅)": re.compile(r"\(\s*\d+,\s*\{\}\s*\)|\{\}-DP|knows \{\}"),
+    "a margin to four decimals (three significant digits)": re.compile(r"margin[\w.\[\]\"']*:\.4f"),
+}
+
+
+def forbidden_notation(text: str) -> list[str]:
+    """The notation variants ``text`` (a chapter's cell source) uses, each with the words around it."""
+    found = []
+    for what, pattern in FORBIDDEN_NOTATION.items():
+        for m in pattern.finditer(text):
+            if "write" not in text[max(0, m.start() - 40):m.start()]:
+                found.append(f"{what}: …{text[max(0, m.start() - 30):m.end() + 10]}…")
+    return found
+
+
+@pytest.mark.parametrize("text", [r"$\mathrm{SD}(b_0[\cdot\mid y], b_i[\cdot\mid y])$", "SD(b₀, bᵢ)", "its semantic ε $s$",
+                                  "semantic-privacy ε  (s)", "the line $3s$", "adversary A(1, {})", 'f"{v.margin:.4f}"'])
+def test_forbidden_notation_catches(text):
+    assert forbidden_notation(text)
+
+
+@pytest.mark.parametrize("text", [r"$\mathrm{SD}(\bar b_0[\cdot\mid y], \bar b_i[\cdot\mid y])$", "SD(b̄₀, b̄ᵢ)", "semantic ε̄",
+                                  "Zhao et al. write $b_0$, $b_i$", "A(1, ∅)", "book.number(v.margin, 3)", "prob_0 and x_i",
+                                  "a set {1, 2}", "rows = {}",
+                                  "at local sensitivity $s$"])
+def test_forbidden_notation_passes(text):
+    assert not forbidden_notation(text)
+
+
+def test_no_forbidden_notation():
+    """Issue 25: the chapters drifted between b̄₀ and b₀, ε̄ and s, ∅ and {}, 0.000 and 0.0000."""
+    import json
+
+    found = [f"{nb.stem}: {f}" for nb in chapter_notebooks() for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]
+             for f in forbidden_notation("".join(cell["source"]) + json.dumps(cell["metadata"].get("mystnb", {}), ensure_ascii=False))]
     assert not found, found
 
 

@@ -91,7 +91,14 @@ def test_status_sentence_comes_from_the_results():
     ok = SimpleNamespace(status="reproduced", finding=None, claim=SimpleNamespace(id="a"))
     bad = SimpleNamespace(status="discrepancy", finding="unsafe-rounding", claim=SimpleNamespace(id="b"))
     assert status_sentence([ok] * 10) == "All ten printed values reproduce (claims registry)."
-    assert status_sentence([ok, ok, bad]).startswith("Two of the three printed values reproduce; {claim}`b`: **discrepancy**: unsafe rounding")
+    assert status_sentence([ok, ok, bad]).startswith("In the claims registry, two of the three printed values reproduce; {claim}`b` is a **discrepancy** by "
+                                                     "unsafe rounding")
+    slip = SimpleNamespace(status="discrepancy", finding="typo", claim=SimpleNamespace(id="c"))
+    bad2 = SimpleNamespace(status="discrepancy", finding="unsafe-rounding", claim=SimpleNamespace(id="d"))
+    sentence = status_sentence([ok, bad, slip, bad2], noun="claim")
+    assert sentence.startswith("In the claims registry, one of the four claims reproduces; {claim}`b` and {claim}`d` are **discrepancies** by unsafe rounding")
+    assert sentence.endswith("; {claim}`c` is a **discrepancy** (typo).")
+    assert status_sentence([bad]).startswith("In the claims registry, the printed value does not reproduce; {claim}`b` is a **discrepancy**")
     with pytest.raises(ValueError, match="results"):
         status_sentence([])
 
@@ -128,3 +135,32 @@ def test_prose_links_the_registry_ids_it_names():
     text = "for the per-release δ): kazan-ex4.2-per-release-delta-prime."
     assert prose(text) == "for the per-release δ): {claim}`kazan-ex4.2-per-release-delta-prime`."
     assert prose("a not-a-claim-id here") == "a not-a-claim-id here"
+
+
+def test_a_solution_shows_its_check_as_table_rows_not_printed_python(monkeypatch):
+    """Issue 25: exercise solutions printed ``[ok] eps_group: within …`` and dicts.  ``quantities(..., check=...)`` adds
+    one row per part checked, the variable as code and the verdict in words; a wrong part says "not yet"."""
+    import IPython.display
+
+    from dpsemantics.book import coursework
+    from dpsemantics.book.notebook import quantities
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj.data))
+    right = coursework.check_group_answer(1.5, (1 + np.exp(0.5) + np.exp(1.0)) * 1e-3)
+    wrong = coursework.check_group_answer(1.5, 3e-3)
+    quantities("Groups of three.", {"ε_g": 1.5, "exact": True}, check=right)
+    quantities("Groups of three.", {"ε_g": 1.5}, check=wrong)
+    assert shown[0].startswith(":::{table} Groups of three.")
+    assert "| ε<sub>g</sub> | 1.5 |" in shown[0] and "| exact | yes |" in shown[0]
+    assert "| check of `eps_group` | right: " in shown[0] and "| check of `delta_group` | right: " in shown[0]
+    assert "| check of `delta_group` | not yet: " in shown[1] and "| check of `eps_group` | right: " in shown[1]
+    assert not any("[ok]" in s or "{'" in s for s in shown)
+    markdown = wrong._repr_markdown_()  # a check shown alone: its parts in words, the variables as code
+    assert "[ok]" not in markdown and "not yet: `delta_group`" in markdown and "right: `eps_group`" in markdown
+
+
+def test_prose_leaves_inline_code_alone():
+    """A variable set as code keeps its name: "check of `sigma`" is not "check of `σ`" (issue 25)."""
+    assert prose("check of `sigma` and `delta_at_half`, sigma = 2") == "check of `sigma` and `delta_at_half`, σ = 2"
+    assert prose("`x_i` and x_i") == "`x_i` and x<sub>i</sub>"

@@ -30,7 +30,7 @@ from sphinx.ext.autosummary import Autosummary
 from sphinx.util import logging
 
 from .api_usage import calls_by_section, heading_text, resolve
-from .render import claim_anchor, exponents, typeset_scripts
+from .render import _BARE_INDEX, claim_anchor, exponents, typeset_scripts
 
 logger = logging.getLogger(__name__)
 
@@ -132,28 +132,113 @@ def _resolve_claim_links(app, doctree, docname):
             ref["refuri"] = app.builder.get_relative_uri(docname, CLAIMS_PAGE) + "#" + claim_anchor(claim_id)
 
 
-_LITERAL = re.compile(r"(``.+?``)")
-_ROLE = re.compile(r"\\ :su(?P<tag>[bp]):`(?P<inner>[^`]*)`\\ ")
+_LITERAL = re.compile(r"(``.+?``)", re.S)
+# A reST role already in the docstring (:func:`x_y`, :math:`…`) and the script roles made below: left alone.
+_ROLE_TEXT = re.compile(r"(:[\w:.-]+:`[^`]*`(?:\\ )?)")
+# A word with an underscore that is not an index (``prog_status``, ``delta_prime``, ``prog_𝒜``): a name, set as a
+# literal.  An index is one character, or a Greek letter's named index (ε_DP), which _BARE_INDEX takes first.
+_NAME = re.compile(r"(?<![\w`\\.])(?:[^\W_]+\.)*[^\W_]{2,}_\w+")
+
+
+def _as_literal(m) -> str:
+    """A name as an inline literal, with an escaped space where reST would not see the literal's start or end
+    (``f``\\ (x), a name followed by a parenthesis)."""
+    text, at, end = m.string, m.start(), m.end()
+    before = "" if at == 0 or text[at - 1].isspace() or text[at - 1] in "-:/'\"<([{" else "\\ "
+    after = "" if end == len(text) or text[end].isspace() or text[end] in "-.,:;!?\\/'\")]}>" else "\\ "
+    return f"{before}``{m.group()}``{after}"
 
 
 def _rst_script(tag: str, inner: str) -> str:
-    # reST roles do not nest: an inner script stays plain text
-    inner = _ROLE.sub(lambda m: ("^" if m["tag"] == "p" else "_") + m["inner"], inner)
-    return f"\\ :{tag}:`{inner}`\\ "
+    """A superscript or subscript as the ``dps-sub``/``dps-sup`` role, whose text may hold nested scripts as
+    ``<sub>…</sub>`` (reST roles do not nest; :func:`script_role` builds the nested nodes)."""
+    return f"\\ :dps-{tag}:`{inner}`\\ "
+
+
+def _html_script(tag: str, inner: str) -> str:
+    return f"<{tag}>{inner}</{tag}>"
+
+
+def _scripts(text: str) -> str:
+    """Exponents, braced indices and bare indices (``x_i``, ``δ_g``, ``ε_rr``, ``Σ_{x_U}``) of plain text as
+    script roles, nested ones included."""
+    def bare(part):
+        return _BARE_INDEX.sub(lambda m: m["base"] + _html_script("sub", m["index"]), part)
+
+    html = typeset_scripts(bare(text), lambda tag, inner: _html_script(tag, bare(inner)))
+    out, depth, start, tag = [], 0, 0, ""
+    for m in re.finditer(r"<(/?)(sub|sup)>", html):
+        if not m[1]:
+            if depth == 0:
+                out.append(html[start:m.start()])
+                start, tag = m.end(), m[2]
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                out.append(_rst_script(tag, html[start:m.start()]))
+                start = m.end()
+    return "".join(out) + html[start:]
 
 
 def docstring_for_page(lines: list[str]) -> list[str]:
     """The package's docstrings write mathematics as plain text, as in ``help()``: |x|, Pr[A | B], e^{−ε},
-    Σ_{x_U}.  On a page, outside inline literals, bars are escaped (reStructuredText would read ``|…|`` as a
-    substitution), exponents and braced indices become superscripts and subscripts
-    (:func:`dpsemantics.book.render.typeset_scripts`, the rule the chapters' tables follow) and numbers in
-    Python's exponent form are written as a reader writes them, ``1e-12`` → 10⁻¹²
-    (:func:`dpsemantics.book.render.exponents`, as in the chapters' tables)."""
+    Σ_{x_U}, δ_g, ε_rr.  On a page, outside inline literals and roles, bars are escaped (reStructuredText would
+    read ``|…|`` as a substitution), exponents and indices, braced or bare, become superscripts and subscripts,
+    nested ones too (:func:`dpsemantics.book.render.typeset_scripts`, the rule the chapters' tables follow),
+    names with an underscore (``prog_status``) become literals, and numbers in Python's exponent form are
+    written as a reader writes them, ``1e-12`` → 10⁻¹² (:func:`dpsemantics.book.render.exponents`, as in the
+    chapters' tables)."""
 
     def plain(part):
-        return typeset_scripts(exponents(part).replace("|", "\\|"), _rst_script)
+        text = exponents(part).replace("|", "\\|")
+        text = _NAME.sub(_as_literal, text)
+        return "".join(p if p.startswith("``") else _scripts(p) for p in _LITERAL.split(text))
 
-    return ["".join(part if part.startswith("``") else plain(part) for part in _LITERAL.split(line)) for line in lines]
+    def prose(chunk):  # consecutive prose lines at once: a literal may run over a line break
+        text = "\n".join(chunk)
+        text = "".join(part if part.startswith("``") or _ROLE_TEXT.fullmatch(part) else plain(part)
+                       for piece in _LITERAL.split(text) for part in
+                       ([piece] if piece.startswith("``") else _ROLE_TEXT.split(piece)))
+        return text.split("\n") if chunk else []
+
+    page, chunk, block = [], [], None  # block: the indentation of the paragraph that opened a literal block (::)
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        if block is not None and (not line.strip() or indent > block):
+            page.append(line)  # code as written
+            continue
+        block = None
+        if line.lstrip().startswith(">>>"):
+            page += prose(chunk) + [line]
+            chunk = []
+            continue
+        chunk.append(line)
+        if line.rstrip().endswith("::"):
+            page += prose(chunk)
+            chunk, block = [], indent
+    return page + prose(chunk)
+
+
+def script_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``:dps-sub:`…``` and ``:dps-sup:`…```: a subscript or superscript whose text may hold nested
+    ``<sub>``/``<sup>`` (``Σ_{x_U}`` → Σ<sub>x<sub>U</sub></sub>), as nested docutils nodes."""
+    root = (nodes.subscript if name.endswith("sub") else nodes.superscript)(rawtext)
+    stack, pos = [root], 0
+    for m in re.finditer(r"<(/?)(sub|sup)>", text):
+        if m.start() > pos:
+            stack[-1] += nodes.Text(text[pos:m.start()])
+        if m[1]:
+            if len(stack) > 1:
+                stack.pop()
+        else:
+            child = (nodes.subscript if m[2] == "sub" else nodes.superscript)()
+            stack[-1] += child
+            stack.append(child)
+        pos = m.end()
+    if pos < len(text):
+        stack[-1] += nodes.Text(text[pos:])
+    return [root], []
 
 
 def _docstring_for_page(app, what, name, obj, options, lines):
@@ -312,6 +397,8 @@ def setup(app):
     app.add_autodocumenter(ShortValueDataDocumenter, override=True)
     app.add_directive("api-summary", ApiSummary)
     app.add_role("claim", claim_role)
+    app.add_role("dps-sub", script_role)
+    app.add_role("dps-sup", script_role)
     app.connect("autodoc-process-docstring", _docstring_for_page)
     app.connect("env-before-read-docs", _collect_usage)
     app.connect("env-get-outdated", _api_pages_follow_chapters)

@@ -80,8 +80,10 @@ class CheckResult:
         return f"CheckResult(correct={self.correct}, parts={len(self.parts)})\n" + str(self)
 
     def _repr_markdown_(self) -> str:
-        head, *rest = self._lines()
-        return f"**{head}**\n\n" + "\n".join(f"* {line.strip()}" for line in rest)
+        head = self._lines()[0]  # the parts as words, their variables as code: no "[ok] eps_group" on a page
+        rest = [f"hint: {self.hint}"] if not self.correct and self.hint else []
+        rest += [f"{'right' if p.ok else 'not yet'}: `{p.name}`, {p.feedback}" for p in self.parts]
+        return f"**{head}**\n\n" + "\n".join(f"* {line}" for line in rest)
 
 
 @dataclass(frozen=True)

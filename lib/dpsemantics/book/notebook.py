@@ -106,15 +106,22 @@ def table(header, rows, *, digits: int = 4, caption: str | None = None, name: st
     display(Markdown(table_markdown(header, rows, digits=digits, caption=caption, name=name)))
 
 
-def quantities(caption: str, values: dict, *, header=("quantity", "value"), digits: int = 4, name: str | None = None):
+def quantities(caption: str, values: dict, *, header=("quantity", "value"), digits: int = 4, name: str | None = None,
+               check=None):
     """Show named results (``{"ε of Definition 1": 0.5, ...}``) as a numbered, captioned two-column table,
-    not as a dict's repr; a nested dict becomes one row per inner key (``outer: inner``)."""
+    not as a dict's repr; a nested dict becomes one row per inner key (``outer: inner``).
+
+    ``check`` (an exercise's :class:`~dpsemantics.book.coursework.CheckResult`) adds one row per part of the
+    answer checked: the answer's variable set as code and the verdict in words ("right: within 0.001 …"), so an
+    exercise solution shows its numbers and its check in one table, never a printed ``[ok] eps_group``."""
     rows = []
     for key, value in values.items():
         if isinstance(value, dict):
             rows += [[f"{key}: {inner}", v] for inner, v in value.items()]
         else:
             rows.append([key, value])
+    if check is not None:
+        rows += [[f"check of `{part.name}`", f"{'right' if part.ok else 'not yet'}: {part.feedback}"] for part in check.parts]
     table(list(header), rows, digits=digits, caption=caption, name=name)
 
 

@@ -26,7 +26,7 @@ _EXPONENT_FORM = re.compile(r"(?<![\w.])(?P<mantissa>\d+(?:\.\d+)?)e(?P<exponent
 # ``x_-1``, ``Pr_𝒫``); longer names with an underscore (``prog_A``, ``delta_hat``) are identifiers, set as code.
 _GREEK = "\u0370-\u03ff"
 _BARE_INDEX = re.compile(rf"(?<![\w`])(?P<base>[A-Za-z{_GREEK}][\u0300-\u036f]?|max|min|sup|Pr)_(?P<index>[-−]?\d+|(?<=[{_GREEK}]_)[A-Za-z0-9]+"
-                         rf"|[^\s_.,;:!?)\]}}'\"<\\`])(?![\w])")
+                         rf"|[^\s_.,;:!?)\]}}'\"<\\`])(?![^\W\u00b2\u00b3\u00b9\u2070-\u209f])")
 # A capital variable numbered by digits (``D1``, ``R2``, as the causal models name their variables).
 _NUMBERED_VARIABLE = re.compile(r"(?<![\w.])(?P<base>[A-Z])(?P<index>\d{1,2})(?![\w.])")
 _SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -118,7 +118,7 @@ def exponents(text: str, write=None) -> str:
 
 
 def prose(text: str) -> str:
-    """A registry string as Markdown for a page: outside ``$…$`` math, exponents become superscripts and
+    """A registry string as Markdown for a page: outside ``$…$`` math and inline code, exponents become superscripts and
     indices subscripts (:func:`typeset_scripts`, :func:`indices`),
     floats written with all their digits go through :func:`number`, other numbers in exponent form (``1e-06``)
     are written in :func:`scientific` form (:func:`exponents`), and ``|`` is escaped so that the text can sit
@@ -128,8 +128,9 @@ def prose(text: str) -> str:
         part = exponents(_LONG_FLOAT.sub(lambda m: number(float(m.group())), part))
         return claim_links(indices(parameter_names(typeset_scripts(part, lambda tag, inner: f"<{tag}>{inner}</{tag}>"))))
 
-    parts = re.split(r"(\$[^$]+\$)", str(text))  # $…$ is typeset math already: left alone
-    return "".join(p if p.startswith("$") and p.endswith("$") and len(p) > 1 else plain(p)
+    # $…$ is typeset math already and `…` is code (a variable's name, `sigma`, stays one): both left alone
+    parts = re.split(r"(\$[^$]+\$|`[^`]+`)", str(text))
+    return "".join(p if len(p) > 1 and p[0] == p[-1] and p[0] in "$`" else plain(p)
                    for p in parts).replace("|", "\\|")
 
 
@@ -233,10 +234,11 @@ def outcome(result) -> str:
 _COUNT_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
 
-def status_sentence(results) -> str:
+def status_sentence(results, noun: str = "printed value") -> str:
     """A sentence about claims' outcomes generated from the registry's results (``claims.evaluate``), never typed
-    beside them: "All ten printed values reproduce." or "Eight of the ten printed values reproduce;
-    `kazan-x` is a **discrepancy** (…)"."""
+    beside them: "All ten printed values reproduce (claims registry)." or "In the claims registry, two of the
+    nine printed values reproduce; {claim}`a` and {claim}`b` are **discrepancies** by unsafe rounding (…);
+    {claim}`c` is a **discrepancy** (false statement)." — the others grouped by status and finding, whether by rounding or not."""
     results = list(results)
     if not results:
         raise ValueError("results must name at least one claim (got an empty list)")
@@ -244,13 +246,31 @@ def status_sentence(results) -> str:
     def count(n):
         return _COUNT_WORDS[n] if n < len(_COUNT_WORDS) else str(n)
 
+    def nouns(n):
+        return noun + ("s" if n != 1 else "")
+
     bad = [r for r in results if r.status != "reproduced"]
     n = len(results)
-    noun = "printed value" + ("s" if n != 1 else "")
     if not bad:
-        return f"{'All ' + count(n) if n > 2 else ('Both' if n == 2 else 'The')} {noun} {'reproduce' if n != 1 else 'reproduces'} (claims registry)."
-    others = "; ".join(f"{claim_link(r.claim.id)}: {outcome(r)}" for r in bad)
-    return f"{count(n - len(bad)).capitalize()} of the {count(n)} {noun} reproduce; {others}."
+        return f"{'All ' + count(n) if n > 2 else ('Both' if n == 2 else 'The')} {nouns(n)} {'reproduce' if n != 1 else 'reproduces'} (claims registry)."
+    groups: dict = {}
+    for r in bad:
+        groups.setdefault((r.status, r.finding), []).append(claim_link(r.claim.id))
+    others = []
+    for (status, finding), links in groups.items():
+        words = status.replace("-", " ")
+        kind = (f"are **{'discrepancies' if words == 'discrepancy' else words}**" if len(links) > 1
+                else f"is {'a ' if words == 'discrepancy' else ''}**{words}**")
+        if finding == "unsafe-rounding":
+            why = " by unsafe rounding (they agree only at the printed precision, rounded on the unsafe side)" \
+                if len(links) > 1 else " by unsafe rounding (it agrees only at the printed precision, rounded on the unsafe side)"
+        else:
+            why = f" ({finding.replace('-', ' ')})" if finding else ""
+        others.append(f"{', '.join(links[:-1]) + ' and ' if len(links) > 1 else ''}{links[-1]} {kind}{why}")
+    good = n - len(bad)
+    head = (f"{count(good)} of the {count(n)} {nouns(n)} {'reproduces' if good == 1 else 'reproduce'}"
+            if good else f"none of the {count(n)} {nouns(n)} reproduce" if n > 1 else f"the {noun} does not reproduce")
+    return f"In the claims registry, {head}; {'; '.join(others)}."
 
 
 def margin_cell(verdict) -> str:
