@@ -22,9 +22,10 @@ _CHAIN_GRID = [(e, d) for e in (0.05, 0.1, 0.5, 1.0, 2.0) for d in (1e-6, 1e-3, 
 
 
 def _two_pure_mechanisms_compose_to_sum():
-    """Two ε-DP mechanisms run on the same data: the exact ε of the pair (randomized response, ε = 0.5)."""
+    """Two ε-DP mechanisms run on the same data: the exact ε of the pair over ε, the factor the lecture prints as
+    "2ε" (randomized response at ε = 0.5, which attains the sum; lecture-s5-composition-bound attacks the bound)."""
     rr = mech.randomized_response(0.5)
-    return rr.compose(rr).epsilon()
+    return rr.compose(rr).epsilon() / 0.5
 
 
 @cache
@@ -176,7 +177,19 @@ def _certified_chains():
     return np.array(lhs), np.array(rhs), tuple(labels), sorted(sizes), exact
 
 
-def _transitivity_certified(tighten: float = 1.0) -> Verdict:
+@cache
+def transitivity_proof(scale=1):
+    """Exercise 7.2 on its whole domain (every ε ≥ 0, δ ≥ 0, every chain on any output space): for an event S the
+    masses x = (p(S), q(S), r(S)) satisfy p(S) − e^ε q(S) ≤ δ and q(S) − e^ε r(S) ≤ δ; maximise p(S) − e^{2ε} r(S).
+    The dual (1, e^ε) gives (1 + e^ε)δ (weak duality; the three-point witness attains it, lecture-ex7.2-tight).
+    Coordinates (s, δ) with e^ε = 1/s ∈ [1, ∞).  ``scale`` multiplies the bound (scale < 1: a false variant)."""
+    return certify.parametric_dual_proof(lambda s, d: [1, 0, -1 / s**2],
+                                         lambda s, d: [[1, -1 / s, 0], [0, 1, -1 / s]],
+                                         lambda s, d: [d, d], lambda s, d: [1, 1 / s],
+                                         lambda s, d: scale * (1 + 1 / s) * d, [(0.0, 1.0), (0.0, 1.0)])
+
+
+def _transitivity_grid(tighten: float = 1.0) -> Verdict:
     lhs, rhs, labels, sizes, exact = _certified_chains()
     return Verdict.of(
         lhs, rhs, evidence="certified-lp" if exact == lhs.size else "optimised-search", tighten=tighten, labels=labels,
@@ -184,6 +197,14 @@ def _transitivity_certified(tighten: float = 1.0) -> Verdict:
                "and δ ∈ {10⁻⁶, 10⁻³, 10⁻²}",
         certificate=f"{lhs.size} LPs of sizes {certify.lp_sizes(sizes)}, solved with HiGHS; in "
                     f"{exact} of {lhs.size} the exact rational dual bound equals or is below (1 + e^ε)δ")
+
+
+_transitivity_certified = certify.certified_by(
+    _transitivity_grid, [("the event LP's dual (1, e^ε)", transitivity_proof)], kind="certified-lp",
+    domain="every chain p ≈(ε,δ) q ≈(ε,δ) r on any output space, every event, every ε ≥ 0 and δ ≥ 0",
+    reduction="For every event S, p(S) − e^{2ε} r(S) ≤ (p(S) − e^ε q(S)) + e^ε (q(S) − e^ε r(S)) ≤ (1 + e^ε)δ: a "
+              "linear program over (p(S), q(S), r(S)) with the dual (1, e^ε). The grid LPs over chains on 3 and 4 "
+              "outcomes (exact rational duals at six e^ε and three δ) give the cases.")
 
 
 @cache
@@ -229,8 +250,9 @@ CLAIMS = [
         id="lecture-s5-pure-composition",
         paper="lecture",
         where="§5, composition of exponentials",
-        statement="Running two ε-DP algorithms (here ε = 0.5) yields a 2ε-DP algorithm",
-        printed=1.0,
+        statement="Running two ε-DP algorithms yields a 2ε-DP algorithm: the factor 2, attained (randomized response "
+                  "at ε = 0.5, the pair's exact ε over ε)",
+        printed=2.0,
         compute=_two_pure_mechanisms_compose_to_sum,
         atol=1e-12,
         chapter=CHAPTER,
@@ -242,7 +264,9 @@ CLAIMS = [
         statement="Running an ε1-DP and an ε2-DP algorithm on the same data is (ε1 + ε2)-DP",
         printed=True,
         compute=_composition,
-        note="Randomized response attains the sum; random mechanisms on {0,1}² stay below it.",
+        note="Randomized response attains the sum; random mechanisms on {0,1}² stay below it. The printed value of "
+             "lecture-s5-pure-composition is the lecture's factor 2 of '2ε' (before: the value 1 at the book's ε = 0.5, "
+             "which the lecture does not print).",
         chapter=CHAPTER,
     ),
     Claim(
@@ -272,9 +296,10 @@ CLAIMS = [
         statement="p ≈(ε,δ) q ≈(ε,δ) r implies p ≈(2ε,(1+e^ε)δ) r (the book's answer to the exercise)",
         printed=True,
         compute=_transitivity_certified,
-        note="Certified by linear programs over all chains on 3 and 4 outcomes (every event, both directions of each "
-             "step constrained) at rational e^ε: the exact dual bound is (1 + e^ε)δ, which the primal attains. The "
-             "search over floating ε and random chains is lecture-ex7.2-transitivity-search.",
+        note="Certified on the whole domain by the event LP's dual (1, e^ε), and by linear programs over all chains on "
+             "3 and 4 outcomes (every event, both directions of each step constrained) at rational e^ε: the exact dual "
+             "bound is (1 + e^ε)δ, which the primal attains. The search over floating ε and random chains is "
+             "lecture-ex7.2-transitivity-search.",
         chapter=CHAPTER,
     ),
     Claim(
