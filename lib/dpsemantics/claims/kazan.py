@@ -920,6 +920,39 @@ def _exa1_facts():
     return nonnegative_on_box([("e^{ε/2} − 3", lambda e: iv.exp(e / 2) - 3)], [(2.2, 50.0)])
 
 
+@lru_cache(maxsize=None)
+def eps_tilde_proof(scale=1):
+    """Theorem 3.5(2) with ε̃: at the prior 1/2 the difference D = (1 − w)/(2(1 + w)) (w = e^{−Z}) exceeds tanh(ε/4) =
+    (a − 1)/(a + 1) (a = e^{ε/2} < 3) exactly where w < (3 − a)/(3a − 1) = e^{−ε̃}, i.e. Z > ε̃: D − tanh(ε/4) equals
+    ((3 − a) − w(3a − 1))/(2(1 + w)(a + 1)), an identity checked exactly (and D < −tanh(ε/4) exactly where Z < −ε̃, by
+    w ↦ 1/w).  ``scale`` scales ε̃'s threshold e^{−ε̃} (≠ 1: a false variant)."""
+    from .certify import nonnegative_on_box
+
+    def gap(a, w):
+        return (1 - w) / (2 * (1 + w)) - (a - 1) / (a + 1)
+
+    def formula(a, w):
+        return ((3 - a) * scale - w * (3 * a - 1)) / (2 * (1 + w) * (a + 1))
+
+    return nonnegative_on_box([("D − tanh(ε/4) − formula", lambda a, w: gap(a, w) - formula(a, w)),
+                               ("formula − (D − tanh(ε/4))", lambda a, w: formula(a, w) - gap(a, w)),
+                               ("denominator 2(1 + w)(a + 1)", lambda a, w: 2 * (1 + w) * (a + 1))],
+                              [(1.0, 3.0), (0.0, 1e6)])
+
+
+@lru_cache(maxsize=None)
+def pure_dp_proof():
+    """Theorem 2.3 (⇒): (ε, 0)-DP ⇒ P[Z > ε + η] = 0 for every η > 0, hence P[|Z| > ε] = 0 (both orders): a linear
+    program over P(S), Q(S) for S = {Z > ε + η}: maximise P(S) subject to P(S) − e^ε Q(S) ≤ 0 (DP) and
+    e^{ε+η} Q(S) − P(S) ≤ 0; the dual (1, u)/(1 − u), u = e^{−η}, gives 0.  Coordinates (s, u): e^ε = 1/s.  (⇐) is
+    Theorem 2.5 at δ = 0."""
+    from .certify import parametric_dual_proof
+
+    return parametric_dual_proof(lambda s, u: [1, 0], lambda s, u: [[1, -1 / s], [-1, 1 / (s * u)]],
+                                 lambda s, u: [0, 0], lambda s, u: [1 / (1 - u), u / (1 - u)], lambda s, u: 0,
+                                 [(0.0, 1.0), (0.0, 1.0)])
+
+
 _MONO = ("the posterior decreases in w = e^{−Z}", _monotone_proof)
 _LP39 = ("Theorem 3.9's linear program", theorem39_proof)
 _LP25 = ("Theorem 2.5's linear program", theorem25_proof)
@@ -991,7 +1024,12 @@ CLAIMS = [
     # ---------------------------------------------------------------- §2: results the paper restates
     _claim("kazan-thm2.3-pure-pdp", "Theorem 2.3", "(ε, 0)-DP ⇔ P[−ε ≤ Z ≤ ε] = 1: the smallest pure-DP ε of a pair "
            "(bisection on the hockey-stick divergence) equals max |Z|, in both directions", True,
-           _identity_claim(_thm23, ("random-search", "extremal"))),
+           certified_by(_identity_claim(_thm23, ("random-search", "extremal")),
+                        [("(⇒) linear program", pure_dp_proof), ("(⇐) Theorem 2.5's linear program at δ = 0", _LP25[1])],
+                        kind="certified-lp", domain=f"{_ALL}; every ε ≥ 0",
+                        reduction="Both directions for every mechanism: (ε, 0)-DP gives P[Z > ε + η] = 0 for every "
+                                  "η > 0 (the union over η is {Z > ε}), and P[|Z| ≤ ε] = 1 is (ε, 0)-PDP, hence "
+                                  "(ε, 0)-DP.")),
     _claim("kazan-thm2.5-pdp-dp", "Theorem 2.5", "(ε, δ)-PDP ⇒ (ε, δ)-DP: the hockey stick at ε of every (ε, δ)-PDP pair "
            "is at most δ (exact LPs over all pairs on 3 and 4 outputs)", True,
            certified_by(_thm25, [_LP25], kind="certified-lp", domain=f"{_ALL}; every ε ≥ 0, δ ∈ [0, 1]",
@@ -1065,7 +1103,11 @@ CLAIMS = [
                 "(every loss above ε leaves at the prior 1/(1 + e^{ε/2}), every loss below −ε at 1/(1 + e^{−ε/2}), "
                 "and the other side's mass is at most e^{−ε} times as large)."),
     _claim("kazan-thm3.5-2-eps-tilde", "Theorem 3.5(2)", "the difference bound with 1 − δ for every prior ⇒ (ε̃, δ)-PDP, "
-           "ε < 2 log 3", True, _reverse_claim("difference", eps_of="tilde")),
+           "ε < 2 log 3", True,
+           certified_by(_reverse_claim("difference", eps_of="tilde"), [("the prior 1/2 at ε̃", eps_tilde_proof)],
+                        kind="certified-interval", domain=f"{_ALL}; every ε ∈ [0, 2 log 3)",
+                        reduction="At the prior 1/2 the difference leaves ±tanh(ε/4) exactly where |Z| > ε̃, so the "
+                                  "hypothesis at that prior is P[|Z| > ε̃] ≤ δ under both hypotheses: (ε̃, δ)-PDP.")),
     _claim("kazan-a6-counterexample", "Appendix A.6, Example A.1", "the difference bound holds w.p. ≥ 1 − δ for every prior, "
            "yet the mechanism is not (ε, δ)-PDP (checked on the example's real domain: ε < 2 log 3, δ(1 + e^{−ε̃}) ≤ 1)",
            True, _a6),
@@ -1130,7 +1172,10 @@ CLAIMS = [
                 "P[Z > ε], and every loss above ε leaves at the prior 1/(1 + e^{ε/2})); the 2δ comes from going "
                 "through Theorem 3.5(2)."),
     _claim("kazan-cor3.12-1-eps-tilde", "Corollary 3.12(1)", "the difference bound with 1 − δ ⇒ (ε̃, δ)-DP", True,
-           _metric_dp_claim("difference", eps_of="tilde")),
+           certified_by(_metric_dp_claim("difference", eps_of="tilde"), [("the prior 1/2 at ε̃", eps_tilde_proof), _LP25],
+                        kind="certified-lp", domain=f"{_ALL}; every ε ∈ [0, 2 log 3)",
+                        reduction="As for Theorem 3.5(2) with ε̃ the hypothesis gives (ε̃, δ)-PDP, and (ε̃, δ)-DP follows "
+                                  "by Theorem 2.5's linear program.")),
     _claim("kazan-cor3.12-2", "Corollary 3.12(2)", "(ε, δ)-DP ⇒ P[|D| > tanh(ε′/4)] ≤ δ′", True,
            certified_by(_dp_metric_claim("difference"), [_LP39, _MONO, _lemma("difference")], kind="certified-lp",
                         reduction=_LP39_TEXT + " " + _FWD,

@@ -44,6 +44,35 @@ def _composition_cases():
     return out
 
 
+@cache
+def composition_proof(scale=1):
+    """§5's composition in the pure case, for every pair of outputs (y₁, y₂) of two mechanisms run on the same data
+    (independently): with hᵢ = e^{εᵢ}qᵢ − pᵢ ≥ 0 (each is εᵢ-DP, point-wise), e^{ε₁+ε₂}q₁q₂ − p₁p₂ = p₂h₁ + e^{ε₁}q₁h₂ ≥ 0,
+    an identity checked exactly, with p₂ ≥ 0 and e^{ε₁}q₁ ≥ 0 on the box; summed over an event's outputs it is the event
+    form.  Coordinates (p₁, q₁, p₂, q₂, s₁, s₂), e^{εᵢ} = 1/sᵢ.  ``scale`` multiplies e^{ε₁+ε₂} (< 1: a false variant)."""
+    def rest(p1, q1, p2, q2, s1, s2):
+        h1, h2 = q1 / s1 - p1, q2 / s2 - p2
+        return scale * q1 * q2 / (s1 * s2) - p1 * p2 - (p2 * h1 + q1 / s1 * h2)
+
+    return certify.nonnegative_on_box([("e^{ε₁+ε₂}q₁q₂ − p₁p₂ − (p₂h₁ + e^{ε₁}q₁h₂)", rest),
+                                       ("p₂", lambda p1, q1, p2, q2, s1, s2: p2),
+                                       ("e^{ε₁}q₁", lambda p1, q1, p2, q2, s1, s2: q1 / s1)],
+                                      [(0.0, 1.0)] * 6, degree=3)
+
+
+@cache
+def event_form_proof(drop_outside=False):
+    """Definitions 1.1 and 4.1 (and Exercise 7.1 at ε = 0): for every pair p, q on any output space, every event S and
+    A = {p > e^ε q}, p(S) − e^ε q(S) ≤ p(A) − e^ε q(A) = Σ_y max(0, p_y − e^ε q_y), with equality at S = A.  The
+    common part S ∩ A cancels; over x = (p(S∖A), q(S∖A), p(A∖S), q(A∖S)) maximise [p(S∖A) − e^ε q(S∖A)] −
+    [p(A∖S) − e^ε q(A∖S)] subject to p(S∖A) − e^ε q(S∖A) ≤ 0 (outside A) and e^ε q(A∖S) − p(A∖S) ≤ 0 (inside A): the
+    dual (1, 1) gives 0.  ``drop_outside`` drops the first constraint (a false variant).  Coordinates: s = e^{−ε}."""
+    rows = (lambda s: [[1, -1 / s, 0, 0], [0, 0, -1, 1 / s]]) if not drop_outside else (lambda s: [[0, 0, -1, 1 / s]])
+    return certify.parametric_dual_proof(lambda s: [1, -1 / s, -1, 1 / s], rows,
+                                         lambda s: [0] * len(rows(1)), lambda s: [1] * len(rows(1)),
+                                         lambda s: 0, [(0.0, 1.0)])
+
+
 def _composition(tighten: float = 1.0) -> Verdict:
     lhs, rhs, labels = zip(*_composition_cases())
     return Verdict.of(lhs, rhs, evidence=("extremal", "random-search"), tighten=tighten, labels=labels)
@@ -263,7 +292,11 @@ CLAIMS = [
         where="§5, composition of exponentials",
         statement="Running an ε1-DP and an ε2-DP algorithm on the same data is (ε1 + ε2)-DP",
         printed=True,
-        compute=_composition,
+        compute=certify.certified_by(
+            _composition, [("the point-wise identity", composition_proof)], kind="certified-interval",
+            domain="every two pure DP mechanisms (discrete outputs, run independently on the same data), every ε₁, ε₂ ≥ 0",
+            reduction="Pure DP is the point-wise bound p ≤ e^ε q (Definition 1.1 with δ = 0 on single outputs); the "
+                      "pair's point-wise bound follows from an identity with non-negative multipliers:"),
         note="Randomized response attains the sum; random mechanisms on {0,1}² stay below it. The printed value of "
              "lecture-s5-pure-composition is the lecture's factor 2 of '2ε' (before: the value 1 at the book's ε = 0.5, "
              "which the lecture does not print).",
@@ -275,7 +308,11 @@ CLAIMS = [
         where="Definitions 1.1 and 4.1",
         statement="The event form and the indistinguishability form of (ε, δ)-DP define the same δ(ε)",
         printed=True,
-        compute=_event_form_equals_indistinguishability_form,
+        compute=certify.certified_by(
+            _event_form_equals_indistinguishability_form, [("the event LP's dual (1, 1)", event_form_proof)],
+            kind="certified-lp", domain="every pair of distributions on any output space, every event, every ε ≥ 0",
+            reduction="The event form's δ (sup over events of p(S) − e^ε q(S)) is reached at S = {p > e^ε q}, where it is "
+                      "the hockey stick Σ_y max(0, p_y − e^ε q_y):"),
         chapter=CHAPTER,
     ),
     Claim(
@@ -284,7 +321,11 @@ CLAIMS = [
         where="Exercise 7.1",
         statement="(0, δ)-DP is TV-distance privacy: the smallest δ at ε = 0 is the total variation distance",
         printed=True,
-        compute=_tv_privacy,
+        compute=certify.certified_by(
+            _tv_privacy, [("the event LP's dual (1, 1) at ε = 0", event_form_proof)], kind="certified-lp",
+            domain="every pair of distributions on any output space, every event (ε = 0)",
+            reduction="At ε = 0 the largest p(S) − q(S) is reached at S = {p > q} (the event LP below), where it is "
+                      "Σ_y max(0, p_y − q_y) = ½‖p − q‖₁ since Σ_y (p_y − q_y) = 0:"),
         note="The exercise asserts the correspondence; the smallest δ over every event is compared with ½‖p − q‖₁ "
              "both ways.",
         chapter=CHAPTER,
