@@ -12,6 +12,19 @@ Two kinds (see :data:`dpsemantics.claims.EVIDENCE`):
   exact rational arithmetic (:mod:`fractions`) from the solver's dual, rounded to rationals: for any ``y ≥ 0``
   and ``z``, ``c·x ≤ y·b_ub + z·b_eq + Σ_j max(0, (c − A_ubᵀy − A_eqᵀz)_j)·u_j``.  The bound is valid whatever
   the solver's accuracy; an accurate dual makes it equal to the optimum.
+
+Certificates on a whole (possibly unbounded) parameter domain, not a grid:
+
+- :func:`rational_identity` proves a rational function identically 0 by exact evaluation on a product grid of
+  degree + 1 points per variable (a polynomial of degree ≤ d in each variable vanishing there is 0);
+- :func:`nonnegative_on_box` proves a list of checks ``g ≥ 0`` on a box, each as an exact identity or by
+  :func:`prove_nonnegative` — tight checks are written as identities, the others in a form whose sign the interval
+  enclosure shows;
+- :func:`parametric_dual_proof` certifies a linear program over event masses (which every mechanism, on any output
+  space, makes feasible) whose dual is written in closed form in the parameters: dual feasibility and the bound are
+  checks for :func:`nonnegative_on_box`;
+- :func:`certified_by` joins such proofs to a claim's search (which keeps giving the margin and the worst case);
+  :func:`against_supremum` records the known supremum a search is compared with.
 """
 
 from __future__ import annotations
@@ -25,7 +38,7 @@ import numpy as np
 
 __all__ = ["IntervalProof", "prove_nonnegative", "LPCertificate", "lp_upper_bound", "IdentityProof", "rational_identity",
            "ParametricProof", "nonnegative_on_box", "parametric_dual_proof", "certified_by", "PointProof",
-           "interval_facts"]
+           "interval_facts", "against_supremum"]
 
 
 @dataclass(frozen=True)
@@ -376,3 +389,20 @@ def interval_facts(facts, *, prec: int = 80) -> PointProof:
         return PointProof(ok, tuple(shown))
     finally:
         iv.prec, mp.prec = old_iv, old_mp
+
+
+def against_supremum(search: Callable, supremum: float, source: str) -> Callable:
+    """A search's ``compute(tighten)`` that records the known supremum of lhs/rhs over the statement's domain (from a
+    construction or the paper, named in ``source``) and the margin's ratio to it.  A margin equal to an attained
+    supremum cannot be beaten by any second optimiser without refuting the statement, so none is run."""
+    from dataclasses import replace
+
+    if not supremum > 0:
+        raise ValueError(f"supremum must be > 0 (got supremum={supremum!r})")
+
+    def compute(tighten=1.0):
+        v = search(tighten=tighten)
+        return replace(v, supremum=supremum,
+                       certificate=f"{v.certificate}; known supremum {supremum:g} ({source}); margin/supremum = "
+                                   f"{v.margin / supremum:.4g}")
+    return compute

@@ -350,7 +350,7 @@ CLAIMS = [
         statement="p ≈(ε,δ) q ≈(ε,δ) r implies p ≈(2ε,(1+e^ε)δ) r, at ε on a grid (LP optima, the three-point witness) "
                   "and on random chains",
         printed=True,
-        compute=_transitivity,
+        compute=certify.against_supremum(_transitivity, 1.0, "the three-point witness attains (1 + e^ε)δ"),
         chapter=CHAPTER,
     ),
     Claim(
@@ -360,7 +360,8 @@ CLAIMS = [
         statement="Neither parameter of (2ε, (1+e^ε)δ) can be lowered (this book's answer, read for small δ: the grid "
                   "δ ≤ 0.01): at 2ε the witness needs (1+e^ε)δ, below 2ε more",
         printed=True,
-        compute=_transitivity_tight,
+        compute=certify.against_supremum(_transitivity_tight, 1.0, "each step of the witness uses exactly δ, and "
+                                         "(p, r) needs exactly (1 + e^ε)δ at 2ε"),
         note="The three-point witness (r, q, p) = (0, δ, (1+e^ε)δ) on one outcome and (t, e^ε t, e^{2ε} t) on another: "
              "each step uses exactly δ, and at ε′ < 2ε the pair (p, r) needs (1+e^ε)δ + (e^{2ε} − e^{ε′})t. "
              "A two-point witness shows only that δ′ cannot be lowered at 2ε. Only for small δ: see "
