@@ -203,3 +203,13 @@ def test_theorem_2_7_second_optimiser_does_not_beat_the_first():
     v = claims.evaluate(claims.get("kazan-thm2.7-zcdp-dp")).verdict
     best, _ = kazan.thm27_second_optimiser()
     assert 0.384 < best <= v.margin * (1 + 1e-9) and "not above" in v.certificate
+
+
+def test_figure_4_certificate_proves_the_printed_levels_and_refutes_higher_ones():
+    """The bound after 20 days is 0.9343 (least over δ of the conversion, re-derived here in floats): the interval
+    proof holds at 0.9 and fails at 0.935."""
+    u = np.logspace(-12, -1e-9, 20000)
+    eps = 0.2 + 2 * np.sqrt(0.2 * np.log(1 / (u * 0.01)))
+    assert abs(float(np.min(1 - (1 - u) / (np.exp(eps) + 1))) - 0.934327) < 1e-5
+    assert certify.nonnegative_on_box(kazan._fig4_checks(), [(0.0, 1.0)]).proved
+    assert not certify.nonnegative_on_box(kazan._fig4_checks(day20=0.935), [(0.0, 1.0)]).proved

@@ -979,6 +979,37 @@ def pure_dp_proof():
                                  [(0.0, 1.0), (0.0, 1.0)])
 
 
+def _fig4_checks(day20=0.9, day50=0.98):
+    """Figure 4's bound after k days is the least, over δ = uδ′ (u ∈ (0, 1)), of the posterior 1 − 1/(e^{ε′} + 1) =
+    1 − (1 − u)/(e^ε + 1) at Theorem 3.9's e^{ε′} = (e^ε + u)/(1 − u), with ε = kρ + 2√(kρ log(1/(uδ′))) (Theorems 2.7, 2.9); for every u it
+    exceeds 0.9 at k = 20 and 0.98 at k = 50, so the least one does."""
+    from mpmath import iv
+
+    def posterior(k, u):
+        rho_k = iv.mpf(k) * iv.mpf(RHO_DAY)
+        eps = rho_k + 2 * iv.sqrt(rho_k * iv.log(1 / (u * iv.mpf(DP_41))))
+        return 1 - (1 - u) / (iv.exp(eps) + 1)   # 1/(e^{ε′} + 1) = (1 − u)/(e^ε + 1)
+
+    return [(f"posterior at day 20 − {day20}", lambda u: posterior(20, u) - iv.mpf(str(day20))),
+            (f"posterior at day 50 − {day50}", lambda u: posterior(50, u) - iv.mpf(str(day50)))]
+
+
+def _fig7_shape_facts():
+    """Figure 7 (ε = 1.8, δ = 10⁻⁵, δ′ = 0.05): the bound's maximiser is 1/(1 + e^{ε′/2}) (Lemma 3.4, certified), at
+    least 0.1 from 1/2; at p = 10⁻⁶ both difference bounds are below 10⁻⁵."""
+    from mpmath import iv
+
+    from .certify import interval_facts
+
+    eps, delta, dp = (iv.mpf(str(x)) for x in EX43)
+    ep = (dp * iv.exp(eps) + delta) / (dp - delta)   # e^{ε′}
+    p = iv.mpf("1e-6")
+    return interval_facts([("1/2 − 1/(1 + e^{ε′/2})", lambda: iv.mpf(0.5) - 1 / (1 + iv.sqrt(ep)), 0.1, None),
+                           ("upper difference bound at p = 10⁻⁶", lambda: p * ep / (p * ep + 1 - p) - p, None, 1e-5),
+                           ("lower difference bound at p = 10⁻⁶, negated", lambda: p - p / (p + (1 - p) * ep), None,
+                            1e-5)])
+
+
 _MONO = ("the posterior decreases in w = e^{−Z}", _monotone_proof)
 _LP39 = ("Theorem 3.9's linear program", theorem39_proof)
 _LP25 = ("Theorem 2.5's linear program", theorem25_proof)
@@ -1283,7 +1314,12 @@ CLAIMS = [
            lambda: _worst_41(202, 0), atol=P),
     _claim("kazan-ex4.1-worst-202-to", "Example 4.1", "... to 99%", 0.99, lambda: _worst_41(202, 1), atol=P),
     _claim("kazan-fig4-rises", "Figure 4 description", "the posterior bound rises quickly from 0.5 (above 0.9 by day 20) and nears one after day 50",
-           True, _closed(lambda c: c[1], lambda c: _post_41(c[0]), [(20, 0.9), (50, 0.98)]),
+           True, certified_by(_closed(lambda c: c[1], lambda c: _post_41(c[0]), [(20, 0.9), (50, 0.98)]),
+                              [("every δ of the conversion", _interval_facts(_fig4_checks(), [(0.0, 1.0)]))],
+                              kind="certified-interval", domain="days 20 and 50 (ρ = 0.01 per day, δ′ = 0.01), every "
+                              "δ ∈ (0, δ′) of the zCDP conversion",
+                              reduction="The bound is the least posterior over the conversion's δ; interval "
+                                        "branch-and-bound over δ = uδ′, u ∈ (0, 1):"),
            note="'Rises quickly' read as above 0.9 by day 20, 'nears one' as above 0.98 at day 50."),
     _claim("kazan-fig5-rises", "Figure 5 description", "the difference bound rises with every day and nears one after day 150",
            True, _closed(lambda d: 0.95 if d == 0 else _diff_41(d), lambda d: _diff_41(150) if d == 0 else _diff_41(d + 1),
@@ -1365,7 +1401,10 @@ CLAIMS = [
     _claim("kazan-fig7-max-text", "Figure 7 description, §4.4 text", "difference bounds reach nearly ±0.5 (text: ε=2, δ=1e-6, 99%)",
            0.5, lambda: _fig7_max(TEXT44), atol=0.05),
     _claim("kazan-fig7-shape", "Figure 7 description", "largest near, but not at, 0.5; collapsing to 0 near p = 0 and 1", True,
-           _fig7_shape),
+           certified_by(_fig7_shape, [("Lemma 3.4's maximiser", worst_prior_proof),
+                                      ("the curve at its maximiser and at p = 10⁻⁶", _fig7_shape_facts)],
+                        kind="certified-interval", domain="the caption's ε = 1.8, δ = 10⁻⁵, δ′ = 0.05; every prior",
+                        reduction="The maximiser over p is 1/(1 + e^{ε′/2}) exactly (Lemma 3.4); interval enclosures:")),
 ]
 
 # ---------------------------------------------------------------- slips: cross-references and labels
