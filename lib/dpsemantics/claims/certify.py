@@ -12,18 +12,34 @@ Two kinds (see :data:`dpsemantics.claims.EVIDENCE`):
   exact rational arithmetic (:mod:`fractions`) from the solver's dual, rounded to rationals: for any ``y ≥ 0``
   and ``z``, ``c·x ≤ y·b_ub + z·b_eq + Σ_j max(0, (c − A_ubᵀy − A_eqᵀz)_j)·u_j``.  The bound is valid whatever
   the solver's accuracy; an accurate dual makes it equal to the optimum.
+
+Certificates on a whole (possibly unbounded) parameter domain, not a grid:
+
+- :func:`rational_identity` proves a rational function identically 0 by exact evaluation on a product grid of
+  degree + 1 points per variable (a polynomial of degree ≤ d in each variable vanishing there is 0);
+- :func:`nonnegative_on_box` proves a list of checks ``g ≥ 0`` on a box, each as an exact identity or by
+  :func:`prove_nonnegative` — tight checks are written as identities, the others in a form whose sign the interval
+  enclosure shows;
+- :func:`parametric_dual_proof` certifies a linear program over event masses (which every mechanism, on any output
+  space, makes feasible) whose dual is written in closed form in the parameters: dual feasibility and the bound are
+  checks for :func:`nonnegative_on_box`;
+- :func:`certified_by` joins such proofs to a claim's search (which keeps giving the margin and the worst case);
+  :func:`against_supremum` records the known supremum a search is compared with.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["IntervalProof", "prove_nonnegative", "LPCertificate", "lp_upper_bound"]
+__all__ = ["IntervalProof", "prove_nonnegative", "LPCertificate", "lp_upper_bound", "IdentityProof", "rational_identity",
+           "ParametricProof", "nonnegative_on_box", "parametric_dual_proof", "certified_by", "PointProof",
+           "interval_facts", "against_supremum"]
 
 
 @dataclass(frozen=True)
@@ -335,3 +351,191 @@ def mechanism_lp(n: int, outputs: int, exp_eps: Fraction, delta: Fraction, objec
     for coefficients, value in fixed:
         A_eq.append(row(coefficients)), b_eq.append(Fraction(value))
     return lp_upper_bound(row(objective), A, b, A_eq, b_eq, [i] * size)
+
+
+# ---------------------------------------------------------------- parametric certificates (whole domains)
+
+
+@dataclass(frozen=True)
+class IdentityProof:
+    """The outcome of :func:`rational_identity`: ``proved`` on a grid of ``points`` exact rational points, or the
+    first point where the function is not 0 (``counterexample``, with its exact ``value``)."""
+
+    proved: bool
+    points: int
+    degree: int
+    counterexample: tuple = ()
+    value: Fraction = Fraction(0)
+
+    def describe(self) -> str:
+        if self.proved:
+            return f"≡ 0 (exact rationals on a {self.points}-point grid, degree ≤ {self.degree} per variable)"
+        return f"not ≡ 0: {float(self.value):.6g} at {tuple(str(x) for x in self.counterexample)}"
+
+
+def rational_identity(f: Callable, nvars: int, degree: int, *, shifts: int = 6) -> IdentityProof:
+    """Prove that ``f`` (a rational function of ``nvars`` variables, computed with field operations only) is
+    identically 0, given that the numerator of ``f`` in lowest terms has degree ≤ ``degree`` in each variable.
+
+    ``f`` is evaluated exactly (:class:`fractions.Fraction`) on a product grid of ``degree + 1`` distinct values per
+    variable.  Where the evaluation divides by nothing that is 0, the value is the numerator's value over a non-zero
+    denominator; a polynomial of degree ≤ d in each variable that vanishes on such a grid is the zero polynomial.  A
+    grid that meets a pole is replaced by a shifted one.  A non-zero value refutes the identity (it is returned)."""
+    from itertools import product
+
+    if nvars < 1 or degree < 0:
+        raise ValueError(f"need nvars >= 1 and degree >= 0 (got nvars={nvars}, degree={degree})")
+    for shift in range(shifts):
+        axes = [[Fraction(k + 2) + Fraction(i + 1, 89 + 7 * shift) for k in range(degree + 1)] for i in range(nvars)]
+        try:
+            count = 0
+            for point in product(*axes):
+                value = Fraction(f(*point))
+                count += 1
+                if value != 0:
+                    return IdentityProof(False, count, degree, point, value)
+            return IdentityProof(True, count, degree)
+        except ZeroDivisionError:
+            continue
+    raise ValueError(f"every grid tried meets a pole of f (shifts={shifts})")
+
+
+@dataclass(frozen=True)
+class ParametricProof:
+    """A conjunction of checks ``g ≥ 0`` on a parameter box, each proved as an identity (``g ≡ 0``, exact) or by
+    :func:`prove_nonnegative`; ``failures`` names the checks that could not be proved."""
+
+    proved: bool
+    identities: int
+    boxes: int
+    failures: tuple[str, ...] = ()
+
+    def describe(self, unit: str = "boxes") -> str:
+        text = (f"{self.identities} checks ≡ 0 in exact rationals, the others by mpmath.iv branch-and-bound "
+                f"({self.boxes} {unit})")
+        return text if self.proved else text + "; not proved: " + "; ".join(self.failures)
+
+
+def nonnegative_on_box(checks, box, *, degree: int = 8, prec: int = 80, max_boxes: int = 500) -> ParametricProof:
+    """Prove every ``g ≥ 0`` of ``checks`` (a list of (name, g); each ``g`` takes one value per coordinate of ``box``
+    and computes with field operations, so that it runs on Fractions and on ``mpmath.iv`` intervals alike) on the
+    whole ``box``: first as an identity ``g ≡ 0`` (:func:`rational_identity`, numerator degree ≤ ``degree``), else
+    by interval branch-and-bound (at most ``max_boxes`` boxes per check: the checks are written so that few suffice).
+    A ``g`` that is not rational (it calls ``mpmath.iv`` functions) goes to the interval proof directly."""
+    from mpmath import iv
+
+    identities = boxes = 0
+    failures = []
+    for name, g in checks:
+        try:
+            identity = rational_identity(g, len(box), degree).proved
+        except (TypeError, NotImplementedError, ValueError):
+            identity = False
+        if identity:
+            identities += 1
+            continue
+        proof = prove_nonnegative(lambda *x, g=g: g(*x) + iv.mpf(0), box, prec=prec, max_boxes=max_boxes)
+        boxes += proof.boxes
+        if not proof.proved:
+            failures.append(f"{name}: {proof.describe(prec)}")
+    return ParametricProof(not failures, identities, boxes, tuple(failures))
+
+
+def parametric_dual_proof(c: Callable, A: Callable, b: Callable, y: Callable, target: Callable, box, *,
+                          degree: int = 8) -> ParametricProof:
+    """Certify ``max c·x s.t. A x ≤ b, x ≥ 0  ≤ target`` for every parameter θ in ``box`` by a dual ``y(θ)`` written in
+    closed form: weak duality needs ``y ≥ 0``, ``Aᵀy ≥ c`` and ``y·b ≤ target``.  ``c``, ``A``, ``b``, ``y``, ``target``
+    take θ (one value per coordinate) and return lists (``A`` a list of rows) or a value; each inequality is proved
+    on the whole box by :func:`nonnegative_on_box` (tight ones as exact identities)."""
+    def component(fn, *index):
+        def g(*theta):
+            value = fn(*theta)
+            for i in index:
+                value = value[i]
+            return value
+        return g
+
+    probe = [Fraction(lo + hi) / 2 if math.isfinite(lo + hi) else Fraction(1) for lo, hi in box]
+    m, n = len(b(*probe)), len(c(*probe))
+    checks = [(f"y[{i}] ≥ 0", component(y, i)) for i in range(m)]
+    for j in range(n):
+        def reduced(*theta, j=j):
+            rows, dual = A(*theta), y(*theta)
+            return sum(rows[i][j] * dual[i] for i in range(m)) - c(*theta)[j]
+        checks.append((f"(Aᵀy − c)[{j}] ≥ 0", reduced))
+    checks.append(("target − y·b ≥ 0", lambda *theta: target(*theta) - sum(bi * yi for bi, yi in zip(b(*theta), y(*theta)))))
+    return nonnegative_on_box(checks, box, degree=degree)
+
+
+def certified_by(search: Callable, proofs, *, kind: str, domain: str, reduction: str) -> Callable:
+    """A claim's ``compute(tighten)`` from a search and proofs: the search's verdict gives the cases, the margin and the
+    worst case; ``proofs`` (a list of (name, proof or a function returning one), each with ``proved`` and
+    ``describe()``) prove the printed statement on ``domain`` through ``reduction`` (the written step that joins
+    them).  If every proof holds the verdict's kind becomes ``kind``; if one fails, the kind stays the search's and
+    the certificate names the failure."""
+    from dataclasses import replace
+
+    def compute(tighten=1.0):
+        v = search(tighten=tighten)
+        done = [(name, proof() if callable(proof) else proof) for name, proof in proofs]
+        failed = [f"{name}: {p.describe()}" for name, p in done if not p.proved]
+        if failed:
+            return replace(v, certificate=f"certificate failed ({'; '.join(failed)}); {v.certificate}")
+        # an LP certificate names its LPs; interval regions inside it are "cells" (boxes name interval proofs)
+        text = "; ".join(f"{name}: {p.describe(unit='cells' if kind == 'certified-lp' else 'boxes')}"
+                         for name, p in done)
+        lead = "Parametric LPs (duals in closed form, checked on the whole domain). " if kind == "certified-lp" else ""
+        return replace(v, evidence=(kind,), methods=(), domain=domain,
+                       certificate=f"{lead}{reduction} {text}. Margin and worst case from {v.cases} cases "
+                                   f"({', '.join(v.methods) or v.kind}).")
+    return compute
+
+
+@dataclass(frozen=True)
+class PointProof:
+    """Interval enclosures of named quantities at fixed parameters, and whether each lies where it must."""
+
+    proved: bool
+    enclosures: tuple[str, ...]
+
+    def describe(self, unit: str = "boxes") -> str:
+        return (("" if self.proved else "not proved: ") + f"enclosures on {len(self.enclosures)} point {unit}: "
+                + ", ".join(self.enclosures))
+
+
+def interval_facts(facts, *, prec: int = 80) -> PointProof:
+    """Evaluate each (name, value, low, high) — ``value`` a function returning an ``mpmath.iv`` interval — and prove
+    low ≤ value ≤ high (``None``: unbounded) from its enclosure: a rigorous check of a computed number, e.g. a
+    counterexample's."""
+    from mpmath import iv, mp
+
+    old_iv, old_mp = iv.prec, mp.prec
+    iv.prec = mp.prec = prec
+    try:
+        ok, shown = True, []
+        for name, value, low, high in facts:
+            x = value()
+            good = (low is None or x.a >= low) and (high is None or x.b <= high)
+            ok &= bool(good)
+            lo, hi = (mp.mpf(end) for end in x._mpi_)
+            shown.append(f"{name} ∈ [{mp.nstr(lo, 8)}, {mp.nstr(hi, 8)}]" + ("" if good else " (fails)"))
+        return PointProof(ok, tuple(shown))
+    finally:
+        iv.prec, mp.prec = old_iv, old_mp
+
+
+def against_supremum(search: Callable, supremum: float, source: str) -> Callable:
+    """A search's ``compute(tighten)`` that records the known supremum of lhs/rhs over the statement's domain (from a
+    construction or the paper, named in ``source``) and the margin's ratio to it.  A margin equal to an attained
+    supremum cannot be beaten by any second optimiser without refuting the statement, so none is run."""
+    from dataclasses import replace
+
+    if not supremum > 0:
+        raise ValueError(f"supremum must be > 0 (got supremum={supremum!r})")
+
+    def compute(tighten=1.0):
+        v = search(tighten=tighten)
+        return replace(v, supremum=supremum,
+                       certificate=f"{v.certificate}; known supremum {supremum:g} ({source}); margin/supremum = "
+                                   f"{v.margin / supremum:.4g}")
+    return compute

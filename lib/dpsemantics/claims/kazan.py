@@ -18,6 +18,7 @@ import numpy as np
 from .. import conversions
 from .. import disclosure as D
 from . import Claim, Verdict
+from .certify import against_supremum, certified_by
 
 CHAPTER = "book/disclosure-risk"
 
@@ -474,6 +475,32 @@ def _thm27():
 
 
 @lru_cache(maxsize=None)
+def thm27_second_optimiser() -> tuple[float, str]:
+    """A second, different optimiser for Theorem 2.7 over the same two-output family: differential evolution (seeded,
+    global, population-based) where the first is Nelder–Mead from five starts.  Returns the best hockey stick over δ
+    it finds and its case."""
+    from scipy.optimize import differential_evolution
+
+    res = differential_evolution(lambda th: -_ratio_27(*_two_output_27(th))[0], [(-6.0, 6.0), (0.0, 6.35), (-6.0, 6.0)],
+                                 seed=27, maxiter=10, popsize=6, tol=1e-9, polish=False)
+    p, q, d = _two_output_27(res.x)
+    return -float(res.fun), f"a={p[0]:.4g}, b={q[1]:.3g}, delta={d:.3g}"
+
+
+def _thm27_claim(tighten=1.0):
+    """Theorem 2.7's search, with the second optimiser's best in the certificate.  No supremum is known (Bun and
+    Steinke's conversion is not tight, and nothing in the paper bounds how close a ρ-zCDP pair comes to δ)."""
+    from dataclasses import replace
+
+    v = _identity_claim(_thm27, ("extremal", "random-search", "optimised-search"))(tighten=tighten)
+    best, case = thm27_second_optimiser()
+    beaten = "not above" if best <= v.margin * (1 + 1e-9) else "ABOVE"
+    return replace(v, certificate=f"{v.certificate}; second optimiser (differential evolution, seed 27) reaches "
+                                  f"{best:.4g} of δ at {case}, {beaten} the first's {v.margin:.4g}; no supremum is "
+                                  "known (the conversion is not tight), so the margin is a lower bound on it")
+
+
+@lru_cache(maxsize=None)
 def _thm29():
     lhs, rhs, labels = [], [], []
     finite = [pq for pq in _pairs() if np.all(pq[0] > 0) and np.all(pq[1] > 0)]
@@ -705,12 +732,328 @@ def _ex11_randomized_response(tighten=1.0):
     return _v(lhs, rhs, "extremal", tighten, labels)
 
 
+# ---------------------------------------------------------------- certificates on the whole domain
+#
+# Every result of §3 reduces, for every mechanism (any output space), to the privacy loss Z of one output: the
+# posterior p/(p + (1 − p)w) at w = e^{−Z} (Theorem 3.1) decreases in w, so each metric — posterior, ratio R =
+# posterior/prior, difference D = posterior − prior — increases in Z, and a metric leaves its bound at level t only
+# where |Z| > t.  The certificates below prove, with exact rational identities and interval arithmetic on the whole
+# parameter box (certify.nonnegative_on_box): the monotonicity, each metric's bound at Z = ±t (for the difference this
+# is Lemma 3.4 in factored form), and Theorem 3.9 as a linear program over the masses of the events {Z > ε′} and
+# {Z < −ε′} under both hypotheses, with its dual in closed form.  Coordinates: b = e^{−t/2} ∈ [B_LOW, 1] (t ≤ 100),
+# s = e^{−ε} ∈ [0, 1], p ∈ [0, 1], δ ∈ [0, 1], δ′ = δ + v(1 − δ) with v ∈ [0, 1].
+
+T_MAX = 100.0
+B_LOW = 1.9e-22    # below e^{−T_MAX/2} = 1.93e-22, so the box covers every level t ∈ [0, T_MAX]
+
+
+def _post(p, w):
+    """The posterior of Theorem 3.1 at w = e^{−Z} (target present; absent: w = e^{Z′})."""
+    return p / (p + (1 - p) * w)
+
+
+@lru_cache(maxsize=None)
+def _monotone_proof():
+    """p/(p + (1 − p)w) decreases in w ∈ [0, ∞) for every p ∈ [0, 1]: its difference quotient between w₁ = x₁/(1 − x₁) and
+    w₂ = x₂/(1 − x₂) equals a product of factors ≥ 0 (> 0 for 0 < p < 1 and finite w), identity checked exactly."""
+    from .certify import nonnegative_on_box
+
+    def w(x):
+        return x / (1 - x)
+
+    def factored(p, x1, x2):
+        return p * (1 - p) * (1 - x1) * (1 - x2) / ((p * (1 - x1) + (1 - p) * x1) * (p * (1 - x2) + (1 - p) * x2))
+
+    def quotient_minus_factored(p, x1, x2):
+        return (_post(p, w(x1)) - _post(p, w(x2))) / (w(x2) - w(x1)) - factored(p, x1, x2)
+
+    return nonnegative_on_box([("difference quotient − factored form", quotient_minus_factored),
+                               ("factored form", factored)], [(0.0, 1.0)] * 3)
+
+
+#: Each metric's bound at level t against its value at Z = t (upper) and Z = −t (lower), with the difference in a form
+#: whose sign shows (coordinates p, b = e^{−t/2}).  ``scale`` multiplies the printed bound's deviation (for refutation
+#: tests: scale < 1 makes the bound false).
+def _metric_checks(metric, scale=1):
+    if metric == "posterior":   # eq. (3): the bounds are the posterior at Z = ±t by definition
+        return []
+    if metric == "ratio":       # eq. (5): e^{−t} ≤ R ≤ e^t
+        hi = lambda p, b: 1 + scale * (1 / b**2 - 1) - _post(p, b**2) / p                      # noqa: E731
+        f_hi = lambda p, b: p * (1 - b**2) / (b**2 * (p + (1 - p) * b**2))                     # noqa: E731
+        lo = lambda p, b: _post(p, 1 / b**2) / p - (1 - scale * (1 - b**2))                    # noqa: E731
+        f_lo = lambda p, b: b**2 * p * (1 - b**2) / (p * b**2 + 1 - p)                         # noqa: E731
+    elif metric == "difference":  # eq. (6) and Lemma 3.4: |D| ≤ tanh(t/4) = (1 − b)/(1 + b)
+        hi = lambda p, b: scale * (1 - b) / (1 + b) - (_post(p, b**2) - p)                      # noqa: E731
+        f_hi = lambda p, b: (1 - b) * (b - p * (1 + b))**2 / ((1 + b) * (b**2 + p * (1 - b**2)))  # noqa: E731
+        lo = lambda p, b: _post(p, 1 / b**2) - p + scale * (1 - b) / (1 + b)                    # noqa: E731
+        f_lo = lambda p, b: (1 - b) * (p * (1 + b) - 1)**2 / ((1 + b) * (p * b**2 + 1 - p))      # noqa: E731
+    else:
+        raise ValueError(f"metric must be 'posterior', 'ratio' or 'difference' (got metric={metric!r})")
+    return [("upper bound − value at Z = t − factored form", lambda p, b: hi(p, b) - f_hi(p, b)),
+            ("upper: factored form", f_hi),
+            ("value at Z = −t − lower bound − factored form", lambda p, b: lo(p, b) - f_lo(p, b)),
+            ("lower: factored form", f_lo)]
+
+
+@lru_cache(maxsize=None)
+def metric_lemma_proof(metric, scale=1):
+    """For every prior p ∈ [0, 1] (the ratio: its limit at p = 0) and level t ∈ [0, T_MAX]: |Z| ≤ t ⇒ the metric stays
+    within its bound at t (eq. (3), (5), (6)); with monotonicity, the metric leaves its bound only where |Z| > t."""
+    from .certify import nonnegative_on_box
+
+    return nonnegative_on_box(_metric_checks(metric, scale), [(0.0, 1.0), (B_LOW, 1.0)])
+
+
+@lru_cache(maxsize=None)
+def worst_prior_proof():
+    """Lemma 3.4: the factored forms of metric_lemma_proof('difference') vanish exactly at p = 1/(1 + e^{t/2}) = b/(1 + b)
+    (upper end) and p = 1/(1 + e^{−t/2}) = 1/(1 + b) (lower end), so the bound tanh(t/4) is attained there and only there."""
+    from .certify import nonnegative_on_box
+
+    checks = _metric_checks("difference")
+    f_hi, f_lo = checks[1][1], checks[3][1]
+    zero = [("upper factored form at b/(1 + b), ≤ 0", lambda b: -f_hi(b / (1 + b), b)),
+            ("lower factored form at 1/(1 + b), ≤ 0", lambda b: -f_lo(1 / (1 + b), b))]
+    return nonnegative_on_box(zero, [(B_LOW, 1.0)])
+
+
+def _lp39(scale=1):
+    """Theorem 3.9 as a linear program over every (ε, δ)-DP pair: x = (P(S), Q(S), P(T), Q(T)) for S = {Z > ε′},
+    T = {Z < −ε′}; maximise P(S) + P(T) subject to P(S) − e^ε Q(S) ≤ δ, Q(T) − e^ε P(T) ≤ δ (DP on S and T),
+    e^{ε′} Q(S) − P(S) ≤ 0, e^{ε′} P(T) − Q(T) ≤ 0 (the loss on S and T; strict inequalities relaxed).  The printed
+    ε′ = log(δ′e^ε + δ) − log(δ′ − δ); the dual below gives δ(e^{ε′} + 1)/(e^{ε′} − e^ε), Zhao et al.'s δ′, which
+    equals the printed δ′.  Coordinates (s, δ, v): e^ε = 1/s, δ′ = δ + v(1 − δ)."""
+    def params(s, d, v):
+        E = 1 / s
+        dp = d + v * (1 - d)
+        return E, (dp * E + d) / (dp - d), dp
+
+    def c(s, d, v):
+        return [1, 0, 1, 0]
+
+    def A(s, d, v):
+        E, Ep, _ = params(s, d, v)
+        return [[1, -E, 0, 0], [0, 0, -E, 1], [-1, Ep, 0, 0], [0, 0, Ep, -1]]
+
+    def b(s, d, v):
+        return [d, d, 0, 0]
+
+    def y(s, d, v):   # simplified with e^{ε′} − e^ε = δ(1 + s)/(s(δ′ − δ)); the identities check it
+        w = v * (1 - d)
+        k = d * (1 + s)
+        return [(d + w + d * s) / k, s * w / k, w / k, s * w / k]
+
+    def target(s, d, v):
+        return scale * (d + v * (1 - d))
+
+    return c, A, b, y, target
+
+
+@lru_cache(maxsize=None)
+def theorem39_proof(scale=1):
+    """Theorem 3.9 on its whole domain: every ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1], every (ε, δ)-DP mechanism."""
+    from .certify import parametric_dual_proof
+
+    return parametric_dual_proof(*_lp39(scale), [(0.0, 1.0)] * 3)
+
+
+@lru_cache(maxsize=None)
+def theorem25_proof(scale=1):
+    """Theorem 2.5 on its whole domain (every ε ≥ 0, δ ∈ [0, 1], every mechanism): for an event S and B = {Z > ε},
+    x = (P(S∩B), Q(S∩B), P(S∖B), Q(S∖B)); maximise P(S) − e^ε Q(S) subject to P(S∩B) ≤ P(B) ≤ δ and
+    P(S∖B) − e^ε Q(S∖B) ≤ 0 (outside B the loss is at most ε); the dual (1, 1) gives δ.  Coordinates (s, δ), e^ε = 1/s."""
+    from .certify import parametric_dual_proof
+
+    return parametric_dual_proof(lambda s, d: [1, -1 / s, 1, -1 / s],
+                                 lambda s, d: [[1, 0, 0, 0], [0, 0, 1, -1 / s]],
+                                 lambda s, d: [d, 0], lambda s, d: [1, 1], lambda s, d: scale * d,
+                                 [(0.0, 1.0), (0.0, 1.0)])
+
+
+@lru_cache(maxsize=None)
+def ratio_threshold_proof():
+    """Theorem 3.3's converse through the limit p → 0: R = 1/(p + (1 − p)w) exceeds e^t = 1/b² exactly where
+    w < (b² − p)/(1 − p) (the difference R − e^t has that numerator over a positive denominator, identity checked
+    exactly), and (b² − p)/(1 − p) increases to b² = e^{−t} as p decreases to 0 (their gap is p(1 − b²)/(1 − p) ≥ 0),
+    so the events {R > e^t} increase to {w < e^{−t}} = {Z > t}."""
+    from .certify import nonnegative_on_box
+
+    def formula(p, b, w):
+        return ((b**2 - p) - (1 - p) * w) / (b**2 * (p + (1 - p) * w))
+
+    def difference(p, b, w):
+        return 1 / (p + (1 - p) * w) - 1 / b**2
+
+    gap = lambda p, b, w: b**2 - (b**2 - p) / (1 - p)                                   # noqa: E731
+    checks = [("R − e^t − formula", lambda p, b, w: difference(p, b, w) - formula(p, b, w)),
+              ("formula − (R − e^t)", lambda p, b, w: formula(p, b, w) - difference(p, b, w)),
+              ("denominator b²(p + (1 − p)w)", lambda p, b, w: b**2 * (p + (1 - p) * w)),
+              ("threshold gap − p(1 − b²)/(1 − p)", lambda p, b, w: gap(p, b, w) - p * (1 - b**2) / (1 - p)),
+              ("p(1 − b²)/(1 − p)", lambda p, b, w: p * (1 - b**2) / (1 - p)),
+              # the lower end: R < e^{−t} = b² exactly where w > (1/b² − p)/(1 − p), which decreases to 1/b² as p → 0
+              ("e^{−t} − R − (1 − p)(w − threshold)/(p + (1 − p)w)",
+               lambda p, b, w: (b**2 - 1 / (p + (1 - p) * w)) - b**2 * (1 - p) * (w - (1 / b**2 - p) / (1 - p))
+               / (p + (1 - p) * w)),
+              ("the negation", lambda p, b, w: -((b**2 - 1 / (p + (1 - p) * w)) - b**2 * (1 - p)
+                                                 * (w - (1 / b**2 - p) / (1 - p)) / (p + (1 - p) * w))),
+              ("lower threshold gap − p(1/b² − 1)/(1 − p)",
+               lambda p, b, w: ((1 / b**2 - p) / (1 - p) - 1 / b**2) - p * (1 / b**2 - 1) / (1 - p)),
+              ("p(1/b² − 1)/(1 − p)", lambda p, b, w: p * (1 / b**2 - 1) / (1 - p))]
+    return nonnegative_on_box(checks, [(0.0, 0.5), (B_LOW, 1.0), (0.0, 1e6)])
+
+
+@lru_cache(maxsize=None)
+def zhao_identity_proof(scale=1):
+    """Appendix A.8: Zhao et al.'s δ′ = δ(1 + e^{−ε′})/(1 − e^{ε−ε′}) at the printed ε′ = log(δ′e^ε + δ) − log(δ′ − δ) is
+    δ′ (both signs of the difference are identities ≡ 0), coordinates (s, δ, v) of _lp39."""
+    from .certify import nonnegative_on_box
+
+    def difference(s, d, v):
+        E = 1 / s
+        dp = d + v * (1 - d)
+        Ep = (dp * E + d) / (dp - d)
+        return d * (1 + 1 / Ep) / (1 - E / Ep) - scale * dp
+
+    return nonnegative_on_box([("Zhao's δ′ − δ′", difference), ("δ′ − Zhao's δ′", lambda *t: -difference(*t))],
+                              [(0.0, 1.0)] * 3)
+
+
+def _ex11_facts():
+    """Randomized response at every ε ∈ [0.0999, 0.1] (so at 0.1 exactly): the output that agrees with the true answer
+    has probability k = e^ε/(1 + e^ε) and moves the posterior past each printed bound."""
+    from mpmath import iv
+
+    from .certify import interval_facts
+
+    e = iv.mpf(["0.0999", "0.1"])
+    k = lambda: iv.exp(e) / (1 + iv.exp(e))                                             # noqa: E731
+    post = lambda p: p * iv.exp(e) / (p * iv.exp(e) + 1 - p)                            # noqa: E731
+    small = iv.mpf("0.001")
+    return interval_facts([("P[agreeing output] = e^ε/(1 + e^ε)", k, 0.52, None),
+                           ("posterior at prior 1/2 (printed: ≤ 52%)", lambda: post(iv.mpf(0.5)), 0.5201, None),
+                           ("posterior/prior at prior 0.001 (printed: ≤ 1.1)", lambda: post(small) / small, 1.1001, None),
+                           ("posterior − prior at prior 1/2 (printed: ≤ 0.02)", lambda: post(iv.mpf(0.5)) - 0.5, 0.02001,
+                            None)])
+
+
+def _exa1_facts():
+    """Example A.1's ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}) needs 3 − e^{ε/2} > 0, false for every ε ≥ 2.2 (checked on
+    [2.2, 50] by interval branch-and-bound)."""
+    from mpmath import iv
+
+    from .certify import nonnegative_on_box
+
+    return nonnegative_on_box([("e^{ε/2} − 3", lambda e: iv.exp(e / 2) - 3)], [(2.2, 50.0)])
+
+
+@lru_cache(maxsize=None)
+def eps_tilde_proof(scale=1):
+    """Theorem 3.5(2) with ε̃: at the prior 1/2 the difference D = (1 − w)/(2(1 + w)) (w = e^{−Z}) exceeds tanh(ε/4) =
+    (a − 1)/(a + 1) (a = e^{ε/2} < 3) exactly where w < (3 − a)/(3a − 1) = e^{−ε̃}, i.e. Z > ε̃: D − tanh(ε/4) equals
+    ((3 − a) − w(3a − 1))/(2(1 + w)(a + 1)), an identity checked exactly (and D < −tanh(ε/4) exactly where Z < −ε̃, by
+    w ↦ 1/w).  ``scale`` scales ε̃'s threshold e^{−ε̃} (≠ 1: a false variant)."""
+    from .certify import nonnegative_on_box
+
+    def gap(a, w):
+        return (1 - w) / (2 * (1 + w)) - (a - 1) / (a + 1)
+
+    def formula(a, w):
+        return ((3 - a) * scale - w * (3 * a - 1)) / (2 * (1 + w) * (a + 1))
+
+    return nonnegative_on_box([("D − tanh(ε/4) − formula", lambda a, w: gap(a, w) - formula(a, w)),
+                               ("formula − (D − tanh(ε/4))", lambda a, w: formula(a, w) - gap(a, w)),
+                               ("denominator 2(1 + w)(a + 1)", lambda a, w: 2 * (1 + w) * (a + 1))],
+                              [(1.0, 3.0), (0.0, 1e6)])
+
+
+@lru_cache(maxsize=None)
+def pure_dp_proof():
+    """Theorem 2.3 (⇒): (ε, 0)-DP ⇒ P[Z > ε + η] = 0 for every η > 0, hence P[|Z| > ε] = 0 (both orders): a linear
+    program over P(S), Q(S) for S = {Z > ε + η}: maximise P(S) subject to P(S) − e^ε Q(S) ≤ 0 (DP) and
+    e^{ε+η} Q(S) − P(S) ≤ 0; the dual (1, u)/(1 − u), u = e^{−η}, gives 0.  Coordinates (s, u): e^ε = 1/s.  (⇐) is
+    Theorem 2.5 at δ = 0."""
+    from .certify import parametric_dual_proof
+
+    return parametric_dual_proof(lambda s, u: [1, 0], lambda s, u: [[1, -1 / s], [-1, 1 / (s * u)]],
+                                 lambda s, u: [0, 0], lambda s, u: [1 / (1 - u), u / (1 - u)], lambda s, u: 0,
+                                 [(0.0, 1.0), (0.0, 1.0)])
+
+
+def _fig4_checks(day20=0.9, day50=0.98):
+    """Figure 4's bound after k days is the least, over δ = uδ′ (u ∈ (0, 1)), of the posterior 1 − 1/(e^{ε′} + 1) =
+    1 − (1 − u)/(e^ε + 1) at Theorem 3.9's e^{ε′} = (e^ε + u)/(1 − u), with ε = kρ + 2√(kρ log(1/(uδ′))) (Theorems 2.7, 2.9); for every u it
+    exceeds 0.9 at k = 20 and 0.98 at k = 50, so the least one does."""
+    from mpmath import iv
+
+    def posterior(k, u):
+        rho_k = iv.mpf(k) * iv.mpf(RHO_DAY)
+        eps = rho_k + 2 * iv.sqrt(rho_k * iv.log(1 / (u * iv.mpf(DP_41))))
+        return 1 - (1 - u) / (iv.exp(eps) + 1)   # 1/(e^{ε′} + 1) = (1 − u)/(e^ε + 1)
+
+    return [(f"posterior at day 20 − {day20}", lambda u: posterior(20, u) - iv.mpf(str(day20))),
+            (f"posterior at day 50 − {day50}", lambda u: posterior(50, u) - iv.mpf(str(day50)))]
+
+
+def _fig7_shape_facts():
+    """Figure 7 (ε = 1.8, δ = 10⁻⁵, δ′ = 0.05): the bound's maximiser is 1/(1 + e^{ε′/2}) (Lemma 3.4, certified), at
+    least 0.1 from 1/2; at p = 10⁻⁶ both difference bounds are below 10⁻⁵."""
+    from mpmath import iv
+
+    from .certify import interval_facts
+
+    eps, delta, dp = (iv.mpf(str(x)) for x in EX43)
+    ep = (dp * iv.exp(eps) + delta) / (dp - delta)   # e^{ε′}
+    p = iv.mpf("1e-6")
+    return interval_facts([("1/2 − 1/(1 + e^{ε′/2})", lambda: iv.mpf(0.5) - 1 / (1 + iv.sqrt(ep)), 0.1, None),
+                           ("upper difference bound at p = 10⁻⁶", lambda: p * ep / (p * ep + 1 - p) - p, None, 1e-5),
+                           ("lower difference bound at p = 10⁻⁶, negated", lambda: p - p / (p + (1 - p) * ep), None,
+                            1e-5)])
+
+
+_MONO = ("the posterior decreases in w = e^{−Z}", _monotone_proof)
+_LP39 = ("Theorem 3.9's linear program", theorem39_proof)
+_LP25 = ("Theorem 2.5's linear program", theorem25_proof)
+_ALL = "every mechanism (any output space), database, target and both hypotheses"
+_FWD = ("Reduction (for every mechanism): a metric increasing in Z that is within its bound at Z = ±t leaves it only "
+        "where |Z| > t, so P[it leaves] ≤ P[|Z| > t].")
+_LP39_TEXT = ("Linear program over the masses P(S), Q(S), P(T), Q(T) of S = {Z > ε′}, T = {Z < −ε′}, which every "
+              "(ε, δ)-DP mechanism makes feasible; its dual in closed form bounds P[|Z| > ε′] by δ′.")
+
+
+def _lemma(metric):
+    return (f"the {metric} at Z = ±t within its bound", lambda: metric_lemma_proof(metric))
+
+
+def _interval_facts(checks, box):
+    from .certify import nonnegative_on_box
+
+    return lambda: nonnegative_on_box(checks, box)
+
+
+def _fig1_converges_checks():
+    from mpmath import iv
+
+    e1, d = iv.exp(iv.mpf(1)), iv.mpf(1) / 10**6
+    # ε′ − 1 = log(δ′e + δ) − log(δ′ − δ) − 1 = log(1 + δ(1 + e)/(e(δ′ − δ))): δ′ once, so the enclosure is tight
+    gap = lambda dp: iv.log(1 + d * (1 + e1) / (e1 * (dp - d)))                         # noqa: E731
+    return [("10⁻³ − (ε′ − 1)", lambda dp: iv.mpf(1) / 1000 - gap(dp)), ("ε′ − 1 + 10⁻³", lambda dp: gap(dp) + iv.mpf(1) / 1000)]
+
+
+def _fig3_tapers_checks():
+    from mpmath import iv
+
+    return [("10⁻³ − (1 − posterior bound)", lambda k: iv.mpf(1) / 1000 - 1 / (1 + iv.exp(k * iv.mpf("0.05"))))]
+
+
 CLAIMS = [
     # ---------------------------------------------------------------- Example 1.1 and its §4.1 sequel
     _claim("kazan-ex1.1-4.1-probability-statements", "Example 1.1, §4.1",
            "(0.1, 10⁻⁷)-DP with δ′ = 0.01: with 99% probability the posterior (prior 50%) stays between 48% and 52%, "
            "any prior grows by at most a factor 1.1 and moves by at most 2 points; with pure DP, 'guaranteed'", True,
-           _ex11_randomized_response, expected="discrepancy", finding="false-statement",
+           certified_by(_ex11_randomized_response, [("randomized response", _ex11_facts)], kind="certified-interval",
+                        domain="randomized response at ε = 0.1 (0.1-DP, so (0.1, 10⁻⁷)-DP): a counterexample",
+                        reduction="Counterexample, interval enclosures at every ε ∈ [0.0999, 0.1]:"),
+           expected="discrepancy", finding="false-statement",
            note="False as printed, by rounding: randomized response at ε = 0.1 is (0.1, 0)-DP, and with probability "
                 "0.525 (its output agreeing with the true answer) puts the posterior at 52.498%, the ratio at 1.105 for "
                 "a small prior, the difference at 2.498 points. The statements with the unrounded bounds (47.50%–52.50%, "
@@ -738,14 +1081,21 @@ CLAIMS = [
     # ---------------------------------------------------------------- §2: results the paper restates
     _claim("kazan-thm2.3-pure-pdp", "Theorem 2.3", "(ε, 0)-DP ⇔ P[−ε ≤ Z ≤ ε] = 1: the smallest pure-DP ε of a pair "
            "(bisection on the hockey-stick divergence) equals max |Z|, in both directions", True,
-           _identity_claim(_thm23, ("random-search", "extremal"))),
+           certified_by(_identity_claim(_thm23, ("random-search", "extremal")),
+                        [("(⇒) linear program", pure_dp_proof), ("(⇐) Theorem 2.5's linear program at δ = 0", _LP25[1])],
+                        kind="certified-lp", domain=f"{_ALL}; every ε ≥ 0",
+                        reduction="Both directions for every mechanism: (ε, 0)-DP gives P[Z > ε + η] = 0 for every "
+                                  "η > 0 (the union over η is {Z > ε}), and P[|Z| ≤ ε] = 1 is (ε, 0)-PDP, hence "
+                                  "(ε, 0)-DP.")),
     _claim("kazan-thm2.5-pdp-dp", "Theorem 2.5", "(ε, δ)-PDP ⇒ (ε, δ)-DP: the hockey stick at ε of every (ε, δ)-PDP pair "
            "is at most δ (exact LPs over all pairs on 3 and 4 outputs)", True,
-           _thm25),
+           certified_by(_thm25, [_LP25], kind="certified-lp", domain=f"{_ALL}; every ε ≥ 0, δ ∈ [0, 1]",
+                        reduction="Linear program over P(S∩B), Q(S∩B), P(S∖B), Q(S∖B) for every event S and B = {Z > ε}, "
+                                  "dual (1, 1) bounds P(S) − e^ε Q(S) by δ.")),
     _claim("kazan-thm2.7-zcdp-dp", "Theorem 2.7", "ρ-zCDP ⇒ (ρ + 2√(ρ log(1/δ)), δ)-DP: the exact Gaussian profile "
            "(conversions.zcdp_gaussian_delta), random finite pairs and optimised two-output pairs at their Rényi ρ stay "
            "below δ", True,
-           _identity_claim(_thm27, ("extremal", "random-search", "optimised-search")),
+           _thm27_claim,
            note="Holds on every case, but it is nearly tight, not loose: the Gaussian reaches only a fraction of δ, while "
                 "two-output pairs with one output almost impossible under Q come close — the issue's pair "
                 "(0.82, 0.18) vs (1 − 1.11·10⁻⁶, 1.11·10⁻⁶) at δ = 0.316 reaches 0.384 of δ, and the optimised pair "
@@ -753,84 +1103,147 @@ CLAIMS = [
                 "package in tests/test_audit_kazan.py). The earlier margin of 0.231 came from the Gaussian only."),
     _claim("kazan-thm2.8-composition", "Theorem 2.8", "k mechanisms, the j-th (εⱼ, δⱼ)-DP, compose to (1) (Σⱼ εⱼ, Σⱼ δⱼ), (2) the "
            "advanced (ε, kδ₀ + δ′), (3) the optimal ε at δ, which is the least: exact k-fold leaky randomized response, "
-           "k ≤ 6", True, _identity_claim(_thm28, ("extremal", "exhaustive")),
+           "k ≤ 6", True,
+           against_supremum(_identity_claim(_thm28, ("extremal", "exhaustive")), 1.0,
+                            "randomized response attains the optimal composition (Kairouz et al.), and the least-ε "
+                            "cases compare δ with itself"),
            note="The product pair is built outcome by outcome; randomized response is the worst case for the optimal "
                 "composition, so the optimal ε is attained (margin 1), while basic and advanced composition are loose."),
     _claim("kazan-thm3.1-posterior", "Theorem 3.1, eq. (2)", "the adversary's posterior is p/(p + (1 − p)e^{−Z}) (target "
            "present) or p/(p + (1 − p)e^{Z′}) (absent): Bayes' rule on random finite pairs, both directions", True,
-           _identity_claim(_thm31, ("random-search",))),
+           against_supremum(_identity_claim(_thm31, ("random-search",)), 1.0, "an identity: both sides are equal")),
     _claim("kazan-thm2.9-zcdp-compose", "Theorem 2.9", "ρ₁-zCDP and ρ₂-zCDP compose to (ρ₁ + ρ₂)-zCDP: the Rényi ρ of "
            "the product pair (computed from the product distribution) is at most the sum", True,
-           _identity_claim(_thm29, ("random-search", "extremal"))),
+           against_supremum(_identity_claim(_thm29, ("random-search", "extremal")), 1.0,
+                            "equality for two copies of randomized response, whose Rényi divergences peak at the "
+                            "same α")),
     _claim("kazan-thmA.2-characterisation", "Appendix A.8, Theorem A.2", "the DP δ at ε (max over every event S) equals "
            "P[Z > ε] − e^ε P[−Z′ > ε] = E[max{0, 1 − e^{ε−Z}}] = ∫_{ε}^{∞} e^{ε−z} P[Z > z] dz, both orders of the pair",
-           True, _identity_claim(_thm_a2, ("exhaustive", "random-search"))),
+           True, against_supremum(_identity_claim(_thm_a2, ("exhaustive", "random-search")), 1.0,
+                                  "an identity: all four expressions are equal")),
     # ---------------------------------------------------------------- §3: Theorems 3.2, 3.3, Lemma 3.4, Theorem 3.5
     _claim("kazan-thm3.2-forward", "Theorem 3.2 (⇒)", "(ε, δ)-PDP ⇒ for every prior and both hypotheses P[posterior "
-           "leaves eq. (3)] ≤ δ", True, _forward_claim("posterior")),
+           "leaves eq. (3)] ≤ δ", True,
+           certified_by(_forward_claim("posterior"), [_MONO], kind="certified-interval", reduction=_FWD,
+                        domain=f"{_ALL}; every prior p ∈ [0, 1], every ε ≥ 0")),
     _claim("kazan-thm3.2-reverse", "Theorem 3.2 (⇐)", "eq. (3) with probability 1 − δ for every prior ⇒ (ε, δ)-PDP", True,
-           _reverse_claim("posterior")),
+           certified_by(_reverse_claim("posterior"), [_MONO], kind="certified-interval", domain=f"{_ALL}; every ε ≥ 0",
+                        reduction="At the prior 1/2 the posterior leaves eq. (3) exactly where |Z| > ε (strictly "
+                                  "monotone: the factored difference quotient is > 0 for 0 < p < 1), so the hypothesis at "
+                                  "that one prior is P[|Z| > ε] ≤ δ under both hypotheses, i.e. (ε, δ)-PDP.")),
     _claim("kazan-thm3.3-forward", "Theorem 3.3 (⇒)", "(ε, δ)-PDP ⇒ P[R ∉ [e^{−ε}, e^{ε}]] ≤ δ for every prior in (0, 1]",
-           True, _forward_claim("ratio"),
+           True, certified_by(_forward_claim("ratio"), [_MONO, _lemma("ratio")], kind="certified-interval",
+                              reduction=_FWD, domain=f"{_ALL}; every prior p ∈ (0, 1], ε ∈ [0, 100]"),
            note="The ratio event is larger than the posterior event for every fixed prior > 0; the bound is "
                 "approached only as the prior tends to 0."),
     _claim("kazan-thm3.3-reverse", "Theorem 3.3 (⇐)", "the ratio bound for every prior in (0, 1] ⇒ (ε, δ)-PDP "
-           "(priors down to 1e-15)", True, _reverse_claim("ratio"),
+           "(priors down to 1e-15)", True,
+           certified_by(_reverse_claim("ratio"), [_MONO, ("the ratio's events as p → 0", ratio_threshold_proof)],
+                        kind="certified-interval", domain=f"{_ALL}; priors p → 0, ε ∈ [0, 100]",
+                        reduction="At prior p the ratio exceeds e^ε exactly where Z > t(p), and t(p) decreases to ε as "
+                                  "p → 0 (below e^{−ε}: where Z < −t′(p), t′(p) → ε), so P[|Z| > ε] is the limit of "
+                                  "the probabilities that the ratio leaves its bound, each ≤ δ (continuity of measure)."),
            note="Needs priors arbitrarily close to 0 (the proof's limit p → 0): with priors bounded away from 0 the "
                 "converse fails (see the chapter)."),
     _claim("kazan-lem3.4-worst-priors", "Lemma 3.4", "the upper end of eq. (6) is largest at 1/(1 + e^{ε/2}), the lower "
            "end smallest at 1/(1 + e^{−ε/2}) (bounded local searches from seven brackets)", True,
-           _identity_claim(_lem34, "optimised-search")),
+           certified_by(_identity_claim(_lem34, "optimised-search"),
+                        [_lemma("difference"), ("zero at the two priors", worst_prior_proof)],
+                        kind="certified-interval", domain="every prior p ∈ [0, 1], ε ∈ [0, 100]",
+                        reduction="tanh(ε/4) − D(p) is (1 − b)(b − p(1 + b))² over a positive factor (b = e^{−ε/2}; the "
+                                  "lower end likewise), an identity checked exactly, zero at the printed priors only.")),
     _claim("kazan-thm3.5-1", "Theorem 3.5(1)", "(ε, δ)-PDP ⇒ P[|D| > tanh(ε/4)] ≤ δ for every prior", True,
-           _forward_claim("difference")),
+           certified_by(_forward_claim("difference"), [_MONO, _lemma("difference")], kind="certified-interval",
+                        reduction=_FWD, domain=f"{_ALL}; every prior p ∈ [0, 1], ε ∈ [0, 100]")),
     _claim("kazan-thm3.5-2-two-delta", "Theorem 3.5(2)", "the difference bound with 1 − δ for every prior ⇒ (ε, 2δ)-PDP",
-           True, _reverse_claim("difference", factor=2.0),
+           True, certified_by(_reverse_claim("difference", factor=2.0), [_MONO, _lemma("difference"), ("zero at the two priors", worst_prior_proof)],
+                        kind="certified-interval", domain=f"{_ALL}; every ε ∈ [0, 100]",
+                        reduction="At p = 1/(1 + e^{ε/2}) the difference exceeds tanh(ε/4) exactly where Z > ε (attained at "
+                                  "Z = ε, Lemma 3.4, and strictly increasing in Z), at p = 1/(1 + e^{−ε/2}) it falls "
+                                  "below −tanh(ε/4) exactly where Z < −ε; the hypothesis at these two priors gives "
+                                  "P[Z > ε] ≤ δ and P[Z < −ε] ≤ δ, so P[|Z| > ε] ≤ 2δ under both hypotheses."),
            note="Holds, but 2δ is not attained: the LP's worst case is (1 + e^{−ε})δ, which is also an upper bound "
                 "(every loss above ε leaves at the prior 1/(1 + e^{ε/2}), every loss below −ε at 1/(1 + e^{−ε/2}), "
                 "and the other side's mass is at most e^{−ε} times as large)."),
     _claim("kazan-thm3.5-2-eps-tilde", "Theorem 3.5(2)", "the difference bound with 1 − δ for every prior ⇒ (ε̃, δ)-PDP, "
-           "ε < 2 log 3", True, _reverse_claim("difference", eps_of="tilde")),
+           "ε < 2 log 3", True,
+           certified_by(_reverse_claim("difference", eps_of="tilde"), [("the prior 1/2 at ε̃", eps_tilde_proof)],
+                        kind="certified-interval", domain=f"{_ALL}; every ε ∈ [0, 2 log 3)",
+                        reduction="At the prior 1/2 the difference leaves ±tanh(ε/4) exactly where |Z| > ε̃, so the "
+                                  "hypothesis at that prior is P[|Z| > ε̃] ≤ δ under both hypotheses: (ε̃, δ)-PDP.")),
     _claim("kazan-a6-counterexample", "Appendix A.6, Example A.1", "the difference bound holds w.p. ≥ 1 − δ for every prior, "
            "yet the mechanism is not (ε, δ)-PDP (checked on the example's real domain: ε < 2 log 3, δ(1 + e^{−ε̃}) ≤ 1)",
            True, _a6),
     _claim("kazan-exA.1-domain", "Appendix A.6, Example A.1", "'Let ε, δ > 0': ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}) "
-           "is defined for every ε > 0", True, _exa1_domain, expected="discrepancy", finding="false-statement",
+           "is defined for every ε > 0", True,
+           certified_by(_exa1_domain, [("ε̃'s second logarithm", _exa1_facts)], kind="certified-interval",
+                        domain="ε ∈ [2.2, 50]: the printed 'every ε > 0' fails on all of it",
+                        reduction="Counterexample: 3 − e^{ε/2} < 0, so log(3 − e^{ε/2}) is undefined:"),
+           expected="discrepancy", finding="false-statement",
            note="False as printed: ε̃ exists only for ε < 2 log 3 ≈ 2.197 (3 − e^{ε/2} > 0), and the mechanism needs "
                 "δ(1 + e^{−ε̃}) ≤ 1. The counterexample is valid on that domain (kazan-a6-counterexample), which "
                 "suffices for the appendix's point; the printed quantifier is too wide."),
     # ---------------------------------------------------------------- Theorem 3.9 and Figure 1
     _claim("kazan-thm3.9-holds", "Theorem 3.9", "(ε, δ)-DP ⇒ (ε′, δ′)-PDP: P[|Z| > ε′] ≤ δ′ (LP over (ε, δ)-DP pairs, "
-           "random pairs at their own δ)", True, _dp_metric_claim("posterior")),
+           "random pairs at their own δ)", True,
+           certified_by(_dp_metric_claim("posterior"), [_LP39], kind="certified-lp", reduction=_LP39_TEXT,
+                        domain=f"{_ALL}; every (ε, δ)-DP mechanism, ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1]")),
     _claim("kazan-thm3.9-tight", "Theorem 3.9", "tight: a four-output (ε, δ)-DP mechanism has P[|Z| > ε′ + η] → δ′ as η → 0",
-           True, _identity_claim(_thm39_tight, "extremal"),
+           True, against_supremum(_identity_claim(_thm39_tight, "extremal"), 1.0,
+                                  "the four-output pair is (ε, δ)-DP exactly and reaches δ′ as η → 0"),
            note="The statement itself holds; its margin is how close the four-output pair comes to δ′ (1 − O(η))."),
     _claim("kazan-thm3.9-exceeds-eps", "Appendix A.8", "ε′ > ε for every δ′ ∈ (δ, 1] (δ > 0)", True, _exceeds_eps),
     _claim("kazan-thm3.9-zhao", "Appendix A.8", "Theorem 3.9 agrees with Zhao et al.'s δ′ = δ(1 + e^{−ε′})/(1 − e^{ε−ε′})",
-           True, _zhao),
+           True, certified_by(_zhao, [("the identity", zhao_identity_proof)], kind="certified-interval",
+                              domain="every ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1]",
+                              reduction="An exact rational identity in (e^{−ε}, δ, δ′):")),
     _claim("kazan-fig1-large", "Figure 1 description", "(1, 1e-6)-DP: for δ′ between 1e-6 and 1e-5, ε′ is much larger than 1",
            True, _fig1_large,
            note="'Much larger' read as > 1.1; at δ′ = 1e-5, ε′ = 1.14, and ε′ → ∞ as δ′ → 1e-6."),
     _claim("kazan-fig1-converges", "Figure 1 description, §3.4", "(1, 1e-6)-DP: ε′ ≈ ε = 1 once δ′ ≫ δ (e.g. 0.01, 0.05)",
-           True, _closed(lambda d: abs(_fig1_eps_prime(d) - 1), lambda d: 1e-3, [0.01, 0.05]),
+           True, certified_by(_closed(lambda d: abs(_fig1_eps_prime(d) - 1), lambda d: 1e-3, [0.01, 0.05]),
+                              [("|ε′ − 1| ≤ 10⁻³", _interval_facts(_fig1_converges_checks(), [(0.01, 1.0)]))],
+                              kind="certified-interval", domain="every δ′ ∈ [0.01, 1] (ε = 1, δ = 10⁻⁶)",
+                              reduction="Interval branch-and-bound on Theorem 3.9's ε′ over the whole range:"),
            note="'≈' read as within 1e-3."),
     # ---------------------------------------------------------------- Corollaries 3.10–3.12
     _claim("kazan-cor3.10-1", "Corollary 3.10(1)", "eq. (13) with 1 − δ for every prior ⇒ (ε, δ)-DP", True,
-           _metric_dp_claim("posterior")),
+           certified_by(_metric_dp_claim("posterior"), [_MONO, _LP25], kind="certified-lp",
+                        domain=f"{_ALL}; every ε ≥ 0",
+                        reduction="At the prior 1/2 the posterior leaves eq. (13) exactly where |Z| > ε, so the hypothesis "
+                                  "is (ε, δ)-PDP, and (ε, δ)-DP follows by Theorem 2.5's linear program.")),
     _claim("kazan-cor3.10-2", "Corollary 3.10(2)", "(ε, δ)-DP ⇒ eq. (14) at ε′ with probability 1 − δ′", True,
-           _dp_metric_claim("posterior")),
+           certified_by(_dp_metric_claim("posterior"), [_LP39, _MONO], kind="certified-lp",
+                        reduction=_LP39_TEXT + " " + _FWD,
+                        domain=f"{_ALL}; every (ε, δ)-DP mechanism, ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1], every prior")),
     _claim("kazan-cor3.11-1", "Corollary 3.11(1)", "the ratio bound for every prior in (0, 1] ⇒ (ε, δ)-DP (priors down to "
-           "1e-15)", True, _metric_dp_claim("ratio")),
+           "1e-15)", True,
+           certified_by(_metric_dp_claim("ratio"), [_MONO, ("the ratio's events as p → 0", ratio_threshold_proof), _LP25],
+                        kind="certified-lp", domain=f"{_ALL}; priors p → 0, ε ∈ [0, 100]",
+                        reduction="As for Theorem 3.3 (⇐) the hypothesis gives (ε, δ)-PDP in the limit p → 0, and "
+                                  "(ε, δ)-DP follows by Theorem 2.5's linear program.")),
     _claim("kazan-cor3.11-2", "Corollary 3.11(2)", "(ε, δ)-DP ⇒ P[R ∉ [e^{−ε′}, e^{ε′}]] ≤ δ′", True,
-           _dp_metric_claim("ratio")),
+           certified_by(_dp_metric_claim("ratio"), [_LP39, _MONO, _lemma("ratio")], kind="certified-lp",
+                        reduction=_LP39_TEXT + " " + _FWD,
+                        domain=f"{_ALL}; every (ε, δ)-DP mechanism, δ ∈ (0, 1), δ′ ∈ (δ, 1], ε′ ≤ 100, every prior")),
     _claim("kazan-cor3.12-1-two-delta", "Corollary 3.12(1)", "the difference bound with 1 − δ ⇒ (ε, 2δ)-DP", True,
-           _metric_dp_claim("difference", factor=2.0),
+           certified_by(_metric_dp_claim("difference", factor=2.0),
+                        [_MONO, _lemma("difference"), ("zero at the two priors", worst_prior_proof), _LP25],
+                        kind="certified-lp", domain=f"{_ALL}; every ε ∈ [0, 100]",
+                        reduction="As for Theorem 3.5(2) the hypothesis at the two worst priors gives (ε, 2δ)-PDP, and "
+                                  "(ε, 2δ)-DP follows by Theorem 2.5's linear program."),
            note="Holds with margin 1/2: the condition already gives (ε, δ)-DP (the hockey stick at ε is at most "
                 "P[Z > ε], and every loss above ε leaves at the prior 1/(1 + e^{ε/2})); the 2δ comes from going "
                 "through Theorem 3.5(2)."),
     _claim("kazan-cor3.12-1-eps-tilde", "Corollary 3.12(1)", "the difference bound with 1 − δ ⇒ (ε̃, δ)-DP", True,
-           _metric_dp_claim("difference", eps_of="tilde")),
+           certified_by(_metric_dp_claim("difference", eps_of="tilde"), [("the prior 1/2 at ε̃", eps_tilde_proof), _LP25],
+                        kind="certified-lp", domain=f"{_ALL}; every ε ∈ [0, 2 log 3)",
+                        reduction="As for Theorem 3.5(2) with ε̃ the hypothesis gives (ε̃, δ)-PDP, and (ε̃, δ)-DP follows "
+                                  "by Theorem 2.5's linear program.")),
     _claim("kazan-cor3.12-2", "Corollary 3.12(2)", "(ε, δ)-DP ⇒ P[|D| > tanh(ε′/4)] ≤ δ′", True,
-           _dp_metric_claim("difference")),
+           certified_by(_dp_metric_claim("difference"), [_LP39, _MONO, _lemma("difference")], kind="certified-lp",
+                        reduction=_LP39_TEXT + " " + _FWD,
+                        domain=f"{_ALL}; every (ε, δ)-DP mechanism, δ ∈ (0, 1), δ′ ∈ (δ, 1], ε′ ≤ 100, every prior")),
     # ---------------------------------------------------------------- Figures 2 and 3
     _claim("kazan-fig2-basic-linear", "Figure 2 description", "basic composition grows linearly in k", True,
            lambda tighten=1.0: Verdict.unchecked("the curve is drawn from Theorem 2.8(1)'s formula kε₀, so comparing "
@@ -866,7 +1279,10 @@ CLAIMS = [
                 "computed k, while 96 needs T ≥ ε_opt(95) = 2.1448 (lattice: 2.15). The two printed numbers "
                 "cannot come from one such reading."),
     _claim("kazan-fig3-basic-tapers", "Figure 3 description", "the basic-composition bound tapers off to one", True,
-           _closed(lambda k: 1 - float(_post_curve("basic")[k - 1]), lambda k: 1e-3, [150]),
+           certified_by(_closed(lambda k: 1 - float(_post_curve("basic")[k - 1]), lambda k: 1e-3, [150]),
+                        [("1 − bound ≤ 10⁻³", _interval_facts(_fig3_tapers_checks(), [(150.0, 1e6)]))],
+                        kind="certified-interval", domain="every k ∈ [150, 10⁶] (ε₀ = 0.05, basic composition, δ = 0)",
+                        reduction="The bound 1/(1 + e^{−0.05k}) by interval branch-and-bound:"),
            note="'Tapers off to one' read as within 1e-3 of one at k = 150."),
     _claim("kazan-fig3-optimal-slower", "Figure 3 description", "the optimal-composition bound rises more slowly than the basic one "
            "(never above it by more than 1e-4, which is δ's effect in Theorem 3.9, and 5 points below it at k = 50)",
@@ -898,7 +1314,12 @@ CLAIMS = [
            lambda: _worst_41(202, 0), atol=P),
     _claim("kazan-ex4.1-worst-202-to", "Example 4.1", "... to 99%", 0.99, lambda: _worst_41(202, 1), atol=P),
     _claim("kazan-fig4-rises", "Figure 4 description", "the posterior bound rises quickly from 0.5 (above 0.9 by day 20) and nears one after day 50",
-           True, _closed(lambda c: c[1], lambda c: _post_41(c[0]), [(20, 0.9), (50, 0.98)]),
+           True, certified_by(_closed(lambda c: c[1], lambda c: _post_41(c[0]), [(20, 0.9), (50, 0.98)]),
+                              [("every δ of the conversion", _interval_facts(_fig4_checks(), [(0.0, 1.0)]))],
+                              kind="certified-interval", domain="days 20 and 50 (ρ = 0.01 per day, δ′ = 0.01), every "
+                              "δ ∈ (0, δ′) of the zCDP conversion",
+                              reduction="The bound is the least posterior over the conversion's δ; interval "
+                                        "branch-and-bound over δ = uδ′, u ∈ (0, 1):"),
            note="'Rises quickly' read as above 0.9 by day 20, 'nears one' as above 0.98 at day 50."),
     _claim("kazan-fig5-rises", "Figure 5 description", "the difference bound rises with every day and nears one after day 150",
            True, _closed(lambda d: 0.95 if d == 0 else _diff_41(d), lambda d: _diff_41(150) if d == 0 else _diff_41(d + 1),
@@ -980,8 +1401,105 @@ CLAIMS = [
     _claim("kazan-fig7-max-text", "Figure 7 description, §4.4 text", "difference bounds reach nearly ±0.5 (text: ε=2, δ=1e-6, 99%)",
            0.5, lambda: _fig7_max(TEXT44), atol=0.05),
     _claim("kazan-fig7-shape", "Figure 7 description", "largest near, but not at, 0.5; collapsing to 0 near p = 0 and 1", True,
-           _fig7_shape),
+           certified_by(_fig7_shape, [("Lemma 3.4's maximiser", worst_prior_proof),
+                                      ("the curve at its maximiser and at p = 10⁻⁶", _fig7_shape_facts)],
+                        kind="certified-interval", domain="the caption's ε = 1.8, δ = 10⁻⁵, δ′ = 0.05; every prior",
+                        reduction="The maximiser over p is 1/(1 + e^{ε′/2}) exactly (Lemma 3.4); interval enclosures:")),
 ]
+
+# ---------------------------------------------------------------- slips: cross-references and labels
+#
+# Each slip is a printed reference or label checked against what the paper's own text and numbers say; the claim's
+# computed value is the reference the check finds.
+
+#: The numbered statements of the paper (its headings), for checking references to them.
+NUMBERED = ("Definition 2.1", "Definition 2.2", "Theorem 2.3", "Definition 2.4", "Theorem 2.5", "Definition 2.6",
+            "Theorem 2.7", "Theorem 2.8", "Theorem 2.9", "Theorem 3.1", "Theorem 3.2", "Theorem 3.3", "Lemma 3.4",
+            "Theorem 3.5", "Corollary 3.6", "Corollary 3.7", "Corollary 3.8", "Theorem 3.9", "Corollary 3.10",
+            "Corollary 3.11", "Corollary 3.12", "Theorem A.2")
+
+
+def _numbered(number: str) -> str:
+    """The numbered statement that carries ``number`` ("3.10" → "Corollary 3.10")."""
+    found = [s for s in NUMBERED if s.split()[1] == number]
+    return found[0] if found else "none"
+
+
+def _figure_41() -> str:
+    """Which figure of Example 4.1 plots the numbers printed with "83% after one week, 96% after one month": Figure 4
+    (posterior bound, prior 1/2) or Figure 5 (difference bound)."""
+    week, month = _post_41(7), _post_41(30)
+    if abs(week - 0.83) <= P and abs(month - 0.96) <= P:
+        return "Figure 4"
+    return "Figure 5" if abs(_diff_41(7) - 0.83) <= P else "neither"
+
+
+def _figure_44() -> str:
+    """Which figure of §4.4 plots the ratio bounds R̃ (Figure 6's description: about [0.3, 3] at p = 0.5, near 0 the
+    bound e^{±ε′}) — Figure 6 (ratio) or Figure 7 (difference, at most tanh(ε′/4) < 1)."""
+    low, high = _fig6(0.5)
+    ratio_like = abs(low - 0.3) <= 0.05 and high > 1
+    return "Figure 6" if ratio_like and _fig7_max(EX43) < 1 else "Figure 7"
+
+
+def _hypothesis_used(metric: str) -> str:
+    """The displayed equation whose event the converse proofs of Theorems 3.3 and 3.5 use in their second case
+    (target absent): the ratio event e^{−ε} ≤ X/p ≤ e^ε is (5), the difference event |X − p| ≤ tanh(ε/4) is (9); the
+    posterior event (3) differs from both (checked on a grid of priors and posteriors at ε = 1)."""
+    eps = 1.0
+    events = {
+        "(3)": lambda p, x: p / (p + (1 - p) * math.exp(eps)) <= x <= p / (p + (1 - p) * math.exp(-eps)),
+        "(5)": lambda p, x: math.exp(-eps) <= x / p <= math.exp(eps),
+        "(9)": lambda p, x: abs(x - p) <= math.tanh(eps / 4),
+    }
+    step = events["(5)" if metric == "ratio" else "(9)"]
+    grid = [(p, x) for p in np.linspace(0.05, 0.95, 19) for x in np.linspace(0.01, 0.99, 99)]
+    same = [k for k, ev in events.items() if all(ev(p, x) == step(p, x) for p, x in grid)]
+    return same[0] if len(same) == 1 else "ambiguous"
+
+
+def _pure_parameter() -> str:
+    """The δ for which Theorem 3.3's or 3.5's condition "≥ 1 − δ" is the pure corollaries' "= 1": δ = 0."""
+    return f"(ε, {1 - 1})"
+
+
+def _slip(id_, where, statement, printed, compute, note):
+    return _claim(id_, where, statement, printed, compute, expected="discrepancy", finding="typo", note=note)
+
+
+SLIPS = [
+    _slip("kazan-slip-4.3-theorem-3.10", "§4.3", "the upper bound over all DP mechanisms 'from Theorem 3.10'",
+          "Theorem 3.10", lambda: _numbered("3.10"),
+          note="There is no Theorem 3.10: the bound over all (ε, δ)-DP mechanisms is Corollary 3.10 (certified: "
+               "kazan-cor3.10-2)."),
+    _slip("kazan-slip-ex4.1-figure", "Example 4.1", "'Figure 5 plots a 99% upper bound on the adversary's posterior "
+          "probability' (83% after a week, 96% after a month)", "Figure 5", _figure_41,
+          note="The posterior bound (prior 1/2) is Figure 4, by its caption and by the numbers (kazan-ex4.1-post-week); "
+               "Figure 5 is the difference bound, described two sentences later."),
+    _slip("kazan-slip-4.4-figure", "§4.4", "'Figure 7 plots 95% probability bounds on R̃ᵢ = max{Xᵢ/pᵢ, (1 − Xᵢ)/(1 − pᵢ)}'",
+          "Figure 7", _figure_44,
+          note="The ratio bounds are Figure 6 (its caption and description: about [0.3, 3] at p = 1/2); Figure 7 plots "
+               "the difference bounds D̃ᵢ, as the next paragraph says."),
+    _slip("kazan-slip-a3-equation", "Appendix A.3 (proof of Theorem 3.3, ⇐, second case)", "'Thus, from (3) with "
+          "Y ← M(x₁), for all pᵢ ∈ (0, 1]' — the ratio bound that follows is the hypothesis (5)", "(3)",
+          lambda: _hypothesis_used("ratio"),
+          note="The converse assumes (5), the ratio bound; (3) is Theorem 3.2's posterior bound, a different event for "
+               "every prior (computed on a grid). The first case of the same proof cites (5)."),
+    _slip("kazan-slip-a5-equation", "Appendix A.5 (proof of Theorem 3.5(2), second case)", "'Thus, from (3) with "
+          "Y ← M(x₁), for all pᵢ ∈ (0, 1]' — the difference bound that follows is the hypothesis (9), for pᵢ ∈ [0, 1]",
+          "(3)", lambda: _hypothesis_used("difference"),
+          note="The converse assumes (9), the difference bound; the first case of the same proof cites (9) with "
+               "pᵢ ∈ [0, 1]. The second case repeats the (3) and (0, 1] of Appendix A.3."),
+    _slip("kazan-slip-a7-cor3.7-delta", "Appendix A.7 (proof of Corollary 3.7)", "'From Theorem 3.3, M satisfies "
+          "(ε, δ)-PDP if and only if … (29) ≥ 1' in the pure case", "(ε, δ)", _pure_parameter,
+          note="The proof is about (ε, 0): Theorem 3.3 at δ = 0 gives the probability ≥ 1 of (29); the first sentence "
+               "of the same proof and Corollary 3.6's proof say (ε, 0)."),
+    _slip("kazan-slip-a7-cor3.8-delta", "Appendix A.7 (proof of Corollary 3.8)", "'From Theorem 3.5, M satisfies "
+          "(ε, δ)-PDP if and only if … (30) ≥ 1' in the pure case", "(ε, δ)", _pure_parameter,
+          note="As in Corollary 3.7's proof, the parameter is (ε, 0). At δ = 0 Theorem 3.5's two parts do give an "
+               "equivalence (2δ = 0); for δ > 0 they do not, so 'if and only if' holds only in the pure case."),
+]
+
 
 # Bounds printed on the unsafe side (the registry's rule): the bounds are attained (Theorem 3.9 is tight, and the
 # prior-wise bounds are its images), so a value printed below an upper bound or above a lower one makes the
@@ -994,6 +1512,7 @@ UNSAFE_ROUNDING = (
 )
 _FALSE_BY_ROUNDING = ("False as printed, by rounding: the bound is attained, and the printed value lies on its unsafe "
                       "side (agreeing with it only to the printed precision).")
+CLAIMS = CLAIMS + SLIPS
 CLAIMS = [replace(c, expected="discrepancy", finding="unsafe-rounding",
                   note=(c.note + " " if c.note else "") + _FALSE_BY_ROUNDING) if c.id in UNSAFE_ROUNDING else c
           for c in CLAIMS]

@@ -22,9 +22,10 @@ _CHAIN_GRID = [(e, d) for e in (0.05, 0.1, 0.5, 1.0, 2.0) for d in (1e-6, 1e-3, 
 
 
 def _two_pure_mechanisms_compose_to_sum():
-    """Two ε-DP mechanisms run on the same data: the exact ε of the pair (randomized response, ε = 0.5)."""
+    """Two ε-DP mechanisms run on the same data: the exact ε of the pair over ε, the factor the lecture prints as
+    "2ε" (randomized response at ε = 0.5, which attains the sum; lecture-s5-composition-bound attacks the bound)."""
     rr = mech.randomized_response(0.5)
-    return rr.compose(rr).epsilon()
+    return rr.compose(rr).epsilon() / 0.5
 
 
 @cache
@@ -41,6 +42,35 @@ def _composition_cases():
         b = mech.FiniteMechanism(rng.dirichlet(np.full(2, 0.5), size=4), dbs, [0, 1])
         out.append((a.compose(b).epsilon(), a.epsilon() + b.epsilon(), f"random pair #{k}"))
     return out
+
+
+@cache
+def composition_proof(scale=1):
+    """§5's composition in the pure case, for every pair of outputs (y₁, y₂) of two mechanisms run on the same data
+    (independently): with hᵢ = e^{εᵢ}qᵢ − pᵢ ≥ 0 (each is εᵢ-DP, point-wise), e^{ε₁+ε₂}q₁q₂ − p₁p₂ = p₂h₁ + e^{ε₁}q₁h₂ ≥ 0,
+    an identity checked exactly, with p₂ ≥ 0 and e^{ε₁}q₁ ≥ 0 on the box; summed over an event's outputs it is the event
+    form.  Coordinates (p₁, q₁, p₂, q₂, s₁, s₂), e^{εᵢ} = 1/sᵢ.  ``scale`` multiplies e^{ε₁+ε₂} (< 1: a false variant)."""
+    def rest(p1, q1, p2, q2, s1, s2):
+        h1, h2 = q1 / s1 - p1, q2 / s2 - p2
+        return scale * q1 * q2 / (s1 * s2) - p1 * p2 - (p2 * h1 + q1 / s1 * h2)
+
+    return certify.nonnegative_on_box([("e^{ε₁+ε₂}q₁q₂ − p₁p₂ − (p₂h₁ + e^{ε₁}q₁h₂)", rest),
+                                       ("p₂", lambda p1, q1, p2, q2, s1, s2: p2),
+                                       ("e^{ε₁}q₁", lambda p1, q1, p2, q2, s1, s2: q1 / s1)],
+                                      [(0.0, 1.0)] * 6, degree=3)
+
+
+@cache
+def event_form_proof(drop_outside=False):
+    """Definitions 1.1 and 4.1 (and Exercise 7.1 at ε = 0): for every pair p, q on any output space, every event S and
+    A = {p > e^ε q}, p(S) − e^ε q(S) ≤ p(A) − e^ε q(A) = Σ_y max(0, p_y − e^ε q_y), with equality at S = A.  The
+    common part S ∩ A cancels; over x = (p(S∖A), q(S∖A), p(A∖S), q(A∖S)) maximise [p(S∖A) − e^ε q(S∖A)] −
+    [p(A∖S) − e^ε q(A∖S)] subject to p(S∖A) − e^ε q(S∖A) ≤ 0 (outside A) and e^ε q(A∖S) − p(A∖S) ≤ 0 (inside A): the
+    dual (1, 1) gives 0.  ``drop_outside`` drops the first constraint (a false variant).  Coordinates: s = e^{−ε}."""
+    rows = (lambda s: [[1, -1 / s, 0, 0], [0, 0, -1, 1 / s]]) if not drop_outside else (lambda s: [[0, 0, -1, 1 / s]])
+    return certify.parametric_dual_proof(lambda s: [1, -1 / s, -1, 1 / s], rows,
+                                         lambda s: [0] * len(rows(1)), lambda s: [1] * len(rows(1)),
+                                         lambda s: 0, [(0.0, 1.0)])
 
 
 def _composition(tighten: float = 1.0) -> Verdict:
@@ -176,7 +206,19 @@ def _certified_chains():
     return np.array(lhs), np.array(rhs), tuple(labels), sorted(sizes), exact
 
 
-def _transitivity_certified(tighten: float = 1.0) -> Verdict:
+@cache
+def transitivity_proof(scale=1):
+    """Exercise 7.2 on its whole domain (every ε ≥ 0, δ ≥ 0, every chain on any output space): for an event S the
+    masses x = (p(S), q(S), r(S)) satisfy p(S) − e^ε q(S) ≤ δ and q(S) − e^ε r(S) ≤ δ; maximise p(S) − e^{2ε} r(S).
+    The dual (1, e^ε) gives (1 + e^ε)δ (weak duality; the three-point witness attains it, lecture-ex7.2-tight).
+    Coordinates (s, δ) with e^ε = 1/s ∈ [1, ∞).  ``scale`` multiplies the bound (scale < 1: a false variant)."""
+    return certify.parametric_dual_proof(lambda s, d: [1, 0, -1 / s**2],
+                                         lambda s, d: [[1, -1 / s, 0], [0, 1, -1 / s]],
+                                         lambda s, d: [d, d], lambda s, d: [1, 1 / s],
+                                         lambda s, d: scale * (1 + 1 / s) * d, [(0.0, 1.0), (0.0, 1.0)])
+
+
+def _transitivity_grid(tighten: float = 1.0) -> Verdict:
     lhs, rhs, labels, sizes, exact = _certified_chains()
     return Verdict.of(
         lhs, rhs, evidence="certified-lp" if exact == lhs.size else "optimised-search", tighten=tighten, labels=labels,
@@ -184,6 +226,14 @@ def _transitivity_certified(tighten: float = 1.0) -> Verdict:
                "and δ ∈ {10⁻⁶, 10⁻³, 10⁻²}",
         certificate=f"{lhs.size} LPs of sizes {certify.lp_sizes(sizes)}, solved with HiGHS; in "
                     f"{exact} of {lhs.size} the exact rational dual bound equals or is below (1 + e^ε)δ")
+
+
+_transitivity_certified = certify.certified_by(
+    _transitivity_grid, [("the event LP's dual (1, e^ε)", transitivity_proof)], kind="certified-lp",
+    domain="every chain p ≈(ε,δ) q ≈(ε,δ) r on any output space, every event, every ε ≥ 0 and δ ≥ 0",
+    reduction="For every event S, p(S) − e^{2ε} r(S) ≤ (p(S) − e^ε q(S)) + e^ε (q(S) − e^ε r(S)) ≤ (1 + e^ε)δ: a "
+              "linear program over (p(S), q(S), r(S)) with the dual (1, e^ε). The grid LPs over chains on 3 and 4 "
+              "outcomes (exact rational duals at six e^ε and three δ) give the cases.")
 
 
 @cache
@@ -229,8 +279,9 @@ CLAIMS = [
         id="lecture-s5-pure-composition",
         paper="lecture",
         where="§5, composition of exponentials",
-        statement="Running two ε-DP algorithms (here ε = 0.5) yields a 2ε-DP algorithm",
-        printed=1.0,
+        statement="Running two ε-DP algorithms yields a 2ε-DP algorithm: the factor 2, attained (randomized response "
+                  "at ε = 0.5, the pair's exact ε over ε)",
+        printed=2.0,
         compute=_two_pure_mechanisms_compose_to_sum,
         atol=1e-12,
         chapter=CHAPTER,
@@ -241,8 +292,14 @@ CLAIMS = [
         where="§5, composition of exponentials",
         statement="Running an ε1-DP and an ε2-DP algorithm on the same data is (ε1 + ε2)-DP",
         printed=True,
-        compute=_composition,
-        note="Randomized response attains the sum; random mechanisms on {0,1}² stay below it.",
+        compute=certify.certified_by(
+            _composition, [("the point-wise identity", composition_proof)], kind="certified-interval",
+            domain="every two pure DP mechanisms (discrete outputs, run independently on the same data), every ε₁, ε₂ ≥ 0",
+            reduction="Pure DP is the point-wise bound p ≤ e^ε q (Definition 1.1 with δ = 0 on single outputs); the "
+                      "pair's point-wise bound follows from an identity with non-negative multipliers:"),
+        note="Randomized response attains the sum; random mechanisms on {0,1}² stay below it. The printed value of "
+             "lecture-s5-pure-composition is the lecture's factor 2 of '2ε' (before: the value 1 at the book's ε = 0.5, "
+             "which the lecture does not print).",
         chapter=CHAPTER,
     ),
     Claim(
@@ -251,7 +308,11 @@ CLAIMS = [
         where="Definitions 1.1 and 4.1",
         statement="The event form and the indistinguishability form of (ε, δ)-DP define the same δ(ε)",
         printed=True,
-        compute=_event_form_equals_indistinguishability_form,
+        compute=certify.certified_by(
+            _event_form_equals_indistinguishability_form, [("the event LP's dual (1, 1)", event_form_proof)],
+            kind="certified-lp", domain="every pair of distributions on any output space, every event, every ε ≥ 0",
+            reduction="The event form's δ (sup over events of p(S) − e^ε q(S)) is reached at S = {p > e^ε q}, where it is "
+                      "the hockey stick Σ_y max(0, p_y − e^ε q_y):"),
         chapter=CHAPTER,
     ),
     Claim(
@@ -260,7 +321,11 @@ CLAIMS = [
         where="Exercise 7.1",
         statement="(0, δ)-DP is TV-distance privacy: the smallest δ at ε = 0 is the total variation distance",
         printed=True,
-        compute=_tv_privacy,
+        compute=certify.certified_by(
+            _tv_privacy, [("the event LP's dual (1, 1) at ε = 0", event_form_proof)], kind="certified-lp",
+            domain="every pair of distributions on any output space, every event (ε = 0)",
+            reduction="At ε = 0 the largest p(S) − q(S) is reached at S = {p > q} (the event LP below), where it is "
+                      "Σ_y max(0, p_y − q_y) = ½‖p − q‖₁ since Σ_y (p_y − q_y) = 0:"),
         note="The exercise asserts the correspondence; the smallest δ over every event is compared with ½‖p − q‖₁ "
              "both ways.",
         chapter=CHAPTER,
@@ -272,9 +337,10 @@ CLAIMS = [
         statement="p ≈(ε,δ) q ≈(ε,δ) r implies p ≈(2ε,(1+e^ε)δ) r (the book's answer to the exercise)",
         printed=True,
         compute=_transitivity_certified,
-        note="Certified by linear programs over all chains on 3 and 4 outcomes (every event, both directions of each "
-             "step constrained) at rational e^ε: the exact dual bound is (1 + e^ε)δ, which the primal attains. The "
-             "search over floating ε and random chains is lecture-ex7.2-transitivity-search.",
+        note="Certified on the whole domain by the event LP's dual (1, e^ε), and by linear programs over all chains on "
+             "3 and 4 outcomes (every event, both directions of each step constrained) at rational e^ε: the exact dual "
+             "bound is (1 + e^ε)δ, which the primal attains. The search over floating ε and random chains is "
+             "lecture-ex7.2-transitivity-search.",
         chapter=CHAPTER,
     ),
     Claim(
@@ -284,7 +350,7 @@ CLAIMS = [
         statement="p ≈(ε,δ) q ≈(ε,δ) r implies p ≈(2ε,(1+e^ε)δ) r, at ε on a grid (LP optima, the three-point witness) "
                   "and on random chains",
         printed=True,
-        compute=_transitivity,
+        compute=certify.against_supremum(_transitivity, 1.0, "the three-point witness attains (1 + e^ε)δ"),
         chapter=CHAPTER,
     ),
     Claim(
@@ -294,7 +360,8 @@ CLAIMS = [
         statement="Neither parameter of (2ε, (1+e^ε)δ) can be lowered (this book's answer, read for small δ: the grid "
                   "δ ≤ 0.01): at 2ε the witness needs (1+e^ε)δ, below 2ε more",
         printed=True,
-        compute=_transitivity_tight,
+        compute=certify.against_supremum(_transitivity_tight, 1.0, "each step of the witness uses exactly δ, and "
+                                         "(p, r) needs exactly (1 + e^ε)δ at 2ε"),
         note="The three-point witness (r, q, p) = (0, δ, (1+e^ε)δ) on one outcome and (t, e^ε t, e^{2ε} t) on another: "
              "each step uses exactly δ, and at ε′ < 2ε the pair (p, r) needs (1+e^ε)δ + (e^{2ε} − e^{ε′})t. "
              "A two-point witness shows only that δ′ cannot be lowered at 2ε. Only for small δ: see "
