@@ -20,6 +20,7 @@ from scipy.optimize import brentq, minimize_scalar
 
 from dpsemantics import disclosure as D
 from dpsemantics import mechanisms as mech
+from dpsemantics.claims import disclosure_evidence as E
 
 
 
@@ -462,7 +463,7 @@ def test_bounds_are_symmetric_under_relabelling(p, eps):
     assert high == pytest.approx(1 - low_c, abs=1e-12)
 
 
-# ------------------------------------------------------------------ worst-case search over finite pairs
+# ------------------------------------------------------------------ worst-case search over finite pairs (claims/disclosure_evidence.py)
 
 
 def test_leave_thresholds_match_bayes_rule():
@@ -487,28 +488,28 @@ def test_leave_thresholds_match_bayes_rule():
 
 def test_theorem39_tight_pair_is_dp_and_attains_delta_prime():
     for eps, delta, dp in [(1.0, 1e-6, 0.01), (0.3, 1e-3, 0.05)]:
-        p, q = D.theorem39_tight_pair(eps, delta, dp, 1e-10)
+        p, q = E.theorem39_tight_pair(eps, delta, dp, 1e-10)
         assert p.sum() == pytest.approx(1) and q.sum() == pytest.approx(1)
         assert D.pair_hockey(p, q, eps) <= delta * (1 + 1e-9)
         ep = math.log(dp * math.exp(eps) + delta) - math.log(dp - delta)
         assert D.pair_pdp_delta(p, q, ep) == pytest.approx(dp, rel=1e-5)
     with pytest.raises(ValueError, match="delta_prime"):
-        D.theorem39_tight_pair(1.0, 0.1, 0.05)
+        E.theorem39_tight_pair(1.0, 0.1, 0.05)
 
 
 def test_worst_pair_linear_program_finds_known_optima():
     eps, delta = 1.0, 1e-3
-    z = D.loss_grid([eps])
+    z = E.loss_grid([eps])
     # max hockey stick over (ε, δ)-PDP pairs is δ (Theorem 2.5 attained by an output only one side produces)
-    val, (p, q) = D.worst_pair(z, ("hockey", eps), [("pdp", eps, delta)])
+    val, (p, q) = E.worst_pair(z, ("hockey", eps), [("pdp", eps, delta)])
     assert val == pytest.approx(delta, rel=1e-6)
     assert D.pair_pdp_delta(p, q, eps) <= delta * (1 + 1e-6)
     # max PDP δ under the difference condition is (1 + e^{−ε})δ (Theorem 3.5(2) with its sharp constant)
-    mask = np.abs(D.PairProgram(z).losses) > eps
-    val, _ = D.worst_pair(z, ("P", mask), [("difference", (D.critical_priors(eps, "difference", 80), eps), delta)])
+    mask = np.abs(E.PairProgram(z).losses) > eps
+    val, _ = E.worst_pair(z, ("P", mask), [("difference", (E.critical_priors(eps, "difference", 80), eps), delta)])
     assert val == pytest.approx((1 + math.exp(-eps)) * delta, rel=1e-6)
     with pytest.raises(ValueError, match="constraint"):
-        D.worst_pair(z, ("P", mask), [("nonsense", eps, delta)])
+        E.worst_pair(z, ("P", mask), [("nonsense", eps, delta)])
 
 
 def test_renyi_rho_of_randomized_response_and_gaussian_limit():
@@ -521,8 +522,8 @@ def test_renyi_rho_of_randomized_response_and_gaussian_limit():
 
 
 def test_random_pairs_are_distributions_and_seeded():
-    a = D.random_pairs(20, 1)
-    b = D.random_pairs(20, 1)
+    a = E.random_pairs(20, 1)
+    b = E.random_pairs(20, 1)
     for (p, q), (p2, q2) in zip(a, b):
         assert np.array_equal(p, p2) and np.array_equal(q, q2)
         assert p.sum() == pytest.approx(1) and q.sum() == pytest.approx(1)

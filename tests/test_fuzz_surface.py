@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from dpsemantics import causal, composition, conversions, disclosure, indistinguishability, mechanisms, notions, semantic
+from dpsemantics.claims import disclosure_evidence
 
 MODULES = [mechanisms, conversions, composition, indistinguishability, disclosure, semantic, notions, causal]
 
@@ -64,9 +65,9 @@ NOT_FUZZED = {
     "candidate_populations", "universal_epsilon", "random_population", "table1", "table1_markdown",
     "log_ratio_by_value", "inheritance_population", "hill_climb", "definition_pair", "attack_table1_row",
     "assumption_arcs", "interference_epsilon", "adversary_learning", "path_effects", "nondisclosure_epsilon",
-    "experiment_log_ratio", "experiment_coverage", "pairwise_conditionally_independent", "worst_pair",
+    "experiment_log_ratio", "experiment_coverage", "pairwise_conditionally_independent", "game_weights",
     "posterior_interval_probability", "ratio_interval_probability", "difference_interval_probability",
-    "posterior_quantile", "finite_loss", "explain", "loss_grid", "hamming_adjacent", "first_exceeding",
+    "posterior_quantile", "finite_loss", "explain", "hamming_adjacent", "first_exceeding",
     "conditioning_bad_mass", "smoking_study", "median_mechanism", "event_violation", "classify_relation",
 }
 
@@ -191,7 +192,7 @@ ISSUE_23 = {
     "gaussian_loss sigma=1.7e308": (lambda: disclosure.gaussian_loss(1.7e308), "sigma"),
     "gaussian_loss sigma=5e-324": (lambda: disclosure.gaussian_loss(5e-324), "sigma"),
     "LatticeLoss.from_cdf h=5e-324": (lambda: composition.LatticeLoss.from_cdf(lambda t: np.clip(t, 0, 1), -1, 1, 5e-324), "h"),
-    "theorem39_tight_pair eps=1.7e308": (lambda: disclosure.theorem39_tight_pair(1.7e308, 1e-6, 1e-3), "eps"),
+    "theorem39_tight_pair eps=1.7e308": (lambda: disclosure_evidence.theorem39_tight_pair(1.7e308, 1e-6, 1e-3), "eps"),
     "bayes_posterior like_present=inf": (lambda: disclosure.bayes_posterior(0.5, math.inf, 1.0), "like_present"),
     "composed_epsilon ks=['1','10']": (lambda: disclosure.composed_epsilon(0.1, ["1", "10"], 1e-6), "ks"),
     "per_release_epsilon delta_total=2": (lambda: disclosure.per_release_epsilon(1.0, 10, 2.0), "delta_total"),

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpsemantics import notions as N
+from dpsemantics.claims import notions_evidence as E
 from dpsemantics.indistinguishability import total_variation
 from dpsemantics.mechanisms import FiniteMechanism, local_randomized_response, randomized_response
 from dpsemantics.semantic import semantic_epsilon
@@ -239,7 +240,7 @@ def test_replace_reading_breaks_theorem1_converse():
 
 
 def test_theorems_1_and_2_both_directions_on_example_cases():
-    rows = N.leakage_pairs(N.example_cases(seed=11, count=25))
+    rows = E.leakage_pairs(E.example_cases(seed=11, count=25))
     for eps_col, sem_col in ((0, 1), (2, 3)):
         eps, sem = rows[:, eps_col], rows[:, sem_col]
         assert np.all(sem <= np.expm1(2 * eps) + 1e-12)  # forward, as printed
@@ -248,8 +249,8 @@ def test_theorems_1_and_2_both_directions_on_example_cases():
         small = sem < 0.5
         assert np.all(eps[small] <= 2 * np.arctanh(2 * sem[small]) + 1e-9)  # converse, as printed
     # Sec. II (ii): BSP dominates SP whenever the prior has full support
-    full = [c for c in N.example_cases(seed=11, count=25) if "copies" not in c[0]]
-    r = N.leakage_pairs(full)
+    full = [c for c in E.example_cases(seed=11, count=25) if "copies" not in c[0]]
+    r = E.leakage_pairs(full)
     assert np.all(r[:, 1] <= r[:, 3] + 1e-12)
 
 
@@ -381,7 +382,7 @@ def test_bad_inputs_name_the_parameter():
     with pytest.raises(ValueError, match="eps"):
         N.zhao_converse_level(-0.1)
     with pytest.raises(ValueError, match="eps"):
-        N.example_cases(count=0, eps=-1.0)
+        E.example_cases(count=0, eps=-1.0)
     for bad_b in (-0.1, 1.5):
         with pytest.raises(ValueError, match="b"):
             N.membership_g(bad_b, 1.0)

@@ -487,3 +487,30 @@ def name_and_shame_exposure(n, delta):
     with np.errstate(divide="ignore"):  # δ = 1 gives log 0 = −∞ and exposure 1, as it should
         out = -np.expm1(np.multiply(n, np.log1p(-np.asarray(delta))))
     return as_output(out)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Mechanisms on a database of one record (used by the claims of K&S and Zhao and by the coursework)
+# ---------------------------------------------------------------------------------------------------
+
+__all__ += ["one_record_randomized_response", "leaky_randomized_response"]
+
+
+def one_record_randomized_response(eps) -> FiniteMechanism:
+    """ε-randomized response on a database of one record: databases ``(0,)``, ``(1,)`` (tuples, so that x₋ᵢ
+    of Kasiviswanathan & Smith's Games 0..1 and Zhao's adversaries are defined), outputs 0 and 1; the truth
+    with probability e^ε/(1 + e^ε) (Lecture 1, randomized response)."""
+    return FiniteMechanism(randomized_response(eps).matrix, [(0,), (1,)], [0, 1])
+
+
+def leaky_randomized_response(eps, delta) -> FiniteMechanism:
+    """Randomized response on one record that with probability δ publishes the record instead: outputs
+    ``"0"``, ``"1"``, ``"shows 0"``, ``"shows 1"``.  Exactly (ε, δ)-DP: the extremal (ε, δ) pair with four
+    outcomes (the worst case of Kairouz, Oh & Viswanath's composition theorem), which the K&S claims attack
+    with (ε, δ)-DP mechanisms."""
+    delta = float(check_delta(delta, "delta", scalar=True))
+    rr = randomized_response(eps).matrix
+    m = np.zeros((2, 4))
+    m[:, :2] = (1 - delta) * rr
+    m[0, 2] = m[1, 3] = delta
+    return FiniteMechanism(m, [(0,), (1,)], ["0", "1", "shows 0", "shows 1"])

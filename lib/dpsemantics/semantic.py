@@ -75,6 +75,7 @@ __all__ = [
     "Games",
     "SemanticResult",
     "games",
+    "game_weights",
     "posterior",
     "statistical_difference",
     "semantic_profile",
@@ -182,12 +183,14 @@ def _check_index(i, n: int, *, allow_zero: bool) -> int:
     return int(i)
 
 
-def _all_posteriors(mechanism: FiniteMechanism, b: np.ndarray, default):
-    """Joint weights and evidences of every game and transcript.
+def game_weights(mechanism: FiniteMechanism, belief, default=0):
+    """Joint weights and evidences of every game and transcript (K&S §2, Games 0..n).
 
-    Returns ``w`` of shape (n+1, n_db, n_t) with w[g, x, t] = Pr_g[t | x] b[x] and ``z`` = w.sum(axis=1),
-    the probability of t in game g under the belief.
+    Returns ``w`` of shape (n+1, n_db, n_t) with w[g, x, t] = Pr_g[t | x] b[x] (Game g runs the mechanism on
+    x₋g, record g set to ``default``; Game 0 on x) and ``z`` = w.sum(axis=1), the probability of t in game g
+    under the belief b.  The posteriors b̄_g[x | t] are w[g, x, t]/z[g, t].
     """
+    b = _belief(mechanism, belief)
     minus = _minus_index(mechanism, default)
     L = mechanism.matrix
     lik = np.concatenate([L[None, :, :], L[minus]], axis=0)  # (n+1, n_db, n_t)
@@ -233,7 +236,7 @@ def games(mechanism: FiniteMechanism, belief, transcript, *, default=0) -> Games
     """
     b = _belief(mechanism, belief)
     j = _column(mechanism, transcript)
-    w, z = _all_posteriors(mechanism, b, default)
+    w, z = game_weights(mechanism, b, default)
     w, z = w[:, :, j], z[:, j]
     if z[0] <= 0:
         raise ValueError(f"transcript={transcript!r} has probability 0 in Game 0 under this belief")
@@ -265,7 +268,7 @@ def semantic_profile(mechanism: FiniteMechanism, belief, *, default=0):
     """For one belief, every transcript at once: ``(sd, prob)`` with ``sd[i-1, t]`` = SD(b̄₀, b̄ᵢ) at
     transcript t and ``prob[t]`` = Pr[t] in Game 0 when x ~ b (the weighting of K&S Definition 2.3)."""
     b = _belief(mechanism, belief)
-    w, z = _all_posteriors(mechanism, b, default)
+    w, z = game_weights(mechanism, b, default)
     return _sd_from_weights(w, z), z[0]
 
 
@@ -284,7 +287,7 @@ def reality_oblivious_delta(mechanism: FiniteMechanism, belief, database, eps, *
     eps = check_epsilon(eps, "eps")
     b = _belief(mechanism, belief)
     row = mechanism.row(database)
-    w, z = _all_posteriors(mechanism, b, default)
+    w, z = game_weights(mechanism, b, default)
     sd = _sd_from_weights(w, z)
     # Transcripts the belief deems impossible in Game 0 leave b̄₀ undefined: a breach by convention.
     bad = np.any(sd > eps + 1e-12, axis=0) | (z[0] <= 0)

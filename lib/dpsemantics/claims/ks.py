@@ -25,8 +25,9 @@ from ..mechanisms import (
     gaussian_delta,
     gaussian_sigma,
     geometric_count,
+    leaky_randomized_response,
     local_randomized_response,
-    randomized_response,
+    one_record_randomized_response,
 )
 from . import Claim, Verdict
 
@@ -58,21 +59,6 @@ def _random_mechanisms(count=40, seed=0, n_out=3, alpha=2.0):
 def _random_pairs(count=300, size=5, seed=1):
     rng = np.random.default_rng(seed)
     return [rng.dirichlet(np.full(size, 0.8), size=2) for _ in range(count)]
-
-
-def rr_one_record(eps) -> FiniteMechanism:
-    """Randomized response on a database of one record (tuple databases, so Games 0..1 are defined)."""
-    return FiniteMechanism(randomized_response(eps).matrix, [(0,), (1,)], [0, 1])
-
-
-def leaky_rr(eps, delta) -> FiniteMechanism:
-    """Randomized response on one record that with probability δ publishes the record: exactly
-    (ε, δ)-DP (the extremal (ε, δ) pair with four outcomes)."""
-    rr = randomized_response(eps).matrix
-    m = np.zeros((2, 4))
-    m[:, :2] = (1 - delta) * rr
-    m[0, 2] = m[1, 3] = delta
-    return FiniteMechanism(m, [(0,), (1,)], ["0", "1", "shows 0", "shows 1"])
 
 
 def _hill_climb(objective, start, rng, *, iters=300, step=1.0):
@@ -132,7 +118,7 @@ def _rr_grid_by_semantic(max_s, count=40):
     out = []
     for s in np.linspace(max_s / count, max_s, count):
         eps0 = 4 * math.atanh(s)
-        out.append((eps0, rr_one_record(eps0)))
+        out.append((eps0, one_record_randomized_response(eps0)))
     return out
 
 
@@ -158,7 +144,7 @@ def _search_s32_eps_sp_3eps_dp():
     tanh(ε₀/4)-SP and exactly ε₀-DP."""
     lhs, rhs, labels = [], [], []
     for eps0 in (0.1, 0.5, 1.0, 2.0):
-        m = rr_one_record(eps0)
+        m = one_record_randomized_response(eps0)
         s = S.semantic_epsilon(m).epsilon
         lhs.append(m.epsilon()); rhs.append(3 * s); labels.append(f"randomized response eps0={eps0}, s={s:.4f}")  # noqa: E702
     return lhs, rhs, labels, "extremal"
@@ -260,7 +246,7 @@ def _search_thm24_forward():
         labels.append(f"leaky count n={n}, eps={eps}, delta={delta}")
     for eps, delta in ((0.1, 1e-4), (0.5, 1e-3), (1.0, 0.01)):
         e1, d1 = S.thm24_parameters(eps, delta, 1)
-        lhs.append(_semantic_delta_search(leaky_rr(eps, delta), e1, rng)); rhs.append(d1)  # noqa: E702
+        lhs.append(_semantic_delta_search(leaky_randomized_response(eps, delta), e1, rng)); rhs.append(d1)  # noqa: E702
         labels.append(f"leaky randomized response eps={eps}, delta={delta}")
     for eps, delta in ((0.01, 9.8e-5), (0.05, 1e-4), (0.1, 1e-4), (0.3, 1e-3)):
         e1, d1 = S.thm24_parameters(eps, delta, 1)
@@ -310,7 +296,7 @@ def _search_thm24_converse():
     ε₀ on a grid is (s, 0)-SP with s = tanh(ε₀/4), hence (s, δ)-SP for every δ; its δ at 3s against 2δ."""
     lhs, rhs, labels = [], [], []
     for eps0 in np.linspace(0.2, 1.6, 8):
-        m = rr_one_record(eps0)
+        m = one_record_randomized_response(eps0)
         s = S.semantic_epsilon(m).epsilon
         for delta in (1e-3, 0.01):
             lhs.append(float(m.delta(3 * s))); rhs.append(2 * delta)  # noqa: E702
@@ -368,7 +354,7 @@ def semantic_delta_ignoring_undefined(mech, belief, eps) -> float:
     leaves b̄ᵢ undefined and is *ignored* for that i (the module's convention, :mod:`dpsemantics.semantic`, counts it
     as a full breach, SD = 1)."""
     b = np.asarray(belief, float)
-    w, z = S._all_posteriors(mech, b, 0)
+    w, z = S.game_weights(mech, b, 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         post = np.where(z[:, None, :] > 0, w / np.where(z > 0, z, 1.0)[:, None, :], 0.0)
     sd = 0.5 * np.abs(post[1:] - post[0][None]).sum(axis=1)
@@ -455,7 +441,7 @@ def _eq4_printed():
 def _eq4_computed():
     """The largest power of a level-0.05 test of one record against a 1-DP mechanism (randomized response
     attains the Wasserman–Zhou bound e^ε·α)."""
-    p0, p1 = record_test_distributions(rr_one_record(1.0), 0, [0.5, 0.5], {0}, {1})
+    p0, p1 = record_test_distributions(one_record_randomized_response(1.0), 0, [0.5, 0.5], {0}, {1})
     return float(S.most_powerful_power(p0, p1, 0.05))
 
 
@@ -476,9 +462,9 @@ def _search_s21_testing():
             labels.append(f"{name}, alpha={a:.2f}, prior={[round(float(v), 2) for v in prior]}")
 
     for eps in (0.1, 1.0, 3.0):
-        add(f"randomized response eps={eps}", rr_one_record(eps), eps, 0.0, [0.5, 0.5])
+        add(f"randomized response eps={eps}", one_record_randomized_response(eps), eps, 0.0, [0.5, 0.5])
         for delta in (0.01, 0.1):
-            add(f"leaky RR eps={eps}, delta={delta}", leaky_rr(eps, delta), eps, delta, [0.5, 0.5])
+            add(f"leaky RR eps={eps}, delta={delta}", leaky_randomized_response(eps, delta), eps, delta, [0.5, 0.5])
         for prior in ([0.5, 0.5], [0.9, 0.1], [0.1, 0.9]):
             add(f"geometric count n=2 eps={eps}", geometric_count(2, eps), eps, 0.0, prior)
     for k, m in enumerate(_random_mechanisms(15, seed=4)):
