@@ -527,3 +527,51 @@ def test_random_pairs_are_distributions_and_seeded():
     for (p, q), (p2, q2) in zip(a, b):
         assert np.array_equal(p, p2) and np.array_equal(q, q2)
         assert p.sum() == pytest.approx(1) and q.sum() == pytest.approx(1)
+
+
+# ------------------------------------------------------------------ a pair's δ through the one hockey stick
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: D.pair_hockey([0.6, 0.4], [0.4, 0.6], math.nan), "eps"),
+    (lambda: D.pair_hockey([2.0, -1.0], [0.5, 0.5], 1.0), "row_present"),
+    (lambda: D.pair_hockey([0.5, 0.5], [0.3, 0.3], 1.0), "row_absent"),
+    (lambda: D.pair_hockey([0.5, 0.5], [0.2, 0.3, 0.5], 1.0), "row_present"),
+    (lambda: D.pair_pdp_delta([0.6, 0.4], [0.4, 0.6], -1.0), "eps"),
+    (lambda: D.pair_pdp_delta([2.0, -1.0], [0.5, 0.5], 1.0), "row_present"),
+    (lambda: D.pair_losses([0.5, 0.5], [1.5, -0.5]), "row_absent"),
+])
+def test_pair_functions_refuse_bad_input_by_the_callers_name(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_pair_hockey_at_huge_eps_is_the_mass_only_one_side_can_produce():
+    """ε = 800: e^ε is beyond the float range, yet the divergence is exact and no overflow warning appears.
+    Q puts 1/2 on an output P cannot produce, so δ = 1/2 at every ε; a full-support pair has δ = 0."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert D.pair_hockey([1.0, 0.0], [0.5, 0.5], 800.0) == 0.5
+        assert D.pair_hockey([0.6, 0.4], [0.4, 0.6], 800.0) == 0.0
+        assert D.pair_pdp_delta([1.0, 0.0], [0.5, 0.5], 800.0) == 0.5  # |Z| = ∞ on both outputs
+
+
+def test_pair_hockey_matches_the_definition_by_enumerating_events():
+    """Kazan et al., Definition 2.1 by brute force: the largest P(E) − e^ε Q(E) over all 2^m events, both ways."""
+    import itertools
+
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        m = int(rng.integers(2, 6))
+        p, q = rng.dirichlet(np.ones(m)), rng.dirichlet(np.ones(m))
+        eps = float(rng.uniform(0, 2))
+        best = 0.0
+        for r in range(m + 1):
+            for ev in itertools.combinations(range(m), r):
+                ev = list(ev)
+                best = max(best, p[ev].sum() - math.exp(eps) * q[ev].sum(), q[ev].sum() - math.exp(eps) * p[ev].sum())
+        assert D.pair_hockey(p, q, eps) == pytest.approx(best, abs=1e-14)
+    assert isinstance(D.pair_hockey([0.6, 0.4], [0.4, 0.6], 0.1), float)
+    assert D.pair_hockey([0.6, 0.4], [0.4, 0.6], [0.0, 0.1]).shape == (2,)

@@ -156,13 +156,6 @@ def test_every_public_function_is_reached():
 KNOWN_FAILURES = {
     "indistinguishability.group_parameters",
     "indistinguishability.transitivity_worst_delta",
-    "disclosure.pair_hockey",
-    "disclosure.pair_pdp_delta",
-    "notions.theorem4_threshold",
-    "semantic.conditioning_counterexample",
-    "semantic.thm24_repaired_delta",
-    "semantic.thm24_repaired_delta_hat",
-    "semantic.thm42_parameters",
 }
 _CASES = [pytest.param(m, n, f, id=f"{m}.{n}",
                        marks=[pytest.mark.xfail(strict=True, reason="not yet total: see KNOWN_FAILURES")]

@@ -400,3 +400,12 @@ def test_bad_inputs_name_the_parameter():
         N.markov_chain_prior(3, 1.2)
     with pytest.raises(ValueError, match="reading"):
         N.bayesian_semantic_privacy(mech, N.independent_prior(2), 0, reading="other")
+
+
+def test_theorem4_threshold_at_huge_eps():
+    """α > e^ε is decided as log α > ε, so ε = 800 (e^ε beyond the float range) refuses any finite α by name and
+    α = ∞ gives the limit e^{−ε} = 0; at ordinary ε the threshold is (α e^{−ε} − 1)/(α − 1) (Zhao, proof of Thm 4)."""
+    with pytest.raises(ValueError, match="alpha must exceed"):
+        N.theorem4_threshold(1e300, 800.0)
+    assert N.theorem4_threshold(math.inf, 800.0) == 0.0
+    assert N.theorem4_threshold(5.0, 1.0) == pytest.approx((5 / math.e - 1) / 4, rel=1e-15)

@@ -490,3 +490,24 @@ def test_testing_bound_shape():
     assert S.testing_bound(1.0, 0.0, 0.0) == 0.0 and S.testing_bound(1.0, 0.1, 0.0) == pytest.approx(0.1)
     assert S.testing_bound(1.0, 0.0, 1.0) == 1.0
     assert S.testing_bound(0.0, 0.0, 0.3) == pytest.approx(0.3)
+
+
+def test_total_at_extreme_parameters_issue_23():
+    """thm24_repaired_delta_hat as the paper's formula in 50 digits, and +inf (not inf − inf = NaN) when e^{3ε}
+    overflows; thm42_parameters for n beyond the float range; conditioning_counterexample refuses arrays and
+    masses above 1 by the caller's names."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        for eps, delta, n in [(0.1, 1e-6, 3), (0.01, 1e-10, 100), (1.0, 1e-3, 1)]:
+            e3 = mpmath.expm1(3 * mpmath.mpf(eps))
+            want = ((e3 + 2 * mpmath.sqrt(n * mpmath.mpf(delta))) * (e3 + 2) - e3) / 2
+            assert S.thm24_repaired_delta_hat(eps, delta, n) == pytest.approx(float(want), rel=1e-13)
+    assert S.thm24_repaired_delta_hat(300.0, 1e-6, 3) == math.inf
+    assert S.thm42_parameters(0.5, 0.0, 0.0, 10**400) == (math.expm1(1.5), 0.0)
+    with pytest.raises(ValueError, match="eps must exceed"):
+        S.thm42_parameters(0.5, 1e-6, 0.0, 10**400)
+    with pytest.raises(ValueError, match="eps must be a single number"):
+        S.conditioning_counterexample([0.1, 0.9], 1e-6, 1e-3)
+    with pytest.raises(ValueError, match="delta_hat"):
+        S.conditioning_counterexample(800.0, 1e-6, 1e-3)

@@ -578,8 +578,10 @@ def theorem4_threshold(alpha, eps) -> float:
     """Zhao, proof of Theorem 4: eq. (39) exceeds e^ε once ``q < (α − e^ε)/(e^ε(α − 1))`` (needs α > e^ε)."""
     eps = check_epsilon(eps, "eps", scalar=True)
     alpha = as_float(alpha, "alpha", scalar=True)
-    if not alpha > math.exp(eps):
-        raise ValueError(f"alpha must exceed e^eps = {math.exp(eps)!r} (got alpha={alpha!r})")
+    # α > e^ε compared as log α > ε: e^ε overflows past ε ≈ 709 while the comparison is still defined
+    if not (alpha > 0 and math.log(alpha) > eps):
+        bound = f"e^eps = {math.exp(eps)!r}" if eps < 709 else f"e^eps (eps={eps!r})"
+        raise ValueError(f"alpha must exceed {bound} (got alpha={alpha!r})")
     if math.isinf(alpha):
         return math.exp(-eps)
     return float((alpha * math.exp(-eps) - 1) / (alpha - 1))

@@ -49,6 +49,7 @@ Two conventions, both stated in the chapter:
 
 from __future__ import annotations
 
+import math
 import itertools
 from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence
@@ -651,19 +652,21 @@ def conditioning_counterexample(eps, delta, delta_hat, *, slack: float = 1e-6):
 
     the column t₀ filling row 0 up to total mass 1 (the two A-marginals are equal).  Raises when the
     masses do not fit in a probability distribution (δ/δ̂ too large)."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta, "delta", open_low=True)
-    delta_hat = check_probability(delta_hat, "delta_hat", open_low=True, open_high=True)
-    slack = check_positive(slack, "slack")
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
+    delta = check_delta(delta, "delta", open_low=True, scalar=True)
+    delta_hat = check_probability(delta_hat, "delta_hat", open_low=True, open_high=True, scalar=True)
+    slack = check_positive(slack, "slack", scalar=True)
     a = delta_hat * (1 + slack)
     if a >= 1:
         raise ValueError(f"delta_hat*(1+slack) must be < 1 (got delta_hat={delta_hat}, slack={slack})")
     u = delta / a
-    P = np.array([[u * (1 - a), np.exp(eps) * u * (1 - a), 0.0], [u * a, 0.0, 0.0]])
+    # P's mass outside t₀ is u(1 − a)(1 + e^ε) + ua: compared in log space (e^ε may be beyond the float range)
+    if delta >= 1 or math.log(u) + math.log1p(-a) + math.log1p(math.exp(-eps)) + eps > math.log1p(-delta):
+        raise ValueError(f"eps, delta and delta_hat give masses above 1: delta/delta_hat is too large at this eps "
+                         f"(got eps={eps}, delta={delta}, delta_hat={delta_hat})")
+    P = np.array([[u * (1 - a), math.exp(eps) * u * (1 - a), 0.0], [u * a, 0.0, 0.0]])
     Q = np.array([[u * (1 - a), u * (1 - a), 0.0], [0.0, u * a, 0.0]])
-    P[0, 2], Q[0, 2] = 1 - P.sum(), 1 - Q.sum()
-    if P[0, 2] < 0 or Q[0, 2] < 0:
-        raise ValueError(f"delta/delta_hat is too large for a distribution (got delta={delta}, delta_hat={delta_hat})")
+    P[0, 2], Q[0, 2] = max(1 - P.sum(), 0.0), max(1 - Q.sum(), 0.0)
     return P, Q
 
 
@@ -677,8 +680,9 @@ def thm24_repaired_delta_hat(eps, delta, n):
     delta = check_delta(delta, "delta", open_low=True)
     n = check_positive(n, "n")
     e3 = np.expm1(3 * np.asarray(eps))
-    eps_prime = e3 + 2 * np.sqrt(n * np.asarray(delta))
-    return (eps_prime * (e3 + 2) - e3) / 2
+    root = 2 * np.sqrt(n * np.asarray(delta))
+    # ((e3 + root)(e3 + 2) − e3)/2 expanded into non-negative terms: no inf − inf when e^{3ε} overflows
+    return (e3 * (e3 + 1) + root * (e3 + 2)) / 2
 
 
 @overflow_is_infinity
@@ -775,7 +779,9 @@ def thm42_parameters(eps, delta, delta1, n):
     delta = check_delta(delta, "delta", scalar=True)
     delta1 = check_delta(delta1, "delta1", scalar=True)
     n = check_positive_int(n, "n")
-    root = float(np.sqrt(n * (delta + delta1)))
+    delta2 = delta + delta1
+    # n beyond the float range: √(nδ₂) is +∞ unless δ₂ = 0
+    root = 0.0 if delta2 == 0 else (math.sqrt(n) * math.sqrt(delta2) if n < 2**1000 else math.inf)
     if eps <= root:
         raise ValueError(f"eps must exceed sqrt(n*(delta+delta1)) = {root:.3g} for Theorem 4.2 (got eps={eps})")
     return float(np.expm1(3 * eps) + root), 4 * root

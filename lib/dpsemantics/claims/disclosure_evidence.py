@@ -152,7 +152,9 @@ def worst_pair(z, objective, constraints):
     ones = np.ones(losses.size)
     a_eq = [prog.p_coef(ones), prog.q_coef(ones)]
     res = linprog(-c, A_ub=np.array(a_ub) if a_ub else None, b_ub=np.array(b_ub) if b_ub else None,
-                  A_eq=np.array(a_eq), b_eq=[1.0, 1.0], bounds=(0, None), method="highs")
+                  A_eq=np.array(a_eq), b_eq=[1.0, 1.0], bounds=(0, None), method="highs",
+                  # both rows must be distributions to 1e-9 (the default 1e-7 feasibility leaves sums 1 ± 4e-7)
+                  options={"primal_feasibility_tolerance": 1e-10})
     if res.status != 0:
         raise RuntimeError(f"the linear program failed: {res.message}")
     return float(-res.fun), prog.rows(res.x)
