@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable
 
 import numpy as np
@@ -37,6 +38,7 @@ from scipy.optimize import minimize_scalar
 from scipy.special import expit
 
 from . import _rounding, indistinguishability
+from ._broadcast import broadcasting
 from ._validate import as_float, as_output, check_delta, check_distribution, check_epsilon, check_positive, check_positive_int, check_probability, overflow_is_infinity
 
 __all__ = [
@@ -114,6 +116,7 @@ def _shift(p, s):
 # --------------------------------------------------------------------------------------------------
 
 
+@broadcasting(prior=check_probability, eps=check_epsilon)
 def posterior_bounds(prior, eps):
     """Kazan et al., Theorem 3.2, eq. (3) (pure DP: Corollary 3.6, eq. (10)).
 
@@ -121,65 +124,60 @@ def posterior_bounds(prior, eps):
     ``[p/(p + (1−p)e^{ε}), p/(p + (1−p)e^{−ε})]``.  Returns ``(low, high)``; broadcasts over ``prior``
     and ``eps``.
     """
-    p = check_probability(prior, "prior")
-    eps = check_epsilon(eps, "eps")
-    p, eps = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(eps, dtype=float))
+    p = prior
     # The log-odds round trip may be off by an ulp; keep low ≤ p ≤ high exactly.
-    return _out(np.minimum(_shift(p, -eps), p)), _out(np.maximum(_shift(p, eps), p))
+    return np.minimum(_shift(p, -eps), p), np.maximum(_shift(p, eps), p)
 
 
+@broadcasting(eps=check_epsilon)
 def ratio_bounds(eps):
     """Kazan et al., Theorem 3.3, eq. (5) (pure DP: Corollary 3.7): the prior-free bounds
     ``(e^{−ε}, e^{ε})`` on the posterior-to-prior ratio."""
-    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
-    with np.errstate(over="ignore"):  # e^ε beyond the float range is +inf, its limit
-        return _out(np.exp(-eps)), _out(np.exp(eps))
+    return np.exp(-eps), np.exp(eps)  # e^ε beyond the float range is +inf, its limit
 
 
+@broadcasting(prior=partial(check_probability, open_low=True), eps=check_epsilon)
 def prior_ratio_bounds(prior, eps):
     """The prior-dependent ratio bounds behind Theorem 3.3 (proof in Appendix A.3):
     ``1/(p + (1−p)e^{ε}) ≤ X/p ≤ 1/(p + (1−p)e^{−ε})``.  The ratio needs p > 0."""
-    p = check_probability(prior, "prior", open_low=True)
-    eps = check_epsilon(eps, "eps")
-    p, eps = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(eps, dtype=float))
+    p = prior
     with np.errstate(divide="ignore"):
         lp, lq = np.log(p), np.log1p(-p)
     low = np.exp(-np.logaddexp(lp, lq + eps))
     high = np.exp(-np.logaddexp(lp, lq - eps))
-    return _out(low), _out(high)
+    return low, high
 
 
+@broadcasting(eps=check_epsilon)
 def difference_bound(eps):
     """Kazan et al., Theorem 3.5(1), eq. (8) (pure DP: Corollary 3.8): the prior-free bound
     ``(e^{ε/2} − 1)/(e^{ε/2} + 1) = tanh(ε/4)`` on |posterior − prior|."""
-    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
-    return _out(np.tanh(eps / 4.0))
+    return np.tanh(eps / 4.0)
 
 
+@broadcasting(prior=check_probability, eps=check_epsilon)
 def prior_difference_bounds(prior, eps):
     """The prior-dependent difference bounds of Lemma 3.4, eq. (6): ``(low − p, high − p)`` with
     ``(low, high) = posterior_bounds(p, ε)``, written as ``∓p(1−p)(1 − e^{∓ε})/(…)`` so that no
     cancellation occurs near p = 0 or 1."""
-    p = check_probability(prior, "prior")
-    eps = check_epsilon(eps, "eps")
-    p, eps = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(eps, dtype=float))
+    p = prior
     q = 1.0 - p
     em = np.exp(-eps)
     one_minus_em = -np.expm1(-eps)
     with np.errstate(invalid="ignore"):  # p(1 − p) = 0 with e^{−ε} = 0: the posterior cannot move, 0
         high = np.where(p * q == 0, 0.0, p * q * one_minus_em / (p + q * em))
         low = np.where(p * q == 0, 0.0, -p * q * one_minus_em / (p * em + q))
-    return _out(low), _out(high)
+    return low, high
 
 
+@broadcasting(eps=check_epsilon)
 def worst_case_prior(eps):
     """Kazan et al., Lemma 3.4: the priors at which the difference bounds of eq. (6) are extreme.
 
     Returns ``(p_up, p_down)``: ``p_up = 1/(1 + e^{ε/2})`` maximises the upper limit (the largest
     possible increase of the posterior), ``p_down = 1/(1 + e^{−ε/2})`` minimises the lower limit.
     """
-    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
-    return _out(expit(-eps / 2.0)), _out(expit(eps / 2.0))
+    return expit(-eps / 2.0), expit(eps / 2.0)
 
 
 def epsilon_tilde(eps):
@@ -616,6 +614,7 @@ def approximate_bounds(eps, delta, delta_prime, prior=0.5) -> DisclosureBounds:
                             rlow, rhigh, prlow, prhigh, difference_bound(eps_prime), up, down)
 
 
+@broadcasting(elementwise=True, rho=check_positive)
 def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
     """Kazan et al., Example 4.1: the smallest ε′ reachable from ρ-zCDP at confidence 1 − δ′.
 
@@ -625,12 +624,7 @@ def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
     """
     from . import conversions
 
-    rho = check_positive(rho, "rho")
     delta_prime = check_delta(delta_prime, "delta_prime", open_low=True, scalar=True)
-    if np.ndim(rho):
-        pairs = [best_zcdp_pdp_epsilon(r, delta_prime, tight=tight) for r in np.ravel(rho)]
-        shape = np.shape(rho)
-        return (np.array([e for e, _ in pairs]).reshape(shape), np.array([d for _, d in pairs]).reshape(shape))
     log_dp = math.log(delta_prime)
 
     def f(log_delta):
@@ -935,7 +929,7 @@ def pair_pdp_delta(row_present, row_absent, eps):
     return _out(np.maximum((a * out).sum(-1), (b * out).sum(-1)))
 
 
-@overflow_is_infinity
+@broadcasting(prior=check_probability, eps=check_epsilon)
 def leave_thresholds(prior, eps, metric: str):
     """The losses between which an adversary with this prior stays inside the bound of ``metric`` at level ε:
     returns ``(lo, hi)``; the posterior leaves the bound exactly when z < lo or z > hi (±∞: never).
@@ -946,9 +940,7 @@ def leave_thresholds(prior, eps, metric: str):
     """
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {METRICS} (got metric={metric!r})")
-    p = np.asarray(check_probability(prior, "prior"), dtype=float)
-    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
-    p, eps = np.broadcast_arrays(p, eps)
+    p = prior
     inner = (p > 0) & (p < 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         if metric == "posterior":
@@ -964,7 +956,7 @@ def leave_thresholds(prior, eps, metric: str):
             lo = np.where(p - b > 0, logit(np.maximum(p - b, 0)) - lp, -np.inf)
     lo = np.where(inner, lo, -np.inf)
     hi = np.where(inner, hi, np.inf)
-    return _out(lo), _out(hi)
+    return lo, hi
 
 
 def renyi_rho(row_present, row_absent, alphas=None) -> float:

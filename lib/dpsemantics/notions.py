@@ -42,6 +42,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -49,6 +50,7 @@ from scipy.optimize import brentq
 from scipy.special import expit
 
 from ._validate import as_float, check_distribution, check_epsilon, check_positive_int, check_probability, check_record_count
+from ._broadcast import broadcasting
 from .mechanisms import FiniteMechanism
 
 __all__ = [
@@ -399,27 +401,27 @@ def semantic_privacy(mechanism: FiniteMechanism, default) -> float:
 
 
 
+@broadcasting(eps=partial(check_epsilon, allow_inf=True))
 def zhao_converse_level(eps):
     """Zhao, Theorems 1 and 2 (second halves): (1/2 − 1/(e^ε + 1))-(B)SP ⇒ ε-(B)DP.
 
     Computed as tanh(ε/2)/2, which equals 1/2 − 1/(e^ε + 1)."""
-    eps = check_epsilon(eps, "eps", allow_inf=True)
-    return np.tanh(np.asarray(eps) / 2) / 2 if np.ndim(eps) else math.tanh(eps / 2) / 2
+    return np.tanh(eps / 2) / 2
 
 
+@broadcasting(eps=check_epsilon)
 def ks_converse_level(eps):
     """Kasiviswanathan & Smith, Theorem 2.2 in Zhao's parametrisation: ε/6-SP ⇒ ε-DP, valid for ε ≤ 1.35."""
-    eps = check_epsilon(eps, "eps")
-    if np.any(np.asarray(eps) > KS_CONVERSE_LIMIT + 1e-12):
+    if np.any(eps > KS_CONVERSE_LIMIT + 1e-12):
         raise ValueError(f"eps must be <= 1.35 for Kasiviswanathan & Smith's converse (got eps={eps!r})")
-    return np.asarray(eps) / 6 if np.ndim(eps) else eps / 6
+    return eps / 6
 
 
+@broadcasting(eps=partial(check_epsilon, allow_inf=True))
 def tight_converse_level(eps):
     """The largest δ for which δ-(B)SP ⇒ ε-(B)DP: tanh(ε/4) (our sharpening; attained by randomized
     response on one record whose default value is one of its two values)."""
-    eps = check_epsilon(eps, "eps", allow_inf=True)
-    return np.tanh(np.asarray(eps) / 4) if np.ndim(eps) else math.tanh(eps / 4)
+    return np.tanh(eps / 4)
 
 
 
@@ -434,25 +436,22 @@ def improvement_range_end() -> float:
 # --------------------------------------------------------------------------------------------------
 
 
+@broadcasting(b=check_probability, eps=check_epsilon)
 def membership_g(b, eps):
     """Zhao, eq. (26): ``g(b) = (1 − b)/(e^{−ε} − b)`` for ``b ≤ 1/(1 + e^ε)`` and ``(e^ε − 1 + b)/b`` above.
 
     By Lemma 1, ⟨D, ε⟩-MP holds iff ``P[Y|x_i]/P[Y|x̄_i] ≤ g(P_D[x_i])`` for every event and D.  The first
     branch is evaluated as ``(1 − b) e^ε / (1 − b e^ε)`` (no cancellation), the second as ``1 + (e^ε − 1)/b``.
     """
-    b = check_probability(b, "b")
-    eps = check_epsilon(eps, "eps")
-    b_arr, e_arr = np.broadcast_arrays(np.asarray(b, dtype=float), np.asarray(eps, dtype=float))
-    split = expit(-e_arr)  # 1/(1 + e^ε) without overflow
-    low = b_arr <= split
+    split = expit(-eps)  # 1/(1 + e^ε) without overflow
+    low = b <= split
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         # log of the first branch: log(1 − b) + ε − log(1 − b e^ε), with b e^ε < 1 on this branch
-        b_low = np.where(low, b_arr, 0.0)
-        log_first = np.log1p(-b_low) + e_arr - np.log1p(-np.exp(np.log(b_low) + e_arr))
+        b_low = np.where(low, b, 0.0)
+        log_first = np.log1p(-b_low) + eps - np.log1p(-np.exp(np.log(b_low) + eps))
         first = np.exp(log_first)
-        second = 1 + np.expm1(e_arr) / np.where(low, 1.0, b_arr)
-    out = np.where(low, first, second)
-    return float(out) if out.ndim == 0 else out
+        second = 1 + np.expm1(eps) / np.where(low, 1.0, b)
+    return np.where(low, first, second)
 
 
 def membership_ratios_direct(p_in, p_out, b) -> tuple[float, float]:
@@ -565,13 +564,12 @@ def membership_privacy_of(mechanism: FiniteMechanism, prior, b) -> np.ndarray | 
     return float(worst[0]) if np.ndim(b) == 0 else worst
 
 
+@broadcasting(alpha=as_float, q=check_probability)
 def scaled_posterior_ratio(alpha, q):
     """Zhao, eq. (39): ``P[x_i|Y]/P[x_i] = α/(αq + 1 − q)`` under a distribution scaled to ``P[x_i] = q``."""
-    alpha = as_float(alpha, "alpha")
-    if np.any(np.asarray(alpha) < 1) or np.any(np.isinf(alpha)):
+    if np.any(alpha < 1) or np.any(np.isinf(alpha)):
         raise ValueError(f"alpha must be finite and >= 1 (got alpha={alpha!r})")
-    q = check_probability(q, "q")
-    return np.asarray(alpha) / (np.asarray(alpha) * q + 1 - np.asarray(q))
+    return alpha / (alpha * q + 1 - q)
 
 
 def theorem4_threshold(alpha, eps) -> float:

@@ -52,6 +52,7 @@ from __future__ import annotations
 import math
 import itertools
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Hashable, Sequence
 
 import numpy as np
@@ -69,6 +70,7 @@ from ._validate import (
     check_record_count,
     overflow_is_infinity,
 )
+from ._broadcast import broadcasting
 from .indistinguishability import smallest_delta
 from .mechanisms import FiniteMechanism, two_sided_geometric_pmf
 
@@ -500,61 +502,57 @@ def worst_semantic_delta(
 # ---------------------------------------------------------------------------------------------------
 
 
-@overflow_is_infinity
+@broadcasting(eps=check_epsilon)
 def thm22_epsilon(eps):
     """Theorem 2.2 as stated: ε-DP implies (e^ε − 1)-semantic privacy."""
-    eps = check_epsilon(eps, "eps")
     return np.expm1(eps)
 
 
-@overflow_is_infinity
+@broadcasting(eps=check_epsilon)
 def thm22_proof_epsilon(eps):
     """What the proof of Theorem 2.2 (§3.2, "restated": ε/2-DP ⇒ (e^ε − 1)-SP) gives for ε-DP:
     e^{2ε} − 1, weaker than the statement."""
-    eps = check_epsilon(eps, "eps")
     return np.expm1(2 * eps)
 
 
+@broadcasting(eps=check_epsilon)
 def tight_semantic_epsilon(eps):
     """The exact worst case over all ε-DP mechanisms: tanh(ε/2) (the chapter proves the bound; the
     two-sided geometric count with n ≥ 2 attains it).  ε-DP keeps r(x) in [e^{−ε}, e^ε], so R ≤ e^{2ε}."""
-    eps = check_epsilon(eps, "eps")
     return np.tanh(eps / 2)
 
 
+@broadcasting(eps_sem=check_epsilon)
 def thm22_converse_epsilon(eps_sem):
     """Theorem 2.2's converse as stated: ε/2-semantic privacy implies 3ε-DP for ε ≤ 0.45, i.e.
     s-semantic privacy implies 6s-DP for s ≤ 0.225.  Raises outside the stated range."""
-    s = check_epsilon(eps_sem, "eps_sem")
-    if np.any(np.asarray(s) > 0.225):
+    if np.any(eps_sem > 0.225):
         raise ValueError(f"eps_sem must be <= 0.225 (= 0.45/2, Theorem 2.2's range) (got eps_sem={eps_sem})")
-    return 6 * np.asarray(s) + 0.0
+    return 6 * eps_sem
 
 
+@broadcasting(eps_sem=check_probability)
 def tight_converse_epsilon(eps_sem):
     """The exact converse: s-semantic privacy implies (4 artanh s)-DP, and randomized response shows
     nothing smaller works.  (Semantic ε ≥ tanh(ε_DP/4) because a neighbour pair differing in record i
     gives R ≥ e^{ε_DP}.)  ∞ at s ≥ 1."""
-    s = check_probability(eps_sem, "eps_sem")
     with np.errstate(divide="ignore"):
-        return 4 * np.arctanh(s)
+        return 4 * np.arctanh(eps_sem)
 
 
+@broadcasting(eps_sem=check_probability)
 def two_point_converse_epsilon(eps_sem):
     """What the two-point belief of the proof of Theorem 2.2 (equation 6) yields from s-semantic
     privacy: posterior odds ≤ (½ + s)/(½ − s), i.e. (2 artanh 2s)-DP, for s < ½."""
-    s = check_probability(eps_sem, "eps_sem")
-    if np.any(np.asarray(s) >= 0.5):
+    if np.any(eps_sem >= 0.5):
         raise ValueError(f"eps_sem must be < 0.5 for equation (6) to bound anything (got eps_sem={eps_sem})")
-    return 2 * np.arctanh(2 * np.asarray(s))
+    return 2 * np.arctanh(2 * eps_sem)
 
 
-@overflow_is_infinity
+@broadcasting(eps=partial(check_epsilon, strictly_positive=True), n=check_positive)
 def thm24_max_delta(eps, n):
     """Theorem 2.4 (1)'s condition: δ < (1 − e^{−ε})²/n.  Returns the right-hand side."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    n = check_positive(n, "n")
-    return np.expm1(-np.asarray(eps)) ** 2 / n
+    return np.expm1(-eps) ** 2 / n
 
 
 @overflow_is_infinity
@@ -574,14 +572,11 @@ def thm24_parameters(eps, delta, n):
     return float(np.expm1(3 * eps) + 2 * root), float(4 * root)
 
 
-@overflow_is_infinity
+@broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=check_delta, n=check_positive)
 def thm24_proof_epsilon(eps, delta, n):
     """ε′ that the proof of Theorem 2.4 (1) actually yields: Lemma 3.3 (5) applied to (3ε, √(nδ))
     gives e^{3ε} − 1 + √(nδ) (the proof's last line writes e^{3ε̂} − 1 + δ̂, a slip)."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta)
-    n = check_positive(n, "n")
-    return np.expm1(3 * np.asarray(eps)) + np.sqrt(n * np.asarray(delta))
+    return np.expm1(3 * eps) + np.sqrt(n * delta)
 
 
 def thm24_converse_parameters(eps, delta):
@@ -593,15 +588,12 @@ def thm24_converse_parameters(eps, delta):
     return 3 * eps, 2 * delta
 
 
-@overflow_is_infinity
+@broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=check_delta, delta_hat=check_positive)
 def conditioning_delta(eps, delta, delta_hat):
     """Lemma 3.4 (Conditioning Lemma) as proved: δ″ = 2δ/δ̂ + 2δ/(1 − e^{−ε}) bounds the probability of
     transcripts t at which A|_{B=t} and A′|_{B′=t} are not (3ε, δ̂)-indistinguishable.  (The printed
     statement reads 2δ̂/δ̂ + 2δ̂/(1 − e^{−ε̂}), a typo.)"""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta)
-    delta_hat = check_positive(delta_hat, "delta_hat")
-    return 2 * np.asarray(delta) / delta_hat - 2 * np.asarray(delta) / np.expm1(-np.asarray(eps))
+    return 2 * delta / delta_hat - 2 * delta / np.expm1(-eps)
 
 
 def conditioning_bad_mass(joint, joint_prime, eps_hat, delta_hat) -> tuple[float, float]:
@@ -626,7 +618,7 @@ def conditioning_bad_mass(joint, joint_prime, eps_hat, delta_hat) -> tuple[float
     return float(pb[bad].sum()), float(qb[bad].sum())
 
 
-@overflow_is_infinity
+@broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=check_delta, delta_hat=check_positive)
 def corrected_conditioning_delta(eps, delta, delta_hat):
     """The Conditioning Lemma (K&S Lemma 3.4) with the proof repaired: δ″ = 2δ/(1 − e^{−ε}) + (1 + e^{2ε})·δ/δ̂.
 
@@ -634,10 +626,6 @@ def corrected_conditioning_delta(eps, delta, delta_hat):
     Pr[B′ ∈ Bad′₂] ≤ δ/δ̂; off Bad₀, Pr[B = t] ≤ e^{2ε} Pr[B′ = t], hence Pr[B ∈ Bad′₂] ≤ e^{2ε}δ/δ̂.
     (The same bound holds over t ~ B′ by symmetry.)  :func:`conditioning_counterexample` shows that the
     printed 2δ/δ̂ + 2δ/(1 − e^{−ε}) is not enough."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta)
-    delta_hat = check_positive(delta_hat, "delta_hat")
-    eps, delta = np.asarray(eps), np.asarray(delta)
     return -2 * delta / np.expm1(-eps) + (1 + np.exp(2 * eps)) * delta / delta_hat
 
 
@@ -670,17 +658,14 @@ def conditioning_counterexample(eps, delta, delta_hat, *, slack: float = 1e-6):
     return P, Q
 
 
-@overflow_is_infinity
+@broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=partial(check_delta, open_low=True), n=check_positive)
 def thm24_repaired_delta_hat(eps, delta, n):
     """The largest δ̂ for which (3ε, δ̂)-indistinguishable posteriors are within Theorem 2.4 (1)'s
     ε′ = e^{3ε} − 1 + 2√(nδ) in statistical difference, using the exact maximum
     (e^{ε̂} − 1 + 2δ̂)/(e^{ε̂} + 1) (:func:`tight_max_sd`) instead of Lemma 3.3 (5):
     δ̂* = ((e^{3ε} − 1 + 2√(nδ))(e^{3ε} + 1) − (e^{3ε} − 1))/2 ≥ (e^{3ε} + 1)√(nδ)."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta, "delta", open_low=True)
-    n = check_positive(n, "n")
-    e3 = np.expm1(3 * np.asarray(eps))
-    root = 2 * np.sqrt(n * np.asarray(delta))
+    e3 = np.expm1(3 * eps)
+    root = 2 * np.sqrt(n * delta)
     # ((e3 + root)(e3 + 2) − e3)/2 expanded into non-negative terms: no inf − inf when e^{3ε} overflows
     return (e3 * (e3 + 1) + root * (e3 + 2)) / 2
 
@@ -735,6 +720,7 @@ def informed_semantic_epsilon(mechanism: FiniteMechanism, *, method: str = "exac
     return best
 
 
+@broadcasting(alpha=check_probability)
 def most_powerful_power(null, alternative, alpha):
     """The power 1 − β of the most powerful (randomised, Neyman–Pearson) test of ``null`` against
     ``alternative`` (two distributions on the same finite outcomes) at level α: reject on the outcomes
@@ -743,32 +729,28 @@ def most_powerful_power(null, alternative, alpha):
     p1 = check_distribution(alternative, "alternative")
     if p0.shape != p1.shape:
         raise ValueError(f"null and alternative must have the same outcomes (got {p0.size} and {p1.size})")
-    alpha = check_probability(alpha, "alpha")
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(p0 > 0, p1 / np.where(p0 > 0, p0, 1.0), np.inf)
     order = np.argsort(-ratio, kind="stable")
     levels = np.concatenate([[0.0], np.cumsum(p0[order])])
     powers = np.concatenate([[0.0], np.cumsum(p1[order])])
-    a = np.asarray(alpha, dtype=float)
+    a = alpha
     k = np.clip(np.searchsorted(levels, a, side="right") - 1, 0, levels.size - 1)  # last level ≤ α (ties: most power)
     nxt = np.minimum(k + 1, levels.size - 1)
     gap = levels[nxt] - levels[k]
     frac = np.where(gap > 0, (a - levels[k]) / np.where(gap > 0, gap, 1.0), 0.0)
     out = powers[k] + np.clip(frac, 0.0, 1.0) * (powers[nxt] - powers[k])
-    return np.minimum(out, 1.0) + 0.0
+    return np.minimum(out, 1.0)
 
 
+@broadcasting(eps=check_epsilon, delta=check_delta, alpha=check_probability)
 def testing_bound(eps, delta, alpha):
     """The largest power of a level-α test of one record's value against an (ε, δ)-DP mechanism:
     1 − β ≤ e^ε α + δ (Wasserman & Zhou for δ = 0; K&S §2.1, equation (4) with the exponent repaired), and
     symmetrically 1 − β ≤ 1 − e^{−ε}(1 − δ − α).  Returns the smaller of the two, capped at 1."""
-    eps = check_epsilon(eps, "eps")
-    delta = check_delta(delta)
-    alpha = check_probability(alpha, "alpha")
-    a = np.asarray(alpha)
-    first = np.exp(eps) * a + delta
-    second = 1 - np.exp(-np.asarray(eps)) * (1 - delta - a)
-    return np.minimum(np.minimum(first, second), 1.0) + 0.0
+    first = np.exp(eps) * alpha + delta
+    second = 1 - np.exp(-eps) * (1 - delta - alpha)
+    return np.minimum(np.minimum(first, second), 1.0)
 
 
 @overflow_is_infinity
@@ -787,22 +769,18 @@ def thm42_parameters(eps, delta, delta1, n):
     return float(np.expm1(3 * eps) + root), 4 * root
 
 
-@overflow_is_infinity
+@broadcasting(eps=check_epsilon, delta=check_delta)
 def max_sd_bound(eps, delta):
     """Lemma 3.3 (5): (ε, δ)-indistinguishable X, Y have SD(X, Y) ≤ e^ε − 1 + δ."""
-    eps = check_epsilon(eps, "eps")
-    delta = check_delta(delta)
     return np.expm1(eps) + delta
 
 
-@overflow_is_infinity
+@broadcasting(eps=check_epsilon, delta=check_delta)
 def tight_max_sd(eps, delta):
     """The largest SD of two (ε, δ)-indistinguishable distributions: (e^ε − 1 + 2δ)/(e^ε + 1), attained on
     three points (the corner of the (ε, δ) trade-off region)."""
-    eps = check_epsilon(eps, "eps")
-    delta = check_delta(delta)
-    a = np.exp(-np.asarray(eps))  # divided through by e^ε: no inf/inf at large ε (the limit is 1)
-    return (1 - a + 2 * np.asarray(delta) * a) / (1 + a)
+    a = np.exp(-eps)  # divided through by e^ε: no inf/inf at large ε (the limit is 1)
+    return (1 - a + 2 * delta * a) / (1 + a)
 
 
 def pointwise_delta(p, q, eps) -> float:
@@ -891,32 +869,27 @@ def paper_gaussian_sigma(eps, delta) -> float:
     return float(np.sqrt(-np.log(delta)) / eps)
 
 
-@overflow_is_infinity
+@broadcasting(t=as_float, sigma=check_positive)
 def dwork_mcsherry_sd(t, sigma):
     """Theorem A.2's counterexample: belief uniform on {0ⁿ, (1, 0ⁿ⁻¹)}, output t = Σx + N(0, σ²).
     Game 1 does not update (both databases become 0ⁿ), so SD(b̄₀, b̄₁) = |Pr[(1,0ⁿ⁻¹) | t] − ½| with
     log-odds (2t − 1)/(2σ²)."""
-    t = as_float(t, "t")
-    sigma = check_positive(sigma, "sigma")
     with np.errstate(over="ignore", divide="ignore", under="ignore"):  # σ → 0: the log-odds are ±inf
-        log_odds = (2 * np.asarray(t) - 1) / (2 * np.asarray(sigma) ** 2)
-    return np.abs(expit(np.nan_to_num(log_odds, nan=0.0)) - 0.5) + 0.0
+        log_odds = (2 * t - 1) / (2 * sigma**2)
+    return np.abs(expit(np.nan_to_num(log_odds, nan=0.0)) - 0.5)
 
 
+@broadcasting(n=check_positive, sigma=check_positive, eps_prime=check_epsilon)
 def dwork_mcsherry_delta(n, sigma, eps_prime):
     """Reality-oblivious δ′ at ε′ for Theorem A.2's counterexample when the real database is 1ⁿ:
     Pr_{t ~ N(n, σ²)}[SD(b̄₀, b̄₁) > ε′] (K&S Definition A.1).  Needs ε′ < ½ (SD never exceeds ½ here)."""
-    n = check_positive(n, "n")
-    sigma = check_positive(sigma, "sigma")
-    eps_prime = check_epsilon(eps_prime, "eps_prime")
-    if np.any(np.asarray(eps_prime) >= 0.5):
-        return np.zeros_like(np.asarray(eps_prime, dtype=float)) + 0.0
+    below = eps_prime < 0.5  # elsewhere SD > ε′ never happens: δ′ = 0, element by element
     # SD > ε′  ⇔  |2t − 1| > 2σ²·2 artanh(2ε′)
-    c = 2 * sigma**2 * 2 * np.arctanh(2 * np.asarray(eps_prime))
+    a = np.arctanh(2 * np.where(below, eps_prime, 0.0))
+    with np.errstate(invalid="ignore"):  # σ² = ∞ with artanh 0 = 0: the threshold is 0, not NaN
+        c = np.where(a == 0, 0.0, 4 * sigma**2 * a)
     hi, lo = (1 + c) / 2, (1 - c) / 2
-    n = np.asarray(n, dtype=float)
-    out = ndtr((n - hi) / sigma) + ndtr((lo - n) / sigma)
-    return float(out) if np.ndim(out) == 0 else out
+    return np.where(below, ndtr((n - hi) / sigma) + ndtr((lo - n) / sigma), 0.0)
 
 
 def median_mechanism(n: int, k: int, eps, s: int = 1, *, margin: int = 3) -> FiniteMechanism:
