@@ -46,12 +46,12 @@ VALID = {
     "joint": [[0.25, 0.25], [0.25, 0.25]], "joint_prime": [[0.25, 0.25], [0.25, 0.25]], "relatives": 1,
     "mechanism": _LRR, "loss": lambda: disclosure.gaussian_loss(1.0), "number": 1,
     "profile": lambda: (lambda e: mechanisms.gaussian_delta(e, 1.0)), "event": lambda: [0],
-    "q_or_p": 0.3,
+    "q_or_p": 0.3, "centre": 1, "spread": 0.5, "likelihoods": [[0.2, 0.5], [0.8, 0.5]],
 }
 # parameters that are objects, not numbers: not fuzzed with numeric extremes
 OBJECTS = {"mechanism", "loss", "profile", "event", "x", "y", "metric", "ks", "priors", "max_posteriors", "eps_list",
            "delta_list", "p", "values", "p_in", "p_out", "game0", "game_i", "null", "alternative", "row_present",
-           "row_absent", "joint", "joint_prime"}
+           "row_absent", "joint", "joint_prime", "likelihoods"}
 
 NOT_FUZZED = {
     # parameters that are models, populations, transcripts, callables, rngs or tables: no numeric extreme applies

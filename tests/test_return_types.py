@@ -33,12 +33,13 @@ OVERRIDES = {
     "transitivity_witness": {"t": 1e-3}, "thm22_converse_epsilon": {"eps_sem": 0.2},
     "two_point_converse_epsilon": {"eps_sem": 0.2}, "thm24_converse_parameters": {"eps": 0.4},
     "most_powerful_power": {"alpha": 0.1}, "testing_bound": {"alpha": 0.1},
+    "clamped_geometric_pmf": {"low": 0, "high": 3},
 }
 # second values per parameter (the first inside the function's domain is used), on the other side of a branch
 # where the function has one
 SECOND = {"eps": [0.1], "eps0": [0.3], "eps_prime": [0.1], "eps_sem": [0.05], "delta": [1e-3], "delta_hat": [0.01],
           "n": [5], "prior": [0.9], "b": [0.05], "alpha": [4.0, 0.3], "q": [0.8], "t": [-1.0], "sigma": [0.3],
-          "rho": [0.5], "delta_prime": [0.2]}
+          "rho": [0.5], "delta_prime": [0.2], "spread": [3.0]}
 
 
 def _call_args(name, func):

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpsemantics import semantic as S
+from dpsemantics import mechanisms
 from dpsemantics.indistinguishability import smallest_delta, total_variation
 from dpsemantics.mechanisms import (
     FiniteMechanism,
@@ -143,7 +144,7 @@ def test_two_point_formula_with_mpmath():
         R = mpmath.mpf(R)
         f = lambda a: a * R / (a * R + 1 - a) - a  # noqa: E731
         a_star = mpmath.findroot(lambda a: R / (a * R + 1 - a) ** 2 - 1, (mpmath.mpf("1e-6"), 1), solver="bisect")
-        assert float(f(a_star)) == pytest.approx(float(S._two_point_sd(R)), abs=1e-12)
+        assert float(f(a_star)) == pytest.approx(S.tilt_statistical_difference(math.log(float(R))), abs=1e-12)
 
 
 # --- Theorem 2.2 -------------------------------------------------------------------------------------
@@ -511,3 +512,38 @@ def test_total_at_extreme_parameters_issue_23():
         S.conditioning_counterexample([0.1, 0.9], 1e-6, 1e-3)
     with pytest.raises(ValueError, match="delta_hat"):
         S.conditioning_counterexample(800.0, 1e-6, 1e-3)
+
+
+def test_clamped_geometric_is_one_implementation_with_the_closed_form():
+    """mechanisms.clamped_geometric_pmf against the two-sided geometric law summed by hand (Ghosh et al.: Pr[Z = k]
+    ∝ e^{−ε|k|}), the tails folded onto the end points; leaky_count and median_mechanism use it."""
+    eps, centre, low, high = 0.7, 2, -1, 4
+    a = math.exp(-eps)
+    pmf = lambda k: (1 - a) / (1 + a) * a ** abs(k)  # noqa: E731
+    want = [pmf(k - centre) for k in range(low, high + 1)]
+    want[0] = sum(pmf(k - centre) for k in range(low - 400, low + 1))
+    want[-1] = sum(pmf(k - centre) for k in range(high, high + 400))
+    np.testing.assert_allclose(mechanisms.clamped_geometric_pmf(centre, eps, low, high), want, rtol=1e-13)
+    leaky = S.leaky_count(3, eps, 0.1)
+    row = leaky.row((1, 1, 0))
+    np.testing.assert_allclose(row[:4], 0.9 * mechanisms.clamped_geometric_pmf(2, eps, 0, 3), rtol=1e-15)
+    med = S.median_mechanism(3, 2, eps, 2, margin=1)
+    np.testing.assert_allclose(med.row((0, 2, 2)), mechanisms.clamped_geometric_pmf(2, eps / 2, -1, 3), rtol=1e-15)
+    with pytest.raises(ValueError, match="high must exceed low"):
+        mechanisms.clamped_geometric_pmf(0, eps, 2, 2)
+
+
+def test_log_ratio_spread_and_the_tilt_bound():
+    """One max-log-ratio: ln(max/min) per column, ∞ where a point is ruled out, 0 where nothing is observed; and
+    tanh(Δ/4) = (√R − 1)/(√R + 1) with R = e^Δ (written out here), 1 at Δ = ∞."""
+    lik = np.array([[0.2, 0.0, 0.0], [0.8, 0.3, 0.0]])
+    np.testing.assert_array_equal(S.log_ratio_spread(lik, axis=0), [math.log(4.0), math.inf, 0.0])
+    assert S.log_ratio_spread([0.5, 0.25]) == math.log(2.0)
+    for delta_log in (0.0, 0.3, 2.0, 40.0):
+        root = math.exp(delta_log / 2)
+        assert S.tilt_statistical_difference(delta_log) == pytest.approx((root - 1) / (root + 1), rel=1e-14, abs=1e-300)
+    assert S.tilt_statistical_difference(math.inf) == 1.0
+    with pytest.raises(ValueError, match="likelihoods must be >= 0"):
+        S.log_ratio_spread([0.5, -0.1])
+    with pytest.raises(ValueError, match="spread"):
+        S.tilt_statistical_difference(-1.0)

@@ -514,3 +514,26 @@ def leaky_randomized_response(eps, delta) -> FiniteMechanism:
     m[:, :2] = (1 - delta) * rr
     m[0, 2] = m[1, 3] = delta
     return FiniteMechanism(m, [(0,), (1,)], ["0", "1", "shows 0", "shows 1"])
+
+
+__all__ += ["clamped_geometric_pmf"]
+
+
+def clamped_geometric_pmf(centre, eps, low, high) -> np.ndarray:
+    """Pr[clamp(centre + Z, low, high) = k] for k = low, …, high, with Z two-sided geometric noise of parameter ε
+    (:func:`two_sided_geometric_pmf`): the geometric mechanism of Ghosh, Roughgarden & Sundararajan with its
+    output clamped to a finite range, as in K&S's leaky count and the median mechanism of their Corollary 4.4.
+    Clamping is post-processing; the end points carry the tails Pr[Z ≤ low − centre] and Pr[Z ≥ high − centre]."""
+    centre = check_positive_int(centre, "centre", minimum=-(10**6), maximum=10**6)
+    low = check_positive_int(low, "low", minimum=-(10**6), maximum=10**6)
+    high = check_positive_int(high, "high", minimum=-(10**6), maximum=10**6)
+    if high <= low:
+        raise ValueError(f"high must exceed low (got low={low}, high={high})")
+    if high - low > 10**6:
+        raise ValueError(f"high - low must be at most 10**6 outputs (got low={low}, high={high})")
+    eps = float(check_epsilon(eps, "eps", strictly_positive=True, scalar=True))
+    a = math.exp(-eps)
+    row = np.array(two_sided_geometric_pmf(np.arange(low, high + 1) - centre, eps), dtype=float)
+    row[0] = _geometric_tail(centre - low, a)
+    row[-1] = _geometric_tail(high - centre, a)
+    return row

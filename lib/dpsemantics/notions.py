@@ -52,6 +52,7 @@ from scipy.special import expit
 from ._validate import as_float, check_distribution, check_epsilon, check_positive_int, check_probability, check_record_count
 from ._broadcast import broadcasting
 from .mechanisms import FiniteMechanism
+from .semantic import log_ratio_spread, tilt_statistical_difference
 
 __all__ = [
     "adversaries",
@@ -274,13 +275,7 @@ def _leakage(mass: np.ndarray, lik: np.ndarray) -> float:
         rows = mass[:, col] > 0
         if rows.sum() < 2:
             continue
-        block = lik[rows, col, :]
-        hi, lo = block.max(axis=0), block.min(axis=0)
-        used = hi > 0
-        if np.any(lo[used] == 0):
-            return math.inf
-        if np.any(used):
-            worst = max(worst, float(np.max(np.log(hi[used]) - np.log(lo[used]))))
+        worst = max(worst, float(np.max(log_ratio_spread(lik[rows, col, :], axis=0))))
     return worst
 
 
@@ -321,15 +316,13 @@ def sup_statistical_difference(game0, game_i) -> float:
         raise ValueError(f"game0 and game_i must have the same length (got {a.size} and {c.size})")
     if np.any(a < 0) or np.any(c < 0):
         raise ValueError("game0 and game_i must be probabilities (>= 0)")
-    both = (a > 0) & (c > 0)
     if np.any((a > 0) & (c == 0)):
         return 1.0  # y proves record i was used (the convention of dpsemantics.semantic)
-    if not np.any(both):
+    if not np.any((a > 0) & (c > 0)):
         return 0.0  # y never happens in Game 0: nothing to observe
-    if np.any((a == 0) & (c > 0)):
-        return 1.0
-    lr = np.log(a[both]) - np.log(c[both])
-    return float(np.tanh((lr.max() - lr.min()) / 4.0))
+    # the spread of ln(game0/game_i) over the points where game_i > 0 (a zero ratio there: a breach, Δ = ∞)
+    seen = c > 0
+    return tilt_statistical_difference(log_ratio_spread(a[seen] / c[seen]))
 
 
 def _domain_index(model: _Model, default) -> int:

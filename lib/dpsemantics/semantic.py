@@ -61,6 +61,7 @@ from scipy.special import expit, log_softmax, ndtr
 
 from ._validate import (
     as_float,
+    as_output,
     check_delta,
     check_distribution,
     check_epsilon,
@@ -72,12 +73,14 @@ from ._validate import (
 )
 from ._broadcast import broadcasting
 from .indistinguishability import smallest_delta
-from .mechanisms import FiniteMechanism, two_sided_geometric_pmf
+from .mechanisms import FiniteMechanism, clamped_geometric_pmf
 
 __all__ = [
     "Games",
     "SemanticResult",
     "games",
+    "log_ratio_spread",
+    "tilt_statistical_difference",
     "game_weights",
     "posterior",
     "statistical_difference",
@@ -319,12 +322,30 @@ class SemanticResult:
     method: str
 
 
-def _two_point_sd(ratio):
-    """Largest SD between a two-point distribution and its tilt by weights with ratio R: (√R−1)/(√R+1)."""
-    ratio = np.asarray(ratio, dtype=float)
-    with np.errstate(over="ignore", invalid="ignore"):
-        out = np.tanh(np.log(ratio) / 4)
-    return np.where(np.isinf(ratio), 1.0, out)
+def log_ratio_spread(likelihoods, axis=0):
+    """The spread ln max − ln min of non-negative likelihoods along ``axis``: Δ ln R, R the max/min ratio of the
+    likelihoods of one observation under the points of a belief (K&S, proof of Theorem 2.2; Zhao's BDP leakage is
+    its maximum over observations).  +∞ where some entries are 0 and others positive (the observation rules a
+    point out); 0 where all are 0 (the observation never happens: nothing to learn).  The one max-log-ratio of
+    :mod:`dpsemantics.semantic` and :mod:`dpsemantics.notions`."""
+    values = np.asarray(as_float(likelihoods, "likelihoods"), dtype=float)
+    if values.ndim == 0 or values.size == 0:
+        raise ValueError(f"likelihoods must be a non-empty array (got shape {values.shape})")
+    if np.any(values < 0):
+        raise ValueError(f"likelihoods must be >= 0 (got likelihoods={values.ravel()[values.ravel() < 0][0]!r})")
+    hi, lo = values.max(axis=axis), values.min(axis=axis)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        spread = np.log(hi) - np.log(lo)
+    return as_output(np.where(hi > 0, spread, 0.0))
+
+
+@broadcasting(spread=partial(check_epsilon, allow_inf=True))
+def tilt_statistical_difference(spread):
+    """The largest statistical difference between a belief and the same belief reweighted by likelihoods whose log
+    ratio spread is Δ = ln R (:func:`log_ratio_spread`): (√R − 1)/(√R + 1) = tanh(Δ/4), 1 at Δ = ∞.  A two-point
+    belief on the points of largest and smallest likelihood attains it (K&S, proof of Theorem 2.2; Zhao's
+    semantic level tanh(ε/4) of ε-BDP)."""
+    return np.tanh(spread / 4)
 
 
 def _tilt_ratios(mechanism: FiniteMechanism, default):
@@ -368,7 +389,8 @@ def _exact(mechanism: FiniteMechanism, default) -> SemanticResult:
     with np.errstate(divide="ignore", invalid="ignore"):
         R = np.where(rmin > 0, rmax / np.where(rmin > 0, rmin, 1.0), np.inf)
     R = np.where(np.isfinite(rmax) | (rmin < np.inf), R, 1.0)
-    sd = _two_point_sd(np.where(np.isnan(R), 1.0, R))
+    with np.errstate(divide="ignore"):
+        sd = tilt_statistical_difference(np.log(np.where(np.isnan(R), 1.0, R)))
     sd = np.where(valid.any(axis=1), sd, -1.0)  # (i, t) pairs no database can produce do not count
     i, t = np.unravel_index(int(np.argmax(sd)), sd.shape)
     ratios = np.where(valid[i, :, t], r[i, :, t], np.nan)
@@ -394,7 +416,7 @@ def _exhaustive(mechanism: FiniteMechanism, default) -> SemanticResult:
                     R = np.inf
                 else:
                     R = r[i, hi, t] / r[i, lo, t]
-                sd = float(_two_point_sd(R))
+                sd = tilt_statistical_difference(math.log(R))
                 if sd > best[0]:
                     best = (sd, (i, t, hi, lo, R))
     if best[1] is None:
@@ -705,11 +727,7 @@ def informed_semantic_epsilon(mechanism: FiniteMechanism, *, method: str = "exac
         for rest in itertools.product(values, repeat=n - 1):
             rows = np.array([L[index[rest[:i] + (v,) + rest[i:]]] for v in values])  # (|D|, n_t)
             if method == "exact":
-                hi, lo = rows.max(0), rows.min(0)
-                seen = hi > 0
-                with np.errstate(divide="ignore"):
-                    R = np.where(lo[seen] > 0, hi[seen] / np.where(lo[seen] > 0, lo[seen], 1.0), np.inf)
-                best = max(best, float(np.max(_two_point_sd(R))) if R.size else 0.0)
+                best = max(best, float(np.max(tilt_statistical_difference(log_ratio_spread(rows, axis=0)))))
             else:
                 joint = priors[:, :, None] * rows[None]  # (prior, value, t)
                 z = joint.sum(1, keepdims=True)
@@ -843,19 +861,12 @@ def leaky_count(n: int, eps, delta) -> FiniteMechanism:
     delta = check_delta(delta, "delta", scalar=True)
     databases = list(itertools.product((0, 1), repeat=n))
     counts = list(range(n + 1))
-    a = np.exp(-eps)
+    rows = {c: clamped_geometric_pmf(c, eps, 0, n) for c in counts}
 
     def pmf(x, out):
         if isinstance(out, tuple):
             return delta * (out == x)
-        c = sum(x)
-        if out == 0:
-            tail = a ** c / (1 + a) if c > 0 else 1 - a / (1 + a)
-        elif out == n:
-            tail = a ** (n - c) / (1 + a) if n - c > 0 else 1 - a / (1 + a)
-        else:
-            tail = float(two_sided_geometric_pmf(out - c, eps))
-        return (1 - delta) * tail
+        return (1 - delta) * rows[sum(x)][out]
 
     return FiniteMechanism.from_function(databases, counts + databases, pmf)
 
@@ -905,14 +916,7 @@ def median_mechanism(n: int, k: int, eps, s: int = 1, *, margin: int = 3) -> Fin
     margin = check_positive_int(margin, "margin", minimum=0)
     databases = list(itertools.product(range(k + 1), repeat=n))
     outputs = np.arange(-margin, k + margin + 1)
-    a = np.exp(-eps / s)
-    rows = []
-    for x in databases:
-        m = int(np.median(x))
-        row = (1 - a) / (1 + a) * a ** np.abs(outputs - m)
-        row[0] = a ** (m - outputs[0]) / (1 + a)
-        row[-1] = a ** (outputs[-1] - m) / (1 + a)
-        rows.append(row)
+    rows = [clamped_geometric_pmf(int(np.median(x)), eps / s, -margin, k + margin) for x in databases]
     return FiniteMechanism(np.array(rows), databases, [int(o) for o in outputs])
 
 
