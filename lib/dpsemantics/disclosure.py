@@ -364,12 +364,13 @@ def finite_loss(row_present, row_absent, name="") -> MembershipLoss:
 
 
 def randomized_response_loss(eps_rr) -> MembershipLoss:
-    """Randomized response with parameter ε_rr: Z = ±ε_rr with probabilities expit(±ε_rr), and the same
-    law for Z' (the mechanism is symmetric)."""
-    eps_rr = check_epsilon(eps_rr, "eps_rr", scalar=True)
-    keep = float(expit(eps_rr))
-    row_present = np.array([keep, 1.0 - keep])
-    return finite_loss(row_present, row_present[::-1], f"randomized response, eps={eps_rr:g}")
+    """Randomized response with parameter ε_rr: Z = ±ε_rr with probabilities expit(±ε_rr)
+    (``mechanisms.randomized_response_privacy_loss``), and the same law for Z' (the mechanism is symmetric)."""
+    from .mechanisms import randomized_response_privacy_loss
+
+    values, probs = randomized_response_privacy_loss(eps_rr)  # validates eps_rr
+    loss = _discrete(values, probs, f"randomized response, eps={float(eps_rr):g}")
+    return MembershipLoss(loss, loss, loss.name)
 
 
 @overflow_is_infinity

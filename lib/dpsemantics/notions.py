@@ -241,7 +241,7 @@ def random_prior(n: int, rng: np.random.Generator, concentration=1.0) -> dict:
     w = rng.dirichlet(np.full(len(dbs), float(concentration)))
     w = np.maximum(w, 1e-12)
     w /= w.sum()
-    return dict(zip(dbs, w))
+    return dict(zip(dbs, w.tolist()))
 
 
 def random_mechanism(n: int, n_outputs: int, rng: np.random.Generator, concentration=1.0) -> FiniteMechanism:
@@ -544,17 +544,17 @@ def _mp_direct_many(p_in: np.ndarray, p_out: np.ndarray, bs: np.ndarray) -> np.n
     return np.maximum(np.maximum(up.max(axis=1), down.max(axis=1)), 0.0)
 
 
+@broadcasting(b=partial(check_probability, open_low=True, open_high=True))
 def membership_privacy_of(mechanism: FiniteMechanism, prior, b) -> np.ndarray | float:
     """The smallest ε for which the mechanism is ⟨D*_b, ε⟩-membership private, computed **directly from
     Definition 3** (conditions (21) and (22), every event of the output enumerated) over every two-point
     distribution of :func:`membership_pairs` with ``P[x_i, x_K] = b`` (Zhao, Sec. III-B).  ``b`` may be an
     array (one result per b).  Independent of Lemma 1 and of the BDP leakage: Theorems 3 and 4 compare the two.
     """
-    b_arr = np.atleast_1d(np.asarray(check_probability(b, "b", open_low=True, open_high=True), dtype=float))
-    worst = np.zeros(b_arr.shape)
+    worst = np.zeros(b.size)
     for _, p_in, p_out in membership_pairs(mechanism, prior):
-        worst = np.maximum(worst, _mp_direct_many(p_in, p_out, b_arr))
-    return float(worst[0]) if np.ndim(b) == 0 else worst
+        worst = np.maximum(worst, _mp_direct_many(p_in, p_out, b.ravel()))
+    return worst.reshape(b.shape)
 
 
 @broadcasting(alpha=as_float, q=check_probability)
