@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import conversions
 from .. import disclosure as D
+from ..mechanisms import leaky_randomized_response
 from . import Claim, Verdict
 from . import disclosure_evidence as E
 
@@ -122,13 +123,6 @@ def _exa1_domain(tighten=1.0):
     return _v(np.exp(eps / 2), np.full(eps.size, 3.0), "closed-form", tighten, [f"eps={e:.3g}" for e in eps])
 
 
-def _leaky_rr(eps0, delta0):
-    """Randomized response at ε₀ that with probability δ₀ publishes the bit: an exactly (ε₀, δ₀)-DP pair."""
-    keep = 1 / (1 + math.exp(-eps0))
-    p = np.array([(1 - delta0) * keep, (1 - delta0) * (1 - keep), delta0, 0.0])
-    return p, p[[1, 0, 3, 2]]
-
-
 def _kfold(p, q, k):
     """The k-fold product pair, computed outcome by outcome (no formula of the theorem is used)."""
     pk, qk = p, q
@@ -149,7 +143,7 @@ def _thm28():
     for eps0 in (0.1, 0.5, 1.0):
         for k in range(1, 7):
             for delta0 in (0.0, 1e-3):
-                pk, qk = _kfold(*_leaky_rr(eps0, delta0), k)
+                pk, qk = _kfold(*leaky_randomized_response(eps0, delta0).matrix, k)
                 if delta0 > 0:
                     lhs.append(float(D.pair_hockey(pk, qk, k * eps0))), rhs.append(k * delta0)
                     labels.append(f"basic: k={k}, eps0={eps0}, delta0={delta0:g}")
