@@ -82,7 +82,6 @@ OBJECT_CALLS = {
     "semantic.semantic_delta": lambda: semantic.semantic_delta(_M, _B, 0.3),
     "semantic.reality_oblivious_delta": lambda: semantic.reality_oblivious_delta(_M, _B, (1, 1), 0.3),
     "semantic.semantic_epsilon": lambda: semantic.semantic_epsilon(_M),
-    "semantic.worst_semantic_delta": lambda: semantic.worst_semantic_delta(_M, 0.3),
     "semantic.informed_semantic_epsilon": lambda: semantic.informed_semantic_epsilon(_M),
     "semantic.local_sensitivity": lambda: semantic.local_sensitivity(sum, [(0, 1), (1, 1)], (0, 1)),
     "semantic.conditioning_bad_mass": lambda: semantic.conditioning_bad_mass([[0.3, 0.2], [0.1, 0.4]],

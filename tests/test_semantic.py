@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from dpsemantics import semantic as S
 from dpsemantics import mechanisms
+from dpsemantics.claims import semantic_evidence
 from dpsemantics.indistinguishability import smallest_delta, total_variation
 from dpsemantics.mechanisms import (
     FiniteMechanism,
@@ -106,7 +107,7 @@ def test_semantic_epsilon_agrees_with_brute_force_grid(build):
     assert brute <= exact + 1e-12  # no grid belief beats the supremum
     assert exact - brute < 0.02  # and the grid comes close to it
     assert S.semantic_epsilon(mech, method="exhaustive").epsilon == pytest.approx(exact, abs=1e-12)
-    assert S.semantic_epsilon(mech, method="optimize", restarts=2).epsilon == pytest.approx(exact, abs=1e-5)
+    assert semantic_evidence.searched_semantic_epsilon(mech, restarts=2).epsilon == pytest.approx(exact, abs=1e-5)
 
 
 def randomized_response_tuple(eps):
@@ -197,7 +198,7 @@ def test_theorem_2_4_on_leaky_count():
     mech = S.leaky_count(n, eps, delta)
     assert mech.delta(eps) == pytest.approx(delta, rel=1e-9)
     e1, d1 = S.thm24_parameters(eps, delta, n)
-    found, _ = S.worst_semantic_delta(mech, e1, samples=30)
+    found, _ = semantic_evidence.worst_semantic_delta(mech, e1, samples=30)
     assert found <= d1
     # Under the uniform belief the database is published with probability δ.  Then b̄0 is a point mass;
     # b̄ᵢ is undefined when x_i = 1 (SD = 1) and splits evenly between x and x + e_i when x_i = 0
@@ -418,8 +419,8 @@ def test_reality_oblivious_delta_on_geometric_dwork_mcsherry():
 
 def test_constant_mechanism_with_an_impossible_output_is_zero_private():
     const = FiniteMechanism([[0.0, 1.0], [0.0, 1.0]], [(0,), (1,)], ["never", "always"])
-    for method in ("exact", "exhaustive", "optimize"):
-        res = S.semantic_epsilon(const, method=method)
+    for res in (S.semantic_epsilon(const), S.semantic_epsilon(const, method="exhaustive"),
+                semantic_evidence.searched_semantic_epsilon(const)):
         assert res.epsilon == pytest.approx(0.0, abs=1e-12) and res.transcript == "always"
 
 

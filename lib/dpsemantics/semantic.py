@@ -18,11 +18,12 @@ The public API, grouped (other chapters import these names; they are stable):
 
 Games and posteriors
     :func:`games` (every posterior of one transcript), :func:`posterior`, :func:`statistical_difference`,
-    :func:`semantic_profile` (all transcripts at once).
+    :func:`semantic_profile` (all transcripts at once), :func:`game_likelihoods`, :func:`game_weights`.
 Semantic privacy of a mechanism
-    :func:`semantic_epsilon` (the exact ε of Definition 2.1 with a worst belief, or a search),
-    :func:`semantic_delta` (Definitions 2.3/4.1 for one belief), :func:`worst_semantic_delta`
-    (search over beliefs), :func:`reality_oblivious_delta` (Appendix B, Definition A.1).
+    :func:`semantic_epsilon` (the exact ε of Definition 2.1 with a worst belief),
+    :func:`semantic_delta` (Definitions 2.3/4.1 for one belief), :func:`reality_oblivious_delta` (Appendix B,
+    Definition A.1), :func:`log_ratio_spread` and :func:`tilt_statistical_difference` (the two-point bound).
+    The searches over beliefs that cross-check them are evidence, in ``dpsemantics.claims.semantic_evidence``.
 Bounds printed by the paper, and the exact ones
     :func:`thm22_epsilon`, :func:`thm22_proof_epsilon`, :func:`tight_semantic_epsilon`,
     :func:`thm22_converse_epsilon`, :func:`tight_converse_epsilon`, :func:`thm24_max_delta`,
@@ -56,8 +57,7 @@ from functools import partial
 from typing import Callable, Hashable, Sequence
 
 import numpy as np
-from scipy.optimize import minimize
-from scipy.special import expit, log_softmax, ndtr
+from scipy.special import expit, ndtr
 
 from ._validate import (
     as_float,
@@ -81,13 +81,13 @@ __all__ = [
     "games",
     "log_ratio_spread",
     "tilt_statistical_difference",
+    "game_likelihoods",
     "game_weights",
     "posterior",
     "statistical_difference",
     "semantic_profile",
     "semantic_epsilon",
     "semantic_delta",
-    "worst_semantic_delta",
     "reality_oblivious_delta",
     "thm22_epsilon",
     "thm22_proof_epsilon",
@@ -189,18 +189,23 @@ def _check_index(i, n: int, *, allow_zero: bool) -> int:
     return int(i)
 
 
+def game_likelihoods(mechanism: FiniteMechanism, default=0) -> np.ndarray:
+    """Pr_g[t | x] for every game g = 0..n, database x and transcript t (K&S §2, Games 0..n): shape (n+1, n_db, n_t);
+    Game 0 runs the mechanism on x, Game g on x₋g (record g set to ``default``)."""
+    minus = _minus_index(mechanism, default)
+    L = mechanism.matrix
+    return np.concatenate([L[None, :, :], L[minus]], axis=0)
+
+
 def game_weights(mechanism: FiniteMechanism, belief, default=0):
     """Joint weights and evidences of every game and transcript (K&S §2, Games 0..n).
 
-    Returns ``w`` of shape (n+1, n_db, n_t) with w[g, x, t] = Pr_g[t | x] b[x] (Game g runs the mechanism on
-    x₋g, record g set to ``default``; Game 0 on x) and ``z`` = w.sum(axis=1), the probability of t in game g
-    under the belief b.  The posteriors b̄_g[x | t] are w[g, x, t]/z[g, t].
+    Returns ``w`` of shape (n+1, n_db, n_t) with w[g, x, t] = Pr_g[t | x] b[x] (:func:`game_likelihoods`) and
+    ``z`` = w.sum(axis=1), the probability of t in game g under the belief b.  The posteriors b̄_g[x | t] are
+    w[g, x, t]/z[g, t].
     """
     b = _belief(mechanism, belief)
-    minus = _minus_index(mechanism, default)
-    L = mechanism.matrix
-    lik = np.concatenate([L[None, :, :], L[minus]], axis=0)  # (n+1, n_db, n_t)
-    w = lik * b[None, :, None]
+    w = game_likelihoods(mechanism, default) * b[None, :, None]
     return w, w.sum(axis=1)
 
 
@@ -426,48 +431,7 @@ def _exhaustive(mechanism: FiniteMechanism, default) -> SemanticResult:
     return SemanticResult(sd, belief, mechanism.outputs[t], int(i) + 1, bool(attained), "exhaustive")
 
 
-def _optimize(mechanism: FiniteMechanism, default, rng, restarts: int) -> SemanticResult:
-    """Maximise SD over full beliefs (softmax parameters, L-BFGS from random starts) for every (i, t).
-
-    Independent of the two-point reduction: it explores the whole simplex.  Returns a lower bound on
-    the supremum (a local optimiser), which the tests compare with the exact value.
-    """
-    minus = _minus_index(mechanism, default)
-    L = mechanism.matrix
-    n, n_db = minus.shape
-    best = (-1.0, None, 0, 0)
-    for i in range(n):
-        Li = L[minus[i]]
-        for t in range(L.shape[1]):
-            l0, li = L[:, t], Li[:, t]
-            if not np.any(l0 > 0):
-                continue
-
-            def neg_sd(theta, l0=l0, li=li):
-                """−SD and its gradient in the softmax parameters θ (b = softmax θ)."""
-                b = np.exp(log_softmax(theta))
-                z0, zi = b @ l0, b @ li
-                if zi <= 1e-300:
-                    return -1.0, np.zeros_like(theta)
-                u = b * l0 / z0 - b * li / zi
-                sgn = np.sign(u)
-                grad_b = sgn * (l0 / z0 - li / zi) - (sgn @ (b * l0)) * l0 / z0**2 + (sgn @ (b * li)) * li / zi**2
-                grad_theta = b * (grad_b - b @ grad_b)
-                return -0.5 * np.abs(u).sum(), -0.5 * grad_theta
-
-            for _ in range(restarts):
-                theta0 = rng.normal(scale=3.0, size=n_db)
-                res = minimize(neg_sd, theta0, jac=True, method="L-BFGS-B")
-                val = -float(res.fun)
-                if val > best[0]:
-                    best = (val, np.exp(log_softmax(res.x)), i, t)
-    val, b, i, t = best
-    return SemanticResult(min(val, 1.0), b, mechanism.outputs[t], i + 1, True, "optimize")
-
-
-def semantic_epsilon(
-    mechanism: FiniteMechanism, *, default=0, method: str = "exact", seed: int = 0, restarts: int = 3
-) -> SemanticResult:
+def semantic_epsilon(mechanism: FiniteMechanism, *, default=0, method: str = "exact") -> SemanticResult:
     """The semantic-privacy ε of a finite mechanism: sup over beliefs b, transcripts t and indices i of
     SD(b̄₀[·|t], b̄ᵢ[·|t]) (K&S Definition 2.1), with a belief that attains it.
 
@@ -477,46 +441,16 @@ def semantic_epsilon(
       beliefs is (√R − 1)/(√R + 1) with R = max r / min r (the chapter proves it; a two-point belief
       attains it).  O(n · |D| · |T|).
     * ``"exhaustive"`` — enumerate every pair of databases as the support of the belief (small domains).
-    * ``"optimize"`` — gradient search over all beliefs from ``restarts`` random starts per (i, t); a
-      lower bound, for cross-checking and for mechanisms where one wants no reduction at all.
+
+    A gradient search over all beliefs, with no reduction at all, cross-checks both in the claims
+    (``dpsemantics.claims.semantic_evidence.searched_semantic_epsilon``).
     """
     _record_length(mechanism)
     if method == "exact":
         return _exact(mechanism, default)
     if method == "exhaustive":
         return _exhaustive(mechanism, default)
-    if method == "optimize":
-        restarts = check_positive_int(restarts, "restarts")
-        return _optimize(mechanism, default, np.random.default_rng(seed), restarts)
-    raise ValueError(f"method must be 'exact', 'exhaustive' or 'optimize' (got method={method!r})")
-
-
-def worst_semantic_delta(
-    mechanism: FiniteMechanism, eps, *, default=0, samples: int = 200, seed: int = 0, grid: int = 9
-):
-    """A search for sup_b of :func:`semantic_delta` (K&S Definition 2.3's δ at this ε): every two-point
-    belief on a weight grid plus ``samples`` random Dirichlet beliefs.  Returns ``(delta, belief)``; the
-    value is a lower bound on the supremum (the objective is not concave in b)."""
-    eps = check_epsilon(eps, "eps")
-    samples = check_positive_int(samples, "samples", minimum=0)
-    grid = check_positive_int(grid, "grid")
-    n_db = len(mechanism.databases)
-    rng = np.random.default_rng(seed)
-    candidates = []
-    weights = np.linspace(0, 1, grid + 2)[1:-1]
-    for x, y in itertools.combinations(range(n_db), 2):
-        for a in weights:
-            b = np.zeros(n_db)
-            b[x], b[y] = a, 1 - a
-            candidates.append(b)
-    for alpha in (0.1, 0.5, 1.0):
-        candidates.extend(rng.dirichlet(np.full(n_db, alpha), size=max(1, samples // 3)))
-    best = (-1.0, None)
-    for b in candidates:
-        d = semantic_delta(mechanism, b / b.sum(), eps, default=default)
-        if d > best[0]:
-            best = (d, b / b.sum())
-    return best
+    raise ValueError(f"method must be 'exact' or 'exhaustive' (got method={method!r})")
 
 
 # ---------------------------------------------------------------------------------------------------

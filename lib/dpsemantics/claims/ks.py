@@ -29,7 +29,7 @@ from ..mechanisms import (
     local_randomized_response,
     one_record_randomized_response,
 )
-from . import Claim, Verdict
+from . import Claim, Verdict, semantic_evidence
 
 CHAPTER = "book/semantic-privacy"
 EPS_GRID = np.linspace(0.01, 3.0, 60)
@@ -98,7 +98,7 @@ def _search_thm22_forward():
             labels.append(f"{name}, eps={eps}")
     for eps in (0.05, 1.0):
         m = geometric_count(2, eps)
-        lhs.append(S.semantic_epsilon(m, method="optimize", restarts=2).epsilon); rhs.append(math.expm1(eps))  # noqa: E702
+        lhs.append(semantic_evidence.searched_semantic_epsilon(m, restarts=2).epsilon); rhs.append(math.expm1(eps))  # noqa: E702
         labels.append(f"geometric count n=2, eps={eps}, gradient search over beliefs")
     for k, m in enumerate(_random_mechanisms()):
         lhs.append(S.semantic_epsilon(m).epsilon); rhs.append(math.expm1(m.epsilon()))  # noqa: E702
@@ -198,7 +198,7 @@ def _thm24_last_line():
 def _semantic_delta_search(mech, eps_prime, rng, restarts=3, iters=60):
     """Largest semantic δ at ε′ over beliefs: every two-point belief on a weight grid, then a hill climb
     over full beliefs (softmax parameters) from the best two-point belief and from random starts."""
-    best, b0 = S.worst_semantic_delta(mech, eps_prime, samples=0, grid=7)
+    best, b0 = semantic_evidence.worst_semantic_delta(mech, eps_prime, samples=0, grid=7)
     obj = lambda th: S.semantic_delta(mech, np.exp(th - th.max()) / np.exp(th - th.max()).sum(), eps_prime)  # noqa: E731
     starts = [np.log(b0 + 1e-9)] + [rng.normal(scale=2, size=len(mech.databases)) for _ in range(restarts)]
     for st in starts:
