@@ -57,7 +57,7 @@ NOT_FUZZED = {
     # parameters that are models, populations, transcripts, callables, rngs or tables: no numeric extreme applies
     "games", "posterior", "statistical_difference", "semantic_profile", "semantic_delta", "reality_oblivious_delta",
     "semantic_epsilon", "informed_semantic_epsilon", "local_sensitivity",
-    "conditional_likelihood", "uniform_prior", "random_prior", "random_mechanism", "bdp_leakage_by_adversary",
+    "conditional_likelihood", "uniform_prior", "random_mechanism", "bdp_leakage_by_adversary",
     "bdp_leakage", "bayesian_semantic_privacy", "semantic_privacy", "membership_privacy", "membership_pairs",
     "membership_privacy_of", "adversaries", "relative_probability",
     "max_relative_probability", "effect_size", "brp_epsilon", "survey_model", "sequence_model",

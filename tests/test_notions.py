@@ -96,8 +96,8 @@ def test_bdp_markov_chain_closed_form(stay):
 @given(seed=st.integers(0, 10_000), n=st.sampled_from([2, 3]))
 def test_bdp_matches_brute_force_and_dominates_dp(seed, n):
     rng = np.random.default_rng(seed)
-    mech = N.random_mechanism(n, 3, rng, 0.8)
-    prior = N.random_prior(n, rng, 0.8)
+    mech = E.random_mechanism(n, 3, rng, 0.8)
+    prior = E.random_prior(n, rng, 0.8)
     leak = N.bdp_leakage(mech, prior)
     assert leak == pytest.approx(brute_bdp(mech, prior), rel=1e-10, abs=1e-12)
     # Yang et al. Thm 2 (cited by TSD §3): with a full-support prior, BDP is at least DP (S = N∖{i}).
@@ -110,8 +110,8 @@ def test_bdp_matches_brute_force_and_dominates_dp(seed, n):
 
 def test_conditional_likelihood_against_brute_force():
     rng = np.random.default_rng(5)
-    mech = N.random_mechanism(3, 4, rng)
-    prior = N.random_prior(3, rng)
+    mech = E.random_mechanism(3, 4, rng)
+    prior = E.random_prior(3, rng)
     got = N.conditional_likelihood(mech, prior, 1, [2], 0, [1])
     assert np.allclose(got, brute_likelihood(mech, prior, 1, (2,), 0, (1,)))
     with pytest.raises(ValueError, match="prior"):
@@ -194,8 +194,8 @@ def brute_bsp(mech, prior, default, rng, draws=300):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_bsp_bounds_explicit_bayes_updates(seed):
     rng = np.random.default_rng(seed)
-    mech = N.random_mechanism(2, 3, rng, 0.7)
-    prior = N.random_prior(2, rng, 0.7)
+    mech = E.random_mechanism(2, 3, rng, 0.7)
+    prior = E.random_prior(2, rng, 0.7)
     exact = N.bayesian_semantic_privacy(mech, prior, 0)
     searched = brute_bsp(mech, prior, 0, rng)
     assert searched <= exact + 1e-12

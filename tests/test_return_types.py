@@ -90,8 +90,6 @@ OBJECT_CALLS = {
     "semantic.median_mechanism": lambda: semantic.median_mechanism(3, 2, 1.0),
     "notions.conditional_likelihood": lambda: notions.conditional_likelihood(_M, _PRIOR, 0, [1], 1, [0]),
     "notions.uniform_prior": lambda: notions.uniform_prior(_M),
-    "notions.random_prior": lambda: notions.random_prior(2, np.random.default_rng(0)),
-    "notions.random_mechanism": lambda: notions.random_mechanism(2, 3, np.random.default_rng(0)),
     "notions.bdp_leakage_by_adversary": lambda: notions.bdp_leakage_by_adversary(_M, _PRIOR),
     "notions.bdp_leakage": lambda: notions.bdp_leakage(_M, _PRIOR),
     "notions.bayesian_semantic_privacy": lambda: notions.bayesian_semantic_privacy(_M, _PRIOR, 0),

@@ -60,8 +60,6 @@ __all__ = [
     "markov_chain_prior",
     "copies_prior",
     "uniform_prior",
-    "random_prior",
-    "random_mechanism",
     "xor_randomized_response",
     "conditional_likelihood",
     "bdp_leakage",
@@ -232,27 +230,6 @@ def uniform_prior(mechanism: FiniteMechanism) -> np.ndarray:
     """The uniform prior over the mechanism's databases (full support)."""
     k = len(mechanism.databases)
     return np.full(k, 1.0 / k)
-
-
-def random_prior(n: int, rng: np.random.Generator, concentration=1.0) -> dict:
-    """A Dirichlet-random (hence generally correlated, full-support) prior over {0,1}^n."""
-    n = check_positive_int(n, "n")
-    dbs = list(itertools.product((0, 1), repeat=n))
-    w = rng.dirichlet(np.full(len(dbs), float(concentration)))
-    w = np.maximum(w, 1e-12)
-    w /= w.sum()
-    return dict(zip(dbs, w.tolist()))
-
-
-def random_mechanism(n: int, n_outputs: int, rng: np.random.Generator, concentration=1.0) -> FiniteMechanism:
-    """A mechanism on {0,1}^n whose rows are Dirichlet-random distributions on ``n_outputs`` outputs."""
-    n = check_positive_int(n, "n")
-    n_outputs = check_positive_int(n_outputs, "n_outputs", minimum=2)
-    dbs = list(itertools.product((0, 1), repeat=n))
-    rows = rng.dirichlet(np.full(n_outputs, float(concentration)), size=len(dbs))
-    rows = np.maximum(rows, 1e-12)
-    rows /= rows.sum(axis=1, keepdims=True)
-    return FiniteMechanism(rows, dbs, list(range(n_outputs)))
 
 
 def xor_randomized_response(eps) -> FiniteMechanism:

@@ -1,11 +1,14 @@
-"""Evidence for the claims of Zhao, *Relations Among Different Privacy Notions* (paper 001): the named cases.
+"""Evidence for the claims of Zhao, *Relations Among Different Privacy Notions* (paper 001): the cases searched.
 
-The example mechanisms and priors on which :mod:`dpsemantics.claims.zhao` and the chapter check Theorems 1–3,
-and the table of the four leakage numbers those theorems relate; the notions themselves (BDP leakage,
-Bayesian semantic privacy, semantic privacy) are in :mod:`dpsemantics.notions`.
+Seeded random mechanisms and priors for the searches, the named example mechanisms and priors on which
+:mod:`dpsemantics.claims.zhao` and the chapter check Theorems 1–3, and the table of the four leakage numbers those
+theorems relate; the notions themselves (BDP leakage, Bayesian semantic privacy, semantic privacy) are in
+:mod:`dpsemantics.notions`.
 """
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 
@@ -17,13 +20,32 @@ from ..notions import (
     copies_prior,
     independent_prior,
     markov_chain_prior,
-    random_mechanism,
-    random_prior,
     semantic_privacy,
     xor_randomized_response,
 )
 
-__all__ = ["example_cases", "leakage_pairs"]
+__all__ = ["random_prior", "random_mechanism", "example_cases", "leakage_pairs"]
+
+
+def random_prior(n: int, rng: np.random.Generator, concentration=1.0) -> dict:
+    """A Dirichlet-random (hence generally correlated, full-support) prior over {0,1}^n."""
+    n = check_positive_int(n, "n")
+    dbs = list(itertools.product((0, 1), repeat=n))
+    w = rng.dirichlet(np.full(len(dbs), float(concentration)))
+    w = np.maximum(w, 1e-12)
+    w /= w.sum()
+    return dict(zip(dbs, w.tolist()))
+
+
+def random_mechanism(n: int, n_outputs: int, rng: np.random.Generator, concentration=1.0) -> FiniteMechanism:
+    """A mechanism on {0,1}^n whose rows are Dirichlet-random distributions on ``n_outputs`` outputs."""
+    n = check_positive_int(n, "n")
+    n_outputs = check_positive_int(n_outputs, "n_outputs", minimum=2)
+    dbs = list(itertools.product((0, 1), repeat=n))
+    rows = rng.dirichlet(np.full(n_outputs, float(concentration)), size=len(dbs))
+    rows = np.maximum(rows, 1e-12)
+    rows /= rows.sum(axis=1, keepdims=True)
+    return FiniteMechanism(rows, dbs, list(range(n_outputs)))
 
 
 def example_cases(seed: int = 0, count: int = 40, eps=1.0) -> list[tuple[str, FiniteMechanism, dict]]:

@@ -455,7 +455,7 @@ __all__ = ["CLAIMS", "EXTREMAL_EPS"]
 def _dp_bdp_cases():
     """(label, DP ε, BDP under an independent prior, BDP under a full-support correlated prior)."""
     from ..mechanisms import geometric_count, local_randomized_response
-    from ..notions import random_mechanism, random_prior
+    from .notions_evidence import random_mechanism, random_prior
 
     rng = np.random.default_rng(13)
     out = []
