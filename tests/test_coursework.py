@@ -11,11 +11,10 @@ from scipy.optimize import brentq
 from dpsemantics import causal, conversions, mechanisms, notions, semantic
 from dpsemantics import disclosure as D
 from dpsemantics.book import coursework as C
-from dpsemantics.claims import ks as ks_claims
 from dpsemantics.mechanisms import FiniteMechanism, geometric_count
 
 E = math.exp
-RR08 = ks_claims.rr_one_record(0.8)
+RR08 = mechanisms.one_record_randomized_response(0.8)
 S08 = semantic.semantic_epsilon(RR08).epsilon
 SIGMA_PAPER = math.sqrt(math.log(1 / 1e-5)) / 0.6
 PROFILE = ([0.05, 0.3, 0.6, 0.95], [0.2, 0.6, 0.8, 0.99], 1e-3, 0.05)

@@ -20,6 +20,7 @@ from scipy.optimize import brentq, minimize_scalar
 
 from dpsemantics import disclosure as D
 from dpsemantics import mechanisms as mech
+from dpsemantics.claims import disclosure_evidence as E
 
 
 
@@ -462,7 +463,7 @@ def test_bounds_are_symmetric_under_relabelling(p, eps):
     assert high == pytest.approx(1 - low_c, abs=1e-12)
 
 
-# ------------------------------------------------------------------ worst-case search over finite pairs
+# ------------------------------------------------------------------ worst-case search over finite pairs (claims/disclosure_evidence.py)
 
 
 def test_leave_thresholds_match_bayes_rule():
@@ -487,28 +488,28 @@ def test_leave_thresholds_match_bayes_rule():
 
 def test_theorem39_tight_pair_is_dp_and_attains_delta_prime():
     for eps, delta, dp in [(1.0, 1e-6, 0.01), (0.3, 1e-3, 0.05)]:
-        p, q = D.theorem39_tight_pair(eps, delta, dp, 1e-10)
+        p, q = E.theorem39_tight_pair(eps, delta, dp, 1e-10)
         assert p.sum() == pytest.approx(1) and q.sum() == pytest.approx(1)
         assert D.pair_hockey(p, q, eps) <= delta * (1 + 1e-9)
         ep = math.log(dp * math.exp(eps) + delta) - math.log(dp - delta)
         assert D.pair_pdp_delta(p, q, ep) == pytest.approx(dp, rel=1e-5)
     with pytest.raises(ValueError, match="delta_prime"):
-        D.theorem39_tight_pair(1.0, 0.1, 0.05)
+        E.theorem39_tight_pair(1.0, 0.1, 0.05)
 
 
 def test_worst_pair_linear_program_finds_known_optima():
     eps, delta = 1.0, 1e-3
-    z = D.loss_grid([eps])
+    z = E.loss_grid([eps])
     # max hockey stick over (ε, δ)-PDP pairs is δ (Theorem 2.5 attained by an output only one side produces)
-    val, (p, q) = D.worst_pair(z, ("hockey", eps), [("pdp", eps, delta)])
+    val, (p, q) = E.worst_pair(z, ("hockey", eps), [("pdp", eps, delta)])
     assert val == pytest.approx(delta, rel=1e-6)
     assert D.pair_pdp_delta(p, q, eps) <= delta * (1 + 1e-6)
     # max PDP δ under the difference condition is (1 + e^{−ε})δ (Theorem 3.5(2) with its sharp constant)
-    mask = np.abs(D.PairProgram(z).losses) > eps
-    val, _ = D.worst_pair(z, ("P", mask), [("difference", (D.critical_priors(eps, "difference", 80), eps), delta)])
+    mask = np.abs(E.PairProgram(z).losses) > eps
+    val, _ = E.worst_pair(z, ("P", mask), [("difference", (E.critical_priors(eps, "difference", 80), eps), delta)])
     assert val == pytest.approx((1 + math.exp(-eps)) * delta, rel=1e-6)
     with pytest.raises(ValueError, match="constraint"):
-        D.worst_pair(z, ("P", mask), [("nonsense", eps, delta)])
+        E.worst_pair(z, ("P", mask), [("nonsense", eps, delta)])
 
 
 def test_renyi_rho_of_randomized_response_and_gaussian_limit():
@@ -521,8 +522,56 @@ def test_renyi_rho_of_randomized_response_and_gaussian_limit():
 
 
 def test_random_pairs_are_distributions_and_seeded():
-    a = D.random_pairs(20, 1)
-    b = D.random_pairs(20, 1)
+    a = E.random_pairs(20, 1)
+    b = E.random_pairs(20, 1)
     for (p, q), (p2, q2) in zip(a, b):
         assert np.array_equal(p, p2) and np.array_equal(q, q2)
         assert p.sum() == pytest.approx(1) and q.sum() == pytest.approx(1)
+
+
+# ------------------------------------------------------------------ a pair's δ through the one hockey stick
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: D.pair_hockey([0.6, 0.4], [0.4, 0.6], math.nan), "eps"),
+    (lambda: D.pair_hockey([2.0, -1.0], [0.5, 0.5], 1.0), "row_present"),
+    (lambda: D.pair_hockey([0.5, 0.5], [0.3, 0.3], 1.0), "row_absent"),
+    (lambda: D.pair_hockey([0.5, 0.5], [0.2, 0.3, 0.5], 1.0), "row_present"),
+    (lambda: D.pair_pdp_delta([0.6, 0.4], [0.4, 0.6], -1.0), "eps"),
+    (lambda: D.pair_pdp_delta([2.0, -1.0], [0.5, 0.5], 1.0), "row_present"),
+    (lambda: D.pair_losses([0.5, 0.5], [1.5, -0.5]), "row_absent"),
+])
+def test_pair_functions_refuse_bad_input_by_the_callers_name(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_pair_hockey_at_huge_eps_is_the_mass_only_one_side_can_produce():
+    """ε = 800: e^ε is beyond the float range, yet the divergence is exact and no overflow warning appears.
+    Q puts 1/2 on an output P cannot produce, so δ = 1/2 at every ε; a full-support pair has δ = 0."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert D.pair_hockey([1.0, 0.0], [0.5, 0.5], 800.0) == 0.5
+        assert D.pair_hockey([0.6, 0.4], [0.4, 0.6], 800.0) == 0.0
+        assert D.pair_pdp_delta([1.0, 0.0], [0.5, 0.5], 800.0) == 0.5  # |Z| = ∞ on both outputs
+
+
+def test_pair_hockey_matches_the_definition_by_enumerating_events():
+    """Kazan et al., Definition 2.1 by brute force: the largest P(E) − e^ε Q(E) over all 2^m events, both ways."""
+    import itertools
+
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        m = int(rng.integers(2, 6))
+        p, q = rng.dirichlet(np.ones(m)), rng.dirichlet(np.ones(m))
+        eps = float(rng.uniform(0, 2))
+        best = 0.0
+        for r in range(m + 1):
+            for ev in itertools.combinations(range(m), r):
+                ev = list(ev)
+                best = max(best, p[ev].sum() - math.exp(eps) * q[ev].sum(), q[ev].sum() - math.exp(eps) * p[ev].sum())
+        assert D.pair_hockey(p, q, eps) == pytest.approx(best, abs=1e-14)
+    assert isinstance(D.pair_hockey([0.6, 0.4], [0.4, 0.6], 0.1), float)
+    assert D.pair_hockey([0.6, 0.4], [0.4, 0.6], [0.0, 0.1]).shape == (2,)

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from dpsemantics import causal, composition, conversions, disclosure, indistinguishability, mechanisms, notions, semantic
+from dpsemantics.claims import disclosure_evidence
 
 MODULES = [mechanisms, conversions, composition, indistinguishability, disclosure, semantic, notions, causal]
 
@@ -45,18 +46,18 @@ VALID = {
     "joint": [[0.25, 0.25], [0.25, 0.25]], "joint_prime": [[0.25, 0.25], [0.25, 0.25]], "relatives": 1,
     "mechanism": _LRR, "loss": lambda: disclosure.gaussian_loss(1.0), "number": 1,
     "profile": lambda: (lambda e: mechanisms.gaussian_delta(e, 1.0)), "event": lambda: [0],
-    "q_or_p": 0.3, "method": "optimal",
+    "q_or_p": 0.3, "method": "optimal", "centre": 1, "spread": 0.5, "likelihoods": [[0.2, 0.5], [0.8, 0.5]],
 }
 # parameters that are objects, not numbers: not fuzzed with numeric extremes
 OBJECTS = {"mechanism", "loss", "profile", "event", "x", "y", "metric", "ks", "priors", "max_posteriors", "eps_list",
            "delta_list", "p", "values", "p_in", "p_out", "game0", "game_i", "null", "alternative", "row_present",
-           "row_absent", "joint", "joint_prime", "method"}
+           "row_absent", "joint", "joint_prime", "method", "likelihoods"}
 
 NOT_FUZZED = {
     # parameters that are models, populations, transcripts, callables, rngs or tables: no numeric extreme applies
     "games", "posterior", "statistical_difference", "semantic_profile", "semantic_delta", "reality_oblivious_delta",
-    "semantic_epsilon", "worst_semantic_delta", "informed_semantic_epsilon", "local_sensitivity",
-    "conditional_likelihood", "uniform_prior", "random_prior", "random_mechanism", "bdp_leakage_by_adversary",
+    "semantic_epsilon", "informed_semantic_epsilon", "local_sensitivity",
+    "conditional_likelihood", "uniform_prior", "random_mechanism", "bdp_leakage_by_adversary",
     "bdp_leakage", "bayesian_semantic_privacy", "semantic_privacy", "membership_privacy", "membership_pairs",
     "membership_privacy_of", "adversaries", "relative_probability",
     "max_relative_probability", "effect_size", "brp_epsilon", "survey_model", "sequence_model",
@@ -64,10 +65,17 @@ NOT_FUZZED = {
     "candidate_populations", "universal_epsilon", "random_population",
     "log_ratio_by_value", "inheritance_population",
     "interference_epsilon", "adversary_learning", "path_effects", "nondisclosure_epsilon",
-    "experiment_log_ratio", "experiment_coverage", "pairwise_conditionally_independent", "worst_pair",
+    "experiment_log_ratio", "experiment_coverage", "pairwise_conditionally_independent", 
     "posterior_interval_probability", "ratio_interval_probability", "difference_interval_probability",
-    "posterior_quantile", "finite_loss", "explain", "loss_grid", "hamming_adjacent", "first_exceeding",
+    "posterior_quantile", "finite_loss", "explain", "hamming_adjacent", "first_exceeding",
     "conditioning_bad_mass", "smoking_study", "median_mechanism", "event_violation",
+    "candidate_populations", "universal_epsilon", "random_population", 
+    "log_ratio_by_value", "inheritance_population", 
+    "interference_epsilon", "adversary_learning", "path_effects", "nondisclosure_epsilon",
+    "experiment_log_ratio", "experiment_coverage", "pairwise_conditionally_independent", "game_weights",
+    "posterior_interval_probability", "ratio_interval_probability", "difference_interval_probability",
+    "posterior_quantile", "finite_loss", "explain", "hamming_adjacent", "first_exceeding",
+    "conditioning_bad_mass", "smoking_study", "median_mechanism", "event_violation", 
 }
 
 
@@ -148,19 +156,9 @@ def test_every_public_function_is_reached():
     assert not stale, stale
 
 
-# Not yet total (issue 23 left open here): each fails the sweep in one of these ways — an array where a scalar is
-# expected raises a foreign exception (TypeError, "truth value of an array is ambiguous") or a message that names
-# no parameter; ε near the float maximum gives NaN (inf − inf) or reaches a solver with inf coefficients.  Strict
-# xfail: the day one is fixed, its mark must go.
-KNOWN_FAILURES = {
-    "disclosure.pair_hockey",
-    "disclosure.pair_pdp_delta",
-    "notions.theorem4_threshold",
-    "semantic.conditioning_counterexample",
-    "semantic.thm24_repaired_delta",
-    "semantic.thm24_repaired_delta_hat",
-    "semantic.thm42_parameters",
-}
+# Functions not yet total (each fails the sweep); empty since every public function passed it.  Strict xfail:
+# the day one is fixed, its mark must go.
+KNOWN_FAILURES: set[str] = set()
 _CASES = [pytest.param(m, n, f, id=f"{m}.{n}",
                        marks=[pytest.mark.xfail(strict=True, reason="not yet total: see KNOWN_FAILURES")]
                        if f"{m}.{n}" in KNOWN_FAILURES else []) for m, n, f in FUNCTIONS]
@@ -189,7 +187,7 @@ ISSUE_23 = {
     "gaussian_loss sigma=1.7e308": (lambda: disclosure.gaussian_loss(1.7e308), "sigma"),
     "gaussian_loss sigma=5e-324": (lambda: disclosure.gaussian_loss(5e-324), "sigma"),
     "LatticeLoss.from_cdf h=5e-324": (lambda: composition.LatticeLoss.from_cdf(lambda t: np.clip(t, 0, 1), -1, 1, 5e-324), "h"),
-    "theorem39_tight_pair eps=1.7e308": (lambda: disclosure.theorem39_tight_pair(1.7e308, 1e-6, 1e-3), "eps"),
+    "theorem39_tight_pair eps=1.7e308": (lambda: disclosure_evidence.theorem39_tight_pair(1.7e308, 1e-6, 1e-3), "eps"),
     "bayes_posterior like_present=inf": (lambda: disclosure.bayes_posterior(0.5, math.inf, 1.0), "like_present"),
     "composed_epsilon ks=['1','10']": (lambda: disclosure.composed_epsilon(0.1, ["1", "10"], 1e-6), "ks"),
     "per_release_epsilon delta_total=2": (lambda: disclosure.per_release_epsilon(1.0, 10, 2.0), "delta_total"),

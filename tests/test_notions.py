@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpsemantics import notions as N
+from dpsemantics.claims import notions_evidence as E
 from dpsemantics.indistinguishability import total_variation
 from dpsemantics.mechanisms import FiniteMechanism, local_randomized_response, randomized_response
 from dpsemantics.semantic import semantic_epsilon
@@ -95,8 +96,8 @@ def test_bdp_markov_chain_closed_form(stay):
 @given(seed=st.integers(0, 10_000), n=st.sampled_from([2, 3]))
 def test_bdp_matches_brute_force_and_dominates_dp(seed, n):
     rng = np.random.default_rng(seed)
-    mech = N.random_mechanism(n, 3, rng, 0.8)
-    prior = N.random_prior(n, rng, 0.8)
+    mech = E.random_mechanism(n, 3, rng, 0.8)
+    prior = E.random_prior(n, rng, 0.8)
     leak = N.bdp_leakage(mech, prior)
     assert leak == pytest.approx(brute_bdp(mech, prior), rel=1e-10, abs=1e-12)
     # Yang et al. Thm 2 (cited by TSD §3): with a full-support prior, BDP is at least DP (S = N∖{i}).
@@ -109,8 +110,8 @@ def test_bdp_matches_brute_force_and_dominates_dp(seed, n):
 
 def test_conditional_likelihood_against_brute_force():
     rng = np.random.default_rng(5)
-    mech = N.random_mechanism(3, 4, rng)
-    prior = N.random_prior(3, rng)
+    mech = E.random_mechanism(3, 4, rng)
+    prior = E.random_prior(3, rng)
     got = N.conditional_likelihood(mech, prior, 1, [2], 0, [1])
     assert np.allclose(got, brute_likelihood(mech, prior, 1, (2,), 0, (1,)))
     with pytest.raises(ValueError, match="prior"):
@@ -193,8 +194,8 @@ def brute_bsp(mech, prior, default, rng, draws=300):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_bsp_bounds_explicit_bayes_updates(seed):
     rng = np.random.default_rng(seed)
-    mech = N.random_mechanism(2, 3, rng, 0.7)
-    prior = N.random_prior(2, rng, 0.7)
+    mech = E.random_mechanism(2, 3, rng, 0.7)
+    prior = E.random_prior(2, rng, 0.7)
     exact = N.bayesian_semantic_privacy(mech, prior, 0)
     searched = brute_bsp(mech, prior, 0, rng)
     assert searched <= exact + 1e-12
@@ -239,7 +240,7 @@ def test_replace_reading_breaks_theorem1_converse():
 
 
 def test_theorems_1_and_2_both_directions_on_example_cases():
-    rows = N.leakage_pairs(N.example_cases(seed=11, count=25))
+    rows = E.leakage_pairs(E.example_cases(seed=11, count=25))
     for eps_col, sem_col in ((0, 1), (2, 3)):
         eps, sem = rows[:, eps_col], rows[:, sem_col]
         assert np.all(sem <= np.expm1(2 * eps) + 1e-12)  # forward, as printed
@@ -248,8 +249,8 @@ def test_theorems_1_and_2_both_directions_on_example_cases():
         small = sem < 0.5
         assert np.all(eps[small] <= 2 * np.arctanh(2 * sem[small]) + 1e-9)  # converse, as printed
     # Sec. II (ii): BSP dominates SP whenever the prior has full support
-    full = [c for c in N.example_cases(seed=11, count=25) if "copies" not in c[0]]
-    r = N.leakage_pairs(full)
+    full = [c for c in E.example_cases(seed=11, count=25) if "copies" not in c[0]]
+    r = E.leakage_pairs(full)
     assert np.all(r[:, 1] <= r[:, 3] + 1e-12)
 
 
@@ -381,7 +382,7 @@ def test_bad_inputs_name_the_parameter():
     with pytest.raises(ValueError, match="eps"):
         N.zhao_converse_level(-0.1)
     with pytest.raises(ValueError, match="eps"):
-        N.example_cases(count=0, eps=-1.0)
+        E.example_cases(count=0, eps=-1.0)
     for bad_b in (-0.1, 1.5):
         with pytest.raises(ValueError, match="b"):
             N.membership_g(bad_b, 1.0)
@@ -399,3 +400,12 @@ def test_bad_inputs_name_the_parameter():
         N.markov_chain_prior(3, 1.2)
     with pytest.raises(ValueError, match="reading"):
         N.bayesian_semantic_privacy(mech, N.independent_prior(2), 0, reading="other")
+
+
+def test_theorem4_threshold_at_huge_eps():
+    """α > e^ε is decided as log α > ε, so ε = 800 (e^ε beyond the float range) refuses any finite α by name and
+    α = ∞ gives the limit e^{−ε} = 0; at ordinary ε the threshold is (α e^{−ε} − 1)/(α − 1) (Zhao, proof of Thm 4)."""
+    with pytest.raises(ValueError, match="alpha must exceed"):
+        N.theorem4_threshold(1e300, 800.0)
+    assert N.theorem4_threshold(math.inf, 800.0) == 0.0
+    assert N.theorem4_threshold(5.0, 1.0) == pytest.approx((5 / math.e - 1) / 4, rel=1e-15)

@@ -15,6 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpsemantics import semantic as S
+from dpsemantics import mechanisms
+from dpsemantics.claims import semantic_evidence
 from dpsemantics.indistinguishability import smallest_delta, total_variation
 from dpsemantics.mechanisms import (
     FiniteMechanism,
@@ -105,7 +107,7 @@ def test_semantic_epsilon_agrees_with_brute_force_grid(build):
     assert brute <= exact + 1e-12  # no grid belief beats the supremum
     assert exact - brute < 0.02  # and the grid comes close to it
     assert S.semantic_epsilon(mech, method="exhaustive").epsilon == pytest.approx(exact, abs=1e-12)
-    assert S.semantic_epsilon(mech, method="optimize", restarts=2).epsilon == pytest.approx(exact, abs=1e-5)
+    assert semantic_evidence.searched_semantic_epsilon(mech, restarts=2).epsilon == pytest.approx(exact, abs=1e-5)
 
 
 def randomized_response_tuple(eps):
@@ -143,7 +145,7 @@ def test_two_point_formula_with_mpmath():
         R = mpmath.mpf(R)
         f = lambda a: a * R / (a * R + 1 - a) - a  # noqa: E731
         a_star = mpmath.findroot(lambda a: R / (a * R + 1 - a) ** 2 - 1, (mpmath.mpf("1e-6"), 1), solver="bisect")
-        assert float(f(a_star)) == pytest.approx(float(S._two_point_sd(R)), abs=1e-12)
+        assert float(f(a_star)) == pytest.approx(S.tilt_statistical_difference(math.log(float(R))), abs=1e-12)
 
 
 # --- Theorem 2.2 -------------------------------------------------------------------------------------
@@ -196,7 +198,7 @@ def test_theorem_2_4_on_leaky_count():
     mech = S.leaky_count(n, eps, delta)
     assert mech.delta(eps) == pytest.approx(delta, rel=1e-9)
     e1, d1 = S.thm24_parameters(eps, delta, n)
-    found, _ = S.worst_semantic_delta(mech, e1, samples=30)
+    found, _ = semantic_evidence.worst_semantic_delta(mech, e1, samples=30)
     assert found <= d1
     # Under the uniform belief the database is published with probability δ.  Then b̄0 is a point mass;
     # b̄ᵢ is undefined when x_i = 1 (SD = 1) and splits evenly between x and x + e_i when x_i = 0
@@ -417,8 +419,8 @@ def test_reality_oblivious_delta_on_geometric_dwork_mcsherry():
 
 def test_constant_mechanism_with_an_impossible_output_is_zero_private():
     const = FiniteMechanism([[0.0, 1.0], [0.0, 1.0]], [(0,), (1,)], ["never", "always"])
-    for method in ("exact", "exhaustive", "optimize"):
-        res = S.semantic_epsilon(const, method=method)
+    for res in (S.semantic_epsilon(const), S.semantic_epsilon(const, method="exhaustive"),
+                semantic_evidence.searched_semantic_epsilon(const)):
         assert res.epsilon == pytest.approx(0.0, abs=1e-12) and res.transcript == "always"
 
 
@@ -490,3 +492,59 @@ def test_testing_bound_shape():
     assert S.testing_bound(1.0, 0.0, 0.0) == 0.0 and S.testing_bound(1.0, 0.1, 0.0) == pytest.approx(0.1)
     assert S.testing_bound(1.0, 0.0, 1.0) == 1.0
     assert S.testing_bound(0.0, 0.0, 0.3) == pytest.approx(0.3)
+
+
+def test_total_at_extreme_parameters_issue_23():
+    """thm24_repaired_delta_hat as the paper's formula in 50 digits, and +inf (not inf − inf = NaN) when e^{3ε}
+    overflows; thm42_parameters for n beyond the float range; conditioning_counterexample refuses arrays and
+    masses above 1 by the caller's names."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        for eps, delta, n in [(0.1, 1e-6, 3), (0.01, 1e-10, 100), (1.0, 1e-3, 1)]:
+            e3 = mpmath.expm1(3 * mpmath.mpf(eps))
+            want = ((e3 + 2 * mpmath.sqrt(n * mpmath.mpf(delta))) * (e3 + 2) - e3) / 2
+            assert S.thm24_repaired_delta_hat(eps, delta, n) == pytest.approx(float(want), rel=1e-13)
+    assert S.thm24_repaired_delta_hat(300.0, 1e-6, 3) == math.inf
+    assert S.thm42_parameters(0.5, 0.0, 0.0, 10**400) == (math.expm1(1.5), 0.0)
+    with pytest.raises(ValueError, match="eps must exceed"):
+        S.thm42_parameters(0.5, 1e-6, 0.0, 10**400)
+    with pytest.raises(ValueError, match="eps must be a single number"):
+        S.conditioning_counterexample([0.1, 0.9], 1e-6, 1e-3)
+    with pytest.raises(ValueError, match="delta_hat"):
+        S.conditioning_counterexample(800.0, 1e-6, 1e-3)
+
+
+def test_clamped_geometric_is_one_implementation_with_the_closed_form():
+    """mechanisms.clamped_geometric_pmf against the two-sided geometric law summed by hand (Ghosh et al.: Pr[Z = k]
+    ∝ e^{−ε|k|}), the tails folded onto the end points; leaky_count and median_mechanism use it."""
+    eps, centre, low, high = 0.7, 2, -1, 4
+    a = math.exp(-eps)
+    pmf = lambda k: (1 - a) / (1 + a) * a ** abs(k)  # noqa: E731
+    want = [pmf(k - centre) for k in range(low, high + 1)]
+    want[0] = sum(pmf(k - centre) for k in range(low - 400, low + 1))
+    want[-1] = sum(pmf(k - centre) for k in range(high, high + 400))
+    np.testing.assert_allclose(mechanisms.clamped_geometric_pmf(centre, eps, low, high), want, rtol=1e-13)
+    leaky = S.leaky_count(3, eps, 0.1)
+    row = leaky.row((1, 1, 0))
+    np.testing.assert_allclose(row[:4], 0.9 * mechanisms.clamped_geometric_pmf(2, eps, 0, 3), rtol=1e-15)
+    med = S.median_mechanism(3, 2, eps, 2, margin=1)
+    np.testing.assert_allclose(med.row((0, 2, 2)), mechanisms.clamped_geometric_pmf(2, eps / 2, -1, 3), rtol=1e-15)
+    with pytest.raises(ValueError, match="high must exceed low"):
+        mechanisms.clamped_geometric_pmf(0, eps, 2, 2)
+
+
+def test_log_ratio_spread_and_the_tilt_bound():
+    """One max-log-ratio: ln(max/min) per column, ∞ where a point is ruled out, 0 where nothing is observed; and
+    tanh(Δ/4) = (√R − 1)/(√R + 1) with R = e^Δ (written out here), 1 at Δ = ∞."""
+    lik = np.array([[0.2, 0.0, 0.0], [0.8, 0.3, 0.0]])
+    np.testing.assert_array_equal(S.log_ratio_spread(lik, axis=0), [math.log(4.0), math.inf, 0.0])
+    assert S.log_ratio_spread([0.5, 0.25]) == math.log(2.0)
+    for delta_log in (0.0, 0.3, 2.0, 40.0):
+        root = math.exp(delta_log / 2)
+        assert S.tilt_statistical_difference(delta_log) == pytest.approx((root - 1) / (root + 1), rel=1e-14, abs=1e-300)
+    assert S.tilt_statistical_difference(math.inf) == 1.0
+    with pytest.raises(ValueError, match="likelihoods must be >= 0"):
+        S.log_ratio_spread([0.5, -0.1])
+    with pytest.raises(ValueError, match="spread"):
+        S.tilt_statistical_difference(-1.0)

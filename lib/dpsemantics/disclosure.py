@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable
 
 import numpy as np
@@ -36,8 +37,9 @@ from scipy import stats
 from scipy.optimize import minimize_scalar
 from scipy.special import expit
 
-from . import _rounding
-from ._validate import as_float, as_output, check_delta, check_epsilon, check_positive, check_positive_int, check_probability, overflow_is_infinity
+from . import _rounding, indistinguishability
+from ._broadcast import broadcasting
+from ._validate import as_float, as_output, check_delta, check_distribution, check_epsilon, check_positive, check_positive_int, check_probability, overflow_is_infinity
 
 __all__ = [
     "EPS_TILDE_LIMIT",
@@ -87,13 +89,6 @@ __all__ = [
     "pair_hockey",
     "pair_pdp_delta",
     "leave_thresholds",
-    "pair_leave_probability",
-    "critical_priors",
-    "loss_grid",
-    "PairProgram",
-    "worst_pair",
-    "random_pairs",
-    "theorem39_tight_pair",
     "renyi_rho",
 ]
 
@@ -121,6 +116,7 @@ def _shift(p, s):
 # --------------------------------------------------------------------------------------------------
 
 
+@broadcasting(prior=check_probability, eps=check_epsilon)
 def posterior_bounds(prior, eps):
     """Kazan et al., Theorem 3.2, eq. (3) (pure DP: Corollary 3.6, eq. (10)).
 
@@ -128,65 +124,60 @@ def posterior_bounds(prior, eps):
     ``[p/(p + (1−p)e^{ε}), p/(p + (1−p)e^{−ε})]``.  Returns ``(low, high)``; broadcasts over ``prior``
     and ``eps``.
     """
-    p = check_probability(prior, "prior")
-    eps = check_epsilon(eps, "eps")
-    p, eps = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(eps, dtype=float))
+    p = prior
     # The log-odds round trip may be off by an ulp; keep low ≤ p ≤ high exactly.
-    return _out(np.minimum(_shift(p, -eps), p)), _out(np.maximum(_shift(p, eps), p))
+    return np.minimum(_shift(p, -eps), p), np.maximum(_shift(p, eps), p)
 
 
+@broadcasting(eps=check_epsilon)
 def ratio_bounds(eps):
     """Kazan et al., Theorem 3.3, eq. (5) (pure DP: Corollary 3.7): the prior-free bounds
     ``(e^{−ε}, e^{ε})`` on the posterior-to-prior ratio."""
-    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
-    with np.errstate(over="ignore"):  # e^ε beyond the float range is +inf, its limit
-        return _out(np.exp(-eps)), _out(np.exp(eps))
+    return np.exp(-eps), np.exp(eps)  # e^ε beyond the float range is +inf, its limit
 
 
+@broadcasting(prior=partial(check_probability, open_low=True), eps=check_epsilon)
 def prior_ratio_bounds(prior, eps):
     """The prior-dependent ratio bounds behind Theorem 3.3 (proof in Appendix A.3):
     ``1/(p + (1−p)e^{ε}) ≤ X/p ≤ 1/(p + (1−p)e^{−ε})``.  The ratio needs p > 0."""
-    p = check_probability(prior, "prior", open_low=True)
-    eps = check_epsilon(eps, "eps")
-    p, eps = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(eps, dtype=float))
+    p = prior
     with np.errstate(divide="ignore"):
         lp, lq = np.log(p), np.log1p(-p)
     low = np.exp(-np.logaddexp(lp, lq + eps))
     high = np.exp(-np.logaddexp(lp, lq - eps))
-    return _out(low), _out(high)
+    return low, high
 
 
+@broadcasting(eps=check_epsilon)
 def difference_bound(eps):
     """Kazan et al., Theorem 3.5(1), eq. (8) (pure DP: Corollary 3.8): the prior-free bound
     ``(e^{ε/2} − 1)/(e^{ε/2} + 1) = tanh(ε/4)`` on |posterior − prior|."""
-    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
-    return _out(np.tanh(eps / 4.0))
+    return np.tanh(eps / 4.0)
 
 
+@broadcasting(prior=check_probability, eps=check_epsilon)
 def prior_difference_bounds(prior, eps):
     """The prior-dependent difference bounds of Lemma 3.4, eq. (6): ``(low − p, high − p)`` with
     ``(low, high) = posterior_bounds(p, ε)``, written as ``∓p(1−p)(1 − e^{∓ε})/(…)`` so that no
     cancellation occurs near p = 0 or 1."""
-    p = check_probability(prior, "prior")
-    eps = check_epsilon(eps, "eps")
-    p, eps = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(eps, dtype=float))
+    p = prior
     q = 1.0 - p
     em = np.exp(-eps)
     one_minus_em = -np.expm1(-eps)
     with np.errstate(invalid="ignore"):  # p(1 − p) = 0 with e^{−ε} = 0: the posterior cannot move, 0
         high = np.where(p * q == 0, 0.0, p * q * one_minus_em / (p + q * em))
         low = np.where(p * q == 0, 0.0, -p * q * one_minus_em / (p * em + q))
-    return _out(low), _out(high)
+    return low, high
 
 
+@broadcasting(eps=check_epsilon)
 def worst_case_prior(eps):
     """Kazan et al., Lemma 3.4: the priors at which the difference bounds of eq. (6) are extreme.
 
     Returns ``(p_up, p_down)``: ``p_up = 1/(1 + e^{ε/2})`` maximises the upper limit (the largest
     possible increase of the posterior), ``p_down = 1/(1 + e^{−ε/2})`` minimises the lower limit.
     """
-    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
-    return _out(expit(-eps / 2.0)), _out(expit(eps / 2.0))
+    return expit(-eps / 2.0), expit(eps / 2.0)
 
 
 def epsilon_tilde(eps):
@@ -367,22 +358,19 @@ def finite_loss(row_present, row_absent, name="") -> MembershipLoss:
     """The privacy-loss pair of a finite mechanism from its two output distributions
     (``row_present`` = law of M(x), ``row_absent`` = law of M(x_{-i})).  Outputs impossible under
     one row give infinite losses."""
-    a = np.asarray(row_present, dtype=float)
-    b = np.asarray(row_absent, dtype=float)
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"row_present and row_absent must be 1-D of equal length (got {a.shape}, {b.shape})")
-    with np.errstate(divide="ignore"):
-        z = np.log(a) - np.log(b)
+    a, b = _pair_rows(row_present, row_absent)
+    z = pair_losses(a, b)
     return MembershipLoss(_discrete(z, a, name), _discrete(-z, b, name), name)
 
 
 def randomized_response_loss(eps_rr) -> MembershipLoss:
-    """Randomized response with parameter ε_rr: Z = ±ε_rr with probabilities expit(±ε_rr), and the same
-    law for Z' (the mechanism is symmetric)."""
-    eps_rr = check_epsilon(eps_rr, "eps_rr", scalar=True)
-    keep = float(expit(eps_rr))
-    row_present = np.array([keep, 1.0 - keep])
-    return finite_loss(row_present, row_present[::-1], f"randomized response, eps={eps_rr:g}")
+    """Randomized response with parameter ε_rr: Z = ±ε_rr with probabilities expit(±ε_rr)
+    (``mechanisms.randomized_response_privacy_loss``), and the same law for Z' (the mechanism is symmetric)."""
+    from .mechanisms import randomized_response_privacy_loss
+
+    values, probs = randomized_response_privacy_loss(eps_rr)  # validates eps_rr
+    loss = _discrete(values, probs, f"randomized response, eps={float(eps_rr):g}")
+    return MembershipLoss(loss, loss, loss.name)
 
 
 @overflow_is_infinity
@@ -627,6 +615,7 @@ def approximate_bounds(eps, delta, delta_prime, prior=0.5) -> DisclosureBounds:
                             rlow, rhigh, prlow, prhigh, difference_bound(eps_prime), up, down)
 
 
+@broadcasting(elementwise=True, rho=check_positive)
 def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
     """Kazan et al., Example 4.1: the smallest ε′ reachable from ρ-zCDP at confidence 1 − δ′.
 
@@ -636,12 +625,7 @@ def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
     """
     from . import conversions
 
-    rho = check_positive(rho, "rho")
     delta_prime = check_delta(delta_prime, "delta_prime", open_low=True, scalar=True)
-    if np.ndim(rho):
-        pairs = [best_zcdp_pdp_epsilon(r, delta_prime, tight=tight) for r in np.ravel(rho)]
-        shape = np.shape(rho)
-        return (np.array([e for e, _ in pairs]).reshape(shape), np.array([d for _, d in pairs]).reshape(shape))
     log_dp = math.log(delta_prime)
 
     def f(log_delta):
@@ -863,51 +847,53 @@ def explain(eps, delta, delta_prime, prior, *, audience: str = "both") -> str:
 
 
 # --------------------------------------------------------------------------------------------------
-# Worst-case search over finite mechanisms (evidence for Theorems 2.3, 2.5, 3.2, 3.3, 3.5, 3.9, A.2)
+# Finite neighbouring pairs (the objects of the worst-case searches in claims/disclosure_evidence.py)
 # --------------------------------------------------------------------------------------------------
 #
 # A neighbouring pair of a finite mechanism is two output distributions (P = law of M(x), target present;
 # Q = law of M(x_{-i}), target absent).  Every disclosure event of the paper is an event on the privacy loss
-# z(y) = log P(y)/Q(y) (Theorem 3.1), so a pair is described by its outputs' losses.  The searches below
-# maximise the probability of an event over all pairs supported on a grid of losses: with the P-masses u_j of
-# outputs with loss z_j as variables (their Q-masses are u_j e^{−z_j}), plus one output impossible under Q
-# (z = +∞) and one impossible under P (z = −∞), every probability, every hockey-stick divergence and every
-# PDP or disclosure condition is linear, and the search is a linear program.
+# z(y) = log P(y)/Q(y) (Theorem 3.1), so a pair is described by its outputs' losses.  The linear programs
+# over such pairs that back the claims live in :mod:`dpsemantics.claims.disclosure_evidence`.
 
 #: The three disclosure metrics of Kazan et al. §3: posterior, posterior-to-prior ratio, posterior − prior.
 METRICS = ("posterior", "ratio", "difference")
 
 
+def _pair_rows(row_present, row_absent):
+    """The two output distributions of a neighbouring pair, validated under the caller's names."""
+    a = check_distribution(row_present, "row_present")
+    b = check_distribution(row_absent, "row_absent")
+    if a.shape != b.shape:
+        raise ValueError(f"row_present and row_absent must have the same number of outputs (got {a.size} and {b.size})")
+    return a, b
+
+
 def pair_losses(row_present, row_absent):
-    """The privacy loss log(P/Q) of every output of a pair (+∞ where Q = 0, −∞ where P = 0)."""
-    a = np.asarray(row_present, dtype=float)
-    b = np.asarray(row_absent, dtype=float)
+    """The privacy loss log(P/Q) of every output of a pair (+∞ where Q = 0, −∞ where P = 0; 0 where both are 0):
+    the values of Z_i of Kazan et al., Definition 2.2, for a finite mechanism."""
+    a, b = _pair_rows(row_present, row_absent)
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.log(a) - np.log(b)
     return np.where((a == 0) & (b == 0), 0.0, z)
 
 
-@overflow_is_infinity
 def pair_hockey(row_present, row_absent, eps):
     """max of the two hockey-stick divergences Σ max(0, P − e^ε Q), Σ max(0, Q − e^ε P): the pair's DP δ at ε
-    (Kazan et al., Definition 2.1).  Broadcasts over ``eps``."""
-    a = np.asarray(row_present, dtype=float)
-    b = np.asarray(row_absent, dtype=float)
-    e = np.exp(np.asarray(eps, dtype=float))[..., None]
-    return _out(np.maximum(np.maximum(a - e * b, 0).sum(-1), np.maximum(b - e * a, 0).sum(-1)))
+    (Kazan et al., Definition 2.1), :func:`~dpsemantics.indistinguishability.smallest_delta` of the pair.
+    Broadcasts over ``eps``; ε = +∞ gives 0 unless one output is possible under only one side."""
+    a, b = _pair_rows(row_present, row_absent)
+    return indistinguishability.smallest_delta(a, b, check_epsilon(eps, "eps", allow_inf=True))
 
 
-@overflow_is_infinity
 def pair_pdp_delta(row_present, row_absent, eps):
     """The pair's PDP δ at ε (Definition 2.4): max(P[|Z| > ε], Q[|Z′| > ε]).  Broadcasts over ``eps``."""
-    a = np.asarray(row_present, dtype=float)
-    b = np.asarray(row_absent, dtype=float)
-    z = pair_losses(a, b)
-    out = np.abs(z) > np.asarray(eps, dtype=float)[..., None]
+    a, b = _pair_rows(row_present, row_absent)
+    eps = np.asarray(check_epsilon(eps, "eps", allow_inf=True), dtype=float)
+    out = np.abs(pair_losses(a, b)) > eps[..., None]
     return _out(np.maximum((a * out).sum(-1), (b * out).sum(-1)))
 
 
-@overflow_is_infinity
+@broadcasting(prior=check_probability, eps=check_epsilon)
 def leave_thresholds(prior, eps, metric: str):
     """The losses between which an adversary with this prior stays inside the bound of ``metric`` at level ε:
     returns ``(lo, hi)``; the posterior leaves the bound exactly when z < lo or z > hi (±∞: never).
@@ -918,9 +904,7 @@ def leave_thresholds(prior, eps, metric: str):
     """
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {METRICS} (got metric={metric!r})")
-    p = np.asarray(check_probability(prior, "prior"), dtype=float)
-    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
-    p, eps = np.broadcast_arrays(p, eps)
+    p = prior
     inner = (p > 0) & (p < 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         if metric == "posterior":
@@ -936,179 +920,7 @@ def leave_thresholds(prior, eps, metric: str):
             lo = np.where(p - b > 0, logit(np.maximum(p - b, 0)) - lp, -np.inf)
     lo = np.where(inner, lo, -np.inf)
     hi = np.where(inner, hi, np.inf)
-    return _out(lo), _out(hi)
-
-
-def _leaves(z, lo, hi):
-    """Mask [prior, output]: the loss z leaves [lo, hi] (with a relative slack of 1e-12 for the end points)."""
-    z = np.asarray(z, dtype=float)[None, :]
-    lo = np.atleast_1d(lo)[:, None]
-    hi = np.atleast_1d(hi)[:, None]
-    with np.errstate(invalid="ignore"):
-        up = (z > hi + 1e-12 * np.maximum(1.0, np.abs(np.where(np.isfinite(hi), hi, 0.0)))) & np.isfinite(hi)
-        down = (z < lo - 1e-12 * np.maximum(1.0, np.abs(np.where(np.isfinite(lo), lo, 0.0)))) & np.isfinite(lo)
-    return up | down
-
-
-@overflow_is_infinity
-def pair_leave_probability(row_present, row_absent, priors, eps, metric: str):
-    """For each prior, the larger (over both hypotheses) probability that the adversary's posterior, ratio or
-    difference leaves the bound of Theorem 3.2, 3.3 or 3.5 at level ε."""
-    a = np.asarray(row_present, dtype=float)
-    b = np.asarray(row_absent, dtype=float)
-    lo, hi = leave_thresholds(np.atleast_1d(priors), eps, metric)
-    mask = _leaves(pair_losses(a, b), lo, hi)
-    return _out(np.maximum(mask @ a, mask @ b))
-
-
-def critical_priors(eps, metric: str, n: int = 400):
-    """A prior grid for the condition "for every prior": log-spaced towards 0 and 1 (down to 1e-15), uniform in
-    between, plus Lemma 3.4's extremal priors 1/(1 + e^{±ε/2}) and 1/2."""
-    n = check_positive_int(n, "n", minimum=4, maximum=10**7)
-    tail = np.logspace(-15, -1, n // 4)
-    grid = np.concatenate([tail, np.linspace(0.1, 0.9, n // 2), 1 - tail, [0.5], np.atleast_1d(worst_case_prior(eps))])
-    return np.unique(np.clip(grid, 1e-15, 1 - 1e-15))
-
-
-def loss_grid(points=(), zmax: float = 8.0, n: int = 161):
-    """Losses for a search: a uniform grid on [−zmax, zmax] plus every point given and points just beyond it
-    (relative 1e-9), where the worst cases of the theorems sit."""
-    pts = np.abs(np.asarray(list(points), dtype=float))
-    near = np.concatenate([pts, pts * (1 + 1e-9) + 1e-12, pts * (1 - 1e-9)])
-    return np.unique(np.concatenate([np.linspace(-zmax, zmax, n), near, -near]))
-
-
-@dataclass(frozen=True)
-class PairProgram:
-    """The linear program over pairs supported on the losses ``z`` (plus z = ±∞): see :func:`worst_pair`."""
-
-    z: np.ndarray
-
-    @property
-    def losses(self):
-        return np.concatenate([self.z, [np.inf, -np.inf]])
-
-    def p_coef(self, mask):
-        """Coefficients of P(event) in the variables (u_1, …, u_m, u_{+∞}, v_{−∞})."""
-        m = np.asarray(mask, dtype=float)
-        return np.concatenate([m[: self.z.size], [m[-2], 0.0]])
-
-    def q_coef(self, mask):
-        m = np.asarray(mask, dtype=float)
-        return np.concatenate([m[: self.z.size] * np.exp(-self.z), [0.0, m[-1]]])
-
-    def hockey_coefs(self, eps):
-        """Coefficients of Σ max(0, P − e^ε Q) and of Σ max(0, Q − e^ε P)."""
-        pq = np.concatenate([np.maximum(0.0, -np.expm1(eps - self.z)), [1.0, 0.0]])
-        qp = np.concatenate([np.maximum(0.0, np.exp(-self.z) - math.exp(eps)), [0.0, 1.0]])
-        return pq, qp
-
-    def rows(self, x):
-        """The pair (P, Q) of a solution."""
-        m = self.z.size
-        p = np.concatenate([x[:m], [x[m], 0.0]])
-        q = np.concatenate([x[:m] * np.exp(-self.z), [0.0, x[m + 1]]])
-        return np.clip(p, 0, None), np.clip(q, 0, None)
-
-
-def worst_pair(z, objective, constraints):
-    """Maximise a probability over all pairs whose losses lie on ``z`` (plus ±∞), by linear programming.
-
-    ``objective`` is ``(side, coef)``: ``side`` ``"P"``/``"Q"`` and an event mask over ``PairProgram.losses``,
-    or ``("hockey", eps)`` for the P-vs-Q hockey-stick divergence.  ``constraints`` is a list of
-    ``(kind, arg, bound)``: ``("dp", eps, δ)`` both hockey-sticks ≤ δ; ``("pdp", eps, δ)`` P[|Z| > ε] and
-    Q[|Z′| > ε] ≤ δ; ``(metric, (priors, eps), δ)`` the disclosure condition of Theorem 3.2/3.3/3.5 at every prior
-    given, under both hypotheses.  Returns ``(value, (P, Q))``: the optimum and the maximising pair.
-    """
-    from scipy.optimize import linprog
-
-    prog = PairProgram(np.asarray(z, dtype=float))
-    losses = prog.losses
-    a_ub, b_ub = [], []
-    for kind, arg, bound in constraints:
-        if kind == "dp":
-            for c in prog.hockey_coefs(arg):
-                a_ub.append(c)
-                b_ub.append(bound)
-        elif kind == "pdp":
-            mask = np.abs(losses) > arg
-            a_ub += [prog.p_coef(mask), prog.q_coef(mask)]
-            b_ub += [bound, bound]
-        elif kind in METRICS:
-            priors, eps = arg
-            lo, hi = leave_thresholds(np.atleast_1d(priors), eps, kind)
-            for mask in _leaves(losses, lo, hi):
-                a_ub += [prog.p_coef(mask), prog.q_coef(mask)]
-                b_ub += [bound, bound]
-        else:
-            raise ValueError(f"unknown constraint kind {kind!r}")
-    side, arg = objective
-    if side == "hockey":
-        c = prog.hockey_coefs(arg)[0]
-    elif side == "P":
-        c = prog.p_coef(arg)
-    elif side == "Q":
-        c = prog.q_coef(arg)
-    else:
-        raise ValueError(f"objective side must be 'P', 'Q' or 'hockey' (got {side!r})")
-    ones = np.ones(losses.size)
-    a_eq = [prog.p_coef(ones), prog.q_coef(ones)]
-    res = linprog(-c, A_ub=np.array(a_ub) if a_ub else None, b_ub=np.array(b_ub) if b_ub else None,
-                  A_eq=np.array(a_eq), b_eq=[1.0, 1.0], bounds=(0, None), method="highs")
-    if res.status != 0:
-        raise RuntimeError(f"the linear program failed: {res.message}")
-    return float(-res.fun), prog.rows(res.x)
-
-
-def random_pairs(n_pairs: int, seed: int, *, eps_scale: float = 1.0, max_outputs: int = 6):
-    """Random neighbouring pairs drawn near the worst cases: 2–``max_outputs`` outputs, P from a sparse
-    Dirichlet, Q = P·e^{−z} renormalised with losses z spread over ±2·``eps_scale``, and with probability 1/3
-    an output that one side cannot produce (infinite loss)."""
-    n_pairs = check_positive_int(n_pairs, "n_pairs", minimum=0, maximum=10**7)
-    max_outputs = check_positive_int(max_outputs, "max_outputs", minimum=2, maximum=10**6)
-    rng = np.random.default_rng(check_positive_int(seed, "seed", minimum=0))
-    out = []
-    for _ in range(n_pairs):
-        m = int(rng.integers(2, max_outputs + 1))
-        p = rng.dirichlet(np.full(m, 0.5))
-        q = p * np.exp(-rng.uniform(-2 * eps_scale, 2 * eps_scale, m))
-        q /= q.sum()
-        if rng.random() < 1 / 3:
-            tiny = rng.uniform(0, 0.05)
-            p = np.concatenate([(1 - tiny) * p, [tiny]])
-            q = np.concatenate([q, [0.0]])
-        if rng.random() < 0.5:
-            p, q = q, p
-        out.append((p, q))
-    return out
-
-
-def theorem39_tight_pair(eps, delta, delta_prime, eta: float = 1e-9):
-    """The four-output mechanism at which Theorem 3.9 is tight in the limit ``eta`` → 0.
-
-    With ε′ of Theorem 3.9 and a = δ/(1 − e^{ε − ε′ − η}): output A has P = a, Q = a·e^{−ε′−η} (loss just above
-    ε′), output B the mirror image (P = a·e^{−ε′−η}, Q = a), and outputs C, D with losses ±ε carry the rest.
-    Both hockey-stick divergences at ε equal δ exactly, so the pair is (ε, δ)-DP, and
-    P[|Z| > ε′] = a(1 + e^{−ε′−η}) → δ(1 + e^{−ε′})/(1 − e^{ε−ε′}) = δ′ (Zhao et al.'s form of ε′).
-    Returns ``(P, Q)`` over (A, B, C, D).
-    """
-    from . import conversions
-
-    eps = float(check_epsilon(eps, "eps", scalar=True))
-    delta = float(check_delta(delta, "delta", open_low=True, scalar=True))
-    delta_prime = float(check_delta(delta_prime, "delta_prime", open_low=True, scalar=True))
-    if delta_prime <= delta:
-        raise ValueError(f"delta_prime must exceed delta (got delta_prime={delta_prime!r}, delta={delta!r})")
-    eta = float(check_positive(eta, "eta", scalar=True))
-    if eps > 700.0:  # the outputs C, D carry c and c·e^{−ε}: past e^{−700} the second underflows
-        raise ValueError(f"eps must be at most 700 for this construction (got eps={eps!r})")
-    ep = float(conversions.pdp_epsilon(eps, delta, delta_prime)) + eta
-    a = delta / -math.expm1(eps - ep)
-    c = (1 - a * (1 + math.exp(-ep))) / (1 + math.exp(-eps))
-    if c < 0:
-        raise ValueError(f"delta_prime is too large for the construction (got delta_prime={delta_prime!r})")
-    p = np.array([a, a * math.exp(-ep), c, c * math.exp(-eps)])
-    return p, p[[1, 0, 3, 2]].copy()
+    return lo, hi
 
 
 def renyi_rho(row_present, row_absent, alphas=None) -> float:

@@ -487,3 +487,53 @@ def name_and_shame_exposure(n, delta):
     with np.errstate(divide="ignore"):  # δ = 1 gives log 0 = −∞ and exposure 1, as it should
         out = -np.expm1(np.multiply(n, np.log1p(-np.asarray(delta))))
     return as_output(out)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Mechanisms on a database of one record (used by the claims of K&S and Zhao and by the coursework)
+# ---------------------------------------------------------------------------------------------------
+
+__all__ += ["one_record_randomized_response", "leaky_randomized_response"]
+
+
+def one_record_randomized_response(eps) -> FiniteMechanism:
+    """ε-randomized response on a database of one record: databases ``(0,)``, ``(1,)`` (tuples, so that x₋ᵢ
+    of Kasiviswanathan & Smith's Games 0..1 and Zhao's adversaries are defined), outputs 0 and 1; the truth
+    with probability e^ε/(1 + e^ε) (Lecture 1, randomized response)."""
+    return FiniteMechanism(randomized_response(eps).matrix, [(0,), (1,)], [0, 1])
+
+
+def leaky_randomized_response(eps, delta) -> FiniteMechanism:
+    """Randomized response on one record that with probability δ publishes the record instead: outputs
+    ``"0"``, ``"1"``, ``"shows 0"``, ``"shows 1"``.  Exactly (ε, δ)-DP: the extremal (ε, δ) pair with four
+    outcomes (the worst case of Kairouz, Oh & Viswanath's composition theorem), which the K&S claims attack
+    with (ε, δ)-DP mechanisms."""
+    delta = float(check_delta(delta, "delta", scalar=True))
+    rr = randomized_response(eps).matrix
+    m = np.zeros((2, 4))
+    m[:, :2] = (1 - delta) * rr
+    m[0, 2] = m[1, 3] = delta
+    return FiniteMechanism(m, [(0,), (1,)], ["0", "1", "shows 0", "shows 1"])
+
+
+__all__ += ["clamped_geometric_pmf"]
+
+
+def clamped_geometric_pmf(centre, eps, low, high) -> np.ndarray:
+    """Pr[clamp(centre + Z, low, high) = k] for k = low, …, high, with Z two-sided geometric noise of parameter ε
+    (:func:`two_sided_geometric_pmf`): the geometric mechanism of Ghosh, Roughgarden & Sundararajan with its
+    output clamped to a finite range, as in K&S's leaky count and the median mechanism of their Corollary 4.4.
+    Clamping is post-processing; the end points carry the tails Pr[Z ≤ low − centre] and Pr[Z ≥ high − centre]."""
+    centre = check_positive_int(centre, "centre", minimum=-(10**6), maximum=10**6)
+    low = check_positive_int(low, "low", minimum=-(10**6), maximum=10**6)
+    high = check_positive_int(high, "high", minimum=-(10**6), maximum=10**6)
+    if high <= low:
+        raise ValueError(f"high must exceed low (got low={low}, high={high})")
+    if high - low > 10**6:
+        raise ValueError(f"high - low must be at most 10**6 outputs (got low={low}, high={high})")
+    eps = float(check_epsilon(eps, "eps", strictly_positive=True, scalar=True))
+    a = math.exp(-eps)
+    row = np.array(two_sided_geometric_pmf(np.arange(low, high + 1) - centre, eps), dtype=float)
+    row[0] = _geometric_tail(centre - low, a)
+    row[-1] = _geometric_tail(high - centre, a)
+    return row

@@ -42,6 +42,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -49,7 +50,9 @@ from scipy.optimize import brentq
 from scipy.special import expit
 
 from ._validate import as_float, check_distribution, check_epsilon, check_positive_int, check_probability, check_record_count
+from ._broadcast import broadcasting
 from .mechanisms import FiniteMechanism
+from .semantic import log_ratio_spread, tilt_statistical_difference
 
 __all__ = [
     "adversaries",
@@ -57,8 +60,6 @@ __all__ = [
     "markov_chain_prior",
     "copies_prior",
     "uniform_prior",
-    "random_prior",
-    "random_mechanism",
     "xor_randomized_response",
     "conditional_likelihood",
     "bdp_leakage",
@@ -231,27 +232,6 @@ def uniform_prior(mechanism: FiniteMechanism) -> np.ndarray:
     return np.full(k, 1.0 / k)
 
 
-def random_prior(n: int, rng: np.random.Generator, concentration=1.0) -> dict:
-    """A Dirichlet-random (hence generally correlated, full-support) prior over {0,1}^n."""
-    n = check_positive_int(n, "n")
-    dbs = list(itertools.product((0, 1), repeat=n))
-    w = rng.dirichlet(np.full(len(dbs), float(concentration)))
-    w = np.maximum(w, 1e-12)
-    w /= w.sum()
-    return dict(zip(dbs, w))
-
-
-def random_mechanism(n: int, n_outputs: int, rng: np.random.Generator, concentration=1.0) -> FiniteMechanism:
-    """A mechanism on {0,1}^n whose rows are Dirichlet-random distributions on ``n_outputs`` outputs."""
-    n = check_positive_int(n, "n")
-    n_outputs = check_positive_int(n_outputs, "n_outputs", minimum=2)
-    dbs = list(itertools.product((0, 1), repeat=n))
-    rows = rng.dirichlet(np.full(n_outputs, float(concentration)), size=len(dbs))
-    rows = np.maximum(rows, 1e-12)
-    rows /= rows.sum(axis=1, keepdims=True)
-    return FiniteMechanism(rows, dbs, list(range(n_outputs)))
-
-
 def xor_randomized_response(eps) -> FiniteMechanism:
     """ε-randomized response applied to ``x_0 XOR x_1`` on two bits: ε-DP, and its semantic-privacy
     parameter reaches tanh(ε/2) — record 0 pushes the output one way or the other depending on record 1."""
@@ -272,13 +252,7 @@ def _leakage(mass: np.ndarray, lik: np.ndarray) -> float:
         rows = mass[:, col] > 0
         if rows.sum() < 2:
             continue
-        block = lik[rows, col, :]
-        hi, lo = block.max(axis=0), block.min(axis=0)
-        used = hi > 0
-        if np.any(lo[used] == 0):
-            return math.inf
-        if np.any(used):
-            worst = max(worst, float(np.max(np.log(hi[used]) - np.log(lo[used]))))
+        worst = max(worst, float(np.max(log_ratio_spread(lik[rows, col, :], axis=0))))
     return worst
 
 
@@ -319,15 +293,13 @@ def sup_statistical_difference(game0, game_i) -> float:
         raise ValueError(f"game0 and game_i must have the same length (got {a.size} and {c.size})")
     if np.any(a < 0) or np.any(c < 0):
         raise ValueError("game0 and game_i must be probabilities (>= 0)")
-    both = (a > 0) & (c > 0)
     if np.any((a > 0) & (c == 0)):
         return 1.0  # y proves record i was used (the convention of dpsemantics.semantic)
-    if not np.any(both):
+    if not np.any((a > 0) & (c > 0)):
         return 0.0  # y never happens in Game 0: nothing to observe
-    if np.any((a == 0) & (c > 0)):
-        return 1.0
-    lr = np.log(a[both]) - np.log(c[both])
-    return float(np.tanh((lr.max() - lr.min()) / 4.0))
+    # the spread of ln(game0/game_i) over the points where game_i > 0 (a zero ratio there: a breach, Δ = ∞)
+    seen = c > 0
+    return tilt_statistical_difference(log_ratio_spread(a[seen] / c[seen]))
 
 
 def _domain_index(model: _Model, default) -> int:
@@ -399,27 +371,27 @@ def semantic_privacy(mechanism: FiniteMechanism, default) -> float:
 
 
 
+@broadcasting(eps=partial(check_epsilon, allow_inf=True))
 def zhao_converse_level(eps):
     """Zhao, Theorems 1 and 2 (second halves): (1/2 − 1/(e^ε + 1))-(B)SP ⇒ ε-(B)DP.
 
     Computed as tanh(ε/2)/2, which equals 1/2 − 1/(e^ε + 1)."""
-    eps = check_epsilon(eps, "eps", allow_inf=True)
-    return np.tanh(np.asarray(eps) / 2) / 2 if np.ndim(eps) else math.tanh(eps / 2) / 2
+    return np.tanh(eps / 2) / 2
 
 
+@broadcasting(eps=check_epsilon)
 def ks_converse_level(eps):
     """Kasiviswanathan & Smith, Theorem 2.2 in Zhao's parametrisation: ε/6-SP ⇒ ε-DP, valid for ε ≤ 1.35."""
-    eps = check_epsilon(eps, "eps")
-    if np.any(np.asarray(eps) > KS_CONVERSE_LIMIT + 1e-12):
+    if np.any(eps > KS_CONVERSE_LIMIT + 1e-12):
         raise ValueError(f"eps must be <= 1.35 for Kasiviswanathan & Smith's converse (got eps={eps!r})")
-    return np.asarray(eps) / 6 if np.ndim(eps) else eps / 6
+    return eps / 6
 
 
+@broadcasting(eps=partial(check_epsilon, allow_inf=True))
 def tight_converse_level(eps):
     """The largest δ for which δ-(B)SP ⇒ ε-(B)DP: tanh(ε/4) (our sharpening; attained by randomized
     response on one record whose default value is one of its two values)."""
-    eps = check_epsilon(eps, "eps", allow_inf=True)
-    return np.tanh(np.asarray(eps) / 4) if np.ndim(eps) else math.tanh(eps / 4)
+    return np.tanh(eps / 4)
 
 
 
@@ -434,25 +406,22 @@ def improvement_range_end() -> float:
 # --------------------------------------------------------------------------------------------------
 
 
+@broadcasting(b=check_probability, eps=check_epsilon)
 def membership_g(b, eps):
     """Zhao, eq. (26): ``g(b) = (1 − b)/(e^{−ε} − b)`` for ``b ≤ 1/(1 + e^ε)`` and ``(e^ε − 1 + b)/b`` above.
 
     By Lemma 1, ⟨D, ε⟩-MP holds iff ``P[Y|x_i]/P[Y|x̄_i] ≤ g(P_D[x_i])`` for every event and D.  The first
     branch is evaluated as ``(1 − b) e^ε / (1 − b e^ε)`` (no cancellation), the second as ``1 + (e^ε − 1)/b``.
     """
-    b = check_probability(b, "b")
-    eps = check_epsilon(eps, "eps")
-    b_arr, e_arr = np.broadcast_arrays(np.asarray(b, dtype=float), np.asarray(eps, dtype=float))
-    split = expit(-e_arr)  # 1/(1 + e^ε) without overflow
-    low = b_arr <= split
+    split = expit(-eps)  # 1/(1 + e^ε) without overflow
+    low = b <= split
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         # log of the first branch: log(1 − b) + ε − log(1 − b e^ε), with b e^ε < 1 on this branch
-        b_low = np.where(low, b_arr, 0.0)
-        log_first = np.log1p(-b_low) + e_arr - np.log1p(-np.exp(np.log(b_low) + e_arr))
+        b_low = np.where(low, b, 0.0)
+        log_first = np.log1p(-b_low) + eps - np.log1p(-np.exp(np.log(b_low) + eps))
         first = np.exp(log_first)
-        second = 1 + np.expm1(e_arr) / np.where(low, 1.0, b_arr)
-    out = np.where(low, first, second)
-    return float(out) if out.ndim == 0 else out
+        second = 1 + np.expm1(eps) / np.where(low, 1.0, b)
+    return np.where(low, first, second)
 
 
 def membership_ratios_direct(p_in, p_out, b) -> tuple[float, float]:
@@ -552,80 +521,35 @@ def _mp_direct_many(p_in: np.ndarray, p_out: np.ndarray, bs: np.ndarray) -> np.n
     return np.maximum(np.maximum(up.max(axis=1), down.max(axis=1)), 0.0)
 
 
+@broadcasting(b=partial(check_probability, open_low=True, open_high=True))
 def membership_privacy_of(mechanism: FiniteMechanism, prior, b) -> np.ndarray | float:
     """The smallest ε for which the mechanism is ⟨D*_b, ε⟩-membership private, computed **directly from
     Definition 3** (conditions (21) and (22), every event of the output enumerated) over every two-point
     distribution of :func:`membership_pairs` with ``P[x_i, x_K] = b`` (Zhao, Sec. III-B).  ``b`` may be an
     array (one result per b).  Independent of Lemma 1 and of the BDP leakage: Theorems 3 and 4 compare the two.
     """
-    b_arr = np.atleast_1d(np.asarray(check_probability(b, "b", open_low=True, open_high=True), dtype=float))
-    worst = np.zeros(b_arr.shape)
+    worst = np.zeros(b.size)
     for _, p_in, p_out in membership_pairs(mechanism, prior):
-        worst = np.maximum(worst, _mp_direct_many(p_in, p_out, b_arr))
-    return float(worst[0]) if np.ndim(b) == 0 else worst
+        worst = np.maximum(worst, _mp_direct_many(p_in, p_out, b.ravel()))
+    return worst.reshape(b.shape)
 
 
+@broadcasting(alpha=as_float, q=check_probability)
 def scaled_posterior_ratio(alpha, q):
     """Zhao, eq. (39): ``P[x_i|Y]/P[x_i] = α/(αq + 1 − q)`` under a distribution scaled to ``P[x_i] = q``."""
-    alpha = as_float(alpha, "alpha")
-    if np.any(np.asarray(alpha) < 1) or np.any(np.isinf(alpha)):
+    if np.any(alpha < 1) or np.any(np.isinf(alpha)):
         raise ValueError(f"alpha must be finite and >= 1 (got alpha={alpha!r})")
-    q = check_probability(q, "q")
-    return np.asarray(alpha) / (np.asarray(alpha) * q + 1 - np.asarray(q))
+    return alpha / (alpha * q + 1 - q)
 
 
 def theorem4_threshold(alpha, eps) -> float:
     """Zhao, proof of Theorem 4: eq. (39) exceeds e^ε once ``q < (α − e^ε)/(e^ε(α − 1))`` (needs α > e^ε)."""
     eps = check_epsilon(eps, "eps", scalar=True)
     alpha = as_float(alpha, "alpha", scalar=True)
-    if not alpha > math.exp(eps):
-        raise ValueError(f"alpha must exceed e^eps = {math.exp(eps)!r} (got alpha={alpha!r})")
+    # α > e^ε compared as log α > ε: e^ε overflows past ε ≈ 709 while the comparison is still defined
+    if not (alpha > 0 and math.log(alpha) > eps):
+        bound = f"e^eps = {math.exp(eps)!r}" if eps < 709 else f"e^eps (eps={eps!r})"
+        raise ValueError(f"alpha must exceed {bound} (got alpha={alpha!r})")
     if math.isinf(alpha):
         return math.exp(-eps)
     return float((alpha * math.exp(-eps) - 1) / (alpha - 1))
-
-
-# --------------------------------------------------------------------------------------------------
-# Example cases for the checks of Theorems 1–3 (used by the claims and the chapter)
-# --------------------------------------------------------------------------------------------------
-
-
-def example_cases(seed: int = 0, count: int = 40, eps=1.0) -> list[tuple[str, FiniteMechanism, dict]]:
-    """Named cases ``(name, mechanism, prior)`` on {0,1}^n: ε-local randomized response and the ε-DP
-    count under independent, Markov-chain and copied records, the XOR mechanism, and ``count`` random
-    mechanisms (two records, three outputs) under random correlated priors (seeded)."""
-    from .mechanisms import geometric_count, local_randomized_response
-
-    count = check_positive_int(count, "count", minimum=0)
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    rng = np.random.default_rng(seed)
-    cases = []
-    for n in (2, 3):
-        for mech_name, mech in (("local RR", local_randomized_response(n, eps)), ("count", geometric_count(n, eps))):
-            for prior_name, prior in (
-                ("independent", independent_prior(n)),
-                ("Markov 0.8", markov_chain_prior(n, 0.8)),
-                ("Markov 0.95", markov_chain_prior(n, 0.95)),
-                ("copies", copies_prior(n)),
-            ):
-                cases.append((f"{mech_name}, n={n}, {prior_name}", mech, prior))
-    cases.append(("XOR RR, independent", xor_randomized_response(eps), independent_prior(2)))
-    for k in range(count):
-        cases.append((f"random #{k}", random_mechanism(2, 3, rng, 0.7), random_prior(2, rng, 0.7)))
-    return cases
-
-
-def leakage_pairs(cases, default=0) -> np.ndarray:
-    """Rows ``(DP ε, SP, BDP ε, BSP)`` for each ``(name, mechanism, prior)`` case: the four numbers that
-    Theorems 1 and 2 relate."""
-    rows = []
-    for _, mech, prior in cases:
-        rows.append(
-            (
-                mech.epsilon(),
-                semantic_privacy(mech, default),
-                bdp_leakage(mech, prior),
-                bayesian_semantic_privacy(mech, prior, default),
-            )
-        )
-    return np.array(rows, dtype=float)

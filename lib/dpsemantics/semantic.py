@@ -18,11 +18,12 @@ The public API, grouped (other chapters import these names; they are stable):
 
 Games and posteriors
     :func:`games` (every posterior of one transcript), :func:`posterior`, :func:`statistical_difference`,
-    :func:`semantic_profile` (all transcripts at once).
+    :func:`semantic_profile` (all transcripts at once), :func:`game_likelihoods`, :func:`game_weights`.
 Semantic privacy of a mechanism
-    :func:`semantic_epsilon` (the exact ε of Definition 2.1 with a worst belief, or a search),
-    :func:`semantic_delta` (Definitions 2.3/4.1 for one belief), :func:`worst_semantic_delta`
-    (search over beliefs), :func:`reality_oblivious_delta` (Appendix B, Definition A.1).
+    :func:`semantic_epsilon` (the exact ε of Definition 2.1 with a worst belief),
+    :func:`semantic_delta` (Definitions 2.3/4.1 for one belief), :func:`reality_oblivious_delta` (Appendix B,
+    Definition A.1), :func:`log_ratio_spread` and :func:`tilt_statistical_difference` (the two-point bound).
+    The searches over beliefs that cross-check them are evidence, in ``dpsemantics.claims.semantic_evidence``.
 Bounds printed by the paper, and the exact ones
     :func:`thm22_epsilon`, :func:`thm22_proof_epsilon`, :func:`tight_semantic_epsilon`,
     :func:`thm22_converse_epsilon`, :func:`tight_converse_epsilon`, :func:`thm24_max_delta`,
@@ -49,16 +50,18 @@ Two conventions, both stated in the chapter:
 
 from __future__ import annotations
 
+import math
 import itertools
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Hashable, Sequence
 
 import numpy as np
-from scipy.optimize import minimize
-from scipy.special import expit, log_softmax, ndtr
+from scipy.special import expit, ndtr
 
 from ._validate import (
     as_float,
+    as_output,
     check_delta,
     check_distribution,
     check_epsilon,
@@ -68,19 +71,23 @@ from ._validate import (
     check_record_count,
     overflow_is_infinity,
 )
+from ._broadcast import broadcasting
 from .indistinguishability import smallest_delta
-from .mechanisms import FiniteMechanism, two_sided_geometric_pmf
+from .mechanisms import FiniteMechanism, clamped_geometric_pmf
 
 __all__ = [
     "Games",
     "SemanticResult",
     "games",
+    "log_ratio_spread",
+    "tilt_statistical_difference",
+    "game_likelihoods",
+    "game_weights",
     "posterior",
     "statistical_difference",
     "semantic_profile",
     "semantic_epsilon",
     "semantic_delta",
-    "worst_semantic_delta",
     "reality_oblivious_delta",
     "thm22_epsilon",
     "thm22_proof_epsilon",
@@ -182,16 +189,23 @@ def _check_index(i, n: int, *, allow_zero: bool) -> int:
     return int(i)
 
 
-def _all_posteriors(mechanism: FiniteMechanism, b: np.ndarray, default):
-    """Joint weights and evidences of every game and transcript.
-
-    Returns ``w`` of shape (n+1, n_db, n_t) with w[g, x, t] = Pr_g[t | x] b[x] and ``z`` = w.sum(axis=1),
-    the probability of t in game g under the belief.
-    """
+def game_likelihoods(mechanism: FiniteMechanism, default=0) -> np.ndarray:
+    """Pr_g[t | x] for every game g = 0..n, database x and transcript t (K&S §2, Games 0..n): shape (n+1, n_db, n_t);
+    Game 0 runs the mechanism on x, Game g on x₋g (record g set to ``default``)."""
     minus = _minus_index(mechanism, default)
     L = mechanism.matrix
-    lik = np.concatenate([L[None, :, :], L[minus]], axis=0)  # (n+1, n_db, n_t)
-    w = lik * b[None, :, None]
+    return np.concatenate([L[None, :, :], L[minus]], axis=0)
+
+
+def game_weights(mechanism: FiniteMechanism, belief, default=0):
+    """Joint weights and evidences of every game and transcript (K&S §2, Games 0..n).
+
+    Returns ``w`` of shape (n+1, n_db, n_t) with w[g, x, t] = Pr_g[t | x] b[x] (:func:`game_likelihoods`) and
+    ``z`` = w.sum(axis=1), the probability of t in game g under the belief b.  The posteriors b̄_g[x | t] are
+    w[g, x, t]/z[g, t].
+    """
+    b = _belief(mechanism, belief)
+    w = game_likelihoods(mechanism, default) * b[None, :, None]
     return w, w.sum(axis=1)
 
 
@@ -233,7 +247,7 @@ def games(mechanism: FiniteMechanism, belief, transcript, *, default=0) -> Games
     """
     b = _belief(mechanism, belief)
     j = _column(mechanism, transcript)
-    w, z = _all_posteriors(mechanism, b, default)
+    w, z = game_weights(mechanism, b, default)
     w, z = w[:, :, j], z[:, j]
     if z[0] <= 0:
         raise ValueError(f"transcript={transcript!r} has probability 0 in Game 0 under this belief")
@@ -265,7 +279,7 @@ def semantic_profile(mechanism: FiniteMechanism, belief, *, default=0):
     """For one belief, every transcript at once: ``(sd, prob)`` with ``sd[i-1, t]`` = SD(b̄₀, b̄ᵢ) at
     transcript t and ``prob[t]`` = Pr[t] in Game 0 when x ~ b (the weighting of K&S Definition 2.3)."""
     b = _belief(mechanism, belief)
-    w, z = _all_posteriors(mechanism, b, default)
+    w, z = game_weights(mechanism, b, default)
     return _sd_from_weights(w, z), z[0]
 
 
@@ -284,7 +298,7 @@ def reality_oblivious_delta(mechanism: FiniteMechanism, belief, database, eps, *
     eps = check_epsilon(eps, "eps")
     b = _belief(mechanism, belief)
     row = mechanism.row(database)
-    w, z = _all_posteriors(mechanism, b, default)
+    w, z = game_weights(mechanism, b, default)
     sd = _sd_from_weights(w, z)
     # Transcripts the belief deems impossible in Game 0 leave b̄₀ undefined: a breach by convention.
     bad = np.any(sd > eps + 1e-12, axis=0) | (z[0] <= 0)
@@ -313,12 +327,30 @@ class SemanticResult:
     method: str
 
 
-def _two_point_sd(ratio):
-    """Largest SD between a two-point distribution and its tilt by weights with ratio R: (√R−1)/(√R+1)."""
-    ratio = np.asarray(ratio, dtype=float)
-    with np.errstate(over="ignore", invalid="ignore"):
-        out = np.tanh(np.log(ratio) / 4)
-    return np.where(np.isinf(ratio), 1.0, out)
+def log_ratio_spread(likelihoods, axis=0):
+    """The spread ln max − ln min of non-negative likelihoods along ``axis``: Δ ln R, R the max/min ratio of the
+    likelihoods of one observation under the points of a belief (K&S, proof of Theorem 2.2; Zhao's BDP leakage is
+    its maximum over observations).  +∞ where some entries are 0 and others positive (the observation rules a
+    point out); 0 where all are 0 (the observation never happens: nothing to learn).  The one max-log-ratio of
+    :mod:`dpsemantics.semantic` and :mod:`dpsemantics.notions`."""
+    values = np.asarray(as_float(likelihoods, "likelihoods"), dtype=float)
+    if values.ndim == 0 or values.size == 0:
+        raise ValueError(f"likelihoods must be a non-empty array (got shape {values.shape})")
+    if np.any(values < 0):
+        raise ValueError(f"likelihoods must be >= 0 (got likelihoods={values.ravel()[values.ravel() < 0][0]!r})")
+    hi, lo = values.max(axis=axis), values.min(axis=axis)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        spread = np.log(hi) - np.log(lo)
+    return as_output(np.where(hi > 0, spread, 0.0))
+
+
+@broadcasting(spread=partial(check_epsilon, allow_inf=True))
+def tilt_statistical_difference(spread):
+    """The largest statistical difference between a belief and the same belief reweighted by likelihoods whose log
+    ratio spread is Δ = ln R (:func:`log_ratio_spread`): (√R − 1)/(√R + 1) = tanh(Δ/4), 1 at Δ = ∞.  A two-point
+    belief on the points of largest and smallest likelihood attains it (K&S, proof of Theorem 2.2; Zhao's
+    semantic level tanh(ε/4) of ε-BDP)."""
+    return np.tanh(spread / 4)
 
 
 def _tilt_ratios(mechanism: FiniteMechanism, default):
@@ -362,7 +394,8 @@ def _exact(mechanism: FiniteMechanism, default) -> SemanticResult:
     with np.errstate(divide="ignore", invalid="ignore"):
         R = np.where(rmin > 0, rmax / np.where(rmin > 0, rmin, 1.0), np.inf)
     R = np.where(np.isfinite(rmax) | (rmin < np.inf), R, 1.0)
-    sd = _two_point_sd(np.where(np.isnan(R), 1.0, R))
+    with np.errstate(divide="ignore"):
+        sd = tilt_statistical_difference(np.log(np.where(np.isnan(R), 1.0, R)))
     sd = np.where(valid.any(axis=1), sd, -1.0)  # (i, t) pairs no database can produce do not count
     i, t = np.unravel_index(int(np.argmax(sd)), sd.shape)
     ratios = np.where(valid[i, :, t], r[i, :, t], np.nan)
@@ -388,7 +421,7 @@ def _exhaustive(mechanism: FiniteMechanism, default) -> SemanticResult:
                     R = np.inf
                 else:
                     R = r[i, hi, t] / r[i, lo, t]
-                sd = float(_two_point_sd(R))
+                sd = tilt_statistical_difference(math.log(R))
                 if sd > best[0]:
                     best = (sd, (i, t, hi, lo, R))
     if best[1] is None:
@@ -398,48 +431,7 @@ def _exhaustive(mechanism: FiniteMechanism, default) -> SemanticResult:
     return SemanticResult(sd, belief, mechanism.outputs[t], int(i) + 1, bool(attained), "exhaustive")
 
 
-def _optimize(mechanism: FiniteMechanism, default, rng, restarts: int) -> SemanticResult:
-    """Maximise SD over full beliefs (softmax parameters, L-BFGS from random starts) for every (i, t).
-
-    Independent of the two-point reduction: it explores the whole simplex.  Returns a lower bound on
-    the supremum (a local optimiser), which the tests compare with the exact value.
-    """
-    minus = _minus_index(mechanism, default)
-    L = mechanism.matrix
-    n, n_db = minus.shape
-    best = (-1.0, None, 0, 0)
-    for i in range(n):
-        Li = L[minus[i]]
-        for t in range(L.shape[1]):
-            l0, li = L[:, t], Li[:, t]
-            if not np.any(l0 > 0):
-                continue
-
-            def neg_sd(theta, l0=l0, li=li):
-                """−SD and its gradient in the softmax parameters θ (b = softmax θ)."""
-                b = np.exp(log_softmax(theta))
-                z0, zi = b @ l0, b @ li
-                if zi <= 1e-300:
-                    return -1.0, np.zeros_like(theta)
-                u = b * l0 / z0 - b * li / zi
-                sgn = np.sign(u)
-                grad_b = sgn * (l0 / z0 - li / zi) - (sgn @ (b * l0)) * l0 / z0**2 + (sgn @ (b * li)) * li / zi**2
-                grad_theta = b * (grad_b - b @ grad_b)
-                return -0.5 * np.abs(u).sum(), -0.5 * grad_theta
-
-            for _ in range(restarts):
-                theta0 = rng.normal(scale=3.0, size=n_db)
-                res = minimize(neg_sd, theta0, jac=True, method="L-BFGS-B")
-                val = -float(res.fun)
-                if val > best[0]:
-                    best = (val, np.exp(log_softmax(res.x)), i, t)
-    val, b, i, t = best
-    return SemanticResult(min(val, 1.0), b, mechanism.outputs[t], i + 1, True, "optimize")
-
-
-def semantic_epsilon(
-    mechanism: FiniteMechanism, *, default=0, method: str = "exact", seed: int = 0, restarts: int = 3
-) -> SemanticResult:
+def semantic_epsilon(mechanism: FiniteMechanism, *, default=0, method: str = "exact") -> SemanticResult:
     """The semantic-privacy ε of a finite mechanism: sup over beliefs b, transcripts t and indices i of
     SD(b̄₀[·|t], b̄ᵢ[·|t]) (K&S Definition 2.1), with a belief that attains it.
 
@@ -449,46 +441,16 @@ def semantic_epsilon(
       beliefs is (√R − 1)/(√R + 1) with R = max r / min r (the chapter proves it; a two-point belief
       attains it).  O(n · |D| · |T|).
     * ``"exhaustive"`` — enumerate every pair of databases as the support of the belief (small domains).
-    * ``"optimize"`` — gradient search over all beliefs from ``restarts`` random starts per (i, t); a
-      lower bound, for cross-checking and for mechanisms where one wants no reduction at all.
+
+    A gradient search over all beliefs, with no reduction at all, cross-checks both in the claims
+    (``dpsemantics.claims.semantic_evidence.searched_semantic_epsilon``).
     """
     _record_length(mechanism)
     if method == "exact":
         return _exact(mechanism, default)
     if method == "exhaustive":
         return _exhaustive(mechanism, default)
-    if method == "optimize":
-        restarts = check_positive_int(restarts, "restarts")
-        return _optimize(mechanism, default, np.random.default_rng(seed), restarts)
-    raise ValueError(f"method must be 'exact', 'exhaustive' or 'optimize' (got method={method!r})")
-
-
-def worst_semantic_delta(
-    mechanism: FiniteMechanism, eps, *, default=0, samples: int = 200, seed: int = 0, grid: int = 9
-):
-    """A search for sup_b of :func:`semantic_delta` (K&S Definition 2.3's δ at this ε): every two-point
-    belief on a weight grid plus ``samples`` random Dirichlet beliefs.  Returns ``(delta, belief)``; the
-    value is a lower bound on the supremum (the objective is not concave in b)."""
-    eps = check_epsilon(eps, "eps")
-    samples = check_positive_int(samples, "samples", minimum=0)
-    grid = check_positive_int(grid, "grid")
-    n_db = len(mechanism.databases)
-    rng = np.random.default_rng(seed)
-    candidates = []
-    weights = np.linspace(0, 1, grid + 2)[1:-1]
-    for x, y in itertools.combinations(range(n_db), 2):
-        for a in weights:
-            b = np.zeros(n_db)
-            b[x], b[y] = a, 1 - a
-            candidates.append(b)
-    for alpha in (0.1, 0.5, 1.0):
-        candidates.extend(rng.dirichlet(np.full(n_db, alpha), size=max(1, samples // 3)))
-    best = (-1.0, None)
-    for b in candidates:
-        d = semantic_delta(mechanism, b / b.sum(), eps, default=default)
-        if d > best[0]:
-            best = (d, b / b.sum())
-    return best
+    raise ValueError(f"method must be 'exact' or 'exhaustive' (got method={method!r})")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -496,61 +458,57 @@ def worst_semantic_delta(
 # ---------------------------------------------------------------------------------------------------
 
 
-@overflow_is_infinity
+@broadcasting(eps=check_epsilon)
 def thm22_epsilon(eps):
     """Theorem 2.2 as stated: ε-DP implies (e^ε − 1)-semantic privacy."""
-    eps = check_epsilon(eps, "eps")
     return np.expm1(eps)
 
 
-@overflow_is_infinity
+@broadcasting(eps=check_epsilon)
 def thm22_proof_epsilon(eps):
     """What the proof of Theorem 2.2 (§3.2, "restated": ε/2-DP ⇒ (e^ε − 1)-SP) gives for ε-DP:
     e^{2ε} − 1, weaker than the statement."""
-    eps = check_epsilon(eps, "eps")
     return np.expm1(2 * eps)
 
 
+@broadcasting(eps=check_epsilon)
 def tight_semantic_epsilon(eps):
     """The exact worst case over all ε-DP mechanisms: tanh(ε/2) (the chapter proves the bound; the
     two-sided geometric count with n ≥ 2 attains it).  ε-DP keeps r(x) in [e^{−ε}, e^ε], so R ≤ e^{2ε}."""
-    eps = check_epsilon(eps, "eps")
     return np.tanh(eps / 2)
 
 
+@broadcasting(eps_sem=check_epsilon)
 def thm22_converse_epsilon(eps_sem):
     """Theorem 2.2's converse as stated: ε/2-semantic privacy implies 3ε-DP for ε ≤ 0.45, i.e.
     s-semantic privacy implies 6s-DP for s ≤ 0.225.  Raises outside the stated range."""
-    s = check_epsilon(eps_sem, "eps_sem")
-    if np.any(np.asarray(s) > 0.225):
+    if np.any(eps_sem > 0.225):
         raise ValueError(f"eps_sem must be <= 0.225 (= 0.45/2, Theorem 2.2's range) (got eps_sem={eps_sem})")
-    return 6 * np.asarray(s) + 0.0
+    return 6 * eps_sem
 
 
+@broadcasting(eps_sem=check_probability)
 def tight_converse_epsilon(eps_sem):
     """The exact converse: s-semantic privacy implies (4 artanh s)-DP, and randomized response shows
     nothing smaller works.  (Semantic ε ≥ tanh(ε_DP/4) because a neighbour pair differing in record i
     gives R ≥ e^{ε_DP}.)  ∞ at s ≥ 1."""
-    s = check_probability(eps_sem, "eps_sem")
     with np.errstate(divide="ignore"):
-        return 4 * np.arctanh(s)
+        return 4 * np.arctanh(eps_sem)
 
 
+@broadcasting(eps_sem=check_probability)
 def two_point_converse_epsilon(eps_sem):
     """What the two-point belief of the proof of Theorem 2.2 (equation 6) yields from s-semantic
     privacy: posterior odds ≤ (½ + s)/(½ − s), i.e. (2 artanh 2s)-DP, for s < ½."""
-    s = check_probability(eps_sem, "eps_sem")
-    if np.any(np.asarray(s) >= 0.5):
+    if np.any(eps_sem >= 0.5):
         raise ValueError(f"eps_sem must be < 0.5 for equation (6) to bound anything (got eps_sem={eps_sem})")
-    return 2 * np.arctanh(2 * np.asarray(s))
+    return 2 * np.arctanh(2 * eps_sem)
 
 
-@overflow_is_infinity
+@broadcasting(eps=partial(check_epsilon, strictly_positive=True), n=check_positive)
 def thm24_max_delta(eps, n):
     """Theorem 2.4 (1)'s condition: δ < (1 − e^{−ε})²/n.  Returns the right-hand side."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    n = check_positive(n, "n")
-    return np.expm1(-np.asarray(eps)) ** 2 / n
+    return np.expm1(-eps) ** 2 / n
 
 
 @overflow_is_infinity
@@ -570,14 +528,11 @@ def thm24_parameters(eps, delta, n):
     return float(np.expm1(3 * eps) + 2 * root), float(4 * root)
 
 
-@overflow_is_infinity
+@broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=check_delta, n=check_positive)
 def thm24_proof_epsilon(eps, delta, n):
     """ε′ that the proof of Theorem 2.4 (1) actually yields: Lemma 3.3 (5) applied to (3ε, √(nδ))
     gives e^{3ε} − 1 + √(nδ) (the proof's last line writes e^{3ε̂} − 1 + δ̂, a slip)."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta)
-    n = check_positive(n, "n")
-    return np.expm1(3 * np.asarray(eps)) + np.sqrt(n * np.asarray(delta))
+    return np.expm1(3 * eps) + np.sqrt(n * delta)
 
 
 def thm24_converse_parameters(eps, delta):
@@ -589,15 +544,12 @@ def thm24_converse_parameters(eps, delta):
     return 3 * eps, 2 * delta
 
 
-@overflow_is_infinity
+@broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=check_delta, delta_hat=check_positive)
 def conditioning_delta(eps, delta, delta_hat):
     """Lemma 3.4 (Conditioning Lemma) as proved: δ″ = 2δ/δ̂ + 2δ/(1 − e^{−ε}) bounds the probability of
     transcripts t at which A|_{B=t} and A′|_{B′=t} are not (3ε, δ̂)-indistinguishable.  (The printed
     statement reads 2δ̂/δ̂ + 2δ̂/(1 − e^{−ε̂}), a typo.)"""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta)
-    delta_hat = check_positive(delta_hat, "delta_hat")
-    return 2 * np.asarray(delta) / delta_hat - 2 * np.asarray(delta) / np.expm1(-np.asarray(eps))
+    return 2 * delta / delta_hat - 2 * delta / np.expm1(-eps)
 
 
 def conditioning_bad_mass(joint, joint_prime, eps_hat, delta_hat) -> tuple[float, float]:
@@ -622,7 +574,7 @@ def conditioning_bad_mass(joint, joint_prime, eps_hat, delta_hat) -> tuple[float
     return float(pb[bad].sum()), float(qb[bad].sum())
 
 
-@overflow_is_infinity
+@broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=check_delta, delta_hat=check_positive)
 def corrected_conditioning_delta(eps, delta, delta_hat):
     """The Conditioning Lemma (K&S Lemma 3.4) with the proof repaired: δ″ = 2δ/(1 − e^{−ε}) + (1 + e^{2ε})·δ/δ̂.
 
@@ -630,10 +582,6 @@ def corrected_conditioning_delta(eps, delta, delta_hat):
     Pr[B′ ∈ Bad′₂] ≤ δ/δ̂; off Bad₀, Pr[B = t] ≤ e^{2ε} Pr[B′ = t], hence Pr[B ∈ Bad′₂] ≤ e^{2ε}δ/δ̂.
     (The same bound holds over t ~ B′ by symmetry.)  :func:`conditioning_counterexample` shows that the
     printed 2δ/δ̂ + 2δ/(1 − e^{−ε}) is not enough."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta)
-    delta_hat = check_positive(delta_hat, "delta_hat")
-    eps, delta = np.asarray(eps), np.asarray(delta)
     return -2 * delta / np.expm1(-eps) + (1 + np.exp(2 * eps)) * delta / delta_hat
 
 
@@ -648,34 +596,34 @@ def conditioning_counterexample(eps, delta, delta_hat, *, slack: float = 1e-6):
 
     the column t₀ filling row 0 up to total mass 1 (the two A-marginals are equal).  Raises when the
     masses do not fit in a probability distribution (δ/δ̂ too large)."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta, "delta", open_low=True)
-    delta_hat = check_probability(delta_hat, "delta_hat", open_low=True, open_high=True)
-    slack = check_positive(slack, "slack")
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
+    delta = check_delta(delta, "delta", open_low=True, scalar=True)
+    delta_hat = check_probability(delta_hat, "delta_hat", open_low=True, open_high=True, scalar=True)
+    slack = check_positive(slack, "slack", scalar=True)
     a = delta_hat * (1 + slack)
     if a >= 1:
         raise ValueError(f"delta_hat*(1+slack) must be < 1 (got delta_hat={delta_hat}, slack={slack})")
     u = delta / a
-    P = np.array([[u * (1 - a), np.exp(eps) * u * (1 - a), 0.0], [u * a, 0.0, 0.0]])
+    # P's mass outside t₀ is u(1 − a)(1 + e^ε) + ua: compared in log space (e^ε may be beyond the float range)
+    if delta >= 1 or math.log(u) + math.log1p(-a) + math.log1p(math.exp(-eps)) + eps > math.log1p(-delta):
+        raise ValueError(f"eps, delta and delta_hat give masses above 1: delta/delta_hat is too large at this eps "
+                         f"(got eps={eps}, delta={delta}, delta_hat={delta_hat})")
+    P = np.array([[u * (1 - a), math.exp(eps) * u * (1 - a), 0.0], [u * a, 0.0, 0.0]])
     Q = np.array([[u * (1 - a), u * (1 - a), 0.0], [0.0, u * a, 0.0]])
-    P[0, 2], Q[0, 2] = 1 - P.sum(), 1 - Q.sum()
-    if P[0, 2] < 0 or Q[0, 2] < 0:
-        raise ValueError(f"delta/delta_hat is too large for a distribution (got delta={delta}, delta_hat={delta_hat})")
+    P[0, 2], Q[0, 2] = max(1 - P.sum(), 0.0), max(1 - Q.sum(), 0.0)
     return P, Q
 
 
-@overflow_is_infinity
+@broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=partial(check_delta, open_low=True), n=check_positive)
 def thm24_repaired_delta_hat(eps, delta, n):
     """The largest δ̂ for which (3ε, δ̂)-indistinguishable posteriors are within Theorem 2.4 (1)'s
     ε′ = e^{3ε} − 1 + 2√(nδ) in statistical difference, using the exact maximum
     (e^{ε̂} − 1 + 2δ̂)/(e^{ε̂} + 1) (:func:`tight_max_sd`) instead of Lemma 3.3 (5):
     δ̂* = ((e^{3ε} − 1 + 2√(nδ))(e^{3ε} + 1) − (e^{3ε} − 1))/2 ≥ (e^{3ε} + 1)√(nδ)."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta, "delta", open_low=True)
-    n = check_positive(n, "n")
-    e3 = np.expm1(3 * np.asarray(eps))
-    eps_prime = e3 + 2 * np.sqrt(n * np.asarray(delta))
-    return (eps_prime * (e3 + 2) - e3) / 2
+    e3 = np.expm1(3 * eps)
+    root = 2 * np.sqrt(n * delta)
+    # ((e3 + root)(e3 + 2) − e3)/2 expanded into non-negative terms: no inf − inf when e^{3ε} overflows
+    return (e3 * (e3 + 1) + root * (e3 + 2)) / 2
 
 
 @overflow_is_infinity
@@ -713,11 +661,7 @@ def informed_semantic_epsilon(mechanism: FiniteMechanism, *, method: str = "exac
         for rest in itertools.product(values, repeat=n - 1):
             rows = np.array([L[index[rest[:i] + (v,) + rest[i:]]] for v in values])  # (|D|, n_t)
             if method == "exact":
-                hi, lo = rows.max(0), rows.min(0)
-                seen = hi > 0
-                with np.errstate(divide="ignore"):
-                    R = np.where(lo[seen] > 0, hi[seen] / np.where(lo[seen] > 0, lo[seen], 1.0), np.inf)
-                best = max(best, float(np.max(_two_point_sd(R))) if R.size else 0.0)
+                best = max(best, float(np.max(tilt_statistical_difference(log_ratio_spread(rows, axis=0)))))
             else:
                 joint = priors[:, :, None] * rows[None]  # (prior, value, t)
                 z = joint.sum(1, keepdims=True)
@@ -728,6 +672,7 @@ def informed_semantic_epsilon(mechanism: FiniteMechanism, *, method: str = "exac
     return best
 
 
+@broadcasting(alpha=check_probability)
 def most_powerful_power(null, alternative, alpha):
     """The power 1 − β of the most powerful (randomised, Neyman–Pearson) test of ``null`` against
     ``alternative`` (two distributions on the same finite outcomes) at level α: reject on the outcomes
@@ -736,32 +681,28 @@ def most_powerful_power(null, alternative, alpha):
     p1 = check_distribution(alternative, "alternative")
     if p0.shape != p1.shape:
         raise ValueError(f"null and alternative must have the same outcomes (got {p0.size} and {p1.size})")
-    alpha = check_probability(alpha, "alpha")
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(p0 > 0, p1 / np.where(p0 > 0, p0, 1.0), np.inf)
     order = np.argsort(-ratio, kind="stable")
     levels = np.concatenate([[0.0], np.cumsum(p0[order])])
     powers = np.concatenate([[0.0], np.cumsum(p1[order])])
-    a = np.asarray(alpha, dtype=float)
+    a = alpha
     k = np.clip(np.searchsorted(levels, a, side="right") - 1, 0, levels.size - 1)  # last level ≤ α (ties: most power)
     nxt = np.minimum(k + 1, levels.size - 1)
     gap = levels[nxt] - levels[k]
     frac = np.where(gap > 0, (a - levels[k]) / np.where(gap > 0, gap, 1.0), 0.0)
     out = powers[k] + np.clip(frac, 0.0, 1.0) * (powers[nxt] - powers[k])
-    return np.minimum(out, 1.0) + 0.0
+    return np.minimum(out, 1.0)
 
 
+@broadcasting(eps=check_epsilon, delta=check_delta, alpha=check_probability)
 def testing_bound(eps, delta, alpha):
     """The largest power of a level-α test of one record's value against an (ε, δ)-DP mechanism:
     1 − β ≤ e^ε α + δ (Wasserman & Zhou for δ = 0; K&S §2.1, equation (4) with the exponent repaired), and
     symmetrically 1 − β ≤ 1 − e^{−ε}(1 − δ − α).  Returns the smaller of the two, capped at 1."""
-    eps = check_epsilon(eps, "eps")
-    delta = check_delta(delta)
-    alpha = check_probability(alpha, "alpha")
-    a = np.asarray(alpha)
-    first = np.exp(eps) * a + delta
-    second = 1 - np.exp(-np.asarray(eps)) * (1 - delta - a)
-    return np.minimum(np.minimum(first, second), 1.0) + 0.0
+    first = np.exp(eps) * alpha + delta
+    second = 1 - np.exp(-eps) * (1 - delta - alpha)
+    return np.minimum(np.minimum(first, second), 1.0)
 
 
 @overflow_is_infinity
@@ -772,28 +713,26 @@ def thm42_parameters(eps, delta, delta1, n):
     delta = check_delta(delta, "delta", scalar=True)
     delta1 = check_delta(delta1, "delta1", scalar=True)
     n = check_positive_int(n, "n")
-    root = float(np.sqrt(n * (delta + delta1)))
+    delta2 = delta + delta1
+    # n beyond the float range: √(nδ₂) is +∞ unless δ₂ = 0
+    root = 0.0 if delta2 == 0 else (math.sqrt(n) * math.sqrt(delta2) if n < 2**1000 else math.inf)
     if eps <= root:
         raise ValueError(f"eps must exceed sqrt(n*(delta+delta1)) = {root:.3g} for Theorem 4.2 (got eps={eps})")
     return float(np.expm1(3 * eps) + root), 4 * root
 
 
-@overflow_is_infinity
+@broadcasting(eps=check_epsilon, delta=check_delta)
 def max_sd_bound(eps, delta):
     """Lemma 3.3 (5): (ε, δ)-indistinguishable X, Y have SD(X, Y) ≤ e^ε − 1 + δ."""
-    eps = check_epsilon(eps, "eps")
-    delta = check_delta(delta)
     return np.expm1(eps) + delta
 
 
-@overflow_is_infinity
+@broadcasting(eps=check_epsilon, delta=check_delta)
 def tight_max_sd(eps, delta):
     """The largest SD of two (ε, δ)-indistinguishable distributions: (e^ε − 1 + 2δ)/(e^ε + 1), attained on
     three points (the corner of the (ε, δ) trade-off region)."""
-    eps = check_epsilon(eps, "eps")
-    delta = check_delta(delta)
-    a = np.exp(-np.asarray(eps))  # divided through by e^ε: no inf/inf at large ε (the limit is 1)
-    return (1 - a + 2 * np.asarray(delta) * a) / (1 + a)
+    a = np.exp(-eps)  # divided through by e^ε: no inf/inf at large ε (the limit is 1)
+    return (1 - a + 2 * delta * a) / (1 + a)
 
 
 def pointwise_delta(p, q, eps) -> float:
@@ -856,19 +795,12 @@ def leaky_count(n: int, eps, delta) -> FiniteMechanism:
     delta = check_delta(delta, "delta", scalar=True)
     databases = list(itertools.product((0, 1), repeat=n))
     counts = list(range(n + 1))
-    a = np.exp(-eps)
+    rows = {c: clamped_geometric_pmf(c, eps, 0, n) for c in counts}
 
     def pmf(x, out):
         if isinstance(out, tuple):
             return delta * (out == x)
-        c = sum(x)
-        if out == 0:
-            tail = a ** c / (1 + a) if c > 0 else 1 - a / (1 + a)
-        elif out == n:
-            tail = a ** (n - c) / (1 + a) if n - c > 0 else 1 - a / (1 + a)
-        else:
-            tail = float(two_sided_geometric_pmf(out - c, eps))
-        return (1 - delta) * tail
+        return (1 - delta) * rows[sum(x)][out]
 
     return FiniteMechanism.from_function(databases, counts + databases, pmf)
 
@@ -882,32 +814,27 @@ def paper_gaussian_sigma(eps, delta) -> float:
     return float(np.sqrt(-np.log(delta)) / eps)
 
 
-@overflow_is_infinity
+@broadcasting(t=as_float, sigma=check_positive)
 def dwork_mcsherry_sd(t, sigma):
     """Theorem A.2's counterexample: belief uniform on {0ⁿ, (1, 0ⁿ⁻¹)}, output t = Σx + N(0, σ²).
     Game 1 does not update (both databases become 0ⁿ), so SD(b̄₀, b̄₁) = |Pr[(1,0ⁿ⁻¹) | t] − ½| with
     log-odds (2t − 1)/(2σ²)."""
-    t = as_float(t, "t")
-    sigma = check_positive(sigma, "sigma")
     with np.errstate(over="ignore", divide="ignore", under="ignore"):  # σ → 0: the log-odds are ±inf
-        log_odds = (2 * np.asarray(t) - 1) / (2 * np.asarray(sigma) ** 2)
-    return np.abs(expit(np.nan_to_num(log_odds, nan=0.0)) - 0.5) + 0.0
+        log_odds = (2 * t - 1) / (2 * sigma**2)
+    return np.abs(expit(np.nan_to_num(log_odds, nan=0.0)) - 0.5)
 
 
+@broadcasting(n=check_positive, sigma=check_positive, eps_prime=check_epsilon)
 def dwork_mcsherry_delta(n, sigma, eps_prime):
     """Reality-oblivious δ′ at ε′ for Theorem A.2's counterexample when the real database is 1ⁿ:
     Pr_{t ~ N(n, σ²)}[SD(b̄₀, b̄₁) > ε′] (K&S Definition A.1).  Needs ε′ < ½ (SD never exceeds ½ here)."""
-    n = check_positive(n, "n")
-    sigma = check_positive(sigma, "sigma")
-    eps_prime = check_epsilon(eps_prime, "eps_prime")
-    if np.any(np.asarray(eps_prime) >= 0.5):
-        return np.zeros_like(np.asarray(eps_prime, dtype=float)) + 0.0
+    below = eps_prime < 0.5  # elsewhere SD > ε′ never happens: δ′ = 0, element by element
     # SD > ε′  ⇔  |2t − 1| > 2σ²·2 artanh(2ε′)
-    c = 2 * sigma**2 * 2 * np.arctanh(2 * np.asarray(eps_prime))
+    a = np.arctanh(2 * np.where(below, eps_prime, 0.0))
+    with np.errstate(invalid="ignore"):  # σ² = ∞ with artanh 0 = 0: the threshold is 0, not NaN
+        c = np.where(a == 0, 0.0, 4 * sigma**2 * a)
     hi, lo = (1 + c) / 2, (1 - c) / 2
-    n = np.asarray(n, dtype=float)
-    out = ndtr((n - hi) / sigma) + ndtr((lo - n) / sigma)
-    return float(out) if np.ndim(out) == 0 else out
+    return np.where(below, ndtr((n - hi) / sigma) + ndtr((lo - n) / sigma), 0.0)
 
 
 def median_mechanism(n: int, k: int, eps, s: int = 1, *, margin: int = 3) -> FiniteMechanism:
@@ -923,14 +850,7 @@ def median_mechanism(n: int, k: int, eps, s: int = 1, *, margin: int = 3) -> Fin
     margin = check_positive_int(margin, "margin", minimum=0)
     databases = list(itertools.product(range(k + 1), repeat=n))
     outputs = np.arange(-margin, k + margin + 1)
-    a = np.exp(-eps / s)
-    rows = []
-    for x in databases:
-        m = int(np.median(x))
-        row = (1 - a) / (1 + a) * a ** np.abs(outputs - m)
-        row[0] = a ** (m - outputs[0]) / (1 + a)
-        row[-1] = a ** (outputs[-1] - m) / (1 + a)
-        rows.append(row)
+    rows = [clamped_geometric_pmf(int(np.median(x)), eps / s, -margin, k + margin) for x in databases]
     return FiniteMechanism(np.array(rows), databases, [int(o) for o in outputs])
 
 

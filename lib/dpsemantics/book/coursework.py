@@ -346,17 +346,11 @@ def _ref_semantic_formula(*, n_values=(1, 2, 3), eps_values=(0.1, 0.5, 1.0, 2.0)
 check_semantic_formula = _ref_semantic_formula
 
 
-def _rr_one(eps0):
-    from ..claims import ks as ks_claims
-
-    return ks_claims.rr_one_record(eps0)
-
-
 @_graded("The mechanism is exactly semantically private at a parameter you can compute; its privacy profile gives δ at any ε.")
 def _ref_ks_converse(*, eps0=0.8, factor=3.0):
     """Exercise "Repairing Theorem 2.4 (2)", part (b): for randomized response on one record with ``eps0``, its
     exact semantic ε s and the δ it needs at ``factor``·s (K&S Theorem 2.4 (2) promises 2δ at 3s)."""
-    m = _rr_one(eps0)
+    m = mechanisms.one_record_randomized_response(eps0)
     s = semantic.semantic_epsilon(m).epsilon
     return Reference("semantic_eps", s), Reference("delta_needed", m.delta(factor * s), fraction=True)
 
@@ -370,7 +364,7 @@ def _ref_eq4_slip(*, eps=0.7, alpha=0.1):
     largest power of a level-α test against randomized response (K&S eq. (4); Wasserman & Zhou)."""
     from ..claims import ks as ks_claims
 
-    p0, p1 = ks_claims.record_test_distributions(_rr_one(eps), 0, [0.5, 0.5], {0}, {1})
+    p0, p1 = ks_claims.record_test_distributions(mechanisms.one_record_randomized_response(eps), 0, [0.5, 0.5], {0}, {1})
     return (Reference("printed_bound", math.exp(eps * alpha)),
             Reference("corrected_bound", semantic.most_powerful_power(p0, p1, alpha), fraction=True))
 

@@ -17,8 +17,10 @@ import numpy as np
 
 from .. import conversions
 from .. import disclosure as D
+from ..mechanisms import leaky_randomized_response
 from . import Claim, Verdict
 from .certify import against_supremum, certified_by
+from . import disclosure_evidence as E
 
 CHAPTER = "book/disclosure-risk"
 
@@ -108,7 +110,7 @@ def _a6(tighten=1.0):
     lhs, rhs, labels = [], [], []
     for eps, delta in ((1.0, 0.01), (0.5, 1e-3), (2.0, 0.05)):
         present, absent, _, q = D.counterexample_a6(eps, delta)
-        leave = D.pair_leave_probability(present, absent, D.critical_priors(eps, "difference", 4000), eps, "difference")
+        leave = E.pair_leave_probability(present, absent, E.critical_priors(eps, "difference", 4000), eps, "difference")
         lhs += [float(leave.max()), delta]
         rhs += [delta, float(D.pair_pdp_delta(present, absent, eps))]
         labels += [f"eps={eps:g}, delta={delta:g}: difference condition", f"eps={eps:g}, delta={delta:g}: delta < PDP delta"]
@@ -120,13 +122,6 @@ def _exa1_domain(tighten=1.0):
     e^{ε/2} < 3 (lhs e^{ε/2}, rhs 3) on a grid of ε up to 4, and a mixing probability δ(1 + e^{−ε̃}) ≤ 1."""
     eps = np.linspace(0.05, 4.0, 80)
     return _v(np.exp(eps / 2), np.full(eps.size, 3.0), "closed-form", tighten, [f"eps={e:.3g}" for e in eps])
-
-
-def _leaky_rr(eps0, delta0):
-    """Randomized response at ε₀ that with probability δ₀ publishes the bit: an exactly (ε₀, δ₀)-DP pair."""
-    keep = 1 / (1 + math.exp(-eps0))
-    p = np.array([(1 - delta0) * keep, (1 - delta0) * (1 - keep), delta0, 0.0])
-    return p, p[[1, 0, 3, 2]]
 
 
 def _kfold(p, q, k):
@@ -149,7 +144,7 @@ def _thm28():
     for eps0 in (0.1, 0.5, 1.0):
         for k in range(1, 7):
             for delta0 in (0.0, 1e-3):
-                pk, qk = _kfold(*_leaky_rr(eps0, delta0), k)
+                pk, qk = _kfold(*leaky_randomized_response(eps0, delta0).matrix, k)
                 if delta0 > 0:
                     lhs.append(float(D.pair_hockey(pk, qk, k * eps0))), rhs.append(k * delta0)
                     labels.append(f"basic: k={k}, eps0={eps0}, delta0={delta0:g}")
@@ -230,16 +225,16 @@ def _v(lhs, rhs, evidence, tighten, labels):
 
 @lru_cache(maxsize=None)
 def _pairs():
-    return D.random_pairs(N_RANDOM, SEED)
+    return E.random_pairs(N_RANDOM, SEED)
 
 
 @lru_cache(maxsize=None)
 def _priors(eps, metric):
-    return D.critical_priors(eps, metric, 2000)
+    return E.critical_priors(eps, metric, 2000)
 
 
 def _sup_leave(pq, eps, metric):
-    return float(np.max(D.pair_leave_probability(*pq, _priors(eps, metric), eps, metric)))
+    return float(np.max(E.pair_leave_probability(*pq, _priors(eps, metric), eps, metric)))
 
 
 def _mask(z, eps):
@@ -251,13 +246,13 @@ def _mask(z, eps):
 def _lp_pdp_metric(metric, eps):
     """Maximise, over pairs that are (ε, δ)-PDP, the probability that the metric leaves its bound at the
     worst prior (both sides, each prior of a grid): the forward directions of Theorems 3.2, 3.3, 3.5(1)."""
-    z = D.loss_grid([eps])
+    z = E.loss_grid([eps])
     pairs = []
-    for p in D.critical_priors(eps, metric, 24):
+    for p in E.critical_priors(eps, metric, 24):
         lo, hi = D.leave_thresholds(p, eps, metric)
-        mask = D._leaves(np.concatenate([z, [np.inf, -np.inf]]), lo, hi)[0]
+        mask = E.leaves_mask(np.concatenate([z, [np.inf, -np.inf]]), lo, hi)[0]
         for side in ("P", "Q"):
-            _, pq = D.worst_pair(z, (side, mask), [("pdp", eps, DELTA_LP)])
+            _, pq = E.worst_pair(z, (side, mask), [("pdp", eps, DELTA_LP)])
             pairs.append(pq)
     return pairs
 
@@ -284,9 +279,9 @@ def _reverse(metric, eps_of=None):
     lhs, rhs, labels = [], [], []
     for eps in LEVELS:
         target = eps if eps_of is None else float(D.epsilon_tilde(eps))
-        z = D.loss_grid([eps, target])
-        pr = D.critical_priors(eps, metric, 60)
-        lp = [D.worst_pair(z, (side, _mask(z, target)), [(metric, (pr, eps), DELTA_LP)])[1] for side in ("P", "Q")]
+        z = E.loss_grid([eps, target])
+        pr = E.critical_priors(eps, metric, 60)
+        lp = [E.worst_pair(z, (side, _mask(z, target)), [(metric, (pr, eps), DELTA_LP)])[1] for side in ("P", "Q")]
         for kind, pairs in (("random", _pairs()), ("LP", lp)):
             for j, pq in enumerate(pairs):
                 s = _sup_leave(pq, eps, metric)
@@ -318,13 +313,13 @@ def _dp_to_metric(metric):
     for eps in LEVELS:
         for dp in DELTA_PRIMES:
             ep = float(conversions.pdp_epsilon(eps, DELTA_LP, dp))
-            z = D.loss_grid([eps, ep])
+            z = E.loss_grid([eps, ep])
             losses = np.concatenate([z, [np.inf, -np.inf]])
-            for p in D.critical_priors(ep, metric, 12):
+            for p in E.critical_priors(ep, metric, 12):
                 lo, hi = D.leave_thresholds(p, ep, metric)
-                mask = D._leaves(losses, lo, hi)[0]
+                mask = E.leaves_mask(losses, lo, hi)[0]
                 for side in ("P", "Q"):
-                    _, pq = D.worst_pair(z, (side, mask), [("dp", eps, DELTA_LP)])
+                    _, pq = E.worst_pair(z, (side, mask), [("dp", eps, DELTA_LP)])
                     lhs.append(_sup_leave(pq, ep, metric))
                     rhs.append(dp)
                     labels.append(f"LP at prior {p:.3g}, eps={eps:g}, delta'={dp:g}")
@@ -357,9 +352,9 @@ def _metric_to_dp(metric, eps_of=None):
     lhs, rhs, labels = [], [], []
     for eps in LEVELS:
         target = eps if eps_of is None else float(D.epsilon_tilde(eps))
-        z = D.loss_grid([eps, target])
-        pr = D.critical_priors(eps, metric, 60)
-        _, pq_lp = D.worst_pair(z, ("hockey", target), [(metric, (pr, eps), DELTA_LP)])
+        z = E.loss_grid([eps, target])
+        pr = E.critical_priors(eps, metric, 60)
+        _, pq_lp = E.worst_pair(z, ("hockey", target), [(metric, (pr, eps), DELTA_LP)])
         for kind, pairs in (("random", _pairs()), ("LP", [pq_lp])):
             for j, pq in enumerate(pairs):
                 lhs.append(float(D.pair_hockey(*pq, target)))
@@ -563,7 +558,7 @@ def _thm39_tight():
             ep = float(conversions.pdp_epsilon(eps, delta, dp))
             for r in (1e-3, 1e-6, 1e-9):   # η relative to the gap ε′ − ε, on which the construction depends
                 eta = r * (ep - eps)
-                p, q = D.theorem39_tight_pair(eps, delta, dp, eta)
+                p, q = E.theorem39_tight_pair(eps, delta, dp, eta)
                 lhs += [float(D.pair_hockey(p, q, eps)), float(D.pair_pdp_delta(p, q, ep))]
                 rhs += [delta, dp]
                 labels += [f"eps={eps:g}, delta={delta:g}, eta={eta:g}: (eps, delta)-DP",

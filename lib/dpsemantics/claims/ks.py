@@ -25,10 +25,11 @@ from ..mechanisms import (
     gaussian_delta,
     gaussian_sigma,
     geometric_count,
+    leaky_randomized_response,
     local_randomized_response,
-    randomized_response,
+    one_record_randomized_response,
 )
-from . import Claim, Verdict
+from . import Claim, Verdict, semantic_evidence
 from .certify import mechanism_lp
 
 CHAPTER = "book/semantic-privacy"
@@ -59,21 +60,6 @@ def _random_mechanisms(count=40, seed=0, n_out=3, alpha=2.0):
 def _random_pairs(count=300, size=5, seed=1):
     rng = np.random.default_rng(seed)
     return [rng.dirichlet(np.full(size, 0.8), size=2) for _ in range(count)]
-
-
-def rr_one_record(eps) -> FiniteMechanism:
-    """Randomized response on a database of one record (tuple databases, so Games 0..1 are defined)."""
-    return FiniteMechanism(randomized_response(eps).matrix, [(0,), (1,)], [0, 1])
-
-
-def leaky_rr(eps, delta) -> FiniteMechanism:
-    """Randomized response on one record that with probability δ publishes the record: exactly
-    (ε, δ)-DP (the extremal (ε, δ) pair with four outcomes)."""
-    rr = randomized_response(eps).matrix
-    m = np.zeros((2, 4))
-    m[:, :2] = (1 - delta) * rr
-    m[0, 2] = m[1, 3] = delta
-    return FiniteMechanism(m, [(0,), (1,)], ["0", "1", "shows 0", "shows 1"])
 
 
 def _hill_climb(objective, start, rng, *, iters=300, step=1.0):
@@ -113,7 +99,7 @@ def _search_thm22_forward():
             labels.append(f"{name}, eps={eps}")
     for eps in (0.05, 1.0):
         m = geometric_count(2, eps)
-        lhs.append(S.semantic_epsilon(m, method="optimize", restarts=2).epsilon); rhs.append(math.expm1(eps))  # noqa: E702
+        lhs.append(semantic_evidence.searched_semantic_epsilon(m, restarts=2).epsilon); rhs.append(math.expm1(eps))  # noqa: E702
         labels.append(f"geometric count n=2, eps={eps}, gradient search over beliefs")
     for k, m in enumerate(_random_mechanisms()):
         lhs.append(S.semantic_epsilon(m).epsilon); rhs.append(math.expm1(m.epsilon()))  # noqa: E702
@@ -133,7 +119,7 @@ def _rr_grid_by_semantic(max_s, count=40):
     out = []
     for s in np.linspace(max_s / count, max_s, count):
         eps0 = 4 * math.atanh(s)
-        out.append((eps0, rr_one_record(eps0)))
+        out.append((eps0, one_record_randomized_response(eps0)))
     return out
 
 
@@ -159,7 +145,7 @@ def _search_s32_eps_sp_3eps_dp():
     tanh(ε₀/4)-SP and exactly ε₀-DP."""
     lhs, rhs, labels = [], [], []
     for eps0 in (0.1, 0.5, 1.0, 2.0):
-        m = rr_one_record(eps0)
+        m = one_record_randomized_response(eps0)
         s = S.semantic_epsilon(m).epsilon
         lhs.append(m.epsilon()); rhs.append(3 * s); labels.append(f"randomized response eps0={eps0}, s={s:.4f}")  # noqa: E702
     return lhs, rhs, labels, "extremal"
@@ -213,7 +199,7 @@ def _thm24_last_line():
 def _semantic_delta_search(mech, eps_prime, rng, restarts=3, iters=60):
     """Largest semantic δ at ε′ over beliefs: every two-point belief on a weight grid, then a hill climb
     over full beliefs (softmax parameters) from the best two-point belief and from random starts."""
-    best, b0 = S.worst_semantic_delta(mech, eps_prime, samples=0, grid=7)
+    best, b0 = semantic_evidence.worst_semantic_delta(mech, eps_prime, samples=0, grid=7)
     obj = lambda th: S.semantic_delta(mech, np.exp(th - th.max()) / np.exp(th - th.max()).sum(), eps_prime)  # noqa: E731
     starts = [np.log(b0 + 1e-9)] + [rng.normal(scale=2, size=len(mech.databases)) for _ in range(restarts)]
     for st in starts:
@@ -261,7 +247,7 @@ def _search_thm24_forward():
         labels.append(f"leaky count n={n}, eps={eps}, delta={delta}")
     for eps, delta in ((0.1, 1e-4), (0.5, 1e-3), (1.0, 0.01)):
         e1, d1 = S.thm24_parameters(eps, delta, 1)
-        lhs.append(_semantic_delta_search(leaky_rr(eps, delta), e1, rng)); rhs.append(d1)  # noqa: E702
+        lhs.append(_semantic_delta_search(leaky_randomized_response(eps, delta), e1, rng)); rhs.append(d1)  # noqa: E702
         labels.append(f"leaky randomized response eps={eps}, delta={delta}")
     for eps, delta in ((0.01, 9.8e-5), (0.05, 1e-4), (0.1, 1e-4), (0.3, 1e-3)):
         e1, d1 = S.thm24_parameters(eps, delta, 1)
@@ -311,7 +297,7 @@ def _search_thm24_converse():
     ε₀ on a grid is (s, 0)-SP with s = tanh(ε₀/4), hence (s, δ)-SP for every δ; its δ at 3s against 2δ."""
     lhs, rhs, labels = [], [], []
     for eps0 in np.linspace(0.2, 1.6, 8):
-        m = rr_one_record(eps0)
+        m = one_record_randomized_response(eps0)
         s = S.semantic_epsilon(m).epsilon
         for delta in (1e-3, 0.01):
             lhs.append(float(m.delta(3 * s))); rhs.append(2 * delta)  # noqa: E702
@@ -369,7 +355,7 @@ def semantic_delta_ignoring_undefined(mech, belief, eps) -> float:
     leaves b̄ᵢ undefined and is *ignored* for that i (the module's convention, :mod:`dpsemantics.semantic`, counts it
     as a full breach, SD = 1)."""
     b = np.asarray(belief, float)
-    w, z = S._all_posteriors(mech, b, 0)
+    w, z = S.game_weights(mech, b, 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         post = np.where(z[:, None, :] > 0, w / np.where(z > 0, z, 1.0)[:, None, :], 0.0)
     sd = 0.5 * np.abs(post[1:] - post[0][None]).sum(axis=1)
@@ -456,7 +442,7 @@ def _eq4_printed():
 def _eq4_computed():
     """The largest power of a level-0.05 test of one record against a 1-DP mechanism (randomized response
     attains the Wasserman–Zhou bound e^ε·α)."""
-    p0, p1 = record_test_distributions(rr_one_record(1.0), 0, [0.5, 0.5], {0}, {1})
+    p0, p1 = record_test_distributions(one_record_randomized_response(1.0), 0, [0.5, 0.5], {0}, {1})
     return float(S.most_powerful_power(p0, p1, 0.05))
 
 
@@ -477,9 +463,9 @@ def _search_s21_testing():
             labels.append(f"{name}, alpha={a:.2f}, prior={[round(float(v), 2) for v in prior]}")
 
     for eps in (0.1, 1.0, 3.0):
-        add(f"randomized response eps={eps}", rr_one_record(eps), eps, 0.0, [0.5, 0.5])
+        add(f"randomized response eps={eps}", one_record_randomized_response(eps), eps, 0.0, [0.5, 0.5])
         for delta in (0.01, 0.1):
-            add(f"leaky RR eps={eps}, delta={delta}", leaky_rr(eps, delta), eps, delta, [0.5, 0.5])
+            add(f"leaky RR eps={eps}, delta={delta}", leaky_randomized_response(eps, delta), eps, delta, [0.5, 0.5])
         for prior in ([0.5, 0.5], [0.9, 0.1], [0.1, 0.9]):
             add(f"geometric count n=2 eps={eps}", geometric_count(2, eps), eps, 0.0, prior)
     for k, m in enumerate(_random_mechanisms(15, seed=4)):

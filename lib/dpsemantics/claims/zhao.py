@@ -23,11 +23,10 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import softmax
 
-from ..mechanisms import FiniteMechanism
+from ..mechanisms import FiniteMechanism, one_record_randomized_response
 from ..notions import (
     bayesian_semantic_privacy,
     bdp_leakage,
-    example_cases,
     improvement_range_end,
     independent_prior,
     membership_g,
@@ -43,6 +42,7 @@ from ..notions import (
 from fractions import Fraction
 
 from . import Claim, Verdict
+from .notions_evidence import example_cases
 
 CHAPTER = "book/privacy-notions"
 _EPS_GRID = np.linspace(1e-3, 1.35, 2000)
@@ -53,13 +53,6 @@ _SCALES = (0.05, 0.15, 0.4)
 _RESTARTS = 2
 _MAXFEV = 250
 _DBS2 = list(itertools.product((0, 1), repeat=2))
-_DBS1 = [(0,), (1,)]
-
-
-def _rr_one_record(eps: float) -> FiniteMechanism:
-    """ε-randomized response on a database of one record (databases (0,), (1,))."""
-    keep = 1 / (1 + math.exp(-eps))
-    return FiniteMechanism(np.array([[keep, 1 - keep], [1 - keep, keep]]), _DBS1, [0, 1])
 
 
 def _decode(theta: np.ndarray, scale: float, bayesian: bool):
@@ -112,7 +105,7 @@ def _search(kind: str, bayesian: bool) -> tuple[np.ndarray, np.ndarray, tuple[st
         if kind == "forward":
             add(xor_randomized_response(e), independent_prior(2), "XOR randomized response, independent fair bits")
         else:
-            add(_rr_one_record(e), np.full(2, 0.5), "randomized response on one record, ⊥ = 0")
+            add(one_record_randomized_response(e), np.full(2, 0.5), "randomized response on one record, ⊥ = 0")
     for e in (0.1, 0.3):
         for name, mech, prior in example_cases(seed=0, count=0, eps=e):
             add(mech, prior, name)
@@ -536,7 +529,7 @@ __all__ = ["CLAIMS", "EXTREMAL_EPS"]
 def _dp_bdp_cases():
     """(label, DP ε, BDP under an independent prior, BDP under a full-support correlated prior)."""
     from ..mechanisms import geometric_count, local_randomized_response
-    from ..notions import random_mechanism, random_prior
+    from .notions_evidence import random_mechanism, random_prior
 
     rng = np.random.default_rng(13)
     out = []
