@@ -238,3 +238,20 @@ def test_zhao_three_values_counterexample_is_certified():
     result = claims.evaluate(claims.get("zhao-thm1-converse-three-values"))
     assert result.verdict.kind == "certified-interval" and result.status == "discrepancy"
     assert "BSP = 0 exactly" in result.verdict.certificate
+
+
+def test_remark1_exact_semantic_delta_matches_the_package_below_one():
+    """The exact evaluator is not a constant: at Pr[x_j = 1] = 1/5 < ε = 1/2 only the impossible transcripts (j, 1)
+    breach, so δ = Pr[some x_j = 1 shown] = 1/5 exactly, which the package's float computation must match; at
+    Pr[x_j = 1] = (1 + ε)/2 every transcript breaches (δ = 1) and the claim is certified."""
+    import numpy as np
+
+    from dpsemantics import claims
+    from dpsemantics import semantic as S
+    from dpsemantics.claims.ks import random_index_semantic_delta_exact
+
+    assert random_index_semantic_delta_exact(3, Fraction(1, 5), Fraction(1, 2)) == Fraction(1, 5)
+    mech = S.random_index_mechanism(3)
+    b = np.array([np.prod([0.2 if v else 0.8 for v in d]) for d in mech.databases])
+    assert S.semantic_delta(mech, b, 0.5) == pytest.approx(0.2, abs=1e-12)
+    assert claims.evaluate(claims.get("ks-rem1-not-semantic")).verdict.kind == "certified-interval"

@@ -1454,6 +1454,57 @@ def _certified_lemma34_similar_argument(tighten: float = 1.0) -> Verdict:
                                     "δ = 10⁻⁶ (joint δ exactly δ)", what="Pr[B ∈ Bad′₂] against δ/δ̂")
 
 
+def random_index_semantic_delta_exact(n: int, p: Fraction, eps: Fraction) -> Fraction:
+    """K&S Remark 1's random-index mechanism in exact rational arithmetic: the semantic δ at ε (Definition 2.3) under
+    the i.i.d. belief Pr[x_j = 1] = p, the default value 0 and the book's convention that a transcript impossible in
+    Game j is a breach (SD = 1).  Output (i, x_i) with probability 1/n each."""
+    dbs = list(itertools.product((0, 1), repeat=n))
+    belief = {x: math.prod(p if v else 1 - p for v in x) for x in dbs}
+    outputs = [(i, v) for i in range(n) for v in (0, 1)]
+
+    def likelihood(x, t):
+        return Fraction(1, n) if x[t[0]] == t[1] else Fraction(0)
+
+    def posterior(t, game):
+        w = {x: belief[x] * likelihood(x if game < 0 else x[:game] + (0,) + x[game + 1:], t) for x in dbs}
+        z = sum(w.values())
+        return None if z == 0 else {x: w[x] / z for x in dbs}
+
+    delta = Fraction(0)
+    for t in outputs:
+        real = posterior(t, -1)
+        if real is None:
+            continue
+        breached = False
+        for j in range(n):
+            other = posterior(t, j)
+            sd = Fraction(1) if other is None else sum(abs(real[x] - other[x]) for x in dbs) / 2
+            breached = breached or sd > eps
+        if breached:
+            delta += sum(belief[x] * likelihood(x, t) for x in dbs)
+    return delta
+
+
+REMARK1_EPS = (Fraction(1, 10), Fraction(1, 2), Fraction(9, 10), Fraction(99, 100))
+
+
+def _certified_remark1_not_semantic(tighten: float = 1.0) -> Verdict:
+    """Remark 1, exactly: at every ε of :data:`REMARK1_EPS` the i.i.d. belief Pr[x_j = 1] = (1 + ε)/2 (n = 3) has semantic
+    δ exactly 1 (every transcript breaches: (j, 1) is impossible in Game j, and after (j, 0) Game j keeps the prior,
+    SD = Pr[x_j = 1] > ε), so no δ < 1 works.  lhs = 1, rhs = the exact semantic δ; the search's cases give the
+    margin."""
+    from dataclasses import replace
+
+    grid = _search_remark1_not_semantic(tighten)
+    exact = [random_index_semantic_delta_exact(3, (1 + e) / 2, e) for e in REMARK1_EPS]
+    if not all(d == 1 for d in exact) or tighten < 1:
+        return grid
+    return replace(grid, evidence=("certified-interval",),
+                   domain="ε ∈ {1/10, 1/2, 9/10, 99/100}, n = 3 (the argument in the docstring covers every ε < 1)",
+                   certificate=f"exact rational evaluation (degenerate boxes, boxes: {len(exact)}): semantic δ = 1 at "
+                               f"each ε, so the mechanism is (ε, δ)-semantically private for no δ < 1")
+
+
 def _with_proofs(grid_or_verdict, proofs, tighten, domain, *, refutation=False) -> Verdict:
     """A certified-interval verdict from the grid's (lhs, rhs, labels) — or, with ``refutation``, a certified
     counterexample whose mechanism's privacy level the ``proofs`` establish — when every proof succeeds; otherwise
@@ -1582,7 +1633,7 @@ CLAIMS = [
            _remark1_sd_parameter, atol=1e-12),
     _claim("rem1-not-semantic", "Remark 1",
            "The random-index mechanism is not (ε, δ)-semantically private for any ε < 1, δ < 1", True,
-           _search_remark1_not_semantic,
+           _certified_remark1_not_semantic,
            note="With the convention that a transcript impossible in Game j is a breach (SD = 1; the paper's "
                 "'no data' default makes (j, x_j) impossible in Game j). Counting only transcripts where every "
                 "posterior exists, it fails whenever ε + δ < 1."),
