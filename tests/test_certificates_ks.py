@@ -140,8 +140,8 @@ def test_mechanism_lps_certify_and_refute_a_tightened_bound(claim_id, factor):
 
 def test_lemma33_part2_lp_optimum_by_hand():
     """Independent: on the outcome with p ≥ e^{2ε}q the event's hockey stick gives p(1 − e^{−ε}) ≤ δ, on the one with
-    q ≥ e^{2ε}p it gives p(e^{2ε} − e^ε) ≤ δ; the sum δe^ε/(e^ε − 1) + δ/(e^{2ε} − e^ε) = δ(1 + e^{2ε})/(e^{2ε} − e^ε) is
-    the worst point-wise δ at 2ε (attained when the rest of the mass absorbs the difference).  The LP's exact dual
+    q ≥ e^{2ε}p it gives p(e^{2ε} − e^ε) ≤ δ; the sum δe^ε/(e^ε − 1) + δ/(e^{2ε} − e^ε) = δ(1 + e^{2ε})/(e^{2ε} − e^ε)
+    is the worst point-wise δ at 2ε (attained when the rest of the mass absorbs the difference).  The LP's exact dual
     bound must equal it (to 10⁻⁹) and stay below the proved 2δe^ε/(e^ε − 1)."""
     from dpsemantics.claims.ks import part2_lp
 
@@ -158,7 +158,8 @@ def test_remark1_lp_optimum_is_min_one_d_sd():
     for n, d, s in ((2, 2, Fraction(1, 4)), (3, 3, Fraction(1, 4)), (3, 2, Fraction(1, 3)), (3, 3, Fraction(1, 2))):
         x, y = (0,) * n, (1,) * d + (0,) * (n - d)
         cert = mechanism_lp(n, 2, Fraction(1), s, {x: [1, 0], y: [-1, 0]})
-        assert abs(cert.bound - min(1, d * s)) < Fraction(1, 10**9) and cert.primal == pytest.approx(float(min(1, d * s)))
+        assert abs(cert.bound - min(1, d * s)) < Fraction(1, 10**9)
+        assert cert.primal == pytest.approx(float(min(1, d * s)))
 
 
 def test_lemma33_parts_3_4_lp_optimum_by_hand():
@@ -238,3 +239,20 @@ def test_zhao_three_values_counterexample_is_certified():
     result = claims.evaluate(claims.get("zhao-thm1-converse-three-values"))
     assert result.verdict.kind == "certified-interval" and result.status == "discrepancy"
     assert "BSP = 0 exactly" in result.verdict.certificate
+
+
+def test_remark1_exact_semantic_delta_matches_the_package_below_one():
+    """The exact evaluator is not a constant: at Pr[x_j = 1] = 1/5 < ε = 1/2 only the impossible transcripts (j, 1)
+    breach, so δ = Pr[some x_j = 1 shown] = 1/5 exactly, which the package's float computation must match; at
+    Pr[x_j = 1] = (1 + ε)/2 every transcript breaches (δ = 1) and the claim is certified."""
+    import numpy as np
+
+    from dpsemantics import claims
+    from dpsemantics import semantic as S
+    from dpsemantics.claims.ks import random_index_semantic_delta_exact
+
+    assert random_index_semantic_delta_exact(3, Fraction(1, 5), Fraction(1, 2)) == Fraction(1, 5)
+    mech = S.random_index_mechanism(3)
+    b = np.array([np.prod([0.2 if v else 0.8 for v in d]) for d in mech.databases])
+    assert S.semantic_delta(mech, b, 0.5) == pytest.approx(0.2, abs=1e-12)
+    assert claims.evaluate(claims.get("ks-rem1-not-semantic")).verdict.kind == "certified-interval"

@@ -99,7 +99,8 @@ def _search_thm22_forward():
             labels.append(f"{name}, eps={eps}")
     for eps in (0.05, 1.0):
         m = geometric_count(2, eps)
-        lhs.append(semantic_evidence.searched_semantic_epsilon(m, restarts=2).epsilon); rhs.append(math.expm1(eps))  # noqa: E702
+        lhs.append(semantic_evidence.searched_semantic_epsilon(m, restarts=2).epsilon)
+        rhs.append(math.expm1(eps))
         labels.append(f"geometric count n=2, eps={eps}, gradient search over beliefs")
     for k, m in enumerate(_random_mechanisms()):
         lhs.append(S.semantic_epsilon(m).epsilon); rhs.append(math.expm1(m.epsilon()))  # noqa: E702
@@ -131,7 +132,9 @@ def _search_thm22_converse():
     lhs, rhs, labels = [], [], []
     for eps0, m in _rr_grid_by_semantic(0.225):
         s = S.semantic_epsilon(m).epsilon
-        lhs.append(m.epsilon()); rhs.append(3 * (2 * s)); labels.append(f"randomized response eps0={eps0:.4f}, s={s:.4f}")  # noqa: E702
+        lhs.append(m.epsilon())
+        rhs.append(3 * (2 * s))
+        labels.append(f"randomized response eps0={eps0:.4f}, s={s:.4f}")
     for k, m in enumerate(_random_mechanisms(200, seed=5, alpha=60.0)):
         s = S.semantic_epsilon(m).epsilon
         if s <= 0.225:
@@ -147,7 +150,9 @@ def _search_s32_eps_sp_3eps_dp():
     for eps0 in (0.1, 0.5, 1.0, 2.0):
         m = one_record_randomized_response(eps0)
         s = S.semantic_epsilon(m).epsilon
-        lhs.append(m.epsilon()); rhs.append(3 * s); labels.append(f"randomized response eps0={eps0}, s={s:.4f}")  # noqa: E702
+        lhs.append(m.epsilon())
+        rhs.append(3 * s)
+        labels.append(f"randomized response eps0={eps0}, s={s:.4f}")
     return lhs, rhs, labels, "extremal"
 
 
@@ -181,7 +186,8 @@ def _search_thm24_condition():
     lhs, rhs, labels = [], [], []
     for eps, n, frac in THM24_GRID:
         delta = frac * float(S.thm24_max_delta(eps, n))
-        lhs.append(float(S.conditioning_delta(eps, delta, math.sqrt(n * delta)))); rhs.append(4 * math.sqrt(delta / n))  # noqa: E702
+        lhs.append(float(S.conditioning_delta(eps, delta, math.sqrt(n * delta))))
+        rhs.append(4 * math.sqrt(delta / n))
         labels.append(f"delta'' vs 4 sqrt(delta/n): eps={eps}, n={n}, delta={frac}*max")
         lhs.append(math.sqrt(n * delta)); rhs.append(-math.expm1(-eps))  # noqa: E702
         labels.append(f"sqrt(n delta) vs 1-e^-eps: eps={eps}, n={n}, delta={frac}*max")
@@ -243,7 +249,8 @@ def _search_thm24_forward():
     lhs, rhs, labels = [], [], []
     for n, eps, delta in ((2, 0.3, 1e-3), (3, 0.5, 1e-4), (2, 1.0, 1e-3)):
         e1, d1 = S.thm24_parameters(eps, delta, n)
-        lhs.append(_semantic_delta_search(S.leaky_count(n, eps, delta), e1, rng, restarts=1, iters=30)); rhs.append(d1)  # noqa: E702
+        lhs.append(_semantic_delta_search(S.leaky_count(n, eps, delta), e1, rng, restarts=1, iters=30))
+        rhs.append(d1)
         labels.append(f"leaky count n={n}, eps={eps}, delta={delta}")
     for eps, delta in ((0.1, 1e-4), (0.5, 1e-3), (1.0, 0.01)):
         e1, d1 = S.thm24_parameters(eps, delta, 1)
@@ -255,7 +262,8 @@ def _search_thm24_forward():
             for r in _three_output_worst_r(eps, e1, b0):
                 if (r + 1) * delta / (r - math.exp(eps)) >= 1:
                     continue
-                lhs.append(S.semantic_delta(three_output_dp(eps, delta, r), [b0, 1 - b0], e1)); rhs.append(d1)  # noqa: E702
+                lhs.append(S.semantic_delta(three_output_dp(eps, delta, r), [b0, 1 - b0], e1))
+                rhs.append(d1)
                 labels.append(f"three-output (eps, delta)-DP mechanism, r={r:.6g}, eps={eps}, delta={delta}, belief {b0}")
     dbs = [(0,), (1,)]
     for eps in (0.3, 1.0):
@@ -527,7 +535,8 @@ def _search_lemma33_part2_as_printed():
     lhs, rhs, labels = [], [], []
     for eps in (0.05, 0.1, 0.5):
         p, q = _two_point_part2(eps)
-        lhs.append(S.pointwise_delta(p, q, eps)); rhs.append(2 * float(smallest_delta(p, q, eps)) / -math.expm1(-eps))  # noqa: E702
+        lhs.append(S.pointwise_delta(p, q, eps))
+        rhs.append(2 * float(smallest_delta(p, q, eps)) / -math.expm1(-eps))
         labels.append(f"p=(1/2,1/2), q_1 = e^-eps/2/1.001, eps={eps}")
     return lhs, rhs, labels, "extremal"
 
@@ -546,10 +555,12 @@ def _part2_proved_cases():
             p, q = _pair_from_theta(th, 3)
             if float(smallest_delta(p, q, eps)) <= 0:
                 continue
-            lhs.append(S.pointwise_delta(p, q, 2 * eps)); rhs.append(2 * float(smallest_delta(p, q, eps)) / -math.expm1(-eps))  # noqa: E702
+            lhs.append(S.pointwise_delta(p, q, 2 * eps))
+            rhs.append(2 * float(smallest_delta(p, q, eps)) / -math.expm1(-eps))
             labels.append(f"hill-climbed pair {r}, eps={eps}: p={np.round(p, 4).tolist()}, q={np.round(q, 4).tolist()}")
         for p, q in _random_pairs(100):
-            lhs.append(S.pointwise_delta(p, q, 2 * eps)); rhs.append(2 * float(smallest_delta(p, q, eps)) / -math.expm1(-eps))  # noqa: E702
+            lhs.append(S.pointwise_delta(p, q, 2 * eps))
+            rhs.append(2 * float(smallest_delta(p, q, eps)) / -math.expm1(-eps))
             labels.append(f"random pair, eps={eps}")
     return lhs, rhs, labels
 
@@ -597,7 +608,9 @@ def _search_lemma33_parts_3_4():
         joint = float(smallest_delta((px[:, None] * A).ravel(), (px[:, None] * B).ravel(), eps))
         lhs.append(joint); rhs.append(per_a.max()); labels.append(f"part 3, {name}")  # noqa: E702
         for thr in np.unique(per_a)[:-1]:
-            lhs.append(joint); rhs.append(thr + px[per_a > thr].sum()); labels.append(f"part 4, {name}, delta={thr:.3g}")  # noqa: E702
+            lhs.append(joint)
+            rhs.append(thr + px[per_a > thr].sum())
+            labels.append(f"part 4, {name}, delta={thr:.3g}")
     return lhs, rhs, labels, ("extremal", "random-search")
 
 
@@ -640,8 +653,8 @@ def _certified_sd_verdict(tighten: float = 1.0) -> Verdict:
     lhs, rhs, labels, exact = _certified_sd()
     return Verdict.of(lhs, rhs, evidence="certified-lp" if exact == lhs.size else "optimised-search", tighten=tighten,
                       labels=labels,
-                      domain="every (ε, δ)-indistinguishable pair, of any number of outcomes, at e^ε ∈ {1001/1000, 101/100, 21/20, "
-                             "6/5, 3/2, 2, 3, 20} and δ ∈ {10⁻⁴, 10⁻², 10⁻¹, 1/2}",
+                      domain="every (ε, δ)-indistinguishable pair, of any number of outcomes, at e^ε ∈ {1001/1000, "
+                             "101/100, 21/20, 6/5, 3/2, 2, 3, 20} and δ ∈ {10⁻⁴, 10⁻², 10⁻¹, 1/2}",
                       certificate=f"{lhs.size} LPs of 8 variables, 6 inequality and 2 equality rows (HiGHS); the exact "
                                   f"rational dual bound is ≤ e^ε − 1 + δ in {exact} of {lhs.size} (it equals "
                                   f"(e^ε − 1 + 2δ)/(e^ε + 1))")
@@ -796,7 +809,8 @@ def _search_thm42_condition():
             for frac in (0.1, 0.5, 0.9, 0.999):
                 root = frac * eps
                 delta2 = root**2 / n
-                lhs.append(float(S.conditioning_delta(eps, delta2, root))); rhs.append(4 * math.sqrt(delta2 / n))  # noqa: E702
+                lhs.append(float(S.conditioning_delta(eps, delta2, root)))
+                rhs.append(4 * math.sqrt(delta2 / n))
                 labels.append(f"eps={eps}, n={n}, sqrt(n delta2)={root:.4g}")
     return lhs, rhs, labels, "closed-form"
 
@@ -1197,8 +1211,8 @@ def _certified_thm24_converse(tighten: float = 1.0) -> Verdict:
 
 def _lp_verdict(cases, tighten, *, domain, certificate, search=None):
     """Verdict from ``(label, LPCertificate, bound, lhs, rhs)``: certified-lp when every exact dual bound is ≤ its
-    ``bound`` (the LP's objective is ``lhs − rhs`` or ``lhs`` itself); ``lhs``/``rhs`` are the relation's two sides at the
-    LP's optimal point (where a bound is not certified, lhs is raised by the excess of the dual bound).  ``search``
+    ``bound`` (the LP's objective is ``lhs − rhs`` or ``lhs`` itself); ``lhs``/``rhs`` are the relation's two sides
+    at the LP's optimal point (where a bound is not certified, lhs is raised by the excess of the dual bound).  ``search``
     (a ``_verdict``-wrapped search) adds its cases: the constructions that attain the bound, on other mechanisms."""
     from .certify import lp_sizes
 
@@ -1211,8 +1225,9 @@ def _lp_verdict(cases, tighten, *, domain, certificate, search=None):
         certificate += f"; with the {len(more[0])} cases of the search ({', '.join(more[3])})"
     return Verdict.of(lhs, rhs, labels=labels, tighten=tighten,
                       evidence="certified-lp" if exact == len(cases) else "optimised-search", domain=domain,
-                      certificate=f"{len(cases)} LPs of sizes {lp_sizes({c[1].size for c in cases})} (HiGHS); the exact "
-                                  f"rational dual bound is ≤ the printed bound in {exact} of {len(cases)}; " + certificate)
+                      certificate=f"{len(cases)} LPs of sizes {lp_sizes({c[1].size for c in cases})} (HiGHS); the "
+                                  f"exact rational dual bound is ≤ the printed bound in {exact} of {len(cases)}; "
+                                  + certificate)
 
 
 REMARK1_SD = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 3))
@@ -1415,7 +1430,8 @@ def _exact_refutation(search, lhs: Fraction, rhs: Fraction, tighten: float, *, d
     if not lhs > tighten * rhs:
         return grid
     return replace(grid, evidence=("certified-interval",), domain=domain,
-                   certificate=f"exact rational counterexample (one degenerate box, boxes: 1): {what} = {float(lhs):.6g} > "
+                   certificate=f"exact rational counterexample (one degenerate box, boxes: 1): {what} = "
+                               f"{float(lhs):.6g} > "
                                f"{float(rhs):.6g}; with the search's {grid.cases} cases for the margin")
 
 
@@ -1438,6 +1454,57 @@ def _certified_lemma34_similar_argument(tighten: float = 1.0) -> Verdict:
     return _exact_refutation(_search_lemma34_similar_argument, bad2, Fraction(1, 10**6) / Fraction(1, 10), tighten,
                              domain="every (ε, δ)-indistinguishable pair of joints: refuted at ε = ln 2, δ̂ = 1/10, "
                                     "δ = 10⁻⁶ (joint δ exactly δ)", what="Pr[B ∈ Bad′₂] against δ/δ̂")
+
+
+def random_index_semantic_delta_exact(n: int, p: Fraction, eps: Fraction) -> Fraction:
+    """K&S Remark 1's random-index mechanism in exact rational arithmetic: the semantic δ at ε (Definition 2.3) under
+    the i.i.d. belief Pr[x_j = 1] = p, the default value 0 and the book's convention that a transcript impossible in
+    Game j is a breach (SD = 1).  Output (i, x_i) with probability 1/n each."""
+    dbs = list(itertools.product((0, 1), repeat=n))
+    belief = {x: math.prod(p if v else 1 - p for v in x) for x in dbs}
+    outputs = [(i, v) for i in range(n) for v in (0, 1)]
+
+    def likelihood(x, t):
+        return Fraction(1, n) if x[t[0]] == t[1] else Fraction(0)
+
+    def posterior(t, game):
+        w = {x: belief[x] * likelihood(x if game < 0 else x[:game] + (0,) + x[game + 1:], t) for x in dbs}
+        z = sum(w.values())
+        return None if z == 0 else {x: w[x] / z for x in dbs}
+
+    delta = Fraction(0)
+    for t in outputs:
+        real = posterior(t, -1)
+        if real is None:
+            continue
+        breached = False
+        for j in range(n):
+            other = posterior(t, j)
+            sd = Fraction(1) if other is None else sum(abs(real[x] - other[x]) for x in dbs) / 2
+            breached = breached or sd > eps
+        if breached:
+            delta += sum(belief[x] * likelihood(x, t) for x in dbs)
+    return delta
+
+
+REMARK1_EPS = (Fraction(1, 10), Fraction(1, 2), Fraction(9, 10), Fraction(99, 100))
+
+
+def _certified_remark1_not_semantic(tighten: float = 1.0) -> Verdict:
+    """Remark 1, exactly: at every ε of :data:`REMARK1_EPS` the i.i.d. belief Pr[x_j = 1] = (1 + ε)/2 (n = 3) has
+    semantic δ exactly 1 (every transcript breaches: (j, 1) is impossible in Game j, and after (j, 0) Game j keeps the prior,
+    SD = Pr[x_j = 1] > ε), so no δ < 1 works.  lhs = 1, rhs = the exact semantic δ; the search's cases give the
+    margin."""
+    from dataclasses import replace
+
+    grid = _search_remark1_not_semantic(tighten)
+    exact = [random_index_semantic_delta_exact(3, (1 + e) / 2, e) for e in REMARK1_EPS]
+    if not all(d == 1 for d in exact) or tighten < 1:
+        return grid
+    return replace(grid, evidence=("certified-interval",),
+                   domain="ε ∈ {1/10, 1/2, 9/10, 99/100}, n = 3 (the argument in the docstring covers every ε < 1)",
+                   certificate=f"exact rational evaluation (degenerate boxes, boxes: {len(exact)}): semantic δ = 1 at "
+                               f"each ε, so the mechanism is (ε, δ)-semantically private for no δ < 1")
 
 
 def _with_proofs(grid_or_verdict, proofs, tighten, domain, *, refutation=False) -> Verdict:
@@ -1469,8 +1536,9 @@ def _with_proofs(grid_or_verdict, proofs, tighten, domain, *, refutation=False) 
     return Verdict.of(lhs, rhs, evidence="closed-form" if failed else "certified-interval", tighten=tighten,
                       labels=labels, domain=domain,
                       certificate=(f"mpmath.iv branch-and-bound at 80 bits: {boxes} boxes proved in {len(proofs)} "
-                                   f"proof{'s' if len(proofs) > 1 else ''}, split depth ≤ {max(p.depth for p in proofs)}; "
-                                   f"margin from a grid of {len(lhs)} points") if not failed else failed[0].describe(80))
+                                   f"proof{'s' if len(proofs) > 1 else ''}, split depth ≤ "
+                                   f"{max(p.depth for p in proofs)}; margin from a grid of {len(lhs)} points")
+                      if not failed else failed[0].describe(80))
 
 
 def _with_supremum(compute, supremum: float, source: str):
@@ -1481,7 +1549,8 @@ def _with_supremum(compute, supremum: float, source: str):
     def with_supremum(tighten: float = 1.0) -> Verdict:
         v = compute(tighten=tighten)
         return replace(v, supremum=supremum, certificate=f"{v.certificate}; margin/supremum = "
-                                                         f"{v.margin / supremum:.4f} (supremum {supremum:.4g}: {source})")
+                                                         f"{v.margin / supremum:.4f} (supremum {supremum:.4g}: "
+                                                         f"{source})")
 
     with_supremum.__doc__ = compute.__doc__
     return with_supremum
@@ -1548,17 +1617,18 @@ CLAIMS = [
     _claim("thm2.4-1-leaky-count", "Theorem 2.4 (1)",
            "(ε, δ)-DP implies (e^{3ε} − 1 + 2√(nδ), 4√(nδ))-semantic privacy", True,
            _search_thm24_forward,
-           note="Holds on every case, with margin about 0.026: the leaky count and leaky randomized response reach only a "
-                "semantic δ of order δ, but a one-record, three-output (ε, δ)-DP mechanism (ks.three_output_dp: outputs "
-                "with likelihood ratios r and 1/r, mass δ/(r − e^ε) each, r just above the value where the posterior "
-                "moves by ε′) reaches about 10δ: semantic δ = 1.02·10⁻³ at ε = 0.01, δ = 9.8·10⁻⁵ (recomputed without "
-                "the package in tests/test_audit_ks.py). Far below δ′ = 4√(nδ), but not 'of order δ'."),
+           note="Holds on every case, with margin about 0.026: the leaky count and leaky randomized response reach "
+                "only a semantic δ of order δ, but a one-record, three-output (ε, δ)-DP mechanism "
+                "(ks.three_output_dp: outputs with likelihood ratios r and 1/r, mass δ/(r − e^ε) each, r just above "
+                "the value where the posterior moves by ε′) reaches about 10δ: semantic δ = 1.02·10⁻³ at ε = 0.01, δ "
+                "= 9.8·10⁻⁵ (recomputed without the package in tests/test_audit_ks.py). Far below δ′ = 4√(nδ), but "
+                "not 'of order δ'."),
     _claim("thm2.4-1-repaired", "Theorem 2.4 (1), proof repaired (this book)",
            "With the corrected Conditioning Lemma and δ̂ from the exact SD bound, n·δ″ ≤ 4√(nδ): the theorem "
            "survives", True, _certified_thm24_repaired,
            note="The paper's route (δ̂ = √(nδ)) with the corrected lemma gives only δ′ ≤ (3 + e^{2ε})√(nδ); using the "
-                "slack in ε′ (δ̂ = 2√(nδ), Lemma 3.3 (5)) recovers 4√(nδ) for ε ≤ ½ ln 3; using the exact "
-                "SD bound (e^{ε̂} − 1 + 2δ̂)/(e^{ε̂} + 1) allows δ̂ ≥ (1 + e^{3ε})√(nδ) and n·δ″ < 3√(nδ) for every ε."),
+                "slack in ε′ (δ̂ = 2√(nδ), Lemma 3.3 (5)) recovers 4√(nδ) for ε ≤ ½ ln 3; using the exact SD bound "
+                "(e^{ε̂} − 1 + 2δ̂)/(e^{ε̂} + 1) allows δ̂ ≥ (1 + e^{3ε})√(nδ) and n·δ″ < 3√(nδ) for every ε."),
     _claim("thm2.4-2", "Theorem 2.4 (2)", "For ε ≤ 0.45, (ε, δ)-semantic privacy implies (3ε, 2δ)-DP", True,
            _certified_thm24_converse, expected="discrepancy", finding="false-statement",
            note="Counterexample: randomized response on one record with ε₀ = 0.8 is (0.197, 0)-SP, hence "
@@ -1568,7 +1638,7 @@ CLAIMS = [
            _remark1_sd_parameter, atol=1e-12),
     _claim("rem1-not-semantic", "Remark 1",
            "The random-index mechanism is not (ε, δ)-semantically private for any ε < 1, δ < 1", True,
-           _search_remark1_not_semantic,
+           _certified_remark1_not_semantic,
            note="With the convention that a transcript impossible in Game j is a breach (SD = 1; the paper's "
                 "'no data' default makes (j, x_j) impossible in Game j). Counting only transcripts where every "
                 "posterior exists, it fails whenever ε + δ < 1."),
@@ -1577,12 +1647,12 @@ CLAIMS = [
            lambda tighten=1.0: Verdict.of(*_remark1_readings()[:2], labels=_remark1_readings()[2],
                                           evidence=("exhaustive", "random-search"), tighten=tighten),
            expected="discrepancy", finding="different-reading",
-           note="Remark 1's verdict (ks-rem1-not-semantic, reproduced) rests on the convention that a transcript impossible "
-                "in Game i is a full breach. Under the other natural reading, which ignores undefined posteriors, the "
-                "only informative transcripts are (i, 0) with Game i's posterior the prior: SD = Pr[x_i = 1], and the "
-                "semantic δ at ε is Σ_i (1/n)·Pr[x_i = 0] over the i with Pr[x_i = 1] > ε, below 1 − ε. So the mechanism "
-                "is (ε, 1 − ε)-semantically private for every ε, e.g. (0.5, 0.5): both verdicts are computed; the "
-                "chapter adopts the first."),
+           note="Remark 1's verdict (ks-rem1-not-semantic, reproduced) rests on the convention that a transcript "
+                "impossible in Game i is a full breach. Under the other natural reading, which ignores undefined "
+                "posteriors, the only informative transcripts are (i, 0) with Game i's posterior the prior: SD = "
+                "Pr[x_i = 1], and the semantic δ at ε is Σ_i (1/n)·Pr[x_i = 0] over the i with Pr[x_i = 1] > ε, below "
+                "1 − ε. So the mechanism is (ε, 1 − ε)-semantically private for every ε, e.g. (0.5, 0.5): both "
+                "verdicts are computed; the chapter adopts the first."),
     _claim("rem1-omega-1-over-n", "Remark 1, 'one would need ε_SD = Ω(1/n)'",
            "TV(A(x), A(y)) ≤ d_H(x, y)·ε_SD, so distinguishing databases that differ everywhere needs ε_SD ≥ TV/n",
            True, _certified_remark1_omega,
@@ -1647,11 +1717,12 @@ CLAIMS = [
            "Pr[B ∈ Bad′₂] ≤ δ/δ̂ (and mirrored Pr[B′ ∈ Bad′₁] ≤ δ/δ̂)", True, _certified_lemma34_similar_argument,
            expected="discrepancy", finding="proof-gap",
            note="The mirrored argument bounds the mass of Bad′₂ under B′, not under B; off Bad₀ the two differ by up "
-                "to e^{2ε}, so Pr[B ∈ Bad′₂] ≤ e^{2ε}δ/δ̂ is what follows. The counterexample reaches e^ε(1 − δ̂)·δ/δ̂."),
+                "to e^{2ε}, so Pr[B ∈ Bad′₂] ≤ e^{2ε}δ/δ̂ is what follows. The counterexample reaches e^ε(1 − "
+                "δ̂)·δ/δ̂."),
     _claim("lem3.4-corrected", "Lemma 3.4, corrected (this book)",
            "Bad mass ≤ 2δ/(1 − e^{−ε}) + (1 + e^{2ε})δ/δ̂, over t ~ B and over t ~ B′", True, _search_lemma34_corrected,
-           note="Proved in the chapter (the proof's own steps plus Pr[B = t] ≤ e^{2ε}Pr[B′ = t] off Bad₀); the "
-                "search approaches it (margin → 1) as ε → 0 with δ̂ ≪ ε; whether e^{2ε} can be lowered to e^ε is open."),
+           note="Proved in the chapter (the proof's own steps plus Pr[B = t] ≤ e^{2ε}Pr[B′ = t] off Bad₀); the search "
+                "approaches it (margin → 1) as ε → 0 with δ̂ ≪ ε; whether e^{2ε} can be lowered to e^ε is open."),
     _claim("thm4.2-condition", "Theorem 4.2 / Corollary 4.4",
            "The condition ε > √(nδ₂) suffices for the proof's step δ″ ≤ 4√(δ₂/n)", True,
            _certified_thm42_condition, expected="discrepancy", finding="proof-gap",
@@ -1693,8 +1764,8 @@ NOT_CHECKED = [
      "Every computation is on finite, non-interactive mechanisms; continuous noise is binned (Theorem A.2, "
      "footnote 4), which is post-processing and proves nothing about the continuous statement itself."),
     ("Theorem 2.4 (1), tightness of $\\delta' = 4\\sqrt{n\\delta}$",
-     "The belief and mechanism searches find a semantic δ of order δ, not $\\sqrt{n\\delta}$; whether $\\sqrt{n\\delta}$ is ever needed "
-     "is not settled here (the search is over one- to three-record mechanisms)."),
+     "The belief and mechanism searches find a semantic δ of order δ, not $\\sqrt{n\\delta}$; whether "
+     "$\\sqrt{n\\delta}$ is ever needed is not settled here (the search is over one- to three-record mechanisms)."),
     ("Lemma 3.4 corrected, the factor $e^{2\\varepsilon}$",
      "Proved, and approached as ε → 0; the counterexample reaches $e^{\\varepsilon}(1 - \\hat\\delta)$, and whether "
      "$e^{2\\varepsilon}$ can be lowered to $e^{\\varepsilon}$ is open."),
@@ -1742,10 +1813,12 @@ CLAIMS += [
     _claim("s4-laplace-sd", "§4, before Corollary 4.4",
            "Lap(λ), density ∝ exp(−|y|/λ), has standard deviation λ (value at λ = 1)", 1.0, _laplace_standard_deviation,
            rtol=1e-9, expected="discrepancy", finding="typo",
-           note="Slip (a standard deviation): the variance of Lap(λ) is 2λ², so its standard deviation is √2·λ; λ is its "
-                "mean absolute deviation (the scale). Corollary 4.4 uses only the density, so nothing else changes."),
+           note="Slip (a standard deviation): the variance of Lap(λ) is 2λ², so its standard deviation is √2·λ; λ is "
+                "its mean absolute deviation (the scale). Corollary 4.4 uses only the density, so nothing else "
+                "changes."),
     _claim("s2.1-hypothesis-labels", "§2.1, 'Hypothesis Testing'",
-           "The labels of the hypothesis x_i ∈ S and of its alternative x_i ∈ T (printed 'H₁ … versus the alternative H₁')",
+           "The labels of the hypothesis x_i ∈ S and of its alternative x_i ∈ T (printed 'H₁ … versus the "
+           "alternative H₁')",
            "H₁, H₁", lambda: "H₀, H₁", expected="discrepancy", finding="typo",
            note="Slip (a hypothesis label): both hypotheses are printed H₁. The level α is the rejection probability "
                 "under x_i ∈ S, so x_i ∈ S is the null H₀ (as ks.record_test_distributions and the chapter name it)."),
@@ -1760,8 +1833,8 @@ CLAIMS += [
            "'the impossibility results of Dwork and Naor [5, 7]': the references by Dwork and Naor", "[5, 7]",
            lambda: "[6, 7]", expected="discrepancy", finding="typo",
            note="Slip (a cross-reference): [5] is Dwork alone (ICALP 2006); Dwork and Naor are [6] and [7] (the same "
-                "paper listed twice, J. Privacy and Confidentiality 2(1), 2010), as §2 cites them ('Dwork and Naor [6], "
-                "Dwork [5]')."),
+                "paper listed twice, J. Privacy and Confidentiality 2(1), 2010), as §2 cites them ('Dwork and Naor "
+                "[6], Dwork [5]')."),
     _claim("lem3.3-4-proof-good-set", "Appendix A, proof of Lemma 3.3 (4)",
            "Pr[X ∉ T] ≤ δ₁ for T = {a : A(a) ≤ e^ε A′(a)} (as printed), when A(a) ≈_(ε,δ) A′(a) except on mass δ₁ = 0",
            0.0, _part4_good_set_mass, atol=1e-12, expected="discrepancy", finding="typo",

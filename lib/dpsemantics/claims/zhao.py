@@ -601,7 +601,8 @@ def _dp_implies_bdp_certified(tighten: float = 1.0) -> Verdict:
     # lhs/rhs of the search cases are BDP and DP ε (a ratio of logs); the LP cases are likelihoods against e^ε·c
     return Verdict.of(lhs, rhs, evidence="certified-lp", tighten=tighten, labels=labels,
                       domain="every ε-DP mechanism of any number of outputs on two binary records, x₂ independent of "
-                             "x₁, at e^ε ∈ {11/10, 2, 5}, Pr[x₂ = 1] ∈ {1/10, 1/2, 9/10}, P[y | x₁ = 0] ∈ {1/10, 1/3, 9/10}",
+                             "x₁, at e^ε ∈ {11/10, 2, 5}, Pr[x₂ = 1] ∈ {1/10, 1/2, 9/10}, P[y | x₁ = 0] ∈ {1/10, 1/3, "
+                             "9/10}",
                       certificate=f"{len(lps)} LPs of sizes {lp_sizes({c[1].size for c in lps})} (HiGHS); the exact "
                                   f"rational dual bound is ≤ e^ε·P[y | x₁ = 0] in {exact} of {len(lps)}; two outputs "
                                   f"suffice (post-processing by the event's indicator); with the search's "
@@ -794,8 +795,8 @@ CLAIMS += [
         "zhao-lemma1-proof-summary-ii", "zhao", "Proof of Lemma 1, eq. (38), '⇐' part ii)",
         "The inequality part ii) concludes 'for any x ∈ [0, 1]' (printed: 1 − x ≥ A(e^{−ε} − x))",
         "1 − x ≥ A(e^{−ε} − x)", lambda: "Ax + 1 − x ≤ e^ε", expected="discrepancy", finding="typo",
-        note="Slip: part ii) proves A·x + 1 − x ≤ e^ε in each of its three cases, but its closing sentence repeats part "
-             "i)'s conclusion 1 − x ≥ A(e^{−ε} − x). The equivalence (38) holds (zhao-lemma1, zhao-lemma1-g1-g2).",
+        note="Slip: part ii) proves A·x + 1 − x ≤ e^ε in each of its three cases, but its closing sentence repeats "
+             "part i)'s conclusion 1 − x ≥ A(e^{−ε} − x). The equivalence (38) holds (zhao-lemma1, zhao-lemma1-g1-g2).",
         chapter=CHAPTER,
     ),
 ]
