@@ -98,6 +98,7 @@ def test_status_sentence_comes_from_the_results():
     sentence = status_sentence([ok, bad, slip, bad2], noun="claim")
     assert sentence.startswith("In the claims registry, one of the four claims reproduces; {claim}`b` and {claim}`d` are **discrepancies** by unsafe rounding")
     assert sentence.endswith("; {claim}`c` is a **discrepancy** (typo).")
+    assert "`b` is a **discrepancy**" in status_sentence([ok, bad], link=lambda i: f"`{i}`")  # for a {glue:md} paste
     assert status_sentence([bad]).startswith("In the claims registry, the printed value does not reproduce; {claim}`b` is a **discrepancy**")
     with pytest.raises(ValueError, match="results"):
         status_sentence([])

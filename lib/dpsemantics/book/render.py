@@ -234,14 +234,17 @@ def outcome(result) -> str:
 _COUNT_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
 
-def status_sentence(results, noun: str = "printed value") -> str:
+def status_sentence(results, noun: str = "printed value", link=None) -> str:
     """A sentence about claims' outcomes generated from the registry's results (``claims.evaluate``), never typed
     beside them: "All ten printed values reproduce (claims registry)." or "In the claims registry, two of the
     nine printed values reproduce; {claim}`a` and {claim}`b` are **discrepancies** by unsafe rounding (…);
-    {claim}`c` is a **discrepancy** (false statement)." — the others grouped by status and finding, whether by rounding or not."""
+    {claim}`c` is a **discrepancy** (false statement)." — the others grouped by status and finding, whether by rounding or not.
+    ``link`` writes a claim's id (default :func:`claim_link`; a sentence glued with ``{glue:md}`` is parsed as
+    CommonMark, where the ``{claim}`` role is not known: pass ``lambda i: f"`{i}`"`` there)."""
     results = list(results)
     if not results:
         raise ValueError("results must name at least one claim (got an empty list)")
+    link = link or claim_link
 
     def count(n):
         return _COUNT_WORDS[n] if n < len(_COUNT_WORDS) else str(n)
@@ -255,7 +258,7 @@ def status_sentence(results, noun: str = "printed value") -> str:
         return f"{'All ' + count(n) if n > 2 else ('Both' if n == 2 else 'The')} {nouns(n)} {'reproduce' if n != 1 else 'reproduces'} (claims registry)."
     groups: dict = {}
     for r in bad:
-        groups.setdefault((r.status, r.finding), []).append(claim_link(r.claim.id))
+        groups.setdefault((r.status, r.finding), []).append(link(r.claim.id))
     others = []
     for (status, finding), links in groups.items():
         words = status.replace("-", " ")
