@@ -59,7 +59,8 @@ EVIDENCE = {
                           "parameter box, tails by a bound written in the claim",
     "certified-lp": "a linear program over every mechanism with a fixed number of outputs, or over every population "
                     "of a causal model (HiGHS), its optimum certified by an exact-rational dual solution checked with "
-                    "fractions",
+                    "fractions; or a dual written in closed form in the parameters, checked by exact identities and "
+                    "interval arithmetic over the whole parameter range",
     "closed-form": "a closed form or identity, evaluated on a grid that includes the extremes",
     "search": "a search (enumeration, optimiser, random instances, extremal constructions) over finitely many "
               "cases; a proof of nothing beyond them",
