@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 WHEELHOUSE := $(VENV)/wheelhouse
 
-.PHONY: book book-student test setup system browser clean strict-book claims rerun assignments grade pdf report bench
+.PHONY: book book-student test test-fast lint setup system browser clean strict-book claims rerun assignments grade pdf report bench
 
 setup: $(STAMP)
 
@@ -47,8 +47,22 @@ book-student: $(STAMP) system
 	cd _build/student-src && $(CURDIR)/$(BIN)/jupyter-book build . --all --keep-going
 	@echo "Open $(CURDIR)/_build/student-src/_build/html/index.html"
 
-test: $(STAMP) system
-	$(BIN)/python -m pytest tests book --nbval-lax -p no:cacheprovider
+# The whole suite (what CI runs): the linter, then every test.  The strict book build is the one execution of the
+# chapters: tests/conftest.py starts it in the background when collection ends, the tests that do not need it run
+# meanwhile, and those that read the built book (pages, links, browser, PDF) run last.
+test: $(STAMP) system lint
+	$(BIN)/python -m pytest tests -p no:cacheprovider
+
+# Under two minutes: the linter and the unit tests of the mathematics and the report, no book build, no claims
+# registry, no notebook, no fresh environment.
+FAST_TESTS := $(addprefix tests/test_,$(addsuffix .py,accuracy composition conversions indistinguishability \
+	mechanisms validate pld releases safe_direction fuzz_surface fuzz_numerics disclosure notions semantic causal \
+	notion_map report environment))
+test-fast: $(STAMP) lint
+	$(BIN)/python -m pytest -n 2 $(FAST_TESTS) -p no:cacheprovider
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
 
 strict-book: $(STAMP) system
 	$(BIN)/jupyter-book build . --all -W -n --keep-going

@@ -125,7 +125,8 @@ def test_heading_text_matches_docutils_titles():
 def test_docstring_math_for_the_page_outside_literals_only():
     assert docstring_for_page(["|Z| ≤ e^{−ε} and ``|x|`` stays", "Pr[A | B] Σ_{x_U} π"]) == [
         "\\|Z\\| ≤ e\\ :sup:`−ε`\\  and ``|x|`` stays", "Pr[A \\| B] Σ\\ :sub:`x_U`\\  π"]
-    assert docstring_for_page(["δ_{e^ε}"]) == ["δ\\ :sub:`e^ε`\\ "]  # roles do not nest in reST: the inner one stays text
+    # roles do not nest in reST: the inner one stays text
+    assert docstring_for_page(["δ_{e^ε}"]) == ["δ\\ :sub:`e^ε`\\ "]
 
 
 def test_docstring_numbers_for_the_page_in_a_readers_form_outside_literals():
@@ -138,10 +139,12 @@ def test_docstring_numbers_for_the_page_in_a_readers_form_outside_literals():
 def test_summaries_are_whole_sentences():
     assert first_sentence(["Kazan et al., Theorem 3.2, eq. (3) (pure DP: Corollary 3.6).", "More."]) == \
         "Kazan et al., Theorem 3.2, eq. (3) (pure DP: Corollary 3.6)."
-    assert first_sentence(["Every adversary of Zhao, Sec. I: a target. And more"]) == "Every adversary of Zhao, Sec. I: a target."
+    assert first_sentence(["Every adversary of Zhao, Sec. I: a target. And more"]) == \
+        "Every adversary of Zhao, Sec. I: a target."
     assert first_sentence(["", "ε′ of Theorem 3.9: the mechanism is PDP with:", "", "    ε′ = …"]) == \
         "ε′ of Theorem 3.9: the mechanism is PDP with …"
-    assert first_sentence(["An (ε, δ)-DP mechanism is PDP with", "", "    ε′ = …"]) == "An (ε, δ)-DP mechanism is PDP with …"
+    assert first_sentence(["An (ε, δ)-DP mechanism is PDP with", "", "    ε′ = …"]) == \
+        "An (ε, δ)-DP mechanism is PDP with …"
     assert first_sentence(["A closing parenthesis (Zhao, eq. (19))"]) == "A closing parenthesis (Zhao, eq. (19))"
 
 

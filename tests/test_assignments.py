@@ -75,7 +75,8 @@ def _test_files(master, chapter):
             questions.setdefault(current, []).append(f"@test_case(points={points}, hidden={hidden})\n{body}")
     files = []
     for name, cases in questions.items():
-        source = "from otter.test_files import test_case\n\nOK_FORMAT = False\n\n" + f'name = "{name}"\n\n' + "\n\n".join(cases)
+        source = ("from otter.test_files import test_case\n\nOK_FORMAT = False\n\n" + f'name = "{name}"\n\n'
+                  + "\n\n".join(cases))
         files.append((f"{chapter}/{name}.py", source))
     return files
 
@@ -147,8 +148,8 @@ def test_master_notebook_solutions_pass_their_public_and_hidden_tests(chapter):
     master = MASTERS[chapter.stem]
     raw = [c.source for c in master.cells if c.cell_type == "raw"]
     assert raw[0].startswith("# ASSIGNMENT CONFIG")
-    questions = [line.split(": ", 1)[1] for src in raw if src.startswith("# BEGIN QUESTION") for line in src.splitlines()
-                 if line.startswith("name: ")]
+    questions = [line.split(": ", 1)[1] for src in raw if src.startswith("# BEGIN QUESTION")
+                 for line in src.splitlines() if line.startswith("name: ")]
     expected = []
     for ex in CATALOGUE:
         if ex.chapter.endswith(chapter.stem):
@@ -293,7 +294,8 @@ def test_hidden_tests_grade_without_the_package():
     """The hidden tests still grade with dpsemantics made unimportable and every check broken."""
     master = MASTERS["causal-view"]
     files = _test_files(master, "causal-view")
-    breaker = "import sys\nfor _m in [m for m in sys.modules if m.startswith('dpsemantics')]:\n    sys.modules[_m] = None\n"
+    breaker = ("import sys\nfor _m in [m for m in sys.modules if m.startswith('dpsemantics')]:\n"
+               "    sys.modules[_m] = None\n")
     assert grade_isolated(_solution_code(master) + [breaker], files)[0] == sum(
         ex.points for ex in CATALOGUE if ex.chapter.endswith("causal-view") and ex.check)
 
@@ -340,7 +342,8 @@ def test_otter_grades_the_intro_assignment(intro_assignment, tmp_path):
     folder = intro_assignment
     student = nbformat.read(folder / "student" / "intro.ipynb", as_version=4)
     student_text = "\n".join(c.source for c in student.cells)
-    assert "eps_group = ..." in student_text and "3 * 0.5" not in student_text, "solution code left in the student notebook"
+    assert "eps_group = ..." in student_text and "3 * 0.5" not in student_text, (
+        "solution code left in the student notebook")
     assert 'grader.check("intro-ex-group")' in student_text
     assert assignments.wheel_name() in student_text and "%pip install" in student_text
     assert '"dpsemantics==' not in student_text, "the student notebook must install the wheel shipped beside it"
@@ -348,7 +351,8 @@ def test_otter_grades_the_intro_assignment(intro_assignment, tmp_path):
     points = {ex.label: ex.points for ex in CATALOGUE if ex.chapter == "book/intro" and ex.check}
     csv_path = tmp_path / "scores.csv"
     results = {}
-    rows = {r["submission"]: r for r in assignments.grade(folder, _submissions(folder, tmp_path / "subs"), csv_path, results)}
+    graded = assignments.grade(folder, _submissions(folder, tmp_path / "subs"), csv_path, results)
+    rows = {r["submission"]: r for r in graded}
     possible = sum(points.values())
     assert rows["solutions.ipynb"]["total"] == rows["solutions.ipynb"]["possible"] == possible
     assert rows["unanswered.ipynb"]["total"] == 0
@@ -358,7 +362,8 @@ def test_otter_grades_the_intro_assignment(intro_assignment, tmp_path):
     assert wrong["intro-ex-group"] == 0 and all(wrong[q] == p for q, p in points.items() if q != "intro-ex-group")
     with open(csv_path) as f:
         table = list(csv.DictReader(f))
-    assert [r["submission"] for r in table] == ["one-wrong.ipynb", "solutions.ipynb", "unanswered.ipynb", "zz-metadata-edited.ipynb"]
+    assert [r["submission"] for r in table] == ["one-wrong.ipynb", "solutions.ipynb", "unanswered.ipynb",
+                                                "zz-metadata-edited.ipynb"]
     assert float(table[1]["total"]) == possible
     # the written questions are in the export, with their points, for the instructor to fill in
     manual = assignments.manual_questions("intro")
@@ -421,7 +426,8 @@ def test_the_tamper_suite_would_catch_checks_run_in_the_kernel():
     names = _answer_names("semantic-privacy")
     possible = sum(ex.points for ex in CATALOGUE if ex.chapter.endswith("semantic-privacy") and ex.check)
     for tamper in ("rebind coursework", "replace the checks"):
-        assert grade_isolated(blank + [ASSIGN_WRONG.format(names=names), TAMPERS[tamper]], files) == (possible, possible)
+        tampered = blank + [ASSIGN_WRONG.format(names=names), TAMPERS[tamper]]
+        assert grade_isolated(tampered, files) == (possible, possible)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -448,8 +454,8 @@ def test_autograder_zip_grades_in_a_fresh_environment(intro_assignment, tmp_path
 
     wheelhouse = ROOT / ".venv" / "wheelhouse"
     if not any(wheelhouse.glob("otter_grader-*.whl")):
-        pytest.fail(f"{wheelhouse} has no otter-grader wheel: run `make setup` (it keeps the grading environment's wheels; "
-                    "on a checkout set up before it did, remove .venv/.installed-stamp first)")
+        pytest.fail(f"{wheelhouse} has no otter-grader wheel: run `make setup` (it keeps the grading environment's "
+                    "wheels; on a checkout set up before it did, remove .venv/.installed-stamp first)")
     work = tmp_path / "grading"
     source = work / "source"
     with zipfile.ZipFile(assignments.autograder_zip(intro_assignment)) as z:
@@ -482,8 +488,8 @@ def test_autograder_zip_grades_in_a_fresh_environment(intro_assignment, tmp_path
     run(python, "-m", "pip", "uninstall", "--quiet", "--yes", "dpsemantics")
     student = work / "student"
     shutil.copytree(intro_assignment / "student", student)
-    run(bindir / "jupyter", "nbconvert", "--to", "notebook", "--execute", "--allow-errors", "--output", "executed.ipynb",
-        "intro.ipynb", cwd=student)
+    run(bindir / "jupyter", "nbconvert", "--to", "notebook", "--execute", "--allow-errors",
+        "--output", "executed.ipynb", "intro.ipynb", cwd=student)
     installed = nbformat.read(student / "executed.ipynb", as_version=4)
     first = next(c for c in installed.cells if c.cell_type == "code" and assignments.wheel_name() in c.source)
     assert not [o for o in first.outputs if o.get("output_type") == "error"], first.outputs

@@ -87,7 +87,8 @@ def drop_exercise_claims(outdir: Path, claim_ids: set[str]) -> None:
         )
     keep = "\n".join([
         "",
-        f"results = [r for r in results if r.claim.id not in {sorted(claim_ids)!r}]  # student edition: exercise targets",
+        f"results = [r for r in results if r.claim.id not in {sorted(claim_ids)!r}]"
+        "  # student edition: exercise targets",
         "import re as _re  # student edition: a row left out is named, not linked",
         f"_left_out, _reader_prose = _re.compile({_claim_role(claim_ids)!r}), prose",
         "prose = lambda text: _left_out.sub(r'`\\1`', _reader_prose(text))  # noqa: E731",
@@ -182,7 +183,8 @@ def write_edition(outdir: Path, root: Path = ROOT, executed: Path | None = None)
     if outdir.exists():
         shutil.rmtree(outdir)
     shutil.copytree(root / "book", outdir / "book")
-    for name in ("_config.yml", "_toc.yml", "references.bib", "pyproject.toml"):  # pyproject: the release (launch buttons)
+    # pyproject.toml: the release (launch buttons)
+    for name in ("_config.yml", "_toc.yml", "references.bib", "pyproject.toml"):
         shutil.copy2(root / name, outdir / name)
     drop_instructors(outdir)
     targets = exercise_claims(root)
@@ -216,7 +218,8 @@ def main(argv=None) -> int:
     if len(args) == 3 and args[1] == "--executed":
         args, executed = args[:1], Path(args[2])
     if len(args) != 1:
-        print("usage: python -m dpsemantics.book.student_edition OUTDIR [--executed BUILD/jupyter_execute]", file=sys.stderr)
+        print("usage: python -m dpsemantics.book.student_edition OUTDIR [--executed BUILD/jupyter_execute]",
+              file=sys.stderr)
         return 2
     for path in write_edition(Path(args[0]), executed=executed):
         print(f"solutions removed: {path}")
