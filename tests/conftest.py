@@ -1,14 +1,17 @@
-"""Shared fixtures: the strict book build runs once per test session, in the background.
+"""Shared fixtures: the book is built once per test session, in the background.
 
 The strict build (``jupyter-book build --all -W -n``) is the one execution of the chapters in ``make test``:
 every test that needs a built book (``strict_build``) reads its HTML, its executed notebooks
 (``_build/jupyter_execute``) or its log.  It takes minutes and keeps about one core busy (the kernel or
 Sphinx, in turn), so when the collected tests need it, it is started as soon as collection ends and runs while
 the tests that do not need it run on the other core; the tests that need it are moved to the end of the run,
-and the ``strict_build`` fixture waits for it.
+and the ``strict_build`` fixture waits for it.  The student edition (``student_build``, for the PDF test) is
+built from that build's executed notebooks, again in the background, as soon as the strict build is done: the
+other tests of the built book run meanwhile, and the tests that need the student edition run last.
 """
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -21,6 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 STRICT_ARGS = (".", "--all", "-W", "-n", "--keep-going")
+STUDENT_SRC = ROOT / "_build" / "student-edition-test"  # beside make pdf's _build/student-src, not over it
 
 
 def _jupyter_book_exe() -> str:
@@ -37,29 +41,29 @@ def _reuse_build() -> bool:
     return os.environ.get("DPSEMANTICS_REUSE_BUILD") == "1" and (ROOT / "_build" / "html" / "index.html").is_file()
 
 
-class _BackgroundBuild:
-    """The strict build as a child process whose output goes to a log file; :meth:`result` waits for it."""
+class _Background:
+    """A command run as a child process whose output goes to a log file; :meth:`result` waits for it and
+    returns a CompletedProcess (stdout and stderr interleaved in ``stdout``, as a terminal shows them) with the
+    time it started as ``started``."""
 
-    def __init__(self):
-        self.log = tempfile.NamedTemporaryFile("w+", prefix="strict-build-", suffix=".log", delete=False)
-        self.args = [_jupyter_book_exe(), "build", *STRICT_ARGS]
+    def __init__(self, args, cwd=ROOT):
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="dpsemantics-build-", suffix=".log", delete=False)
+        self.args = list(args)
         self.started = time.time()
-        self.proc = subprocess.Popen(self.args, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT, text=True)
+        self.proc = subprocess.Popen(self.args, cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT, text=True)
         self._result = None
 
     def result(self) -> subprocess.CompletedProcess:
         if self._result is None:
             code = self.proc.wait()
             self.log.seek(0)
-            # stdout and stderr interleaved, as a terminal shows them; stderr left empty
             self._result = subprocess.CompletedProcess(self.args, code, self.log.read(), "")
             self._result.started = self.started  # the executed notebooks older than this are not this build's
-            self.log.close()
-            os.unlink(self.log.name)
+            self._close()
         return self._result
 
     def stop(self) -> None:
-        """End the build if the session ends first (an interrupted run, -x): only this child process."""
+        """End the command if the session ends first (an interrupted run, -x): only this child process."""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -67,33 +71,59 @@ class _BackgroundBuild:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
         if self._result is None:
-            self.log.close()
-            os.unlink(self.log.name)
+            self._close()
+
+    def _close(self):
+        self.log.close()
+        os.unlink(self.log.name)
 
 
-_BUILD: _BackgroundBuild | None = None
+_STRICT: _Background | None = None
+_STUDENT: _Background | None = None
+_WANTS_STUDENT = False
 
 
-def _needs_build(item) -> bool:
-    return "strict_build" in getattr(item, "fixturenames", ())
+def _needs(item, fixture: str) -> bool:
+    return fixture in getattr(item, "fixturenames", ())
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """The tests that need the built book run last (in their collected order), after everything else."""
-    items[:] = [i for i in items if not _needs_build(i)] + [i for i in items if _needs_build(i)]
+    """The tests that need the built book run last, those that need the student edition after them (each in
+    their collected order)."""
+    def stage(item):
+        return 2 if _needs(item, "student_build") else 1 if _needs(item, "strict_build") else 0
+
+    items.sort(key=stage)  # stable
 
 
 def pytest_collection_finish(session):
-    global _BUILD
+    global _STRICT, _WANTS_STUDENT
     if session.config.option.collectonly or _reuse_build():
         return
-    if any(_needs_build(item) for item in session.items):
-        _BUILD = _BackgroundBuild()
+    _WANTS_STUDENT = any(_needs(item, "student_build") for item in session.items)
+    if any(_needs(item, "strict_build") for item in session.items):
+        _STRICT = _Background([_jupyter_book_exe(), "build", *STRICT_ARGS])
 
 
 def pytest_sessionfinish(session, exitstatus):
-    if _BUILD is not None:
-        _BUILD.stop()
+    for job in (_STUDENT, _STRICT):
+        if job is not None:
+            job.stop()
+
+
+def _student_command() -> list[str]:
+    """Write the student edition from the strict build's executed notebooks (``student_edition --executed``: the
+    solutions cut, nothing executed again but the reproducibility report, whose code differs) and build it."""
+    write = [sys.executable, "-m", "dpsemantics.book.student_edition", str(STUDENT_SRC),
+             "--executed", str(ROOT / "_build" / "jupyter_execute")]
+    build = [_jupyter_book_exe(), "build", ".", "--keep-going"]
+    return ["sh", "-c", f"{shlex.join(write)} && cd {shlex.quote(str(STUDENT_SRC))} && {shlex.join(build)}"]
+
+
+def _start_student_build(strict: subprocess.CompletedProcess) -> None:
+    global _STUDENT
+    if _STUDENT is None and _WANTS_STUDENT and strict.returncode == 0:
+        _STUDENT = _Background(_student_command())
 
 
 @pytest.fixture(scope="session")
@@ -105,9 +135,22 @@ def strict_build():
     ``_build/html`` instead of rebuilding; ``make test`` never sets it."""
     if _reuse_build():
         return subprocess.CompletedProcess(["reused", str(ROOT / "_build" / "html")], 0, "", "")
-    if _BUILD is not None:
-        return _BUILD.result()
-    started = time.time()
-    proc = jupyter_book(*STRICT_ARGS)
-    proc.started = started
-    return proc
+    if _STRICT is not None:
+        result = _STRICT.result()
+    else:
+        started = time.time()
+        result = jupyter_book(*STRICT_ARGS)
+        result.started = started
+    _start_student_build(result)  # in the background while the other tests of the built book run
+    return result
+
+
+@pytest.fixture(scope="session")
+def student_build(strict_build):
+    """The student edition built from the strict build's executed notebooks into ``STUDENT_SRC``; its
+    CompletedProcess (the edition's writing and its build, one log)."""
+    assert strict_build.returncode == 0, "the strict build failed; see test_strict_build_succeeds"
+    if _STUDENT is None:  # the strict build was reused, or the session did not know it would need this
+        return subprocess.run(_student_command(), capture_output=True, text=True)
+    return _STUDENT.result()
+
