@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[book,test]"
-	@# Wheels for tests/test_fresh_environment.py, which runs the chapters in a fresh virtual environment as
+	@# Wheels for tests/e2e/test_fresh_environment.py, which runs the chapters in a fresh virtual environment as
 	@# Colab would, offline: the package's dependencies, a kernel, and the build backend for its own wheel.
 	$(BIN)/python -m pip wheel --quiet --wheel-dir $(WHEELHOUSE) . "ipykernel==7.4.0" "setuptools>=68" wheel
 	@# ... and of the assignments' grading environment (otter-grader and the pins its autograder zip lists), for
@@ -27,7 +27,7 @@ book: $(STAMP) system
 	@echo "Open $(CURDIR)/_build/html/index.html"
 
 # Debian packages the book needs beside Python: Graphviz (lays out the notion map), fonts that cover every
-# character the book uses (Noto, Symbola), and headless Chromium for tests/test_browser.py.  Without root or
+# character the book uses (Noto, Symbola), and headless Chromium for tests/book/test_browser.py.  Without root or
 # apt-get they cannot be installed: the notion map then fails with that reason, and the browser test is skipped.
 DEBIAN_PACKAGES := chromium graphviz fonts-noto-core fonts-symbola fonts-dejavu-core
 system:
@@ -53,13 +53,10 @@ book-student: $(STAMP) system
 test: $(STAMP) system lint
 	$(BIN)/python -m pytest tests -p no:cacheprovider
 
-# Under two minutes: the linter and the unit tests of the mathematics and the report, no book build, no claims
-# registry, no notebook, no fresh environment.
-FAST_TESTS := $(addprefix tests/test_,$(addsuffix .py,accuracy composition conversions indistinguishability \
-	mechanisms validate pld releases safe_direction fuzz_surface fuzz_numerics disclosure notions semantic causal \
-	notion_map report environment))
+# Under two minutes: the linter and tests/unit (the mathematics, the release model, the report) on both cores; no
+# book build, no claims registry, no notebook, no fresh environment.
 test-fast: $(STAMP) lint
-	$(BIN)/python -m pytest -n 2 $(FAST_TESTS) -p no:cacheprovider
+	$(BIN)/python -m pytest -n 2 tests/unit -p no:cacheprovider
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

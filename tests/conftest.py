@@ -154,3 +154,12 @@ def student_build(strict_build):
         return subprocess.run(_student_command(), capture_output=True, text=True)
     return _STUDENT.result()
 
+
+@pytest.fixture(scope="session")
+def intro_assignment(tmp_path_factory):
+    """The intro chapter's otter assignment (student notebook, autograder, zip), made once for the tests that
+    grade with it (tests/book/test_assignments.py, tests/e2e/test_autograder_zip.py)."""
+    from dpsemantics.book import assignments
+
+    intro = next(nb for nb in assignments.chapters_with_exercises() if nb.stem == "intro")
+    return assignments.make_assignment(intro, tmp_path_factory.mktemp("assignments"), run_tests=False)

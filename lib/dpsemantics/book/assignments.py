@@ -24,13 +24,13 @@ compares the answer variables it is given (otter passes exactly the variables th
 them using nothing the notebook can rebind: no import, no module, no builtin name, only the float and int
 types reached through literals and the ``assert`` statement.  Rebinding ``coursework``, patching the package
 or the checks, patching builtins or setting globals such as ``eps`` therefore changes nothing
-(``tests/test_assignments.py`` tries each).  Exercises without a checkable answer, and the written parts of
+(``tests/book/test_assignments.py`` tries each).  Exercises without a checkable answer, and the written parts of
 those with one (``written`` points in ``exercises.yml``), become manually graded questions (otter's
 ``manual: true``); :func:`grade` lists them in the score table with their points, to be filled in.
 
 The autograder zip carries the package's wheel and the pinned requirements (its ``environment.yml`` installs
 ``otter-grader``, the book's pins and the wheel from ``files/``), and the student notebook installs the
-package from the same wheel, shipped beside it; ``tests/test_assignments.py`` grades a submission from the zip
+package from the same wheel, shipped beside it; ``tests/e2e/test_autograder_zip.py`` grades a submission from the zip
 alone in a fresh virtual environment, offline.
 
 ``grade`` runs every submitted notebook in a folder through ``otter``'s local grader (no Docker: the

@@ -5,7 +5,7 @@ exercise's ε, δ, ...), and returns a :class:`CheckResult`: the verdict and a h
 part with feedback.  Checks never raise: blank (``...``), missing or malformed answers are wrong answers with
 a message saying what was expected.  The reference values are never stored in the result, printed, or
 echoed back (nor is the student's own answer, which would be the expected value when it is right);
-``tests/test_coursework.py`` feeds every check right and wrong answers and searches every field and
+``tests/book/test_coursework.py`` feeds every check right and wrong answers and searches every field and
 rendering for the expected numbers.
 
 The reference of every numeric check is available apart from the check as :func:`references`: a tuple of
