@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 WHEELHOUSE := $(VENV)/wheelhouse
 
-.PHONY: book book-student test setup system browser clean strict-book claims rerun assignments grade pdf report bench
+.PHONY: book book-student test test-fast lint setup system browser clean strict-book claims rerun assignments grade pdf report bench
 
 setup: $(STAMP)
 
@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[book,test]"
-	@# Wheels for tests/test_fresh_environment.py, which runs the chapters in a fresh virtual environment as
+	@# Wheels for tests/e2e/test_fresh_environment.py, which runs the chapters in a fresh virtual environment as
 	@# Colab would, offline: the package's dependencies, a kernel, and the build backend for its own wheel.
 	$(BIN)/python -m pip wheel --quiet --wheel-dir $(WHEELHOUSE) . "ipykernel==7.4.0" "setuptools>=68" wheel
 	@# ... and of the assignments' grading environment (otter-grader and the pins its autograder zip lists), for
@@ -27,7 +27,7 @@ book: $(STAMP) system
 	@echo "Open $(CURDIR)/_build/html/index.html"
 
 # Debian packages the book needs beside Python: Graphviz (lays out the notion map), fonts that cover every
-# character the book uses (Noto, Symbola), and headless Chromium for tests/test_browser.py.  Without root or
+# character the book uses (Noto, Symbola), and headless Chromium for tests/book/test_browser.py.  Without root or
 # apt-get they cannot be installed: the notion map then fails with that reason, and the browser test is skipped.
 DEBIAN_PACKAGES := chromium graphviz fonts-noto-core fonts-symbola fonts-dejavu-core
 system:
@@ -47,8 +47,19 @@ book-student: $(STAMP) system
 	cd _build/student-src && $(CURDIR)/$(BIN)/jupyter-book build . --all --keep-going
 	@echo "Open $(CURDIR)/_build/student-src/_build/html/index.html"
 
-test: $(STAMP) system
-	$(BIN)/python -m pytest tests book --nbval-lax -p no:cacheprovider
+# The whole suite (what CI runs): the linter, then every test.  The strict book build is the one execution of the
+# chapters: tests/conftest.py starts it in the background when collection ends, the tests that do not need it run
+# meanwhile, and those that read the built book (pages, links, browser, PDF) run last.
+test: $(STAMP) system lint
+	$(BIN)/python -m pytest tests -p no:cacheprovider
+
+# Under two minutes: the linter and tests/unit (the mathematics, the release model, the report) on both cores; no
+# book build, no claims registry, no notebook, no fresh environment.
+test-fast: $(STAMP) lint
+	$(BIN)/python -m pytest -n 2 tests/unit -p no:cacheprovider
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
 
 strict-book: $(STAMP) system
 	$(BIN)/jupyter-book build . --all -W -n --keep-going

@@ -1,30 +1,165 @@
-"""Shared fixtures: the strict book build runs once per test session."""
+"""Shared fixtures: the book is built once per test session, in the background.
+
+The strict build (``jupyter-book build --all -W -n``) is the one execution of the chapters in ``make test``:
+every test that needs a built book (``strict_build``) reads its HTML, its executed notebooks
+(``_build/jupyter_execute``) or its log.  It takes minutes and keeps about one core busy (the kernel or
+Sphinx, in turn), so when the collected tests need it, it is started as soon as collection ends and runs while
+the tests that do not need it run on the other core; the tests that need it are moved to the end of the run,
+and the ``strict_build`` fixture waits for it.  The student edition (``student_build``, for the PDF test) is
+built from that build's executed notebooks, again in the background, as soon as the strict build is done: the
+other tests of the built book run meanwhile, and the tests that need the student edition run last.
+"""
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
+STRICT_ARGS = (".", "--all", "-W", "-n", "--keep-going")
+STUDENT_SRC = ROOT / "_build" / "student-edition-test"  # beside make pdf's _build/student-src, not over it
+
+
+def _jupyter_book_exe() -> str:
+    return shutil.which("jupyter-book", path=str(BIN)) or "jupyter-book"
 
 
 def jupyter_book(*args, cwd=ROOT, env=None):
     """Run ``jupyter-book build`` from the same environment as the tests; return the CompletedProcess."""
-    exe = shutil.which("jupyter-book", path=str(BIN)) or "jupyter-book"
-    return subprocess.run([exe, "build", *args], cwd=cwd, capture_output=True, text=True, env=env or os.environ.copy())
+    return subprocess.run([_jupyter_book_exe(), "build", *args], cwd=cwd, capture_output=True, text=True,
+                          env=env or os.environ.copy())
+
+
+def _reuse_build() -> bool:
+    return os.environ.get("DPSEMANTICS_REUSE_BUILD") == "1" and (ROOT / "_build" / "html" / "index.html").is_file()
+
+
+class _Background:
+    """A command run as a child process whose output goes to a log file; :meth:`result` waits for it and
+    returns a CompletedProcess (stdout and stderr interleaved in ``stdout``, as a terminal shows them) with the
+    time it started as ``started``."""
+
+    def __init__(self, args, cwd=ROOT):
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="dpsemantics-build-", suffix=".log", delete=False)
+        self.args = list(args)
+        self.started = time.time()
+        self.proc = subprocess.Popen(self.args, cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT, text=True)
+        self._result = None
+
+    def result(self) -> subprocess.CompletedProcess:
+        if self._result is None:
+            code = self.proc.wait()
+            self.log.seek(0)
+            self._result = subprocess.CompletedProcess(self.args, code, self.log.read(), "")
+            self._result.started = self.started  # the executed notebooks older than this are not this build's
+            self._close()
+        return self._result
+
+    def stop(self) -> None:
+        """End the command if the session ends first (an interrupted run, -x): only this child process."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        if self._result is None:
+            self._close()
+
+    def _close(self):
+        self.log.close()
+        os.unlink(self.log.name)
+
+
+_STRICT: _Background | None = None
+_STUDENT: _Background | None = None
+_WANTS_STUDENT = False
+
+
+def _needs(item, fixture: str) -> bool:
+    return fixture in getattr(item, "fixturenames", ())
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The tests that need the built book run last, those that need the student edition after them (each in
+    their collected order)."""
+    def stage(item):
+        return 2 if _needs(item, "student_build") else 1 if _needs(item, "strict_build") else 0
+
+    items.sort(key=stage)  # stable
+
+
+def pytest_collection_finish(session):
+    global _STRICT, _WANTS_STUDENT
+    if session.config.option.collectonly or _reuse_build():
+        return
+    _WANTS_STUDENT = any(_needs(item, "student_build") for item in session.items)
+    if any(_needs(item, "strict_build") for item in session.items):
+        _STRICT = _Background([_jupyter_book_exe(), "build", *STRICT_ARGS])
+
+
+def pytest_sessionfinish(session, exitstatus):
+    for job in (_STUDENT, _STRICT):
+        if job is not None:
+            job.stop()
+
+
+def _student_command() -> list[str]:
+    """Write the student edition from the strict build's executed notebooks (``student_edition --executed``: the
+    solutions cut, nothing executed again but the reproducibility report, whose code differs) and build it."""
+    write = [sys.executable, "-m", "dpsemantics.book.student_edition", str(STUDENT_SRC),
+             "--executed", str(ROOT / "_build" / "jupyter_execute")]
+    build = [_jupyter_book_exe(), "build", ".", "--keep-going"]
+    return ["sh", "-c", f"{shlex.join(write)} && cd {shlex.quote(str(STUDENT_SRC))} && {shlex.join(build)}"]
+
+
+def _start_student_build(strict: subprocess.CompletedProcess) -> None:
+    global _STUDENT
+    if _STUDENT is None and _WANTS_STUDENT and strict.returncode == 0:
+        _STUDENT = _Background(_student_command())
 
 
 @pytest.fixture(scope="session")
 def strict_build():
-    """Build the whole book with warnings as errors (-W -n); a notebook that raises fails it.
+    """The whole book built with warnings as errors (-W -n); a notebook that raises fails it.  Started in the
+    background when collection ends (above); this fixture waits for it and returns its CompletedProcess.
 
-    ``DPSEMANTICS_REUSE_BUILD=1`` (for working on the browser test only) reuses an existing ``_build/html``
-    instead of rebuilding; ``make test`` never sets it."""
-    if os.environ.get("DPSEMANTICS_REUSE_BUILD") == "1" and (ROOT / "_build" / "html" / "index.html").is_file():
+    ``DPSEMANTICS_REUSE_BUILD=1`` (for working on the browser or PDF tests only) reuses an existing
+    ``_build/html`` instead of rebuilding; ``make test`` never sets it."""
+    if _reuse_build():
         return subprocess.CompletedProcess(["reused", str(ROOT / "_build" / "html")], 0, "", "")
-    proc = jupyter_book(".", "--all", "-W", "-n", "--keep-going")
-    return proc
+    if _STRICT is not None:
+        result = _STRICT.result()
+    else:
+        started = time.time()
+        result = jupyter_book(*STRICT_ARGS)
+        result.started = started
+    _start_student_build(result)  # in the background while the other tests of the built book run
+    return result
+
+
+@pytest.fixture(scope="session")
+def student_build(strict_build):
+    """The student edition built from the strict build's executed notebooks into ``STUDENT_SRC``; its
+    CompletedProcess (the edition's writing and its build, one log)."""
+    assert strict_build.returncode == 0, "the strict build failed; see test_strict_build_succeeds"
+    if _STUDENT is None:  # the strict build was reused, or the session did not know it would need this
+        return subprocess.run(_student_command(), capture_output=True, text=True)
+    return _STUDENT.result()
+
+
+@pytest.fixture(scope="session")
+def intro_assignment(tmp_path_factory):
+    """The intro chapter's otter assignment (student notebook, autograder, zip), made once for the tests that
+    grade with it (tests/book/test_assignments.py, tests/e2e/test_autograder_zip.py)."""
+    from dpsemantics.book import assignments
+
+    intro = next(nb for nb in assignments.chapters_with_exercises() if nb.stem == "intro")
+    return assignments.make_assignment(intro, tmp_path_factory.mktemp("assignments"), run_tests=False)

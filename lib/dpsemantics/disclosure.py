@@ -144,7 +144,8 @@ def prior_ratio_bounds(prior, eps):
     with np.errstate(divide="ignore"):
         lp, lq = np.log(p), np.log1p(-p)
     low = np.exp(-np.logaddexp(lp, lq + eps))
-    high = np.exp(-np.logaddexp(lp, lq - eps))
+    with np.errstate(over="ignore"):  # p below e^{-709.8} and ε near 709.8: the upper bound is beyond floats, +inf
+        high = np.exp(-np.logaddexp(lp, lq - eps))
     return low, high
 
 

@@ -286,7 +286,10 @@ def _boxes_citing(doctree, docname, proofs) -> dict[str, list[tuple[str, str, st
     """Documented object → the theorem boxes of one chapter (docname, box id, box title) whose text links to
     it."""
     cited: dict[str, list[tuple[str, str, str]]] = {}
-    for box in doctree.findall(lambda n: isinstance(n, nodes.Element) and n.get("realtype") and n.get("label") in proofs):
+    def is_box(n):
+        return isinstance(n, nodes.Element) and n.get("realtype") and n.get("label") in proofs
+
+    for box in doctree.findall(is_box):
         label = box["label"]
         title = proofs[label].get("dpsemantics_title") or proofs[label]["realtype"].title()
         for ref in box.findall(addnodes.pending_xref):

@@ -24,13 +24,13 @@ compares the answer variables it is given (otter passes exactly the variables th
 them using nothing the notebook can rebind: no import, no module, no builtin name, only the float and int
 types reached through literals and the ``assert`` statement.  Rebinding ``coursework``, patching the package
 or the checks, patching builtins or setting globals such as ``eps`` therefore changes nothing
-(``tests/test_assignments.py`` tries each).  Exercises without a checkable answer, and the written parts of
+(``tests/book/test_assignments.py`` tries each).  Exercises without a checkable answer, and the written parts of
 those with one (``written`` points in ``exercises.yml``), become manually graded questions (otter's
 ``manual: true``); :func:`grade` lists them in the score table with their points, to be filled in.
 
 The autograder zip carries the package's wheel and the pinned requirements (its ``environment.yml`` installs
 ``otter-grader``, the book's pins and the wheel from ``files/``), and the student notebook installs the
-package from the same wheel, shipped beside it; ``tests/test_assignments.py`` grades a submission from the zip
+package from the same wheel, shipped beside it; ``tests/e2e/test_autograder_zip.py`` grades a submission from the zip
 alone in a fresh virtual environment, offline.
 
 ``grade`` runs every submitted notebook in a folder through ``otter``'s local grader (no Docker: the
@@ -164,7 +164,8 @@ def _formula_lines(var: str, ref) -> str:
     cases = []
     for args, want in zip(ref.points, ref.values):
         tol = max(ref.atol, ref.rtol * abs(want))
-        cases.append(f"({tuple(float(a) if isinstance(a, float) else a for a in args)!r}, {want - tol!r}, {want + tol!r})")
+        args = tuple(float(a) if isinstance(a, float) else a for a in args)
+        cases.append(f"({args!r}, {want - tol!r}, {want + tol!r})")
     return (f"    for args, lo, hi in ({', '.join(cases)},):\n"
             f"        try:\n"
             f"            v = value({var}(*args))\n"
@@ -261,7 +262,8 @@ def hidden_test(ex: Exercise) -> str:
         if len(refs) != len(ex.answer):
             raise ValueError(f"{ex.label}: {len(ex.answer)} answer variables for {len(refs)} references")
         for var, ref in zip(ex.answer, refs):
-            body += _formula_lines(var, ref) if isinstance(ref, coursework.FormulaReference) else _scalar_lines(var, ref)
+            formula = isinstance(ref, coursework.FormulaReference)
+            body += _formula_lines(var, ref) if formula else _scalar_lines(var, ref)
     body += '    assert not wrong, "not right: " + ", ".join(wrong)\n'
     return _config("", points=ex.points, hidden=True) + body
 
@@ -281,14 +283,15 @@ def master_notebook(chapter_nb: Path, root: Path = ROOT) -> nbformat.NotebookNod
     parts = exercise_parts(nb)
     exercises = [ex for ex in catalogue(root) if ex.chapter == str(chapter_nb.relative_to(root).with_suffix(""))]
     config = {"name": name, "init_cell": True, "check_all_cell": False, "export_cell": False,
-              "run_tests": True, "solutions_pdf": False, "generate": True, "tests": {"files": False, "ok_format": False},
+              "run_tests": True, "solutions_pdf": False, "generate": True,
+              "tests": {"files": False, "ok_format": False},
               "requirements": "requirements.txt", "overwrite_requirements": True, "files": [wheel_name(root)],
               "python_version": "3.11"}
     cells = [_raw("# ASSIGNMENT CONFIG\n" + yaml.safe_dump(config, sort_keys=False)),
              nbformat.v4.new_markdown_cell(
-                 f"# Assignment: {title}\n\nThe exercises of the chapter *{title}*. Assign each answer to the variables "
-                 "named in the answer cell (replace the `...`), run the cell, then run the `grader.check` cell below "
-                 "it: it says whether the answer is right, part by part, without giving the expected value. "
+                 f"# Assignment: {title}\n\nThe exercises of the chapter *{title}*. Assign each answer to the "
+                 "variables named in the answer cell (replace the `...`), run the cell, then run the `grader.check` "
+                 "cell below it: it says whether the answer is right, part by part, without giving the expected value. "
                  "Questions marked *written* are graded by your instructor."),
              nbformat.v4.new_code_cell(_setup_code(nb))]
     for ex in exercises:
@@ -299,13 +302,15 @@ def master_notebook(chapter_nb: Path, root: Path = ROOT) -> nbformat.NotebookNod
             head["manual"] = True
         cells.append(_raw("# BEGIN QUESTION\n" + yaml.safe_dump(head, sort_keys=False)))
         kind = "" if auto else f" (written, {manual_points(ex)} points)"
-        cells.append(nbformat.v4.new_markdown_cell(f"## {ex.title}{kind}\n\n*Goal:* {ex.goal}\n\n{_md(part['question'])}"))
+        cells.append(nbformat.v4.new_markdown_cell(
+            f"## {ex.title}{kind}\n\n*Goal:* {ex.goal}\n\n{_md(part['question'])}"))
         cells.append(_raw("# BEGIN SOLUTION"))
         if auto:
             prompt = "\n".join(f"{name} = ...  # your answer" for name in ex.answer)
             solution = "\n\n".join(part["code"])
             cells.append(nbformat.v4.new_code_cell(
-                f"# BEGIN SOLUTION NO PROMPT\n{solution}\n# END SOLUTION\n\"\"\" # BEGIN PROMPT\n{prompt}\n\"\"\" # END PROMPT"))
+                f"# BEGIN SOLUTION NO PROMPT\n{solution}\n# END SOLUTION\n"
+                f"\"\"\" # BEGIN PROMPT\n{prompt}\n\"\"\" # END PROMPT"))
         cells.append(nbformat.v4.new_markdown_cell(_md(part["solution"]) or "See the chapter."))
         cells.append(_raw("# END SOLUTION"))
         if auto:
@@ -313,12 +318,13 @@ def master_notebook(chapter_nb: Path, root: Path = ROOT) -> nbformat.NotebookNod
                       nbformat.v4.new_code_cell(hidden_test(ex)), _raw("# END TESTS")]
         cells.append(_raw("# END QUESTION"))
         if auto and ex.written:
-            cells.append(_raw("# BEGIN QUESTION\n" + yaml.safe_dump({"name": f"{ex.label}-written", "points": ex.written,
-                                                                    "manual": True}, sort_keys=False)))
+            written = {"name": f"{ex.label}-written", "points": ex.written, "manual": True}
+            cells.append(_raw("# BEGIN QUESTION\n" + yaml.safe_dump(written, sort_keys=False)))
             cells.append(nbformat.v4.new_markdown_cell(
-                f"## {ex.title}: the written part ({ex.written} points)\n\nAnswer the questions of *{ex.title}* that ask "
-                "for a reason or an explanation (not the numbers), in this cell."))
-            cells += [_raw("# BEGIN SOLUTION"), nbformat.v4.new_markdown_cell(_md(part["solution"]) or "See the chapter."),
+                f"## {ex.title}: the written part ({ex.written} points)\n\nAnswer the questions of *{ex.title}* "
+                "that ask for a reason or an explanation (not the numbers), in this cell."))
+            cells += [_raw("# BEGIN SOLUTION"),
+                      nbformat.v4.new_markdown_cell(_md(part["solution"]) or "See the chapter."),
                       _raw("# END SOLUTION"), _raw("# END QUESTION")]
     out = nbformat.v4.new_notebook(cells=cells)
     out.metadata = nb.metadata
@@ -410,7 +416,8 @@ def autograder_zip(chapter_dir: Path) -> Path:
     return found[-1]
 
 
-def grade(chapter_dir: Path, submissions: Path, csv_path: Path | None = None, results: dict | None = None) -> list[dict]:
+def grade(chapter_dir: Path, submissions: Path, csv_path: Path | None = None,
+          results: dict | None = None) -> list[dict]:
     """Grade every ``*.ipynb`` in ``submissions`` with the chapter's autograder; one row per submission
     (question scores, ``total``, ``possible`` of the autograded questions, then an empty column per written
     question, named with its points, for the instructor, and ``written_possible``), written to ``csv_path``

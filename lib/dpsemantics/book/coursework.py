@@ -5,7 +5,7 @@ exercise's ε, δ, ...), and returns a :class:`CheckResult`: the verdict and a h
 part with feedback.  Checks never raise: blank (``...``), missing or malformed answers are wrong answers with
 a message saying what was expected.  The reference values are never stored in the result, printed, or
 echoed back (nor is the student's own answer, which would be the expected value when it is right);
-``tests/test_coursework.py`` feeds every check right and wrong answers and searches every field and
+``tests/book/test_coursework.py`` feeds every check right and wrong answers and searches every field and
 rendering for the expected numbers.
 
 The reference of every numeric check is available apart from the check as :func:`references`: a tuple of
@@ -115,14 +115,16 @@ class Reference:
     def part_for(self, answer) -> Part:
         got = _number(answer)
         if got is None:
-            return Part(self.part, False, "expected a finite number" + (" (the answer is still `...`)" if answer is Ellipsis else ""))
+            still = " (the answer is still `...`)" if answer is Ellipsis else ""
+            return Part(self.part, False, "expected a finite number" + still)
         if abs(got - self.value) <= self.tolerance:
             return Part(self.part, True, f"{self.describe()} of the exact value")
         for other, message in self.confusions:
             if abs(got - other) <= max(self.atol, self.rtol * abs(other)):
                 return Part(self.part, False, message)
         if self.fraction and abs(got - 100 * self.value) <= 100 * self.tolerance:
-            return Part(self.part, False, "this looks like a percentage: give a probability as a fraction between 0 and 1")
+            return Part(self.part, False,
+                        "this looks like a percentage: give a probability as a fraction between 0 and 1")
         return Part(self.part, False, f"not {self.describe()} of the exact value")
 
 
@@ -197,7 +199,8 @@ def _graded(hint: str):
             except (TypeError, ValueError) as err:
                 return _result([Part("parameters", False, f"the check's parameters are not valid ({err})")], hint)
             if len(answers) != len(refs):
-                return _result([Part("answer", False, f"expected {len(refs)} answers ({', '.join(r.part for r in refs)}), got {len(answers)}")], hint)
+                expected = f"expected {len(refs)} answers ({', '.join(r.part for r in refs)}), got {len(answers)}"
+                return _result([Part("answer", False, expected)], hint)
             return _result([ref.part_for(a) for ref, a in zip(refs, answers)], hint)
 
         check.__name__ = check.__qualname__ = name
@@ -285,7 +288,8 @@ def _ref_gaussian_calibration(*, sigma=2.0, eps=0.5, delta=1e-6):
     :func:`~dpsemantics.mechanisms.gaussian_delta`)."""
     from scipy.optimize import brentq
 
-    return (Reference("eps_at_sigma2", brentq(lambda e: mechanisms.gaussian_delta(e, sigma) - delta, 0, 50, xtol=1e-12)),
+    eps_at_sigma = brentq(lambda e: mechanisms.gaussian_delta(e, sigma) - delta, 0, 50, xtol=1e-12)
+    return (Reference("eps_at_sigma2", eps_at_sigma),
             Reference("sigma_for_half", mechanisms.gaussian_sigma(eps, delta)))
 
 
@@ -305,7 +309,8 @@ check_group_answer = _ref_group_answer
 @_graded("Compare the two output distributions outcome by outcome: the ratio gives ε, the hockey stick δ.")
 def _ref_rr_answer(*, keep=0.75, eps=0.5):
     """Exercise "Randomized response, both ways": the pure-DP ε of randomized response that keeps the bit
-    with probability ``keep``, and its exact δ at ``eps`` (:func:`~dpsemantics.mechanisms.randomized_response_delta`)."""
+    with probability ``keep``, and its exact δ at ``eps``
+    (:func:`~dpsemantics.mechanisms.randomized_response_delta`)."""
     eps_rr = math.log(keep / (1 - keep))
     return (Reference("eps_pure", mechanisms.randomized_response(eps_rr).epsilon()),
             Reference("delta_at_half", mechanisms.randomized_response_delta(eps, eps_rr), fraction=True))
@@ -346,7 +351,8 @@ def _ref_semantic_formula(*, n_values=(1, 2, 3), eps_values=(0.1, 0.5, 1.0, 2.0)
 check_semantic_formula = _ref_semantic_formula
 
 
-@_graded("The mechanism is exactly semantically private at a parameter you can compute; its privacy profile gives δ at any ε.")
+@_graded("The mechanism is exactly semantically private at a parameter you can compute; its privacy profile gives δ "
+         "at any ε.")
 def _ref_ks_converse(*, eps0=0.8, factor=3.0):
     """Exercise "Repairing Theorem 2.4 (2)", part (b): for randomized response on one record with ``eps0``, its
     exact semantic ε s and the δ it needs at ``factor``·s (K&S Theorem 2.4 (2) promises 2δ at 3s)."""
@@ -404,7 +410,8 @@ def _ref_copies_answer(*, n=3, eps=0.8):
     """Exercise "Copies and group privacy": the BDP leakage of ε-local randomized response on ``n`` bits when
     all records are copies of one fair bit (:func:`~dpsemantics.notions.copies_prior`)."""
     truth = notions.bdp_leakage(mechanisms.local_randomized_response(n, eps), notions.copies_prior(n))
-    return (Reference("copies_leakage", truth, rtol=1e-6, confusions=((eps, "that is the leakage of one record; all n records are copies of it"),)),)
+    return (Reference("copies_leakage", truth, rtol=1e-6,
+                      confusions=((eps, "that is the leakage of one record; all n records are copies of it"),)),)
 
 
 check_copies_answer = _ref_copies_answer
@@ -426,7 +433,8 @@ def _ref_family_answer(*, eps=0.8, b=0.5):
     """Exercise "A family that is not downward scalable": the membership-privacy ε′ of ε-randomized response
     on one record for the family with P[x_i] = b only (Zhao, Lemma 1)."""
     truth = notions.membership_privacy_lemma1(math.exp(eps), b)
-    return (Reference("eps_prime_family", truth, rtol=1e-6, confusions=((eps, "that is the Bayesian-DP leakage ε; membership privacy for this family needs less"),)),)
+    mistake = "that is the Bayesian-DP leakage ε; membership privacy for this family needs less"
+    return (Reference("eps_prime_family", truth, rtol=1e-6, confusions=((eps, mistake),)),)
 
 
 check_family_answer = _ref_family_answer
@@ -482,7 +490,8 @@ def check_definition7_counterexample(mechanism, population) -> CheckResult:
         e7 = causal.definition_epsilon(7, mechanism, population)
         e1 = causal.definition_epsilon(1, mechanism)
     except (TypeError, ValueError, AttributeError) as err:
-        return _result([Part("counterexample", False, f"not a mechanism and population on two data points ({type(err).__name__})")],
+        not_one = f"not a mechanism and population on two data points ({type(err).__name__})"
+        return _result([Part("counterexample", False, not_one)],
                        "Use a FiniteMechanism on the four databases and a 2×2 population.")
     ok = e7 < e1
     return _result([Part("counterexample", ok, "Definition 7 needs a smaller ε than differential privacy" if ok
@@ -505,7 +514,8 @@ def _ref_definition9_slip(*, eps=0.7):
     """Exercise "Find the slip: Definition 9's bound": max over populations of RP̄(O, D₁) for the ε-DP count
     prog_A (:func:`~dpsemantics.causal.prog_a_model`); printed bound e^{-1}, every RP̄ is at least 1."""
     truth = math.exp(causal.brp_epsilon(causal.prog_a_model(eps, with_database=False), "O", "D1"))
-    return (Reference("rp_bar", truth, confusions=((eps, "that is an effect size (a logarithm); RP̄ is the ratio itself"),)),)
+    return (Reference("rp_bar", truth,
+                      confusions=((eps, "that is an effect size (a logarithm); RP̄ is the ratio itself"),)),)
 
 
 check_definition9_slip = _ref_definition9_slip
@@ -523,7 +533,8 @@ def _ref_definition4_slip(*, eps=0.7, n=3):
     count on ``n`` data points under the population in which all data points are equal (it meets Definition
     4's printed pairwise condition)."""
     truth = causal.definition_epsilon(3, mechanisms.geometric_count(n, eps), _all_equal_population(n))
-    return (Reference("eps_def3", truth, confusions=((eps, "that is the ε of differential privacy; Definition 3 at this population needs more"),)),)
+    mistake = "that is the ε of differential privacy; Definition 3 at this population needs more"
+    return (Reference("eps_def3", truth, confusions=((eps, mistake),)),)
 
 
 check_definition4_slip = _ref_definition4_slip
@@ -533,10 +544,12 @@ check_definition4_slip = _ref_definition4_slip
 # Chapter 5: disclosure risk (Kazan et al.)
 # --------------------------------------------------------------------------------------------------
 
-_PROFILE = {"priors": (0.05, 0.3, 0.6, 0.95), "max_posteriors": (0.2, 0.6, 0.8, 0.99), "delta": 1e-3, "delta_prime": 0.05}
+_PROFILE = {"priors": (0.05, 0.3, 0.6, 0.95), "max_posteriors": (0.2, 0.6, 0.8, 0.99), "delta": 1e-3,
+            "delta_prime": 0.05}
 
 
-@_graded("Corollary 3.10 gives ε′ per point (the smallest binds); Theorem 3.9 then turns that ε′ into the ε of (ε, δ)-DP.")
+@_graded("Corollary 3.10 gives ε′ per point (the smallest binds); Theorem 3.9 then turns that ε′ into the ε of "
+         "(ε, δ)-DP.")
 def _ref_profile_answer(*, priors=_PROFILE["priors"], max_posteriors=_PROFILE["max_posteriors"],
                         delta=_PROFILE["delta"], delta_prime=_PROFILE["delta_prime"]):
     """Exercise "A disclosure-risk profile": the smallest log-odds increase ε′ the profile allows
@@ -549,9 +562,11 @@ def _ref_profile_answer(*, priors=_PROFILE["priors"], max_posteriors=_PROFILE["m
     eps = disclosure.epsilon_for_profile(priors, posts, delta, delta_prime)
     single = {float(e) for e in disclosure.epsilon_for_posterior(priors, posts, delta, delta_prime)} - {eps}
     return (Reference("eps_prime_profile", eps_prime, rtol=1e-4,
-                      confusions=((eps, "that is already ε of (ε, δ)-DP; ε′ is the log-odds increase before Theorem 3.9"),)),
+                      confusions=((eps, "that is already ε of (ε, δ)-DP; ε′ is the log-odds increase before "
+                                        "Theorem 3.9"),)),
             Reference("eps_profile", eps, rtol=1e-4,
-                      confusions=((eps_prime, "that is ε′, the probabilistic-DP parameter; Theorem 3.9 turns ε′ into ε"),)
+                      confusions=((eps_prime, "that is ε′, the probabilistic-DP parameter; Theorem 3.9 turns ε′ "
+                                              "into ε"),)
                       + tuple((e, "too large: another point of the profile binds") for e in sorted(single))))
 
 
@@ -592,7 +607,8 @@ def first_crossing(method: str, *, threshold: float, eps0: float = 0.05, delta: 
     optimal composition of a few hundred k costs about a second."""
     ks = np.arange(1, k_max + 1)
     d = 0.0 if method == "basic" else delta
-    post = disclosure.posterior_bounds(prior, conversions.pdp_epsilon(disclosure.composed_epsilon(eps0, ks, delta, method), d, delta_prime))[1]
+    composed = disclosure.composed_epsilon(eps0, ks, delta, method)
+    post = disclosure.posterior_bounds(prior, conversions.pdp_epsilon(composed, d, delta_prime))[1]
     above = np.flatnonzero(np.asarray(post) > threshold)
     if above.size == 0:
         raise ValueError(f"the posterior does not pass threshold={threshold!r} within {k_max} queries")
@@ -630,7 +646,8 @@ def _ref_pdp_posterior(*, eps=1.0, delta=1e-3, delta_prime=0.01, prior=0.1):
     adversary with the given prior (:func:`~dpsemantics.conversions.pdp_epsilon`)."""
     e1 = conversions.pdp_epsilon(eps, delta, delta_prime)
     at_eps = float(disclosure.posterior_bounds(prior, eps)[1])
-    return (Reference("eps_prime", e1, rtol=1e-4, confusions=((eps, "that is ε; Theorem 3.9 gives the ε′ of probabilistic DP"),)),
+    return (Reference("eps_prime", e1, rtol=1e-4,
+                      confusions=((eps, "that is ε; Theorem 3.9 gives the ε′ of probabilistic DP"),)),
             Reference("posterior", float(disclosure.posterior_bounds(prior, e1)[1]), rtol=1e-4, fraction=True,
                       confusions=((at_eps, "that is the bound at ε; use ε′ of Theorem 3.9"),)))
 

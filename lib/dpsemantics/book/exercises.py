@@ -4,8 +4,8 @@ Exercises are gated ``exercise-start``/``exercise-end`` directives with a ``:lab
 (and, for exercises with a checkable answer, the check function students can call, the answer variables, the
 exercise's own parameters passed to the check (``hidden_params`` overrides some for the hidden test, e.g. a
 formula's test points), and the points of the generated assignment; ``written`` points for
-a part graded by hand) live in ``book/exercises.yml``, keyed by label.  ``book/instructors.md`` renders :func:`catalogue`; a test requires every exercise to have a
-goal and a solution.
+a part graded by hand) live in ``book/exercises.yml``, keyed by label.  ``book/instructors.md`` renders
+:func:`catalogue`; a test requires every exercise to have a goal and a solution.
 """
 
 from __future__ import annotations
@@ -49,7 +49,8 @@ class Exercise:
 
 def find_exercises(notebook: Path) -> list[tuple[str, str, bool]]:
     """(label, title, has_solution) of every gated exercise in a notebook, in order."""
-    text = "\n".join("".join(c["source"]) for c in json.loads(notebook.read_text())["cells"] if c["cell_type"] == "markdown")
+    cells = json.loads(notebook.read_text())["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
     solutions = {m.group("label") for m in _SOLUTION.finditer(text)}
     return [(m.group("label"), m.group("title").strip(), m.group("label") in solutions) for m in _START.finditer(text)]
 

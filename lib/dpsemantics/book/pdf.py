@@ -186,7 +186,8 @@ ASSEMBLE = r"""async ({docs, site, title, author, edition}) => {
   front.innerHTML = `<div class="print-title"><h1>${esc(title)}</h1><p>executable papers</p><p>${esc(author)}</p>
     <p><em>${esc(edition)}</em></p></div>
     <div class="print-contents" id="print-contents"><h2>Contents</h2><ol>${entries.map(e =>
-      `<li class="level-${e.level}"><a href="#${e.id}" data-level="${e.level}">${e.html}</a></li>`).join('')}</ol></div>`;
+      `<li class="level-${e.level}"><a href="#${e.id}" data-level="${e.level}">${e.html}</a></li>`
+    ).join('')}</ol></div>`;
   article.prepend(front);
   // the page becomes the book: the theme's chrome (navigation, sidebars, the print-only contents) is dropped
   const shell = document.createElement('div');
@@ -199,11 +200,13 @@ ASSEMBLE = r"""async ({docs, site, title, author, edition}) => {
   const broken = [...article.querySelectorAll('a[href^="#"]')]
     .map(a => decodeURIComponent(a.getAttribute('href').slice(1)))
     .filter(id => !document.getElementById(id));
-  await Promise.all([...document.images].filter(i => !i.complete).map(i => new Promise(r => { i.onload = i.onerror = r; })));
+  await Promise.all([...document.images].filter(i => !i.complete)
+    .map(i => new Promise(r => { i.onload = i.onerror = r; })));
   if (window.MathJax && MathJax.typesetPromise) { MathJax.typesetClear(); await MathJax.typesetPromise(); }
   const titles = [...article.querySelectorAll(':scope > .print-doc')].map(w => {
     const h1 = w.querySelector('h1');
-    return {doc: w.dataset.doc, id: w.id, title: h1 ? plain(h1) : w.dataset.doc, images: w.querySelectorAll('img').length};
+    return {doc: w.dataset.doc, id: w.id, title: h1 ? plain(h1) : w.dataset.doc,
+            images: w.querySelectorAll('img').length};
   });
   return {docs: titles, headings, broken, offsite: [...new Set(offsite)], removed: removed.length};
 }"""
@@ -211,7 +214,8 @@ ASSEMBLE = r"""async ({docs, site, title, author, edition}) => {
 # In the print layout: a block taller than half a page may break across pages, a shorter one is kept whole.
 KEEP_OR_BREAK = """(pageHeight) => {
   let breakable = 0;
-  document.querySelectorAll('.admonition, table, figure, div.cell, div.cell_output, div.highlight, .proof, .solution, details, .math-wrapper')
+  document.querySelectorAll('.admonition, table, figure, div.cell, div.cell_output, div.highlight, .proof, '
+                            + '.solution, details, .math-wrapper')
     .forEach(e => {
       const tall = e.getBoundingClientRect().height > 0.5 * pageHeight;
       e.classList.add(tall ? 'print-breakable' : 'print-keep');
@@ -267,7 +271,8 @@ def _name(name) -> str:
     return name[1:] if name.startswith("/") else name
 
 
-def _overlay(heads: list[tuple[str, int]], numbers: dict[int, list[tuple[float, int]]], size: tuple[float, float]) -> str:
+def _overlay(heads: list[tuple[str, int]], numbers: dict[int, list[tuple[float, int]]],
+             size: tuple[float, float]) -> str:
     """One overlay page per PDF page: the running head (chapter title and page number) and the contents'
     page numbers at the heights (in points from the bottom) of their entries."""
     width, height = size
@@ -288,7 +293,8 @@ body {{ margin: 0; font-family: 'Noto Sans', 'DejaVu Sans', sans-serif; font-siz
 .pg {{ width: {width}pt; height: {height}pt; position: relative; overflow: hidden; break-after: page; }}
 .head {{ position: absolute; left: {m['left']}mm; right: {m['right']}mm; top: {HEAD_MM - 4}mm; display: flex;
   justify-content: space-between; border-bottom: 0.5pt solid #999; padding-bottom: 1mm; }}
-.head span:first-child {{ font-style: italic; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; margin-right: 6mm; }}
+.head span:first-child {{ font-style: italic; white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
+                          margin-right: 6mm; }}
 .foot {{ position: absolute; bottom: 9mm; width: 100%; text-align: center; }}
 .n {{ position: absolute; right: {m['right']}mm; font-size: 10pt; color: #222; }}
 </style></head><body>{"".join(pages)}</body></html>"""
@@ -304,7 +310,8 @@ def _add_outline(writer, headings: list[dict], dests: dict[str, tuple[int, float
             continue
         index, top = dests[h["id"]]
         parent = next((parents[k] for k in range(h["level"] - 1, -1, -1) if k in parents), None)
-        parents[h["level"]] = writer.add_outline_item(title=h["title"], page_number=index, parent=parent, fit=Fit.xyz(top=top), is_open=False)
+        parents[h["level"]] = writer.add_outline_item(title=h["title"], page_number=index, parent=parent,
+                                                      fit=Fit.xyz(top=top), is_open=False)
         for deeper in [k for k in parents if k > h["level"]]:
             del parents[deeper]
 
@@ -332,7 +339,8 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
     config = yaml.safe_load((root / "_config.yml").read_text())
     title, author = config.get("title", "The book"), config.get("author", "")
     margin = {k: f"{v}mm" for k, v in MARGIN_MM.items()}
-    content_mm = (PAGE_MM[0] - MARGIN_MM["left"] - MARGIN_MM["right"], PAGE_MM[1] - MARGIN_MM["top"] - MARGIN_MM["bottom"])
+    content_mm = (PAGE_MM[0] - MARGIN_MM["left"] - MARGIN_MM["right"],
+                  PAGE_MM[1] - MARGIN_MM["top"] - MARGIN_MM["bottom"])
     start = time.perf_counter()
     timings = {}
     with _serve(html_dir) as url, sync_playwright() as pw:

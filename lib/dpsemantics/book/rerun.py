@@ -27,7 +27,8 @@ from .plotting import FIGURE_DIR_ENV
 # Range rules by parameter name, shared by every chapter (see CONTRIBUTING.md, "parameters").
 RANGE_RULES = [  # the first rule whose pattern matches the name applies
     (re.compile(r"^(n|k|seed|trials|days)$|^(n_|k_)"), lambda v: v >= 0, ">= 0"),
-    (re.compile(r"^(delta|prior|p_|q_|prob|level)|(_prob|_prior|_level)s?$|^(p|q|b)$"), lambda v: 0 <= v <= 1, "in [0, 1]"),
+    (re.compile(r"^(delta|prior|p_|q_|prob|level)|(_prob|_prior|_level)s?$|^(p|q|b)$"), lambda v: 0 <= v <= 1,
+     "in [0, 1]"),
     (re.compile(r"^(eps|epsilon|rho|sigma|scale|sensitivity)"), lambda v: v >= 0, ">= 0"),
 ]
 
@@ -87,7 +88,8 @@ def validate(chapter: str, pairs: list[tuple[str, str]], root: Path = ROOT) -> t
     values = {}
     for name, raw in pairs:
         if name not in params:
-            raise RerunError(f"unknown parameter {name!r} for chapter {chapter}; valid parameters:\n{_describe(params)}")
+            raise RerunError(f"unknown parameter {name!r} for chapter {chapter}; valid parameters:\n"
+                             f"{_describe(params)}")
         values[name] = _check_value(name, raw, params[name]["default"])
     return notebook, values
 

@@ -35,7 +35,8 @@ def main(argv=None) -> int:
     n_disc = sum(r.status == "discrepancy" for r in results)
     relations = [r for r in results if r.verdict is not None]
     n_cert = sum(r.verdict.certified for r in relations)
-    print(f"\n{len(results)} claims: {n_rep} reproduced, {n_disc} discrepancies, {len(results) - n_rep - n_disc} not checked; "
+    n_not = len(results) - n_rep - n_disc
+    print(f"\n{len(results)} claims: {n_rep} reproduced, {n_disc} discrepancies, {n_not} not checked; "
           f"{n_cert} of {len(relations)} relations certified (interval or LP)")
     return 0
 

@@ -16,7 +16,8 @@ The report imports nothing from ``dpsemantics.book``.  The heavy names below are
 
 from __future__ import annotations
 
-from .fields import DEFAULT_DELTA_PRIME, DEFAULT_PRIORS, FIELDS, MECHANISMS, ReleaseError
+# the fields and defaults are importable from here too (report.FIELDS), not listed in __all__ (documented in fields)
+from .fields import DEFAULT_DELTA_PRIME, DEFAULT_PRIORS, FIELDS, MECHANISMS, ReleaseError  # noqa: F401
 
 # The fields, their ranges and the defaults are documented where they are defined, dpsemantics.report.fields.
 __all__ = ["ReleaseError", "parse_release", "from_parameters", "interpret"]

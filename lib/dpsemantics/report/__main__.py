@@ -66,8 +66,9 @@ def _parser() -> argparse.ArgumentParser:
                    "flags given too override its fields (--release alone, or --release --list, lists the gallery)")
     p.add_argument("--list", "--list-releases", dest="list_releases", action="store_true",
                    help="list the gallery of published releases and exit")
-    p.add_argument("--compare", nargs="+", metavar="RELEASE", help="compare releases side by side: gallery names "
-                                                                    "or JSON files (flags --prior, --delta-prime apply)")
+    p.add_argument("--compare", nargs="+", metavar="RELEASE",
+                   help="compare releases side by side: gallery names or JSON files (flags --prior, --delta-prime "
+                        "apply)")
     p.add_argument("--output", type=Path, help="folder for the report (default ./NAME-report/)")
     p.add_argument("--force", action="store_true", help="replace an existing non-empty output folder")
     return p
@@ -155,7 +156,8 @@ def release_from_args(args) -> dict:
         data.pop("mechanisms")
     data.update(flags)
     if "mechanism" not in data and "mechanisms" not in data:
-        raise ReleaseError("mechanism", f"is required (one of {', '.join(MECHANISMS)}), or --from FILE, or --release NAME")
+        raise ReleaseError("mechanism",
+                           f"is required (one of {', '.join(MECHANISMS)}), or --from FILE, or --release NAME")
     return _whole(data)
 
 
@@ -164,7 +166,8 @@ def _list() -> int:
 
     for name, entry in sorted(entries().items()):
         rel = entry["release"]
-        params = ", ".join(f"{k}={v}" for k, v in rel.items() if k in ("epsilon", "delta", "sigma", "sensitivity", "rho"))
+        shown = ("epsilon", "delta", "sigma", "sensitivity", "rho")
+        params = ", ".join(f"{k}={v}" for k, v in rel.items() if k in shown)
         print(f"{name}: {entry['title']} — {rel['mechanism']} ({params}), unit: {rel.get('unit')}, "
               f"neighbours: {rel.get('neighbours')}")
     return 0
@@ -194,7 +197,8 @@ def _compare(args) -> int:
             best[row["prior"]] = min(known) if known else None
         rows.append([rep["release"].get("title") or rep["release"]["name"], rep["unit"] or "–", rep["neighbours"],
                      number(rep["release"]["rho"]), number(rep["eps_prime"]["best_point"])]
-                    + [percent(best.get(p)) if best.get(p) is not None else "no guarantee at this level" for p in priors])
+                    + [percent(best.get(p)) if best.get(p) is not None else "no guarantee at this level"
+                       for p in priors])
     dp = reports[0]["release"]["delta_prime"]
     md = ["# Releases compared", "", f"Best upper bound on the posterior known for each release (probability ≥ 1 − δ′, "
           f"δ′ = {number(dp)}); with bounded neighbours the prior is about the target's value, with unbounded "
@@ -235,7 +239,7 @@ def main(argv=None) -> int:
 
         check_output(folder, args.force)  # refuse before computing
         from .content import interpret, parse_release
-        from .render import percent, write
+        from .render import write
 
         report = interpret(parse_release(data))
         written = write(report, folder, force=args.force)

@@ -124,7 +124,8 @@ def _smallest(best, exact) -> float:
 
 
 def interpret(release: dict, *, resolution: int = 2**18, horizon: int | None = None) -> dict:
-    """The report's content for a release (a dict as in :func:`~dpsemantics.report.parse_release`, validated here if raw)."""
+    """The report's content for a release (a dict as in :func:`~dpsemantics.report.parse_release`, validated
+    here if raw)."""
     rel = release if "model" in release else parse_release(release)
     model, dp, priors = rel["model"], rel["delta_prime"], rel["priors"]
     single, best, exact = _routes(model, dp, resolution)
@@ -171,7 +172,8 @@ def interpret(release: dict, *, resolution: int = 2**18, horizon: int | None = N
                        "posterior_low": [None if not math.isfinite(exact.threshold_low) else
                                          float(disclosure.posterior_from_privacy_loss(p, exact.threshold_low))
                                          for p in priors],
-                       "theorems": "Kazan et al. Theorem 3.1 (posterior from the privacy-loss variable), Definition 2.4"}
+                       "theorems": "Kazan et al. Theorem 3.1 (posterior from the privacy-loss variable), "
+                                   "Definition 2.4"}
                       if exact else {"method": None, "is_bound": None, "theorems": "Kazan et al. Theorem 3.1",
                                      "unavailable": "part of the release is known only by its guarantee, not by its "
                                                     "mechanism: Theorem 3.1 needs the privacy-loss distribution, and "
@@ -214,7 +216,8 @@ def _reading(rel, eps_prime, dp) -> dict:
         group = None
         if math.isfinite(eps_prime) and 2 * dp < 1:
             group = {"eps_prime": 2 * eps_prime, "delta_prime": 2 * dp,
-                     "posteriors": [{"prior": p, "posterior_upper": float(disclosure.posterior_bounds(p, 2 * eps_prime)[1])}
+                     "posteriors": [{"prior": p,
+                                     "posterior_upper": float(disclosure.posterior_bounds(p, 2 * eps_prime)[1])}
                                     for p in rel["priors"]]}
         return {
             "neighbours": "unbounded",

@@ -234,7 +234,7 @@ def headline_text(report) -> str:
              else "that the target's record holds one value rather than another (the target being in the data)")
     if h["posterior_upper"] is None:
         return (f"No guarantee at this level: at δ′ = {dp} no route bounds an adversary's belief {about}.")
-    end = (f"can end above 99.99 %, so the guarantee leaves this belief almost unbounded"
+    end = ("can end above 99.99 %, so the guarantee leaves this belief almost unbounded"
            if h["posterior_upper"] >= 0.9999 else f"ends at most at {percent(h['posterior_upper'])}")
     return (f"An adversary who knows every other record and starts from a belief of {percent(h['prior'])} {about} "
             f"{end}, with probability at least 1 − δ′ (δ′ = {dp}; {h['route'].replace('_', ' ')} route); with "
@@ -392,7 +392,8 @@ def _figure_section(name: str) -> str:
     return "Disclosure risk (Kazan et al.)" if name == "fig-report-prior" else "Composition"
 
 
-_CSS = """body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#111}
+_CSS = """body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5;
+color:#111}
 table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:right}
 th{background:#f3f3f3}figure{margin:1rem 0}figcaption{font-size:.9rem;color:#333}svg{max-width:100%;height:auto}"""
 

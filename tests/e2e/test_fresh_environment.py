@@ -98,7 +98,8 @@ def test_fresh_environment_has_only_pip_and_a_kernel(fresh):
 @pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
 def test_chapter_runs_in_a_fresh_environment(path, fresh, monkeypatch):
     nb = _execute(path, fresh, monkeypatch)
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    errors = [o for c in nb.cells if c.cell_type == "code"
+              for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
     where = _run(fresh["python"], "-c", "import dpsemantics; print(dpsemantics.__file__)", env=fresh["env"])
     assert str(ROOT) not in where and "site-packages" in where, where

@@ -13,11 +13,13 @@ from dpsemantics.book import rerun
 
 def figure_names(notebook):
     cells = json.loads(notebook.read_text())["cells"]
-    return {c["metadata"]["mystnb"]["figure"]["name"] for c in cells if "figure" in c.get("metadata", {}).get("mystnb", {})}
+    return {c["metadata"]["mystnb"]["figure"]["name"] for c in cells
+            if "figure" in c.get("metadata", {}).get("mystnb", {})}
 
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "dpsemantics.book.rerun", *args], capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run([sys.executable, "-m", "dpsemantics.book.rerun", *args], capture_output=True, text=True,
+                          cwd=ROOT)
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +45,8 @@ def test_rerun_writes_every_book_figure_as_png_and_svg(two_runs):
 
 def test_changed_eps_changes_a_figure(two_runs):
     base, changed, _ = two_runs
-    differ = [p.name for p in (changed / "figures").glob("*.png") if p.read_bytes() != (base / "figures" / p.name).read_bytes()]
+    differ = [p.name for p in (changed / "figures").glob("*.png")
+              if p.read_bytes() != (base / "figures" / p.name).read_bytes()]
     assert "fig-intro-profiles.png" in differ
 
 
@@ -78,7 +81,8 @@ def test_every_notebook_figure_is_saved_under_its_book_name():
             if not fig:
                 continue
             source = "".join(cell["source"])
-            assert f'"{fig["name"]}"' in source and "finish(" in source, f"{nb.name}: {fig['name']} not saved by finish()"
+            assert f'"{fig["name"]}"' in source and "finish(" in source, (
+                f"{nb.name}: {fig['name']} not saved by finish()")
             alt = cell["metadata"]["mystnb"].get("image", {}).get("alt", "")
             assert alt.strip(), f"{nb.name}: {fig['name']} has no alt text"
             assert fig.get("caption", "").strip(), f"{nb.name}: {fig['name']} has no caption"

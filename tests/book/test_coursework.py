@@ -37,12 +37,14 @@ CASES = {
               [1.5, 1e-3 * (1 + E(0.5) + E(1.0))]),
     "rr": (C.check_rr_answer, (math.log(3), mechanisms.randomized_response_delta(0.5, math.log(3))), [(0.75, 0.1)],
            [math.log(3), mechanisms.randomized_response_delta(0.5, math.log(3))]),
-    "name_and_shame": (C.check_name_and_shame, (0.01, 1 - 0.99**100), [(0.0, 0.01), (0.01, 1.0)], [0.01, 1 - 0.99**100]),
+    "name_and_shame": (C.check_name_and_shame, (0.01, 1 - 0.99**100), [(0.0, 0.01), (0.01, 1.0)],
+                       [0.01, 1 - 0.99**100]),
     "semantic": (C.check_semantic_formula, (lambda e, n: math.tanh(e / 4),), [(lambda e, n: math.expm1(e),), (3,)],
                  [math.tanh(x / 4) for x in (0.1, 0.5, 1.0, 2.0)]),
     "ks_converse": (C.check_ks_converse, (S08, RR08.delta(3 * S08)), [(0.2, 0.02)], [S08, RR08.delta(3 * S08)]),
     "eq4": (C.check_eq4_slip, (E(0.07), E(0.7) * 0.1), [(E(0.07), 0.1)], [E(0.07), E(0.7) * 0.1]),
-    "a2": (C.check_gaussian_calibration_slip, (SIGMA_PAPER, mechanisms.gaussian_delta(0.6, SIGMA_PAPER)), [(SIGMA_PAPER, 1e-5)],
+    "a2": (C.check_gaussian_calibration_slip, (SIGMA_PAPER, mechanisms.gaussian_delta(0.6, SIGMA_PAPER)),
+           [(SIGMA_PAPER, 1e-5)],
            [SIGMA_PAPER, mechanisms.gaussian_delta(0.6, SIGMA_PAPER)]),
     "count_semantic": (C.check_count_semantic, (math.tanh(0.75),), [(E(1.5) - 1,)], [math.tanh(0.75)]),
     "markov": (C.check_markov_leakage, (MARKOV,), [(0.8,), (1.6,)], [MARKOV]),
@@ -50,19 +52,23 @@ CASES = {
     "family": (C.check_family_answer, (math.log((1 + E(0.8)) / 2),), [(0.8,)], [math.log((1 + E(0.8)) / 2)]),
     "replace": (C.check_replace_reading, (math.tanh(0.2), 3.2), [(3.2, 3.2)], [math.tanh(0.2)]),
     "byron": (C.check_byron_effect, (0.7,), [(1.4,)], [0.7]),
-    "def7": (C.check_definition7_counterexample, (BAD, np.full((2, 2), 0.25)), [(geometric_count(2, 0.5), np.full((2, 2), 0.25))],
+    "def7": (C.check_definition7_counterexample, (BAD, np.full((2, 2), 0.25)),
+             [(geometric_count(2, 0.5), np.full((2, 2), 0.25))],
              [math.log(2)]),
     "relatives": (C.check_relatives_effect, (2.1,), [(0.7,)], [2.1]),
     "def9": (C.check_definition9_slip, (E(0.7),), [(E(-1),), (0.7,)], [E(0.7)]),
     "def4": (C.check_definition4_slip, (2.1,), [(0.7,)], [2.1]),
-    "profile": (C.check_profile_answer, (EPS_PRIME_PROFILE, EPS_PROFILE), [(EPS_PROFILE, EPS_PRIME_PROFILE), (EPS_PRIME_PROFILE, EPS_PROFILE * 0.8)],
+    "profile": (C.check_profile_answer, (EPS_PRIME_PROFILE, EPS_PROFILE),
+                [(EPS_PROFILE, EPS_PRIME_PROFILE), (EPS_PRIME_PROFILE, EPS_PROFILE * 0.8)],
                 [EPS_PROFILE, EPS_PRIME_PROFILE]),
-    "peak": (C.check_difference_peak, (1 / (1 + E(1.1)), math.tanh(0.55)), [(0.5, math.tanh(0.55))], [1 / (1 + E(1.1)), math.tanh(0.55)]),
+    "peak": (C.check_difference_peak, (1 / (1 + E(1.1)), math.tanh(0.55)), [(0.5, math.tanh(0.55))],
+             [1 / (1 + E(1.1)), math.tanh(0.55)]),
     "laplace": (C.check_laplace_answer, (0.3 / (0.3 + 0.7 * E(-0.5)), 0.5, E(-0.5) / 2), [(0.4, 0.5, 0.5)],
                 [0.3 / (0.3 + 0.7 * E(-0.5)), E(-0.5) / 2]),
     "figure3": (C.check_figure3_slip, (44, 99), [(28, 45), (28, 96)], [99]),
     "example41": (C.check_example41_slip, (0.0878, 0.9122), [(0.1638, 0.8362), (8.78, 91.22)], [0.0878, 0.9122]),
-    "pdp": (C.check_pdp_posterior, (PDP, float(D.posterior_bounds(0.1, PDP)[1])), [(1.0, 0.5), (1.0, float(D.posterior_bounds(0.1, 1.0)[1]))],
+    "pdp": (C.check_pdp_posterior, (PDP, float(D.posterior_bounds(0.1, PDP)[1])),
+            [(1.0, 0.5), (1.0, float(D.posterior_bounds(0.1, 1.0)[1]))],
             [PDP, float(D.posterior_bounds(0.1, PDP)[1])]),
 }
 
@@ -185,7 +191,8 @@ def test_references_match_the_checks():
                 lo, hi = ref.interval()
                 assert lo <= float(answer) <= hi and hi - lo <= 2 * ref.tolerance * (1 + 1e-9), (name, ref.part)
             else:
-                assert all(abs(answer(*a) - v) <= max(ref.atol, ref.rtol * abs(v)) for a, v in zip(ref.points, ref.values))
+                assert all(abs(answer(*a) - v) <= max(ref.atol, ref.rtol * abs(v))
+                           for a, v in zip(ref.points, ref.values))
     with pytest.raises(ValueError, match="check_definition7_counterexample"):
         C.references("check_definition7_counterexample")
 
@@ -197,7 +204,8 @@ def test_loose_transitivity_answer_is_valid_but_not_tight():
 
 def test_checks_are_not_in_the_mathematical_modules():
     for module in (causal, D, notions, semantic, mechanisms):
-        assert not [n for n in dir(module) if n.startswith("check_") and n.endswith(("answer", "effect", "formula", "counterexample"))]
+        kinds = ("answer", "effect", "formula", "counterexample")
+        assert not [n for n in dir(module) if n.startswith("check_") and n.endswith(kinds)]
 
 
 def test_parameters_are_keywords_never_positional_answers():

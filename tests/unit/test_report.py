@@ -74,7 +74,8 @@ def _laplace_2fold_threshold(eps, delta_prime):
 
     def two(t):  # P[L1 + L2 > t]
         atoms = F(0) * tail(t - e) + (1 - F(1)) * tail(t + e)
-        mid = mpmath.quad(lambda y: e / 2 * mpmath.e ** (-e * abs(y)) * tail(t - e * (abs(y - 1) - abs(y))), [0, 0.5, 1])
+        mid = mpmath.quad(lambda y: e / 2 * mpmath.e ** (-e * abs(y)) * tail(t - e * (abs(y - 1) - abs(y))),
+                          [0, 0.5, 1])
         return atoms + mid
 
     lo, hi = mpmath.mpf(-2 * eps), mpmath.mpf(2 * eps)
@@ -218,7 +219,8 @@ def test_json_equals_flags(tmp_path, capsys):
                    "--delta-prime", "0.01", "--name", "g40", "--output", str(flags)], capsys)
     assert code == 0
     src = tmp_path / "g40.json"
-    src.write_text(json.dumps({"mechanism": "gaussian", "sigma": 12, "k": 40, "priors": [0.1, 0.5], "delta_prime": 0.01}))
+    src.write_text(json.dumps({"mechanism": "gaussian", "sigma": 12, "k": 40, "priors": [0.1, 0.5],
+                               "delta_prime": 0.01}))
     viajson = tmp_path / "json"
     code, _ = run(["--from", str(src), "--output", str(viajson)], capsys)
     assert code == 0
@@ -400,7 +402,7 @@ def test_bounded_neighbours_change_the_reading(tmp_path, capsys):
                        "state totals", "--horizon", "1", "--output", str(out)], capsys)
         assert code == 0
         reps[nb] = (json.loads((out / "report.json").read_text()), (out / "report.md").read_text())
-    (u, u_md), (b, b_md) = reps["unbounded"], reps["bounded"]
+    (u, _), (b, b_md) = reps["unbounded"], reps["bounded"]
     assert u["schema_version"] == b["schema_version"] == R.SCHEMA_VERSION
     assert (u["neighbours"], b["neighbours"], b["unit"]) == ("unbounded", "bounded", "person")
     assert "in the data" in u["reading"]["question"] and "value" in b["reading"]["question"]
@@ -527,7 +529,8 @@ def test_help_and_refusals_do_not_load_the_mathematics():
 
     code = ("import sys\nfrom dpsemantics.report.__main__ import main\n"
             "rc = main(['--mechanism', 'laplace', '--epsilon', '-1'])\n"
-            "assert rc == 2, rc\nassert 'numpy' not in sys.modules and 'scipy' not in sys.modules, sorted(sys.modules)\n")
+            "assert rc == 2, rc\n"
+            "assert 'numpy' not in sys.modules and 'scipy' not in sys.modules, sorted(sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip() == "error: epsilon: must be > 0 (got -1.0)"

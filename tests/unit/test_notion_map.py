@@ -11,7 +11,7 @@ matplotlib.use("Agg")
 from dpsemantics import claims, notion_map as M  # noqa: E402
 from dpsemantics.book import notion_map_figure  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TOC = (ROOT / "_toc.yml").read_text()
 # the chapter lines of _toc.yml, commented out or not (a chapter is commented until its notebook runs)
 TOC_FILES = set(re.findall(r"^\s*#?\s*-\s*file:\s*(\S+)", TOC, flags=re.M))

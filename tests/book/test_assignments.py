@@ -12,8 +12,8 @@
   blank zero, one wrong answer loses exactly its points (with feedback that leads with the verdict and never
   shows the value), a blank notebook with its metadata edited to carry passing tests zero, and the score table
   has a column per written question with its points (about 30 s on an idle machine: a kernel per submission).
-* The autograder zip grades a submission in a fresh virtual environment outside the repository, offline
-  (about 1.5–2 minutes on an idle 2-core machine, most of it pip installing otter's dependencies).
+* The autograder zip grading a submission in a fresh virtual environment is ``tests/e2e/test_autograder_zip.py``;
+  the intro assignment both use is the session fixture ``intro_assignment`` (``tests/conftest.py``).
 """
 
 import ast
@@ -75,7 +75,8 @@ def _test_files(master, chapter):
             questions.setdefault(current, []).append(f"@test_case(points={points}, hidden={hidden})\n{body}")
     files = []
     for name, cases in questions.items():
-        source = "from otter.test_files import test_case\n\nOK_FORMAT = False\n\n" + f'name = "{name}"\n\n' + "\n\n".join(cases)
+        source = ("from otter.test_files import test_case\n\nOK_FORMAT = False\n\n" + f'name = "{name}"\n\n'
+                  + "\n\n".join(cases))
         files.append((f"{chapter}/{name}.py", source))
     return files
 
@@ -147,8 +148,8 @@ def test_master_notebook_solutions_pass_their_public_and_hidden_tests(chapter):
     master = MASTERS[chapter.stem]
     raw = [c.source for c in master.cells if c.cell_type == "raw"]
     assert raw[0].startswith("# ASSIGNMENT CONFIG")
-    questions = [line.split(": ", 1)[1] for src in raw if src.startswith("# BEGIN QUESTION") for line in src.splitlines()
-                 if line.startswith("name: ")]
+    questions = [line.split(": ", 1)[1] for src in raw if src.startswith("# BEGIN QUESTION")
+                 for line in src.splitlines() if line.startswith("name: ")]
     expected = []
     for ex in CATALOGUE:
         if ex.chapter.endswith(chapter.stem):
@@ -293,7 +294,8 @@ def test_hidden_tests_grade_without_the_package():
     """The hidden tests still grade with dpsemantics made unimportable and every check broken."""
     master = MASTERS["causal-view"]
     files = _test_files(master, "causal-view")
-    breaker = "import sys\nfor _m in [m for m in sys.modules if m.startswith('dpsemantics')]:\n    sys.modules[_m] = None\n"
+    breaker = ("import sys\nfor _m in [m for m in sys.modules if m.startswith('dpsemantics')]:\n"
+               "    sys.modules[_m] = None\n")
     assert grade_isolated(_solution_code(master) + [breaker], files)[0] == sum(
         ex.points for ex in CATALOGUE if ex.chapter.endswith("causal-view") and ex.check)
 
@@ -301,13 +303,6 @@ def test_hidden_tests_grade_without_the_package():
 # ---------------------------------------------------------------------------------------------------------
 # End to end through otter (intro)
 # ---------------------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def intro_assignment(tmp_path_factory):
-    out = tmp_path_factory.mktemp("assignments")
-    intro = next(nb for nb in CHAPTERS if nb.stem == "intro")
-    return assignments.make_assignment(intro, out, run_tests=False)
 
 
 def _submissions(folder, target):
@@ -340,7 +335,8 @@ def test_otter_grades_the_intro_assignment(intro_assignment, tmp_path):
     folder = intro_assignment
     student = nbformat.read(folder / "student" / "intro.ipynb", as_version=4)
     student_text = "\n".join(c.source for c in student.cells)
-    assert "eps_group = ..." in student_text and "3 * 0.5" not in student_text, "solution code left in the student notebook"
+    assert "eps_group = ..." in student_text and "3 * 0.5" not in student_text, (
+        "solution code left in the student notebook")
     assert 'grader.check("intro-ex-group")' in student_text
     assert assignments.wheel_name() in student_text and "%pip install" in student_text
     assert '"dpsemantics==' not in student_text, "the student notebook must install the wheel shipped beside it"
@@ -348,7 +344,8 @@ def test_otter_grades_the_intro_assignment(intro_assignment, tmp_path):
     points = {ex.label: ex.points for ex in CATALOGUE if ex.chapter == "book/intro" and ex.check}
     csv_path = tmp_path / "scores.csv"
     results = {}
-    rows = {r["submission"]: r for r in assignments.grade(folder, _submissions(folder, tmp_path / "subs"), csv_path, results)}
+    graded = assignments.grade(folder, _submissions(folder, tmp_path / "subs"), csv_path, results)
+    rows = {r["submission"]: r for r in graded}
     possible = sum(points.values())
     assert rows["solutions.ipynb"]["total"] == rows["solutions.ipynb"]["possible"] == possible
     assert rows["unanswered.ipynb"]["total"] == 0
@@ -358,7 +355,8 @@ def test_otter_grades_the_intro_assignment(intro_assignment, tmp_path):
     assert wrong["intro-ex-group"] == 0 and all(wrong[q] == p for q, p in points.items() if q != "intro-ex-group")
     with open(csv_path) as f:
         table = list(csv.DictReader(f))
-    assert [r["submission"] for r in table] == ["one-wrong.ipynb", "solutions.ipynb", "unanswered.ipynb", "zz-metadata-edited.ipynb"]
+    assert [r["submission"] for r in table] == ["one-wrong.ipynb", "solutions.ipynb", "unanswered.ipynb",
+                                                "zz-metadata-edited.ipynb"]
     assert float(table[1]["total"]) == possible
     # the written questions are in the export, with their points, for the instructor to fill in
     manual = assignments.manual_questions("intro")
@@ -421,84 +419,5 @@ def test_the_tamper_suite_would_catch_checks_run_in_the_kernel():
     names = _answer_names("semantic-privacy")
     possible = sum(ex.points for ex in CATALOGUE if ex.chapter.endswith("semantic-privacy") and ex.check)
     for tamper in ("rebind coursework", "replace the checks"):
-        assert grade_isolated(blank + [ASSIGN_WRONG.format(names=names), TAMPERS[tamper]], files) == (possible, possible)
-
-
-# ---------------------------------------------------------------------------------------------------------
-# The autograder zip grades anywhere: a fresh virtual environment, offline, with nothing but the zip
-# ---------------------------------------------------------------------------------------------------------
-
-
-def test_autograder_zip_grades_in_a_fresh_environment(intro_assignment, tmp_path):
-    """From the zip alone: a new virtual environment outside the repository gets exactly the requirements the
-    zip's environment.yml lists (otter-grader, the pins, the package's wheel from the zip's ``files/``),
-    installed offline from ``make setup``'s wheelhouse; the student notebook, run there with the package
-    uninstalled, installs it from the wheel shipped beside it; then ``otter run`` grades the solutions (full
-    marks) and the blank notebook (zero).  About a minute and a half, most of it pip installing otter's
-    dependencies."""
-    import os
-    import shutil
-    import subprocess
-    import venv
-    import zipfile
-
-    import yaml
-
-    from conftest import ROOT
-
-    wheelhouse = ROOT / ".venv" / "wheelhouse"
-    if not any(wheelhouse.glob("otter_grader-*.whl")):
-        pytest.fail(f"{wheelhouse} has no otter-grader wheel: run `make setup` (it keeps the grading environment's wheels; "
-                    "on a checkout set up before it did, remove .venv/.installed-stamp first)")
-    work = tmp_path / "grading"
-    source = work / "source"
-    with zipfile.ZipFile(assignments.autograder_zip(intro_assignment)) as z:
-        z.extractall(source)
-    zip_copy = work / "autograder.zip"
-    shutil.copy(assignments.autograder_zip(intro_assignment), zip_copy)
-    env_dir = work / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
-    python, bindir = env_dir / "bin" / "python", env_dir / "bin"
-    home = work / "home"
-    home.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "PYTHON", "JUPYTER", "VIRTUAL_ENV"))}
-    env |= {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheelhouse), "PIP_CONFIG_FILE": os.devnull,
-            "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONNOUSERSITE": "1", "HOME": str(home),
-            "PATH": f"{bindir}{os.pathsep}{env.get('PATH', '')}"}
-
-    def run(*args, cwd=work, timeout=600):
-        proc = subprocess.run([str(a) for a in args], capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout)
-        assert proc.returncode == 0, f"{' '.join(map(str, args))} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
-        return proc.stdout
-
-    conda = yaml.safe_load((source / "environment.yml").read_text())
-    pip = next(d["pip"] for d in conda["dependencies"] if isinstance(d, dict))
-    (source / "requirements-from-zip.txt").write_text("\n".join(pip) + "\n")
-    run(python, "-m", "pip", "install", "--quiet", "--no-compile", "-r", "requirements-from-zip.txt", cwd=source)
-    where = run(python, "-c", "import dpsemantics, otter; print(dpsemantics.__file__)")
-    assert str(ROOT) not in where and "site-packages" in where, where
-
-    # the student notebook installs the package from the wheel handed out with it
-    run(python, "-m", "pip", "uninstall", "--quiet", "--yes", "dpsemantics")
-    student = work / "student"
-    shutil.copytree(intro_assignment / "student", student)
-    run(bindir / "jupyter", "nbconvert", "--to", "notebook", "--execute", "--allow-errors", "--output", "executed.ipynb",
-        "intro.ipynb", cwd=student)
-    installed = nbformat.read(student / "executed.ipynb", as_version=4)
-    first = next(c for c in installed.cells if c.cell_type == "code" and assignments.wheel_name() in c.source)
-    assert not [o for o in first.outputs if o.get("output_type") == "error"], first.outputs
-    assert "site-packages" in run(python, "-c", "import dpsemantics; print(dpsemantics.__file__)")
-
-    subs = work / "submissions"
-    subs.mkdir()
-    shutil.copy(intro_assignment / "autograder" / "intro.ipynb", subs / "solutions.ipynb")
-    shutil.copy(intro_assignment / "student" / "intro.ipynb", subs / "blank.ipynb")
-    possible = sum(ex.points for ex in CATALOGUE if ex.chapter == "book/intro" and ex.check)
-    for name, expected in (("solutions", possible), ("blank", 0)):
-        out = work / f"out-{name}"
-        out.mkdir()
-        run(bindir / "otter", "run", "-a", zip_copy, "-o", out, subs / f"{name}.ipynb")
-        results = __import__("json").loads((out / "results.json").read_text())
-        scored = {t["name"]: t["score"] for t in results["tests"] if "score" in t}
-        assert set(scored) == {ex.label for ex in CATALOGUE if ex.chapter == "book/intro" and ex.check}, scored
-        assert sum(scored.values()) == expected, (name, results["tests"])
+        tampered = blank + [ASSIGN_WRONG.format(names=names), TAMPERS[tamper]]
+        assert grade_isolated(tampered, files) == (possible, possible)

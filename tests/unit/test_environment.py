@@ -4,7 +4,7 @@ import re
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _pins(lines):
@@ -46,4 +46,5 @@ def test_every_requirement_is_pinned_exactly():
 def test_environment_yml_matches_pyproject():
     py, env = pyproject_pins(), environment_pins()
     assert py, "no pins found in pyproject.toml"
-    assert py == env, f"pins differ: only in pyproject {set(py.items()) - set(env.items())}, only in environment.yml {set(env.items()) - set(py.items())}"
+    only_py, only_env = set(py.items()) - set(env.items()), set(env.items()) - set(py.items())
+    assert py == env, f"pins differ: only in pyproject {only_py}, only in environment.yml {only_env}"

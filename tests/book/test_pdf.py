@@ -1,8 +1,9 @@
 """The printable edition: both PDFs from the strict build's HTML (no second execution of the chapters).
 
 The book's PDF is printed from the ``_build/html`` that ``strict_build`` (conftest) made for the other
-book tests; the student edition is built from the same build's executed notebooks with the solutions cut
-(``student_edition --executed``) and printed.  The PDFs land where ``make pdf`` puts them.  Without
+book tests; the student edition (``student_build``, conftest: built in the background while the other tests of
+the built book run) comes from the same build's executed notebooks with the solutions cut
+(``student_edition --executed``), and is printed.  The PDFs land where ``make pdf`` puts them.  Without
 Chromium the test is skipped with that reason, never passed.
 
 The PDFs are read as a reader's PDF viewer would, with ``pypdf`` only: link annotations, named
@@ -21,8 +22,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import ROOT, jupyter_book
-from dpsemantics.book import pdf, student_edition
+from conftest import ROOT, STUDENT_SRC
+from dpsemantics.book import pdf
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf is not installed (pip install -e '.[book]')")
 
@@ -45,19 +46,17 @@ def needs_chromium():
 
 
 @pytest.fixture(scope="module")
-def pdfs(strict_build, tmp_path_factory):
+def pdfs(strict_build, student_build):
     needs_chromium()
     assert strict_build.returncode == 0, "the strict build failed; see test_strict_build_succeeds"
     book = pdf.print_book(ROOT / "_build" / "html", OUT / "book.pdf")
-    src = tmp_path_factory.mktemp("student") / "student-src"
-    student_edition.write_edition(src, executed=ROOT / "_build" / "jupyter_execute")
-    proc = jupyter_book(".", "--keep-going", cwd=src)
-    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
-    executed = [line for line in proc.stdout.splitlines() if "Executing notebook" in line]
+    assert student_build.returncode == 0, (student_build.stdout + student_build.stderr)[-3000:]
+    executed = [line for line in student_build.stdout.splitlines() if "Executing notebook" in line]
     # The reproducibility report is the one page whose code differs in the student edition (it leaves out the
     # rows the exercises ask for), so it alone runs again; every chapter is reused.
     assert all("book/claims." in line for line in executed), f"the student edition executed a page again: {executed}"
-    student = pdf.print_book(src / "_build" / "html", OUT / "book-student.pdf", edition="Student edition: without solutions")
+    student = pdf.print_book(STUDENT_SRC / "_build" / "html", OUT / "book-student.pdf",
+                             edition="Student edition: without solutions")
     return {"book": book, "student": student}
 
 
@@ -222,7 +221,8 @@ def test_chapter_titles_are_numbered_in_the_body(pdfs):
     reader, _, lines = _read(pdfs["book"]["pdf"])
     for doc in pdfs["book"]["docs"]:
         if doc["doc"] in {"book/intro", "book/causal-view"}:
-            first = [t for y, t in lines[doc["page"] - 1] if y < float(reader.pages[0].mediabox.height) - pdf.MARGIN_MM["top"] * MM]
+            top = float(reader.pages[0].mediabox.height) - pdf.MARGIN_MM["top"] * MM
+            first = [t for y, t in lines[doc["page"] - 1] if y < top]
             assert _norm(first[0]).startswith(_norm(doc["title"][:20])) and re.match(r"\d+\.", first[0]), first[:2]
 
 
@@ -242,6 +242,8 @@ def test_no_link_to_a_local_address_and_every_internal_link_resolves(pdfs):
         internal = sum("/Dest" in annot for _, annot in _links(reader))
         assert internal >= 800, f"only {internal} internal links in {result['pdf']}"
         assert _link_faults(reader) == [], result["pdf"]
+        # links in the HTML to an id no printed page has (print_book unlinks them and keeps their text)
+        assert result["broken"] == [], result["pdf"]
 
 
 def test_contents_entries_link_to_their_pages_and_show_their_numbers(pdfs):
@@ -354,13 +356,15 @@ def _fonts(reader):
 def test_no_unresolved_references_or_missing_glyphs(pdfs):
     for result in pdfs.values():
         text = _flat(result["pdf"])
-        assert "??" not in text, f"unresolved reference in {result['pdf']}: …{text[max(0, text.find('??') - 80):text.find('??') + 40]}…"
+        at = text.find("??")
+        assert at < 0, f"unresolved reference in {result['pdf']}: …{text[max(0, at - 80):at + 40]}…"
         assert "\ufffd" not in text, f"a character without a glyph (U+FFFD) in {result['pdf']}"
         for font in _fonts(pypdf.PdfReader(result["pdf"])):
             if font.get("/Subtype") == "/Type3":
                 continue  # drawn by the PDF itself
             descriptor = font.get("/FontDescriptor", {}).get_object() if font.get("/FontDescriptor") else {}
-            assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), f"font not embedded: {font.get('/BaseFont')}"
+            assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), (
+                f"font not embedded: {font.get('/BaseFont')}")
         if shutil.which("fc-list"):
             uncovered = sorted({c for c in text if ord(c) > 127 and c.isprintable() and not _font_covers(c)})
             assert not uncovered, f"characters no installed font can draw in {result['pdf']}: {uncovered}"
@@ -376,14 +380,16 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</title
 
 def _small_book(root, site: str):
     (root / "book" / "api").mkdir(parents=True)
-    (root / "_toc.yml").write_text("format: jb-book\nroot: book/index\nparts:\n  - caption: Chapters\n    numbered: true\n"
-                                   "    chapters:\n      - file: book/one\n      - file: book/api/index\n")
+    (root / "_toc.yml").write_text("format: jb-book\nroot: book/index\nparts:\n  - caption: Chapters\n"
+                                   "    numbered: true\n    chapters:\n      - file: book/one\n"
+                                   "      - file: book/api/index\n")
     (root / "_config.yml").write_text('title: "A small book"\nauthor: "Someone"\n')
     urls = f'\n[project.urls]\nDocumentation = "{site}"\n' if site else ""
     (root / "pyproject.toml").write_text(f'[project]\nname = "small"\nversion = "0"\n{urls}')
     html = root / "html"
     (html / "book" / "api").mkdir(parents=True)
-    (html / "book" / "index.html").write_text(PAGE.format(title="Preface", id="preface", number="", body=textwrap.dedent("""
+    (html / "book" / "index.html").write_text(PAGE.format(title="Preface", id="preface", number="",
+                                                          body=textwrap.dedent("""
         <p>See <a class="reference internal" href="one.html#second-part">the second part</a>,
         <a href="one.html">chapter one</a>, <a href="api/index.html#pkg.fn">the function</a>,
         <a href="../_sources/book/index.md">the source</a>, <a href="https://example.com/paper">a paper</a>
@@ -393,11 +399,13 @@ def _small_book(root, site: str):
     (html / "book" / "one.html").write_text(PAGE.format(
         title="Chapter one", id="chapter-one", number='<span class="section-number">1. </span>',
         body='<section id="second-part"><h2><span class="section-number">1.0. </span>Second part</h2>'
-             '<p>Back to <a href="#chapter-one">the start</a> and <a href="index.html">the preface</a>.</p></section>' + sections
+             '<p>Back to <a href="#chapter-one">the start</a> and <a href="index.html">the preface</a>.</p>'
+             '</section>' + sections
              # a heading the page cannot keep with its text: the heading check must see it
              + '<section id="cut"><h2><span class="section-number">1.4. </span>Cut off</h2>'
                '<p style="break-before: page">forced onto the next page</p></section>'))
-    (html / "book" / "api" / "index.html").write_text(PAGE.format(title="API", id="api", number="", body="<p id='pkg.fn'>fn</p>"))
+    (html / "book" / "api" / "index.html").write_text(
+        PAGE.format(title="API", id="api", number="", body="<p id='pkg.fn'>fn</p>"))
     return html
 
 
@@ -421,7 +429,8 @@ def test_links_stay_inside_the_pdf_or_go_to_the_public_site(tmp_path, site):
     preface, one = (next(d for d in result["docs"] if d["doc"] == doc) for doc in ("book/index", "book/one"))
     # the preface's links to chapter one and its second part, chapter one's links to itself and to the preface,
     # and the contents' entries all land on the pages of the PDF where their targets are
-    assert dests["doc-one"][0] == dests["one--chapter-one"][0] == one["page"] - 1 > preface["page"] - 1 == dests["doc-index"][0]
+    assert (dests["doc-one"][0] == dests["one--chapter-one"][0] == one["page"] - 1
+            > preface["page"] - 1 == dests["doc-index"][0])
     landed = {dests[name][0] for name in internal}
     assert {preface["page"] - 1, one["page"] - 1} <= landed and max(landed) < len(reader.pages)
     assert len(internal) >= 4 + 5  # four links in the text, five contents entries (two pages, four sections)
@@ -431,6 +440,7 @@ def test_links_stay_inside_the_pdf_or_go_to_the_public_site(tmp_path, site):
     assert sorted(_uris(reader)) == sorted(web)
     outline = _outline(reader)
     assert [(d, t) for d, t, _, _ in outline] == [(0, "Preface"), (0, "1. Chapter one"), (1, "1.0. Second part"),
-                                                  (1, "1.1. Part 1"), (1, "1.2. Part 2"), (1, "1.3. Part 3"), (1, "1.4. Cut off")]
+                                                  (1, "1.1. Part 1"), (1, "1.2. Part 2"), (1, "1.3. Part 3"),
+                                                  (1, "1.4. Cut off")]
     faults = _heading_faults(str(tmp_path / "small.pdf"))
     assert len(faults) == 1 and "'1.4. Cut off' ends the page" in faults[0], faults
