@@ -61,6 +61,7 @@ def laplace_delta(eps0: float, k: int, eps: float, dps: int = 30, contour: float
             far.append(far[-1] + mp.pi / (2 * e0))
         far.append(top)
         value = (mp.quad(integrand, points) + (mp.quad(integrand, far) if top > near else 0)) / mp.pi
-        bound = mp.exp(c * e0) / 2 + mp.exp(-e0 * (1 + c)) / 2 + mp.exp(c * e0) * (1 + mp.exp(-e0 * (1 + 2 * c))) / (4 * top)
+        bound = (mp.exp(c * e0) / 2 + mp.exp(-e0 * (1 + c)) / 2
+                 + mp.exp(c * e0) * (1 + mp.exp(-e0 * (1 + 2 * c))) / (4 * top))
         rest = bound**k * mp.exp(-c * e) / (mp.pi * top)
         return float(value), float(rest)

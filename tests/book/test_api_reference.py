@@ -13,8 +13,7 @@ import re
 import pytest
 
 from dpsemantics import book, claims
-from dpsemantics.book.api_reference import (API_MODULES, docstring_for_page, documented_objects, first_sentence,
-                                             public_names)
+from dpsemantics.book.api_reference import (API_MODULES, docstring_for_page, documented_objects, public_names)
 from dpsemantics.book.api_usage import calls_by_section, heading_text, resolve
 
 BOX = re.compile(r"^```\{prf:(?!proof\})(\w+)\}[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
@@ -131,7 +130,8 @@ def test_docstring_math_for_the_page_outside_literals_only():
 
 def test_docstring_bare_indices_and_names_for_the_page():
     """Issue 25: the API pages showed δ_g, x_i, ε_rr and prog_status as plain text."""
-    assert docstring_for_page(["(gε, δ_g)-DP for x_i, ε_rr; prog_status, delta_prime, prog_𝒜 and :func:`notion_map.x_y`"]) == [
+    text = "(gε, δ_g)-DP for x_i, ε_rr; prog_status, delta_prime, prog_𝒜 and :func:`notion_map.x_y`"
+    assert docstring_for_page([text]) == [
         "(gε, δ\\ :dps-sub:`g`\\ )-DP for x\\ :dps-sub:`i`\\ , ε\\ :dps-sub:`rr`\\ ; ``prog_status``, ``delta_prime``, "
         "``prog_𝒜`` and :func:`notion_map.x_y`"]
 

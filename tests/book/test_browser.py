@@ -912,7 +912,7 @@ def _prints_in_a_loop(source: str) -> bool:
         for body in lines[k + 1:]:
             stripped = body.strip()
             depth = len(body) - len(body.lstrip())
-            if stripped and depth <= indent and not stripped[0] in ")]}":
+            if stripped and depth <= indent and stripped[0] not in ")]}":
                 break
             if stripped.startswith("print("):
                 return True

@@ -65,17 +65,17 @@ NOT_FUZZED = {
     "candidate_populations", "universal_epsilon", "random_population",
     "log_ratio_by_value", "inheritance_population",
     "interference_epsilon", "adversary_learning", "path_effects", "nondisclosure_epsilon",
-    "experiment_log_ratio", "experiment_coverage", "pairwise_conditionally_independent", 
+    "experiment_log_ratio", "experiment_coverage", "pairwise_conditionally_independent",
     "posterior_interval_probability", "ratio_interval_probability", "difference_interval_probability",
     "posterior_quantile", "finite_loss", "explain", "hamming_adjacent", "first_exceeding",
     "conditioning_bad_mass", "smoking_study", "median_mechanism", "event_violation",
-    "candidate_populations", "universal_epsilon", "random_population", 
-    "log_ratio_by_value", "inheritance_population", 
+    "candidate_populations", "universal_epsilon", "random_population",
+    "log_ratio_by_value", "inheritance_population",
     "interference_epsilon", "adversary_learning", "path_effects", "nondisclosure_epsilon",
     "experiment_log_ratio", "experiment_coverage", "pairwise_conditionally_independent", "game_weights",
     "posterior_interval_probability", "ratio_interval_probability", "difference_interval_probability",
     "posterior_quantile", "finite_loss", "explain", "hamming_adjacent", "first_exceeding",
-    "conditioning_bad_mass", "smoking_study", "median_mechanism", "event_violation", 
+    "conditioning_bad_mass", "smoking_study", "median_mechanism", "event_violation",
 }
 
 

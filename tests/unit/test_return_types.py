@@ -53,7 +53,8 @@ def _numpy_scalars(result, where="result"):
     if isinstance(result, (tuple, list)):
         return [w for k, part in enumerate(result) for w in _numpy_scalars(part, f"{where}[{k}]")]
     if dataclasses.is_dataclass(result) and not isinstance(result, type):
-        return [w for f in dataclasses.fields(result) for w in _numpy_scalars(getattr(result, f.name), f"{where}.{f.name}")]
+        return [w for f in dataclasses.fields(result)
+                for w in _numpy_scalars(getattr(result, f.name), f"{where}.{f.name}")]
     if isinstance(result, dict):
         return [w for k, part in result.items() for w in _numpy_scalars(part, f"{where}[{k!r}]")]
     if isinstance(result, np.generic) or (isinstance(result, np.ndarray) and result.ndim == 0):
@@ -98,7 +99,8 @@ OBJECT_CALLS = {
     "notions.membership_pairs": lambda: notions.membership_pairs(_M, _PRIOR),
     "notions.membership_privacy_of": lambda: notions.membership_privacy_of(_M, _PRIOR, 0.3),
     "notions.adversaries": lambda: list(notions.adversaries(2)),
-    "disclosure.posterior_interval_probability": lambda: disclosure.posterior_interval_probability(0.3, 0.1, 0.6, _LOSS),
+    "disclosure.posterior_interval_probability":
+        lambda: disclosure.posterior_interval_probability(0.3, 0.1, 0.6, _LOSS),
     "disclosure.ratio_interval_probability": lambda: disclosure.ratio_interval_probability(0.3, 1.0, _LOSS),
     "disclosure.difference_interval_probability": lambda: disclosure.difference_interval_probability(0.3, 1.0, _LOSS),
     "disclosure.posterior_quantile": lambda: disclosure.posterior_quantile(0.3, 0.9, _LOSS),
@@ -161,7 +163,8 @@ def test_dwork_mcsherry_delta_elementwise_issue_21():
     """δ′ at ε′ = 0.1 is 1.0 (to 1e-15) for n = 5, σ = 0.5, with or without a second ε′ ≥ ½ beside it (where δ′ = 0):
     P[|2t − 1| > 4σ² artanh(2ε′)] for t ~ N(5, σ²), computed here from the normal CDF."""
     c = 4 * 0.25 * math.atanh(0.2)
-    want = 0.5 * math.erfc(((1 + c) / 2 - 5) / (0.5 * math.sqrt(2))) + 0.5 * math.erfc((5 - (1 - c) / 2) / (0.5 * math.sqrt(2)))
+    want = (0.5 * math.erfc(((1 + c) / 2 - 5) / (0.5 * math.sqrt(2)))
+            + 0.5 * math.erfc((5 - (1 - c) / 2) / (0.5 * math.sqrt(2))))
     assert semantic.dwork_mcsherry_delta(5, 0.5, 0.1) == pytest.approx(want, abs=1e-15)
     np.testing.assert_allclose(semantic.dwork_mcsherry_delta(5, 0.5, [0.1, 0.6]), [want, 0.0], atol=1e-15)
 
@@ -173,7 +176,8 @@ def test_decorator_names_parameters_and_keeps_the_rule():
 
     assert f(1.0, 2.0) == (3.0, math.e) and all(type(v) is float for v in f(1.0, 2.0))
     assert f(1000.0, 0.0)[1] == math.inf  # overflow is +inf, not a warning
-    with pytest.raises(ValueError, match=r"eps, delta must broadcast to one shape \(got shapes eps: \(2,\), delta: \(3,\)\)"):
+    shapes = r"eps, delta must broadcast to one shape \(got shapes eps: \(2,\), delta: \(3,\)\)"
+    with pytest.raises(ValueError, match=shapes):
         f([0.1, 0.2], [0.1, 0.2, 0.3])
     with pytest.raises(ValueError, match="delta must not be NaN"):
         f(0.1, math.nan)

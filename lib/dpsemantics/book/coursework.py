@@ -370,7 +370,8 @@ def _ref_eq4_slip(*, eps=0.7, alpha=0.1):
     largest power of a level-α test against randomized response (K&S eq. (4); Wasserman & Zhou)."""
     from ..claims import ks as ks_claims
 
-    p0, p1 = ks_claims.record_test_distributions(mechanisms.one_record_randomized_response(eps), 0, [0.5, 0.5], {0}, {1})
+    rr = mechanisms.one_record_randomized_response(eps)
+    p0, p1 = ks_claims.record_test_distributions(rr, 0, [0.5, 0.5], {0}, {1})
     return (Reference("printed_bound", math.exp(eps * alpha)),
             Reference("corrected_bound", semantic.most_powerful_power(p0, p1, alpha), fraction=True))
 

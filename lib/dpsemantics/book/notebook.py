@@ -121,7 +121,8 @@ def quantities(caption: str, values: dict, *, header=("quantity", "value"), digi
         else:
             rows.append([key, value])
     if check is not None:
-        rows += [[f"check of `{part.name}`", f"{'right' if part.ok else 'not yet'}: {part.feedback}"] for part in check.parts]
+        rows += [[f"check of `{part.name}`", f"{'right' if part.ok else 'not yet'}: {part.feedback}"]
+                 for part in check.parts]
     table(list(header), rows, digits=digits, caption=caption, name=name)
 
 

@@ -64,7 +64,8 @@ def critical_priors(eps, metric: str, n: int = 400):
     between, plus Lemma 3.4's extremal priors 1/(1 + e^{±ε/2}) and 1/2."""
     n = check_positive_int(n, "n", minimum=4, maximum=10**7)
     tail = np.logspace(-15, -1, n // 4)
-    grid = np.concatenate([tail, np.linspace(0.1, 0.9, n // 2), 1 - tail, [0.5], np.atleast_1d(D.worst_case_prior(eps))])
+    grid = np.concatenate([tail, np.linspace(0.1, 0.9, n // 2), 1 - tail, [0.5],
+                           np.atleast_1d(D.worst_case_prior(eps))])
     return np.unique(np.clip(grid, 1e-15, 1 - 1e-15))
 
 

@@ -184,8 +184,9 @@ MUTATIONS = [
     Mutation("tsd-s2-noninterference", "smaller-constant", "changing the whole input moves the output by at most "
              "1·ε_DP (n → 1)", _interference_constant_one),
     Mutation("tsd-table1-def7-attack", "bound-at-0.99-supremum", "ε-DP ⇒ Definition 7 with 0.99·e^ε in place of e^ε",
-             _scaled("tsd-table1-def7-attack"), "the ε-DP mechanism with 𝒜(d)(0) = e^ε 𝒜(d′)(0) on one pair attains e^ε "
-             "at the point-mass population (the pair LP's primal)"),
+             _scaled("tsd-table1-def7-attack"),
+             "the ε-DP mechanism with 𝒜(d)(0) = e^ε 𝒜(d′)(0) on one pair attains e^ε at the point-mass population "
+             "(the pair LP's primal)"),
     Mutation("tsd-s1.1-data-point-effect-any-relation", "bound-at-0.99-supremum", "the effect of D₁ on O is at most "
              "0.99·e^ε", _scaled("tsd-s1.1-data-point-effect-any-relation"),
              "the geometric count's ratio e^ε between neighbouring counts, at a point-mass population"),

@@ -739,7 +739,7 @@ def _def4_printed_certificate():
 def _slip(lhs, rhs, labels, evidence="extremal"):
     """A slip's check: the printed form against what the argument needs (refuted when the slip matters)."""
     return lambda tighten=1.0: Verdict.of(lhs(), rhs, evidence=evidence, tighten=tighten, labels=labels,
-                                          second=f"none: a counterexample to the text as printed, computed exactly")
+                                          second="none: a counterexample to the text as printed, computed exactly")
 
 
 def _eq7_as_printed():
