@@ -115,8 +115,7 @@ def draw(ax=None, *, fontsize: float = FONTSIZE):
     """Draw the map (on ``ax``, or on a new figure as wide as the text column, so that text and boxes keep
     their measured sizes, with the two legends below it); returns the figure."""
     import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Patch, PathPatch
+    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, PathPatch
     from matplotlib.path import Path
 
     graph = layout(fontsize)

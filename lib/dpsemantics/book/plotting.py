@@ -23,11 +23,15 @@ import math
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 
 from .render import exponents, scientific
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["PALETTE", "LINESTYLES", "MARKERS", "COLUMN_WIDTH", "use_house_style", "new_figure", "finish", "plain_log_ticks",
            "readable_number", "legend_covers_data", "coinciding", "plot_series", "FIGURE_DIR_ENV"]
@@ -208,7 +212,7 @@ def _readable_texts(fig) -> None:
             text.set_text(_readable_text(text.get_text()))
 
 
-def _data_points(ax) -> "np.ndarray":
+def _data_points(ax) -> np.ndarray:
     """Display coordinates of what ``ax`` draws as data: points along every line (its segments sampled, so a
     straight line between two far points counts), markers and scatter points, bars and filled areas."""
     import numpy as np

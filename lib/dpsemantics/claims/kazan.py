@@ -569,7 +569,7 @@ def _thm39_tight():
 def _thm39_tight_margin_of_limit() -> float:
     """The PDP δ of the four-output pair at η = 1e-9·(ε′ − ε), as a fraction of δ′ (the smallest over the cases)."""
     lhs, rhs, _ = _thm39_tight()
-    return float(min(l / r for l, r in zip(lhs[5::6], rhs[5::6])))
+    return float(min(low / high for low, high in zip(lhs[5::6], rhs[5::6])))
 
 
 @lru_cache(maxsize=None)

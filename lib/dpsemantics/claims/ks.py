@@ -16,7 +16,7 @@ import math
 from fractions import Fraction
 
 import numpy as np
-from scipy.optimize import brentq, linprog
+from scipy.optimize import brentq
 
 from .. import semantic as S
 from ..indistinguishability import hockey_stick, smallest_delta, total_variation
@@ -93,7 +93,7 @@ def _search_thm22_forward():
     search over full beliefs cross-checks the exact value on the extremal mechanism."""
     lhs, rhs, labels = [], [], []
     for eps in (0.01, 0.05, 0.1, 0.5, 1.0, 2.0, 3.0):
-        for name, m in ((f"geometric count n=2", geometric_count(2, eps)), ("geometric count n=3", geometric_count(3, eps)),
+        for name, m in (("geometric count n=2", geometric_count(2, eps)), ("geometric count n=3", geometric_count(3, eps)),
                         ("local RR n=2", local_randomized_response(2, eps))):
             lhs.append(S.semantic_epsilon(m).epsilon); rhs.append(math.expm1(m.epsilon()))  # noqa: E702
             labels.append(f"{name}, eps={eps}")
@@ -1177,7 +1177,6 @@ def _rr_semantic_bound(eps0: Fraction, s: Fraction):
 def _certified_s32_eps_sp_3eps_dp(tighten: float = 1.0) -> Verdict:
     """'ε-SP ⇒ 3ε-DP' refuted: randomized response with ε₀ = 2 is proved 0.4622-SP (tanh(1/2) = 0.46212…) by
     :func:`_rr_semantic_bound`, and it is exactly 2-DP > 3·0.4622 = 1.3866."""
-    from mpmath import iv
 
     from .certify import interval_refutation
 

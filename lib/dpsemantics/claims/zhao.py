@@ -282,7 +282,7 @@ def _certified_g(kind: str, verdict: Verdict) -> Verdict:
     if not proved:
         return verdict
     return replace(verdict, evidence=("certified-interval",),
-                   domain=(f"b ∈ [0, 1] (both branches)" if kind != "branches" else "x ∈ (0, e^{−ε}) (up to 10⁻¹² of 0 "
+                   domain=("b ∈ [0, 1] (both branches)" if kind != "branches" else "x ∈ (0, e^{−ε}) (up to 10⁻¹² of 0 "
                            "and a relative 10⁻⁹ of e^{−ε}, in s = x(1 + e^ε) − 1)") + f" at ε ∈ {{{', '.join(map(str, _G_EPS))}}}",
                    certificate=f"mpmath.iv branch-and-bound at 80 bits: {boxes} boxes proved ({2 * len(_G_EPS)} proofs); "
                                f"the grid of the margin: {verdict.cases} points")
