@@ -191,7 +191,8 @@ def test_relations_report_certified_fraction_and_certificates():
     """Every relation names one evidence kind and a domain; certified ones carry a reproducible certificate."""
     results = [claims.evaluate(c) for c in RELATIONS]
     certified = [r for r in results if r.verdict.certified]
-    assert certified, "no relation is certified"
+    # issue 20's target: at least 60 % of the printed relations proved on their domain (or refuted by a certificate)
+    assert len(certified) >= 0.6 * len(results), f"only {len(certified)} of {len(results)} relations certified"
     for r in certified:
         assert r.verdict.certificate and r.verdict.domain and r.status in ("reproduced", "discrepancy")
         assert ("boxes" in r.verdict.certificate) == (r.verdict.kind == "certified-interval")
