@@ -190,7 +190,7 @@ def _check_index(i, n: int, *, allow_zero: bool) -> int:
 
 
 def game_likelihoods(mechanism: FiniteMechanism, default=0) -> np.ndarray:
-    """Pr_g[t | x] for every game g = 0..n, database x and transcript t (K&S §2, Games 0..n): shape (n+1, n_db, n_t);
+    """Pr_g[t | x] for every game g = 0..n, database x and transcript t (K&S §2, Games 0..n): shape ``(n+1, n_db, n_t)``;
     Game 0 runs the mechanism on x, Game g on x₋g (record g set to ``default``)."""
     minus = _minus_index(mechanism, default)
     L = mechanism.matrix
@@ -200,7 +200,7 @@ def game_likelihoods(mechanism: FiniteMechanism, default=0) -> np.ndarray:
 def game_weights(mechanism: FiniteMechanism, belief, default=0):
     """Joint weights and evidences of every game and transcript (K&S §2, Games 0..n).
 
-    Returns ``w`` of shape (n+1, n_db, n_t) with w[g, x, t] = Pr_g[t | x] b[x] (:func:`game_likelihoods`) and
+    Returns ``w`` of shape ``(n+1, n_db, n_t)`` with w[g, x, t] = Pr_g[t | x] b[x] (:func:`game_likelihoods`) and
     ``z`` = w.sum(axis=1), the probability of t in game g under the belief b.  The posteriors b̄_g[x | t] are
     w[g, x, t]/z[g, t].
     """

@@ -34,7 +34,7 @@ _LRR = lambda: mechanisms.local_randomized_response(2, 1.0)  # noqa: E731
 # parameter name → a valid value (callables are factories)
 VALID = {
     "eps": 0.5, "eps0": 0.1, "eps_rr": 1.0, "eps_mech": 1.0, "eps_prime": 2.0, "eps_total": 1.0, "eps_sem": 0.5,
-    "eps_hat": 0.5, "eps_def": 0.5, "eps_dp": 0.5, "delta": 1e-6, "delta0": 0.0, "delta_prime": 0.01, "delta_total": 1e-6,
+    "eps_hat": 0.5, "eps_def": 0.5, "eps_dp": 0.5, "delta": 1e-6, "delta_slack": 1e-6, "delta0": 0.0, "delta_prime": 0.01, "delta_total": 1e-6,
     "delta_hat": 1e-3, "delta1": 1e-3, "sigma": 2.0, "sensitivity": 1.0, "rho": 0.1, "rhos": 0.1, "k": 10,
     "ks": [1, 10], "n": 3, "ell": 2, "prior": 0.3, "priors": [0.2, 0.5], "z": 0.5, "q": 0.3, "p": [0.5, 0.5],
     "b": 0.3, "alpha": 2.0, "ratio": 1.5, "low": 0.2, "high": 0.8, "max_difference": 0.2, "max_ratio": 2.0,

@@ -164,7 +164,7 @@ def _laplace_reference():
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "bench" / "laplace_reference.py"
+    path = Path(__file__).resolve().parents[2] / "bench" / "laplace_reference.py"
     spec = importlib.util.spec_from_file_location("laplace_reference", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
