@@ -189,8 +189,8 @@ def _sublinear(tighten=1.0):
     opt = _eps_curve("optimal") / KS
     lhs = list(adv[1:]) + list(opt) + [opt[149], opt[49]]
     rhs = list(adv[:-1]) + [0.05] * KS.size + [opt[49], opt[9]]
-    labels = [f"advanced eps(k)/k at k={k + 1} vs k={k}" for k in KS[:-1]] + [f"optimal eps(k)/k <= eps0 at k={k}"
-                                                                              for k in KS] \
+    labels = [f"advanced eps(k)/k at k={k + 1} vs k={k}" for k in KS[:-1]] \
+        + [f"optimal eps(k)/k <= eps0 at k={k}" for k in KS] \
         + ["optimal eps/k: k=150 vs 50", "optimal eps/k: k=50 vs 10"]
     return _v(lhs, rhs, "exhaustive", tighten, labels)
 
