@@ -1023,8 +1023,7 @@ def test_template_faults_on_sample_chapters():
                              *[("md", f"## {s}") for s in CLOSING_SECTIONS])
     assert any("after the first section" in f for f in template_faults(late_parameters))
     swapped = _cells(("md", "# T"), ("code", "x", ["parameters"]), ("md", "## Exercises"),
-                     ("md", "## What this chapter checked"),
-                     ("md", "## Summary"))
+                     ("md", "## What this chapter checked"), ("md", "## Summary"))
     assert any("closing sections" in f for f in template_faults(swapped))
     two_claims = _cells(("md", "# T"), ("code", "x", ["parameters"]), ("md", "## All claims of this chapter"),
                         *[("md", f"## {s}") for s in CLOSING_SECTIONS])
@@ -1050,8 +1049,8 @@ def test_every_chapter_follows_the_template():
 # beliefs (allowed once where the chapter says how a paper writes it, "Zhao et al. write $b_0$"), s for the semantic
 # ε̄, {} for the empty set, a margin formatted to four decimals.
 FORBIDDEN_NOTATION = {
-    "unbarred posterior b₀, bᵢ (b̄₀, b̄ᵢ)": re.compile(r"(?<!\\bar "
-                                                       r")(?<!\\bar\{)(?<![\w\\̄])b(_0|_i|_\{0\}|_\{i\}|₀|ᵢ)(?![\w])"),
+    "unbarred posterior b₀, bᵢ (b̄₀, b̄ᵢ)": re.compile(
+        r"(?<!\\bar )(?<!\\bar\{)(?<![\w\\̄])b(_0|_i|_\{0\}|_\{i\}|₀|ᵢ)(?![\w])"),
     "s for the semantic ε (ε̄)": re.compile(r"\$\d+s\$|semantic(-privacy)? (ε|epsilon)\s*[,(]?\s*\$?s(?!\w)"),
     "{} for the empty set (∅)": re.compile(r"\(\s*\d+,\s*\{\}\s*\)|\{\}-DP|knows \{\}"),
     "a margin to four decimals (three significant digits)": re.compile(r"margin[\w.\[\]\"']*:\.4f"),
@@ -1069,17 +1068,15 @@ def forbidden_notation(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("text", [r"$\mathrm{SD}(b_0[\cdot\mid y], b_i[\cdot\mid y])$", "SD(b₀, bᵢ)",
-                                  "its semantic ε $s$",
-                                  "semantic-privacy ε  (s)", "the line $3s$", "adversary A(1, {})",
-                                  'f"{v.margin:.4f}"'])
+                                  "its semantic ε $s$", "semantic-privacy ε  (s)", "the line $3s$",
+                                  "adversary A(1, {})", 'f"{v.margin:.4f}"'])
 def test_forbidden_notation_catches(text):
     assert forbidden_notation(text)
 
 
 @pytest.mark.parametrize("text", [r"$\mathrm{SD}(\bar b_0[\cdot\mid y], \bar b_i[\cdot\mid y])$", "SD(b̄₀, b̄ᵢ)",
-                                  "semantic ε̄",
-                                  "Zhao et al. write $b_0$, $b_i$", "A(1, ∅)", "book.number(v.margin, 3)",
-                                  "prob_0 and x_i",
+                                  "semantic ε̄", "Zhao et al. write $b_0$, $b_i$", "A(1, ∅)",
+                                  "book.number(v.margin, 3)", "prob_0 and x_i",
                                   "a set {1, 2}", "rows = {}",
                                   "at local sensitivity $s$"])
 def test_forbidden_notation_passes(text):
