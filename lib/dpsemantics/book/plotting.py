@@ -34,8 +34,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["PALETTE", "LINESTYLES", "MARKERS", "COLUMN_WIDTH", "use_house_style", "new_figure", "finish",
-           "plain_log_ticks",
-           "readable_number", "legend_covers_data", "coinciding", "plot_series", "FIGURE_DIR_ENV"]
+           "plain_log_ticks", "readable_number", "legend_covers_data", "coinciding", "plot_series", "FIGURE_DIR_ENV"]
 
 FIGURE_DIR_ENV = "DPSEMANTICS_FIGURE_DIR"
 

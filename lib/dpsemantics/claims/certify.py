@@ -38,9 +38,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 __all__ = ["IntervalProof", "prove_nonnegative", "LPCertificate", "lp_upper_bound", "IdentityProof",
-           "rational_identity",
-           "ParametricProof", "nonnegative_on_box", "parametric_dual_proof", "certified_by", "PointProof",
-           "interval_facts", "against_supremum"]
+           "rational_identity", "ParametricProof", "nonnegative_on_box", "parametric_dual_proof", "certified_by",
+           "PointProof", "interval_facts", "against_supremum"]
 
 
 @dataclass(frozen=True)

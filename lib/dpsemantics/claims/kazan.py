@@ -1148,8 +1148,8 @@ CLAIMS = [
                         reduction="At the prior 1/2 the posterior leaves eq. (3) exactly where |Z| > ε (strictly "
                                   "monotone: the factored difference quotient is > 0 for 0 < p < 1), so the hypothesis "
                                   "at that one prior is P[|Z| > ε] ≤ δ under both hypotheses, i.e. (ε, δ)-PDP.")),
-    _claim("kazan-thm3.3-forward", "Theorem 3.3 (⇒)", "(ε, δ)-PDP ⇒ P[R ∉ [e^{−ε}, e^{ε}]] ≤ δ for every prior in "
-           "(0, 1]",
+    _claim("kazan-thm3.3-forward", "Theorem 3.3 (⇒)", "(ε, δ)-PDP ⇒ P[R ∉ [e^{−ε}, e^{ε}]] ≤ δ for "
+           "every prior in (0, 1]",
            True, certified_by(_forward_claim("ratio"), [_MONO, _lemma("ratio")], kind="certified-interval",
                               reduction=_FWD, domain=f"{_ALL}; every prior p ∈ (0, 1], ε ∈ [0, 100]"),
            note="The ratio event is larger than the posterior event for every fixed prior > 0; the bound is "
@@ -1212,8 +1212,8 @@ CLAIMS = [
            "random pairs at their own δ)", True,
            certified_by(_dp_metric_claim("posterior"), [_LP39], kind="certified-lp", reduction=_LP39_TEXT,
                         domain=f"{_ALL}; every (ε, δ)-DP mechanism, ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1]")),
-    _claim("kazan-thm3.9-tight", "Theorem 3.9", "tight: a four-output (ε, δ)-DP mechanism has P[|Z| > ε′ "
-           "+ η] → δ′ as η → 0",
+    _claim("kazan-thm3.9-tight", "Theorem 3.9", "tight: a four-output (ε, δ)-DP mechanism has "
+           "P[|Z| > ε′ + η] → δ′ as η → 0",
            True, against_supremum(_identity_claim(_thm39_tight, "extremal"), 1.0,
                                   "the four-output pair is (ε, δ)-DP exactly and reaches δ′ as η → 0"),
            note="The statement itself holds; its margin is how close the four-output pair comes to δ′ (1 − O(η))."),
@@ -1435,18 +1435,18 @@ CLAIMS = [
            "difference bounds reach nearly ±0.5 (caption: ε=1.8, δ=1e-5, 95%)",
            0.5, lambda: _fig7_max(EX43), atol=0.05, expected="discrepancy", finding="typo",
            note="With the caption's parameters the maximum is tanh(ε′/4) = 0.42 at p = 0.29 and 0.71; with the text's "
-                "(ε=2, δ=1e-6, δ′=0.01) it is 0.46 at p = 0.27 and 0.73 (kazan-fig7-max-text), which fits 'nearly "
-                "0.5'. The caption of Figure 7 probably repeats Figure 6's parameters."),
+                "(ε=2, δ=1e-6, δ′=0.01) it is 0.46 at p = 0.27 and 0.73 (kazan-fig7-max-text), which fits "
+                "'nearly 0.5'. The caption of Figure 7 probably repeats Figure 6's parameters."),
     _claim("kazan-fig7-max-text", "Figure 7 description, §4.4 text",
            "difference bounds reach nearly ±0.5 (text: ε=2, δ=1e-6, 99%)",
            0.5, lambda: _fig7_max(TEXT44), atol=0.05),
-    _claim("kazan-fig7-shape", "Figure 7 description", "largest near, but not at, 0.5; collapsing to 0 near p = 0 and "
-           "1", True,
+    _claim("kazan-fig7-shape", "Figure 7 description", "largest near, but not at, 0.5; collapsing to 0 "
+           "near p = 0 and 1", True,
            certified_by(_fig7_shape, [("Lemma 3.4's maximiser", worst_prior_proof),
                                       ("the curve at its maximiser and at p = 10⁻⁶", _fig7_shape_facts)],
                         kind="certified-interval", domain="the caption's ε = 1.8, δ = 10⁻⁵, δ′ = 0.05; every prior",
-                        reduction="The maximiser over p is 1/(1 + e^{ε′/2}) exactly (Lemma 3.4); interval "
-                                  "enclosures:")),
+                        reduction="The maximiser over p is 1/(1 + e^{ε′/2}) exactly (Lemma 3.4); "
+                                  "interval enclosures:")),
 ]
 
 # ---------------------------------------------------------------- slips: cross-references and labels

@@ -146,8 +146,8 @@ def _chain_cases():
             lhs.append(ind.smallest_delta(p, r, 2 * eps)), rhs.append((1 + np.exp(eps)) * used)
             labels.append(f"LP optimum, {m} outcomes, ε = {eps}, δ = {delta:g}")
         p, q, r = ind.transitivity_witness(eps, delta)
-        lhs.append(ind.smallest_delta(p, r, 2 * eps)), rhs.append(bound), labels.append("three-point witness, ε = "
-                                                                                        f"{eps}, δ = {delta:g}")
+        lhs.append(ind.smallest_delta(p, r, 2 * eps)), rhs.append(bound), \
+            labels.append(f"three-point witness, ε = {eps}, δ = {delta:g}")
     rng = np.random.default_rng(72)
     for k in range(200):
         p, q, r = rng.dirichlet(np.full(int(rng.integers(2, 6)), 0.5), size=3)
