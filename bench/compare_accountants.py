@@ -174,7 +174,8 @@ def opendp_zcdp_epsilon(rho, delta):
 def autodp_sigma(eps, delta):
     from autodp import calibrator_zoo, mechanism_zoo
 
-    return float(calibrator_zoo.ana_gaussian_calibrator()(mechanism_zoo.ExactGaussianMechanism, eps, delta).params["sigma"])
+    return float(calibrator_zoo.ana_gaussian_calibrator()(mechanism_zoo.ExactGaussianMechanism, eps,
+                                                          delta).params["sigma"])
 
 
 def dp_accounting_delta(kind, param, k, h, eps):
@@ -188,7 +189,8 @@ def dp_accounting_delta(kind, param, k, h, eps):
 
 
 def ours_pld(kind, param, k, h):
-    base = PrivacyLossDistribution.laplace(param, h=h) if kind == "laplace" else PrivacyLossDistribution.gaussian(param, h=h)
+    base = (PrivacyLossDistribution.laplace(param, h=h) if kind == "laplace"
+            else PrivacyLossDistribution.gaussian(param, h=h))
     return base.self_compose(k)
 
 
@@ -245,7 +247,8 @@ def composition_rows(avail, ks, repeats):
         if avail["dp-accounting"]:
             for target in (0.05, 0.01, 0.001):
                 h_ours, v_ours = coarsest_meeting(lambda h: ours_delta("laplace", e0, k, h, eps), truth, target)
-                h_peer, v_peer = coarsest_meeting(lambda h: dp_accounting_delta("laplace", e0, k, h, eps), truth, target)
+                h_peer, v_peer = coarsest_meeting(lambda h: dp_accounting_delta("laplace", e0, k, h, eps), truth,
+                                                  target)
                 t_ours = t_peer = None
                 reps = 3 if k <= 10_000 else 1
                 if h_ours is not None:
@@ -285,8 +288,9 @@ def pld_row(quantity, setting, avail, params, truth, ours_fn, bracket_fn, peer_f
             err = f"{type(exc).__name__}: {str(exc)[:80]}"
     signed = lambda v: None if v is None else (v - truth) / truth  # noqa: E731
     return dict(quantity=quantity, setting=setting, peer="dp-accounting", **params, reference=truth, ours=high,
-                ours_optimistic=low, peer_value=theirs, ours_rel_error=abs(signed(high)), ours_signed_error=signed(high),
-                ours_optimistic_signed_error=signed(low), peer_rel_error=None if theirs is None else abs(signed(theirs)),
+                ours_optimistic=low, peer_value=theirs, ours_rel_error=abs(signed(high)),
+                ours_signed_error=signed(high), ours_optimistic_signed_error=signed(low),
+                peer_rel_error=None if theirs is None else abs(signed(theirs)),
                 peer_signed_error=signed(theirs), seconds_ours=t_ours, seconds_ours_bracket=t_bracket,
                 seconds_peer=t_theirs, peer_over_ours=None if t_theirs is None else t_theirs / t_ours, error=err)
 
@@ -335,7 +339,8 @@ def main(argv=None) -> int:
     print("peers:", ", ".join(f"{k} {v or 'missing'}" for k, v in avail.items()))
     if args.only_pld:  # keep sections 1–3 of the last run
         kept = json.loads(Path(args.out).read_text())["rows"]
-        rows = [r for r in kept if not r["quantity"].startswith(("Laplace composition", "Gaussian composition", "optimal_epsilon"))]
+        rows = [r for r in kept if not r["quantity"].startswith(
+            ("Laplace composition", "Gaussian composition", "optimal_epsilon"))]
     for delta0 in () if args.only_pld else (0.0, 1e-8):
         for k in ks:
             delta = k * delta0 + SLACK
@@ -362,19 +367,22 @@ def main(argv=None) -> int:
                                       ("autodp", autodp_zcdp_epsilon, "zCDP_Mechanism"),
                                       ("opendp", opendp_zcdp_epsilon, "make_zCDP_to_approxDP")):
                 if avail[peer]:
-                    rows.append(row("zCDP → ε (tight)", setting, peer, params, ref, ours, lambda: fn(rho, delta), args.repeats))
+                    rows.append(row("zCDP → ε (tight)", setting, peer, params, ref, ours, lambda: fn(rho, delta),
+                                    args.repeats))
     print("zCDP done")
     for eps in () if args.only_pld else (0.1, 1.0, 5.0):
         for delta in (1e-5, 1e-10):
             ref = ref_sigma(eps, delta)
             if avail["autodp"]:
                 rows.append(row("Gaussian σ", "ana_gaussian_calibrator", "autodp", dict(eps=eps, delta=delta), ref,
-                                lambda: mechanisms.gaussian_sigma(eps, delta), lambda: autodp_sigma(eps, delta), args.repeats))
+                                lambda: mechanisms.gaussian_sigma(eps, delta), lambda: autodp_sigma(eps, delta),
+                                args.repeats))
     print("Gaussian done")
     rows += composition_rows(avail, [1000, 10_000] if args.quick else [1000, 10_000, 100_000, 1_000_000], 1)
     rows += optimal_epsilon_timing(1 if args.quick else 3)
 
-    head = f"{'quantity':<18} {'peer':<15} {'setting':<32} {'params':<34} {'our rel err':>11} {'peer rel err':>12} {'peer/ours time':>14}"
+    head = (f"{'quantity':<18} {'peer':<15} {'setting':<32} {'params':<34} {'our rel err':>11} {'peer rel err':>12} "
+            f"{'peer/ours time':>14}")
     print(head)
     print("-" * len(head))
     for r in rows:

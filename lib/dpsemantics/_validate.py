@@ -71,8 +71,10 @@ def as_float(value, name: str, *, scalar: bool = False):
         raise ValueError(f"{name} must be a real number or an array of them (got {name}={value!r})") from None
     if raw.dtype == bool or isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be a real number, not a boolean (got {name}={value!r})")
-    if raw.dtype.kind in "cSUV" or (raw.dtype.kind == "O" and any(isinstance(v, (bool, np.bool_, str, bytes, complex)) for v in raw.ravel())):
-        raise ValueError(f"{name} must be a real number (got {name}={_show(value) if raw.dtype.kind != 'O' else value!r})")
+    if raw.dtype.kind in "cSUV" or (raw.dtype.kind == "O" and any(isinstance(v, (bool, np.bool_, str, bytes, complex))
+                                                                  for v in raw.ravel())):
+        raise ValueError(f"{name} must be a real number (got "
+                         f"{name}={_show(value) if raw.dtype.kind != 'O' else value!r})")
     if scalar and raw.ndim != 0:
         raise ValueError(f"{name} must be a single number (got an array of shape {raw.shape})")
     try:

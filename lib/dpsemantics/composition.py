@@ -120,7 +120,8 @@ def advanced_epsilon(eps0, k, delta_slack=None, delta0=0.0, *, delta=None):
     """
     if delta is not None:
         raise ValueError(f"advanced_epsilon takes the slack as delta_slack (the composition is (eps, k*delta0 + "
-                         f"delta_slack)-DP); delta means the total δ elsewhere and is not accepted here (got delta={delta!r})")
+                         "delta_slack)-DP); delta means the total δ elsewhere and is not accepted here "
+                         f"(got delta={delta!r})")
     if delta_slack is None:
         raise ValueError("delta_slack is required: the slack δ on top of k*delta0 (got delta_slack=None)")
     eps0, k, slack, _ = broadcast(eps0=check_epsilon(eps0, "eps0"), k=np.asarray(_check_k(k), dtype=float),
@@ -152,7 +153,8 @@ def advanced_epsilon_heterogeneous(eps_list, delta, delta_list=None):
     delta = float(check_delta(delta, "delta", open_low=True, open_high=True, scalar=True))
     slack = delta - deltas.sum()
     if not slack > 0:
-        raise ValueError(f"delta must exceed sum(delta_list) (got delta={delta!r}, sum(delta_list)={float(deltas.sum())!r})")
+        raise ValueError("delta must exceed sum(delta_list) "
+                         f"(got delta={delta!r}, sum(delta_list)={float(deltas.sum())!r})")
     with np.errstate(over="ignore", invalid="ignore"):  # beyond the float range: +inf
         out = float(np.sum(eps * np.expm1(eps)) + np.sqrt(2.0 * np.sum(eps**2) * -np.log(slack)))
     return math.inf if math.isnan(out) else out
@@ -226,7 +228,8 @@ def _flip_probabilities(eps0: float):
     """(q, p, log q, log p) for randomized response at ε₀: q = 1/(1 + e^{ε₀}) flips an answer, p = 1 − q
     keeps it; each computed directly (no 1 − q), so both stay exact at every ε₀."""
     with np.errstate(divide="ignore"):
-        return float(expit(-eps0)), float(expit(eps0)), -float(np.logaddexp(0.0, eps0)), -float(np.logaddexp(0.0, -eps0))
+        return (float(expit(-eps0)), float(expit(eps0)), -float(np.logaddexp(0.0, eps0)),
+                -float(np.logaddexp(0.0, -eps0)))
 
 
 def _binomial_mode(eps0: float, k: int) -> int:
@@ -618,7 +621,8 @@ def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
 
 def _basic_total(eps0: float, k: int, delta: float, delta0: float) -> float:
     if k * delta0 > delta:
-        raise ValueError(f"delta must be at least k*delta0 = {k * delta0!r} for basic composition (got delta={delta!r})")
+        raise ValueError("delta must be at least k*delta0 = "
+                         f"{k * delta0!r} for basic composition (got delta={delta!r})")
     return float(basic_epsilon(eps0, k))
 
 

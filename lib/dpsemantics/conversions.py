@@ -92,7 +92,8 @@ def pdp_epsilon(eps, delta, delta_prime):
         value = e + middle + tail
         # error: two additions (½ ulp of the sum each), 3 ulps of each small term, and for the second form
         # of the tail 2 ulps of |log δ′| (its two logs are exact to that, not to their difference)
-        err = 3.0 * (np.spacing(middle) + np.spacing(tail)) + np.where(ratio <= 0.5, 0.0, 2.0 * np.spacing(np.abs(np.log(dp))))
+        err = 3.0 * (np.spacing(middle) + np.spacing(tail)) + np.where(ratio <= 0.5, 0.0,
+                                                                       2.0 * np.spacing(np.abs(np.log(dp))))
         with np.errstate(over="ignore", invalid="ignore"):  # ε′ at the float maximum: its ulp is +inf
             ulps = 1.0 + np.ceil(np.nan_to_num(err / np.spacing(np.abs(value))))
     return _out(np.where(d > 0, _rounding.up(value, ulps), e))
@@ -116,7 +117,8 @@ def pdp_delta(eps, delta, eps_prime):
     bad = ep <= e
     if np.any(bad):
         i = np.flatnonzero(bad.ravel())[0]
-        raise ValueError(f"eps_prime must exceed eps (got eps_prime={float(ep.ravel()[i])!r}, eps={float(e.ravel()[i])!r})")
+        raise ValueError(f"eps_prime must exceed eps (got eps_prime={float(ep.ravel()[i])!r}, "
+                         f"eps={float(e.ravel()[i])!r})")
     with np.errstate(over="ignore"):  # ε′ within a few ulps of ε: δ′ beyond the float range is +inf
         return _out(d * (1.0 + np.exp(-ep)) / -np.expm1(e - ep))
 
@@ -389,7 +391,8 @@ def zcdp_delta(rho, eps, tight: bool = False):
         with np.errstate(over="ignore", under="ignore"):  # (ε − ρ)²/(4ρ) beyond the float range: δ = 0
             return _out(np.exp(-(x / (4.0 * r)) * x))
     if r.size > _VECTOR_MIN:  # many: Newton steps in log t for all at once
-        return _out(np.exp(_tight_log_delta_many(np.ravel(r).astype(float), np.ravel(e).astype(float))).reshape(r.shape))
+        return _out(np.exp(_tight_log_delta_many(np.ravel(r).astype(float),
+                                                 np.ravel(e).astype(float))).reshape(r.shape))
     out = np.empty(r.shape)
     for idx in np.ndindex(r.shape):
         out[idx] = np.exp(_tight_log_delta_scalar(float(r[idx]), float(e[idx])))
@@ -464,7 +467,8 @@ def profile_pdp_epsilon(profile, delta_prime, *, eps_max: float = 200.0, grid: i
 
     def f(e):
         de = d(e)
-        return np.where(de < delta_prime, pdp_epsilon(e, np.minimum(de, delta_prime * (1 - 1e-15)), delta_prime), np.inf)
+        return np.where(de < delta_prime, pdp_epsilon(e, np.minimum(de, delta_prime * (1 - 1e-15)), delta_prime),
+                        np.inf)
 
     eps_grid = np.unique(np.concatenate([np.linspace(lo, hi, grid), extra]))
     vals = np.asarray(f(eps_grid), dtype=float)

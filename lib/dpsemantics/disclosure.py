@@ -39,7 +39,8 @@ from scipy.special import expit
 
 from . import _rounding, indistinguishability
 from ._broadcast import broadcasting
-from ._validate import as_float, as_output, check_delta, check_distribution, check_epsilon, check_positive, check_positive_int, check_probability, overflow_is_infinity
+from ._validate import (as_float, as_output, check_delta, check_distribution, check_epsilon, check_positive,
+                        check_positive_int, check_probability, overflow_is_infinity)
 
 __all__ = [
     "EPS_TILDE_LIMIT",
@@ -511,7 +512,8 @@ def mechanism_pdp_epsilon(delta_prime, loss: MembershipLoss, *, eps_max: float =
     if f(0.0) <= 0:
         return 0.0
     if f(eps_max) > 0:
-        raise ValueError(f"delta_prime is too small: no eps below {eps_max} reaches it (got delta_prime={delta_prime!r})")
+        raise ValueError("delta_prime is too small: no eps below "
+                         f"{eps_max} reaches it (got delta_prime={delta_prime!r})")
     lo, hi = 0.0, eps_max
     for _ in range(200):
         mid = 0.5 * (lo + hi)
@@ -549,7 +551,8 @@ def counterexample_a6(eps, delta):
     et = epsilon_tilde(eps)
     q = delta * (1.0 + math.exp(-et))
     if q > 1:
-        raise ValueError(f"delta is too large for the construction, delta*(1+exp(-eps_tilde)) > 1 (got delta={delta!r})")
+        raise ValueError("delta is too large for the construction, delta*(1+exp(-eps_tilde)) > 1 "
+                         f"(got delta={delta!r})")
     keep = float(expit(et))
     row_present = np.array([1.0 - q, q * keep, q * (1.0 - keep)])
     row_absent = np.array([1.0 - q, q * (1.0 - keep), q * keep])
@@ -740,7 +743,8 @@ def per_release_epsilon(eps_total, k, delta_total, delta0=0.0, *, method: str = 
     try:  # one table of methods: composition.COMPOSITION_METHODS
         return float(composition.max_eps0(eps_total, k, delta_total, delta0, method=method))
     except ValueError as err:  # max_eps0 names its own δ "delta": say the caller's name
-        raise ValueError(str(err).replace("delta must", "delta_total must").replace("(got delta=", "(got delta_total=")) from None
+        raise ValueError(str(err).replace("delta must", "delta_total must")
+                         .replace("(got delta=", "(got delta_total=")) from None
 
 
 def composed_epsilon(eps0, ks, delta, method: str = "optimal"):

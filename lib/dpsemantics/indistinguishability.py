@@ -17,7 +17,8 @@ import numpy as np
 from scipy.optimize import brentq
 
 from . import _rounding
-from ._validate import as_output, check_delta, check_distribution, check_epsilon, check_positive_int, overflow_is_infinity
+from ._validate import (as_output, check_delta, check_distribution, check_epsilon, check_positive_int,
+                        overflow_is_infinity)
 
 __all__ = [
     "hockey_stick",
@@ -166,10 +167,12 @@ def transitivity_witness(eps, delta, t=None):
     q = np.array([delta, e * t, 0.0])
     r = np.array([0.0, t, 0.0])
     if p[:2].sum() > 1:
-        raise ValueError(f"delta too large for the witness: (1 + e^eps)*delta + e^(2 eps)*t must be <= 1 (got delta={delta}, t={t})")
+        raise ValueError("delta too large for the witness: (1 + e^eps)*delta + e^(2 eps)*t must be <= 1 "
+                         f"(got delta={delta}, t={t})")
     p[2], q[2], r[2] = 1 - p[:2].sum(), 1 - q[:2].sum(), 1 - r[:2].sum()
     if not (is_indistinguishable(p, q, eps, delta) and is_indistinguishable(q, r, eps, delta)):
-        raise ValueError(f"no three-point witness for eps={eps}, delta={delta}, t={t}: delta or t too large relative to eps")
+        raise ValueError(f"no three-point witness for eps={eps}, delta={delta}, t={t}: delta or t too "
+                         "large relative to eps")
     return p, q, r
 
 

@@ -28,7 +28,8 @@ from scipy import stats
 from scipy.optimize import brentq
 from scipy.special import erfcx, expit, ndtr
 
-from ._validate import as_float, as_output, broadcast, check_delta, check_epsilon, check_positive, check_positive_int, check_row_stochastic, check_record_count
+from ._validate import (as_float, as_output, broadcast, check_delta, check_epsilon, check_positive, check_positive_int,
+                        check_row_stochastic, check_record_count)
 from .indistinguishability import hockey_stick, max_divergence
 
 __all__ = [

@@ -49,7 +49,8 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import expit
 
-from ._validate import as_float, check_distribution, check_epsilon, check_positive_int, check_probability, check_record_count
+from ._validate import (as_float, check_distribution, check_epsilon, check_positive_int, check_probability,
+                        check_record_count)
 from ._broadcast import broadcasting
 from .mechanisms import FiniteMechanism
 from .semantic import log_ratio_spread, tilt_statistical_difference
@@ -167,7 +168,8 @@ def _adversary_view(model: _Model, i: int, S: tuple[int, ...]):
     return mass, lik
 
 
-def conditional_likelihood(mechanism: FiniteMechanism, prior, i: int, S: Sequence[int], x_i, x_S: Sequence) -> np.ndarray:
+def conditional_likelihood(mechanism: FiniteMechanism, prior, i: int, S: Sequence[int], x_i,
+                           x_S: Sequence) -> np.ndarray:
     """``P[Y = · | X_i = x_i, X_S = x_S]`` with the unknown records drawn from the prior (Zhao, eq. (19)).
 
     Raises ``ValueError`` (naming ``prior``) when the conditioning event has prior probability zero.
@@ -330,7 +332,8 @@ def _bsp_one(model: _Model, i: int, S: tuple, bot: int, reading: str = "conditio
     return max(sup_statistical_difference(g0[:, y], gi[:, y]) for y in range(lik.shape[-1]))
 
 
-def bayesian_semantic_privacy(mechanism: FiniteMechanism, prior, default, *, i=None, S=None, reading: str = "condition") -> float:
+def bayesian_semantic_privacy(mechanism: FiniteMechanism, prior, default, *, i=None, S=None,
+                              reading: str = "condition") -> float:
     """The smallest δ for which the mechanism is δ-Bayesian-semantically private (Zhao, Definition 2),
     exactly (sup over beliefs in closed form).  Of one adversary ``A(i, S)`` when ``i`` and ``S`` are given;
     ``default`` is the value ⊥.
@@ -501,7 +504,8 @@ def membership_pairs(mechanism: FiniteMechanism, prior) -> list[tuple[tuple, np.
             for a in rows:
                 for c in rows:
                     if a != c:
-                        out.append(((i, K, x_K, model.domain[a], model.domain[c]), lik[a, col].copy(), lik[c, col].copy()))
+                        out.append(((i, K, x_K, model.domain[a], model.domain[c]), lik[a, col].copy(),
+                                    lik[c, col].copy()))
     return out
 
 
@@ -516,8 +520,10 @@ def _mp_direct_many(p_in: np.ndarray, p_out: np.ndarray, bs: np.ndarray) -> np.n
     bs = np.asarray(bs, dtype=float)[:, None]
     total = bs * a_in + (1 - bs) * a_out  # P_D[Y] per b and event
     with np.errstate(divide="ignore", invalid="ignore"):
-        up = np.where((total > 0) & (a_in > 0), np.log(np.where(a_in > 0, a_in, 1.0)) - np.log(np.where(total > 0, total, 1.0)), -np.inf)
-        down = np.where(total > 0, np.where(a_out > 0, np.log(np.where(total > 0, total, 1.0)) - np.log(np.where(a_out > 0, a_out, 1.0)), np.inf), -np.inf)
+        up = np.where((total > 0) & (a_in > 0), np.log(np.where(a_in > 0, a_in, 1.0))
+                      - np.log(np.where(total > 0, total, 1.0)), -np.inf)
+        down = np.where(total > 0, np.where(a_out > 0, np.log(np.where(total > 0, total, 1.0))
+                                            - np.log(np.where(a_out > 0, a_out, 1.0)), np.inf), -np.inf)
     return np.maximum(np.maximum(up.max(axis=1), down.max(axis=1)), 0.0)
 
 

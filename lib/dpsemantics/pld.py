@@ -102,10 +102,12 @@ class _Lattice:
             # FFT convolution, normwise (Higham 2002, Thm 24.2: ‖fl(FFT x) − FFT x‖₂ ≤ c·u·log2 n·‖FFT x‖₂, and
             # |â_j| ≤ ‖a‖₁): ‖error‖₂ ≤ c·u·log2 n·(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂), c = 10 covering the constants
             a1, b1 = float(self.probs.sum()), float(other.probs.sum())
-            fft_err = 10.0 * _U * math.log2(n) * (float(np.linalg.norm(self.probs)) * b1 + a1 * float(np.linalg.norm(other.probs)))
+            fft_err = 10.0 * _U * math.log2(n) * (float(np.linalg.norm(self.probs)) * b1
+                                                  + a1 * float(np.linalg.norm(other.probs)))
         conv = np.maximum(conv, 0.0)
         # Young: ‖e_a * b‖₂ ≤ ‖e_a‖₂‖b‖₁, ‖e_a * e_b‖₂ ≤ ‖e_a‖₂‖e_b‖₁ ≤ ‖e_a‖₂‖e_b‖₂·√n
-        err = self.err * float(other.probs.sum()) + other.err * float(self.probs.sum()) + self.err * other.err * math.sqrt(n) + fft_err
+        err = (self.err * float(other.probs.sum()) + other.err * float(self.probs.sum())
+               + self.err * other.err * math.sqrt(n) + fft_err)
         fin_a, fin_b = float(self.probs.sum()), float(other.probs.sum())
         inf = self.inf * (fin_b + other.inf) + other.inf * fin_a  # +∞ absorbs
         return _Lattice(self.start + other.start, conv, inf, err, self.direction, rel).trimmed()
@@ -119,7 +121,8 @@ class _Lattice:
         p = np.zeros(hi - lo)
         p[self.start - lo:self.start - lo + self.probs.size] += self.probs
         p[other.start - lo:other.start - lo + other.probs.size] += other.probs
-        return _Lattice(lo, p, self.inf + other.inf, self.err + other.err, self.direction, max(self.rel, other.rel) + _U)
+        return _Lattice(lo, p, self.inf + other.inf, self.err + other.err, self.direction,
+                        max(self.rel, other.rel) + _U)
 
     def delta(self, eps: np.ndarray, h: float) -> np.ndarray:
         """Σ_{i: ih > ε} p_i (1 − e^{ε − ih}) + p_∞, ± the round-off bound over the entries summed (√count·err)."""
@@ -288,7 +291,8 @@ def _pessimistic(loss: _ContinuousLoss, h: float) -> _Lattice:
         probs[1:] += m * up
         # the split's error: the exponent a + log w − log m is known to 4 ulps of its terms, divided by 1 − e^{−h}
         with np.errstate(invalid="ignore"):
-            moved = np.where(m > 0, m * (4 * _U * (np.abs(a) + np.abs(log_m) + np.abs(log_w) + 2) / -math.expm1(-h) + 4 * _U), 0.0)
+            moved = np.where(m > 0, m * (4 * _U * (np.abs(a) + np.abs(log_m) + np.abs(log_w) + 2) / -math.expm1(-h)
+                                         + 4 * _U), 0.0)
         entry_err = np.zeros_like(probs)
         entry_err[:-1] += moved
         entry_err[1:] += moved
@@ -352,7 +356,8 @@ def _optimistic(loss: _ContinuousLoss, h: float, shift: float = 0.0) -> _Lattice
 def _check_h(h, span: float) -> float:
     h = float(check_positive(h, "h", scalar=True))
     if not span / h <= _POINTS_MAX:
-        raise ValueError(f"h is too small: the lattice would need {span / h:.3g} points, more than {_POINTS_MAX:.0e} (got h={h!r})")
+        raise ValueError("h is too small: the lattice would need "
+                         f"{span / h:.3g} points, more than {_POINTS_MAX:.0e} (got h={h!r})")
     return h
 
 
@@ -424,7 +429,8 @@ class PrivacyLossDistribution:
             r = sensitivity / sigma
             mu = 0.5 * r * r
         if not (0.0 < mu < 1e12):
-            raise ValueError(f"sigma must give 0 < (sensitivity/sigma)**2/2 < 1e12 (got sigma={sigma!r}, sensitivity={sensitivity!r})")
+            raise ValueError("sigma must give 0 < (sensitivity/sigma)**2/2 < 1e12 "
+                             f"(got sigma={sigma!r}, sensitivity={sensitivity!r})")
         s = math.sqrt(2 * mu)
         h = _check_h(s / 2000 if h is None else h, 80 * s)
 
@@ -445,7 +451,8 @@ class PrivacyLossDistribution:
         """ε-randomized response: L = ±ε with probabilities expit(±ε).  Default h = ε/1000 (exact on it)."""
         eps = float(check_epsilon(eps, "eps", strictly_positive=True, scalar=True))
         h = _check_h(eps / 1000 if h is None else h, 2 * eps)
-        return cls._from_loss(_ContinuousLoss(None, None, -eps, eps, [(eps, float(expit(eps))), (-eps, float(expit(-eps)))]), h)
+        return cls._from_loss(_ContinuousLoss(None, None, -eps, eps,
+                                              [(eps, float(expit(eps))), (-eps, float(expit(-eps)))]), h)
 
     @classmethod
     def geometric(cls, eps, sensitivity: int = 1, h=None) -> "PrivacyLossDistribution":
@@ -481,7 +488,8 @@ class PrivacyLossDistribution:
         plds = list(plds)
         w = np.asarray(check_delta(weights, "weights"), dtype=float)
         if w.ndim != 1 or w.size != len(plds) or w.size == 0:
-            raise ValueError(f"weights must be one number per distribution (got weights of shape {w.shape} for {len(plds)})")
+            raise ValueError("weights must be one number per distribution "
+                             f"(got weights of shape {w.shape} for {len(plds)})")
         if abs(float(w.sum()) - 1.0) > 1e-12:
             raise ValueError(f"weights must sum to 1 (got sum {float(w.sum())!r})")
         if len({p.h for p in plds}) != 1:

@@ -395,7 +395,8 @@ class Gaussian(Mechanism):
     def profile(self, k):
         sigma = self._sigma_of(k)
         return (lambda e: mechanisms.gaussian_delta(e, sigma), "exact: Gaussian privacy profile (Balle & Wang "
-                "2018, Theorem 8) with the μ = Δ²/(2σ²) of every run added", "Balle & Wang 2018 Thm 8; Kazan et al. Thm 3.9")
+                "2018, Theorem 8) with the μ = Δ²/(2σ²) of every run added",
+                "Balle & Wang 2018 Thm 8; Kazan et al. Thm 3.9")
 
     def loss(self, k):
         return disclosure.gaussian_loss(self._sigma_of(k)), "closed form: Gaussian, Z ~ N(μ, 2μ) with μ added over runs"
@@ -638,7 +639,8 @@ class Composed(Mechanism):
             return PdpPoint(eps, eps, 0.0, text + " (pure: ε′ = ε, Theorem 2.3)", "Kazan et al. Theorems 2.8(1), 2.3")
         with np.errstate(all="ignore"):
             e1 = float(conversions.pdp_epsilon(eps, delta, dp))
-        return PdpPoint(e1, eps, delta, text + ", then Theorem 3.9", "Kazan et al. Theorems 2.8(1), 3.9; Corollary 3.10")
+        return PdpPoint(e1, eps, delta, text + ", then Theorem 3.9",
+                        "Kazan et al. Theorems 2.8(1), 3.9; Corollary 3.10")
 
     def _pld(self, resolution: int):
         """The composition's privacy-loss distribution (:class:`~dpsemantics.pld.PrivacyLossDistribution`,
@@ -700,8 +702,8 @@ class Composed(Mechanism):
         fn, method, theorems = prof
         try:
             with np.errstate(all="ignore"):
-                e1, eps, delta = conversions.profile_pdp_epsilon(fn, dp, eps_max=_eps_ceiling(single.eps, single.eps_prime,
-                                                                                              self.pure_epsilon()))
+                e1, eps, delta = conversions.profile_pdp_epsilon(
+                    fn, dp, eps_max=_eps_ceiling(single.eps, single.eps_prime, self.pure_epsilon()))
         except _NUMERIC:
             e1, eps, delta = math.inf, math.inf, 1.0
         if not (e1 <= single.eps_prime):  # both are valid guarantees: keep the better

@@ -614,7 +614,8 @@ def conditioning_counterexample(eps, delta, delta_hat, *, slack: float = 1e-6):
     return P, Q
 
 
-@broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=partial(check_delta, open_low=True), n=check_positive)
+@broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=partial(check_delta, open_low=True),
+              n=check_positive)
 def thm24_repaired_delta_hat(eps, delta, n):
     """The largest δ̂ for which (3ε, δ̂)-indistinguishable posteriors are within Theorem 2.4 (1)'s
     ε′ = e^{3ε} − 1 + 2√(nδ) in statistical difference, using the exact maximum

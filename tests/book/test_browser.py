@@ -337,7 +337,8 @@ def symbols_from_fallback_fonts(page) -> list[str]:
         drawn = {f["familyName"] for spans in fonts(f'[data-symbol="{mark["k"]}"]') for f in spans}
         bad = drawn - {text_font} - set(mark["declared"])
         if bad:
-            found.append(f'{mark["c"]} drawn by {", ".join(sorted(bad))} (text font {text_font}) in "{mark["context"]}"')
+            found.append(f'{mark["c"]} drawn by {", ".join(sorted(bad))} (text font {text_font}) in '
+                         f'"{mark["context"]}"')
     cdp.detach()
     return sorted(set(found))
 
@@ -357,7 +358,8 @@ FIGURES_WITHOUT_ALT = """
 # number right to its last digit: the shown number within half a unit of its last digit of the glued value.
 GLUED = ROOT / "_build" / "jupyter_execute"
 _SUPERSCRIPTS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
-_SHOWN_NUMBER = re.compile(r"^(?P<sign>[-−]?)(?P<mantissa>\d[\d  ]*(?:\.\d+)?)?(?:(?:^|×)10(?P<exp>[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))?(?P<pct>%?)$")
+_SHOWN_NUMBER = re.compile(
+    r"^(?P<sign>[-−]?)(?P<mantissa>\d[\d  ]*(?:\.\d+)?)?(?:(?:^|×)10(?P<exp>[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))?(?P<pct>%?)$")
 
 
 class _Pasted(HTMLParser):
@@ -392,7 +394,8 @@ def shown_number(text: str):
         return None
     mantissa = (m.group("mantissa") or "1").replace(" ", "").replace("\u202f", "").replace("\u00a0", "")
     decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
-    scale = (10.0 ** int(m.group("exp").translate(_SUPERSCRIPTS)) if m.group("exp") else 1.0) * (0.01 if m.group("pct") else 1.0)
+    scale = (10.0 ** int(m.group("exp").translate(_SUPERSCRIPTS)) if m.group("exp") else 1.0) * (0.01 if m.group("pct")
+                                                                                                 else 1.0)
     sign = -1 if m.group("sign") else 1
     if m.group("mantissa") is None:  # "10⁻⁵" shows one significant digit
         return sign * scale, 0.5 * scale
@@ -461,7 +464,8 @@ def test_glued_numbers_show_right_digits(strict_build):
     ("0.1000190", '<span class="pasted-text glue-key-x glue-format-.6f">0.100000</span>'),
     ("2.1972245773362196", '<span class="pasted-text glue-key-x glue-format-.4f">2.1970</span>'),
     ("1.6487212707001282", '<span class="pasted-text glue-key-x glue-format-.4f">1.6490</span>'),
-    ("2.0077", '<span class="pasted-text glue-key-x glue-format-.3f">2.008</span> <span class="pasted-text glue-key-y glue-format-.4f">2.0080</span>'),
+    ("2.0077", '<span class="pasted-text glue-key-x glue-format-.3f">2.008</span> <span class="pasted-text glue-key-y '
+     'glue-format-.4f">2.0080</span>'),
     ("3.7e-05", '<span class="pasted-text glue-key-x glue-format-none">3.8×10⁻⁵</span>'),
     ("0.957", '<span class="pasted-text glue-key-x glue-format-.0%">95%</span>'),
     ("'0.1'", '<span class="pasted-text glue-key-x glue-format-.6f">0.100000</span>'),  # text formatted twice
@@ -522,7 +526,9 @@ def test_no_broken_internal_links(strict_build):
             if target.is_dir():
                 target = target / "index.html"
             if not target.exists():
-                broken.append(f"{doc}: {href} (no file {target.relative_to(HTML.resolve()) if HTML.resolve() in target.parents else target})")
+                broken.append(
+                    f"{doc}: {href} (no file "
+                    f"{target.relative_to(HTML.resolve()) if HTML.resolve() in target.parents else target})")
             elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in _parse(target).ids:
                 broken.append(f"{doc}: {href} (no anchor #{parts.fragment})")
     assert not broken, "broken internal links:\n" + "\n".join(broken)
@@ -573,7 +579,8 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     page.goto(url, wait_until="load")
-    if page.evaluate("!!document.querySelector('script[src*=\"mathjax\"]')"):  # Sphinx adds MathJax only where there is math
+    # Sphinx adds MathJax only where there is math
+    if page.evaluate("!!document.querySelector('script[src*=\"mathjax\"]')"):
         page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=30000)
         page.evaluate("MathJax.startup.promise")
     result = {
@@ -581,7 +588,8 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
         "failed": list(failed),  # before axe runs: its CSS preloading requests @imports from the page's folder
         "raw_tex": page.evaluate(TEXT_WALK_SCRIPT, RAW_TEX_ARGS),
         "typeset": page.evaluate("document.querySelectorAll('mjx-container').length"),
-        "math_errors": page.evaluate("Array.from(document.querySelectorAll('mjx-merror')).map(e => e.getAttribute('data-mjx-error'))"),
+        "math_errors": page.evaluate("Array.from(document.querySelectorAll('mjx-merror')).map(e => "
+                                     "e.getAttribute('data-mjx-error'))"),
         "broken_images": page.evaluate(BROKEN_IMAGES_SCRIPT),
         "figures_without_alt": page.evaluate(FIGURES_WITHOUT_ALT),
         "images": page.evaluate("document.querySelectorAll('main img').length"),
@@ -631,7 +639,8 @@ def test_page_renders_in_browser(browser, server, doc):
     assert not r["broken_images"], f"images that did not load on {doc}: {r['broken_images']}"
     assert not r["figures_without_alt"], f"figures without alt text on {doc}: {r['figures_without_alt']}"
     assert not r["number_reprs"], f"number reprs on {doc}: {r['number_reprs'][:5]}"
-    assert not r["titles_and_refs"]["titles"], f"doubled parentheses in titles on {doc}: {r['titles_and_refs']['titles'][:5]}"
+    assert not r["titles_and_refs"]["titles"], \
+        f"doubled parentheses in titles on {doc}: {r['titles_and_refs']['titles'][:5]}"
     assert not r["titles_and_refs"]["blank"], f"blank cross-references on {doc}: {r['titles_and_refs']['blank'][:5]}"
     assert not r["wide_tables"], f"tables wider than the text column on {doc}: {r['wide_tables']}"
     assert not r["wide_outputs"], f"cell outputs that scroll sideways on {doc}: {r['wide_outputs']}"
@@ -685,8 +694,10 @@ def test_number_repr_script_catches_exponent_form(browser):
     page = browser.new_page()
     page.set_content("<main><p>at δ = 1e-06 the bound</p><p>gap 2.5e-7.</p><p>δ = 10⁻⁶, 2.5×10⁻⁶, x1e5, v1.2</p>"
                      "<div class='cell_input'>delta = 1e-6</div><p>np.float64(0.5)</p><p>call <code>f(1e-5)</code></p>"
-                     "<dl><dt class='sig sig-object py'>f(<em class='sig-param'>tol=1e-12</em>)</dt><dd>below 1e-12</dd></dl></main>")
-    assert page.evaluate(NUMBER_REPRS_SCRIPT) == ["at δ = 1e-06 the bound", "gap 2.5e-7.", "np.float64(0.5)", "below 1e-12"]
+                     "<dl><dt class='sig sig-object py'>f(<em class='sig-param'>tol=1e-12</em>)</dt><dd>below "
+                     "1e-12</dd></dl></main>")
+    assert page.evaluate(NUMBER_REPRS_SCRIPT) == ["at δ = 1e-06 the bound", "gap 2.5e-7.", "np.float64(0.5)",
+                                                  "below 1e-12"]
     page.close()
 
 
@@ -695,7 +706,8 @@ def test_wide_output_script_catches_a_line_past_its_box(browser):
     page = browser.new_page()
     line = "x = " + "0.123456 " * 40
     page.set_content(f"<main><div class='cell_output'><pre style='width: 300px'>{line}</pre></div>"
-                     f"<div class='cell_output'><pre style='width: 300px; white-space: pre-wrap'>{line}</pre></div></main>")
+                     "<div class='cell_output'><pre style='width: 300px; white-space: "
+                     f"pre-wrap'>{line}</pre></div></main>")
     assert page.evaluate(WIDE_OUTPUTS_SCRIPT) == [line.strip()[:60]]
     page.close()
 
@@ -713,7 +725,8 @@ def test_python_in_output_catches_a_printed_tuple_not_a_pair_of_parameters():
 
 @pytest.mark.parametrize("text", ["correct: 2 of 2 parts right", "ε = 0.01, δ = 0.5", "pure ε: ∞",
                                   "The worst belief puts 0.5 on 100; the adversary sees output 1.", "δ₁ = b[LS > 1]",
-                                  "A(1, ∅)", "A(1, {2})", "Pr[O=3 | do(D₁=1)]", "True by construction", "False. Binary A", "(1, 10⁻⁶)",
+                                  "A(1, ∅)", "A(1, {2})", "Pr[O=3 | do(D₁=1)]", "True by construction",
+                                  "False. Binary A", "(1, 10⁻⁶)",
                                   "uniform on {0ⁿ, (1, 0ⁿ⁻¹)}"])
 def test_python_in_output_passes(text):
     assert not python_in_output(text)
@@ -733,10 +746,12 @@ def test_output_and_index_scripts_on_a_page(browser):
     """The page walks find a dict repr in an output and a bare index in prose, and pass tables, code and math."""
     page = browser.new_page()
     page.set_content("<main><div class='cell_output'><pre>{'eps': 0.5}</pre></div>"
-                     "<div class='cell_output'><table><tr><td>ε of DP</td><td>(1, 0) <code>ks-eps-delta</code></td></tr></table></div>"
-                     "<div class='solution'><div class='cell_output'><pre>(1.5, 0.005)</pre></div></div>"
-                     "<p>bound on ε_DP here</p><p>ε<sub>DP</sub></p><p><code>x_i</code></p><mjx-container>x_i</mjx-container></main>")
-    assert page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]) == ["{'eps': 0.5}", "(1.5, 0.005)"]
+                     "<div class='cell_output'><table><tr><td>ε of DP</td><td>(1, 0) "
+                     "<code>ks-eps-delta</code></td></tr></table></div><div class='solution'><div "
+                     "class='cell_output'><pre>(1.5, 0.005)</pre></div></div><p>bound on ε_DP "
+                     "here</p><p>ε<sub>DP</sub></p><p><code>x_i</code></p><mjx-container>x_i</mjx-container></main>")
+    assert page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]) == [
+        "{'eps': 0.5}", "(1.5, 0.005)"]
     assert page.evaluate(TEXT_WALK_SCRIPT, BARE_INDEX_ARGS) == ["bound on ε_DP here"]
     page.close()
 
@@ -751,7 +766,8 @@ def test_python_in_solutions_is_found(browser):
     page.set_content("<main>" + solution.format("<pre>{'eps at sigma=2': 2.254, 'check': True}</pre>")
                      + solution.format("<pre>correct: 2 of 2 parts right\n  [ok] eps_group: within 0.001</pre>")
                      + solution.format("<table><tr><td>ε at σ = 2</td><td>2.254</td></tr><tr><td>check of "
-                                       "<code>eps_group</code></td><td>right: within 0.001 (relative)</td></tr></table>")
+                                       "<code>eps_group</code></td><td>right: within 0.001 "
+                                       "(relative)</td></tr></table>")
                      + "</main>")
     found = page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN])
     page.close()
@@ -761,12 +777,13 @@ def test_python_in_solutions_is_found(browser):
 def test_fallback_symbol_check_catches_an_undeclared_font(browser):
     """⇔ in a text font that lacks it is drawn by a fallback and found; the same text with a declared symbol font
     (an @font-face for the symbol's range, named first in the element's font-family) is not."""
-    if not shutil.which("fc-list") or "DejaVu Sans" not in subprocess.run(["fc-list"], capture_output=True, text=True).stdout:
+    if not shutil.which("fc-list") or "DejaVu Sans" not in subprocess.run(["fc-list"], capture_output=True,
+                                                                          text=True).stdout:
         pytest.skip("DejaVu Sans (fonts-dejavu-core) is not installed")
     context = browser.new_context()
     page = context.new_page()
-    page.set_content("<style>@font-face { font-family: 'Sym'; src: local('DejaVu Sans'); unicode-range: U+2190-22FF; }</style>"
-                     "<main><p style=\"font-family: 'Noto Sans', 'Liberation Sans'\">plain a ⇔ b</p>"
+    page.set_content("<style>@font-face { font-family: 'Sym'; src: local('DejaVu Sans'); unicode-range: U+2190-22FF; "
+                     "}</style><main><p style=\"font-family: 'Noto Sans', 'Liberation Sans'\">plain a ⇔ b</p>"
                      "<p style=\"font-family: 'Sym', 'Noto Sans', 'Liberation Sans'\">declared a ⇔ b</p></main>")
     page.evaluate("document.fonts.ready")
     found = symbols_from_fallback_fonts(page)
@@ -776,18 +793,18 @@ def test_fallback_symbol_check_catches_an_undeclared_font(browser):
 
 def test_wide_math_script_catches_an_equation_past_the_column(browser):
     page = browser.new_page()
-    page.set_content("<main><article style='width: 300px'><p><mjx-container style='display: inline-block; width: 500px'>"
-                     "long</mjx-container></p><p><mjx-container style='display: inline-block; width: 100px'>short"
-                     "</mjx-container></p></article></main>")
+    page.set_content("<main><article style='width: 300px'><p><mjx-container style='display: inline-block; width: "
+                     "500px'>long</mjx-container></p><p><mjx-container style='display: inline-block; width: "
+                     "100px'>short</mjx-container></p></article></main>")
     assert page.evaluate(WIDE_MATH_SCRIPT) == ["long"]
     page.close()
 
 
 def test_doubled_link_script_catches_a_repeated_title(browser):
     page = browser.new_page()
-    page.set_content("<main><p>By Theorem 3.1 (<a class='reference internal' href='#a'>Kazan et al., Theorem 3.1</a>) it holds;"
-                     " by <a class='reference internal' href='#b'>Theorem 3.1 (Kazan et al.)</a> too; Theorem 3.2 "
-                     "(<a class='reference internal' href='#c'>Kazan et al., Lemma 3.4</a>).</p></main>")
+    page.set_content("<main><p>By Theorem 3.1 (<a class='reference internal' href='#a'>Kazan et al., Theorem 3.1</a>) "
+                     "it holds; by <a class='reference internal' href='#b'>Theorem 3.1 (Kazan et al.)</a> too; Theorem "
+                     "3.2 (<a class='reference internal' href='#c'>Kazan et al., Lemma 3.4</a>).</p></main>")
     found = page.evaluate(DOUBLED_LINKS_SCRIPT)
     assert len(found) == 1 and "Kazan et al., Theorem 3.1" in found[0], found
     page.close()
@@ -798,8 +815,9 @@ def test_identifiers_in_tables_break_after_dots_not_inside_words(browser):
     identifier breaks after a dot or underscore; every line of it ends at one."""
     from dpsemantics.book.sphinx_extras import _TABLE_RULES, break_identifiers_at_dots
 
-    html = break_identifiers_at_dots("<main><table style='width: 150px'><tr><td><code><span class='pre'>x</span></code></td>"
-                                     "<td><code class='literal'><span class=\"pre\">dpsemantics.book.coursework.check_answer</span>"
+    html = break_identifiers_at_dots("<main><table style='width: 150px'><tr><td><code><span class='pre'>x</span>"
+                                     "</code></td><td><code class='literal'>"
+                                     "<span class=\"pre\">dpsemantics.book.coursework.check_answer</span>"
                                      "</code></td></tr></table></main>")
     assert "book.<wbr>coursework.<wbr>check_<wbr>answer" in html
     page = browser.new_page()
@@ -827,7 +845,8 @@ def test_split_identifier_script_catches_a_break_inside_a_word(browser):
     from dpsemantics.book.sphinx_extras import break_identifiers_at_dots
 
     name = "dpsemantics.book.coursework.check_answer_of_the_student"
-    cell = "<td style='width: 90px; max-width: 90px'><code style='white-space: normal; {}'><span class='pre'>{}</span></code></td>"
+    cell = ("<td style='width: 90px; max-width: 90px'><code style='white-space: normal; {}'><span class='pre'>{}</span>"
+            "</code></td>")
     anywhere = cell.format("overflow-wrap: anywhere", name)
     at_dots = break_identifiers_at_dots(f"<table><tr>{cell.format('overflow-wrap: normal', name)}</tr></table>")
     page = browser.new_page()
@@ -1000,10 +1019,11 @@ def test_template_faults_on_sample_chapters():
                   ("md", "## Exercises"), ("md", "## Summary"), ("md", "## What this chapter checked\nthe *margin*, "
                                                                        "the worst case as a fraction of the bound"))
     assert template_faults(good) == []
-    late_parameters = _cells(("md", "# T"), ("md", "## A"), ("code", "eps = 1", ["parameters"]), *[("md", f"## {s}") for s in CLOSING_SECTIONS])
+    late_parameters = _cells(("md", "# T"), ("md", "## A"), ("code", "eps = 1", ["parameters"]),
+                             *[("md", f"## {s}") for s in CLOSING_SECTIONS])
     assert any("after the first section" in f for f in template_faults(late_parameters))
-    swapped = _cells(("md", "# T"), ("code", "x", ["parameters"]), ("md", "## Exercises"), ("md", "## What this chapter checked"),
-                     ("md", "## Summary"))
+    swapped = _cells(("md", "# T"), ("code", "x", ["parameters"]), ("md", "## Exercises"),
+                     ("md", "## What this chapter checked"), ("md", "## Summary"))
     assert any("closing sections" in f for f in template_faults(swapped))
     two_claims = _cells(("md", "# T"), ("code", "x", ["parameters"]), ("md", "## All claims of this chapter"),
                         *[("md", f"## {s}") for s in CLOSING_SECTIONS])
@@ -1011,7 +1031,8 @@ def test_template_faults_on_sample_chapters():
     twice = good + _cells(("code", 'table(["margin, as a fraction of the bound", "ours"], rows)'))
     faults = template_faults(twice)
     assert any("margin defined 2 times" in f for f in faults) and any("this book" in f for f in faults)
-    assert any("no Parameters" in f for f in template_faults(_cells(("md", "# T"), *[("md", f"## {s}") for s in CLOSING_SECTIONS])))
+    assert any("no Parameters" in f for f in template_faults(
+        _cells(("md", "# T"), *[("md", f"## {s}") for s in CLOSING_SECTIONS])))
 
 
 def test_every_chapter_follows_the_template():
@@ -1028,7 +1049,8 @@ def test_every_chapter_follows_the_template():
 # beliefs (allowed once where the chapter says how a paper writes it, "Zhao et al. write $b_0$"), s for the semantic
 # ε̄, {} for the empty set, a margin formatted to four decimals.
 FORBIDDEN_NOTATION = {
-    "unbarred posterior b₀, bᵢ (b̄₀, b̄ᵢ)": re.compile(r"(?<!\\bar )(?<!\\bar\{)(?<![\w\\̄])b(_0|_i|_\{0\}|_\{i\}|₀|ᵢ)(?![\w])"),
+    "unbarred posterior b₀, bᵢ (b̄₀, b̄ᵢ)": re.compile(
+        r"(?<!\\bar )(?<!\\bar\{)(?<![\w\\̄])b(_0|_i|_\{0\}|_\{i\}|₀|ᵢ)(?![\w])"),
     "s for the semantic ε (ε̄)": re.compile(r"\$\d+s\$|semantic(-privacy)? (ε|epsilon)\s*[,(]?\s*\$?s(?!\w)"),
     "{} for the empty set (∅)": re.compile(r"\(\s*\d+,\s*\{\}\s*\)|\{\}-DP|knows \{\}"),
     "a margin to four decimals (three significant digits)": re.compile(r"margin[\w.\[\]\"']*:\.4f"),
@@ -1045,14 +1067,16 @@ def forbidden_notation(text: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("text", [r"$\mathrm{SD}(b_0[\cdot\mid y], b_i[\cdot\mid y])$", "SD(b₀, bᵢ)", "its semantic ε $s$",
-                                  "semantic-privacy ε  (s)", "the line $3s$", "adversary A(1, {})", 'f"{v.margin:.4f}"'])
+@pytest.mark.parametrize("text", [r"$\mathrm{SD}(b_0[\cdot\mid y], b_i[\cdot\mid y])$", "SD(b₀, bᵢ)",
+                                  "its semantic ε $s$", "semantic-privacy ε  (s)", "the line $3s$",
+                                  "adversary A(1, {})", 'f"{v.margin:.4f}"'])
 def test_forbidden_notation_catches(text):
     assert forbidden_notation(text)
 
 
-@pytest.mark.parametrize("text", [r"$\mathrm{SD}(\bar b_0[\cdot\mid y], \bar b_i[\cdot\mid y])$", "SD(b̄₀, b̄ᵢ)", "semantic ε̄",
-                                  "Zhao et al. write $b_0$, $b_i$", "A(1, ∅)", "book.number(v.margin, 3)", "prob_0 and x_i",
+@pytest.mark.parametrize("text", [r"$\mathrm{SD}(\bar b_0[\cdot\mid y], \bar b_i[\cdot\mid y])$", "SD(b̄₀, b̄ᵢ)",
+                                  "semantic ε̄", "Zhao et al. write $b_0$, $b_i$", "A(1, ∅)",
+                                  "book.number(v.margin, 3)", "prob_0 and x_i",
                                   "a set {1, 2}", "rows = {}",
                                   "at local sensitivity $s$"])
 def test_forbidden_notation_passes(text):
@@ -1063,8 +1087,10 @@ def test_no_forbidden_notation():
     """Issue 25: the chapters drifted between b̄₀ and b₀, ε̄ and s, ∅ and {}, 0.000 and 0.0000."""
     import json
 
-    found = [f"{nb.stem}: {f}" for nb in chapter_notebooks() for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]
-             for f in forbidden_notation("".join(cell["source"]) + json.dumps(cell["metadata"].get("mystnb", {}), ensure_ascii=False))]
+    found = [f"{nb.stem}: {f}" for nb in chapter_notebooks()
+             for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]
+             for f in forbidden_notation("".join(cell["source"])
+                                         + json.dumps(cell["metadata"].get("mystnb", {}), ensure_ascii=False))]
     assert not found, found
 
 

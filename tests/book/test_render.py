@@ -91,15 +91,17 @@ def test_status_sentence_comes_from_the_results():
     ok = SimpleNamespace(status="reproduced", finding=None, claim=SimpleNamespace(id="a"))
     bad = SimpleNamespace(status="discrepancy", finding="unsafe-rounding", claim=SimpleNamespace(id="b"))
     assert status_sentence([ok] * 10) == "All ten printed values reproduce (claims registry)."
-    assert status_sentence([ok, ok, bad]).startswith("In the claims registry, two of the three printed values reproduce; {claim}`b` is a **discrepancy** by "
-                                                     "unsafe rounding")
+    assert status_sentence([ok, ok, bad]).startswith("In the claims registry, two of the three printed values "
+                                                     "reproduce; {claim}`b` is a **discrepancy** by unsafe rounding")
     slip = SimpleNamespace(status="discrepancy", finding="typo", claim=SimpleNamespace(id="c"))
     bad2 = SimpleNamespace(status="discrepancy", finding="unsafe-rounding", claim=SimpleNamespace(id="d"))
     sentence = status_sentence([ok, bad, slip, bad2], noun="claim")
-    assert sentence.startswith("In the claims registry, one of the four claims reproduces; {claim}`b` and {claim}`d` are **discrepancies** by unsafe rounding")
+    assert sentence.startswith("In the claims registry, one of the four claims reproduces; {claim}`b` and {claim}`d` "
+                               "are **discrepancies** by unsafe rounding")
     assert sentence.endswith("; {claim}`c` is a **discrepancy** (typo).")
     assert "`b` is a **discrepancy**" in status_sentence([ok, bad], link=lambda i: f"`{i}`")  # for a {glue:md} paste
-    assert status_sentence([bad]).startswith("In the claims registry, the printed value does not reproduce; {claim}`b` is a **discrepancy**")
+    assert status_sentence([bad]).startswith("In the claims registry, the printed value does not reproduce; {claim}`b` "
+                                             "is a **discrepancy**")
     with pytest.raises(ValueError, match="results"):
         status_sentence([])
 

@@ -58,7 +58,8 @@ def diff_leave(p, q, eps, priors):
     return worst
 
 
-PRIORS = np.unique(np.concatenate([np.logspace(-12, -1, 300), np.linspace(0.1, 0.9, 2001), 1 - np.logspace(-12, -1, 300)]))
+PRIORS = np.unique(np.concatenate([np.logspace(-12, -1, 300), np.linspace(0.1, 0.9, 2001),
+                                   1 - np.logspace(-12, -1, 300)]))
 
 
 def with_worst_priors(eps):
@@ -231,7 +232,8 @@ def zcdp_rho(p, q):
 
 
 # The issue's two-output pair (δ = 0.316) and the registry's optimised one (δ = 0.99): both close to Theorem 2.7's δ.
-THM27_PAIRS = [((0.82, 0.18), (1 - 1.11e-6, 1.11e-6), 0.316, 0.3837), ((0.03988, 0.96012), (1 - 1e-250, 1e-250), 0.99, 0.9617)]
+THM27_PAIRS = [((0.82, 0.18), (1 - 1.11e-6, 1.11e-6), 0.316, 0.3837),
+               ((0.03988, 0.96012), (1 - 1e-250, 1e-250), 0.99, 0.9617)]
 
 
 @pytest.mark.parametrize("p, q, delta, reached", THM27_PAIRS)

@@ -158,7 +158,8 @@ def test_corrected_lemma_survives_an_independent_search():
 
             cur = ratio(P, Q)
             for _ in range(150):
-                P2, Q2 = P * np.exp(rng.normal(scale=0.5, size=P.shape)), Q * np.exp(rng.normal(scale=0.5, size=Q.shape))
+                P2, Q2 = (P * np.exp(rng.normal(scale=0.5, size=P.shape)),
+                          Q * np.exp(rng.normal(scale=0.5, size=Q.shape)))
                 P2, Q2 = P2 / P2.sum(), Q2 / Q2.sum()
                 r = ratio(P2, Q2)
                 if r >= cur:
@@ -288,7 +289,8 @@ def test_randomized_response_is_tanh_quarter_and_breaks_the_printed_converses(ep
     assert eps0 > 3 * s  # '§3.2: ε-semantic privacy implies 3ε-DP' fails
     delta_at_3s = hs(rr(eps0)[0], rr(eps0)[1], 3 * s)
     if eps0 == 0.8:
-        assert s == pytest.approx(0.197, abs=1e-3) and delta_at_3s == pytest.approx(0.130, abs=1e-3) and delta_at_3s > 0.02
+        assert (s == pytest.approx(0.197, abs=1e-3) and delta_at_3s == pytest.approx(0.130, abs=1e-3)
+                and delta_at_3s > 0.02)
 
 
 def test_equation_6_never_holds_and_the_thresholds():

@@ -115,7 +115,8 @@ def test_exercise_7_2_certified_and_large_delta_readings_join_the_registry():
     assert r.status == "discrepancy" and r.verdict.margin == pytest.approx((1 + math.e) * 0.25 / large, rel=1e-6)
 
 
-@pytest.mark.parametrize("a,delta,t", [(Fraction(2), Fraction(1, 100), Fraction(1, 100)), (Fraction(3), Fraction(1, 1000), Fraction(1, 50))])
+@pytest.mark.parametrize("a,delta,t", [(Fraction(2), Fraction(1, 100), Fraction(1, 100)),
+                                       (Fraction(3), Fraction(1, 1000), Fraction(1, 50))])
 def test_three_point_witness_exactly(a, delta, t):
     """In exact arithmetic with e^ε = a: each step needs exactly δ; (p, r) needs (1 + a)δ at factor a², and
     (1 + a)δ + (a² − f)t at any factor f < a² — both parameters of the answer are needed."""
@@ -168,7 +169,8 @@ def test_name_and_shame():
     outs = list(itertools.product((None, 0, 1), repeat=n))
 
     def row(x):
-        return np.array([np.prod([(1 - delta) if o is None else (delta if o == v else 0.0) for v, o in zip(x, out)]) for out in outs])
+        return np.array([np.prod([(1 - delta) if o is None else (delta if o == v else 0.0) for v, o in zip(x, out)])
+                         for out in outs])
 
     worst, inf_eps = 0.0, False
     for x in xs:

@@ -172,7 +172,8 @@ def test_table1_relations_with_their_quantifiers(seed):
 def test_definition7_does_not_imply_dp_at_full_support():
     """The book's exercise: a population with full support can still hide a violation from Definition 7
     (finite ε at the population, ε = ∞ for DP)."""
-    mech = {(0, 0): np.array([0.5, 0.5]), (0, 1): np.array([0.5, 0.5]), (1, 0): np.array([0.5, 0.5]), (1, 1): np.array([1.0, 0.0])}
+    mech = {(0, 0): np.array([0.5, 0.5]), (0, 1): np.array([0.5, 0.5]), (1, 0): np.array([0.5, 0.5]),
+            (1, 1): np.array([1.0, 0.0])}
     P = {d: 0.25 for d in mech}
     assert eps_dp(mech) == math.inf
     assert eps_do_point(mech, P, (0, 1)) == pytest.approx(math.log(2))
@@ -181,7 +182,8 @@ def test_definition7_does_not_imply_dp_at_full_support():
 def test_appendix_b_exact():
     """Appendix B eqs. (34)-(35): Pr[O=0 | D1=0] = Pr[O=1 | D1=1] = 1/2 with Pr[D1=2] = 0; Definition 10
     holds with ε = 0 there, while DP fails for every ε (𝒜(2) never outputs 1)."""
-    A = {(0,): [Fraction(1, 2), Fraction(1, 2)], (1,): [Fraction(1, 2), Fraction(1, 2)], (2,): [Fraction(1), Fraction(0)]}
+    A = {(0,): [Fraction(1, 2), Fraction(1, 2)], (1,): [Fraction(1, 2), Fraction(1, 2)],
+         (2,): [Fraction(1), Fraction(0)]}
     P = {(0,): Fraction(1, 2), (1,): Fraction(1, 2), (2,): Fraction(0)}
     for v, o in ((0, 0), (1, 1)):
         assert sum(P[d] * A[d][o] for d in A if d[0] == v) / sum(P[d] for d in A if d[0] == v) == Fraction(1, 2)

@@ -398,7 +398,8 @@ def test_theorem_4_copies_example_and_the_non_scalable_family():
 @pytest.mark.parametrize("eps", [0.3, 1.0, 2.0])
 def test_exercise_family_randomized_response(eps):
     one = rr_one(eps)
-    assert membership_from_mechanism(one, {(0,): 0.5, (1,): 0.5}, 0.5) == pytest.approx(math.log((1 + math.exp(eps)) / 2))
+    assert (membership_from_mechanism(one, {(0,): 0.5, (1,): 0.5}, 0.5)
+            == pytest.approx(math.log((1 + math.exp(eps)) / 2)))
 
 
 def test_exercise_converse_numbers():

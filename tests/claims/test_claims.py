@@ -73,7 +73,8 @@ def test_mutated_statement_is_refuted(mutation):
     smaller constant, a dropped hypothesis) must be refuted by the check.  (Tightening a bound to just below
     the check's own maximum proves nothing and is not used.)"""
     claim = claims.get(mutation.claim_id)
-    assert claim.is_relation and claims.evaluate(claim).status == "reproduced", f"{claim.id} must be a relation that holds"
+    assert claim.is_relation and claims.evaluate(claim).status == "reproduced", \
+        f"{claim.id} must be a relation that holds"
     v = mutation.compute()
     assert isinstance(v, claims.Verdict) and v.checked
     assert not v.holds, f"{mutation.claim_id}: the mutated statement '{mutation.statement}' is not refuted"
@@ -149,14 +150,18 @@ def test_json_rows_list_every_claim_with_status_evidence_and_domain():
 
 
 def test_cli_table_and_paper_filter():
-    out = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "lecture"], capture_output=True, text=True, check=True)
-    assert "lecture-s5-pure-composition" in out.stdout and "certified-lp" in out.stdout and "relations certified" in out.stdout
-    js = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "lecture", "--json"], capture_output=True,
+    out = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "lecture"], capture_output=True,
+                         text=True, check=True)
+    assert ("lecture-s5-pure-composition" in out.stdout and "certified-lp" in out.stdout
+            and "relations certified" in out.stdout)
+    js = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "lecture", "--json"],
+                        capture_output=True,
                         text=True, check=True)
     rows = json.loads(js.stdout)
     assert {r["id"] for r in rows} == {c.id for c in claims.registry("lecture")}
     assert {r["evidence"] for r in rows if r["printed"] is True} >= {"certified-lp", "search"}
-    bad = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "nobody"], capture_output=True, text=True)
+    bad = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "nobody"], capture_output=True,
+                         text=True)
     assert bad.returncode != 0 and "nobody" in bad.stderr
 
 

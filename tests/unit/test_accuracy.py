@@ -144,7 +144,8 @@ def test_optimal_epsilon_matches_mpmath(eps0, k):
         assert _rel(value, ref) <= RTOL, (eps0, k, delta, value, mp.nstr(ref, 20))
 
 
-@pytest.mark.parametrize("eps0,k,delta0", [(0.1, 10, 1e-8), (1.0, 1000, 1e-7), (1e-2, 100_000, 1e-12), (10.0, 100, 1e-5)])
+@pytest.mark.parametrize("eps0,k,delta0", [(0.1, 10, 1e-8), (1.0, 1000, 1e-7), (1e-2, 100_000, 1e-12),
+                                           (10.0, 100, 1e-5)])
 def test_optimal_epsilon_with_delta0_matches_mpmath(eps0, k, delta0):
     A = -np.expm1(k * np.log1p(-delta0))
     for slack in [1e-3, 1e-10, 1e-300]:
@@ -158,7 +159,8 @@ def test_optimal_epsilon_with_delta0_matches_mpmath(eps0, k, delta0):
 def test_optimal_delta_matches_mpmath(eps0, k):
     # ε on and between lattice points, from 0 to just below kε₀
     top = k * eps0
-    eps = np.unique(np.concatenate([[0.0], top * np.array([1e-3, 0.013, 0.1, 0.37, 0.5, 0.9, 0.999]), [eps0 * (k - 2)] if k > 2 else []]))
+    eps = np.unique(np.concatenate([[0.0], top * np.array([1e-3, 0.013, 0.1, 0.37, 0.5, 0.9, 0.999]),
+                                    [eps0 * (k - 2)] if k > 2 else []]))
     ours = composition.optimal_log_delta(eps, eps0, k)
     for e, lv in zip(eps, ours):
         ref = mp_log_delta(e, eps0, k)

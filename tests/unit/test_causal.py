@@ -154,7 +154,8 @@ def direct_brp_y(model):
     """log max over w, y, x1, x2 of channel ratios, straight from the equation tables."""
     best = 0.0
     for w in model.domains["W"]:
-        table = np.array([[model._tables["Y"][(x, w)].get(y, 0.0) for y in model.domains["Y"]] for x in model.domains["X"]])
+        table = np.array([[model._tables["Y"][(x, w)].get(y, 0.0) for y in model.domains["Y"]]
+                          for x in model.domains["X"]])
         best = max(best, float(np.max(np.log(table.max(0)) - np.log(table.min(0)))))
     return best
 
@@ -191,7 +192,8 @@ def test_definition_epsilon_matches_sem_engine():
             P = c.random_population(rng, kind=kind)
             defs = (2, 3, 5, 6, 7, 8, 10) + ((4,) if kind == "independent" else ())
             for d in defs:
-                assert c.definition_epsilon(d, mech, P) == pytest.approx(c.definition_epsilon_sem(d, mech, P), abs=1e-12)
+                assert (c.definition_epsilon(d, mech, P)
+                        == pytest.approx(c.definition_epsilon_sem(d, mech, P), abs=1e-12))
 
 
 def test_definition1_is_the_mechanism_epsilon():
@@ -402,7 +404,8 @@ def test_definitions_with_three_data_points_match_sem_engine():
         for kind in ("full", "sparse", "independent", "correlated"):
             P = c.random_population(rng, n=3, k=2, kind=kind)
             for d in (2, 3, 6, 7, 10):
-                assert c.definition_epsilon(d, mech, P) == pytest.approx(c.definition_epsilon_sem(d, mech, P), abs=1e-12)
+                assert (c.definition_epsilon(d, mech, P)
+                        == pytest.approx(c.definition_epsilon_sem(d, mech, P), abs=1e-12))
 
 
 # ---------------------------------------------------------------- searches and the results of §2, §3, §6.3, §7, §8

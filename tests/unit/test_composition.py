@@ -64,7 +64,8 @@ def test_advanced_heterogeneous_matches_paper_form_and_homogeneous():
     eps = [0.1, 0.2, 0.05]
     dj = [1e-7, 2e-7, 0.0]
     total = 1e-5
-    expected = sum(e * (math.exp(e) - 1) for e in eps) + math.sqrt(2 * sum(e * e for e in eps) * math.log(1 / (total - sum(dj))))
+    expected = sum(e * (math.exp(e) - 1) for e in eps) + math.sqrt(
+        2 * sum(e * e for e in eps) * math.log(1 / (total - sum(dj))))
     assert C.advanced_epsilon_heterogeneous(eps, total, dj) == pytest.approx(expected, rel=1e-13)
     assert C.advanced_epsilon_heterogeneous([0.1] * 7, 1e-6 + 7e-8, [1e-8] * 7) == pytest.approx(
         C.advanced_epsilon(0.1, 7, 1e-6, 1e-8), rel=1e-9
@@ -86,7 +87,8 @@ def test_optimal_single_mechanism_is_randomized_response_profile():
         got = C.optimal_delta(e, eps0, 1)
         assert got >= expected and got == pytest.approx(expected, rel=2e-12, abs=1e-300)
     delta = 0.05
-    assert C.optimal_epsilon(eps0, 1, delta) == pytest.approx(math.log(math.exp(eps0) - delta * (1 + math.exp(eps0))), rel=1e-13)
+    assert (C.optimal_epsilon(eps0, 1, delta)
+            == pytest.approx(math.log(math.exp(eps0) - delta * (1 + math.exp(eps0))), rel=1e-13))
 
 
 def test_optimal_two_fold_closed_form():
@@ -344,7 +346,8 @@ def test_bad_input_names_parameter(call, name):
 def test_lattice_rr_kfold_matches_optimal_composition():
     # ε₀ on the lattice exactly: rounding moves nothing, so the composed profile is Theorem 2.8(3)'s
     eps0, k = 0.5, 7
-    L = C.LatticeLoss.from_atoms([eps0, -eps0], [1 / (1 + math.exp(-eps0)), 1 / (1 + math.exp(eps0))], eps0 / 4).power(k)
+    L = C.LatticeLoss.from_atoms([eps0, -eps0], [1 / (1 + math.exp(-eps0)), 1 / (1 + math.exp(eps0))],
+                                 eps0 / 4).power(k)
     eps = np.array([0.0, 0.5, 1.0, 2.2, 3.4])
     assert np.allclose(L.delta(eps), C.optimal_delta(eps, eps0, k), rtol=1e-9, atol=1e-12)
 

@@ -189,7 +189,8 @@ def test_theorem_3_1_against_exact_bayes():
             exact = p * a / (p * a + (1 - p) * b)
             z = math.log(a / b)
             assert D.posterior_from_privacy_loss(float(p), z) == pytest.approx(float(exact), rel=1e-13)
-            assert D.posterior_from_privacy_loss(float(p), -z, target_present=False) == pytest.approx(float(exact), rel=1e-13)
+            assert (D.posterior_from_privacy_loss(float(p), -z, target_present=False)
+                    == pytest.approx(float(exact), rel=1e-13))
             assert D.bayes_posterior(float(p), float(a), float(b)) == pytest.approx(float(exact), rel=1e-13)
 
 
@@ -341,7 +342,8 @@ def test_composed_randomized_response_is_binomial():
     loss = D.composed_randomized_response_loss(eps0, k)
     keep = 1 / (1 + math.exp(-eps0))
     t = 0.5
-    want = sum(math.comb(k, j) * keep**j * (1 - keep) ** (k - j) for j in range(k + 1) if abs(eps0 * (2 * j - k)) > t + 1e-12)
+    want = sum(math.comb(k, j) * keep**j * (1 - keep) ** (k - j)
+               for j in range(k + 1) if abs(eps0 * (2 * j - k)) > t + 1e-12)
     assert loss.present.prob_abs_greater(t) == pytest.approx(want, rel=1e-12)
 
 
@@ -463,7 +465,8 @@ def test_bounds_are_symmetric_under_relabelling(p, eps):
     assert high == pytest.approx(1 - low_c, abs=1e-12)
 
 
-# ------------------------------------------------------------------ worst-case search over finite pairs (claims/disclosure_evidence.py)
+# ------------------------------------------------------------------ worst-case search over finite pairs
+# (claims/disclosure_evidence.py)
 
 
 def test_leave_thresholds_match_bayes_rule():

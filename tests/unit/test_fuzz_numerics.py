@@ -103,7 +103,8 @@ def _call_and_judge(func, args):
                 result = func(*args)
         except ValueError as err:
             message = str(err)
-            assert any(name in message for name in names), f"{func.__name__}{args}: message names no parameter: {message}"
+            assert any(name in message for name in names), \
+                f"{func.__name__}{args}: message names no parameter: {message}"
             return
         except Exception as err:  # noqa: BLE001 - the point of the test
             pytest.fail(f"{func.__name__}{tuple(args)!r} raised {type(err).__name__}: {err}")
@@ -240,7 +241,8 @@ def test_pdp_epsilon_and_delta_are_inverse(eps, delta, frac):
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(eps_total=st.floats(0.01, 20), k=st.sampled_from([1, 2, 10, 100, 1000]), delta=st.sampled_from([1e-3, 1e-6, 1e-10]),
+@given(eps_total=st.floats(0.01, 20), k=st.sampled_from([1, 2, 10, 100, 1000]),
+       delta=st.sampled_from([1e-3, 1e-6, 1e-10]),
        method=st.sampled_from(["basic", "advanced", "optimal"]))
 def test_max_eps0_never_exceeds_budget(eps_total, k, delta, method):
     e0 = K.max_eps0(eps_total, k, delta, method=method)

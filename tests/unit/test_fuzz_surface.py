@@ -20,7 +20,8 @@ import warnings
 import numpy as np
 import pytest
 
-from dpsemantics import causal, composition, conversions, disclosure, indistinguishability, mechanisms, notions, semantic
+from dpsemantics import (causal, composition, conversions, disclosure, indistinguishability, mechanisms, notions,
+                         semantic)
 from dpsemantics.claims import disclosure_evidence
 
 MODULES = [mechanisms, conversions, composition, indistinguishability, disclosure, semantic, notions, causal]
@@ -34,7 +35,8 @@ _LRR = lambda: mechanisms.local_randomized_response(2, 1.0)  # noqa: E731
 # parameter name → a valid value (callables are factories)
 VALID = {
     "eps": 0.5, "eps0": 0.1, "eps_rr": 1.0, "eps_mech": 1.0, "eps_prime": 2.0, "eps_total": 1.0, "eps_sem": 0.5,
-    "eps_hat": 0.5, "eps_def": 0.5, "eps_dp": 0.5, "delta": 1e-6, "delta_slack": 1e-6, "delta0": 0.0, "delta_prime": 0.01, "delta_total": 1e-6,
+    "eps_hat": 0.5, "eps_def": 0.5, "eps_dp": 0.5, "delta": 1e-6, "delta_slack": 1e-6, "delta0": 0.0,
+    "delta_prime": 0.01, "delta_total": 1e-6,
     "delta_hat": 1e-3, "delta1": 1e-3, "sigma": 2.0, "sensitivity": 1.0, "rho": 0.1, "rhos": 0.1, "k": 10,
     "ks": [1, 10], "n": 3, "ell": 2, "prior": 0.3, "priors": [0.2, 0.5], "z": 0.5, "q": 0.3, "p": [0.5, 0.5],
     "b": 0.3, "alpha": 2.0, "ratio": 1.5, "low": 0.2, "high": 0.8, "max_difference": 0.2, "max_ratio": 2.0,
@@ -123,7 +125,8 @@ def _judge(func, args, names):
             with np.errstate(divide="raise", over="raise", invalid="raise"):
                 result = func(*args)
         except ValueError as err:
-            assert any(n in str(err) for n in names), f"{func.__name__}{tuple(args)!r}: message names no parameter: {err}"
+            assert any(n in str(err) for n in names), \
+                f"{func.__name__}{tuple(args)!r}: message names no parameter: {err}"
             return
         except _Hang:
             pytest.fail(f"{func.__name__}{tuple(args)!r} ran for more than 20 s")
@@ -186,13 +189,16 @@ ISSUE_23 = {
     "lattice_optimal_epsilon k=10**400": (lambda: disclosure.lattice_optimal_epsilon(0.1, 10**400, 1e-6), "k"),
     "gaussian_loss sigma=1.7e308": (lambda: disclosure.gaussian_loss(1.7e308), "sigma"),
     "gaussian_loss sigma=5e-324": (lambda: disclosure.gaussian_loss(5e-324), "sigma"),
-    "LatticeLoss.from_cdf h=5e-324": (lambda: composition.LatticeLoss.from_cdf(lambda t: np.clip(t, 0, 1), -1, 1, 5e-324), "h"),
+    "LatticeLoss.from_cdf h=5e-324": (
+        lambda: composition.LatticeLoss.from_cdf(lambda t: np.clip(t, 0, 1), -1, 1, 5e-324), "h"),
     "theorem39_tight_pair eps=1.7e308": (lambda: disclosure_evidence.theorem39_tight_pair(1.7e308, 1e-6, 1e-3), "eps"),
     "bayes_posterior like_present=inf": (lambda: disclosure.bayes_posterior(0.5, math.inf, 1.0), "like_present"),
     "composed_epsilon ks=['1','10']": (lambda: disclosure.composed_epsilon(0.1, ["1", "10"], 1e-6), "ks"),
     "per_release_epsilon delta_total=2": (lambda: disclosure.per_release_epsilon(1.0, 10, 2.0), "delta_total"),
-    "per_release_epsilon delta_total below k*delta0": (lambda: disclosure.per_release_epsilon(1.0, 10, 1e-6, 1e-6, method="advanced"), "delta_total"),
-    "composed_randomized_response_loss k=1e10": (lambda: disclosure.composed_randomized_response_loss(0.1, 10**10), "k"),
+    "per_release_epsilon delta_total below k*delta0": (
+        lambda: disclosure.per_release_epsilon(1.0, 10, 1e-6, 1e-6, method="advanced"), "delta_total"),
+    "composed_randomized_response_loss k=1e10": (lambda: disclosure.composed_randomized_response_loss(0.1, 10**10),
+                                                 "k"),
     "LatticeLoss.power k=10**400": (lambda: composition.LatticeLoss(0.1, 0, [1.0]).power(10**400), "k"),
 }
 
@@ -212,7 +218,8 @@ ISSUE_23_VALUES = {
     "zcdp_epsilon tight rho=1e-300 (was RuntimeError)": lambda: conversions.zcdp_epsilon(1e-300, 1e-6, tight=True),
     "zcdp_delta tight rho=1e-295": lambda: conversions.zcdp_delta(1e-295, 1.0, tight=True),
     "zcdp_epsilon tight rho=1e-290": lambda: conversions.zcdp_epsilon(1e-290, 1e-10, tight=True),
-    "composed_randomized_response_loss k=1e8 (was 4.9 GB)": lambda: disclosure.composed_randomized_response_loss(0.1, 10**8).present.sf(0.0),
+    "composed_randomized_response_loss k=1e8 (was 4.9 GB)":
+        lambda: disclosure.composed_randomized_response_loss(0.1, 10**8).present.sf(0.0),
 }
 
 

@@ -26,7 +26,8 @@ def integrated_delta(p_pdf, q_pdf, eps, points):
 def test_laplace_profile_matches_integration(eps_mech, eps):
     b = 1.0 / eps_mech
     p, q = stats.laplace(0, b).pdf, stats.laplace(1, b).pdf
-    expected = max(integrated_delta(p, q, eps, [-60 * b, 0, 1, 60 * b + 1]), integrated_delta(q, p, eps, [-60 * b, 0, 1, 60 * b + 1]))
+    expected = max(integrated_delta(p, q, eps, [-60 * b, 0, 1, 60 * b + 1]),
+                   integrated_delta(q, p, eps, [-60 * b, 0, 1, 60 * b + 1]))
     assert mech.laplace_delta(eps, eps_mech) == pytest.approx(expected, abs=1e-9)
 
 
@@ -38,7 +39,8 @@ def test_gaussian_profile_matches_integration(sigma, eps):
     assert mech.gaussian_delta(eps, sigma) == pytest.approx(integrated_delta(p, q, eps, pts), abs=1e-9)
 
 
-@pytest.mark.parametrize("sigma, eps, sens", [(1.0, 1.0, 1.0), (3.7, 1.0, 1.0), (0.5, 20.0, 1.0), (10.0, 0.01, 2.0), (1.0, 30.0, 1.0)])
+@pytest.mark.parametrize("sigma, eps, sens", [(1.0, 1.0, 1.0), (3.7, 1.0, 1.0), (0.5, 20.0, 1.0), (10.0, 0.01, 2.0),
+                                              (1.0, 30.0, 1.0)])
 def test_gaussian_profile_matches_mpmath(sigma, eps, sens):
     """Balle & Wang (2018) Thm 8 in 50-digit arithmetic; the float version must keep relative accuracy."""
     with mp.workdps(50):
@@ -55,10 +57,12 @@ def test_profiles_equal_expected_privacy_loss():
     for eps in (0.0, 0.2, 0.7):
         # randomized response
         vals, probs = mech.randomized_response_privacy_loss(1.0)
-        assert mech.randomized_response_delta(eps, 1.0) == pytest.approx(np.sum(probs * np.clip(1 - np.exp(eps - vals), 0, None)), abs=1e-14)
+        assert mech.randomized_response_delta(eps, 1.0) == pytest.approx(
+            np.sum(probs * np.clip(1 - np.exp(eps - vals), 0, None)), abs=1e-14)
         # Gaussian
         L = mech.gaussian_privacy_loss(1.3)
-        expected = integrate.quad(lambda t: L.pdf(t) * max(0.0, 1 - np.exp(eps - t)), eps, L.mean() + 40 * L.std(), epsabs=1e-13)[0]
+        expected = integrate.quad(lambda t: L.pdf(t) * max(0.0, 1 - np.exp(eps - t)), eps, L.mean() + 40 * L.std(),
+                                  epsabs=1e-13)[0]
         assert mech.gaussian_delta(eps, 1.3) == pytest.approx(expected, abs=1e-10)
         # Laplace: two atoms plus a continuous part on the open interval (−ε₀, ε₀), integrated via the CDF
         atoms, aprobs, cdf = mech.laplace_privacy_loss(1.5)

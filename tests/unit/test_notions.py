@@ -89,7 +89,8 @@ def test_bdp_markov_chain_closed_form(stay):
     eps = 1.2
     k = rr_keep(eps)
     expected = eps + math.log((stay * k + (1 - stay) * (1 - k)) / (stay * (1 - k) + (1 - stay) * k))
-    assert N.bdp_leakage(local_randomized_response(2, eps), N.markov_chain_prior(2, stay)) == pytest.approx(expected, rel=1e-12)
+    assert (N.bdp_leakage(local_randomized_response(2, eps), N.markov_chain_prior(2, stay))
+            == pytest.approx(expected, rel=1e-12))
 
 
 @settings(max_examples=25, deadline=None)

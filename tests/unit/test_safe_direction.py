@@ -212,7 +212,8 @@ INVERSE_GRID = [(ep, d, dp) for ep in (1e-12, 1e-6, 0.01, 1.0, 10.0, 50.0) for d
 @pytest.mark.parametrize("eps_prime, delta, delta_prime", INVERSE_GRID)
 def test_dp_epsilon_for_pdp_never_above_exact(eps_prime, delta, delta_prime):
     """Issue 23: dp_epsilon_for_pdp(1e-12, 0, 1e-5) was 8.9e-5 too large (22 of 104 unsafe)."""
-    want = ref_dp_epsilon_for_pdp(eps_prime, delta, delta_prime) if mp.exp(eps_prime) * (delta_prime - delta) - delta >= delta_prime else None
+    want = (ref_dp_epsilon_for_pdp(eps_prime, delta, delta_prime)
+            if mp.exp(eps_prime) * (delta_prime - delta) - delta >= delta_prime else None)
     if want is None:
         with pytest.raises(ValueError, match="eps_prime"):
             D.dp_epsilon_for_pdp(eps_prime, delta, delta_prime)

@@ -79,7 +79,8 @@ def test_posteriors_match_bayes_by_hand(seed):
     for game in range(3):
         assert np.allclose(g.posteriors[game], bayes_loop(matrix, BINARY2, belief, 1, game))
     for i in (1, 2):
-        expected = 0.5 * np.abs(np.array(bayes_loop(matrix, BINARY2, belief, 1, 0)) - bayes_loop(matrix, BINARY2, belief, 1, i)).sum()
+        expected = 0.5 * np.abs(np.array(bayes_loop(matrix, BINARY2, belief, 1, 0))
+                                - bayes_loop(matrix, BINARY2, belief, 1, i)).sum()
         assert S.statistical_difference(mech, belief, "b", i) == pytest.approx(expected, abs=1e-12)
     assert np.allclose(S.posterior(mech, belief, "b", 2), bayes_loop(matrix, BINARY2, belief, 1, 2))
 
@@ -477,7 +478,8 @@ def test_informed_semantic_epsilon_is_tanh_quarter_eps(eps):
 def test_most_powerful_power_neyman_pearson():
     assert S.most_powerful_power([0.5, 0.5], [0.2, 0.8], [0, 0.25, 0.5, 1]) == pytest.approx([0, 0.4, 0.8, 1])
     # an outcome impossible under the null is rejected first: power at level 0 is its alternative mass
-    assert S.most_powerful_power([0, 0.5, 0.5], [0.1, 0.2, 0.7], [0, 0.25, 0.5, 1]) == pytest.approx([0.1, 0.45, 0.8, 1])
+    assert (S.most_powerful_power([0, 0.5, 0.5], [0.1, 0.2, 0.7], [0, 0.25, 0.5, 1])
+            == pytest.approx([0.1, 0.45, 0.8, 1]))
     e = math.exp(1.0)
     rr = np.array([[e, 1], [1, e]]) / (1 + e)
     alphas = np.linspace(0, 1, 11)

@@ -126,7 +126,8 @@ def draw_implication_diagram(ax, rows: list, *, conditional=None):
                 x, y = 2.4 * g, (len(nums) - 1) / 2 - i
             name = DEFINITIONS[num][0] if num != 1 else "Differential privacy"
             boxes[num] = ax.text(x, y, f"Def. {num}\n{_wrap(name)}", ha="center", va="center", fontsize=8, zorder=3,
-                                 bbox=dict(boxstyle="round,pad=0.3", fc="#f2f2f2" if num != 1 else "#ffe9bf", ec="#333333"))
+                                 bbox=dict(boxstyle="round,pad=0.3", fc="#f2f2f2" if num != 1 else "#ffe9bf",
+                                           ec="#333333"))
     colours = {"↔ DP": PALETTE[3], "→ DP": PALETTE[1], "← DP": PALETTE[4], "none": "#999999"}
     styles = {"↔ DP": "<|-|>", "→ DP": "-|>", "← DP": "<|-", "none": "-"}
     for r in rows:

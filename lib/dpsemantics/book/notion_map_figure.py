@@ -86,8 +86,10 @@ def layout(fontsize: float = FONTSIZE) -> dict:
     for n, (w, h) in zip(NOTIONS, node_sizes):
         lines.append(f'"{n.key}" [width={(w + 2 * pad) / 72:.3f}, height={(h + 2 * pad) / 72:.3f}];')
     for k, (r, (w, h)) in enumerate(zip(RELATIONS, label_sizes)):
-        cell = f'<TABLE BORDER="0" CELLPADDING="0" CELLSPACING="0"><TR><TD FIXEDSIZE="TRUE" WIDTH="{w + 3:.0f}" HEIGHT="{h + 1:.0f}"> </TD></TR></TABLE>'
-        lines.append(f'"{r.source}" -> "{r.target}" [id="e{k}", dir={"both" if r.both_ways else "forward"}, label=<{cell}>];')
+        cell = (f'<TABLE BORDER="0" CELLPADDING="0" CELLSPACING="0"><TR><TD FIXEDSIZE="TRUE" WIDTH="{w + 3:.0f}" '
+                f'HEIGHT="{h + 1:.0f}"> </TD></TR></TABLE>')
+        lines.append(f'"{r.source}" -> "{r.target}" [id="e{k}", dir={"both" if r.both_ways else "forward"}, '
+                     f'label=<{cell}>];')
     lines.append("}")
     proc = subprocess.run([dot, "-Tjson"], input="\n".join(lines), capture_output=True, text=True, check=True)
     return json.loads(proc.stdout)
@@ -142,7 +144,8 @@ def draw(ax=None, *, fontsize: float = FONTSIZE):
         w, h = float(obj["width"]) * 72, float(obj["height"]) * 72
         ax.add_patch(FancyBboxPatch((x - w / 2 + 3, y - h / 2 + 3), w - 6, h - 6, boxstyle="round,pad=3", zorder=3,
                                     facecolor=colours[n.chapter], edgecolor="black", linewidth=0.8, alpha=0.95))
-        ax.text(x, y, names[n.key], ha="center", va="center", fontsize=fontsize + 0.5, zorder=4, multialignment="center")
+        ax.text(x, y, names[n.key], ha="center", va="center", fontsize=fontsize + 0.5, zorder=4,
+                multialignment="center")
     labels = edge_labels()
     marks = statuses()
     for edge in graph.get("edges", []):
@@ -189,8 +192,10 @@ def _legends_below(fig, ax, colours, fontsize) -> None:
                                      for ch, c in colours.items()]),
         ("arrow [k]: row k of the table below (⇔ both ways)", [
             Line2D([], [], color=_STYLE["valid"][1], linestyle=_STYLE["valid"][0], label="holds: its claims reproduce"),
-            Line2D([], [], color=REFUTED_COLOUR, linestyle=_STYLE["refuted"][0], label="✗ refuted: a claim is a discrepancy"),
-            Line2D([], [], color=_STYLE["unchecked"][1], linestyle=_STYLE["unchecked"][0], label="no claim checks it yet"),
+            Line2D([], [], color=REFUTED_COLOUR, linestyle=_STYLE["refuted"][0],
+                   label="✗ refuted: a claim is a discrepancy"),
+            Line2D([], [], color=_STYLE["unchecked"][1], linestyle=_STYLE["unchecked"][0],
+                   label="no claim checks it yet"),
             Line2D([], [], linestyle="none", marker="$*$", color="black", label="[k]*: holds under a condition"),
         ]),
     ]

@@ -33,8 +33,8 @@ from .render import exponents, scientific
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["PALETTE", "LINESTYLES", "MARKERS", "COLUMN_WIDTH", "use_house_style", "new_figure", "finish", "plain_log_ticks",
-           "readable_number", "legend_covers_data", "coinciding", "plot_series", "FIGURE_DIR_ENV"]
+__all__ = ["PALETTE", "LINESTYLES", "MARKERS", "COLUMN_WIDTH", "use_house_style", "new_figure", "finish",
+           "plain_log_ticks", "readable_number", "legend_covers_data", "coinciding", "plot_series", "FIGURE_DIR_ENV"]
 
 FIGURE_DIR_ENV = "DPSEMANTICS_FIGURE_DIR"
 
@@ -315,7 +315,8 @@ def plot_series(ax, x, series, *, reasons=None, rtol: float = 1e-9, start: int =
         lines = []
         for j, label in enumerate(group):
             k = start + list(series).index(label)  # a label's style follows its place in ``series``, not its group
-            (line,) = ax.plot(x, series[label], color=PALETTE[k % len(PALETTE)], linestyle=LINESTYLES[k % len(LINESTYLES)],
+            (line,) = ax.plot(x, series[label], color=PALETTE[k % len(PALETTE)],
+                              linestyle=LINESTYLES[k % len(LINESTYLES)],
                               marker=MARKERS[k % len(MARKERS)], markevery=(j, len(group)), markersize=6.5,
                               markerfacecolor="white", markeredgewidth=1.4, label="_" + label)
             lines.append(line)

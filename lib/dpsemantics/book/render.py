@@ -25,7 +25,8 @@ _EXPONENT_FORM = re.compile(r"(?<![\w.])(?P<mantissa>\d+(?:\.\d+)?)e(?P<exponent
 # one-letter variable or an operator (``max``, ``Pr``) with a one-character or signed-number index (``x_i``,
 # ``x_-1``, ``Pr_𝒫``); longer names with an underscore (``prog_A``, ``delta_hat``) are identifiers, set as code.
 _GREEK = "\u0370-\u03ff"
-_BARE_INDEX = re.compile(rf"(?<![\w`])(?P<base>[A-Za-z{_GREEK}][\u0300-\u036f]?|max|min|sup|Pr)_(?P<index>[-−]?\d+|(?<=[{_GREEK}]_)[A-Za-z0-9]+"
+_BARE_INDEX = re.compile(rf"(?<![\w`])(?P<base>[A-Za-z{_GREEK}][\u0300-\u036f]?|max|min|sup|Pr)_(?P<index>[-−]?\d+"
+                         rf"|(?<=[{_GREEK}]_)[A-Za-z0-9]+"
                          rf"|[^\s_.,;:!?)\]}}'\"<\\`])(?![^\W\u00b2\u00b3\u00b9\u2070-\u209f])")
 # A capital variable numbered by digits (``D1``, ``R2``, as the causal models name their variables).
 _NUMBERED_VARIABLE = re.compile(r"(?<![\w.])(?P<base>[A-Z])(?P<index>\d{1,2})(?![\w.])")
@@ -38,7 +39,8 @@ _IDENTIFIER = re.compile(r"(?<![\w./`<-])(?=[\w./-]*[A-Za-z0-9]_[A-Za-z0-9])[A-Z
 # ``(eps, delta)-DP``): a reader sees the symbol (``ε = 0.01, δ′ = 0.5``, ``δ̂ = 0.1``, ``(ε, δ)-DP``); not inside
 # a claim id (``kazan-ex4.2-per-release-delta-prime``).
 _PARAMETER_NAMES = {"eps": "ε", "epsilon": "ε", "delta_hat": "δ̂", "delta": "δ", "rho": "ρ", "sigma": "σ"}
-_PARAMETER = re.compile(r"(?<![\w.])(?<!\w-)(?P<name>epsilon|eps|delta_hat|delta|rho|sigma)(?P<index>\d?)(?P<primes>[’′']*)"
+_PARAMETER = re.compile(r"(?<![\w.])(?<!\w-)(?P<name>epsilon|eps|delta_hat|delta|rho|sigma)(?P<index>\d?)"
+                        r"(?P<primes>[’′']*)"
                         r"(?![\w\-])(?P<equals>\s*=(?!=)\s*)?")
 _COMPARISONS = {"<=": "≤", ">=": "≥", "!=": "≠"}
 
@@ -126,7 +128,8 @@ def prose(text: str) -> str:
 
     def plain(part):
         part = exponents(_LONG_FLOAT.sub(lambda m: number(float(m.group())), part))
-        return claim_links(indices(parameter_names(typeset_scripts(part, lambda tag, inner: f"<{tag}>{inner}</{tag}>"))))
+        return claim_links(indices(parameter_names(typeset_scripts(part,
+                                                                   lambda tag, inner: f"<{tag}>{inner}</{tag}>"))))
 
     # $…$ is typeset math already and `…` is code (a variable's name, `sigma`, stays one): both left alone
     parts = re.split(r"(\$[^$]+\$|`[^`]+`)", str(text))
@@ -255,7 +258,8 @@ def status_sentence(results, noun: str = "printed value", link=None) -> str:
     bad = [r for r in results if r.status != "reproduced"]
     n = len(results)
     if not bad:
-        return f"{'All ' + count(n) if n > 2 else ('Both' if n == 2 else 'The')} {nouns(n)} {'reproduce' if n != 1 else 'reproduces'} (claims registry)."
+        return (f"{'All ' + count(n) if n > 2 else ('Both' if n == 2 else 'The')} {nouns(n)} "
+                f"{'reproduce' if n != 1 else 'reproduces'} (claims registry).")
     groups: dict = {}
     for r in bad:
         groups.setdefault((r.status, r.finding), []).append(link(r.claim.id))
@@ -265,8 +269,9 @@ def status_sentence(results, noun: str = "printed value", link=None) -> str:
         kind = (f"are **{'discrepancies' if words == 'discrepancy' else words}**" if len(links) > 1
                 else f"is {'a ' if words == 'discrepancy' else ''}**{words}**")
         if finding == "unsafe-rounding":
-            why = " by unsafe rounding (they agree only at the printed precision, rounded on the unsafe side)" \
-                if len(links) > 1 else " by unsafe rounding (it agrees only at the printed precision, rounded on the unsafe side)"
+            why = (" by unsafe rounding (they agree only at the printed precision, rounded on the unsafe side)"
+                   if len(links) > 1 else
+                   " by unsafe rounding (it agrees only at the printed precision, rounded on the unsafe side)")
         else:
             why = f" ({finding.replace('-', ' ')})" if finding else ""
         others.append(f"{', '.join(links[:-1]) + ' and ' if len(links) > 1 else ''}{links[-1]} {kind}{why}")
@@ -296,7 +301,8 @@ def checked_report(results, unchecked=None) -> str:
     values = [r for r in results if r.verdict is None]
     lines = _captioned("Relations, attacked: the evidence, the margin and the worst case found.", [
         "| where | claim | evidence | margin | worst case | outcome |", "|---|---|---|---|---|---|",
-        *[f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | {', '.join(e.replace('-', ' ') for e in r.verdict.evidence)} | {margin_cell(r.verdict)} | "
+        *[f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | "
+          f"{', '.join(e.replace('-', ' ') for e in r.verdict.evidence)} | {margin_cell(r.verdict)} | "
           f"{value_cell(r.verdict.worst)} | {outcome(r)} |" for r in relations]])
     lines += [""] + _captioned("Printed values, recomputed at the printed precision.", [
         "| where | claim | printed | computed | outcome |", "|---|---|---|---|---|",

@@ -68,7 +68,8 @@ def _drop_duplicate_scripts(app, pagename, templatename, context, doctree):
     seen, unique = set(), []
     for script in scripts:
         attributes = getattr(script, "attributes", {}) or {}
-        key = (getattr(script, "filename", None) or "", tuple(sorted(attributes.items())))  # None and "" both mean inline
+        # None and "" both mean inline
+        key = (getattr(script, "filename", None) or "", tuple(sorted(attributes.items())))
         if key not in seen:
             seen.add(key)
             unique.append(script)
@@ -80,18 +81,22 @@ TABLE_CSS = "dpsemantics-tables.css"
 # which Chromium then takes from whatever font has them, Liberation Sans' at half size.  One declared symbol font,
 # at body size, for exactly those ranges: DejaVu Sans (fonts-dejavu-core, installed by `make system`).
 SYMBOL_RANGES = "U+2190-21FF, U+2200-22FF, U+2300-23FF, U+25A0-25FF, U+2700-27BF, U+27F0-27FF, U+2900-297F, U+2A00-2AFF"
-_SYMBOL_RULES = f"""/* dpsemantics: the book's arrows and operators from one symbol font at body size, not a fallback's */
-@font-face {{ font-family: "Book Symbols"; src: local("DejaVu Sans"), local("DejaVuSans"); unicode-range: {SYMBOL_RANGES}; }}
+_SYMBOL_RULES = f"""\
+/* dpsemantics: the book's arrows and operators from one symbol font at body size, not a fallback's */
+@font-face {{ font-family: "Book Symbols"; src: local("DejaVu Sans"), local("DejaVuSans"); \
+unicode-range: {SYMBOL_RANGES}; }}
 @font-face {{ font-family: "Book Symbols"; font-weight: bold; src: local("DejaVu Sans Bold"), local("DejaVuSans-Bold");
   unicode-range: {SYMBOL_RANGES}; }}
-@font-face {{ font-family: "Book Symbols Mono"; src: local("DejaVu Sans Mono"), local("DejaVuSansMono"); unicode-range: {SYMBOL_RANGES}; }}
+@font-face {{ font-family: "Book Symbols Mono"; src: local("DejaVu Sans Mono"), local("DejaVuSansMono"); \
+unicode-range: {SYMBOL_RANGES}; }}
 :root {{
   --pst-font-family-base: "Book Symbols", var(--pst-font-family-base-system);
   --pst-font-family-heading: "Book Symbols", var(--pst-font-family-base-system);
   --pst-font-family-monospace: "Book Symbols Mono", var(--pst-font-family-monospace-system), "Book Symbols";
 }}
 """
-_TABLE_RULES = _SYMBOL_RULES + """/* dpsemantics: tables fit the text column by wrapping; the theme's container scrolls only as a last resort */
+_TABLE_RULES = _SYMBOL_RULES + """\
+/* dpsemantics: tables fit the text column by wrapping; the theme's container scrolls only as a last resort */
 main table { max-width: 100%; font-size: 0.88em; }  /* a book's tables are set a size smaller than its text */
 main table td, main table th { hyphens: auto; overflow-wrap: break-word; }
 /* identifiers (claim ids, function paths) wrap rather than widen their column: Sphinx's span.pre is nowrap;
@@ -103,7 +108,8 @@ main table a.claim-link, main table a.claim-link code, main table a.claim-link s
 main table code.claim-id { overflow-wrap: normal; word-break: normal; }
 /* except in the API reference's summary tables, whose first column is one function name per row */
 main table.autosummary td:first-child, main table.autosummary td:first-child code,
-main table.autosummary td:first-child span.pre, main table.autosummary td:first-child a { white-space: nowrap; overflow-wrap: normal; }
+main table.autosummary td:first-child span.pre, main table.autosummary td:first-child a { \
+white-space: nowrap; overflow-wrap: normal; }
 /* printed cell output wraps its long lines inside its box instead of scrolling sideways */
 main .cell_output pre, main .output pre { white-space: pre-wrap; overflow-wrap: break-word; }
 /* a formula and the punctuation after it stay on one line (KeepPunctuationWithMath) */
@@ -208,7 +214,8 @@ def break_identifiers_at_dots(html: str) -> str:
     an underscore (``<wbr>``), so that a narrow column breaks them there and never inside a word
     ("dpsemantics.boo / k.coursework")."""
     def in_table(m):
-        return _PRE_SPAN.sub(lambda p: p.group(1) + re.sub(r"(?<=[._])(?=\w)", "<wbr>", p.group(2)) + p.group(3), m.group())
+        return _PRE_SPAN.sub(lambda p: p.group(1) + re.sub(r"(?<=[._])(?=\w)", "<wbr>", p.group(2)) + p.group(3),
+                             m.group())
 
     return _TABLE.sub(in_table, html)
 
@@ -263,7 +270,8 @@ class DashExerciseSubtitles(SphinxPostTransform):
             for holder in [title, *title.findall(nodes.reference)]:
                 texts = [c for c in holder.children if isinstance(c, nodes.Text)]
                 if len(texts) >= 2 and texts[-1].astext() == ")" and holder.children[-1] is texts[-1]:
-                    opening = next((c for c in holder.children if isinstance(c, nodes.Text) and c.astext() == " ("), None)
+                    opening = next((c for c in holder.children if isinstance(c, nodes.Text) and c.astext() == " ("),
+                                   None)
                     if opening is not None:
                         holder.replace(opening, nodes.Text(" — "))
                         holder.remove(holder.children[-1])

@@ -37,9 +37,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["IntervalProof", "prove_nonnegative", "LPCertificate", "lp_upper_bound", "IdentityProof", "rational_identity",
-           "ParametricProof", "nonnegative_on_box", "parametric_dual_proof", "certified_by", "PointProof",
-           "interval_facts", "against_supremum"]
+__all__ = ["IntervalProof", "prove_nonnegative", "LPCertificate", "lp_upper_bound", "IdentityProof",
+           "rational_identity", "ParametricProof", "nonnegative_on_box", "parametric_dual_proof", "certified_by",
+           "PointProof", "interval_facts", "against_supremum"]
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,8 @@ def prove_nonnegative(h: Callable, box: Sequence[tuple[float, float]], *, dh: Ca
                 mid = [float((lo + hi) / 2) for lo, hi in b]
                 return IntervalProof(False, count, depth, tuple((float(lo), float(hi)) for lo, hi in b),
                                      float(h(*[iv.mpf(m) for m in mid]).a))
-            xs = [iv.mpf([mp.mpf(lo.numerator) / lo.denominator, mp.mpf(hi.numerator) / hi.denominator]) for lo, hi in b]
+            xs = [iv.mpf([mp.mpf(lo.numerator) / lo.denominator, mp.mpf(hi.numerator) / hi.denominator])
+                  for lo, hi in b]
             if h(*xs).a >= 0:
                 continue
             if anchor is not None and b[0][0] == Fraction(anchor) and dh(*xs).a >= 0:
@@ -128,16 +129,19 @@ def lp_upper_bound(c, A_ub, b_ub, A_eq, b_eq, upper, *, denominator: int = 10**9
     from scipy.optimize import linprog
 
     cF, AuF, buF, AeF, beF, uF = (_fractions(x) for x in (c, A_ub, b_ub, A_eq, b_eq, upper))
-    to_f = lambda m: np.array([[float(v) for v in row] for row in m]) if m and isinstance(m[0], list) else np.array([float(v) for v in m])  # noqa: E731
+    to_f = lambda m: (np.array([[float(v) for v in row] for row in m]) if m and isinstance(m[0], list)  # noqa: E731
+                      else np.array([float(v) for v in m]))
     res = linprog(-to_f(cF), A_ub=to_f(AuF) if AuF else None, b_ub=to_f(buF) if buF else None,
                   A_eq=to_f(AeF) if AeF else None, b_eq=to_f(beF) if beF else None,
                   bounds=[(0, float(u)) for u in uF], method="highs")
     if res.status != 0:
         raise ValueError(f"the linear program did not solve (HiGHS status {res.status}: {res.message})")
-    y = [max(Fraction(-float(v)).limit_denominator(denominator), Fraction(0)) for v in res.ineqlin.marginals] if buF else []
+    y = [max(Fraction(-float(v)).limit_denominator(denominator), Fraction(0))
+         for v in res.ineqlin.marginals] if buF else []
     z = [Fraction(-float(v)).limit_denominator(denominator) for v in res.eqlin.marginals] if beF else []
     n = len(cF)
-    bound = sum((yi * bi for yi, bi in zip(y, buF)), Fraction(0)) + sum((zi * bi for zi, bi in zip(z, beF)), Fraction(0))
+    bound = (sum((yi * bi for yi, bi in zip(y, buF)), Fraction(0))
+             + sum((zi * bi for zi, bi in zip(z, beF)), Fraction(0)))
     for j in range(n):
         reduced = cF[j] - sum((y[i] * AuF[i][j] for i in range(len(y)) if AuF[i][j]), Fraction(0)) \
             - sum((z[i] * AeF[i][j] for i in range(len(z)) if AeF[i][j]), Fraction(0))
@@ -208,8 +212,9 @@ def pointwise_hockey_verdict(exp_eps_values, deltas, outcomes=(3, 4), *, tighten
     n = len(lhs)
     return Verdict.of(lhs, rhs, evidence="certified-lp" if exact == n else "optimised-search", tighten=tighten,
                       labels=labels,
-                      domain=f"every pair on {' or '.join(map(str, outcomes))} outcomes, every bad set and event, at e^ε ∈ "
-                             f"{{{', '.join(map(str, exp_eps_values))}}} and δ ∈ {{{', '.join(map(str, deltas))}}}",
+                      domain=f"every pair on {' or '.join(map(str, outcomes))} outcomes, every bad set and event, at "
+                             f"e^ε ∈ {{{', '.join(map(str, exp_eps_values))}}} and δ ∈ "
+                             f"{{{', '.join(map(str, deltas))}}}",
                       certificate=f"{n} LPs of sizes {lp_sizes(sizes)} (HiGHS); the exact "
                                   f"rational dual bound is ≤ δ in {exact} of {n}")
 
@@ -463,7 +468,8 @@ def parametric_dual_proof(c: Callable, A: Callable, b: Callable, y: Callable, ta
             rows, dual = A(*theta), y(*theta)
             return sum(rows[i][j] * dual[i] for i in range(m)) - c(*theta)[j]
         checks.append((f"(Aᵀy − c)[{j}] ≥ 0", reduced))
-    checks.append(("target − y·b ≥ 0", lambda *theta: target(*theta) - sum(bi * yi for bi, yi in zip(b(*theta), y(*theta)))))
+    checks.append(("target − y·b ≥ 0", lambda *theta: target(*theta)
+                   - sum(bi * yi for bi, yi in zip(b(*theta), y(*theta)))))
     return nonnegative_on_box(checks, box, degree=degree)
 
 

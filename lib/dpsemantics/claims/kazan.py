@@ -113,7 +113,8 @@ def _a6(tighten=1.0):
         leave = E.pair_leave_probability(present, absent, E.critical_priors(eps, "difference", 4000), eps, "difference")
         lhs += [float(leave.max()), delta]
         rhs += [delta, float(D.pair_pdp_delta(present, absent, eps))]
-        labels += [f"eps={eps:g}, delta={delta:g}: difference condition", f"eps={eps:g}, delta={delta:g}: delta < PDP delta"]
+        labels += [f"eps={eps:g}, delta={delta:g}: difference condition",
+                   f"eps={eps:g}, delta={delta:g}: delta < PDP delta"]
     return _v(lhs, rhs, "extremal", tighten, labels)
 
 
@@ -188,7 +189,8 @@ def _sublinear(tighten=1.0):
     opt = _eps_curve("optimal") / KS
     lhs = list(adv[1:]) + list(opt) + [opt[149], opt[49]]
     rhs = list(adv[:-1]) + [0.05] * KS.size + [opt[49], opt[9]]
-    labels = [f"advanced eps(k)/k at k={k + 1} vs k={k}" for k in KS[:-1]] + [f"optimal eps(k)/k <= eps0 at k={k}" for k in KS] \
+    labels = [f"advanced eps(k)/k at k={k + 1} vs k={k}" for k in KS[:-1]] \
+        + [f"optimal eps(k)/k <= eps0 at k={k}" for k in KS] \
         + ["optimal eps/k: k=150 vs 50", "optimal eps/k: k=50 vs 10"]
     return _v(lhs, rhs, "exhaustive", tighten, labels)
 
@@ -445,14 +447,16 @@ def _thm27():
     lhs, rhs, labels = [], [], []
     p, q = np.array([0.82, 0.18]), np.array([1 - 1.11e-6, 1.11e-6])
     r, rho = _ratio_27(p, q, 0.316)
-    lhs.append(r * 0.316), rhs.append(0.316), labels.append(f"two-output pair (0.82, 0.18) vs (1 - 1.11e-6, 1.11e-6), rho={rho:.4g}, delta=0.316")
+    lhs.append(r * 0.316), rhs.append(0.316), labels.append("two-output pair (0.82, 0.18) vs (1 - 1.11e-6, 1.11e-6), "
+                                                            f"rho={rho:.4g}, delta=0.316")
     rng = np.random.default_rng(27)
     for start in ([1.5, math.log(13.7), -0.77], [-3.8, 5.7, 3.0], [0.8, 5.8, -0.6], *rng.normal(scale=2, size=(2, 3))):
         res = minimize(lambda th: -_ratio_27(*_two_output_27(th))[0], np.asarray(start, float), method="Nelder-Mead",
                        options={"maxfev": 300, "xatol": 1e-6, "fatol": 1e-9})
         p, q, d = _two_output_27(res.x)
         r, rho = _ratio_27(p, q, d)
-        lhs.append(r * d), rhs.append(d), labels.append(f"optimised two-output pair a={p[0]:.4g}, b={q[1]:.3g}, rho={rho:.4g}, delta={d:.3g}")
+        lhs.append(r * d), rhs.append(d), labels.append("optimised two-output pair "
+                                                        f"a={p[0]:.4g}, b={q[1]:.3g}, rho={rho:.4g}, delta={d:.3g}")
     for rho in np.logspace(-4, 1, 11):
         for delta in (1e-12, 1e-6, 1e-3, 0.1, 0.5):
             lhs.append(float(conversions.zcdp_gaussian_delta(rho, _eps_27(rho, delta))))
@@ -536,7 +540,8 @@ def _thm_a2():
                 for k, e in enumerate((e1, e2, e3), start=1):
                     lhs += [by_events, e]
                     rhs += [e + 1e-12, by_events + 1e-12]
-                    labels += [f"pair {j}, eps={eps:g}: events <= expression {k}", f"pair {j}, eps={eps:g}: expression {k} <= events"]
+                    labels += [f"pair {j}, eps={eps:g}: events <= expression {k}",
+                               f"pair {j}, eps={eps:g}: expression {k} <= events"]
     return lhs, rhs, labels
 
 
@@ -586,8 +591,10 @@ def _lem34():
             down = minimize_scalar(lambda p: D.prior_difference_bounds(p, eps)[0], bounds=(a, b), method="bounded",
                                    options={"xatol": 1e-12})
             lhs += [-up.fun, -down.fun]
-            rhs += [float(D.prior_difference_bounds(up_closed, eps)[1]), -float(D.prior_difference_bounds(down_closed, eps)[0])]
-            labels += [f"eps={eps:g}, upper end, search from {start:.2f}", f"eps={eps:g}, lower end, search from {start:.2f}"]
+            rhs += [float(D.prior_difference_bounds(up_closed, eps)[1]),
+                    -float(D.prior_difference_bounds(down_closed, eps)[0])]
+            labels += [f"eps={eps:g}, upper end, search from {start:.2f}",
+                       f"eps={eps:g}, lower end, search from {start:.2f}"]
     return lhs, rhs, labels
 
 
@@ -660,9 +667,11 @@ def _exceeds_eps(tighten=1.0):
     from .certify import interval_verdict
 
     cases = _EPS39
-    return interval_verdict(lambda e, d, u: iv.log(1 + d * (1 + iv.exp(-e)) / u), [(0.0, 50.0), (0.0, 1.0), (1e-300, 1.0)],
+    return interval_verdict(lambda e, d, u: iv.log(1 + d * (1 + iv.exp(-e)) / u),
+                            [(0.0, 50.0), (0.0, 1.0), (1e-300, 1.0)],
                             [c[0] for c in cases], [float(conversions.pdp_epsilon(*c)) for c in cases],
-                            [str(c) for c in cases], domain="every ε ∈ [0, 50], δ ∈ (0, 1), δ′ ∈ (δ, 1] (δ′ − δ ≥ 10⁻³⁰⁰)",
+                            [str(c) for c in cases], domain="every ε ∈ [0, 50], δ ∈ (0, 1), δ′ ∈ (δ, 1] "
+                                                            "(δ′ − δ ≥ 10⁻³⁰⁰)",
                             tighten=tighten)
 
 
@@ -926,8 +935,10 @@ def _ex11_facts():
     small = iv.mpf("0.001")
     return interval_facts([("P[agreeing output] = e^ε/(1 + e^ε)", k, 0.52, None),
                            ("posterior at prior 1/2 (printed: ≤ 52%)", lambda: post(iv.mpf(0.5)), 0.5201, None),
-                           ("posterior/prior at prior 0.001 (printed: ≤ 1.1)", lambda: post(small) / small, 1.1001, None),
-                           ("posterior − prior at prior 1/2 (printed: ≤ 0.02)", lambda: post(iv.mpf(0.5)) - 0.5, 0.02001,
+                           ("posterior/prior at prior 0.001 (printed: ≤ 1.1)", lambda: post(small) / small, 1.1001,
+                            None),
+                           ("posterior − prior at prior 1/2 (printed: ≤ 0.02)", lambda: post(iv.mpf(0.5)) - 0.5,
+                            0.02001,
                             None)])
 
 
@@ -1031,7 +1042,8 @@ def _fig1_converges_checks():
     e1, d = iv.exp(iv.mpf(1)), iv.mpf(1) / 10**6
     # ε′ − 1 = log(δ′e + δ) − log(δ′ − δ) − 1 = log(1 + δ(1 + e)/(e(δ′ − δ))): δ′ once, so the enclosure is tight
     gap = lambda dp: iv.log(1 + d * (1 + e1) / (e1 * (dp - d)))                         # noqa: E731
-    return [("10⁻³ − (ε′ − 1)", lambda dp: iv.mpf(1) / 1000 - gap(dp)), ("ε′ − 1 + 10⁻³", lambda dp: gap(dp) + iv.mpf(1) / 1000)]
+    return [("10⁻³ − (ε′ − 1)", lambda dp: iv.mpf(1) / 1000 - gap(dp)),
+            ("ε′ − 1 + 10⁻³", lambda dp: gap(dp) + iv.mpf(1) / 1000)]
 
 
 def _fig3_tapers_checks():
@@ -1050,25 +1062,29 @@ CLAIMS = [
                         reduction="Counterexample, interval enclosures at every ε ∈ [0.0999, 0.1]:"),
            expected="discrepancy", finding="false-statement",
            note="False as printed, by rounding: randomized response at ε = 0.1 is (0.1, 0)-DP, and with probability "
-                "0.525 (its output agreeing with the true answer) puts the posterior at 52.498%, the ratio at 1.105 for "
-                "a small prior, the difference at 2.498 points. The statements with the unrounded bounds (47.50%–52.50%, "
-                "e^{ε′} = 1.105, 2.5 points) hold (Corollaries 3.10–3.12)."),
+                "0.525 (its output agreeing with the true answer) puts the posterior at 52.498%, the ratio at 1.105 "
+                "for a small prior, the difference at 2.498 points. The statements with the unrounded bounds "
+                "(47.50%–52.50%, e^{ε′} = 1.105, 2.5 points) hold (Corollaries 3.10–3.12)."),
     _claim("kazan-ex1.1-pure-low", "Example 1.1", "pure (0.1, 0)-DP, prior 50%: posterior at least 48%", 0.48,
            lambda: D.posterior_bounds(0.5, 0.1)[0], atol=P, bound="lower", note="Computed 47.50%; " + NEAREST + "."),
     _claim("kazan-ex1.1-pure-high", "Example 1.1", "pure (0.1, 0)-DP, prior 50%: posterior at most 52%", 0.52,
            lambda: D.posterior_bounds(0.5, 0.1)[1], atol=P, bound="upper", note="Computed 52.50%; " + NEAREST + "."),
-    _claim("kazan-ex1.1-approx-low", "Example 1.1, §4.1", "(0.1, 1e-7)-DP, δ′=0.01: with 99% probability posterior ≥ 48%",
+    _claim("kazan-ex1.1-approx-low", "Example 1.1, §4.1", "(0.1, 1e-7)-DP, δ′=0.01: with 99% "
+           "probability posterior ≥ 48%",
            0.48, lambda: _b44_like(0.1, 1e-7, 0.01).posterior_low, atol=P, bound="lower",
            note="Computed 47.50%; " + NEAREST + "."),
-    _claim("kazan-ex1.1-approx-high", "Example 1.1, §4.1", "(0.1, 1e-7)-DP, δ′=0.01: with 99% probability posterior ≤ 52%",
+    _claim("kazan-ex1.1-approx-high", "Example 1.1, §4.1", "(0.1, 1e-7)-DP, δ′=0.01: with 99% "
+           "probability posterior ≤ 52%",
            0.52, lambda: _b44_like(0.1, 1e-7, 0.01).posterior_high, atol=P, bound="upper",
            note="Computed 52.50%; " + NEAREST + "."),
     _claim("kazan-4.1-eps-prime", "§4.1", "δ′ = 0.01 ≫ δ = 1e-7 gives ε′ ≈ ε = 0.1", 0.1,
            lambda: _b44_like(0.1, 1e-7, 0.01).eps_prime, atol=0.0005),
-    _claim("kazan-4.1-ratio-up", "§4.1 (Corollary 3.11)", "with 99% probability the prior grows by at most a factor 1.1",
+    _claim("kazan-4.1-ratio-up", "§4.1 (Corollary 3.11)", "with 99% probability the prior grows by "
+           "at most a factor 1.1",
            1.1, lambda: _b44_like(0.1, 1e-7, 0.01).ratio_high, atol=0.05, bound="upper",
            note="Computed e^{ε′} = 1.1052; printed to one decimal, on the unsafe side of the bound."),
-    _claim("kazan-4.1-ratio-down", "§4.1 (Corollary 3.11)", "with 99% probability the prior shrinks by at most a factor 0.90",
+    _claim("kazan-4.1-ratio-down", "§4.1 (Corollary 3.11)", "with 99% probability the prior shrinks by at "
+           "most a factor 0.90",
            0.90, lambda: _b44_like(0.1, 1e-7, 0.01).ratio_low, atol=P, bound="lower"),
     _claim("kazan-4.1-difference", "§4.1 (Corollary 3.12)", "with 99% probability the prior moves by at most 2 points",
            0.02, lambda: _b44_like(0.1, 1e-7, 0.01).difference, atol=P, bound="upper",
@@ -1077,43 +1093,48 @@ CLAIMS = [
     _claim("kazan-thm2.3-pure-pdp", "Theorem 2.3", "(ε, 0)-DP ⇔ P[−ε ≤ Z ≤ ε] = 1: the smallest pure-DP ε of a pair "
            "(bisection on the hockey-stick divergence) equals max |Z|, in both directions", True,
            certified_by(_identity_claim(_thm23, ("random-search", "extremal")),
-                        [("(⇒) linear program", pure_dp_proof), ("(⇐) Theorem 2.5's linear program at δ = 0", _LP25[1])],
+                        [("(⇒) linear program", pure_dp_proof),
+                         ("(⇐) Theorem 2.5's linear program at δ = 0", _LP25[1])],
                         kind="certified-lp", domain=f"{_ALL}; every ε ≥ 0",
                         reduction="Both directions for every mechanism: (ε, 0)-DP gives P[Z > ε + η] = 0 for every "
                                   "η > 0 (the union over η is {Z > ε}), and P[|Z| ≤ ε] = 1 is (ε, 0)-PDP, hence "
                                   "(ε, 0)-DP.")),
-    _claim("kazan-thm2.5-pdp-dp", "Theorem 2.5", "(ε, δ)-PDP ⇒ (ε, δ)-DP: the hockey stick at ε of every (ε, δ)-PDP pair "
-           "is at most δ (exact LPs over all pairs on 3 and 4 outputs)", True,
+    _claim("kazan-thm2.5-pdp-dp", "Theorem 2.5", "(ε, δ)-PDP ⇒ (ε, δ)-DP: the hockey stick at ε of every (ε, δ)-PDP "
+           "pair is at most δ (exact LPs over all pairs on 3 and 4 outputs)", True,
            certified_by(_thm25, [_LP25], kind="certified-lp", domain=f"{_ALL}; every ε ≥ 0, δ ∈ [0, 1]",
-                        reduction="Linear program over P(S∩B), Q(S∩B), P(S∖B), Q(S∖B) for every event S and B = {Z > ε}, "
-                                  "dual (1, 1) bounds P(S) − e^ε Q(S) by δ.")),
+                        reduction="Linear program over P(S∩B), Q(S∩B), P(S∖B), Q(S∖B) for every event S and B = "
+                                  "{Z > ε}, dual (1, 1) bounds P(S) − e^ε Q(S) by δ.")),
     _claim("kazan-thm2.7-zcdp-dp", "Theorem 2.7", "ρ-zCDP ⇒ (ρ + 2√(ρ log(1/δ)), δ)-DP: the exact Gaussian profile "
-           "(conversions.zcdp_gaussian_delta), random finite pairs and optimised two-output pairs at their Rényi ρ stay "
-           "below δ", True,
+           "(conversions.zcdp_gaussian_delta), random finite pairs and optimised two-output pairs at their Rényi ρ "
+           "stay below δ", True,
            _thm27_claim,
-           note="Holds on every case, but it is nearly tight, not loose: the Gaussian reaches only a fraction of δ, while "
-                "two-output pairs with one output almost impossible under Q come close — the issue's pair "
+           note="Holds on every case, but it is nearly tight, not loose: the Gaussian reaches only a fraction of δ, "
+                "while two-output pairs with one output almost impossible under Q come close — the issue's pair "
                 "(0.82, 0.18) vs (1 − 1.11·10⁻⁶, 1.11·10⁻⁶) at δ = 0.316 reaches 0.384 of δ, and the optimised pair "
-                "(0.040, 0.960) vs (1 − 10⁻²⁵⁰, 10⁻²⁵⁰), ρ = 566, at δ = 0.99 reaches 0.96 (both recomputed without the "
-                "package in tests/test_audit_kazan.py). The earlier margin of 0.231 came from the Gaussian only."),
-    _claim("kazan-thm2.8-composition", "Theorem 2.8", "k mechanisms, the j-th (εⱼ, δⱼ)-DP, compose to (1) (Σⱼ εⱼ, Σⱼ δⱼ), (2) the "
-           "advanced (ε, kδ₀ + δ′), (3) the optimal ε at δ, which is the least: exact k-fold leaky randomized response, "
-           "k ≤ 6", True,
+                "(0.040, 0.960) vs (1 − 10⁻²⁵⁰, 10⁻²⁵⁰), ρ = 566, at δ = 0.99 reaches 0.96 "
+                "(both recomputed without the package in tests/test_audit_kazan.py). The earlier margin of 0.231 came "
+                "from the Gaussian only."),
+    _claim("kazan-thm2.8-composition", "Theorem 2.8", "k mechanisms, the j-th (εⱼ, δⱼ)-DP, compose to (1) "
+           "(Σⱼ εⱼ, Σⱼ δⱼ), (2) the advanced (ε, kδ₀ + δ′), (3) the optimal ε at δ, which is the least: exact k-fold "
+           "leaky randomized response, k ≤ 6", True,
            against_supremum(_identity_claim(_thm28, ("extremal", "exhaustive")), 1.0,
                             "randomized response attains the optimal composition (Kairouz et al.), and the least-ε "
                             "cases compare δ with itself"),
            note="The product pair is built outcome by outcome; randomized response is the worst case for the optimal "
-                "composition, so the optimal ε is attained (margin 1), while basic and advanced composition are loose."),
-    _claim("kazan-thm3.1-posterior", "Theorem 3.1, eq. (2)", "the adversary's posterior is p/(p + (1 − p)e^{−Z}) (target "
-           "present) or p/(p + (1 − p)e^{Z′}) (absent): Bayes' rule on random finite pairs, both directions", True,
+                "composition, so the optimal ε is attained (margin 1), while basic and advanced "
+                "composition are loose."),
+    _claim("kazan-thm3.1-posterior", "Theorem 3.1, eq. (2)",
+           "the adversary's posterior is p/(p + (1 − p)e^{−Z}) (target present) or p/(p + (1 − p)e^{Z′}) (absent): "
+           "Bayes' rule on random finite pairs, both directions", True,
            against_supremum(_identity_claim(_thm31, ("random-search",)), 1.0, "an identity: both sides are equal")),
     _claim("kazan-thm2.9-zcdp-compose", "Theorem 2.9", "ρ₁-zCDP and ρ₂-zCDP compose to (ρ₁ + ρ₂)-zCDP: the Rényi ρ of "
            "the product pair (computed from the product distribution) is at most the sum", True,
            against_supremum(_identity_claim(_thm29, ("random-search", "extremal")), 1.0,
-                            "equality for two copies of randomized response, whose Rényi divergences peak at the "
-                            "same α")),
-    _claim("kazan-thmA.2-characterisation", "Appendix A.8, Theorem A.2", "the DP δ at ε (max over every event S) equals "
-           "P[Z > ε] − e^ε P[−Z′ > ε] = E[max{0, 1 − e^{ε−Z}}] = ∫_{ε}^{∞} e^{ε−z} P[Z > z] dz, both orders of the pair",
+                            "equality for two copies of randomized response, whose Rényi divergences "
+                            "peak at the same α")),
+    _claim("kazan-thmA.2-characterisation", "Appendix A.8, Theorem A.2",
+           "the DP δ at ε (max over every event S) equals P[Z > ε] − e^ε P[−Z′ > ε] = E[max{0, 1 − e^{ε−Z}}] = "
+           "∫_{ε}^{∞} e^{ε−z} P[Z > z] dz, both orders of the pair",
            True, against_supremum(_identity_claim(_thm_a2, ("exhaustive", "random-search")), 1.0,
                                   "an identity: all four expressions are equal")),
     # ---------------------------------------------------------------- §3: Theorems 3.2, 3.3, Lemma 3.4, Theorem 3.5
@@ -1121,12 +1142,14 @@ CLAIMS = [
            "leaves eq. (3)] ≤ δ", True,
            certified_by(_forward_claim("posterior"), [_MONO], kind="certified-interval", reduction=_FWD,
                         domain=f"{_ALL}; every prior p ∈ [0, 1], every ε ≥ 0")),
-    _claim("kazan-thm3.2-reverse", "Theorem 3.2 (⇐)", "eq. (3) with probability 1 − δ for every prior ⇒ (ε, δ)-PDP", True,
+    _claim("kazan-thm3.2-reverse", "Theorem 3.2 (⇐)", "eq. (3) with probability 1 − δ for every prior ⇒ (ε, δ)-PDP",
+           True,
            certified_by(_reverse_claim("posterior"), [_MONO], kind="certified-interval", domain=f"{_ALL}; every ε ≥ 0",
                         reduction="At the prior 1/2 the posterior leaves eq. (3) exactly where |Z| > ε (strictly "
-                                  "monotone: the factored difference quotient is > 0 for 0 < p < 1), so the hypothesis at "
-                                  "that one prior is P[|Z| > ε] ≤ δ under both hypotheses, i.e. (ε, δ)-PDP.")),
-    _claim("kazan-thm3.3-forward", "Theorem 3.3 (⇒)", "(ε, δ)-PDP ⇒ P[R ∉ [e^{−ε}, e^{ε}]] ≤ δ for every prior in (0, 1]",
+                                  "monotone: the factored difference quotient is > 0 for 0 < p < 1), so the hypothesis "
+                                  "at that one prior is P[|Z| > ε] ≤ δ under both hypotheses, i.e. (ε, δ)-PDP.")),
+    _claim("kazan-thm3.3-forward", "Theorem 3.3 (⇒)", "(ε, δ)-PDP ⇒ P[R ∉ [e^{−ε}, e^{ε}]] ≤ δ for "
+           "every prior in (0, 1]",
            True, certified_by(_forward_claim("ratio"), [_MONO, _lemma("ratio")], kind="certified-interval",
                               reduction=_FWD, domain=f"{_ALL}; every prior p ∈ (0, 1], ε ∈ [0, 100]"),
            note="The ratio event is larger than the posterior event for every fixed prior > 0; the bound is "
@@ -1137,40 +1160,46 @@ CLAIMS = [
                         kind="certified-interval", domain=f"{_ALL}; priors p → 0, ε ∈ [0, 100]",
                         reduction="At prior p the ratio exceeds e^ε exactly where Z > t(p), and t(p) decreases to ε as "
                                   "p → 0 (below e^{−ε}: where Z < −t′(p), t′(p) → ε), so P[|Z| > ε] is the limit of "
-                                  "the probabilities that the ratio leaves its bound, each ≤ δ (continuity of measure)."),
+                                  "the probabilities that the ratio leaves its bound, each ≤ δ "
+                                  "(continuity of measure)."),
            note="Needs priors arbitrarily close to 0 (the proof's limit p → 0): with priors bounded away from 0 the "
                 "converse fails (see the chapter)."),
-    _claim("kazan-lem3.4-worst-priors", "Lemma 3.4", "the upper end of eq. (6) is largest at 1/(1 + e^{ε/2}), the lower "
-           "end smallest at 1/(1 + e^{−ε/2}) (bounded local searches from seven brackets)", True,
+    _claim("kazan-lem3.4-worst-priors", "Lemma 3.4", "the upper end of eq. (6) is largest at 1/(1 + e^{ε/2}), the "
+           "lower end smallest at 1/(1 + e^{−ε/2}) (bounded local searches from seven brackets)", True,
            certified_by(_identity_claim(_lem34, "optimised-search"),
                         [_lemma("difference"), ("zero at the two priors", worst_prior_proof)],
                         kind="certified-interval", domain="every prior p ∈ [0, 1], ε ∈ [0, 100]",
-                        reduction="tanh(ε/4) − D(p) is (1 − b)(b − p(1 + b))² over a positive factor (b = e^{−ε/2}; the "
-                                  "lower end likewise), an identity checked exactly, zero at the printed priors only.")),
+                        reduction="tanh(ε/4) − D(p) is (1 − b)(b − p(1 + b))² over a positive factor "
+                                  "(b = e^{−ε/2}; the lower end likewise), an identity checked exactly, zero at the "
+                                  "printed priors only.")),
     _claim("kazan-thm3.5-1", "Theorem 3.5(1)", "(ε, δ)-PDP ⇒ P[|D| > tanh(ε/4)] ≤ δ for every prior", True,
            certified_by(_forward_claim("difference"), [_MONO, _lemma("difference")], kind="certified-interval",
                         reduction=_FWD, domain=f"{_ALL}; every prior p ∈ [0, 1], ε ∈ [0, 100]")),
-    _claim("kazan-thm3.5-2-two-delta", "Theorem 3.5(2)", "the difference bound with 1 − δ for every prior ⇒ (ε, 2δ)-PDP",
-           True, certified_by(_reverse_claim("difference", factor=2.0), [_MONO, _lemma("difference"), ("zero at the two priors", worst_prior_proof)],
+    _claim("kazan-thm3.5-2-two-delta", "Theorem 3.5(2)", "the difference bound with 1 − δ for every "
+           "prior ⇒ (ε, 2δ)-PDP",
+           True, certified_by(_reverse_claim("difference", factor=2.0),
+                              [_MONO, _lemma("difference"), ("zero at the two priors", worst_prior_proof)],
                         kind="certified-interval", domain=f"{_ALL}; every ε ∈ [0, 100]",
-                        reduction="At p = 1/(1 + e^{ε/2}) the difference exceeds tanh(ε/4) exactly where Z > ε (attained at "
-                                  "Z = ε, Lemma 3.4, and strictly increasing in Z), at p = 1/(1 + e^{−ε/2}) it falls "
-                                  "below −tanh(ε/4) exactly where Z < −ε; the hypothesis at these two priors gives "
-                                  "P[Z > ε] ≤ δ and P[Z < −ε] ≤ δ, so P[|Z| > ε] ≤ 2δ under both hypotheses."),
+                        reduction="At p = 1/(1 + e^{ε/2}) the difference exceeds tanh(ε/4) exactly where Z > ε "
+                                  "(attained at Z = ε, Lemma 3.4, and strictly increasing in Z), at p = "
+                                  "1/(1 + e^{−ε/2}) it falls below −tanh(ε/4) exactly where Z < −ε; the hypothesis at "
+                                  "these two priors gives P[Z > ε] ≤ δ and P[Z < −ε] ≤ δ, so P[|Z| > ε] ≤ 2δ "
+                                  "under both hypotheses."),
            note="Holds, but 2δ is not attained: the LP's worst case is (1 + e^{−ε})δ, which is also an upper bound "
                 "(every loss above ε leaves at the prior 1/(1 + e^{ε/2}), every loss below −ε at 1/(1 + e^{−ε/2}), "
                 "and the other side's mass is at most e^{−ε} times as large)."),
-    _claim("kazan-thm3.5-2-eps-tilde", "Theorem 3.5(2)", "the difference bound with 1 − δ for every prior ⇒ (ε̃, δ)-PDP, "
-           "ε < 2 log 3", True,
+    _claim("kazan-thm3.5-2-eps-tilde", "Theorem 3.5(2)", "the difference bound with 1 − δ for every prior ⇒ "
+           "(ε̃, δ)-PDP, ε < 2 log 3", True,
            certified_by(_reverse_claim("difference", eps_of="tilde"), [("the prior 1/2 at ε̃", eps_tilde_proof)],
                         kind="certified-interval", domain=f"{_ALL}; every ε ∈ [0, 2 log 3)",
                         reduction="At the prior 1/2 the difference leaves ±tanh(ε/4) exactly where |Z| > ε̃, so the "
                                   "hypothesis at that prior is P[|Z| > ε̃] ≤ δ under both hypotheses: (ε̃, δ)-PDP.")),
-    _claim("kazan-a6-counterexample", "Appendix A.6, Example A.1", "the difference bound holds w.p. ≥ 1 − δ for every prior, "
-           "yet the mechanism is not (ε, δ)-PDP (checked on the example's real domain: ε < 2 log 3, δ(1 + e^{−ε̃}) ≤ 1)",
+    _claim("kazan-a6-counterexample", "Appendix A.6, Example A.1",
+           "the difference bound holds w.p. ≥ 1 − δ for every prior, yet the mechanism is not (ε, δ)-PDP "
+           "(checked on the example's real domain: ε < 2 log 3, δ(1 + e^{−ε̃}) ≤ 1)",
            True, _a6),
-    _claim("kazan-exA.1-domain", "Appendix A.6, Example A.1", "'Let ε, δ > 0': ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}) "
-           "is defined for every ε > 0", True,
+    _claim("kazan-exA.1-domain", "Appendix A.6, Example A.1",
+           "'Let ε, δ > 0': ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}) is defined for every ε > 0", True,
            certified_by(_exa1_domain, [("ε̃'s second logarithm", _exa1_facts)], kind="certified-interval",
                         domain="ε ∈ [2.2, 50]: the printed 'every ε > 0' fails on all of it",
                         reduction="Counterexample: 3 − e^{ε/2} < 0, so log(3 − e^{ε/2}) is undefined:"),
@@ -1183,19 +1212,23 @@ CLAIMS = [
            "random pairs at their own δ)", True,
            certified_by(_dp_metric_claim("posterior"), [_LP39], kind="certified-lp", reduction=_LP39_TEXT,
                         domain=f"{_ALL}; every (ε, δ)-DP mechanism, ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1]")),
-    _claim("kazan-thm3.9-tight", "Theorem 3.9", "tight: a four-output (ε, δ)-DP mechanism has P[|Z| > ε′ + η] → δ′ as η → 0",
+    _claim("kazan-thm3.9-tight", "Theorem 3.9", "tight: a four-output (ε, δ)-DP mechanism has "
+           "P[|Z| > ε′ + η] → δ′ as η → 0",
            True, against_supremum(_identity_claim(_thm39_tight, "extremal"), 1.0,
                                   "the four-output pair is (ε, δ)-DP exactly and reaches δ′ as η → 0"),
            note="The statement itself holds; its margin is how close the four-output pair comes to δ′ (1 − O(η))."),
     _claim("kazan-thm3.9-exceeds-eps", "Appendix A.8", "ε′ > ε for every δ′ ∈ (δ, 1] (δ > 0)", True, _exceeds_eps),
-    _claim("kazan-thm3.9-zhao", "Appendix A.8", "Theorem 3.9 agrees with Zhao et al.'s δ′ = δ(1 + e^{−ε′})/(1 − e^{ε−ε′})",
+    _claim("kazan-thm3.9-zhao", "Appendix A.8", "Theorem 3.9 agrees with Zhao et al.'s δ′ = "
+           "δ(1 + e^{−ε′})/(1 − e^{ε−ε′})",
            True, certified_by(_zhao, [("the identity", zhao_identity_proof)], kind="certified-interval",
                               domain="every ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1]",
                               reduction="An exact rational identity in (e^{−ε}, δ, δ′):")),
-    _claim("kazan-fig1-large", "Figure 1 description", "(1, 1e-6)-DP: for δ′ between 1e-6 and 1e-5, ε′ is much larger than 1",
+    _claim("kazan-fig1-large", "Figure 1 description", "(1, 1e-6)-DP: for δ′ between 1e-6 and 1e-5, ε′ is "
+           "much larger than 1",
            True, _fig1_large,
            note="'Much larger' read as > 1.1; at δ′ = 1e-5, ε′ = 1.14, and ε′ → ∞ as δ′ → 1e-6."),
-    _claim("kazan-fig1-converges", "Figure 1 description, §3.4", "(1, 1e-6)-DP: ε′ ≈ ε = 1 once δ′ ≫ δ (e.g. 0.01, 0.05)",
+    _claim("kazan-fig1-converges", "Figure 1 description, §3.4",
+           "(1, 1e-6)-DP: ε′ ≈ ε = 1 once δ′ ≫ δ (e.g. 0.01, 0.05)",
            True, certified_by(_closed(lambda d: abs(_fig1_eps_prime(d) - 1), lambda d: 1e-3, [0.01, 0.05]),
                               [("|ε′ − 1| ≤ 10⁻³", _interval_facts(_fig1_converges_checks(), [(0.01, 1.0)]))],
                               kind="certified-interval", domain="every δ′ ∈ [0.01, 1] (ε = 1, δ = 10⁻⁶)",
@@ -1205,15 +1238,16 @@ CLAIMS = [
     _claim("kazan-cor3.10-1", "Corollary 3.10(1)", "eq. (13) with 1 − δ for every prior ⇒ (ε, δ)-DP", True,
            certified_by(_metric_dp_claim("posterior"), [_MONO, _LP25], kind="certified-lp",
                         domain=f"{_ALL}; every ε ≥ 0",
-                        reduction="At the prior 1/2 the posterior leaves eq. (13) exactly where |Z| > ε, so the hypothesis "
-                                  "is (ε, δ)-PDP, and (ε, δ)-DP follows by Theorem 2.5's linear program.")),
+                        reduction="At the prior 1/2 the posterior leaves eq. (13) exactly where |Z| > ε, so the "
+                                  "hypothesis is (ε, δ)-PDP, and (ε, δ)-DP follows by Theorem 2.5's linear program.")),
     _claim("kazan-cor3.10-2", "Corollary 3.10(2)", "(ε, δ)-DP ⇒ eq. (14) at ε′ with probability 1 − δ′", True,
            certified_by(_dp_metric_claim("posterior"), [_LP39, _MONO], kind="certified-lp",
                         reduction=_LP39_TEXT + " " + _FWD,
                         domain=f"{_ALL}; every (ε, δ)-DP mechanism, ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1], every prior")),
-    _claim("kazan-cor3.11-1", "Corollary 3.11(1)", "the ratio bound for every prior in (0, 1] ⇒ (ε, δ)-DP (priors down to "
-           "1e-15)", True,
-           certified_by(_metric_dp_claim("ratio"), [_MONO, ("the ratio's events as p → 0", ratio_threshold_proof), _LP25],
+    _claim("kazan-cor3.11-1", "Corollary 3.11(1)", "the ratio bound for every prior in (0, 1] ⇒ (ε, δ)-DP "
+           "(priors down to 1e-15)", True,
+           certified_by(_metric_dp_claim("ratio"), [_MONO, ("the ratio's events as p → 0", ratio_threshold_proof),
+                                                    _LP25],
                         kind="certified-lp", domain=f"{_ALL}; priors p → 0, ε ∈ [0, 100]",
                         reduction="As for Theorem 3.3 (⇐) the hypothesis gives (ε, δ)-PDP in the limit p → 0, and "
                                   "(ε, δ)-DP follows by Theorem 2.5's linear program.")),
@@ -1231,7 +1265,8 @@ CLAIMS = [
                 "P[Z > ε], and every loss above ε leaves at the prior 1/(1 + e^{ε/2})); the 2δ comes from going "
                 "through Theorem 3.5(2)."),
     _claim("kazan-cor3.12-1-eps-tilde", "Corollary 3.12(1)", "the difference bound with 1 − δ ⇒ (ε̃, δ)-DP", True,
-           certified_by(_metric_dp_claim("difference", eps_of="tilde"), [("the prior 1/2 at ε̃", eps_tilde_proof), _LP25],
+           certified_by(_metric_dp_claim("difference", eps_of="tilde"),
+                        [("the prior 1/2 at ε̃", eps_tilde_proof), _LP25],
                         kind="certified-lp", domain=f"{_ALL}; every ε ∈ [0, 2 log 3)",
                         reduction="As for Theorem 3.5(2) with ε̃ the hypothesis gives (ε̃, δ)-PDP, and (ε̃, δ)-DP follows "
                                   "by Theorem 2.5's linear program.")),
@@ -1246,8 +1281,8 @@ CLAIMS = [
            expected="not-checked",
            note="Not checked: the basic curve is kε₀ by definition. That kε₀ is what k pure mechanisms compose to "
                 "(the theorem behind the curve) is kazan-thm2.8-composition."),
-    _claim("kazan-fig2-sublinear", "Figure 2 description", "advanced and optimal grow sub-linearly: ε(k)/k falls with k "
-           "(advanced strictly; optimal from k = 10 to 50 to 150, with small wiggles from its lattice structure)",
+    _claim("kazan-fig2-sublinear", "Figure 2 description", "advanced and optimal grow sub-linearly: ε(k)/k falls with "
+           "k (advanced strictly; optimal from k = 10 to 50 to 150, with small wiggles from its lattice structure)",
            True, _sublinear),
     _claim("kazan-fig3-basic-80", "§4.2, Figure 3", "80% posterior bound exceeded after 28 queries (basic)", 28,
            lambda: _fig3_threshold("basic")),
@@ -1279,7 +1314,8 @@ CLAIMS = [
                         kind="certified-interval", domain="every k ∈ [150, 10⁶] (ε₀ = 0.05, basic composition, δ = 0)",
                         reduction="The bound 1/(1 + e^{−0.05k}) by interval branch-and-bound:"),
            note="'Tapers off to one' read as within 1e-3 of one at k = 150."),
-    _claim("kazan-fig3-optimal-slower", "Figure 3 description", "the optimal-composition bound rises more slowly than the basic one "
+    _claim("kazan-fig3-optimal-slower", "Figure 3 description",
+           "the optimal-composition bound rises more slowly than the basic one "
            "(never above it by more than 1e-4, which is δ's effect in Theorem 3.9, and 5 points below it at k = 50)",
            True, _slower),
     # ---------------------------------------------------------------- Example 4.1, Figures 4 and 5
@@ -1308,7 +1344,8 @@ CLAIMS = [
     _claim("kazan-ex4.1-worst-202-from", "Example 4.1", "worst case after 202 days: from 1% ...", 0.01,
            lambda: _worst_41(202, 0), atol=P),
     _claim("kazan-ex4.1-worst-202-to", "Example 4.1", "... to 99%", 0.99, lambda: _worst_41(202, 1), atol=P),
-    _claim("kazan-fig4-rises", "Figure 4 description", "the posterior bound rises quickly from 0.5 (above 0.9 by day 20) and nears one after day 50",
+    _claim("kazan-fig4-rises", "Figure 4 description", "the posterior bound rises quickly from 0.5 "
+           "(above 0.9 by day 20) and nears one after day 50",
            True, certified_by(_closed(lambda c: c[1], lambda c: _post_41(c[0]), [(20, 0.9), (50, 0.98)]),
                               [("every δ of the conversion", _interval_facts(_fig4_checks(), [(0.0, 1.0)]))],
                               kind="certified-interval", domain="days 20 and 50 (ρ = 0.01 per day, δ′ = 0.01), every "
@@ -1316,8 +1353,10 @@ CLAIMS = [
                               reduction="The bound is the least posterior over the conversion's δ; interval "
                                         "branch-and-bound over δ = uδ′, u ∈ (0, 1):"),
            note="'Rises quickly' read as above 0.9 by day 20, 'nears one' as above 0.98 at day 50."),
-    _claim("kazan-fig5-rises", "Figure 5 description", "the difference bound rises with every day and nears one after day 150",
-           True, _closed(lambda d: 0.95 if d == 0 else _diff_41(d), lambda d: _diff_41(150) if d == 0 else _diff_41(d + 1),
+    _claim("kazan-fig5-rises", "Figure 5 description", "the difference bound rises with every day and "
+           "nears one after day 150",
+           True, _closed(lambda d: 0.95 if d == 0 else _diff_41(d),
+                         lambda d: _diff_41(150) if d == 0 else _diff_41(d + 1),
                          list(range(0, 210))),
            note="Day d's bound against day d + 1's for every day, and 0.95 against the bound at day 150."),
     # ---------------------------------------------------------------- Example 4.2
@@ -1342,7 +1381,8 @@ CLAIMS = [
            lambda: _ex42()[3], atol=0.0005),
     _claim("kazan-ex4.2-factor-two", "Example 4.2", "the generalisation doubles the per-release ε", 2.0,
            lambda: _ex42()[2] / _ex42()[3], atol=0.05, expected="discrepancy", finding="different-reading",
-           note="Recomputed factor 1.003; follows from kazan-ex4.2-per-release (with the δ′ reading the factor is 2.0)."),
+           note="Recomputed factor 1.003; follows from kazan-ex4.2-per-release "
+                "(with the δ′ reading the factor is 2.0)."),
     # ---------------------------------------------------------------- Example 4.3 and §4.4
     _claim("kazan-ex4.3-half-post", "Example 4.3", "prior 50%: posterior at most 86% (95%)", 0.86,
            lambda: _b43(0.5).posterior_high, atol=P, bound="upper"),
@@ -1370,36 +1410,43 @@ CLAIMS = [
            lambda: _b44(0.5).worst_prior_up, atol=P),
     _claim("kazan-4.4-worst-prior-high", "§4.4 (ε=2, δ=1e-6, δ′=0.01)", "... and p = 0.73", 0.73,
            lambda: _b44(0.5).worst_prior_down, atol=P),
-    _claim("kazan-4.4-worst-change", "§4.4 (ε=2, δ=1e-6, δ′=0.01)", "maximum change from prior to posterior ±0.46", 0.46,
+    _claim("kazan-4.4-worst-change", "§4.4 (ε=2, δ=1e-6, δ′=0.01)", "maximum change from prior to posterior ±0.46",
+           0.46,
            lambda: _b44(0.5).difference, atol=P, bound="upper"),
     _claim("kazan-4.4-limit-half", "§4.4", "as ε → 0 the worst-case prior tends to 0.5", True,
            _limit_half, note="Checked with its rate: |1/(1 + e^{ε/2}) − 1/2| = tanh(ε/4)/2 ≤ ε/8."),
     # ---------------------------------------------------------------- Figures 6 and 7 (descriptions)
-    _claim("kazan-fig6-extreme-high", "Figure 6 description", "near p = 0 or 1 the ratio bounds reach nearly 10 ...", 10,
+    _claim("kazan-fig6-extreme-high", "Figure 6 description", "near p = 0 or 1 the ratio bounds reach nearly 10 ...",
+           10,
            lambda: _fig6(1e-9)[1], rtol=0.1, expected="discrepancy", finding="different-reading",
            note="Recomputed e^{ε′} = 6.05 (the paper's own text says 'at most 6'); 0.1 and 10 are the decade ticks of "
                 "the log axis, which the description probably read off."),
     _claim("kazan-fig6-extreme-low", "Figure 6 description", "... and nearly 0.1", 0.1,
            lambda: _fig6(1e-9)[0], rtol=0.1, expected="discrepancy", finding="different-reading",
            note="Recomputed e^{−ε′} = 0.165; see kazan-fig6-extreme-high (decade ticks)."),
-    _claim("kazan-fig6-half-low", "Figure 6 description", "at p = 0.5 the bounds are approximately [0.3, 3]: lower 0.3", 0.3,
+    _claim("kazan-fig6-half-low", "Figure 6 description", "at p = 0.5 the bounds are approximately [0.3, 3]: lower 0.3",
+           0.3,
            lambda: _fig6(0.5)[0], atol=0.05),
     _claim("kazan-fig6-half-high", "Figure 6 description", "at p = 0.5: upper 3", 3,
            lambda: _fig6(0.5)[1], atol=0.5, expected="discrepancy", finding="false-statement",
            note="Recomputed 1/(0.5 + 0.5e^{−ε′}) = 1.72 for ε′ = 1.80; no parameter set in the paper gives 3 "
                 "(ε′ would have to be infinite for the ratio at p = 0.5 to reach 2)."),
-    _claim("kazan-fig7-max-caption", "Figure 7 description", "difference bounds reach nearly ±0.5 (caption: ε=1.8, δ=1e-5, 95%)",
+    _claim("kazan-fig7-max-caption", "Figure 7 description",
+           "difference bounds reach nearly ±0.5 (caption: ε=1.8, δ=1e-5, 95%)",
            0.5, lambda: _fig7_max(EX43), atol=0.05, expected="discrepancy", finding="typo",
            note="With the caption's parameters the maximum is tanh(ε′/4) = 0.42 at p = 0.29 and 0.71; with the text's "
-                "(ε=2, δ=1e-6, δ′=0.01) it is 0.46 at p = 0.27 and 0.73 (kazan-fig7-max-text), which fits 'nearly 0.5'. "
-                "The caption of Figure 7 probably repeats Figure 6's parameters."),
-    _claim("kazan-fig7-max-text", "Figure 7 description, §4.4 text", "difference bounds reach nearly ±0.5 (text: ε=2, δ=1e-6, 99%)",
+                "(ε=2, δ=1e-6, δ′=0.01) it is 0.46 at p = 0.27 and 0.73 (kazan-fig7-max-text), which fits "
+                "'nearly 0.5'. The caption of Figure 7 probably repeats Figure 6's parameters."),
+    _claim("kazan-fig7-max-text", "Figure 7 description, §4.4 text",
+           "difference bounds reach nearly ±0.5 (text: ε=2, δ=1e-6, 99%)",
            0.5, lambda: _fig7_max(TEXT44), atol=0.05),
-    _claim("kazan-fig7-shape", "Figure 7 description", "largest near, but not at, 0.5; collapsing to 0 near p = 0 and 1", True,
+    _claim("kazan-fig7-shape", "Figure 7 description", "largest near, but not at, 0.5; collapsing to 0 "
+           "near p = 0 and 1", True,
            certified_by(_fig7_shape, [("Lemma 3.4's maximiser", worst_prior_proof),
                                       ("the curve at its maximiser and at p = 10⁻⁶", _fig7_shape_facts)],
                         kind="certified-interval", domain="the caption's ε = 1.8, δ = 10⁻⁵, δ′ = 0.05; every prior",
-                        reduction="The maximiser over p is 1/(1 + e^{ε′/2}) exactly (Lemma 3.4); interval enclosures:")),
+                        reduction="The maximiser over p is 1/(1 + e^{ε′/2}) exactly (Lemma 3.4); "
+                                  "interval enclosures:")),
 ]
 
 # ---------------------------------------------------------------- slips: cross-references and labels
@@ -1469,9 +1516,10 @@ SLIPS = [
                "kazan-cor3.10-2)."),
     _slip("kazan-slip-ex4.1-figure", "Example 4.1", "'Figure 5 plots a 99% upper bound on the adversary's posterior "
           "probability' (83% after a week, 96% after a month)", "Figure 5", _figure_41,
-          note="The posterior bound (prior 1/2) is Figure 4, by its caption and by the numbers (kazan-ex4.1-post-week); "
-               "Figure 5 is the difference bound, described two sentences later."),
-    _slip("kazan-slip-4.4-figure", "§4.4", "'Figure 7 plots 95% probability bounds on R̃ᵢ = max{Xᵢ/pᵢ, (1 − Xᵢ)/(1 − pᵢ)}'",
+          note="The posterior bound (prior 1/2) is Figure 4, by its caption and by the numbers "
+               "(kazan-ex4.1-post-week); Figure 5 is the difference bound, described two sentences later."),
+    _slip("kazan-slip-4.4-figure", "§4.4", "'Figure 7 plots 95% probability bounds on R̃ᵢ = "
+          "max{Xᵢ/pᵢ, (1 − Xᵢ)/(1 − pᵢ)}'",
           "Figure 7", _figure_44,
           note="The ratio bounds are Figure 6 (its caption and description: about [0.3, 3] at p = 1/2); Figure 7 plots "
                "the difference bounds D̃ᵢ, as the next paragraph says."),

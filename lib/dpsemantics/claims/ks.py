@@ -54,7 +54,8 @@ def _random_mechanisms(count=40, seed=0, n_out=3, alpha=2.0):
     """Random finite mechanisms on {0,1}^2 with ``n_out`` outputs (full support, so every ε is finite)."""
     rng = np.random.default_rng(seed)
     dbs = list(itertools.product((0, 1), repeat=2))
-    return [FiniteMechanism(rng.dirichlet(np.full(n_out, alpha), size=4), dbs, list(range(n_out))) for _ in range(count)]
+    return [FiniteMechanism(rng.dirichlet(np.full(n_out, alpha), size=4), dbs, list(range(n_out)))
+            for _ in range(count)]
 
 
 def _random_pairs(count=300, size=5, seed=1):
@@ -93,7 +94,8 @@ def _search_thm22_forward():
     search over full beliefs cross-checks the exact value on the extremal mechanism."""
     lhs, rhs, labels = [], [], []
     for eps in (0.01, 0.05, 0.1, 0.5, 1.0, 2.0, 3.0):
-        for name, m in (("geometric count n=2", geometric_count(2, eps)), ("geometric count n=3", geometric_count(3, eps)),
+        for name, m in (("geometric count n=2", geometric_count(2, eps)),
+                        ("geometric count n=3", geometric_count(3, eps)),
                         ("local RR n=2", local_randomized_response(2, eps))):
             lhs.append(S.semantic_epsilon(m).epsilon); rhs.append(math.expm1(m.epsilon()))  # noqa: E702
             labels.append(f"{name}, eps={eps}")
@@ -231,7 +233,8 @@ def _three_output_worst_r(eps, eps_prime, b0):
     semantic δ falls with r beyond the threshold (c shrinks), so the optimum is just above one of the two."""
     b1 = 1 - b0
     out = []
-    for s_a, s_b in ((b0, b1), (b1, b0)):  # SD = b0 b1 (r − 1)/(s_a r + s_b) > ε′  ⇔  r (b0 b1 − ε′ s_a) > b0 b1 + ε′ s_b
+    # SD = b0 b1 (r − 1)/(s_a r + s_b) > ε′  ⇔  r (b0 b1 − ε′ s_a) > b0 b1 + ε′ s_b
+    for s_a, s_b in ((b0, b1), (b1, b0)):
         den = b0 * b1 - eps_prime * s_a
         if den > 0:
             out.append(max((b0 * b1 + eps_prime * s_b) / den, math.exp(eps)) * (1 + 1e-9))
@@ -264,7 +267,8 @@ def _search_thm24_forward():
                     continue
                 lhs.append(S.semantic_delta(three_output_dp(eps, delta, r), [b0, 1 - b0], e1))
                 rhs.append(d1)
-                labels.append(f"three-output (eps, delta)-DP mechanism, r={r:.6g}, eps={eps}, delta={delta}, belief {b0}")
+                labels.append("three-output (eps, delta)-DP mechanism, "
+                              f"r={r:.6g}, eps={eps}, delta={delta}, belief {b0}")
     dbs = [(0,), (1,)]
     for eps in (0.3, 1.0):
         cap = 0.5 * float(S.thm24_max_delta(eps, 1))
@@ -309,7 +313,8 @@ def _search_thm24_converse():
         s = S.semantic_epsilon(m).epsilon
         for delta in (1e-3, 0.01):
             lhs.append(float(m.delta(3 * s))); rhs.append(2 * delta)  # noqa: E702
-            labels.append(f"randomized response eps0={eps0:.2f} is ({s:.4f}, {delta})-SP; delta at 3s = {float(m.delta(3 * s)):.4f}")
+            labels.append(f"randomized response eps0={eps0:.2f} is ({s:.4f}, {delta})-SP; delta at 3s = "
+                          f"{float(m.delta(3 * s)):.4f}")
     return lhs, rhs, labels, "extremal"
 
 
@@ -378,11 +383,12 @@ def _remark1_readings():
     mechanism is not semantically private; rhs: the largest semantic δ found (the statement needs rhs > lhs)."""
     mech, eps = S.random_index_mechanism(3), 0.5
     rng = np.random.default_rng(1)
-    beliefs = [np.array([np.prod([p if v else 1 - p for v in d]) for d in mech.databases]) for p in np.linspace(0.001, 0.999, 499)]
+    beliefs = [np.array([np.prod([p if v else 1 - p for v in d]) for d in mech.databases])
+               for p in np.linspace(0.001, 0.999, 499)]
     beliefs += list(rng.dirichlet(np.full(len(mech.databases), 0.5), size=100))
     best = max(semantic_delta_ignoring_undefined(mech, b, eps) for b in beliefs)
-    return [0.5], [best], [f"n = 3, ε = 0.5: largest semantic δ found {best:.4f} over {len(beliefs)} beliefs (sup 1 − ε, "
-                           f"not attained)"]
+    return [0.5], [best], ["n = 3, ε = 0.5: largest semantic δ found "
+                           f"{best:.4f} over {len(beliefs)} beliefs (sup 1 − ε, not attained)"]
 
 
 @_verdict
@@ -615,7 +621,8 @@ def _search_lemma33_parts_3_4():
 
 
 #: rational e^ε and δ at which the SD bound is certified (exact LP data).
-CERTIFIED_EXP_EPS = (Fraction(1001, 1000), Fraction(101, 100), Fraction(21, 20), Fraction(6, 5), Fraction(3, 2), Fraction(2), Fraction(3),
+CERTIFIED_EXP_EPS = (Fraction(1001, 1000), Fraction(101, 100), Fraction(21, 20), Fraction(6, 5), Fraction(3, 2),
+                     Fraction(2), Fraction(3),
                      Fraction(20))
 CERTIFIED_DELTAS = (Fraction(1, 10**4), Fraction(1, 100), Fraction(1, 10), Fraction(1, 2))
 
@@ -673,7 +680,8 @@ def _search_footnote3():
     X = np.array([0.36, 0.03, 0.61])
     Y = np.array([0.30, 0.00, 0.70])
     merge = lambda v: np.array([v[0] + v[1], v[2]])  # noqa: E731
-    return [S.pointwise_delta(X, Y, 0.2)], [S.pointwise_delta(merge(X), merge(Y), 0.2)], ["merge outcomes 1 and 2"], "extremal"
+    return ([S.pointwise_delta(X, Y, 0.2)], [S.pointwise_delta(merge(X), merge(Y), 0.2)], ["merge outcomes 1 and 2"],
+            "extremal")
 
 
 # --- Lemma 3.4 ------------------------------------------------------------------------------------------
@@ -1567,8 +1575,8 @@ CLAIMS = [
     _claim("s2-eps-delta-to-zero-delta", "§2, after Definition 2.3",
            "Every (ε, δ)-DP algorithm is (0, δ + e^ε − 1)-DP (δ(0) is the largest SD between neighbours)", True,
            _certified_sd_verdict,
-           note="Holds; the exact worst case is (e^ε − 1 + 2δ)/(e^ε + 1), found by the LP; near 1 of the bound "
-                "only when δ ≫ ε."),
+           note="Holds; the exact worst case is (e^ε − 1 + 2δ)/(e^ε + 1), found by the LP; near 1 of the "
+                "bound only when δ ≫ ε."),
     _claim("thm2.2-forward", "Theorem 2.2", "ε-DP implies (e^ε − 1)-semantic privacy", True,
            _with_supremum(_search_thm22_forward, 0.5, "tanh(ε/2)/(e^ε − 1) → ½ as ε → 0, the geometric count on two "
                           "records attaining tanh(ε/2)"),
@@ -1778,8 +1786,8 @@ NOT_CHECKED = [
      "The paper prints no value: 'small' is not a number. The chapter computes I(A(x); x_i) = H(x_i)/n bits for the "
      "random-index mechanism (0.25 at n = 4, uniform records), a value of this book, not a claim of the paper."),
     ("§1 and §4, historical and bibliographic statements",
-     "Who proposed which definition first (Dwork–McSherry, Bassily et al., Kifer–Machanavajjhala) is not a "
-     "computation."),
+     "Who proposed which definition first (Dwork–McSherry, Bassily et al., Kifer–Machanavajjhala) is "
+     "not a computation."),
 ]
 
 
@@ -1813,11 +1821,11 @@ CLAIMS += [
            "Lap(λ), density ∝ exp(−|y|/λ), has standard deviation λ (value at λ = 1)", 1.0, _laplace_standard_deviation,
            rtol=1e-9, expected="discrepancy", finding="typo",
            note="Slip (a standard deviation): the variance of Lap(λ) is 2λ², so its standard deviation is √2·λ; λ is "
-                "its mean absolute deviation (the scale). Corollary 4.4 uses only the density, so nothing else "
-                "changes."),
+                "its mean absolute deviation (the scale). Corollary 4.4 uses only the density, so "
+                "nothing else changes."),
     _claim("s2.1-hypothesis-labels", "§2.1, 'Hypothesis Testing'",
-           "The labels of the hypothesis x_i ∈ S and of its alternative x_i ∈ T (printed 'H₁ … versus the "
-           "alternative H₁')",
+           "The labels of the hypothesis x_i ∈ S and of its alternative x_i ∈ T (printed 'H₁ … versus "
+           "the alternative H₁')",
            "H₁, H₁", lambda: "H₀, H₁", expected="discrepancy", finding="typo",
            note="Slip (a hypothesis label): both hypotheses are printed H₁. The level α is the rejection probability "
                 "under x_i ∈ S, so x_i ∈ S is the null H₀ (as ks.record_test_distributions and the chapter name it)."),

@@ -86,7 +86,8 @@ def _forms_cases():
              ("local randomized response on {0,1}^2, ε = 1", mech.local_randomized_response(2, 1.0)),
              ("name-and-shame, n = 2, δ = 0.05", mech.name_and_shame(2, 0.05))]
     dbs = list(itertools.product((0, 1), repeat=2))
-    mechs += [(f"random mechanism #{k}", mech.FiniteMechanism(rng.dirichlet(np.full(4, 0.5), size=4), dbs, [0, 1, 2, 3]))
+    mechs += [(f"random mechanism #{k}", mech.FiniteMechanism(rng.dirichlet(np.full(4, 0.5), size=4), dbs,
+                                                              [0, 1, 2, 3]))
               for k in range(8)]
     events, hockey, labels = [], [], []
     for name, m in mechs:
@@ -125,7 +126,8 @@ def _tv_cases():
 def _tv_privacy(tighten: float = 1.0) -> Verdict:
     """(0, δ)-indistinguishability ⇔ TV ≤ δ: the smallest δ at ε = 0 over every event equals ½‖p − q‖₁."""
     ev, tv, labels = _tv_cases()
-    return Verdict.of(np.concatenate([ev, tv]), np.concatenate([tv, ev]), evidence=("exhaustive", "extremal", "random-search"),
+    return Verdict.of(np.concatenate([ev, tv]), np.concatenate([tv, ev]),
+                      evidence=("exhaustive", "extremal", "random-search"),
                       tighten=tighten, labels=labels + labels)
 
 
@@ -139,23 +141,27 @@ def _chain_cases():
         for m in (3, 4):
             # the LP's optimal chain, evaluated exactly: its own δ (≤ δ up to solver tolerance) sets the bound
             _, (p, q, r) = ind.transitivity_worst_delta(eps, delta, outcomes=m, return_chain=True)
-            used = max(ind.smallest_delta(p, q, eps), ind.smallest_delta(q, p, eps), ind.smallest_delta(q, r, eps), ind.smallest_delta(r, q, eps))
+            used = max(ind.smallest_delta(p, q, eps), ind.smallest_delta(q, p, eps), ind.smallest_delta(q, r, eps),
+                       ind.smallest_delta(r, q, eps))
             lhs.append(ind.smallest_delta(p, r, 2 * eps)), rhs.append((1 + np.exp(eps)) * used)
             labels.append(f"LP optimum, {m} outcomes, ε = {eps}, δ = {delta:g}")
         p, q, r = ind.transitivity_witness(eps, delta)
-        lhs.append(ind.smallest_delta(p, r, 2 * eps)), rhs.append(bound), labels.append(f"three-point witness, ε = {eps}, δ = {delta:g}")
+        lhs.append(ind.smallest_delta(p, r, 2 * eps)), rhs.append(bound), \
+            labels.append(f"three-point witness, ε = {eps}, δ = {delta:g}")
     rng = np.random.default_rng(72)
     for k in range(200):
         p, q, r = rng.dirichlet(np.full(int(rng.integers(2, 6)), 0.5), size=3)
         eps = float(rng.uniform(0.05, 2.0))
         delta = max(ind.smallest_delta(p, q, eps), ind.smallest_delta(q, r, eps))
-        lhs.append(ind.smallest_delta(p, r, 2 * eps)), rhs.append((1 + np.exp(eps)) * delta), labels.append(f"random chain #{k}")
+        lhs.append(ind.smallest_delta(p, r, 2 * eps)), rhs.append((1 + np.exp(eps)) * delta), \
+            labels.append(f"random chain #{k}")
     return np.array(lhs), np.array(rhs), tuple(labels)
 
 
 def _transitivity(tighten: float = 1.0) -> Verdict:
     lhs, rhs, labels = _chain_cases()
-    return Verdict.of(lhs, rhs, evidence=("optimised-search", "extremal", "random-search"), tighten=tighten, labels=labels)
+    return Verdict.of(lhs, rhs, evidence=("optimised-search", "extremal", "random-search"), tighten=tighten,
+                      labels=labels)
 
 
 #: e^ε values at which Exercise 7.2 is certified: rational, so that every LP's data is exact.
@@ -294,12 +300,13 @@ CLAIMS = [
         printed=True,
         compute=certify.certified_by(
             _composition, [("the point-wise identity", composition_proof)], kind="certified-interval",
-            domain="every two pure DP mechanisms (discrete outputs, run independently on the same data), every ε₁, ε₂ ≥ 0",
+            domain="every two pure DP mechanisms (discrete outputs, run independently on the same "
+                   "data), every ε₁, ε₂ ≥ 0",
             reduction="Pure DP is the point-wise bound p ≤ e^ε q (Definition 1.1 with δ = 0 on single outputs); the "
                       "pair's point-wise bound follows from an identity with non-negative multipliers:"),
         note="Randomized response attains the sum; random mechanisms on {0,1}² stay below it. The printed value of "
-             "lecture-s5-pure-composition is the lecture's factor 2 of '2ε' (before: the value 1 at the book's ε = 0.5, "
-             "which the lecture does not print).",
+             "lecture-s5-pure-composition is the lecture's factor 2 of '2ε' "
+             "(before: the value 1 at the book's ε = 0.5, which the lecture does not print).",
         chapter=CHAPTER,
     ),
     Claim(
@@ -311,8 +318,8 @@ CLAIMS = [
         compute=certify.certified_by(
             _event_form_equals_indistinguishability_form, [("the event LP's dual (1, 1)", event_form_proof)],
             kind="certified-lp", domain="every pair of distributions on any output space, every event, every ε ≥ 0",
-            reduction="The event form's δ (sup over events of p(S) − e^ε q(S)) is reached at S = {p > e^ε q}, where it is "
-                      "the hockey stick Σ_y max(0, p_y − e^ε q_y):"),
+            reduction="The event form's δ (sup over events of p(S) − e^ε q(S)) is reached at S = {p > e^ε q}, where it "
+                      "is the hockey stick Σ_y max(0, p_y − e^ε q_y):"),
         chapter=CHAPTER,
     ),
     Claim(
@@ -326,8 +333,8 @@ CLAIMS = [
             domain="every pair of distributions on any output space, every event (ε = 0)",
             reduction="At ε = 0 the largest p(S) − q(S) is reached at S = {p > q} (the event LP below), where it is "
                       "Σ_y max(0, p_y − q_y) = ½‖p − q‖₁ since Σ_y (p_y − q_y) = 0:"),
-        note="The exercise asserts the correspondence; the smallest δ over every event is compared with ½‖p − q‖₁ "
-             "both ways.",
+        note="The exercise asserts the correspondence; the smallest δ over every event is compared with "
+             "½‖p − q‖₁ both ways.",
         chapter=CHAPTER,
     ),
     Claim(
@@ -378,8 +385,8 @@ CLAIMS = [
         expected="discrepancy",
         finding="different-reading",
         note="The tightness holds for small δ (lecture-ex7.2-tight, δ ≤ 0.01) but not on the whole domain: at ε = 1, "
-             "δ = 0.25 the worst chain needs only 0.816 < (1 + e)δ = 0.930. Both readings are computed; the answer (2ε, (1+e^ε)δ) is valid either "
-             "way, it is only not the least δ′ for large δ.",
+             "δ = 0.25 the worst chain needs only 0.816 < (1 + e)δ = 0.930. Both readings are computed; the answer "
+             "(2ε, (1+e^ε)δ) is valid either way, it is only not the least δ′ for large δ.",
         chapter=CHAPTER,
     ),
 ]

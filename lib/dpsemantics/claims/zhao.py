@@ -114,7 +114,8 @@ def _search(kind: str, bayesian: bool) -> tuple[np.ndarray, np.ndarray, tuple[st
         for _ in range(_RESTARTS):
             theta0 = rng.normal(size=16)
             objective = lambda th, sc=scale: -add(*_decode(th, sc, bayesian), f"search (scale {sc})")  # noqa: E731
-            minimize(objective, theta0, method="Nelder-Mead", options={"maxfev": _MAXFEV, "xatol": 1e-8, "fatol": 1e-12})
+            minimize(objective, theta0, method="Nelder-Mead",
+                     options={"maxfev": _MAXFEV, "xatol": 1e-8, "fatol": 1e-12})
     evidence = ("extremal", "optimised-search")
     return np.array(lhs), np.array(rhs), tuple(labels), evidence
 
@@ -170,7 +171,8 @@ def _sp_vs_bsp():
     for name, mech, prior in cases:
         if "copies" in name:
             continue  # the condition: a prior of full support
-        lhs.append(semantic_privacy(mech, 0)), rhs.append(bayesian_semantic_privacy(mech, prior, 0)), labels.append(name)
+        lhs.append(semantic_privacy(mech, 0)), rhs.append(bayesian_semantic_privacy(mech, prior, 0)), \
+            labels.append(name)
     return np.array(lhs), np.array(rhs), tuple(labels)
 
 
@@ -283,9 +285,11 @@ def _certified_g(kind: str, verdict: Verdict) -> Verdict:
         return verdict
     return replace(verdict, evidence=("certified-interval",),
                    domain=("b ∈ [0, 1] (both branches)" if kind != "branches" else "x ∈ (0, e^{−ε}) (up to 10⁻¹² of 0 "
-                           "and a relative 10⁻⁹ of e^{−ε}, in s = x(1 + e^ε) − 1)") + f" at ε ∈ {{{', '.join(map(str, _G_EPS))}}}",
-                   certificate=f"mpmath.iv branch-and-bound at 80 bits: {boxes} boxes proved ({2 * len(_G_EPS)} proofs); "
-                               f"the grid of the margin: {verdict.cases} points")
+                           "and a relative 10⁻⁹ of e^{−ε}, in s = x(1 + e^ε) − 1)") + " at ε ∈ "
+                           f"{{{', '.join(map(str, _G_EPS))}}}",
+                   certificate="mpmath.iv branch-and-bound at 80 bits: "
+                               f"{boxes} boxes proved ({2 * len(_G_EPS)} proofs); the grid of the margin: "
+                               f"{verdict.cases} points")
 
 
 def _g_minimum(tighten: float = 1.0) -> Verdict:
@@ -354,7 +358,8 @@ def _eq39(tighten: float = 1.0) -> Verdict:
             below = qs < q_star
             lhs += [math.exp(eps)] * int(below.sum()) + list(ratio[~below])
             rhs += list(ratio[below]) + [math.exp(eps)] * int((~below).sum())
-            labels += [f"ε={eps}, α={alpha:.3g}, q={q:.4g}" for q in qs[below]] + [f"ε={eps}, α={alpha:.3g}, q={q:.4g}" for q in qs[~below]]
+            labels += ([f"ε={eps}, α={alpha:.3g}, q={q:.4g}" for q in qs[below]]
+                       + [f"ε={eps}, α={alpha:.3g}, q={q:.4g}" for q in qs[~below]])
     return Verdict.of(lhs, rhs, evidence="closed-form", tighten=tighten, labels=labels)
 
 
@@ -419,8 +424,8 @@ CLAIMS = [
         "zhao-sec2-improvement", "zhao", "Sec. II and after Theorem 2",
         "1/2 − 1/(e^ε+1) > ε/6 for 0 < ε ≤ 1.35 (Zhao's converse level beats K&S's)",
         True, _improvement,
-        note="Holds exactly on (0, 2.5757); the worst ratio ε/6 : (1/2 − 1/(e^ε+1)) on the printed range is at "
-             "ε = 1.35.",
+        note="Holds exactly on (0, 2.5757); the worst ratio ε/6 : (1/2 − 1/(e^ε+1)) on the printed "
+             "range is at ε = 1.35.",
         chapter=CHAPTER,
     ),
     Claim(
@@ -657,7 +662,8 @@ def _replace_reading_cases():
             mech, prior = local_randomized_response(n, e), copies_prior(n)
             level = bayesian_semantic_privacy(mech, prior, 0, reading="replace")
             a, b = _converse_pair(bdp_leakage(mech, prior), level)
-            lhs.append(a), rhs.append(b), labels.append(f"local RR n={n}, ε={e}, copied records: BDP {a:.4g}, replace-BSP {level:.4g}")
+            lhs.append(a), rhs.append(b), labels.append(f"local RR n={n}, ε={e}, copied records: BDP {a:.4g}, "
+                                                        f"replace-BSP {level:.4g}")
     return np.array(lhs), np.array(rhs), tuple(labels)
 
 
