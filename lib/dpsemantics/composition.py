@@ -634,8 +634,8 @@ def _advanced_total(eps0: float, k: int, delta: float, delta0: float) -> float:
     return float(advanced_epsilon(eps0, k, slack, delta0))
 
 
-# The one table of composition theorems (Kazan et al., Theorem 2.8): method → the total ε of k runs of an
-# (ε₀, δ₀)-DP mechanism at the *total* δ.  Every function that takes ``method`` reads it here.
+#: The one table of composition theorems (Kazan et al., Theorem 2.8): method → the total ε of k runs of an
+#: (ε₀, δ₀)-DP mechanism at the total δ.  Every function that takes ``method`` reads it here.
 COMPOSITION_METHODS = {
     "basic": _basic_total,  # Theorem 2.8(1): kε₀ (needs kδ₀ ≤ δ)
     "advanced": _advanced_total,  # Theorem 2.8(2): slack δ − kδ₀
