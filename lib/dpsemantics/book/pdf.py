@@ -214,8 +214,10 @@ ASSEMBLE = r"""async ({docs, site, title, author, edition}) => {
 # In the print layout: a block taller than half a page may break across pages, a shorter one is kept whole.
 KEEP_OR_BREAK = """(pageHeight) => {
   let breakable = 0;
-  document.querySelectorAll('.admonition, table, figure, div.cell, div.cell_output, div.highlight, .proof, '
-                            + '.solution, details, .math-wrapper')
+  // div[class*=highlight-] and div.literal-block-wrapper: the theme's print style keeps these code wrappers whole
+  document.querySelectorAll('.admonition, table, figure, div.cell, div.cell_input, div.cell_output, div.highlight, '
+                            + 'div[class*=highlight-], div.literal-block-wrapper, .proof, .solution, details, '
+                            + '.math-wrapper')
     .forEach(e => {
       const tall = e.getBoundingClientRect().height > 0.5 * pageHeight;
       e.classList.add(tall ? 'print-breakable' : 'print-keep');

@@ -705,7 +705,7 @@ def _rr_relatives_certificate():
         total += lps
         lhs += [bound, math.exp((k + 1) * EPS)]
         rhs += [math.exp((k + 1) * EPS), attained]
-        labels += [f"{k} relatives: sup ratio ≤ e^((k+1)ε)", f"{k} relatives: e^((k+1)ε) attained at a point mass"]
+        labels += [f"{k} relatives: sup ratio ≤ e^{{(k+1)ε}}", f"{k} relatives: e^{{(k+1)ε}} attained at a point mass"]
     return lhs, rhs, labels, f"every population of the randomized-response model with k = 0..4 relatives, ε = {EPS}", \
         f"{total} LPs (HiGHS), each bounded by an exact-rational dual checked with fractions"
 
@@ -891,7 +891,7 @@ SLIPS = [
                 note="The subscript should be −i, as in the formula above it (d₋ᵢd′ᵢ); replacing component 1 instead "
                      "of i gives another posterior whenever the prior is not symmetric in the two data points: 0.2159 "
                      "(component 1 replaced) against 0.3402 (component 2) here."),
-    _slip_claim("tsd-s4-conditioning-index", "§4, the probabilities in 𝓜_st^𝒜",
+    _slip_claim("tsd-s4-conditioning-index", "§4, the probabilities in the model of prog_status",
                 "'Pr[O=o | Dᵢ=pos] is that probability conditioned upon seeing D₁ = pos' (and 𝓜[Dᵢ := pos] replaces "
                 "'the line assigning R₁ to D₁'): the index makes no difference in prog_status (checked for i = 3, "
                 "uniform R₁, R₃)",
