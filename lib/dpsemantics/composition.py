@@ -27,7 +27,7 @@ printed lattice formula, read only at lattice points, overstates the smallest ε
 
 Numerics: every term is formed in log space (``gammaln``, ``log1p``, ``expm1``) and summed with
 ``logsumexp``; 1 − (1 − δ₀)^k is ``-expm1(k·log1p(−δ₀))``.  Results are finite and accurate (relative
-error below 1e-9 against 50-digit mpmath, see ``tests/test_accuracy.py``) for ε₀ from 1e-4 to 10, k up to
+error below 1e-9 against 50-digit mpmath, see ``tests/unit/test_accuracy.py``) for ε₀ from 1e-4 to 10, k up to
 10⁵ and δ down to 1e-300.
 """
 

@@ -364,7 +364,7 @@ def gaussian_delta(eps, sigma, sensitivity=1.0):
     (Balle & Wang 2018, Theorem 8): δ(ε) = Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ).
 
     Evaluated without cancellation (see :func:`gaussian_log_delta`): relative error below 1e-12 against
-    50-digit mpmath wherever δ is a normal float, for every ε ≥ 0, σ > 0, Δ > 0 (``tests/test_accuracy.py``).
+    50-digit mpmath wherever δ is a normal float, for every ε ≥ 0, σ > 0, Δ > 0 (``tests/unit/test_accuracy.py``).
     Broadcasts over all three arguments."""
     log_d = gaussian_log_delta(eps, sigma, sensitivity)
     return as_output(np.exp(log_d))
@@ -387,7 +387,7 @@ def gaussian_sigma(eps, delta, sensitivity=1.0) -> float:
     eps = check_epsilon(eps, "eps", scalar=True)
     delta = check_delta(delta, open_low=True, open_high=True, scalar=True)
     sensitivity = check_positive(sensitivity, "sensitivity", scalar=True)
-    # relative safety margin: gaussian_log_delta is accurate to ~1e-14 (tests/test_accuracy.py); demand 1e-12
+    # relative safety margin: gaussian_log_delta is accurate to ~1e-14 (tests/unit/test_accuracy.py); demand 1e-12
     log_target = math.log(delta) - _SIGMA_SAFETY
     f = lambda log_r: _gaussian_log_delta_scalar(eps, math.exp(log_r)) - log_target  # noqa: E731 - increasing
     lo, hi = -1.0, 1.0

@@ -206,7 +206,7 @@ def _fft_power(lat: _Lattice, k: int) -> _Lattice:
     (|k·log|ĉ|| ≤ 46 there).  The allowance carried in ``err`` bounds the error's Euclidean norm: (2k + 100)·u·log2 N·
     rms|ĉ|^k (by Parseval, ‖IDFT(ê)‖₂ = rms|ê| over the full spectrum), plus the input's own error carried
     through k convolutions (Young: k·err·‖p‖₁^{k−1}).  Measured against exact binomial laws it lies 10–1000
-    times above the actual error norm (``tests/test_pld.py``): an allowance, not a proof (the forward FFT's
+    times above the actual error norm (``tests/unit/test_pld.py``): an allowance, not a proof (the forward FFT's
     error is bounded normwise, not per coefficient)."""
     from scipy.fft import irfft, next_fast_len, rfft
 

@@ -2,7 +2,7 @@
 
 Expected values come from closed forms typed here from the theorems, from brute force over the k-fold
 product of finite mechanisms (FiniteMechanism.compose + hockey-stick divergence), and from properties
-the theorems imply.  50-digit comparisons live in tests/test_accuracy.py.
+the theorems imply.  50-digit comparisons live in tests/unit/test_accuracy.py.
 """
 
 from __future__ import annotations

@@ -545,7 +545,7 @@ def test_gallery_ships_as_package_data():
 
 def test_laplace_k_1e5_is_an_upper_bound_with_its_bracket(tmp_path, capsys):
     """The lattice called 0.930 "exact"; the truth is 0.686867 (issue 23's bracket [0.686857, 0.686878], and
-    tests/test_releases.py recomputes it by Gil-Pelaez inversion without the package)."""
+    tests/unit/test_releases.py recomputes it by Gil-Pelaez inversion without the package)."""
     out = tmp_path / "r"
     code, _ = run(["--mechanism", "laplace", "--epsilon", "0.001", "--k", "100000", "--prior", "0.5",
                    "--output", str(out)], capsys)

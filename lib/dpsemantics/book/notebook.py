@@ -17,7 +17,7 @@ fresh Python opened from a launch button (Colab, Binder) that has only pip.  So:
 - :func:`number` (re-exported) makes the text of a number glued into a sentence: ``10⁻⁶``, not ``1e-06``.
 - :func:`install_spec` is what a chapter's first cell installs when ``dpsemantics`` is missing: the
   book's release, pinned — from the repository named in ``pyproject.toml`` (``[project.urls]
-  Repository``) when there is one, else from the package index.  ``tests/test_fresh_environment.py``
+  Repository``) when there is one, else from the package index.  ``tests/e2e/test_fresh_environment.py``
   keeps the chapters' first cells equal to it and runs them in a fresh virtual environment.
 """
 

@@ -13,7 +13,7 @@
 7. Glued numbers formatted once (:class:`ReaderPasteText`): :func:`dpsemantics.book.notebook.glue` keeps a
    float's every digit, ``{glue:text}`x:.6f``` formats that unrounded value, and ``{glue:text}`x``` with no
    format writes it through :func:`dpsemantics.book.number`; every pasted number carries its glue key
-   and format as classes (``glue-key-x``, ``glue-format-.6f``) for ``tests/test_browser.py``, which checks
+   and format as classes (``glue-key-x``, ``glue-format-.6f``) for ``tests/book/test_browser.py``, which checks
    the digits a page shows against the glued values.
 4. Theorem boxes titled by one rule: ``Theorem — Name (Paper, Theorem 3.2)`` (``proof_title_format``), and
    cross-references to unnumbered boxes (the book keeps the papers' numbers, so its boxes are

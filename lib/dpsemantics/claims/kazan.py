@@ -1112,7 +1112,8 @@ CLAIMS = [
                 "while two-output pairs with one output almost impossible under Q come close — the issue's pair "
                 "(0.82, 0.18) vs (1 − 1.11·10⁻⁶, 1.11·10⁻⁶) at δ = 0.316 reaches 0.384 of δ, and the optimised pair "
                 "(0.040, 0.960) vs (1 − 10⁻²⁵⁰, 10⁻²⁵⁰), ρ = 566, at δ = 0.99 reaches 0.96 "
-                "(both recomputed without the package in tests/test_audit_kazan.py). The earlier margin of 0.231 came "
+                "(both recomputed without the package in tests/claims/test_audit_kazan.py). The earlier margin of "
+                "0.231 came "
                 "from the Gaussian only."),
     _claim("kazan-thm2.8-composition", "Theorem 2.8", "k mechanisms, the j-th (εⱼ, δⱼ)-DP, compose to (1) "
            "(Σⱼ εⱼ, Σⱼ δⱼ), (2) the advanced (ε, kδ₀ + δ′), (3) the optimal ε at δ, which is the least: exact k-fold "

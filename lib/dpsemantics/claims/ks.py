@@ -4,7 +4,7 @@ Every number, constant and inequality the paper prints in its theorems, lemmas, 
 appendices, recomputed with :mod:`dpsemantics.semantic`.  Printed relations are ``printed=True`` and are
 *attacked*: each has a search (``_search_*``, cached) that returns the attacked quantity ``lhs``, the printed
 bound ``rhs`` at every case tried, labels and the kind of evidence; ``compute(tighten)`` only re-compares, so
-the perturbation test of ``tests/test_claims.py`` is cheap.  A relation the search refutes is a discrepancy
+re-checking a mutated statement (``claims/mutations.py``) is cheap.  A relation the search refutes is a discrepancy
 whose ``worst`` case is the counterexample.  A few claims are the book's own repairs (``where`` says so).
 """
 
@@ -1628,7 +1628,8 @@ CLAIMS = [
                 "only a semantic δ of order δ, but a one-record, three-output (ε, δ)-DP mechanism "
                 "(ks.three_output_dp: outputs with likelihood ratios r and 1/r, mass δ/(r − e^ε) each, r just above "
                 "the value where the posterior moves by ε′) reaches about 10δ: semantic δ = 1.02·10⁻³ at ε = 0.01, δ "
-                "= 9.8·10⁻⁵ (recomputed without the package in tests/test_audit_ks.py). Far below δ′ = 4√(nδ), but "
+                "= 9.8·10⁻⁵ (recomputed without the package in tests/claims/test_audit_ks.py). Far below "
+                "δ′ = 4√(nδ), but "
                 "not 'of order δ'."),
     _claim("thm2.4-1-repaired", "Theorem 2.4 (1), proof repaired (this book)",
            "With the corrected Conditioning Lemma and δ̂ from the exact SD bound, n·δ″ ≤ 4√(nδ): the theorem "

@@ -3,7 +3,7 @@
 A check that a printed relation holds is worth something only if it refutes a *false* statement close to
 the printed one.  Each :class:`Mutation` changes a registered statement so that it becomes false, by one of
 three moves (:data:`KINDS`), and returns the check's :class:`~dpsemantics.claims.Verdict` on the mutated
-statement; ``tests/test_claims.py`` requires every one to be refuted.
+statement; ``tests/claims/test_claims.py`` requires every one to be refuted.
 
 - ``bound-at-0.99-supremum``: the printed bound scaled to 0.99 × the *known* supremum of lhs/rhs over the
   statement's domain (from a construction or the paper, named in ``supremum_from``, never from the check's

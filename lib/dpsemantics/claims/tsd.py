@@ -1151,7 +1151,7 @@ CLAIMS = [
           note="Not so: randomized response on D₁ ⊕ D₂ (D₁, D₂ independent fair bits, ε = 0.5) passes Definition 3 "
                "with ε = 0 (each Pr[O | D_i] is ½) while Pr[D = (0,0) | O = 0] = 0.311 against the prior 0.25. Only "
                "one direction holds: independence of D and O implies 0-Bayesian₀ DP, so the implication stands and its "
-               "stated reason does not (recomputed without the package in tests/test_audit_tsd.py)."),
+               "stated reason does not (recomputed without the package in tests/claims/test_audit_tsd.py)."),
     Claim("tsd-s8-experiment", "tsd", "§8",
           "An effect size can be estimated from a black box by experiment: the 95% confidence interval for log RP from "
           "interventions on one data point covers the true effect at the nominal rate (seeded simulation, 4000 "
