@@ -34,6 +34,7 @@ __all__ = [
     "check_positive_int",
     "check_positive",
     "check_distribution",
+    "check_distribution_pair",
     "check_row_stochastic",
     "check_record_count",
     "overflow_is_infinity",
@@ -183,6 +184,17 @@ def check_distribution(p, name: str = "p", *, atol: float = 1e-9) -> np.ndarray:
     if abs(total - 1.0) > atol:
         raise ValueError(f"{name} must sum to 1 (got sum {total!r} for {name}={_show(arr)})")
     return arr
+
+
+def check_distribution_pair(p, q, names: tuple[str, str] = ("p", "q"), *, atol: float = 1e-9):
+    """Two distributions over the same outputs (the pair of a neighbouring pair of databases), each checked by
+    :func:`check_distribution` under the caller's ``names``."""
+    first, second = names
+    p = check_distribution(p, first, atol=atol)
+    q = check_distribution(q, second, atol=atol)
+    if p.shape != q.shape:
+        raise ValueError(f"{first} and {second} must have the same number of outputs (got {p.size} and {q.size})")
+    return p, q
 
 
 def check_row_stochastic(matrix, name: str = "matrix", *, atol: float = 1e-9) -> np.ndarray:

@@ -39,8 +39,8 @@ from scipy.special import expit
 
 from . import _rounding, indistinguishability
 from ._broadcast import broadcasting
-from ._validate import (as_float, as_output, check_delta, check_distribution, check_epsilon, check_positive,
-                        check_positive_int, check_probability, overflow_is_infinity)
+from ._validate import (as_float, as_output, check_delta, check_distribution_pair, check_epsilon,
+                        check_positive, check_positive_int, check_probability, overflow_is_infinity)
 
 __all__ = [
     "EPS_TILDE_LIMIT",
@@ -360,7 +360,7 @@ def finite_loss(row_present, row_absent, name="") -> MembershipLoss:
     """The privacy-loss pair of a finite mechanism from its two output distributions
     (``row_present`` = law of M(x), ``row_absent`` = law of M(x_{-i})).  Outputs impossible under
     one row give infinite losses."""
-    a, b = _pair_rows(row_present, row_absent)
+    a, b = check_distribution_pair(row_present, row_absent, ("row_present", "row_absent"))
     z = pair_losses(a, b)
     return MembershipLoss(_discrete(z, a, name), _discrete(-z, b, name), name)
 
@@ -864,19 +864,10 @@ def explain(eps, delta, delta_prime, prior, *, audience: str = "both") -> str:
 METRICS = ("posterior", "ratio", "difference")
 
 
-def _pair_rows(row_present, row_absent):
-    """The two output distributions of a neighbouring pair, validated under the caller's names."""
-    a = check_distribution(row_present, "row_present")
-    b = check_distribution(row_absent, "row_absent")
-    if a.shape != b.shape:
-        raise ValueError(f"row_present and row_absent must have the same number of outputs (got {a.size} and {b.size})")
-    return a, b
-
-
 def pair_losses(row_present, row_absent):
     """The privacy loss log(P/Q) of every output of a pair (+∞ where Q = 0, −∞ where P = 0; 0 where both are 0):
     the values of Z_i of Kazan et al., Definition 2.2, for a finite mechanism."""
-    a, b = _pair_rows(row_present, row_absent)
+    a, b = check_distribution_pair(row_present, row_absent, ("row_present", "row_absent"))
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.log(a) - np.log(b)
     return np.where((a == 0) & (b == 0), 0.0, z)
@@ -886,13 +877,13 @@ def pair_hockey(row_present, row_absent, eps):
     """max of the two hockey-stick divergences Σ max(0, P − e^ε Q), Σ max(0, Q − e^ε P): the pair's DP δ at ε
     (Kazan et al., Definition 2.1), :func:`~dpsemantics.indistinguishability.smallest_delta` of the pair.
     Broadcasts over ``eps``; ε = +∞ gives 0 unless one output is possible under only one side."""
-    a, b = _pair_rows(row_present, row_absent)
+    a, b = check_distribution_pair(row_present, row_absent, ("row_present", "row_absent"))
     return indistinguishability.smallest_delta(a, b, check_epsilon(eps, "eps", allow_inf=True))
 
 
 def pair_pdp_delta(row_present, row_absent, eps):
     """The pair's PDP δ at ε (Definition 2.4): max(P[|Z| > ε], Q[|Z′| > ε]).  Broadcasts over ``eps``."""
-    a, b = _pair_rows(row_present, row_absent)
+    a, b = check_distribution_pair(row_present, row_absent, ("row_present", "row_absent"))
     eps = np.asarray(check_epsilon(eps, "eps", allow_inf=True), dtype=float)
     out = np.abs(pair_losses(a, b)) > eps[..., None]
     return _out(np.maximum((a * out).sum(-1), (b * out).sum(-1)))

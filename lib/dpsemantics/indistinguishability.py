@@ -17,8 +17,8 @@ import numpy as np
 from scipy.optimize import brentq
 
 from . import _rounding
-from ._validate import (as_output, check_delta, check_distribution, check_epsilon, check_positive_int,
-                        overflow_is_infinity)
+from ._validate import (as_output, check_delta, check_distribution_pair, check_epsilon,
+                        check_positive_int, overflow_is_infinity)
 
 __all__ = [
     "hockey_stick",
@@ -37,18 +37,10 @@ __all__ = [
 ]
 
 
-def _pair(p, q):
-    p = check_distribution(p, "p")
-    q = check_distribution(q, "q")
-    if p.shape != q.shape:
-        raise ValueError(f"p and q must have the same support size (got {p.size} and {q.size})")
-    return p, q
-
-
 def hockey_stick(p, q, eps):
     """One-sided hockey-stick divergence ``Σ max(0, p − e^ε q)``: the smallest δ with p(E) ≤ e^ε q(E) + δ
     for every event E (Lecture 1, Definition 2.1, one direction)."""
-    p, q = _pair(p, q)
+    p, q = check_distribution_pair(p, q)
     eps = np.asarray(check_epsilon(eps, "eps", allow_inf=True))
     # p − e^ε q = p (1 − e^{ε + log q − log p}), evaluated without forming e^ε (which overflows past ε ≈ 709
     # while the divergence is still positive when q is tiny).
@@ -73,13 +65,13 @@ def is_indistinguishable(p, q, eps, delta, *, tol: float = 1e-12) -> bool:
 
 def total_variation(p, q) -> float:
     """Total variation distance ``max_E |p(E) − q(E)| = ½ Σ |p − q|``."""
-    p, q = _pair(p, q)
+    p, q = check_distribution_pair(p, q)
     return float(0.5 * np.abs(p - q).sum())
 
 
 def max_divergence(p, q) -> float:
     """The smallest ε with ``p ≈_(ε,0) q``: ``max_y |log p(y) − log q(y)|`` (∞ if supports differ)."""
-    p, q = _pair(p, q)
+    p, q = check_distribution_pair(p, q)
     both = (p > 0) & (q > 0)
     if np.any((p > 0) != (q > 0)):
         return float("inf")
@@ -88,7 +80,7 @@ def max_divergence(p, q) -> float:
 
 def smallest_epsilon(p, q, delta) -> float:
     """The smallest ε ≥ 0 with ``p ≈_(ε,δ) q`` (∞ if none; 0 when δ ≥ TV(p, q))."""
-    p, q = _pair(p, q)
+    p, q = check_distribution_pair(p, q)
     delta = check_delta(delta)
     if smallest_delta(p, q, 0.0) <= delta:
         return 0.0
@@ -105,14 +97,14 @@ def smallest_epsilon(p, q, delta) -> float:
 
 def worst_event(p, q, eps) -> np.ndarray:
     """Boolean mask of the event ``{y : p(y) > e^ε q(y)}`` that attains the hockey-stick divergence."""
-    p, q = _pair(p, q)
+    p, q = check_distribution_pair(p, q)
     eps = check_epsilon(eps, "eps")
     return p > np.exp(eps) * q
 
 
 def event_violation(p, q, eps, event) -> float:
     """``p(E) − e^ε q(E)`` for the event given as a boolean mask: Definition 2.1 asks this be ≤ δ."""
-    p, q = _pair(p, q)
+    p, q = check_distribution_pair(p, q)
     eps = check_epsilon(eps, "eps")
     mask = np.asarray(event, dtype=bool)
     if mask.shape != p.shape:
@@ -136,7 +128,7 @@ def smallest_delta_over_events(p, q, eps) -> float:
 
     Exponential in the support size m (allowed up to 16): an independent check of :func:`smallest_delta`.
     """
-    p, q = _pair(p, q)
+    p, q = check_distribution_pair(p, q)
     eps = check_epsilon(eps, "eps")
     m = p.size
     if m > 16:

@@ -64,6 +64,7 @@ from ._validate import (
     as_output,
     check_delta,
     check_distribution,
+    check_distribution_pair,
     check_epsilon,
     check_positive,
     check_positive_int,
@@ -739,10 +740,7 @@ def tight_max_sd(eps, delta):
 def pointwise_delta(p, q, eps) -> float:
     """The smallest δ for which p and q are point-wise (ε, δ)-indistinguishable (K&S Definition 3.2):
     the larger of p(Bad) and q(Bad), Bad = {a : p(a) ∉ [e^{−ε} q(a), e^ε q(a)]}."""
-    p = check_distribution(p, "p")
-    q = check_distribution(q, "q")
-    if p.shape != q.shape:
-        raise ValueError(f"p and q must have the same support size (got {p.size} and {q.size})")
+    p, q = check_distribution_pair(p, q)
     eps = check_epsilon(eps, "eps")
     factor = np.exp(eps)
     bad = (p > factor * q * (1 + 1e-12)) | (q > factor * p * (1 + 1e-12))
