@@ -880,32 +880,22 @@ def test_visible_code_fits_the_column():
     """Issue 25: visible code lines of ~140 characters wrapped on the page.  Every code cell a reader sees (no hide or
     remove tag) has lines of at most CODE_COLUMN characters, CODE_COLUMN_IN_SOLUTIONS in the Exercises section (the
     solutions are collapsed during the page walk, so the browser's wrapped-code check does not see them)."""
-    import json
-
-    hidden = ("remove-input", "remove-cell", "hide-input", "hide-cell")
     long_lines = []
     for nb in chapter_notebooks():
-        in_exercises = False
-        for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
-            source = "".join(cell["source"])
-            if cell["cell_type"] == "markdown":
-                for line in source.splitlines():
-                    if line.startswith("## "):
-                        in_exercises = line.startswith("## Exercises")
-                continue
-            if any(t in cell["metadata"].get("tags", []) for t in hidden):
-                continue
+        for source, in_exercises in _visible_code_cells(nb):
             width = CODE_COLUMN_IN_SOLUTIONS if in_exercises else CODE_COLUMN
             long_lines += [f"{nb.stem}: {line.strip()[:60]} ({len(line)} > {width})" for line in source.splitlines()
                            if len(line) > width]
     assert not long_lines, long_lines
 
 
-def _visible_code_outside_exercises(nb_path: Path):
-    """The code cells of a chapter a reader sees (no hide/remove tag) outside its Exercises section."""
+def _visible_code_cells(nb_path: Path):
+    """The code cells of a chapter a reader sees (no hide/remove tag), each with whether it lies in the chapter's
+    Exercises section: pairs (source, in_exercises)."""
     import json
 
-    in_exercises, cells = False, []
+    hidden = ("remove-input", "remove-cell", "hide-input", "hide-cell")
+    in_exercises = False
     for cell in json.loads(nb_path.read_text(encoding="utf-8"))["cells"]:
         source = "".join(cell["source"])
         if cell["cell_type"] == "markdown":
@@ -913,10 +903,13 @@ def _visible_code_outside_exercises(nb_path: Path):
                 if line.startswith("## "):
                     in_exercises = line.startswith("## Exercises")
             continue
-        tags = cell["metadata"].get("tags", [])
-        if not in_exercises and not any(t in tags for t in ("remove-input", "remove-cell", "hide-input", "hide-cell")):
-            cells.append(source)
-    return cells
+        if not any(t in cell["metadata"].get("tags", []) for t in hidden):
+            yield source, in_exercises
+
+
+def _visible_code_outside_exercises(nb_path: Path):
+    """The code cells of a chapter a reader sees (no hide/remove tag) outside its Exercises section."""
+    return [source for source, in_exercises in _visible_code_cells(nb_path) if not in_exercises]
 
 
 def _prints_in_a_loop(source: str) -> bool:
