@@ -606,11 +606,33 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
         "bare_indices": page.evaluate(TEXT_WALK_SCRIPT, BARE_INDEX_ARGS),
         "accessibility": _serious_accessibility_violations(page) if not dark else [],
     }
-    shot.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(shot), full_page=True)
+    _save_screenshots(page, shot)
     result["fallback_symbols"] = symbols_from_fallback_fonts(page) if not dark else []  # changes the DOM: last
     context.close()
     return result
+
+
+# Chromium leaves a full-page capture blank below about 65 000 px (the claims page is 85 000 px tall), and a
+# picture that tall is unreadable anyway: a taller page is saved in slices of this height, doc-1.png, doc-2.png, …
+SHOT_SLICE = 16_000
+
+
+def _save_screenshots(page, shot: Path) -> list[Path]:
+    """Save the whole page under ``shot``, or, when it is taller than :data:`SHOT_SLICE`, in numbered slices
+    next to it (stale pictures of the page from an earlier run are removed first).  Returns the files."""
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    for old in [shot, *shot.parent.glob(f"{shot.stem}-[0-9]*.png")]:
+        old.unlink(missing_ok=True)
+    width, height = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+    if height <= SHOT_SLICE:
+        page.screenshot(path=str(shot), full_page=True)
+        return [shot]
+    files = []
+    for i, top in enumerate(range(0, height, SHOT_SLICE), start=1):
+        files.append(shot.with_name(f"{shot.stem}-{i}.png"))
+        clip = {"x": 0, "y": top, "width": width, "height": min(SHOT_SLICE, height - top)}
+        page.screenshot(path=str(files[-1]), full_page=True, clip=clip)
+    return files
 
 
 def _serious_accessibility_violations(page) -> list[str]:
