@@ -42,6 +42,11 @@ __all__ = ["IntervalProof", "prove_nonnegative", "LPCertificate", "lp_upper_boun
            "PointProof", "interval_facts", "against_supremum"]
 
 
+def _count(n: int, noun: str, plural: str = "") -> str:
+    """``n`` and the noun in the number it needs ("1 box", "3 boxes")."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 @dataclass(frozen=True)
 class IntervalProof:
     """The outcome of :func:`prove_nonnegative`: ``proved`` on ``boxes`` boxes (maximum split depth ``depth``), or
@@ -55,7 +60,8 @@ class IntervalProof:
 
     def describe(self, prec: int) -> str:
         if self.proved:
-            return f"mpmath.iv branch-and-bound at {prec} bits: {self.boxes} boxes proved, split depth ≤ {self.depth}"
+            return (f"mpmath.iv branch-and-bound at {prec} bits: {_count(self.boxes, 'box', 'boxes')} proved, split depth "
+                    f"≤ {self.depth}")
         return (f"mpmath.iv branch-and-bound at {prec} bits: box {self.failing_box} not proved after {self.boxes} "
                 f"boxes; h(midpoint) = {self.value_at_midpoint:.6g}")
 
@@ -416,8 +422,9 @@ class ParametricProof:
     failures: tuple[str, ...] = ()
 
     def describe(self, unit: str = "boxes") -> str:
-        text = (f"{self.identities} checks ≡ 0 in exact rationals, the others by mpmath.iv branch-and-bound "
-                f"({self.boxes} {unit})")
+        text = f"{_count(self.identities, 'check')} ≡ 0 in exact rationals"
+        if self.boxes:
+            text += f", the others by mpmath.iv branch-and-bound ({self.boxes} {unit})"
         return text if self.proved else text + "; not proved: " + "; ".join(self.failures)
 
 
@@ -541,7 +548,5 @@ def against_supremum(search: Callable, supremum: float, source: str) -> Callable
 
     def compute(tighten=1.0):
         v = search(tighten=tighten)
-        return replace(v, supremum=supremum,
-                       certificate=f"{v.certificate}; known supremum {supremum:g} ({source}); margin/supremum = "
-                                   f"{v.margin / supremum:.4g}")
+        return replace(v, supremum=supremum, supremum_from=source)
     return compute

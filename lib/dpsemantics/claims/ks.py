@@ -1555,9 +1555,7 @@ def _with_supremum(compute, supremum: float, source: str):
 
     def with_supremum(tighten: float = 1.0) -> Verdict:
         v = compute(tighten=tighten)
-        return replace(v, supremum=supremum, certificate=f"{v.certificate}; margin/supremum = "
-                                                         f"{v.margin / supremum:.4f} (supremum {supremum:.4g}: "
-                                                         f"{source})")
+        return replace(v, supremum=supremum, supremum_from=source)
 
     with_supremum.__doc__ = compute.__doc__
     return with_supremum
