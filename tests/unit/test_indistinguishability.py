@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpsemantics import indistinguishability as ind
+from dpsemantics.claims import lecture_evidence
 
 
 def brute_force_delta(p, q, eps):
@@ -114,12 +115,12 @@ def test_transitivity_lp_attains_the_answer_and_no_more():
     for eps, delta in [(0.1, 1e-3), (1.0, 1e-2), (2.0, 1e-3)]:
         bound = (1 + np.exp(eps)) * delta
         for m in (2, 3, 4):
-            best, (p, q, r) = ind.transitivity_worst_delta(eps, delta, outcomes=m, return_chain=True)
+            best, (p, q, r) = lecture_evidence.transitivity_worst_delta(eps, delta, outcomes=m, return_chain=True)
             assert best == pytest.approx(bound, rel=1e-6)
             used = max(brute_force_delta(p, q, eps), brute_force_delta(q, r, eps))
             assert brute_force_delta(p, r, 2 * eps) <= (1 + np.exp(eps)) * used * (1 + 1e-9)
         # below 2ε the worst chain needs more than (1 + e^ε)δ: the bound is not an artefact of the answer's ε′
-        assert ind.transitivity_worst_delta(eps, delta, eps_prime=1.9 * eps) > bound
+        assert lecture_evidence.transitivity_worst_delta(eps, delta, eps_prime=1.9 * eps) > bound
 
 
 def test_group_parameters_pure_case_and_chain_sum():
@@ -169,7 +170,8 @@ def test_group_parameters_is_the_chained_sum_rounded_up(eps, delta, g):
 
 
 def test_group_parameters_and_transitivity_refuse_what_they_cannot_compute():
-    from dpsemantics.indistinguishability import group_parameters, transitivity_worst_delta
+    from dpsemantics.claims.lecture_evidence import transitivity_worst_delta
+    from dpsemantics.indistinguishability import group_parameters
 
     with pytest.raises(ValueError, match="group_size"):
         group_parameters(0.5, 1e-6, 1e300)
@@ -247,6 +249,9 @@ def test_zcdp_rho_grid_misses_randomized_responses_limit_at_alpha_one():
 
 
 def test_zcdp_rho_edges_and_bad_input():
+    # two distributions 10⁻⁹ apart: rounding of the losses exceeds ρ itself, and the upper end still covers it
+    p, q = [0.5, 0.5], [0.5 + 1e-9, 0.5 - 1e-9]
+    assert ind.zcdp_rho(p, q) >= float(_reference_rho(p, q)) > 0
     assert ind.zcdp_rho([1.0, 0.0], [0.5, 0.5]) == float("inf")
     assert ind.zcdp_rho_bracket([0.5, 0.5], [0.0, 1.0]) == (float("inf"), float("inf"))
     assert ind.zcdp_rho_bracket([0.3, 0.7], [0.3, 0.7]) == (0.0, 0.0)

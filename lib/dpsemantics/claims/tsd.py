@@ -325,12 +325,6 @@ def _path_search():
     return np.array(lhs), np.array(rhs), labels
 
 
-def path_effects_units():
-    """Total, direct and indirect effect of Ada's status on the output in the survey, in units of ε."""
-    eff = causal.path_effects(_status(), "O", "R1", direct_hold="R2", indirect_hold="D1")
-    return {k: v / EPS for k, v in eff.items()}
-
-
 @functools.cache
 def _nondisclosure_search():
     """§7: statistical nondisclosure at the true population ⇒ Definition 3's check there with ε = 0;
