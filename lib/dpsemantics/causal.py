@@ -21,7 +21,7 @@ Three layers, each exact (no sampling):
 
 Values of variables are any hashable Python objects; data points in the ready-made models are 0 (neg)
 and 1 (pos).  Nothing here draws random numbers: the random mechanisms, populations and models that the searches
-use, and §8's simulated experiment, are in :mod:`dpsemantics.claims.causal_evidence`.
+use, and §8's simulated experiment, are in ``dpsemantics.claims.causal_evidence``.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ for the whole registry.
 when it computes a quantity a paper defines, or builds a construction the paper itself presents (K&S Example 1's
 smoking study, Kazan et al.'s Example A.1 mechanism, TSD's Appendix B mechanism): its result is fixed by its
 arguments and answers the question exactly.  It is evidence, and lives in this package (``*_evidence`` modules,
-:mod:`~dpsemantics.claims.certify`), when it looks for a case: it searches or optimises (an optimiser of
+``dpsemantics.claims.certify``), when it looks for a case: it searches or optimises (an optimiser of
 ``scipy.optimize``, a hill climb, a linear program over mechanisms, a grid standing in for a supremum), draws random
 numbers, or builds a witness that the book (not the paper) constructs to refute or stress a printed statement.  A
 root finder solving an equation that defines a number, and an optimiser choosing the free parameter of a bound valid

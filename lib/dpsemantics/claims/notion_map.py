@@ -57,7 +57,7 @@ def _claim_chapters() -> dict[str, str]:
 @dataclass(frozen=True)
 class Notion:
     """A node: ``key`` (stable id), ``label`` (short, for the figure), ``definition`` (where it is defined),
-    ``paper`` (claims paper key); :attr:`chapter` is where it is defined."""
+    ``paper`` (claims paper key); its ``chapter`` is where it is defined."""
 
     key: str
     label: str
