@@ -20,7 +20,8 @@ Three layers, each exact (no sampling):
    generic engine of layer 1.  :func:`universal_epsilon` takes the supremum over populations.
 
 Values of variables are any hashable Python objects; data points in the ready-made models are 0 (neg)
-and 1 (pos).
+and 1 (pos).  Nothing here draws random numbers: the random mechanisms, populations and models that the searches
+use, and §8's simulated experiment, are in ``dpsemantics.claims.causal_evidence``.
 """
 
 from __future__ import annotations
@@ -45,13 +46,10 @@ __all__ = [
     "survey_model",
     "prog_status_model",
     "sequence_model",
-    "random_sequence_model",
     "mechanism_tensor",
     "definition_epsilon",
     "universal_epsilon",
     "candidate_populations",
-    "random_mechanism",
-    "random_population",
     "DEFINITIONS",
     "UNIVERSAL_INNER",
     "appendix_b_mechanism",
@@ -69,8 +67,6 @@ __all__ = [
     "path_effects",
     "nondisclosure_epsilon",
     "nondisclosing_example",
-    "experiment_log_ratio",
-    "experiment_coverage",
     "pairwise_conditionally_independent",
 ]
 
@@ -531,18 +527,6 @@ def sequence_model(channel_y, channels_z, *, x_domain=None, w_domain=None) -> St
     return StructuralModel(background, eqs, {"Y": list(range(ny)), "Z": list(range(nz))})
 
 
-def _random_channel(rng, rows, cols, spread):
-    logits = rng.uniform(-spread, spread, size=(rows, cols))
-    p = np.exp(logits)
-    return p / p.sum(axis=1, keepdims=True)
-
-
-def random_sequence_model(rng, nx=2, ny=3, nz=3, nw=2, spread=1.0) -> StructuralModel:
-    """A random :func:`sequence_model` (log-probabilities uniform in ±``spread``), for testing Theorem 1."""
-    return sequence_model([_random_channel(rng, nx, ny, spread) for _ in range(nw)],
-                          [_random_channel(rng, nx, nz, spread) for _ in range(ny)])
-
-
 # --------------------------------------------------------------------------------------------------
 # 3. Definitions 1–8 and 10 on a mechanism and a population of data points (Table 1, Appendix B)
 # --------------------------------------------------------------------------------------------------
@@ -744,45 +728,6 @@ def universal_epsilon(number: int, mechanism, populations=()) -> float:
     return best
 
 
-def random_mechanism(rng, n=2, k=3, m=3, *, zero_prob=0.02, spread=1.5) -> FiniteMechanism:
-    """A random mechanism on {0..k−1}ⁿ with m outputs: log-probabilities uniform in ±``spread``, each
-    entry zeroed with probability ``zero_prob`` (so ε = ∞ occurs), rows renormalised."""
-    dbs = list(itertools.product(range(k), repeat=n))
-    M = np.exp(rng.uniform(-spread, spread, size=(len(dbs), m)))
-    M[rng.random(M.shape) < zero_prob] = 0.0
-    M[M.sum(axis=1) == 0, 0] = 1.0
-    return FiniteMechanism(M / M.sum(axis=1, keepdims=True), dbs, list(range(m)))
-
-
-def random_population(rng, n=2, k=3, kind="full") -> np.ndarray:
-    """A random population over {0..k−1}ⁿ: ``full`` (Dirichlet, all positive), ``sparse`` (about half the
-    databases impossible), ``independent`` (product of random marginals, some values impossible) or
-    ``correlated`` (mass on databases whose entries all agree)."""
-    shape = (k,) * n
-    if kind == "full":
-        return rng.dirichlet(np.ones(k**n)).reshape(shape)
-    if kind == "sparse":
-        w = rng.dirichlet(np.ones(k**n)) * (rng.random(k**n) < 0.5)
-        if w.sum() == 0:
-            w[rng.integers(k**n)] = 1.0
-        return (w / w.sum()).reshape(shape)
-    if kind == "independent":
-        P = np.ones(())
-        for _ in range(n):
-            m = rng.dirichlet(np.ones(k)) * (rng.random(k) < 0.8)
-            if m.sum() == 0:
-                m[rng.integers(k)] = 1.0
-            P = np.multiply.outer(P, m / m.sum())
-        return P
-    if kind == "correlated":
-        P = np.zeros(shape)
-        w = rng.dirichlet(np.ones(k))
-        for v in range(k):
-            P[(v,) * n] = w[v]
-        return P
-    raise ValueError(f"kind must be one of 'full', 'sparse', 'independent', 'correlated' (got kind={kind!r})")
-
-
 def appendix_b_mechanism() -> FiniteMechanism:
     """Appendix B, eqs. (31)–(33): one data point in {0, 1, 2}; 𝒜(0), 𝒜(1) uniform on {0, 1}, 𝒜(2) = 0."""
     M = np.array([[0.5, 0.5], [0.5, 0.5], [1.0, 0.0]])
@@ -978,42 +923,6 @@ def nondisclosing_example():
     same, other = [0.25, 0.25, 0.5], [0.7, 0.2, 0.1]  # dyadic entries: exact zeros are not blurred by rounding
     mech = FiniteMechanism(np.array([same, same, other, same]), list(itertools.product((0, 1), repeat=2)), [0, 1, 2])
     return mech, np.array([[0.5, 0.25], [0.0, 0.25]])
-
-
-# ---------------------------------------------------------------- §8: effect sizes by experiment
-
-
-def experiment_log_ratio(mechanism: FiniteMechanism, first, second, output, trials: int, rng, *,
-                         level: float = 0.95, replications: int = 1):
-    """A black-box experiment (§8): run the mechanism ``trials`` times on database ``first`` (the
-    intervention do(D = first)) and ``trials`` times on ``second``, count how often ``output`` appears, and
-    estimate log RP = log Pr[O=o | do(first)] / Pr[O=o | do(second)] with the Katz log risk-ratio
-    confidence interval (½ added to zero counts).  Vectorised over ``replications`` independent
-    experiments; returns ``(estimate, low, high)`` arrays."""
-    from scipy.stats import norm
-
-    trials = check_positive_int(trials, "trials")
-    replications = check_positive_int(replications, "replications")
-    j = mechanism.outputs.index(output)
-    draws = [rng.multinomial(trials, mechanism.row(db), size=replications)[:, j].astype(float)
-             for db in (first, second)]
-    x1, x2 = (np.where(x == 0, 0.5, x) for x in draws)
-    est = np.log(x1 / trials) - np.log(x2 / trials)
-    se = np.sqrt(np.clip(1 / x1 - 1 / trials, 0, None) + np.clip(1 / x2 - 1 / trials, 0, None))
-    z = float(norm.ppf(0.5 + level / 2))
-    return est, est - z * se, est + z * se
-
-
-def experiment_coverage(mechanism: FiniteMechanism, first, second, output, trials: int, *, replications: int = 2000,
-                        level: float = 0.95, seed: int = 0) -> dict:
-    """Seeded simulation of :func:`experiment_log_ratio`: how often the interval covers the true log RP."""
-    rng = np.random.default_rng(seed)
-    j = mechanism.outputs.index(output)
-    truth = float(np.log(mechanism.row(first)[j]) - np.log(mechanism.row(second)[j]))
-    est, lo, hi = experiment_log_ratio(mechanism, first, second, output, trials, rng, level=level,
-                                       replications=replications)
-    return {"truth": truth, "coverage": float(np.mean((lo <= truth) & (truth <= hi))),
-            "width": float(np.mean(hi - lo)), "mean": float(np.mean(est)), "replications": replications}
 
 
 # ---------------------------------------------------------------- Definition 4's printed condition

@@ -90,7 +90,6 @@ __all__ = [
     "pair_hockey",
     "pair_pdp_delta",
     "leave_thresholds",
-    "renyi_rho",
 ]
 
 #: Theorem 3.5(2)'s ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}) exists only for e^{ε/2} < 3, i.e. ε < 2·log 3.
@@ -918,22 +917,3 @@ def leave_thresholds(prior, eps, metric: str):
     hi = np.where(inner, hi, np.inf)
     return lo, hi
 
-
-def renyi_rho(row_present, row_absent, alphas=None) -> float:
-    """The zCDP ρ of a pair (Kazan et al., Definition 2.6): sup over α > 1 of log E_P[e^{(α−1)Z}]/(α(α−1)), over
-    both orders of the pair, on a grid of α (so a lower estimate of the supremum)."""
-    from scipy.special import logsumexp
-
-    a = np.asarray(row_present, dtype=float)
-    b = np.asarray(row_absent, dtype=float)
-    if np.any((a > 0) != (b > 0)):
-        return float("inf")
-    alphas = np.concatenate([1 + np.logspace(-4, 2.5, 300)]) if alphas is None else np.asarray(alphas, dtype=float)
-    keep = a > 0
-    la, lb = np.log(a[keep]), np.log(b[keep])
-    best = 0.0
-    for x, y in ((la, lb), (lb, la)):
-        # log Σ P^α Q^{1−α} = log E_P[e^{(α−1)Z}]
-        val = logsumexp(alphas[:, None] * x[None, :] + (1 - alphas[:, None]) * y[None, :], axis=1)
-        best = max(best, float(np.max(val / (alphas * (alphas - 1)))))
-    return best

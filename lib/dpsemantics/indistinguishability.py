@@ -7,6 +7,9 @@ For distributions ``p`` and ``q`` on a finite set, the worst event for ``p(E) <=
 
 and ``p ≈_(ε,δ) q`` holds exactly when ``δ >= max(H(p‖q), H(q‖p))``.  At ε = 0 the hockey stick is the
 total variation distance (Lecture 1, Exercise 7.1).  All functions broadcast over ``eps``.
+
+The pair's zCDP ρ (Kazan et al., Definition 2.6), a supremum over Rényi orders α, is bracketed by
+:func:`zcdp_rho_bracket` with a certified upper end (:func:`zcdp_rho`), never estimated from a grid of α alone.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from . import _rounding
-from ._validate import (as_output, check_delta, check_distribution_pair, check_epsilon,
+from ._validate import (as_output, check_delta, check_distribution_pair, check_epsilon, check_positive,
                         check_positive_int, overflow_is_infinity)
 
 __all__ = [
@@ -32,8 +35,9 @@ __all__ = [
     "transitivity_parameters",
     "smallest_delta_over_events",
     "transitivity_witness",
-    "transitivity_worst_delta",
     "group_parameters",
+    "zcdp_rho",
+    "zcdp_rho_bracket",
 ]
 
 
@@ -168,59 +172,6 @@ def transitivity_witness(eps, delta, t=None):
     return p, q, r
 
 
-@overflow_is_infinity
-def transitivity_worst_delta(eps, delta, eps_prime=None, outcomes: int = 3, *, return_chain: bool = False):
-    """The largest δ needed for ``p ≈_(ε′, ·) r`` over all chains ``p ≈_(ε,δ) q ≈_(ε,δ) r`` on ``outcomes``
-    outcomes, by linear programming (Lecture 1, Exercise 7.2; ε′ defaults to 2ε).
-
-    For a fixed event E the objective ``p(E) − e^{ε′} r(E)`` is linear, and each hockey-stick constraint
-    ``Σ_y max(0, p_y − e^ε q_y) ≤ δ`` is linear with one slack variable per outcome; by symmetry E can be
-    taken to be the first k outcomes, k = 1, …, outcomes − 1.  An optimiser's attack on the answer
-    (2ε, (1 + e^ε)δ), which it attains.  With ``return_chain`` the optimal chain ``(p, q, r)`` is returned
-    as well (clipped and renormalised, so that its exact δs can be recomputed free of solver tolerance).
-    """
-    from scipy.optimize import linprog
-
-    eps = float(check_epsilon(eps, "eps", scalar=True))
-    delta = float(check_delta(delta, "delta", scalar=True))
-    eps_prime = 2 * eps if eps_prime is None else float(check_epsilon(eps_prime, "eps_prime", scalar=True))
-    # the LP is solved in floating point: with e^ε beyond ~1e11 its coefficients swamp the probabilities and
-    # HiGHS returns 0 (measured: correct to 1e-12 up to ε = 20, wrong from ε = 40)
-    for name, value in (("eps", eps), ("eps_prime", eps_prime)):
-        if value > _LP_EPS_MAX:
-            raise ValueError(f"{name} must be at most {_LP_EPS_MAX} for this linear program (got {name}={value!r})")
-    m = check_positive_int(outcomes, "outcomes", minimum=2, maximum=200)
-    e = np.exp(eps)
-    nv = 7 * m  # p, q, r, then slacks s1..s4
-    P, Q, R = (slice(k * m, (k + 1) * m) for k in range(3))
-    S = [slice((3 + k) * m, (4 + k) * m) for k in range(4)]
-    A_ub, b_ub = [], []
-    for (x, y), s in zip(((P, Q), (Q, P), (Q, R), (R, Q)), S):
-        for j in range(m):
-            row = np.zeros(nv)
-            row[x.start + j], row[y.start + j], row[s.start + j] = 1.0, -e, -1.0
-            A_ub.append(row), b_ub.append(0.0)
-        row = np.zeros(nv)
-        row[s] = 1.0
-        A_ub.append(row), b_ub.append(delta)
-    A_eq = np.zeros((3, nv))
-    for k, sl in enumerate((P, Q, R)):
-        A_eq[k, sl] = 1.0
-    best, chain = 0.0, None
-    for k in range(1, m):
-        c = np.zeros(nv)
-        c[P.start:P.start + k] = -1.0
-        c[R.start:R.start + k] = np.exp(eps_prime)
-        res = linprog(c, A_ub=np.array(A_ub), b_ub=b_ub, A_eq=A_eq, b_eq=np.ones(3), bounds=(0, None), method="highs")
-        if res.status == 0 and -float(res.fun) >= best:
-            best = -float(res.fun)
-            x = np.clip(res.x, 0.0, None)
-            chain = tuple(x[sl] / x[sl].sum() for sl in (P, Q, R))
-    best = min(best, 1.0)  # a δ; the solver's tolerance can put it a few ulps above 1
-    return (best, chain) if return_chain else best
-
-
-_LP_EPS_MAX = 25.0
 _U = np.finfo(float).eps / 2
 
 
@@ -256,3 +207,119 @@ def _log_expm1(x: float) -> float:
     if x > 30.0:
         return x + math.log1p(-math.exp(-x))
     return math.log(math.expm1(x))
+
+
+# --------------------------------------------------------------------------------------------------
+# ρ-zCDP of a pair (Bun & Steinke 2016, Definition 1.1; Kazan et al., Definition 2.6)
+# --------------------------------------------------------------------------------------------------
+
+def _log_moment(t: np.ndarray, w: np.ndarray, z: np.ndarray, z_err: float):
+    """f(1 + t) = log Σ_y w(y) e^{t z(y)} = log E_P[e^{(α−1)Z}] at each t = α − 1 > 0, with an error bound.
+
+    Where t·max|z| ≤ 1 the form log1p(Σ w·expm1(tz)) keeps relative accuracy as f → 0 (α → 1); beyond, the
+    log-sum-exp form m + log Σ w e^{tz − m}.  The bound is twice the first-order rounding error of the form used
+    ((n + 3)u·Σ w|expm1(tz)|/(1 + S) for the first, (n + 3)u·(max(|tz| + |log w|) + 1) for the second, 2u|f| for
+    the last rounding, and the renormalised weights' error (n + 2)u, times max|expm1(tz)|/(1 + S) in the first
+    form), plus t·``z_err`` for the error of the computed losses z (f moves by at most t·η when every z moves by at
+    most η)."""
+    n = z.size
+    tz = t[:, None] * z[None, :]
+    small = t * np.max(np.abs(z)) <= 1.0
+    e = np.expm1(np.where(small[:, None], tz, 0.0))
+    s = e @ w
+    f_small = np.log1p(s)
+    # the sum's rounding, and weights off by (n + 2)u in total: both in proportion to |expm1(tz)|, so → 0 as t → 0
+    err_small = ((n + 3) * _U * (np.abs(e) @ w) + (n + 2) * _U * np.max(np.abs(e), axis=1)) / (1.0 + s)
+    lw = np.log(w)
+    m = np.max(tz + lw, axis=1)
+    f_large = m + np.log(np.exp(tz + lw - m[:, None]).sum(axis=1))
+    err_large = (n + 3) * _U * (np.max(np.abs(tz) + np.abs(lw), axis=1) + 1.0) + (n + 2) * _U
+    f = np.where(small, f_small, f_large)
+    return f, 2.0 * (np.where(small, err_small, err_large) + 2 * _U * np.abs(f)) + t * z_err
+
+
+def _chord_bound(ta, tb, fa, fb):
+    """max over t ∈ [ta, tb] of ℓ(t)/(t(1 + t)) (α = 1 + t), ℓ the chord through (ta, fa) and (tb, fb), 0 < ta < tb: at
+    an end, or at a root of s t² + 2c t + c = 0 (ℓ = c + s t), where the derivative of ℓ/(t + t²) vanishes."""
+    s = (fb - fa) / (tb - ta)
+    c = fa - s * ta
+    best = np.maximum(fa / (ta * (1 + ta)), fb / (tb * (1 + tb)))
+    disc = c * (c - s)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        root = np.sqrt(np.maximum(disc, 0.0))
+        for r in ((-c + root) / s, (-c - root) / s):
+            inside = (s != 0) & (disc >= 0) & (r > ta) & (r < tb)
+            r = np.where(inside, r, 1.0)
+            best = np.where(inside, np.maximum(best, (c + s * r) / (r * (1 + r))), best)
+    return best
+
+
+#: Refinement stops at this many points of α per order of the pair (the bracket is valid at any stop, only wider).
+_MAX_POINTS = 20000
+
+
+def _rho_bracket_one(w: np.ndarray, z: np.ndarray, z_err: float, rtol: float) -> tuple[float, float]:
+    """``(lower, upper)`` for sup_{α>1} f(α)/(α(α − 1)), f(α) = log E_w[e^{(α−1)z}], one order of the pair (each
+    computed loss z within ``z_err`` of the exact one)."""
+    z_max = float(np.max(z))
+    if z_max <= 0.0:  # Σw = 1 and E_w[e^{-z}] = 1 (Q sums to one) force z = 0 where w > 0: the same distribution
+        return 0.0, 0.0
+    t = np.geomspace(1e-7, 1e3, 241)  # t = α − 1
+    while True:
+        f, err = _log_moment(t, w, z, z_err)
+        lower = float(np.max(f / (t * (1 + t))))
+        fu = f + err
+        cells = _chord_bound(t[:-1], t[1:], fu[:-1], fu[1:]) * (1 + 1e-12)
+        first = fu[0] / t[0] * (1 + 1e-12)  # (1, α₀]: f ≤ its chord from (1, 0), so f/(α(α−1)) ≤ D_{α₀}
+        tail = (z_max + z_err) / (1 + t[-1]) * (1 + 1e-12)  # [α_N, ∞): D_α ≤ D_∞ = max z
+        upper = max(float(np.max(cells)), first, tail)
+        target = lower * (1 + rtol)
+        if upper <= target or t.size > _MAX_POINTS:
+            return lower, upper
+        bad = cells > target
+        new = [(t[:-1][bad] + t[1:][bad]) / 2]
+        if first > target and t[0] > 1e-300:
+            new.append([t[0] / 16])
+        if tail > target:
+            new.append(np.geomspace(2 * t[-1], min(max(2 * t[-1], 2 * z_max / max(lower, 1e-300)), 1e300), 8))
+        grown = np.unique(np.concatenate([t, *map(np.asarray, new)]))
+        if grown.size == t.size:  # nothing left to split at float resolution
+            return lower, upper
+        t = grown
+
+
+def zcdp_rho_bracket(p, q, *, rtol: float = 1e-9) -> tuple[float, float]:
+    """``(lower, upper)`` around the smallest ρ for which the pair is ρ-zCDP: ρ* = sup over α > 1 and both orders of
+    D_α(p‖q)/α, D_α = log E_p[e^{(α−1)Z}]/(α − 1), Z = log p/q (Bun & Steinke 2016, Definition 1.1; Kazan et al.,
+    Definition 2.6: E[e^{(α−1)Z}] ≤ e^{α(α−1)ρ}).  ``lower`` is a value of D_α/α at some α (up to rounding); ``upper``
+    is certified, so ρ = ``upper`` is a valid zCDP parameter of the pair; the two differ by at most ``rtol``
+    relatively (unless rounding alone is larger, as for two distributions 10⁻⁹ apart: then ``upper`` stays safe and
+    the bracket wider).  Supports that differ give (∞, ∞) (D_α = ∞ for α > 1); equal distributions (0, 0).
+
+    The upper end rests on two facts, proved here.  (i) f(α) = log E_p[e^{(α−1)Z}] = log Σ_y q(y) e^{α Z(y)} is a
+    log-sum-exp of functions linear in α, hence **convex**, with f(1) = 0; so on a cell [a, b] f lies below its chord,
+    and f(α)/(α(α − 1)) ≤ chord(α)/(α(α − 1)), maximised in closed form (at an end or at a root of a quadratic).
+    (ii) D_α = (f(α) − f(1))/(α − 1) is the slope of a convex function from 1, hence **non-decreasing** in α, with
+    limit D_∞ = max Z; so on (1, α₀] the ratio is at most D_{α₀}, and on [α_N, ∞) at most max Z / α_N.  Cells are
+    bisected (and the grid pushed towards 1 and ∞) until the largest cell bound is within ``rtol`` of ``lower``, or
+    20 000 points of α are used.
+    Each f(α) is raised by twice its first-order rounding error and by the effect of the rounding of the losses
+    log p − log q, and the result by a relative 10⁻¹²; ``p`` and ``q`` are renormalised to sum to one first.  A
+    grid maximum of D_α/α alone is only a lower estimate of ρ*."""
+    p, q = check_distribution_pair(p, q)
+    rtol = float(check_positive(rtol, "rtol", scalar=True))
+    if np.any((p > 0) != (q > 0)):
+        return math.inf, math.inf
+    keep = p > 0
+    p, q = p[keep] / p[keep].sum(), q[keep] / q[keep].sum()
+    lp, lq = np.log(p), np.log(q)
+    z = lp - lq
+    z_err = float(np.max(3 * _U * (np.abs(lp) + np.abs(lq)) + _U * np.abs(z)))  # two logs and a difference
+    brackets = [_rho_bracket_one(p, z, z_err, rtol), _rho_bracket_one(q, -z, z_err, rtol)]
+    return max(b[0] for b in brackets), max(b[1] for b in brackets)
+
+
+def zcdp_rho(p, q, *, rtol: float = 1e-9) -> float:
+    """The pair's zCDP ρ, rounded up: the certified upper end of :func:`zcdp_rho_bracket` (within ``rtol`` of the
+    supremum ρ* = sup_α D_α/α), so that the pair is ρ-zCDP for the value returned (Kazan et al., Definition 2.6)."""
+    return zcdp_rho_bracket(p, q, rtol=rtol)[1]

@@ -28,11 +28,11 @@ Bounds printed by the paper, and the exact ones
     :func:`thm22_epsilon`, :func:`thm22_proof_epsilon`, :func:`tight_semantic_epsilon`,
     :func:`thm22_converse_epsilon`, :func:`tight_converse_epsilon`, :func:`thm24_max_delta`,
     :func:`thm24_parameters`, :func:`thm24_proof_epsilon`, :func:`thm24_converse_parameters`,
-    :func:`conditioning_delta`, :func:`corrected_conditioning_delta`, :func:`conditioning_counterexample`,
+    :func:`conditioning_delta`, :func:`corrected_conditioning_delta`,
     :func:`thm24_repaired_delta_hat`, :func:`thm24_repaired_delta`, :func:`thm42_parameters`, :func:`max_sd_bound`, :func:`tight_max_sd`,
     :func:`pointwise_delta`.
 Related approaches (§2.1)
-    :func:`informed_semantic_epsilon` (prior-to-posterior, informed beliefs), :func:`most_powerful_power`
+    :func:`informed_semantic_epsilon` (prior-to-posterior, informed beliefs; :func:`informed_rows`), :func:`most_powerful_power`
     and :func:`testing_bound` (the hypothesis-testing view).
 The paper's examples
     :func:`random_index_mechanism` (Remark 1), :func:`smoking_study` (Example 1), :func:`leaky_count`,
@@ -103,10 +103,10 @@ __all__ = [
     "conditioning_delta",
     "conditioning_bad_mass",
     "corrected_conditioning_delta",
-    "conditioning_counterexample",
     "thm24_repaired_delta_hat",
     "thm24_repaired_delta",
     "informed_semantic_epsilon",
+    "informed_rows",
     "most_powerful_power",
     "testing_bound",
     "thm42_parameters",
@@ -581,38 +581,9 @@ def corrected_conditioning_delta(eps, delta, delta_hat):
 
     The proof bounds Pr[B ∈ Bad′₁] ≤ δ/δ̂ correctly, but "by a similar argument" only gives
     Pr[B′ ∈ Bad′₂] ≤ δ/δ̂; off Bad₀, Pr[B = t] ≤ e^{2ε} Pr[B′ = t], hence Pr[B ∈ Bad′₂] ≤ e^{2ε}δ/δ̂.
-    (The same bound holds over t ~ B′ by symmetry.)  :func:`conditioning_counterexample` shows that the
-    printed 2δ/δ̂ + 2δ/(1 − e^{−ε}) is not enough."""
+    (The same bound holds over t ~ B′ by symmetry.)
+    ``dpsemantics.claims.semantic_evidence.conditioning_counterexample`` shows that the printed 2δ/δ̂ + 2δ/(1 − e^{−ε}) is not enough."""
     return -2 * delta / np.expm1(-eps) + (1 + np.exp(2 * eps)) * delta / delta_hat
-
-
-@overflow_is_infinity
-def conditioning_counterexample(eps, delta, delta_hat, *, slack: float = 1e-6):
-    """Two joint distributions of (A, B), A ∈ {0, 1} (rows) and B ∈ {t₁, t₂, t₀} (columns), that are exactly
-    (ε, δ)-indistinguishable, yet t₁ and t₂ are both bad at (3ε, δ̂) and Pr[B ∈ {t₁, t₂}] ≈
-    (1 + e^ε(1 − δ̂))·δ/δ̂, more than the proof's δ″ = 2δ/δ̂ + 2δ/(1 − e^{−ε}) when ε is not tiny
-    (K&S Lemma 3.4 is false as the proof derives it).  With a = δ̂(1 + slack), u = δ/a:
-
-    P = [[u(1 − a), e^ε u(1 − a), ·], [u a, 0, 0]],   Q = [[u(1 − a), u(1 − a), ·], [0, u a, 0]],
-
-    the column t₀ filling row 0 up to total mass 1 (the two A-marginals are equal).  Raises when the
-    masses do not fit in a probability distribution (δ/δ̂ too large)."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
-    delta = check_delta(delta, "delta", open_low=True, scalar=True)
-    delta_hat = check_probability(delta_hat, "delta_hat", open_low=True, open_high=True, scalar=True)
-    slack = check_positive(slack, "slack", scalar=True)
-    a = delta_hat * (1 + slack)
-    if a >= 1:
-        raise ValueError(f"delta_hat*(1+slack) must be < 1 (got delta_hat={delta_hat}, slack={slack})")
-    u = delta / a
-    # P's mass outside t₀ is u(1 − a)(1 + e^ε) + ua: compared in log space (e^ε may be beyond the float range)
-    if delta >= 1 or math.log(u) + math.log1p(-a) + math.log1p(math.exp(-eps)) + eps > math.log1p(-delta):
-        raise ValueError(f"eps, delta and delta_hat give masses above 1: delta/delta_hat is too large at this eps "
-                         f"(got eps={eps}, delta={delta}, delta_hat={delta_hat})")
-    P = np.array([[u * (1 - a), math.exp(eps) * u * (1 - a), 0.0], [u * a, 0.0, 0.0]])
-    Q = np.array([[u * (1 - a), u * (1 - a), 0.0], [0.0, u * a, 0.0]])
-    P[0, 2], Q[0, 2] = max(1 - P.sum(), 0.0), max(1 - Q.sum(), 0.0)
-    return P, Q
 
 
 @broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=partial(check_delta, open_low=True),
@@ -637,41 +608,30 @@ def thm24_repaired_delta(eps, delta, n):
     return n * corrected_conditioning_delta(eps, delta, dh)
 
 
-def informed_semantic_epsilon(mechanism: FiniteMechanism, *, method: str = "exact", grid: int = 60) -> float:
+def informed_semantic_epsilon(mechanism: FiniteMechanism) -> float:
     """sup SD(b, b̄₀[·|t]) over *informed* beliefs — all entries but one fixed — and transcripts t: the
     prior-to-posterior notion of Dwork et al. that K&S §2.1 recalls as "equivalent to differential privacy".
 
-    ``"exact"``: for each index i, each setting of the other entries and each t, the likelihoods of the
-    values of x_i have ratio R = max/min and the supremum over priors on x_i is tanh(ln R / 4) (two-point
-    prior).  ``"grid"``: every prior on a grid of the simplex over D (|D| ≤ 3), no reduction used.
-    The mechanism's databases must be all of Dⁿ."""
+    For each index i, each setting of the other entries and each t, the likelihoods of the values of x_i have
+    ratio R = max/min and the supremum over priors on x_i is tanh(ln R / 4) (two-point prior).  A grid over the
+    priors, with no reduction, cross-checks it in the claims
+    (``dpsemantics.claims.semantic_evidence.grid_informed_semantic_epsilon``).  The mechanism's databases must be
+    all of Dⁿ."""
+    best = 0.0
+    for rows in informed_rows(mechanism):
+        best = max(best, float(np.max(tilt_statistical_difference(log_ratio_spread(rows, axis=0)))))
+    return best
+
+
+def informed_rows(mechanism: FiniteMechanism):
+    """The informed adversary's likelihood tables: for each index i and each setting of the other entries, the
+    rows Pr[A(x) = t] of the databases that differ only in x_i (an array of shape (|D|, |T|)), one at a time."""
     n, values = mechanism.record_domain()
     index = {d: k for k, d in enumerate(mechanism.databases)}
     L = mechanism.matrix
-    if method == "grid":
-        if len(values) > 3:
-            raise ValueError(f"method='grid' supports |D| <= 3 (got |D|={len(values)})")
-        ticks = np.linspace(0, 1, grid + 1)
-        priors = np.array([(a, b, 1 - a - b) for a in ticks for b in ticks if a + b <= 1 + 1e-12])[:, : len(values)]
-        priors = np.clip(priors, 0, None)
-        priors = priors[priors.sum(1) > 0]
-        priors /= priors.sum(1, keepdims=True)
-    elif method != "exact":
-        raise ValueError(f"method must be 'exact' or 'grid' (got method={method!r})")
-    best = 0.0
     for i in range(n):
         for rest in itertools.product(values, repeat=n - 1):
-            rows = np.array([L[index[rest[:i] + (v,) + rest[i:]]] for v in values])  # (|D|, n_t)
-            if method == "exact":
-                best = max(best, float(np.max(tilt_statistical_difference(log_ratio_spread(rows, axis=0)))))
-            else:
-                joint = priors[:, :, None] * rows[None]  # (prior, value, t)
-                z = joint.sum(1, keepdims=True)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    post = np.where(z > 0, joint / np.where(z > 0, z, 1.0), priors[:, :, None])
-                sd = 0.5 * np.abs(post - priors[:, :, None]).sum(1)
-                best = max(best, float(np.max(np.where(z[:, 0] > 0, sd, 0.0))))
-    return best
+            yield np.array([L[index[rest[:i] + (v,) + rest[i:]]] for v in values])
 
 
 @broadcasting(alpha=check_probability)

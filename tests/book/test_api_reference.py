@@ -13,7 +13,8 @@ import re
 import pytest
 
 from dpsemantics import book, claims
-from dpsemantics.book.api_reference import (API_MODULES, docstring_for_page, documented_objects, public_names)
+from dpsemantics.book.api_reference import (API_MODULES, api_page, docstring_for_page, documented_objects,
+                                             public_names)
 from dpsemantics.book.api_usage import calls_by_section, heading_text, resolve
 
 BOX = re.compile(r"^```\{prf:(?!proof\})(\w+)\}[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
@@ -59,8 +60,8 @@ def test_claim_links_in_chapters_name_registered_claims():
 def test_every_api_module_has_a_page_in_the_table_of_contents():
     pages = set(book.docnames())
     for module in API_MODULES:
-        assert f"book/api/{module}" in pages
-        page = (book.ROOT / "book" / "api" / f"{module}.md").read_text(encoding="utf-8")
+        assert api_page(module) in pages
+        page = (book.ROOT / f"{api_page(module)}.md").read_text(encoding="utf-8")
         assert f".. automodule:: dpsemantics.{module}" in page and f".. api-summary:: dpsemantics.{module}" in page
 
 

@@ -164,7 +164,7 @@ def direct_brp_y(model):
 @given(st.integers(0, 2**32 - 1))
 def test_theorem1_sequential_composition(seed):
     rng = np.random.default_rng(seed)
-    m = c.random_sequence_model(rng, spread=float(rng.uniform(0.2, 2)))
+    m = E.random_sequence_model(rng, spread=float(rng.uniform(0.2, 2)))
     e1 = c.brp_epsilon(m, "Y", "X")
     assert e1 == pytest.approx(direct_brp_y(m), rel=1e-9)
     e2 = max(c.brp_epsilon(m, "Z", "X", extra_do={"Y": y}) for y in m.domains["Y"])
@@ -187,9 +187,9 @@ def test_post_processing():
 def test_definition_epsilon_matches_sem_engine():
     rng = np.random.default_rng(11)
     for _ in range(6):
-        mech = c.random_mechanism(rng)
+        mech = E.random_mechanism(rng)
         for kind in ("full", "sparse", "independent", "correlated"):
-            P = c.random_population(rng, kind=kind)
+            P = E.random_population(rng, kind=kind)
             defs = (2, 3, 5, 6, 7, 8, 10) + ((4,) if kind == "independent" else ())
             for d in defs:
                 assert (c.definition_epsilon(d, mech, P)
@@ -204,9 +204,9 @@ def test_definition1_is_the_mechanism_epsilon():
 
 def test_lemma2_direct_sum():
     rng = np.random.default_rng(2)
-    mech = c.random_mechanism(rng)
+    mech = E.random_mechanism(rng)
     Atensor = c.mechanism_tensor(mech)[0]
-    P = c.random_population(rng, kind="correlated")
+    P = E.random_population(rng, kind="correlated")
     model = c.survey_model(mech)
     pop = {idx: float(P[idx]) for idx in np.ndindex(P.shape)}
     for v in range(3):
@@ -252,8 +252,8 @@ def test_definition3_broken_by_correlated_population():
 def test_single_data_point_definition7_equals_dp():
     rng = np.random.default_rng(4)
     for _ in range(20):
-        mech = c.random_mechanism(rng, n=1, k=3, m=3, zero_prob=0.1)
-        P = c.random_population(rng, n=1, k=3, kind="sparse")
+        mech = E.random_mechanism(rng, n=1, k=3, m=3, zero_prob=0.1)
+        P = E.random_population(rng, n=1, k=3, kind="sparse")
         e7, e1 = c.definition_epsilon(7, mech, P), c.definition_epsilon(1, mech)
         assert e7 == e1 or math.isclose(e7, e1, rel_tol=1e-9)
 
@@ -262,12 +262,12 @@ def test_single_data_point_definition7_equals_dp():
 @given(st.integers(0, 2**32 - 1))
 def test_candidate_populations_attain_supremum(seed):
     rng = np.random.default_rng(seed)
-    mech = c.random_mechanism(rng, zero_prob=0.0)
+    mech = E.random_mechanism(rng, zero_prob=0.0)
     Atensor = c.mechanism_tensor(mech)[0]
     sup = {d: c.universal_epsilon(d, Atensor) for d in (2, 3, 4, 5, 8)}
     inner = {2: 10, 3: 3, 4: 4, 5: 6, 8: 7}
     for kind in ("full", "sparse", "independent", "correlated"):
-        P = c.random_population(rng, kind=kind)
+        P = E.random_population(rng, kind=kind)
         for d, i in inner.items():
             if d == 4 and kind != "independent":
                 continue
@@ -281,7 +281,7 @@ def test_candidate_populations_attain_supremum(seed):
 
 def test_universal_definition3_closed_form():
     rng = np.random.default_rng(8)
-    mech = c.random_mechanism(rng, zero_prob=0.0)
+    mech = E.random_mechanism(rng, zero_prob=0.0)
     Atensor = c.mechanism_tensor(mech)[0]
     # sup over P: max over i, v != v', o of max_x A(v, x)(o) / min_x' A(v', x')(o)
     best = 0.0
@@ -370,7 +370,7 @@ def test_bad_definition_arguments():
     with pytest.raises(ValueError, match="number"):
         c.universal_epsilon(7, mech)
     with pytest.raises(ValueError, match="kind"):
-        c.random_population(np.random.default_rng(0), kind="weird")
+        E.random_population(np.random.default_rng(0), kind="weird")
     with pytest.raises(ValueError, match="eps"):
         c.prog_status_model(-1.0)
     with pytest.raises(ValueError, match="copies"):
@@ -400,9 +400,9 @@ def test_inheritance_model_interpolates_between_independent_and_copy():
 def test_definitions_with_three_data_points_match_sem_engine():
     rng = np.random.default_rng(21)
     for _ in range(3):
-        mech = c.random_mechanism(rng, n=3, k=2, m=3)
+        mech = E.random_mechanism(rng, n=3, k=2, m=3)
         for kind in ("full", "sparse", "independent", "correlated"):
-            P = c.random_population(rng, n=3, k=2, kind=kind)
+            P = E.random_population(rng, n=3, k=2, kind=kind)
             for d in (2, 3, 6, 7, 10):
                 assert (c.definition_epsilon(d, mech, P)
                         == pytest.approx(c.definition_epsilon_sem(d, mech, P), abs=1e-12))
@@ -417,8 +417,8 @@ def test_hill_climb_finds_a_maximum():
 
 def test_definition_pair_rows_5_and_6_use_the_structural_model():
     rng = np.random.default_rng(3)
-    mech = c.random_mechanism(rng, zero_prob=0.0)
-    P = c.random_population(rng, kind="sparse")
+    mech = E.random_mechanism(rng, zero_prob=0.0)
+    P = E.random_population(rng, kind="sparse")
     a5, e1 = E.definition_pair(5, mech, [P])
     a6, _ = E.definition_pair(6, mech, [P])
     assert a5 == pytest.approx(e1, rel=1e-12) and a6 == pytest.approx(e1, rel=1e-12)
@@ -478,13 +478,13 @@ def test_nondisclosure_epsilon():
 
 def test_experiment_interval_and_coverage():
     mech = geometric_count(3, EPS)
-    est, lo, hi = c.experiment_log_ratio(mech, (1, 1, 1), (0, 1, 1), 3, 500, np.random.default_rng(0), replications=50)
+    est, lo, hi = E.experiment_log_ratio(mech, (1, 1, 1), (0, 1, 1), 3, 500, np.random.default_rng(0), replications=50)
     assert est.shape == (50,) and np.all(lo < est) and np.all(est < hi)
-    cov = c.experiment_coverage(mech, (1, 1, 1), (0, 1, 1), 3, 400, replications=2000, seed=1)
+    cov = E.experiment_coverage(mech, (1, 1, 1), (0, 1, 1), 3, 400, replications=2000, seed=1)
     assert cov["truth"] == pytest.approx(EPS)
     assert abs(cov["coverage"] - 0.95) < 3 * math.sqrt(0.95 * 0.05 / 2000)
     with pytest.raises(ValueError, match="trials"):
-        c.experiment_log_ratio(mech, (1, 1, 1), (0, 1, 1), 3, 0, np.random.default_rng(0))
+        E.experiment_log_ratio(mech, (1, 1, 1), (0, 1, 1), 3, 0, np.random.default_rng(0))
 
 
 def test_pairwise_conditional_independence():

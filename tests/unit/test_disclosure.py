@@ -515,15 +515,6 @@ def test_worst_pair_linear_program_finds_known_optima():
         E.worst_pair(z, ("P", mask), [("nonsense", eps, delta)])
 
 
-def test_renyi_rho_of_randomized_response_and_gaussian_limit():
-    # Bun & Steinke: pure ε-DP implies (ε²/2)-zCDP, so RR's ρ is at most ε²/2
-    for e in (0.1, 1.0, 3.0):
-        keep = 1 / (1 + math.exp(-e))
-        rho = D.renyi_rho([keep, 1 - keep], [1 - keep, keep])
-        assert 0 < rho <= e**2 / 2 + 1e-12
-    assert D.renyi_rho([1.0, 0.0], [0.5, 0.5]) == math.inf
-
-
 def test_random_pairs_are_distributions_and_seeded():
     a = E.random_pairs(20, 1)
     b = E.random_pairs(20, 1)

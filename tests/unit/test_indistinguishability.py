@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpsemantics import indistinguishability as ind
+from dpsemantics.claims import lecture_evidence
 
 
 def brute_force_delta(p, q, eps):
@@ -114,12 +115,12 @@ def test_transitivity_lp_attains_the_answer_and_no_more():
     for eps, delta in [(0.1, 1e-3), (1.0, 1e-2), (2.0, 1e-3)]:
         bound = (1 + np.exp(eps)) * delta
         for m in (2, 3, 4):
-            best, (p, q, r) = ind.transitivity_worst_delta(eps, delta, outcomes=m, return_chain=True)
+            best, (p, q, r) = lecture_evidence.transitivity_worst_delta(eps, delta, outcomes=m, return_chain=True)
             assert best == pytest.approx(bound, rel=1e-6)
             used = max(brute_force_delta(p, q, eps), brute_force_delta(q, r, eps))
             assert brute_force_delta(p, r, 2 * eps) <= (1 + np.exp(eps)) * used * (1 + 1e-9)
         # below 2ε the worst chain needs more than (1 + e^ε)δ: the bound is not an artefact of the answer's ε′
-        assert ind.transitivity_worst_delta(eps, delta, eps_prime=1.9 * eps) > bound
+        assert lecture_evidence.transitivity_worst_delta(eps, delta, eps_prime=1.9 * eps) > bound
 
 
 def test_group_parameters_pure_case_and_chain_sum():
@@ -169,7 +170,8 @@ def test_group_parameters_is_the_chained_sum_rounded_up(eps, delta, g):
 
 
 def test_group_parameters_and_transitivity_refuse_what_they_cannot_compute():
-    from dpsemantics.indistinguishability import group_parameters, transitivity_worst_delta
+    from dpsemantics.claims.lecture_evidence import transitivity_worst_delta
+    from dpsemantics.indistinguishability import group_parameters
 
     with pytest.raises(ValueError, match="group_size"):
         group_parameters(0.5, 1e-6, 1e300)
@@ -178,3 +180,84 @@ def test_group_parameters_and_transitivity_refuse_what_they_cannot_compute():
     with pytest.raises(ValueError, match="eps"):
         transitivity_worst_delta(40.0, 1e-6)
     assert group_parameters(1e300, 1e-6, 3) == (3e300, 1.0)
+
+
+def _reference_rho(p, q, dps=30):
+    """sup over α > 1 and both orders of log(Σ p^α q^(1−α))/(α(α − 1)) (Bun & Steinke 2016, Definition 1.1), in
+    mpmath at 30 digits without the package: the limit α → 1 (the KL divergence), a grid in log(α − 1) and a
+    golden-section refinement around its best point."""
+    import mpmath as mp
+
+    mp.mp.dps = dps
+    best = mp.mpf(0)
+    for a, b in ((p, q), (q, p)):
+        a, b = [mp.mpf(x) for x in a], [mp.mpf(x) for x in b]
+
+        def h(log_t):
+            t = mp.e ** log_t
+            return mp.log(mp.fsum(x ** (1 + t) * y ** (-t) for x, y in zip(a, b))) / ((1 + t) * t)
+
+        best = max(best, mp.fsum(x * mp.log(x / y) for x, y in zip(a, b)))  # α → 1
+        grid = [mp.mpf(-14) + k * mp.mpf(22) / 800 for k in range(801)]
+        k = max(range(len(grid)), key=lambda i: h(grid[i]))
+        lo, hi = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
+        for _ in range(90):  # golden section on [lo, hi]
+            m1, m2 = hi - (hi - lo) / mp.phi, lo + (hi - lo) / mp.phi
+            lo, hi = (m1, hi) if h(m1) < h(m2) else (lo, m2)
+        best = max(best, h((lo + hi) / 2))
+    return best
+
+
+def _grid_rho(p, q, alphas):
+    """The estimate the package used to give: max of D_α/α over a grid of α (both orders)."""
+    p, q = np.asarray(p, float), np.asarray(q, float)
+    return max(float(np.max([np.logaddexp.reduce(al * np.log(a) + (1 - al) * np.log(b)) / (al * (al - 1))
+                             for al in alphas])) for a, b in ((p, q), (q, p)))
+
+
+_OLD_GRID = 1 + np.logspace(-4, 2.5, 300)
+
+
+@pytest.mark.parametrize("p, q", [
+    ([1 / (1 + np.exp(-1.0)), 1 / (1 + np.exp(1.0))], [1 / (1 + np.exp(1.0)), 1 / (1 + np.exp(-1.0))]),
+    ([0.82, 0.18], [1 - 1.11e-6, 1.11e-6]),
+    ([0.5, 0.3, 0.2], [0.2, 0.2, 0.6]),
+    ([0.999, 1e-3], [1 - 1e-40, 1e-40]),
+], ids=["rr-eps1", "two-output-1e-6", "three-outputs", "rare-huge-loss"])
+def test_zcdp_rho_brackets_the_supremum_that_a_grid_misses(p, q):
+    """The zCDP ρ is a supremum over α.  A grid of α only ever sees values below it (randomized response's
+    supremum is the limit α → 1, attained by no α at all), so a grid maximum is a lower estimate, unsafe for a
+    guarantee.  The bracket's upper end is at or above the 30-digit supremum, the lower end at or below it, and
+    they are within 10⁻⁹ relatively."""
+    ref = float(_reference_rho(p, q))
+    lower, upper = ind.zcdp_rho_bracket(p, q)
+    assert lower <= ref * (1 + 1e-13) and upper >= ref, (lower, ref, upper)
+    assert upper - lower <= 1e-9 * ref
+    assert ind.zcdp_rho(p, q) == upper
+    assert _grid_rho(p, q, _OLD_GRID) < ref  # the old way: under the supremum, the unsafe direction
+
+
+def test_zcdp_rho_grid_misses_randomized_responses_limit_at_alpha_one():
+    """ε-randomized response: sup_α D_α/α is KL = ε tanh(ε/2) (the limit α → 1), below Bun & Steinke's ε²/2."""
+    for e in (0.1, 1.0, 3.0):
+        keep = 1 / (1 + np.exp(-e))
+        p, q = [keep, 1 - keep], [1 - keep, keep]
+        kl = e * np.tanh(e / 2)
+        lower, upper = ind.zcdp_rho_bracket(p, q)
+        assert lower <= kl <= upper <= e ** 2 / 2
+        assert _grid_rho(p, q, _OLD_GRID) < kl * (1 - 1e-7)
+
+
+def test_zcdp_rho_edges_and_bad_input():
+    # two distributions 10⁻⁹ apart: rounding of the losses exceeds ρ itself, and the upper end still covers it
+    p, q = [0.5, 0.5], [0.5 + 1e-9, 0.5 - 1e-9]
+    assert ind.zcdp_rho(p, q) >= float(_reference_rho(p, q)) > 0
+    assert ind.zcdp_rho([1.0, 0.0], [0.5, 0.5]) == float("inf")
+    assert ind.zcdp_rho_bracket([0.5, 0.5], [0.0, 1.0]) == (float("inf"), float("inf"))
+    assert ind.zcdp_rho_bracket([0.3, 0.7], [0.3, 0.7]) == (0.0, 0.0)
+    with pytest.raises(ValueError, match="rtol"):
+        ind.zcdp_rho([0.3, 0.7], [0.5, 0.5], rtol=0.0)
+    with pytest.raises(ValueError, match="q"):
+        ind.zcdp_rho([0.3, 0.7], [0.5, 0.6])
+    with pytest.raises(ValueError, match="same number of outputs"):
+        ind.zcdp_rho([0.3, 0.7], [0.2, 0.3, 0.5])

@@ -1,4 +1,5 @@
-"""The map of notions: every arrow is well-formed data pointing at a theorem and a chapter of the book."""
+"""The map of notions: every arrow is well-formed data pointing at a theorem and a chapter of the book, and no chapter
+is typed twice (the data derives them from the claims, the figure names them from the table of contents)."""
 
 import re
 from pathlib import Path
@@ -8,7 +9,9 @@ import pytest
 
 matplotlib.use("Agg")
 
-from dpsemantics import claims, notion_map as M  # noqa: E402
+from dpsemantics import claims  # noqa: E402
+from dpsemantics.book import toc  # noqa: E402
+from dpsemantics.claims import notion_map as M  # noqa: E402
 from dpsemantics.book import notion_map_figure  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,27 +22,48 @@ ACTIVE_FILES = set(re.findall(r"^\s*-\s*file:\s*(\S+)", TOC, flags=re.M))
 KEYS = {n.key for n in M.NOTIONS}
 
 
-def test_chapters_are_docnames_of_the_book():
-    assert set(M.CHAPTERS) <= TOC_FILES
+def test_chapters_are_the_table_of_contents_chapters_in_its_order():
+    """The map's chapters come from the claims modules, in the sources' order; that order is the table of contents'
+    (so the legend, numbered from the table of contents, lists them in the colours' order)."""
+    listed = toc.docnames()
+    assert set(M.chapters()) <= TOC_FILES and set(M.chapters()) <= set(listed)
+    assert M.chapters() == sorted(M.chapters(), key=listed.index)
+    assert len(M.chapters()) == len(claims.PAPERS)
 
 
 def test_active_chapters_exist_on_disk():
-    for doc in set(M.CHAPTERS) & ACTIVE_FILES:
+    for doc in set(M.chapters()) & ACTIVE_FILES:
         assert any((ROOT / f"{doc}{ext}").exists() for ext in (".ipynb", ".md")), doc
 
 
-def test_notion_keys_unique_and_placed_apart():
+def test_no_chapter_is_typed_in_the_map():
+    """A chapter is derived, never typed: the module's source names no docname, and every arrow's chapter is the
+    chapter of one of its claims (or of its paper, with none)."""
+    import ast
+
+    tree = ast.parse(Path(M.__file__).read_text(encoding="utf-8"))
+    typed = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+             and n.value.startswith("book/")]
+    assert not typed
+    by_id = {c.id: c for c in claims.registry()}
+    for r in M.RELATIONS:
+        expected = {by_id[c].chapter for c in r.claims} or {M.paper_chapter(r.paper)}
+        assert r.chapter in expected, (r.source, r.target)
+    with pytest.raises(ValueError, match="paper"):
+        M.paper_chapter("nobody")
+
+
+def test_notion_keys_and_labels_unique():
     assert len(KEYS) == len(M.NOTIONS)
-    positions = [n.pos for n in M.NOTIONS]
-    assert len(set(positions)) == len(positions)
+    assert len({n.label for n in M.NOTIONS}) == len(M.NOTIONS)
     for n in M.NOTIONS:
-        assert n.chapter in M.CHAPTERS and n.paper in claims.PAPERS and n.definition
+        assert n.chapter in M.chapters() and n.paper in claims.PAPERS and n.definition
 
 
 @pytest.mark.parametrize("rel", M.RELATIONS, ids=[f"{r.source}->{r.target}:{r.theorem}" for r in M.RELATIONS])
 def test_every_arrow_names_a_theorem_and_a_chapter(rel):
     assert rel.source in KEYS and rel.target in KEYS and rel.source != rel.target
-    assert rel.chapter in M.CHAPTERS and rel.chapter in TOC_FILES
+    assert rel.chapter in TOC_FILES
     assert rel.paper in claims.PAPERS
     # a theorem, proposition, corollary or section of a named paper, with its number
     assert re.search(r"(Theorems?|Propositions?|Corollar(y|ies)|Lemma|§|Section)\s*[0-9IV]", rel.theorem), rel.theorem
@@ -130,7 +154,9 @@ def test_bad_keys():
     with pytest.raises(ValueError, match="chapter"):
         M.relations_checked_in("book/nowhere")
     with pytest.raises(ValueError, match="registry"):
-        M.status(M.Relation("dp", "sp", "x", "Theorem 1", "zhao", "book/intro", claims=("no-such-claim",)))
+        M.status(M.Relation("dp", "sp", "x", "Theorem 1", "zhao", claims=("no-such-claim",)))
+    with pytest.raises(ValueError, match="registry"):
+        _ = M.Relation("dp", "sp", "x", "Theorem 1", "zhao", claims=("no-such-claim",)).chapter
 
 
 def test_legend_names_the_chapters_as_the_table_of_contents_does():
@@ -140,11 +166,11 @@ def test_legend_names_the_chapters_as_the_table_of_contents_does():
 
     from dpsemantics.book.notion_map_figure import _chapter_name
 
-    for doc in M.CHAPTERS:
+    for doc in M.chapters():
         cells = json.loads((ROOT / f"{doc}.ipynb").read_text())["cells"]
         heading = next(line for c in cells if c["cell_type"] == "markdown" for line in "".join(c["source"]).splitlines()
                        if line.startswith("# "))
         name = _chapter_name(doc)
         number, title = name.split(" ", 1)
         assert heading[2:].startswith(title), (doc, name, heading)
-        assert number == str(list(M.CHAPTERS).index(doc) + 1)
+        assert number == str(M.chapters().index(doc) + 1)

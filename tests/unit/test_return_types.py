@@ -35,6 +35,7 @@ OVERRIDES = {
     "two_point_converse_epsilon": {"eps_sem": 0.2}, "thm24_converse_parameters": {"eps": 0.4},
     "most_powerful_power": {"alpha": 0.1}, "testing_bound": {"alpha": 0.1},
     "clamped_geometric_pmf": {"low": 0, "high": 3},
+    "zcdp_rho": {"q": [0.4, 0.6]}, "zcdp_rho_bracket": {"q": [0.4, 0.6]},
 }
 # second values per parameter (the first inside the function's domain is used), on the other side of a branch
 # where the function has one

@@ -431,7 +431,7 @@ def test_constant_mechanism_with_an_impossible_output_is_zero_private():
 @pytest.mark.parametrize("eps,delta_hat", [(1.0, 0.1), (0.5, 0.01), (0.1, 1e-3)])
 def test_conditioning_counterexample_is_exact_and_breaks_the_proofs_delta2(eps, delta_hat):
     delta = 1e-3 * delta_hat
-    P, Q = S.conditioning_counterexample(eps, delta, delta_hat)
+    P, Q = semantic_evidence.conditioning_counterexample(eps, delta, delta_hat)
     assert float(smallest_delta(P.ravel(), Q.ravel(), eps)) == pytest.approx(delta, rel=1e-9)
     assert np.allclose(P.sum(1), Q.sum(1))
     bad = S.conditioning_bad_mass(P, Q, 3 * eps, delta_hat)
@@ -439,9 +439,9 @@ def test_conditioning_counterexample_is_exact_and_breaks_the_proofs_delta2(eps, 
     assert bad[0] > S.conditioning_delta(eps, delta, delta_hat)
     assert max(bad) <= S.corrected_conditioning_delta(eps, delta, delta_hat)
     with pytest.raises(ValueError, match="delta_hat"):
-        S.conditioning_counterexample(eps, delta, 1.0)
+        semantic_evidence.conditioning_counterexample(eps, delta, 1.0)
     with pytest.raises(ValueError, match="too large"):
-        S.conditioning_counterexample(eps, 0.5, 0.1)
+        semantic_evidence.conditioning_counterexample(eps, 0.5, 0.1)
 
 
 def test_corrected_conditioning_delta_formula_and_validation():
@@ -470,9 +470,9 @@ def test_informed_semantic_epsilon_is_tanh_quarter_eps(eps):
     for m in (local_randomized_response(2, eps), geometric_count(2, eps)):
         exact = S.informed_semantic_epsilon(m)
         assert exact == pytest.approx(math.tanh(m.epsilon() / 4), abs=1e-12)
-        assert S.informed_semantic_epsilon(m, method="grid", grid=50) == pytest.approx(exact, abs=1e-5)
-    with pytest.raises(ValueError, match="method"):
-        S.informed_semantic_epsilon(geometric_count(1, eps), method="magic")
+        assert semantic_evidence.grid_informed_semantic_epsilon(m, grid=50) == pytest.approx(exact, abs=1e-5)
+    with pytest.raises(ValueError, match="grid"):
+        semantic_evidence.grid_informed_semantic_epsilon(geometric_count(1, eps), grid=0)
 
 
 def test_most_powerful_power_neyman_pearson():
@@ -512,9 +512,9 @@ def test_total_at_extreme_parameters_issue_23():
     with pytest.raises(ValueError, match="eps must exceed"):
         S.thm42_parameters(0.5, 1e-6, 0.0, 10**400)
     with pytest.raises(ValueError, match="eps must be a single number"):
-        S.conditioning_counterexample([0.1, 0.9], 1e-6, 1e-3)
+        semantic_evidence.conditioning_counterexample([0.1, 0.9], 1e-6, 1e-3)
     with pytest.raises(ValueError, match="delta_hat"):
-        S.conditioning_counterexample(800.0, 1e-6, 1e-3)
+        semantic_evidence.conditioning_counterexample(800.0, 1e-6, 1e-3)
 
 
 def test_clamped_geometric_is_one_implementation_with_the_closed_form():

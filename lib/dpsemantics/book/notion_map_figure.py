@@ -1,4 +1,4 @@
-"""The notion map drawn: every notion of :mod:`dpsemantics.notion_map` as a box coloured by its chapter,
+"""The notion map drawn: every notion of :mod:`dpsemantics.claims.notion_map` as a box coloured by its chapter,
 every relation as an arrow styled by its status in the claims registry and labelled with its number in the
 chapter's table, which gives its parameter map, theorem and condition (a ``*`` on the map marks an arrow that
 holds only under a condition).
@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import textwrap
 
-from ..notion_map import CHAPTERS, NOTIONS, RELATIONS, statuses
+from ..claims.notion_map import NOTIONS, RELATIONS, chapters, statuses
 from .plotting import COLUMN_WIDTH, PALETTE
 
 __all__ = ["draw", "edge_labels", "layout", "node_labels", "FONTSIZE"]
@@ -135,7 +135,7 @@ def draw(ax=None, *, fontsize: float = FONTSIZE):
     ax.set_ylim(y0 - 4, y1 + 4)
     ax.set_aspect("equal")
     ax.set_axis_off()
-    colours = dict(zip(CHAPTERS, [PALETTE[2], PALETTE[1], PALETTE[3], PALETTE[6], PALETTE[7]]))
+    colours = dict(zip(chapters(), [PALETTE[2], PALETTE[1], PALETTE[3], PALETTE[6], PALETTE[7]]))
     by_key = {n.key: n for n in NOTIONS}
     names = dict(zip((n.key for n in NOTIONS), node_labels()))
     for obj in graph.get("objects", []):

@@ -24,6 +24,19 @@ the printed precision but lies on the unsafe side (an upper bound printed below 
 makes the printed statement false: it is a ``discrepancy`` with the finding ``unsafe-rounding`` — one rule
 for the whole registry.
 
+**Evidence apart from the mathematics.**  A function belongs to the mathematics (the modules at the package root)
+when it computes a quantity a paper defines, or builds a construction the paper itself presents (K&S Example 1's
+smoking study, Kazan et al.'s Example A.1 mechanism, TSD's Appendix B mechanism): its result is fixed by its
+arguments and answers the question exactly.  It is evidence, and lives in this package (``*_evidence`` modules,
+``dpsemantics.claims.certify``), when it looks for a case: it searches or optimises (an optimiser of
+``scipy.optimize``, a hill climb, a linear program over mechanisms, a grid standing in for a supremum), draws random
+numbers, or builds a witness that the book (not the paper) constructs to refute or stress a printed statement.  A
+root finder solving an equation that defines a number, and an optimiser choosing the free parameter of a bound valid
+at every choice, are mathematics.  ``tests/unit/test_layers.py`` checks the markers (optimisers, random generators)
+in disclosure, causal, notions and semantic, and that the mathematics imports neither this package nor
+``dpsemantics.book``.  The map of notions (:mod:`~dpsemantics.claims.notion_map`) is here too: its arrows are joined
+to the claims that check them; the book draws it.
+
 Run ``python -m dpsemantics.claims`` for a table, ``--json`` for machine-readable output.
 """
 

@@ -5,7 +5,10 @@ mathematics in :mod:`dpsemantics.causal` does not need.
   populations, :func:`classify_relation` reads the relation it supports;
 - :func:`attack_table1_row` tries to break a row's direction by random mechanisms and :func:`hill_climb` on
   their log-probabilities (:func:`definition_pair` gives one mechanism's pair of ε);
-- :func:`assumption_arcs` searches Figure 2's dashed arcs (DP ⇒ Bayesian₀ DP under an assumption).
+- :func:`assumption_arcs` searches Figure 2's dashed arcs (DP ⇒ Bayesian₀ DP under an assumption);
+- :func:`random_mechanism`, :func:`random_population` and :func:`random_sequence_model` draw the random instances
+  these searches (and the chapter's sweeps) use, and :func:`experiment_log_ratio`/:func:`experiment_coverage`
+  simulate §8's black-box experiment: whatever draws random numbers is a sample, not the mathematics.
 
 A search proves nothing beyond its cases.  The registry certifies the same relations instead with the linear
 programs at the end of this module: :func:`mechanism_lp` (the worst mechanism with m outputs on kⁿ databases meeting
@@ -24,13 +27,14 @@ from typing import Callable
 import numpy as np
 
 from .._validate import check_positive_int
-from ..causal import (DEFINITIONS, UNIVERSAL_INNER, candidate_populations, definition_epsilon, definition_epsilon_sem,
-                      is_independent, mechanism_tensor, random_mechanism, random_population, universal_epsilon)
+from ..causal import (DEFINITIONS, UNIVERSAL_INNER, StructuralModel, candidate_populations, definition_epsilon,
+                      definition_epsilon_sem, is_independent, mechanism_tensor, sequence_model, universal_epsilon)
 from ..mechanisms import FiniteMechanism, geometric_count
 
 __all__ = ["classify_relation", "Table1Row", "table1", "hill_climb", "TABLE1_DIRECTION", "definition_pair",
            "attack_table1_row", "AssumptionArc", "assumption_arcs", "population_ratio_lp", "mechanism_lp", "neighbours",
-           "worst_interventional_ratio"]
+           "worst_interventional_ratio", "random_mechanism", "random_population", "random_sequence_model",
+           "experiment_log_ratio", "experiment_coverage"]
 
 
 def classify_relation(eps_def, eps_dp, *, rtol=1e-9) -> str:
@@ -369,3 +373,93 @@ def worst_interventional_ratio(model, effect: str, cause, *, populations=None, v
                              np.where(np.asarray(a) > 0, np.inf, 0.0))
             attained = max(attained, float(np.max(r)))
     return bound, attained, lps
+
+
+# ---------------------------------------------------------------- random instances for the searches
+
+
+def _random_channel(rng, rows, cols, spread):
+    logits = rng.uniform(-spread, spread, size=(rows, cols))
+    p = np.exp(logits)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def random_sequence_model(rng, nx=2, ny=3, nz=3, nw=2, spread=1.0) -> StructuralModel:
+    """A random :func:`sequence_model` (log-probabilities uniform in ±``spread``), for testing Theorem 1."""
+    return sequence_model([_random_channel(rng, nx, ny, spread) for _ in range(nw)],
+                          [_random_channel(rng, nx, nz, spread) for _ in range(ny)])
+
+
+def random_mechanism(rng, n=2, k=3, m=3, *, zero_prob=0.02, spread=1.5) -> FiniteMechanism:
+    """A random mechanism on {0..k−1}ⁿ with m outputs: log-probabilities uniform in ±``spread``, each
+    entry zeroed with probability ``zero_prob`` (so ε = ∞ occurs), rows renormalised."""
+    dbs = list(itertools.product(range(k), repeat=n))
+    M = np.exp(rng.uniform(-spread, spread, size=(len(dbs), m)))
+    M[rng.random(M.shape) < zero_prob] = 0.0
+    M[M.sum(axis=1) == 0, 0] = 1.0
+    return FiniteMechanism(M / M.sum(axis=1, keepdims=True), dbs, list(range(m)))
+
+
+def random_population(rng, n=2, k=3, kind="full") -> np.ndarray:
+    """A random population over {0..k−1}ⁿ: ``full`` (Dirichlet, all positive), ``sparse`` (about half the
+    databases impossible), ``independent`` (product of random marginals, some values impossible) or
+    ``correlated`` (mass on databases whose entries all agree)."""
+    shape = (k,) * n
+    if kind == "full":
+        return rng.dirichlet(np.ones(k**n)).reshape(shape)
+    if kind == "sparse":
+        w = rng.dirichlet(np.ones(k**n)) * (rng.random(k**n) < 0.5)
+        if w.sum() == 0:
+            w[rng.integers(k**n)] = 1.0
+        return (w / w.sum()).reshape(shape)
+    if kind == "independent":
+        P = np.ones(())
+        for _ in range(n):
+            m = rng.dirichlet(np.ones(k)) * (rng.random(k) < 0.8)
+            if m.sum() == 0:
+                m[rng.integers(k)] = 1.0
+            P = np.multiply.outer(P, m / m.sum())
+        return P
+    if kind == "correlated":
+        P = np.zeros(shape)
+        w = rng.dirichlet(np.ones(k))
+        for v in range(k):
+            P[(v,) * n] = w[v]
+        return P
+    raise ValueError(f"kind must be one of 'full', 'sparse', 'independent', 'correlated' (got kind={kind!r})")
+
+
+# ---------------------------------------------------------------- §8: effect sizes by experiment
+
+
+def experiment_log_ratio(mechanism: FiniteMechanism, first, second, output, trials: int, rng, *,
+                         level: float = 0.95, replications: int = 1):
+    """A black-box experiment (§8): run the mechanism ``trials`` times on database ``first`` (the
+    intervention do(D = first)) and ``trials`` times on ``second``, count how often ``output`` appears, and
+    estimate log RP = log Pr[O=o | do(first)] / Pr[O=o | do(second)] with the Katz log risk-ratio
+    confidence interval (½ added to zero counts).  Vectorised over ``replications`` independent
+    experiments; returns ``(estimate, low, high)`` arrays."""
+    from scipy.stats import norm
+
+    trials = check_positive_int(trials, "trials")
+    replications = check_positive_int(replications, "replications")
+    j = mechanism.outputs.index(output)
+    draws = [rng.multinomial(trials, mechanism.row(db), size=replications)[:, j].astype(float)
+             for db in (first, second)]
+    x1, x2 = (np.where(x == 0, 0.5, x) for x in draws)
+    est = np.log(x1 / trials) - np.log(x2 / trials)
+    se = np.sqrt(np.clip(1 / x1 - 1 / trials, 0, None) + np.clip(1 / x2 - 1 / trials, 0, None))
+    z = float(norm.ppf(0.5 + level / 2))
+    return est, est - z * se, est + z * se
+
+
+def experiment_coverage(mechanism: FiniteMechanism, first, second, output, trials: int, *, replications: int = 2000,
+                        level: float = 0.95, seed: int = 0) -> dict:
+    """Seeded simulation of :func:`experiment_log_ratio`: how often the interval covers the true log RP."""
+    rng = np.random.default_rng(seed)
+    j = mechanism.outputs.index(output)
+    truth = float(np.log(mechanism.row(first)[j]) - np.log(mechanism.row(second)[j]))
+    est, lo, hi = experiment_log_ratio(mechanism, first, second, output, trials, rng, level=level,
+                                       replications=replications)
+    return {"truth": truth, "coverage": float(np.mean((lo <= truth) & (truth <= hi))),
+            "width": float(np.mean(hi - lo)), "mean": float(np.mean(est)), "replications": replications}

@@ -506,7 +506,7 @@ def _search_s21_informed_beliefs():
     lhs, rhs, labels = [], [], []
     for name, m in mechs:
         eps = m.epsilon()
-        s_grid = S.informed_semantic_epsilon(m, method="grid", grid=40)
+        s_grid = semantic_evidence.grid_informed_semantic_epsilon(m, grid=40)
         lhs.append(s_grid); rhs.append(math.tanh(eps / 4)); labels.append(f"{name}: DP => informed SP")  # noqa: E702
     return lhs, rhs, labels, ("exhaustive", "extremal", "random-search")
 
@@ -722,7 +722,7 @@ LEMMA34_GRID = [(eps, dh) for eps in (0.01, 0.1, 0.5, 1.0) for dh in (1e-4, 0.01
 
 @functools.cache
 def lemma34_search():
-    """Counterexample family (:func:`dpsemantics.semantic.conditioning_counterexample`, δ = 1e-3·δ̂) and
+    """Counterexample family (:func:`dpsemantics.claims.semantic_evidence.conditioning_counterexample`, δ = 1e-3·δ̂) and
     its mirror image at every (ε, δ̂) of a grid, plus a hill climb over 2×3 and 3×3 joint distributions
     maximising (bad mass)/(corrected δ″).  Returns one row per case:
     (label, ε, δ, δ̂, bad mass under B, under B′, Pr[B∈Bad′₁], Pr[B′∈Bad′₂], Pr[B∈Bad′₂], Pr[B′∈Bad′₁])."""
@@ -738,7 +738,7 @@ def lemma34_search():
                      float(pb[b2 & ~b0].sum()), float(qb[b1 & ~b0].sum())))
 
     for eps, dh in LEMMA34_GRID:
-        P, Q = S.conditioning_counterexample(eps, 1e-3 * dh, dh)
+        P, Q = semantic_evidence.conditioning_counterexample(eps, 1e-3 * dh, dh)
         record(f"counterexample eps={eps}, delta_hat={dh}", P, Q, eps, dh)
         record(f"mirrored counterexample eps={eps}, delta_hat={dh}", Q, P, eps, dh)
     for eps, dh in ((0.1, 0.05), (0.5, 0.1), (1.0, 0.1)):
@@ -1401,7 +1401,7 @@ def _certified_lemma33_parts_3_4(tighten: float = 1.0) -> Verdict:
 
 
 def lemma34_exact_counterexample(delta_hat: Fraction = Fraction(1, 10), delta: Fraction = Fraction(1, 10**6)):
-    """:func:`dpsemantics.semantic.conditioning_counterexample` in exact rational arithmetic at ε = ln 2 (e^ε = 2, so
+    """:func:`dpsemantics.claims.semantic_evidence.conditioning_counterexample` in exact rational arithmetic at ε = ln 2 (e^ε = 2, so
     e^{2ε} = 4 and e^{3ε} = 8 are rational too), a = δ̂(1 + 10⁻⁶), u = δ/a.  Returns the joint (ε, δ) of the pair
     (max hockey stick over all 2⁶ events, both directions), the masses under B of Bad₁ ∪ Bad₂ and of Bad′₂, and
     the proof's δ″ = 2δ/δ̂ + 2δ/(1 − e^{−ε}) — all Fractions."""

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import indistinguishability as ind
 from .. import mechanisms as mech
-from . import Claim, Verdict, certify
+from . import Claim, Verdict, certify, lecture_evidence
 
 CHAPTER = "book/intro"
 _CHAIN_GRID = [(e, d) for e in (0.05, 0.1, 0.5, 1.0, 2.0) for d in (1e-6, 1e-3, 1e-2)]
@@ -140,7 +140,7 @@ def _chain_cases():
         bound = (1 + np.exp(eps)) * delta
         for m in (3, 4):
             # the LP's optimal chain, evaluated exactly: its own δ (≤ δ up to solver tolerance) sets the bound
-            _, (p, q, r) = ind.transitivity_worst_delta(eps, delta, outcomes=m, return_chain=True)
+            _, (p, q, r) = lecture_evidence.transitivity_worst_delta(eps, delta, outcomes=m, return_chain=True)
             used = max(ind.smallest_delta(p, q, eps), ind.smallest_delta(q, p, eps), ind.smallest_delta(q, r, eps),
                        ind.smallest_delta(r, q, eps))
             lhs.append(ind.smallest_delta(p, r, 2 * eps)), rhs.append((1 + np.exp(eps)) * used)
@@ -269,7 +269,7 @@ def _large_delta_cases():
     outcomes, for δ beyond the chapter's grid (δ ≤ 0.01)."""
     lhs, rhs, labels = [], [], []
     for eps, delta in ((0.5, 0.2), (1.0, 0.1), (1.0, 0.25), (0.1, 0.4), (2.0, 0.1)):
-        worst = max(ind.transitivity_worst_delta(eps, delta, outcomes=m) for m in (3, 4, 5))
+        worst = max(lecture_evidence.transitivity_worst_delta(eps, delta, outcomes=m) for m in (3, 4, 5))
         lhs.append((1 + np.exp(eps)) * delta), rhs.append(worst)
         labels.append(f"ε = {eps}, δ = {delta}: (1 + e^ε)δ = {(1 + np.exp(eps)) * delta:.4f}, worst chain {worst:.4f}")
     return np.array(lhs), np.array(rhs), tuple(labels)

@@ -2,23 +2,28 @@
 
 :mod:`dpsemantics.semantic` computes the semantic-privacy ε exactly (the two-point reduction) and the semantic δ of
 one belief; the searches here look for the suprema over all beliefs without that reduction, as a second, different
-method for the claims of :mod:`dpsemantics.claims.ks` and the chapter's checks.  Both return lower bounds.
+method for the claims of :mod:`dpsemantics.claims.ks` and the chapter's checks.  They return lower bounds, as
+:func:`grid_informed_semantic_epsilon` does for the informed beliefs of §2.1.  :func:`conditioning_counterexample`
+is the book's witness against K&S Lemma 3.4 as its proof derives it (the paper prints no such example).
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 from scipy.optimize import minimize
 from scipy.special import log_softmax
 
 from .. import semantic as S
-from .._validate import check_epsilon, check_positive_int
+from .._validate import (check_delta, check_epsilon, check_positive, check_positive_int, check_probability,
+                         overflow_is_infinity)
 from ..mechanisms import FiniteMechanism
 from ..semantic import SemanticResult
 
-__all__ = ["searched_semantic_epsilon", "worst_semantic_delta"]
+__all__ = ["searched_semantic_epsilon", "worst_semantic_delta", "grid_informed_semantic_epsilon",
+           "conditioning_counterexample"]
 
 
 def searched_semantic_epsilon(mechanism: FiniteMechanism, *, default=0, seed: int = 0,
@@ -88,3 +93,56 @@ def worst_semantic_delta(
         if d > best[0]:
             best = (d, b / b.sum())
     return best
+
+
+def grid_informed_semantic_epsilon(mechanism: FiniteMechanism, *, grid: int = 60) -> float:
+    """:func:`dpsemantics.semantic.informed_semantic_epsilon` by search, with no reduction used: every prior on x_i
+    on a grid of the simplex over D (|D| ≤ 3, ``grid`` steps per side), every informed setting of the other entries
+    (:func:`dpsemantics.semantic.informed_rows`) and every transcript.  A lower bound on the supremum."""
+    grid = check_positive_int(grid, "grid")
+    _, values = mechanism.record_domain()
+    if len(values) > 3:
+        raise ValueError(f"the grid search supports |D| <= 3 (got |D|={len(values)})")
+    ticks = np.linspace(0, 1, grid + 1)
+    priors = np.array([(a, b, 1 - a - b) for a in ticks for b in ticks if a + b <= 1 + 1e-12])[:, : len(values)]
+    priors = np.clip(priors, 0, None)
+    priors = priors[priors.sum(1) > 0]
+    priors /= priors.sum(1, keepdims=True)
+    best = 0.0
+    for rows in S.informed_rows(mechanism):
+        joint = priors[:, :, None] * rows[None]  # (prior, value, t)
+        z = joint.sum(1, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            post = np.where(z > 0, joint / np.where(z > 0, z, 1.0), priors[:, :, None])
+        sd = 0.5 * np.abs(post - priors[:, :, None]).sum(1)
+        best = max(best, float(np.max(np.where(z[:, 0] > 0, sd, 0.0))))
+    return best
+
+
+@overflow_is_infinity
+def conditioning_counterexample(eps, delta, delta_hat, *, slack: float = 1e-6):
+    """Two joint distributions of (A, B), A ∈ {0, 1} (rows) and B ∈ {t₁, t₂, t₀} (columns), that are exactly
+    (ε, δ)-indistinguishable, yet t₁ and t₂ are both bad at (3ε, δ̂) and Pr[B ∈ {t₁, t₂}] ≈
+    (1 + e^ε(1 − δ̂))·δ/δ̂, more than the proof's δ″ = 2δ/δ̂ + 2δ/(1 − e^{−ε}) when ε is not tiny
+    (K&S Lemma 3.4 is false as the proof derives it).  With a = δ̂(1 + slack), u = δ/a:
+
+    P = [[u(1 − a), e^ε u(1 − a), ·], [u a, 0, 0]],   Q = [[u(1 − a), u(1 − a), ·], [0, u a, 0]],
+
+    the column t₀ filling row 0 up to total mass 1 (the two A-marginals are equal).  Raises when the
+    masses do not fit in a probability distribution (δ/δ̂ too large)."""
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
+    delta = check_delta(delta, "delta", open_low=True, scalar=True)
+    delta_hat = check_probability(delta_hat, "delta_hat", open_low=True, open_high=True, scalar=True)
+    slack = check_positive(slack, "slack", scalar=True)
+    a = delta_hat * (1 + slack)
+    if a >= 1:
+        raise ValueError(f"delta_hat*(1+slack) must be < 1 (got delta_hat={delta_hat}, slack={slack})")
+    u = delta / a
+    # P's mass outside t₀ is u(1 − a)(1 + e^ε) + ua: compared in log space (e^ε may be beyond the float range)
+    if delta >= 1 or math.log(u) + math.log1p(-a) + math.log1p(math.exp(-eps)) + eps > math.log1p(-delta):
+        raise ValueError(f"eps, delta and delta_hat give masses above 1: delta/delta_hat is too large at this eps "
+                         f"(got eps={eps}, delta={delta}, delta_hat={delta_hat})")
+    P = np.array([[u * (1 - a), math.exp(eps) * u * (1 - a), 0.0], [u * a, 0.0, 0.0]])
+    Q = np.array([[u * (1 - a), u * (1 - a), 0.0], [0.0, u * a, 0.0]])
+    P[0, 2], Q[0, 2] = max(1 - P.sum(), 0.0), max(1 - Q.sum(), 0.0)
+    return P, Q

@@ -236,7 +236,7 @@ def _theorem1_search():
     parts, build = _thm1_parts, _thm1_build
 
     for j in range(30):
-        m = causal.random_sequence_model(rng, spread=float(rng.uniform(0.2, 2.0)))
+        m = evidence.random_sequence_model(rng, spread=float(rng.uniform(0.2, 2.0)))
         a, b = parts(m)
         lhs.append(a), rhs.append(b), labels.append(f"random model {j}")
     for r in range(2):
@@ -314,7 +314,7 @@ def _path_search():
                                   indirect_hold="D1")
         lhs.append(eff["total"]), rhs.append(eff["direct"] + eff["indirect"]), labels.append(f"survey, ε = {e:g}")
     for j in range(12):
-        mech = causal.random_mechanism(rng, n=2, k=2, m=3, zero_prob=0.0)
+        mech = evidence.random_mechanism(rng, n=2, k=2, m=3, zero_prob=0.0)
         model = causal.survey_model(mech, copies={2: 1}, with_database=False)
         eff = causal.path_effects(model, "O", "R1", direct_hold="R2", indirect_hold="D1")
         lhs.append(eff["total"]), rhs.append(eff["direct"] + eff["indirect"])
@@ -323,12 +323,6 @@ def _path_search():
     eff = causal.path_effects(inherit, "O", "R1", direct_hold="R2", indirect_hold="D1")
     lhs.append(eff["total"]), rhs.append(eff["direct"] + eff["indirect"]), labels.append("partial inheritance")
     return np.array(lhs), np.array(rhs), labels
-
-
-def path_effects_units():
-    """Total, direct and indirect effect of Ada's status on the output in the survey, in units of ε."""
-    eff = causal.path_effects(_status(), "O", "R1", direct_hold="R2", indirect_hold="D1")
-    return {k: v / EPS for k, v in eff.items()}
 
 
 @functools.cache
@@ -406,7 +400,7 @@ def _experiment_search():
     alpha, R = 1 - EXPERIMENT["level"], EXPERIMENT["replications"]
     lhs, labels = [], []
     for t in EXPERIMENT["trials"]:
-        cov = causal.experiment_coverage(mech, EXPERIMENT["first"], EXPERIMENT["second"], EXPERIMENT["output"], t,
+        cov = evidence.experiment_coverage(mech, EXPERIMENT["first"], EXPERIMENT["second"], EXPERIMENT["output"], t,
                                          replications=R, level=EXPERIMENT["level"], seed=SEED + t)
         lhs.append(1 - cov["coverage"])
         labels.append(f"{t} runs per arm: miscoverage {1 - cov['coverage']:.4f}")
@@ -617,7 +611,7 @@ def _small_mechanisms():
     dbs = list(itertools.product((0, 1), repeat=2))
     out = [FiniteMechanism(np.eye(2)[list(bits)], dbs, [0, 1]) for bits in itertools.product((0, 1), repeat=4)]
     rng = np.random.default_rng(5)
-    return out + [causal.random_mechanism(rng, n=2, k=2, m=3, zero_prob=0.0) for _ in range(2)]
+    return out + [evidence.random_mechanism(rng, n=2, k=2, m=3, zero_prob=0.0) for _ in range(2)]
 
 
 _SMALL_DOMAIN = ("every population and every mechanism on two binary data points with two outputs (both sides are "
