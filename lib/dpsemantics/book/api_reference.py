@@ -35,8 +35,8 @@ from .render import _BARE_INDEX, claim_anchor, exponents, typeset_scripts
 logger = logging.getLogger(__name__)
 
 #: The modules the API reference documents, in reading order (one page each under ``book/api/``).
-API_MODULES = ("indistinguishability", "mechanisms", "conversions", "composition", "pld", "disclosure", "semantic",
-               "notions", "causal", "notion_map", "releases", "claims", "report")
+API_MODULES = ("indistinguishability", "mechanisms", "conversions", "composition", "pld", "privacy_loss", "disclosure",
+               "semantic", "notions", "causal", "notion_map", "releases", "claims", "report")
 API_FOLDER = "book/api/"
 CLAIMS_PAGE = "book/claims"
 
