@@ -9,7 +9,9 @@ for finite pairs, against :func:`~dpsemantics.indistinguishability.smallest_delt
 
 from __future__ import annotations
 
+import ast
 import math
+from pathlib import Path
 
 import mpmath as mp
 import numpy as np
@@ -19,6 +21,9 @@ from scipy import integrate
 from dpsemantics import indistinguishability
 from dpsemantics.pld import PrivacyLossDistribution
 from dpsemantics.privacy_loss import PrivacyLoss, pair_losses
+
+LIB = Path(__file__).resolve().parents[2] / "lib" / "dpsemantics"
+
 
 # ---------------------------------------------------------------------------------------------- references
 
@@ -270,3 +275,22 @@ def test_every_method_returns_the_one_type():
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_one_privacy_loss_type_in_the_package():
+    """Issue 21: the law of the loss exists once.  No class in lib/ other than PrivacyLoss offers a law's cdf, and
+    the old shapes are gone by name."""
+    gone = ["MembershipLoss", "LatticeLoss", "laplace_privacy_loss", "gaussian_privacy_loss",
+            "randomized_response_privacy_loss", "composed_randomized_response_loss", "finite_loss",
+            "mechanism_pdp_delta", "mechanism_pdp_epsilon", "disclosure.PrivacyLoss"]
+    law_classes = []
+    for path in LIB.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        found = [name for name in gone if name in text]
+        assert not found, f"{path.relative_to(LIB)} still names {found}"
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef):
+                methods = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
+                if {"cdf", "ppf"} <= methods or {"cdf", "sf"} <= methods:
+                    law_classes.append(f"{path.relative_to(LIB)}:{node.name}")
+    assert law_classes == ["privacy_loss.py:PrivacyLoss"]
