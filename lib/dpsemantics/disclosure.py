@@ -36,7 +36,7 @@ from scipy.optimize import minimize_scalar
 from scipy.special import expit
 
 from . import _rounding, indistinguishability
-from .privacy_loss import PrivacyLoss, pair_losses
+from .privacy_loss import PrivacyLoss
 from ._broadcast import broadcasting
 from ._validate import (as_float, as_output, check_delta, check_distribution_pair, check_epsilon,
                         check_positive, check_positive_int, check_probability)
@@ -641,11 +641,10 @@ def pair_hockey(row_present, row_absent, eps):
 
 
 def pair_pdp_delta(row_present, row_absent, eps):
-    """The pair's PDP δ at ε (Definition 2.4): max(P[|Z| > ε], Q[|Z′| > ε]).  Broadcasts over ``eps``."""
-    a, b = check_distribution_pair(row_present, row_absent, ("row_present", "row_absent"))
-    eps = np.asarray(check_epsilon(eps, "eps", allow_inf=True), dtype=float)
-    out = np.abs(pair_losses(a, b)) > eps[..., None]
-    return _out(np.maximum((a * out).sum(-1), (b * out).sum(-1)))
+    """The pair's PDP δ at ε (Definition 2.4): max(P[|Z| > ε], Q[|Z′| > ε]), that is
+    ``PrivacyLoss.finite(row_present, row_absent).pdp_delta(eps)`` (:class:`~dpsemantics.privacy_loss.PrivacyLoss`).
+    Broadcasts over ``eps``."""
+    return PrivacyLoss.finite(row_present, row_absent).pdp_delta(eps)
 
 
 @broadcasting(prior=check_probability, eps=check_epsilon)

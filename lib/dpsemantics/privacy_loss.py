@@ -36,7 +36,7 @@ import numpy as np
 from scipy import stats
 from scipy.special import expit
 
-from . import composition, mechanisms
+from . import composition, indistinguishability, mechanisms
 from ._validate import (as_float, as_output, check_delta, check_distribution_pair, check_epsilon, check_positive,
                         check_positive_int, check_probability)
 from .pld import PrivacyLossDistribution
@@ -99,17 +99,15 @@ def _discrete_law(values, weights):
     return (cdf, cdf_left, ppf, sf, isf), values, weights
 
 
-def _discrete_hockey(values, weights):
-    """E[(1 − e^{ε − Z})₊] + P[Z = +∞] of a discrete law, as a sum of positive terms enlarged by its rounding
-    allowance (each term within 2 ulps, the sum of n terms within n ulps): never below the exact value."""
-    n = values.size
+def _pair_hockey(p, q):
+    """This side's E[(1 − e^{ε − Z})₊] + P[Z = +∞] for the loss of the pair (P, Q) (outputs merged by their loss
+    value will do: merging outputs of equal loss keeps the divergence): the package's one finite hockey stick,
+    :func:`~dpsemantics.indistinguishability.hockey_stick`, enlarged by its rounding allowance (each of the n terms
+    within 2 ulps, their sum within n ulps), so never below the exact value."""
+    grow = 1.0 + (4.0 * p.size + 8.0) * _U
 
     def hockey(eps):
-        eps = np.asarray(eps, dtype=float)
-        with np.errstate(invalid="ignore"):  # ε − (+∞) = −∞: the whole mass counts
-            gap = np.where(np.isposinf(values), -np.inf, eps[..., None] - values)
-        terms = np.where(gap < 0, weights * -np.expm1(np.minimum(gap, 0.0)), 0.0)
-        return np.minimum(terms.sum(axis=-1) * (1.0 + (4.0 * n + 8.0) * _U), 1.0)
+        return np.minimum(np.asarray(indistinguishability.hockey_stick(p, q, eps), dtype=float) * grow, 1.0)
 
     return hockey
 
@@ -280,8 +278,8 @@ class PrivacyLoss:
     # ---- probabilistic DP --------------------------------------------------------------------------
     def pdp_delta(self, eps):
         """The smallest δ with which the pair is (ε, δ)-PDP (Kazan et al., Definition 2.4):
-        ``max(P[|Z| > ε], P[|Z′| > ε])``.  Broadcasts over ``eps``."""
-        eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
+        ``max(P[|Z| > ε], P[|Z′| > ε])``.  Broadcasts over ``eps`` (ε = +∞ allowed: δ = 0)."""
+        eps = np.asarray(check_epsilon(eps, "eps", allow_inf=True), dtype=float)
         out = self.prob_abs_greater(eps)
         if self._dual is not self:
             out = np.maximum(out, self._dual.prob_abs_greater(eps))
@@ -327,9 +325,8 @@ class PrivacyLoss:
 
     # ---- constructors --------------------------------------------------------------------------------
     @classmethod
-    def _discrete(cls, name, values, weights, *, hockey=None, epsilon=None):
+    def _discrete(cls, name, values, weights, hockey, *, epsilon=None):
         law, values, weights = _discrete_law(values, weights)
-        hockey = _discrete_hockey(values, weights) if hockey is None else hockey
         return cls(name, law, hockey, epsilon=epsilon, atoms=values, weights=weights,
                    lattice=lambda h: PrivacyLossDistribution.from_atoms(values, weights, h=h))
 
@@ -340,8 +337,8 @@ class PrivacyLoss:
         give infinite losses.  The dual is the loss of the pair in the other order."""
         a, b = check_distribution_pair(row_present, row_absent, ("row_present", "row_absent"))
         z = np.asarray(pair_losses(a, b), dtype=float)
-        present = cls._discrete(name, z, a)
-        absent = cls._discrete(name, -z, b)
+        present = cls._discrete(name, z, a, _pair_hockey(a, b))
+        absent = cls._discrete(name, -z, b, _pair_hockey(b, a))
         present._dual, absent._dual = absent, present
         return present
 
@@ -370,8 +367,7 @@ class PrivacyLoss:
             with np.errstate(over="ignore"):  # ε·k beyond the float range: the loss is ±∞ there, its limit
                 z = eps0 * (2 * j - k)
             name = f"{k}-fold randomized response, eps0={eps0:g}"
-        loss = cls._discrete(name, z, w,
-                             hockey=lambda e: np.asarray(composition.optimal_delta(e, eps0, k), dtype=float),
+        loss = cls._discrete(name, z, w, lambda e: np.asarray(composition.optimal_delta(e, eps0, k), dtype=float),
                              epsilon=lambda d: composition.optimal_epsilon(eps0, k, d))
         loss._lattice = lambda h: PrivacyLossDistribution.randomized_response(eps0, h=h).self_compose(k)
         return loss
@@ -434,6 +430,7 @@ class PrivacyLoss:
         with np.errstate(under="ignore"):
             w = np.concatenate([[1.0 / (1.0 + a), a**d / (1.0 + a)],
                                 np.atleast_1d(mechanisms.two_sided_geometric_pmf(j, eps0 / d)) if d > 1 else []])
-        loss = cls._discrete(f"geometric, eps={eps0:g}, sensitivity={d}", z, w)
+        # the atoms' Q-masses are e^{−z} times their P-masses: the profile is the hockey stick of that merged pair
+        loss = cls._discrete(f"geometric, eps={eps0:g}, sensitivity={d}", z, w, _pair_hockey(w, w * np.exp(-z)))
         loss._lattice = lambda h: PrivacyLossDistribution.geometric(eps0, d, h=h)
         return loss
