@@ -177,7 +177,7 @@ def _smallest_eps(profile, delta: float) -> float:
 
 class PrivacyLoss:
     """The exact law of a privacy-loss random variable Z = log P(Y)/Q(Y), Y ~ P (Kazan et al., Definition 2.2),
-    with the law of the loss under the other hypothesis as :attr:`dual` (Z′ = log Q(Y)/P(Y), Y ~ Q).
+    with the law of the loss under the other hypothesis as :attr:`PrivacyLoss.dual` (Z′ = log Q(Y)/P(Y), Y ~ Q).
 
     Build one with a constructor (:meth:`finite`, :meth:`randomized_response`, :meth:`laplace`,
     :meth:`gaussian`, :meth:`geometric`); the questions are methods.  In the membership setting of Kazan et al.
