@@ -153,7 +153,8 @@ class Mechanism:
         return None if eps is None else (eps, 0.0)
 
     def profile(self, k: int):
-        """``(δ(ε) function, method, theorems)`` of ``k`` runs where an exact profile is known, else ``None``."""
+        """``(δ(ε) function, method, theorems)`` of ``k`` runs where an exact profile is known, else ``None``: the
+        :meth:`~dpsemantics.privacy_loss.PrivacyLoss.delta` of :meth:`loss` where the mechanism has a law."""
         return None
 
     def loss(self, k: int) -> PrivacyLoss | None:
@@ -246,8 +247,7 @@ class Laplace(Mechanism):
     def profile(self, k):
         if k != 1:
             return None
-        e0 = self.eps
-        return (lambda e: mechanisms.laplace_delta(e, e0), "exact: Laplace privacy profile",
+        return (self.loss(1).delta, "exact: Laplace privacy profile",
                 "Laplace profile δ(ε) = (1 − e^((ε − ε₀)/2))₊; Kazan et al. Theorem 3.9")
 
     def loss(self, k):
@@ -282,8 +282,7 @@ class RandomizedResponse(Mechanism):
         return float(conversions.pure_to_zcdp(self.eps))
 
     def profile(self, k):
-        e0 = self.eps
-        return (lambda e: composition.optimal_delta(e, e0, k), f"exact: optimal composition of k = {k} "
+        return (self.loss(k).delta, f"exact: optimal composition of k = {k} "
                 "(Theorem 2.8(3), at every ε)", "Kazan et al. Theorem 2.8(3) (Kairouz, Oh & Viswanath 2015); Thm 3.9")
 
     def loss(self, k):
@@ -397,8 +396,7 @@ class Gaussian(Mechanism):
         return 1.0 / math.sqrt(2.0 * self.mu * k)
 
     def profile(self, k):
-        sigma = self._sigma_of(k)
-        return (lambda e: mechanisms.gaussian_delta(e, sigma), "exact: Gaussian privacy profile (Balle & Wang "
+        return (self.loss(k).delta, "exact: Gaussian privacy profile (Balle & Wang "
                 "2018, Theorem 8) with the μ = Δ²/(2σ²) of every run added",
                 "Balle & Wang 2018 Thm 8; Kazan et al. Thm 3.9")
 
