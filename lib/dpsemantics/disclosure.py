@@ -14,9 +14,9 @@ What the module computes, with the result of the paper each function implements:
   via Theorem 3.9's ε′ (Corollaries 3.10–3.12);
 * the priors that make the difference bound extreme (Lemma 3.4) and the ε̃ of Theorem 3.5(2), which
   exists only for ε < 2·log 3;
-* exact distributions of the posterior for mechanisms whose privacy loss is known (randomized response,
-  Laplace, Gaussian, and compositions of randomized response), to show how far a concrete mechanism is
-  from the worst case;
+* exact distributions of the posterior for mechanisms whose privacy loss is known (a
+  :class:`~dpsemantics.privacy_loss.PrivacyLoss`: randomized response and its compositions, Laplace,
+  Gaussian, geometric, any finite pair), to show how far a concrete mechanism is from the worst case;
 * the inverse problems of §4.3: the largest ε a disclosure-risk requirement allows, per release under
   composition;
 * :func:`explain`: the plain-language explanations of §4.1 with the numbers filled in for a release.
@@ -30,17 +30,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable
 
 import numpy as np
-from scipy import stats
 from scipy.optimize import minimize_scalar
 from scipy.special import expit
 
 from . import _rounding, indistinguishability
+from .privacy_loss import PrivacyLoss
 from ._broadcast import broadcasting
 from ._validate import (as_float, as_output, check_delta, check_distribution_pair, check_epsilon,
-                        check_positive, check_positive_int, check_probability, overflow_is_infinity)
+                        check_positive, check_positive_int, check_probability)
 
 __all__ = [
     "EPS_TILDE_LIMIT",
@@ -56,18 +55,9 @@ __all__ = [
     "symmetric_difference_bound",
     "posterior_from_privacy_loss",
     "bayes_posterior",
-    "PrivacyLoss",
-    "MembershipLoss",
-    "randomized_response_loss",
-    "composed_randomized_response_loss",
-    "laplace_loss",
-    "gaussian_loss",
-    "finite_loss",
     "posterior_interval_probability",
     "ratio_interval_probability",
     "difference_interval_probability",
-    "mechanism_pdp_delta",
-    "mechanism_pdp_epsilon",
     "posterior_quantile",
     "counterexample_a6",
     "approximate_bounds",
@@ -86,7 +76,6 @@ __all__ = [
     "first_exceeding",
     "explain",
     "METRICS",
-    "pair_losses",
     "pair_hockey",
     "pair_pdp_delta",
     "leave_thresholds",
@@ -262,194 +251,6 @@ def bayes_posterior(prior, like_present, like_absent):
 
 
 # --------------------------------------------------------------------------------------------------
-# Privacy-loss distributions of concrete mechanisms
-# --------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PrivacyLoss:
-    """The law of a privacy-loss random variable Z (Kazan et al., Definition 2.2), by its CDF.
-
-    ``cdf(t) = P[Z ≤ t]`` and ``cdf_left(t) = P[Z < t]`` (they differ at atoms), ``ppf(q)`` the
-    q-quantile (smallest t with P[Z ≤ t] ≥ q).  ``atoms``/``weights`` list a purely discrete law.
-    ``sf(t) = P[Z > t]`` computed directly (not as 1 − cdf, which loses every digit below 1e-16) and
-    ``isf(a)`` the smallest t with P[Z > t] ≤ a; laws that do not supply them get 1 − cdf and ``ppf(1 − a)``.
-    """
-
-    cdf: Callable
-    cdf_left: Callable
-    ppf: Callable
-    name: str = ""
-    atoms: np.ndarray | None = None
-    weights: np.ndarray | None = None
-    sf: Callable | None = None
-    isf: Callable | None = None
-
-    def __post_init__(self):
-        if self.sf is None:
-            object.__setattr__(self, "sf", lambda t, cdf=self.cdf: 1.0 - np.asarray(cdf(t)))
-        if self.isf is None:
-            object.__setattr__(self, "isf", lambda a, ppf=self.ppf: ppf(1.0 - np.asarray(a, dtype=float)))
-        # the package's one return type (a float for a scalar argument), whatever law supplies the functions
-        for name in ("cdf", "cdf_left", "ppf", "sf", "isf"):
-            law = getattr(self, name)
-            object.__setattr__(self, name, lambda x, law=law: as_output(law(x)))
-
-    def prob_between(self, a, b):
-        """P[a ≤ Z ≤ b] (closed interval)."""
-        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-        return np.where(b >= a, np.asarray(self.cdf(b)) - np.asarray(self.cdf_left(a)), 0.0)
-
-    def prob_abs_greater(self, t):
-        """P[|Z| > t], from the survival function (no 1 − cdf cancellation in small tails)."""
-        t = np.asarray(t, dtype=float)
-        return np.asarray(self.sf(t)) + np.asarray(self.cdf_left(-t))
-
-
-@dataclass(frozen=True)
-class MembershipLoss:
-    """The pair (Z_i, Z'_i) of Theorem 3.1: the loss under ``Y ← M(x)`` and under ``Y ← M(x_{-i})``."""
-
-    present: PrivacyLoss
-    absent: PrivacyLoss
-    name: str = ""
-
-
-def _discrete(values, weights, name="") -> PrivacyLoss:
-    values = np.asarray(values, dtype=float)
-    weights = np.asarray(weights, dtype=float)
-    keep = weights > 0
-    values, weights = values[keep], weights[keep]
-    order = np.argsort(values)
-    values, weights = values[order], weights[order]
-    total = float(np.sum(weights))
-    cum = np.cumsum(weights) / total
-    cum_above = np.concatenate([np.cumsum(weights[::-1])[::-1][1:], [0.0]]) / total  # P[Z > values[i]]
-
-    def cdf(t):
-        t = np.asarray(t, dtype=float)
-        idx = np.searchsorted(values, t, side="right")
-        return np.where(idx > 0, cum[np.maximum(idx - 1, 0)], 0.0)
-
-    def cdf_left(t):
-        t = np.asarray(t, dtype=float)
-        idx = np.searchsorted(values, t, side="left")
-        return np.where(idx > 0, cum[np.maximum(idx - 1, 0)], 0.0)
-
-    def ppf(q):
-        q = np.asarray(q, dtype=float)
-        idx = np.searchsorted(cum, q - 1e-15, side="left")
-        return values[np.minimum(idx, values.size - 1)]
-
-    def sf(t):
-        t = np.asarray(t, dtype=float)
-        idx = np.searchsorted(values, t, side="right")  # the first value above t
-        return np.where(idx < values.size, np.concatenate([[1.0], cum_above])[np.minimum(idx, values.size)], 0.0)
-
-    def isf(a):
-        a = np.asarray(a, dtype=float)
-        # the smallest atom v with P[Z > v] ≤ a (cum_above decreases along the atoms)
-        idx = np.searchsorted(-cum_above, -a, side="left")
-        return values[np.minimum(idx, values.size - 1)]
-
-    return PrivacyLoss(cdf, cdf_left, ppf, name, values, weights, sf, isf)
-
-
-def finite_loss(row_present, row_absent, name="") -> MembershipLoss:
-    """The privacy-loss pair of a finite mechanism from its two output distributions
-    (``row_present`` = law of M(x), ``row_absent`` = law of M(x_{-i})).  Outputs impossible under
-    one row give infinite losses."""
-    a, b = check_distribution_pair(row_present, row_absent, ("row_present", "row_absent"))
-    z = pair_losses(a, b)
-    return MembershipLoss(_discrete(z, a, name), _discrete(-z, b, name), name)
-
-
-def randomized_response_loss(eps_rr) -> MembershipLoss:
-    """Randomized response with parameter ε_rr: Z = ±ε_rr with probabilities expit(±ε_rr)
-    (``mechanisms.randomized_response_privacy_loss``), and the same law for Z' (the mechanism is symmetric)."""
-    from .mechanisms import randomized_response_privacy_loss
-
-    values, probs = randomized_response_privacy_loss(eps_rr)  # validates eps_rr
-    loss = _discrete(values, probs, f"randomized response, eps={float(eps_rr):g}")
-    return MembershipLoss(loss, loss, loss.name)
-
-
-@overflow_is_infinity
-def composed_randomized_response_loss(eps0, k) -> MembershipLoss:
-    """k independent ε₀-randomized responses about the target: Z = ε₀(2B − k), B ~ Binomial(k, expit(ε₀)).
-
-    Kairouz, Oh & Viswanath show that this composition attains the optimal composition bound of
-    Kazan et al., Theorem 2.8(3), so it is the worst case for composing k pure ε₀-DP mechanisms.
-    The law is kept on the window of B whose probabilities are within e^{−800} of the largest (O(√k)
-    atoms; the rest, below 1e-340 in total, is below every float δ′), so k up to 10⁹ fits in memory.
-    """
-    eps0 = float(check_epsilon(eps0, "eps0", strictly_positive=True, scalar=True))
-    k = check_positive_int(k, "k", maximum=10**9)
-    keep = float(expit(eps0))
-    mode = min(int((k + 1) * keep), k)
-    width = int(40.0 * math.sqrt(k * keep * (1.0 - keep))) + 50
-    j = np.arange(max(0, mode - width), min(k, mode + width) + 1)
-    w = np.exp(stats.binom.logpmf(j, k, keep))
-    z = eps0 * (2 * j - k)
-    loss = _discrete(z, w, f"{k}-fold randomized response, eps0={eps0:g}")
-    return MembershipLoss(loss, loss, loss.name)
-
-
-def laplace_loss(eps_mech) -> MembershipLoss:
-    """The Laplace mechanism with scale Δ/ε_mech: Z has atoms at +ε_mech (probability 1/2) and −ε_mech
-    (probability e^{−ε_mech}/2) and a density in between (``mechanisms.laplace_privacy_loss``); Z' has
-    the same law by symmetry."""
-    from .mechanisms import laplace_privacy_loss
-
-    eps_mech = check_epsilon(eps_mech, "eps_mech", strictly_positive=True)
-    atoms, probs, cdf = laplace_privacy_loss(eps_mech)
-    top, bottom = float(atoms[0]), float(atoms[1])
-
-    def cdf_left(t):
-        t = np.asarray(t, dtype=float)
-        c = np.asarray(cdf(t), dtype=float)
-        return c - np.where(t == top, probs[0], 0.0) - np.where(t == bottom, probs[1], 0.0)
-
-    def ppf(q):
-        q = np.asarray(q, dtype=float)
-        # Between the atoms, P[L ≤ t] = e^{−ε}/2 + (e^{−ε y*} − e^{−ε})/2 with y* = (1 − t/ε)/2, which
-        # climbs from e^{−ε}/2 to 1/2; above 1/2 the quantile is the top atom.
-        inner = np.clip(2.0 * (q - probs[1]) + np.exp(-eps_mech), np.exp(-eps_mech), 1.0)
-        t = eps_mech * (1.0 + 2.0 * np.log(inner) / eps_mech)
-        t = np.where(q <= probs[1], bottom, t)
-        return np.where(q > 0.5, top, t)
-
-    def sf(t):
-        # Z > t ⇔ y < y* = (1 − t/ε)/2 (y ≤ 0 gives the top atom): P = 1 − e^{−ε y*}/2, exact in small tails
-        t = np.asarray(t, dtype=float)
-        y_star = np.clip((1 - t / eps_mech) / 2, 0.0, 1.0)
-        out = np.where(t >= top, 0.0, 1.0 - 0.5 * np.exp(-eps_mech * y_star))
-        return np.where(t < bottom, 1.0, out)
-
-    def isf(a):
-        # the smallest t with P[Z > t] ≤ a: the top atom for a < ½ (P[Z ≥ ε] = ½), else solve sf(t) = a
-        a = np.asarray(a, dtype=float)
-        y_star = np.clip(-np.log(np.clip(2.0 * (1.0 - a), 1e-300, None)) / eps_mech, 0.0, 1.0)
-        t = eps_mech * (1.0 - 2.0 * y_star)
-        return np.where(a < 0.5, top, np.where(a >= 1.0, bottom, t))
-
-    loss = PrivacyLoss(cdf, cdf_left, ppf, f"Laplace, eps={eps_mech:g}", sf=sf, isf=isf)
-    return MembershipLoss(loss, loss, loss.name)
-
-
-def gaussian_loss(sigma, sensitivity=1.0) -> MembershipLoss:
-    """The Gaussian mechanism N(f(x), σ²) with sensitivity Δ: Z ~ N(μ, 2μ), μ = Δ²/(2σ²), and Z' has the
-    same law.  A ρ-zCDP Gaussian mechanism has μ = ρ, and k compositions add the μ's."""
-    from .mechanisms import gaussian_privacy_loss
-
-    dist = gaussian_privacy_loss(sigma, sensitivity)  # validates σ and Δ: μ finite and > 0, or a ValueError
-    sigma = float(sigma)
-    # sf and isf in their own right: 1 − cdf and ppf(1 − a) lose every digit below 1e-16
-    loss = PrivacyLoss(dist.cdf, dist.cdf, dist.ppf, f"Gaussian, sigma={sigma:g}", sf=dist.sf, isf=dist.isf)
-    return MembershipLoss(loss, loss, loss.name)
-
-
-# --------------------------------------------------------------------------------------------------
 # Exact probabilities of the disclosure events (checks of Theorems 3.2, 3.3, 3.5)
 # --------------------------------------------------------------------------------------------------
 
@@ -461,20 +262,20 @@ def _interval_in_z(prior, low, high, target_present):
     return (a, b) if target_present else (-b, -a)
 
 
-def posterior_interval_probability(prior, low, high, loss: MembershipLoss, *, tol: float = 1e-9):
+def posterior_interval_probability(prior, low, high, loss: PrivacyLoss, *, tol: float = 1e-9):
     """P[low ≤ X ≤ high] under ``Y ← M(x)`` and under ``Y ← M(x_{-i})`` (returns both), computed from
-    the privacy loss via Theorem 3.1.  The interval is widened by ``tol`` in log-odds so that a
-    posterior landing exactly on a bound (randomized response, Laplace) counts as inside it.
-    Needs 0 < prior < 1."""
+    the privacy loss via Theorem 3.1 (``loss`` the law of Z, ``loss.dual`` that of Z′).  The interval is
+    widened by ``tol`` in log-odds so that a posterior landing exactly on a bound (randomized response,
+    Laplace) counts as inside it.  Needs 0 < prior < 1."""
     p = check_probability(prior, "prior", open_low=True, open_high=True)
     out = []
-    for present, part in ((True, loss.present), (False, loss.absent)):
+    for present, part in ((True, loss), (False, loss.dual)):
         a, b = _interval_in_z(p, low, high, present)
         out.append(_out(part.prob_between(np.asarray(a) - tol, np.asarray(b) + tol)))
     return tuple(out)
 
 
-def ratio_interval_probability(prior, eps, loss: MembershipLoss, *, tol: float = 1e-9):
+def ratio_interval_probability(prior, eps, loss: PrivacyLoss, *, tol: float = 1e-9):
     """P[e^{−ε} ≤ X/p ≤ e^{ε}] under both hypotheses (the event of Theorem 3.3, eq. (5)); p in (0, 1)."""
     p = np.asarray(check_probability(prior, "prior", open_low=True, open_high=True), dtype=float)
     eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
@@ -483,7 +284,7 @@ def ratio_interval_probability(prior, eps, loss: MembershipLoss, *, tol: float =
     return posterior_interval_probability(p, low, high, loss, tol=tol)
 
 
-def difference_interval_probability(prior, eps, loss: MembershipLoss, *, tol: float = 1e-9):
+def difference_interval_probability(prior, eps, loss: PrivacyLoss, *, tol: float = 1e-9):
     """P[|X − p| ≤ tanh(ε/4)] under both hypotheses (the event of Theorem 3.5, eq. (8)); p in (0, 1)."""
     p = np.asarray(check_probability(prior, "prior", open_low=True, open_high=True), dtype=float)
     b = difference_bound(eps)
@@ -492,48 +293,15 @@ def difference_interval_probability(prior, eps, loss: MembershipLoss, *, tol: fl
     return posterior_interval_probability(p, low, high, loss, tol=tol)
 
 
-def mechanism_pdp_delta(eps, loss: MembershipLoss):
-    """The smallest δ with which the pair is (ε, δ)-PDP (Kazan et al., Definition 2.4):
-    ``max(P[|Z| > ε], P[|Z'| > ε])``."""
-    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
-    return _out(np.maximum(loss.present.prob_abs_greater(eps), loss.absent.prob_abs_greater(eps)))
-
-
-def mechanism_pdp_epsilon(delta_prime, loss: MembershipLoss, *, eps_max: float = 200.0) -> float:
-    """The smallest ε′ with ``mechanism_pdp_delta(ε′) ≤ δ′``: the mechanism's own PDP ε at δ′, to compare with the
-    worst case ε′ of Theorem 3.9.
-
-    Safe by construction: the tails are the laws' survival functions (no 1 − cdf), the returned ε′ is
-    the upper end of the bisection bracket, where P[|Z| > ε′] (1 + 1e-12) ≤ δ′ — the factor covers the
-    evaluation error of the tails — so ε′ is never below the exact value."""
-    delta_prime = check_delta(delta_prime, "delta_prime", open_low=True, scalar=True)
-    f = lambda t: float(mechanism_pdp_delta(t, loss)) * (1.0 + 1e-12) - delta_prime  # noqa: E731
-    if f(0.0) <= 0:
-        return 0.0
-    if f(eps_max) > 0:
-        raise ValueError("delta_prime is too small: no eps below "
-                         f"{eps_max} reaches it (got delta_prime={delta_prime!r})")
-    lo, hi = 0.0, eps_max
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if f(mid) <= 0:
-            hi = mid
-        else:
-            lo = mid
-        if hi - lo < 1e-13 * max(1.0, hi):
-            break
-    return hi
-
-
-def posterior_quantile(prior, q, loss: MembershipLoss, *, target_present: bool = True):
+def posterior_quantile(prior, q, loss: PrivacyLoss, *, target_present: bool = True):
     """The q-quantile of the posterior X (Theorem 3.1: X increases with Z under M(x), decreases with Z'
     under M(x_{-i}))."""
     p = check_probability(prior, "prior")
     q = check_probability(q, "q", open_low=True, open_high=True)
     if target_present:
-        z = loss.present.ppf(q)
+        z = loss.ppf(q)
     else:
-        z = loss.absent.ppf(1.0 - np.asarray(q))
+        z = loss.dual.ppf(1.0 - np.asarray(q))
     return posterior_from_privacy_loss(p, z, target_present=target_present)
 
 
@@ -863,15 +631,6 @@ def explain(eps, delta, delta_prime, prior, *, audience: str = "both") -> str:
 METRICS = ("posterior", "ratio", "difference")
 
 
-def pair_losses(row_present, row_absent):
-    """The privacy loss log(P/Q) of every output of a pair (+∞ where Q = 0, −∞ where P = 0; 0 where both are 0):
-    the values of Z_i of Kazan et al., Definition 2.2, for a finite mechanism."""
-    a, b = check_distribution_pair(row_present, row_absent, ("row_present", "row_absent"))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.log(a) - np.log(b)
-    return np.where((a == 0) & (b == 0), 0.0, z)
-
-
 def pair_hockey(row_present, row_absent, eps):
     """max of the two hockey-stick divergences Σ max(0, P − e^ε Q), Σ max(0, Q − e^ε P): the pair's DP δ at ε
     (Kazan et al., Definition 2.1), :func:`~dpsemantics.indistinguishability.smallest_delta` of the pair.
@@ -881,11 +640,10 @@ def pair_hockey(row_present, row_absent, eps):
 
 
 def pair_pdp_delta(row_present, row_absent, eps):
-    """The pair's PDP δ at ε (Definition 2.4): max(P[|Z| > ε], Q[|Z′| > ε]).  Broadcasts over ``eps``."""
-    a, b = check_distribution_pair(row_present, row_absent, ("row_present", "row_absent"))
-    eps = np.asarray(check_epsilon(eps, "eps", allow_inf=True), dtype=float)
-    out = np.abs(pair_losses(a, b)) > eps[..., None]
-    return _out(np.maximum((a * out).sum(-1), (b * out).sum(-1)))
+    """The pair's PDP δ at ε (Definition 2.4): max(P[|Z| > ε], Q[|Z′| > ε]), that is
+    ``PrivacyLoss.finite(row_present, row_absent).pdp_delta(eps)`` (:class:`~dpsemantics.privacy_loss.PrivacyLoss`).
+    Broadcasts over ``eps``."""
+    return PrivacyLoss.finite(row_present, row_absent).pdp_delta(eps)
 
 
 @broadcasting(prior=check_probability, eps=check_epsilon)

@@ -4,8 +4,9 @@
   column per output), with the adjacency of Lecture 1, Definition 3.1 (databases that differ in one
   record).  Every chapter's exhaustive checks run on these.
 * Randomized response, the two-sided geometric count, the Laplace and the Gaussian mechanism: their
-  exact privacy profiles δ(ε) (the smallest δ for which they are (ε, δ)-DP) and privacy-loss random
-  variables ``L = log(P(y)/Q(y))``, ``y ~ P`` (Kazan et al., Definition 2.3).
+  exact privacy profiles δ(ε) (the smallest δ for which they are (ε, δ)-DP).  Their privacy-loss random
+  variables ``L = log(P(y)/Q(y))``, ``y ~ P`` (Kazan et al., Definition 2.2) are
+  :class:`~dpsemantics.privacy_loss.PrivacyLoss` laws, built on these profiles.
 
 The profiles satisfy δ(ε) = E[(1 − e^{ε − L})₊] for the privacy loss L; the tests check that identity
 by numerical integration, independently of the closed forms below.
@@ -24,7 +25,6 @@ from typing import Callable, Hashable, Sequence
 
 import mpmath
 import numpy as np
-from scipy import stats
 from scipy.optimize import brentq
 from scipy.special import erfcx, expit, ndtr
 
@@ -44,9 +44,6 @@ __all__ = [
     "gaussian_delta",
     "gaussian_log_delta",
     "gaussian_sigma",
-    "randomized_response_privacy_loss",
-    "laplace_privacy_loss",
-    "gaussian_privacy_loss",
     "name_and_shame",
     "name_and_shame_exposure",
 ]
@@ -414,49 +411,6 @@ def gaussian_sigma(eps, delta, sensitivity=1.0) -> float:
     while _gaussian_log_delta_scalar(eps, float(_gaussian_ratio(sigma, sensitivity))) > log_target:
         sigma = np.nextafter(sigma, np.inf)
     return float(sigma)
-
-
-def randomized_response_privacy_loss(eps_rr):
-    """Privacy loss of randomized response: L = ±ε_rr with probabilities e^{ε_rr}/(1+e^{ε_rr}), 1/(1+e^{ε_rr}).
-    Returns ``(values, probabilities)``."""
-    eps_rr = check_epsilon(eps_rr, "eps_rr", scalar=True)
-    return np.array([eps_rr, -eps_rr]) + 0.0, np.array([expit(eps_rr), expit(-eps_rr)])
-
-
-def gaussian_privacy_loss(sigma, sensitivity=1.0):
-    """Privacy loss of the Gaussian mechanism: L ~ N(μ, 2μ) with μ = Δ²/(2σ²) (a frozen scipy distribution)."""
-    sigma = check_positive(sigma, "sigma", scalar=True)
-    sensitivity = check_positive(sensitivity, "sensitivity", scalar=True)
-    r = float(_gaussian_ratio(sigma, sensitivity))
-    mu = 0.5 * r * r if r < 1e154 else math.inf
-    if not math.isfinite(mu) or mu == 0.0:
-        raise ValueError(
-            f"sigma must keep the privacy loss finite and non-degenerate: (sensitivity/sigma)**2/2 is {mu!r} "
-            f"(got sigma={sigma!r}, sensitivity={sensitivity!r})"
-        )
-    return stats.norm(loc=mu, scale=math.sqrt(2 * mu))
-
-
-def laplace_privacy_loss(eps_mech):
-    """Privacy loss of the Laplace mechanism with scale 1/ε_mech between centres 0 and 1, y ~ Lap(0, 1/ε_mech).
-
-    L(y) = ε_mech(|y − 1| − |y|): an atom at +ε_mech (y ≤ 0, probability ½), an atom at −ε_mech (y ≥ 1,
-    probability e^{−ε_mech}/2) and a density in between.  Returns ``(atoms, atom_probs, cdf)`` where
-    ``cdf(t)`` is Pr[L ≤ t].
-    """
-    eps_mech = check_epsilon(eps_mech, "eps_mech", strictly_positive=True, scalar=True)
-    atoms = np.array([eps_mech, -eps_mech])
-    probs = np.array([0.5, 0.5 * np.exp(-eps_mech)])
-
-    def cdf(t):
-        t = np.asarray(t, dtype=float)
-        # For 0 < y < 1, L = ε(1 − 2y) ≤ t  ⇔  y ≥ (1 − t/ε)/2 =: y*; Pr[y* ≤ Y < 1] under Lap(0, 1/ε).
-        y_star = np.clip((1 - t / eps_mech) / 2, 0.0, 1.0)
-        middle = 0.5 * (np.exp(-eps_mech * y_star) - np.exp(-eps_mech))
-        out = np.where(t < -eps_mech, 0.0, probs[1] + middle)
-        return as_output(np.where(t >= eps_mech, 1.0, out))
-
-    return atoms, probs, cdf
 
 
 def name_and_shame(n: int, delta) -> FiniteMechanism:

@@ -16,7 +16,7 @@ is an FFT.  Two discretisations bound the exact profile from both sides, for any
   linear in e^ε between them; δ(ε) is convex in e^ε, so the chord lies above it, at every ε including
   negative ones, which is the dominance that survives composition (Doroshenko et al., Theorem 4.3).
   Mass beyond the last cell goes to +∞, mass below the first cell to the first point (both only raise δ).
-  The error is O(h²) per mechanism, not O(h) as when every value is rounded up (``LatticeLoss``).
+  The error is O(h²) per mechanism, not O(h) as when every value is rounded up.
 * **optimistic**: the outputs whose loss falls in a cell are merged into one output (a post-processing, so
   the merged pair is dominated by the mechanism's — Doroshenko et al., §4), whose loss log(P(cell)/Q(cell))
   lies in the cell; it is then rounded *down* to the lattice.  Cells are centred on lattice points, where the
@@ -31,7 +31,7 @@ then off by at most √n·err (Cauchy–Schwarz), which is added to the pessimis
 optimistic one.  ``self_compose(k)`` squares and multiplies (O(log k) convolutions).
 
 :class:`PrivacyLossDistribution` is the interface: constructors :meth:`~PrivacyLossDistribution.laplace`, :meth:`~PrivacyLossDistribution.gaussian`,
-:meth:`~PrivacyLossDistribution.geometric`, :meth:`~PrivacyLossDistribution.randomized_response`, :meth:`~PrivacyLossDistribution.approximate_dp`, :meth:`~PrivacyLossDistribution.mixture`; :meth:`~PrivacyLossDistribution.compose`,
+:meth:`~PrivacyLossDistribution.geometric`, :meth:`~PrivacyLossDistribution.randomized_response`, :meth:`~PrivacyLossDistribution.approximate_dp`, :meth:`~PrivacyLossDistribution.from_atoms`, :meth:`~PrivacyLossDistribution.mixture`; :meth:`~PrivacyLossDistribution.compose`,
 :meth:`~PrivacyLossDistribution.self_compose`; :meth:`~PrivacyLossDistribution.delta_bounds` / :meth:`~PrivacyLossDistribution.delta` (the safe, pessimistic value) and
 :meth:`~PrivacyLossDistribution.epsilon_bounds` / :meth:`~PrivacyLossDistribution.epsilon`; :meth:`~PrivacyLossDistribution.tail_bounds` for P[L > t] (the PDP side).
 """
@@ -400,7 +400,7 @@ class PrivacyLossDistribution:
     def laplace(cls, eps, h=None) -> "PrivacyLossDistribution":
         """The Laplace mechanism with scale Δ/ε (an ε-DP mechanism): between the centres 0 and Δ the loss is
         +ε with P-probability ½, −ε with probability e^{−ε}/2, and in between has P-density ∝ e^{ℓ/2} and
-        Q-density ∝ e^{−ℓ/2} on (−ε, ε) (``mechanisms.laplace_privacy_loss``).  Default h = ε/1000."""
+        Q-density ∝ e^{−ℓ/2} on (−ε, ε) (``privacy_loss.PrivacyLoss.laplace``).  Default h = ε/1000."""
         eps = float(check_epsilon(eps, "eps", strictly_positive=True, scalar=True))
         if eps > 700:
             raise ValueError(f"eps must be at most 700 here (got eps={eps!r})")
@@ -479,6 +479,22 @@ class PrivacyLossDistribution:
         h = _check_h(eps / 1000 if h is None else h, 2 * eps)
         atoms = [(eps, (1 - delta) * float(expit(eps))), (-eps, (1 - delta) * float(expit(-eps)))]
         return cls._from_loss(_ContinuousLoss(None, None, -eps, eps, atoms, inf=delta), h)
+
+    @classmethod
+    def from_atoms(cls, values, weights, h=None) -> "PrivacyLossDistribution":
+        """A purely discrete loss law, such as a finite mechanism's pair (``privacy_loss.PrivacyLoss.finite``):
+        the loss values ``values`` (+∞ allowed: outputs only P produces) with their P-masses ``weights``; each
+        atom's Q-mass is e^{−value} times its P-mass.  Default h = the spread of the finite values / 1000."""
+        v = np.atleast_1d(np.asarray(as_float(values, "values"), dtype=float))
+        w = np.atleast_1d(np.asarray(check_delta(weights, "weights"), dtype=float))
+        if v.shape != w.shape or v.ndim != 1:
+            raise ValueError(f"weights must be one mass per value (got shapes {v.shape} and {w.shape})")
+        finite = np.isfinite(v) & (w > 0)
+        inf = float(np.sum(w[np.isposinf(v)]))
+        lo, hi = (float(v[finite].min()), float(v[finite].max())) if np.any(finite) else (0.0, 0.0)
+        h = _check_h((hi - lo) / 1000 if h is None and hi > lo else 1e-3 if h is None else h, hi - lo)
+        atoms = [(float(a), float(m)) for a, m in zip(v[finite], w[finite])]
+        return cls._from_loss(_ContinuousLoss(None, None, lo, hi, atoms, inf=inf), h)
 
     @classmethod
     def mixture(cls, weights, plds) -> "PrivacyLossDistribution":

@@ -8,7 +8,8 @@ mechanism with its parameters and answers, by calling the package's mathematical
 * ``pdp_epsilon(delta_prime)``: the smallest probabilistic-DP ε′ known at δ′ (Kazan et al. Definition 2.4,
   Theorem 3.9 along the profile, or the mechanism's own privacy-loss law through Theorem 3.1);
 * ``rho()``: its zCDP parameter where it has one (Bun & Steinke 2016), ``pure_epsilon()`` its ε when pure;
-* the law of its privacy loss where it is known in closed form, and as a privacy-loss distribution
+* the law of its privacy loss where it is known in closed form (:class:`~dpsemantics.privacy_loss.PrivacyLoss`),
+  and as a privacy-loss distribution
   (:class:`~dpsemantics.pld.PrivacyLossDistribution`, pessimistic and optimistic sides) for composition;
 * ``repeat(k)`` and :class:`Composed`: composition (Kazan et al. Theorems 2.8 and 2.9).
 
@@ -16,8 +17,8 @@ A mechanism known only by its guarantee (:class:`ApproxDP`, :class:`ZCDP`) has n
 mechanism with that guarantee is possible, so only worst-case answers are given for it.
 
 This module sits on the mathematical floor: it imports :mod:`~dpsemantics.mechanisms`,
-:mod:`~dpsemantics.composition`, :mod:`~dpsemantics.conversions` and :mod:`~dpsemantics.disclosure`, never
-the book's tooling.  Answers are *total* over valid parameters: where a numerical route gives up (an ε beyond
+:mod:`~dpsemantics.composition`, :mod:`~dpsemantics.conversions`, :mod:`~dpsemantics.privacy_loss` and
+:mod:`~dpsemantics.disclosure`, never the book's tooling.  Answers are *total* over valid parameters: where a numerical route gives up (an ε beyond
 its search range, an overflow), the answer falls back to a coarser guarantee that is still valid, or to
 "no guarantee" (ε′ = ∞), and says which route it took.
 """
@@ -31,6 +32,7 @@ import numpy as np
 
 from . import composition, conversions, disclosure, mechanisms
 from .pld import PrivacyLossDistribution
+from .privacy_loss import PrivacyLoss
 from ._validate import check_delta, check_epsilon, check_positive, check_positive_int
 
 __all__ = [
@@ -110,6 +112,11 @@ def _exact_from_tails(t, low, up, dp: float, h: float) -> ExactLoss:
                      "bracketed profile", True, threshold_low, pdp_low)
 
 
+def _closed_form(law: PrivacyLoss) -> str:
+    """The report's words for the route through an exact law."""
+    return f"closed form: the exact privacy-loss law ({law.name})"
+
+
 def _eps_ceiling(*guesses) -> float:
     """A search range for ε that contains the answer: at least 200, past every finite hint given."""
     finite = [g for g in guesses if g is not None and math.isfinite(g)]
@@ -146,23 +153,24 @@ class Mechanism:
         return None if eps is None else (eps, 0.0)
 
     def profile(self, k: int):
-        """``(δ(ε) function, method, theorems)`` of ``k`` runs where an exact profile is known, else ``None``."""
+        """``(δ(ε) function, method, theorems)`` of ``k`` runs where an exact profile is known, else ``None``: the
+        :meth:`~dpsemantics.privacy_loss.PrivacyLoss.delta` of :meth:`loss` where the mechanism has a law."""
         return None
 
-    def loss(self, k: int):
-        """``(disclosure.MembershipLoss, method)``: the closed-form privacy-loss law of ``k`` runs, or ``None``."""
+    def loss(self, k: int) -> PrivacyLoss | None:
+        """The exact privacy-loss law of ``k`` runs (:class:`~dpsemantics.privacy_loss.PrivacyLoss`), where it is
+        known in closed form, else ``None``."""
         return None
 
     def exact_threshold(self, k: int, delta_prime: float):
-        """``(threshold, pdp_eps, method)`` from the closed-form law of ``k`` runs (see :class:`ExactLoss`)."""
-        found = self.loss(k)
-        if found is None:
+        """``(threshold, pdp_eps, method)`` from the exact law of ``k`` runs (see :class:`ExactLoss`)."""
+        law = self.loss(k)
+        if law is None:
             return None
-        law, method = found
-        t = max(float(law.present.ppf(1.0 - delta_prime)), -float(law.absent.ppf(delta_prime)))
+        t = max(float(law.ppf(1.0 - delta_prime)), -float(law.dual.ppf(delta_prime)))
         pure = self.pure_epsilon()
         ceiling = _eps_ceiling(None if pure is None else k * pure, t)
-        return t, float(disclosure.mechanism_pdp_epsilon(delta_prime, law, eps_max=ceiling)), method
+        return t, law.pdp_epsilon(delta_prime, eps_max=ceiling), _closed_form(law)
 
     def pld(self, h: float):
         """One run's :class:`~dpsemantics.pld.PrivacyLossDistribution` on the lattice of step ``h``, or ``None``."""
@@ -216,7 +224,7 @@ class Mechanism:
 @dataclass(frozen=True)
 class Laplace(Mechanism):
     """The Laplace mechanism with scale Δ/ε: pure ε-DP; its privacy loss has atoms at ±ε
-    (:func:`~dpsemantics.mechanisms.laplace_privacy_loss`), its profile is :func:`~dpsemantics.mechanisms.laplace_delta`."""
+    (:meth:`~dpsemantics.privacy_loss.PrivacyLoss.laplace`), its profile is :func:`~dpsemantics.mechanisms.laplace_delta`."""
 
     eps: float
     sensitivity: float = 1.0
@@ -239,14 +247,11 @@ class Laplace(Mechanism):
     def profile(self, k):
         if k != 1:
             return None
-        e0 = self.eps
-        return (lambda e: mechanisms.laplace_delta(e, e0), "exact: Laplace privacy profile",
+        return (self.loss(1).delta, "exact: Laplace privacy profile",
                 "Laplace profile δ(ε) = (1 − e^((ε − ε₀)/2))₊; Kazan et al. Theorem 3.9")
 
     def loss(self, k):
-        if k != 1:
-            return None
-        return disclosure.laplace_loss(self.eps), "closed form: Laplace privacy loss"
+        return PrivacyLoss.laplace(self.eps) if k == 1 else None
 
     def pld(self, h):
         return PrivacyLossDistribution.laplace(self.eps, h=h)
@@ -277,13 +282,11 @@ class RandomizedResponse(Mechanism):
         return float(conversions.pure_to_zcdp(self.eps))
 
     def profile(self, k):
-        e0 = self.eps
-        return (lambda e: composition.optimal_delta(e, e0, k), f"exact: optimal composition of k = {k} "
+        return (self.loss(k).delta, f"exact: optimal composition of k = {k} "
                 "(Theorem 2.8(3), at every ε)", "Kazan et al. Theorem 2.8(3) (Kairouz, Oh & Viswanath 2015); Thm 3.9")
 
     def loss(self, k):
-        return (disclosure.composed_randomized_response_loss(self.eps, k),
-                "closed form: Z = ε(2B − k), B binomial")
+        return PrivacyLoss.randomized_response(self.eps, k)
 
     def pld(self, h):
         return PrivacyLossDistribution.randomized_response(self.eps, h=h)
@@ -393,24 +396,23 @@ class Gaussian(Mechanism):
         return 1.0 / math.sqrt(2.0 * self.mu * k)
 
     def profile(self, k):
-        sigma = self._sigma_of(k)
-        return (lambda e: mechanisms.gaussian_delta(e, sigma), "exact: Gaussian privacy profile (Balle & Wang "
+        return (self.loss(k).delta, "exact: Gaussian privacy profile (Balle & Wang "
                 "2018, Theorem 8) with the μ = Δ²/(2σ²) of every run added",
                 "Balle & Wang 2018 Thm 8; Kazan et al. Thm 3.9")
 
     def loss(self, k):
-        return disclosure.gaussian_loss(self._sigma_of(k)), "closed form: Gaussian, Z ~ N(μ, 2μ) with μ added over runs"
+        return PrivacyLoss.gaussian(self._sigma_of(k))  # Z ~ N(μ, 2μ), μ added over the runs
 
     def exact_threshold(self, k, delta_prime):
         # the upper quantile through the survival function (isf), so that δ′ down to the smallest float stays
         # exact; Z and Z′ have the same law
-        law = mechanisms.gaussian_privacy_loss(self._sigma_of(k))
+        law = self.loss(k)
         t = float(law.isf(delta_prime))
         if delta_prime >= 1e-9:
-            pdp = float(disclosure.mechanism_pdp_epsilon(delta_prime, self.loss(k)[0], eps_max=_eps_ceiling(t)))
+            pdp = law.pdp_epsilon(delta_prime, eps_max=_eps_ceiling(t))
         else:  # P[|Z| > ε] ≤ P[Z > ε] + P[Z < −ε] ≤ δ′ at ε = max(isf(δ′/2), −ppf(δ′/2)): a safe upper bound
             pdp = max(float(law.isf(delta_prime / 2)), -float(law.ppf(delta_prime / 2)))
-        return t, pdp, self.loss(k)[1]
+        return t, pdp, _closed_form(law)
 
     def pld(self, h):
         return PrivacyLossDistribution.gaussian(self.sigma, self.sensitivity, h=h)

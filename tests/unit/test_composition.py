@@ -340,63 +340,6 @@ def test_bad_input_names_parameter(call, name):
         call()
 
 
-# ------------------------------------------------------------------ LatticeLoss (privacy-loss distributions)
-
-
-def test_lattice_rr_kfold_matches_optimal_composition():
-    # ε₀ on the lattice exactly: rounding moves nothing, so the composed profile is Theorem 2.8(3)'s
-    eps0, k = 0.5, 7
-    L = C.LatticeLoss.from_atoms([eps0, -eps0], [1 / (1 + math.exp(-eps0)), 1 / (1 + math.exp(eps0))],
-                                 eps0 / 4).power(k)
-    eps = np.array([0.0, 0.5, 1.0, 2.2, 3.4])
-    assert np.allclose(L.delta(eps), C.optimal_delta(eps, eps0, k), rtol=1e-9, atol=1e-12)
-
-
-def test_lattice_gaussian_brackets_the_closed_form():
-    from scipy import stats
-
-    from dpsemantics.mechanisms import gaussian_delta
-
-    mu, k = 0.02, 9
-    law = stats.norm(mu, math.sqrt(2 * mu))
-    w = 13 * math.sqrt(2 * mu)
-    up = C.LatticeLoss.from_cdf(law.cdf, mu - w, mu + w, 1e-4, sf=law.sf).power(k)
-    down = C.LatticeLoss.from_cdf(law.cdf, mu - w, mu + w, 1e-4, direction="down").power(k)
-    eps = np.array([0.0, 0.3, 0.8, 1.5])
-    exact = gaussian_delta(eps, 1 / math.sqrt(2 * k * mu))
-    assert np.all(up.delta(eps) >= exact) and np.all(up.delta(eps) <= exact + 2e-3)
-    t = up.upper_quantile(0.01)
-    true_t = k * mu + math.sqrt(2 * k * mu) * stats.norm.ppf(0.99)
-    assert true_t <= t <= true_t + k * 1e-4 + 1e-9
-    s = down.lower_quantile(0.01)
-    true_s = k * mu + math.sqrt(2 * k * mu) * stats.norm.ppf(0.01)
-    assert true_s - k * 1e-4 - 1e-9 <= s <= true_s
-
-
-def test_lattice_laplace_is_safe_and_close():
-    from dpsemantics.mechanisms import laplace_delta, laplace_privacy_loss
-
-    _, _, cdf = laplace_privacy_loss(0.7)
-    L = C.LatticeLoss.from_cdf(cdf, -0.7, 0.7, 1e-4)
-    eps = np.linspace(0, 0.7, 8)
-    assert np.all(L.delta(eps) >= laplace_delta(eps, 0.7))
-    assert np.all(L.delta(eps) <= laplace_delta(eps, 0.7) + 1e-3)
-    assert L.power(3).count == 3
-
-
-def test_lattice_infinite_atoms_and_bad_input():
-    L = C.LatticeLoss.from_atoms([1.0, -1.0], [0.6, 0.39], 0.5, pos_inf=0.01)
-    two = L.power(2)
-    assert two.pos_inf == pytest.approx(1 - 0.99**2)
-    assert two.upper_quantile(0.015) == math.inf
-    with pytest.raises(ValueError, match="direction"):
-        C.LatticeLoss(0.1, 0, [1.0], direction="sideways")
-    with pytest.raises(ValueError, match="h"):
-        C.LatticeLoss.from_atoms([0.0], [1.0], 0.0)
-    with pytest.raises(ValueError, match="lattice step"):
-        L.compose(C.LatticeLoss.from_atoms([0.0], [1.0], 0.25))
-
-
 def test_one_table_of_composition_methods():
     """Every ``method`` argument reads composition.COMPOSITION_METHODS: the total ε at total δ of each theorem
     (Kazan Thm 2.8) is the one its own function gives, the methods order as the theorems do (optimal ≤

@@ -20,6 +20,7 @@ from scipy.optimize import brentq, minimize_scalar
 
 from dpsemantics import disclosure as D
 from dpsemantics import mechanisms as mech
+from dpsemantics.privacy_loss import PrivacyLoss, pair_losses
 from dpsemantics.claims import disclosure_evidence as E
 
 
@@ -91,7 +92,7 @@ def test_ratio_needs_positive_prior():
     with pytest.raises(ValueError, match=r"prior must be in \(0"):
         D.prior_ratio_bounds(0.0, 1.0)
     with pytest.raises(ValueError, match="prior"):
-        D.ratio_interval_probability(0.0, 1.0, D.randomized_response_loss(1.0))
+        D.ratio_interval_probability(0.0, 1.0, PrivacyLoss.randomized_response(1.0))
 
 
 @settings(max_examples=100, deadline=None)
@@ -229,9 +230,9 @@ def exact_pdp_delta(eps, rows):
 @pytest.mark.parametrize("eps", [0.3, math.log(2), 1.0, 2 * math.log(2), 2.5])
 def test_theorems_3_2_3_3_3_5_exhaustively(eps):
     rows = fraction_rows()
-    loss = D.finite_loss([float(x) for x in rows[0]], [float(x) for x in rows[1]])
+    loss = PrivacyLoss.finite([float(x) for x in rows[0]], [float(x) for x in rows[1]])
     pdp = exact_pdp_delta(eps, rows)
-    assert D.mechanism_pdp_delta(eps, loss) == pytest.approx(pdp, abs=1e-14)
+    assert loss.pdp_delta(eps) == pytest.approx(pdp, abs=1e-14)
     e = Fraction(math.exp(eps))
     einv = Fraction(math.exp(-eps))
     b = Fraction(math.tanh(eps / 4))
@@ -271,12 +272,12 @@ def test_theorem_3_5_part_2_and_counterexample_a6():
         worst = min(worst, *prob)
     assert worst >= 1 - delta - 1e-12  # the difference condition (9) holds for every prior ...
     assert keep > 0.5
-    loss = D.finite_loss(present, absent)
-    assert 1 - D.mechanism_pdp_delta(eps, loss) == pytest.approx(1 - q)  # ... but (ε, δ)-PDP fails
+    loss = PrivacyLoss.finite(present, absent)
+    assert 1 - loss.pdp_delta(eps) == pytest.approx(1 - q)  # ... but (ε, δ)-PDP fails
     assert 1 - q < 1 - delta
     # Theorem 3.5(2): the mechanism is (ε̃, δ)-PDP and (ε, 2δ)-PDP
-    assert D.mechanism_pdp_delta(et, loss) <= delta + 1e-15
-    assert D.mechanism_pdp_delta(eps, loss) <= 2 * delta
+    assert loss.pdp_delta(et) <= delta + 1e-15
+    assert loss.pdp_delta(eps) <= 2 * delta
 
 
 # ---------------------------------------------------------------------------------------------- continuous mechanisms
@@ -294,9 +295,9 @@ def test_gaussian_posterior_law_by_integration(sigma, p, t):
     lo, hi = 0.5 - 12 * sigma, 0.5 + 12 * sigma  # wide, yet no density underflows to 0
     y_star = brentq(lambda y: bayes_gaussian(p, y, sigma) - t, lo, hi)  # posterior decreases in y
     direct = stats.norm.cdf(y_star, loc=0.0, scale=sigma)
-    loss = D.gaussian_loss(sigma)
+    loss = PrivacyLoss.gaussian(sigma)
     lo_z = float(D.logit(t) - D.logit(p))
-    assert 1 - loss.present.cdf(lo_z) == pytest.approx(direct, rel=1e-9)
+    assert 1 - loss.cdf(lo_z) == pytest.approx(direct, rel=1e-9)
     # same by quadrature over the output, independently of the threshold
     quad = integrate.quad(lambda y: stats.norm.pdf(y, 0.0, sigma) * (bayes_gaussian(p, y, sigma) >= t), lo, hi,
                           points=[y_star], limit=200)[0]
@@ -305,7 +306,7 @@ def test_gaussian_posterior_law_by_integration(sigma, p, t):
 
 def test_laplace_attains_the_pure_bound_with_probability_one_half():
     eps = 0.8
-    loss = D.laplace_loss(eps)
+    loss = PrivacyLoss.laplace(eps)
     low, high = D.posterior_bounds(0.3, eps)
     # Corollary 3.6: the bound holds surely ...
     assert D.posterior_interval_probability(0.3, low, high, loss) == pytest.approx((1.0, 1.0))
@@ -313,7 +314,7 @@ def test_laplace_attains_the_pure_bound_with_probability_one_half():
     assert D.posterior_quantile(0.3, 0.6, loss) == pytest.approx(high, rel=1e-12)
     assert D.posterior_quantile(0.3, 0.49, loss) < high
     q = np.array([0.05, 0.2, 0.3, 0.45])
-    assert np.allclose(loss.present.cdf(loss.present.ppf(q)), np.maximum(q, math.exp(-eps) / 2))
+    assert np.allclose(loss.cdf(loss.ppf(q)), np.maximum(q, math.exp(-eps) / 2))
 
 
 def test_gaussian_pdp_epsilon_closed_form():
@@ -322,7 +323,7 @@ def test_gaussian_pdp_epsilon_closed_form():
     s = mp.sqrt(2 * mu)
     f = lambda t: (1 - mp.ncdf((t - mu) / s)) + mp.ncdf((-t - mu) / s) - dp  # noqa: E731
     want = float(mp.findroot(f, 2.0))
-    assert D.mechanism_pdp_epsilon(dp, D.gaussian_loss(sigma)) == pytest.approx(want, rel=1e-9)
+    assert PrivacyLoss.gaussian(sigma).pdp_epsilon(dp) == pytest.approx(want, rel=1e-9)
 
 
 @settings(max_examples=30, deadline=None)
@@ -331,20 +332,20 @@ def test_theorem_3_9_on_calibrated_gaussian(eps, delta, dp):
     from dpsemantics import conversions
 
     sigma = mech.gaussian_sigma(eps, delta)
-    loss = D.gaussian_loss(sigma)
+    loss = PrivacyLoss.gaussian(sigma)
     eps_prime = conversions.pdp_epsilon(eps, delta, dp)
-    assert D.mechanism_pdp_delta(eps_prime, loss) <= dp * (1 + 1e-9)
-    assert D.mechanism_pdp_epsilon(dp, loss) <= eps_prime * (1 + 1e-9)
+    assert loss.pdp_delta(eps_prime) <= dp * (1 + 1e-9)
+    assert loss.pdp_epsilon(dp) <= eps_prime * (1 + 1e-9)
 
 
 def test_composed_randomized_response_is_binomial():
     eps0, k = 0.05, 40
-    loss = D.composed_randomized_response_loss(eps0, k)
+    loss = PrivacyLoss.randomized_response(eps0, k)
     keep = 1 / (1 + math.exp(-eps0))
     t = 0.5
     want = sum(math.comb(k, j) * keep**j * (1 - keep) ** (k - j)
                for j in range(k + 1) if abs(eps0 * (2 * j - k)) > t + 1e-12)
-    assert loss.present.prob_abs_greater(t) == pytest.approx(want, rel=1e-12)
+    assert loss.prob_abs_greater(t) == pytest.approx(want, rel=1e-12)
 
 
 # ---------------------------------------------------------------------------------------------- applications
@@ -533,7 +534,7 @@ def test_random_pairs_are_distributions_and_seeded():
     (lambda: D.pair_hockey([0.5, 0.5], [0.2, 0.3, 0.5], 1.0), "row_present"),
     (lambda: D.pair_pdp_delta([0.6, 0.4], [0.4, 0.6], -1.0), "eps"),
     (lambda: D.pair_pdp_delta([2.0, -1.0], [0.5, 0.5], 1.0), "row_present"),
-    (lambda: D.pair_losses([0.5, 0.5], [1.5, -0.5]), "row_absent"),
+    (lambda: pair_losses([0.5, 0.5], [1.5, -0.5]), "row_absent"),
 ])
 def test_pair_functions_refuse_bad_input_by_the_callers_name(call, name):
     with pytest.raises(ValueError, match=name):

@@ -24,6 +24,7 @@ from dpsemantics import composition as K
 from dpsemantics import conversions as C
 from dpsemantics import disclosure as D
 from dpsemantics import mechanisms as M
+from dpsemantics.privacy_loss import PrivacyLoss
 
 EXTREMES = [
     0, 0.0, -0.0, 5e-324, 2.2250738585072014e-308, 1e-300, 1e-12, 0.3, 0.5, 1, 2.5, 10, 709.8, 745.2, 1e12,
@@ -43,9 +44,9 @@ SURFACE = [
     (M.gaussian_sigma, 3),
     (M.two_sided_geometric_pmf, 2),
     (M.name_and_shame_exposure, 2),
-    (M.randomized_response_privacy_loss, 1),
-    (M.laplace_privacy_loss, 1),
-    (M.gaussian_privacy_loss, 2),
+    (PrivacyLoss.randomized_response, 1),
+    (PrivacyLoss.laplace, 1),
+    (PrivacyLoss.gaussian, 2),
     (C.pdp_epsilon, 3),
     (C.pdp_delta, 3),
     (C.pdp_to_dp, 2),
@@ -81,8 +82,9 @@ def _assert_clean(result):
             if not callable(part) and not hasattr(part, "cdf"):
                 _assert_clean(part)
         return
-    if hasattr(result, "cdf"):  # a frozen distribution (the Gaussian privacy loss)
-        assert math.isfinite(result.mean()) and result.std() > 0
+    if isinstance(result, PrivacyLoss):  # a privacy-loss law: its tail and profile are clean numbers
+        for value in (result.sf(0.0), result.cdf(0.0), result.delta(0.5), result.pdp_delta(0.5)):
+            _assert_clean(value)
         return
     if isinstance(result, np.ndarray):
         assert result.dtype == float, result.dtype
@@ -162,7 +164,7 @@ def test_issue_reproducers():
     with pytest.raises(ValueError, match="eps0"):
         K.optimal_epsilon(10**400, 10, 1e-6)
     with pytest.raises(ValueError, match="sigma"):
-        M.gaussian_privacy_loss(1e-300)
+        PrivacyLoss.gaussian(1e-300)
     for args in [(1.0, 1e155), (1e300, 1.0), (1.0, 1.0, 1e-200), (1.0, 1e100)]:
         out = M.gaussian_delta(*args)
         assert out == 0.0 and math.copysign(1, out) == 1
@@ -174,7 +176,7 @@ def test_issue_reproducers():
     with pytest.raises(ValueError, match="rhos"):
         K.zcdp_compose(0, 10)
     for call, name in [(lambda: M.gaussian_sigma(np.array([1.0, 2.0]), 1e-6), "eps"),
-                       (lambda: M.laplace_privacy_loss(np.array([1.0, 2.0])), "eps_mech"),
+                       (lambda: PrivacyLoss.laplace(np.array([1.0, 2.0])), "eps"),
                        (lambda: K.max_eps0(np.array([1.0, 2.0]), 10, 1e-6), "eps_total")]:
         with pytest.raises(ValueError, match=f"{name} must be a single number"):
             call()

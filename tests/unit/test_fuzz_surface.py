@@ -23,6 +23,7 @@ import pytest
 from dpsemantics import (causal, composition, conversions, disclosure, indistinguishability, mechanisms, notions,
                          semantic)
 from dpsemantics.claims import disclosure_evidence
+from dpsemantics.privacy_loss import PrivacyLoss
 
 MODULES = [mechanisms, conversions, composition, indistinguishability, disclosure, semantic, notions, causal]
 
@@ -46,7 +47,7 @@ VALID = {
     "game0": [0.5, 0.2], "game_i": [0.4, 0.3], "null": [0.5, 0.5], "alternative": [0.7, 0.3],
     "row_present": [0.6, 0.4], "row_absent": [0.4, 0.6], "metric": "ratio", "n_pairs": 2, "seed": 0,
     "joint": [[0.25, 0.25], [0.25, 0.25]], "joint_prime": [[0.25, 0.25], [0.25, 0.25]], "relatives": 1,
-    "mechanism": _LRR, "loss": lambda: disclosure.gaussian_loss(1.0), "number": 1,
+    "mechanism": _LRR, "loss": lambda: PrivacyLoss.gaussian(1.0), "number": 1,
     "profile": lambda: (lambda e: mechanisms.gaussian_delta(e, 1.0)), "event": lambda: [0],
     "q_or_p": 0.3, "method": "optimal", "centre": 1, "spread": 0.5, "likelihoods": [[0.2, 0.5], [0.8, 0.5]],
 }
@@ -69,14 +70,14 @@ NOT_FUZZED = {
     "interference_epsilon", "adversary_learning", "path_effects", "nondisclosure_epsilon",
     "pairwise_conditionally_independent",
     "posterior_interval_probability", "ratio_interval_probability", "difference_interval_probability",
-    "posterior_quantile", "finite_loss", "explain", "hamming_adjacent", "first_exceeding",
+    "posterior_quantile", "explain", "hamming_adjacent", "first_exceeding",
     "conditioning_bad_mass", "smoking_study", "median_mechanism", "event_violation",
     "candidate_populations", "universal_epsilon",
     "log_ratio_by_value", "inheritance_population",
     "interference_epsilon", "adversary_learning", "path_effects", "nondisclosure_epsilon",
     "pairwise_conditionally_independent", "game_weights",
     "posterior_interval_probability", "ratio_interval_probability", "difference_interval_probability",
-    "posterior_quantile", "finite_loss", "explain", "hamming_adjacent", "first_exceeding",
+    "posterior_quantile", "explain", "hamming_adjacent", "first_exceeding",
     "conditioning_bad_mass", "smoking_study", "median_mechanism", "event_violation",
 }
 
@@ -187,19 +188,18 @@ def test_extremes_in_every_numeric_parameter(module, name, func):
 ISSUE_23 = {
     "optimal_lattice k=10**400": (lambda: composition.optimal_lattice(0.1, 10**400, 1), "k"),
     "lattice_optimal_epsilon k=10**400": (lambda: disclosure.lattice_optimal_epsilon(0.1, 10**400, 1e-6), "k"),
-    "gaussian_loss sigma=1.7e308": (lambda: disclosure.gaussian_loss(1.7e308), "sigma"),
-    "gaussian_loss sigma=5e-324": (lambda: disclosure.gaussian_loss(5e-324), "sigma"),
-    "LatticeLoss.from_cdf h=5e-324": (
-        lambda: composition.LatticeLoss.from_cdf(lambda t: np.clip(t, 0, 1), -1, 1, 5e-324), "h"),
+    "PrivacyLoss.gaussian sigma=1.7e308": (lambda: PrivacyLoss.gaussian(1.7e308), "sigma"),
+    "PrivacyLoss.gaussian sigma=5e-324": (lambda: PrivacyLoss.gaussian(5e-324), "sigma"),
+    "PrivacyLoss.lattice h=5e-324": (lambda: PrivacyLoss.laplace(1.0).lattice(5e-324), "h"),
     "theorem39_tight_pair eps=1.7e308": (lambda: disclosure_evidence.theorem39_tight_pair(1.7e308, 1e-6, 1e-3), "eps"),
     "bayes_posterior like_present=inf": (lambda: disclosure.bayes_posterior(0.5, math.inf, 1.0), "like_present"),
     "composed_epsilon ks=['1','10']": (lambda: disclosure.composed_epsilon(0.1, ["1", "10"], 1e-6), "ks"),
     "per_release_epsilon delta_total=2": (lambda: disclosure.per_release_epsilon(1.0, 10, 2.0), "delta_total"),
     "per_release_epsilon delta_total below k*delta0": (
         lambda: disclosure.per_release_epsilon(1.0, 10, 1e-6, 1e-6, method="advanced"), "delta_total"),
-    "composed_randomized_response_loss k=1e10": (lambda: disclosure.composed_randomized_response_loss(0.1, 10**10),
-                                                 "k"),
-    "LatticeLoss.power k=10**400": (lambda: composition.LatticeLoss(0.1, 0, [1.0]).power(10**400), "k"),
+    "PrivacyLoss.randomized_response k=1e10": (lambda: PrivacyLoss.randomized_response(0.1, 10**10), "k"),
+    "PrivacyLoss.lattice self_compose k=10**400": (
+        lambda: PrivacyLoss.laplace(1.0).lattice(0.01).self_compose(10**400), "k"),
 }
 
 
@@ -218,8 +218,8 @@ ISSUE_23_VALUES = {
     "zcdp_epsilon tight rho=1e-300 (was RuntimeError)": lambda: conversions.zcdp_epsilon(1e-300, 1e-6, tight=True),
     "zcdp_delta tight rho=1e-295": lambda: conversions.zcdp_delta(1e-295, 1.0, tight=True),
     "zcdp_epsilon tight rho=1e-290": lambda: conversions.zcdp_epsilon(1e-290, 1e-10, tight=True),
-    "composed_randomized_response_loss k=1e8 (was 4.9 GB)":
-        lambda: disclosure.composed_randomized_response_loss(0.1, 10**8).present.sf(0.0),
+    "PrivacyLoss.randomized_response k=1e8 (was 4.9 GB)":
+        lambda: PrivacyLoss.randomized_response(0.1, 10**8).sf(0.0),
 }
 
 

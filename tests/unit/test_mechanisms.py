@@ -53,33 +53,25 @@ def test_gaussian_profile_matches_mpmath(sigma, eps, sens):
 
 
 def test_profiles_equal_expected_privacy_loss():
-    """δ(ε) = E[(1 − e^{ε−L})₊] for the privacy-loss variable L (Kazan et al., Def. 2.3): a second route."""
+    """δ(ε) = E[(1 − e^{ε−L})₊] for the privacy-loss variable L (Kazan et al., Def. 2.2), with each law written
+    here: a second route to the closed forms."""
     for eps in (0.0, 0.2, 0.7):
-        # randomized response
-        vals, probs = mech.randomized_response_privacy_loss(1.0)
+        # randomized response with ε_rr = 1: L = ±1 with probabilities e/(1 + e), 1/(1 + e)
+        vals, probs = np.array([1.0, -1.0]), np.array([np.e / (1 + np.e), 1 / (1 + np.e)])
         assert mech.randomized_response_delta(eps, 1.0) == pytest.approx(
             np.sum(probs * np.clip(1 - np.exp(eps - vals), 0, None)), abs=1e-14)
-        # Gaussian
-        L = mech.gaussian_privacy_loss(1.3)
+        # Gaussian with σ = 1.3: L ~ N(μ, 2μ), μ = 1/(2σ²)
+        mu = 1 / (2 * 1.3**2)
+        L = stats.norm(mu, np.sqrt(2 * mu))
         expected = integrate.quad(lambda t: L.pdf(t) * max(0.0, 1 - np.exp(eps - t)), eps, L.mean() + 40 * L.std(),
                                   epsabs=1e-13)[0]
         assert mech.gaussian_delta(eps, 1.3) == pytest.approx(expected, abs=1e-10)
-        # Laplace: two atoms plus a continuous part on the open interval (−ε₀, ε₀), integrated via the CDF
-        atoms, aprobs, cdf = mech.laplace_privacy_loss(1.5)
-        grid = np.linspace(-1.5 + 1e-12, 1.5 - 1e-12, 200001)
-        mass = np.diff(cdf(grid))
-        mids = 0.5 * (grid[1:] + grid[:-1])
-        continuous = np.sum(mass * np.clip(1 - np.exp(eps - mids), 0, None))
-        atom_part = np.sum(aprobs * np.clip(1 - np.exp(eps - atoms), 0, None))
-        assert aprobs.sum() + mass.sum() == pytest.approx(1.0, abs=1e-9)
-        assert mech.laplace_delta(eps, 1.5) == pytest.approx(continuous + atom_part, abs=1e-8)
-
-
-def test_laplace_privacy_loss_cdf_is_a_distribution():
-    atoms, probs, cdf = mech.laplace_privacy_loss(0.8)
-    assert cdf(-0.81) == 0.0 and cdf(0.8) == 1.0
-    assert cdf(-0.8) == pytest.approx(probs[1])
-    assert cdf(0.7999999) == pytest.approx(1 - probs[0], abs=1e-6)
+        # Laplace with ε₀ = 1.5 between centres 0 and 1: L(y) = ε₀(|y − 1| − |y|), y ~ Lap(0, 1/ε₀), over the output
+        e0 = 1.5
+        term = lambda y: 0.5 * e0 * np.exp(-e0 * abs(y)) * max(0.0, 1 - np.exp(eps - e0 * (abs(y - 1) - abs(y))))  # noqa: E731
+        expected = sum(integrate.quad(term, a, b, epsabs=1e-14, limit=200)[0]
+                       for a, b in [(-np.inf, 0.0), (0.0, 1.0), (1.0, np.inf)])
+        assert mech.laplace_delta(eps, e0) == pytest.approx(expected, abs=1e-10)
 
 
 @pytest.mark.parametrize("eps", [0.1, 0.5, 1.0, 2.5])

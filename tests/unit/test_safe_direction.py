@@ -19,6 +19,7 @@ import pytest
 from dpsemantics import composition as K
 from dpsemantics import conversions as C
 from dpsemantics import disclosure as D
+from dpsemantics.privacy_loss import PrivacyLoss
 
 
 @pytest.fixture(autouse=True)
@@ -90,7 +91,7 @@ def ref_dp_epsilon_for_pdp(eps_prime, delta, delta_prime):
     return ep + mp.log1p(-(d / dp) * (1 + mp.exp(-ep)))
 
 
-# ------------------------------------------------------------------ mechanism_pdp_epsilon (Gaussian)
+# ------------------------------------------------------------------ PrivacyLoss.pdp_epsilon (Gaussian)
 
 
 @pytest.mark.parametrize("sigma", [0.2, 1.0, 3.0, 30.0])
@@ -98,7 +99,7 @@ def ref_dp_epsilon_for_pdp(eps_prime, delta, delta_prime):
 def test_gaussian_pdp_epsilon_is_safe_and_tight(sigma, delta_prime):
     """Issue 23: at σ = 1, δ′ = 1e-20 the 1 − cdf form returned 8.792 (exact 9.762)."""
     try:
-        e = D.mechanism_pdp_epsilon(delta_prime, D.gaussian_loss(sigma))
+        e = PrivacyLoss.gaussian(sigma).pdp_epsilon(delta_prime)
     except ValueError as err:  # only where ε′ exceeds eps_max = 200
         assert "delta_prime" in str(err)
         assert ref_gaussian_pdp_delta(200, sigma) > delta_prime
@@ -109,13 +110,13 @@ def test_gaussian_pdp_epsilon_is_safe_and_tight(sigma, delta_prime):
 
 
 def test_gaussian_pdp_epsilon_reproducer():
-    assert D.mechanism_pdp_epsilon(1e-20, D.gaussian_loss(1.0)) == pytest.approx(9.762345, abs=1e-5)
+    assert PrivacyLoss.gaussian(1.0).pdp_epsilon(1e-20) == pytest.approx(9.762345, abs=1e-5)
 
 
 def test_gaussian_loss_isf_is_accurate_in_the_tail():
     """The report's bound: the (1 − δ′)-quantile of Z.  ppf(1 − 1.1e-15) is off; isf is exact."""
-    loss = D.gaussian_loss(1.0)
-    t = loss.present.isf(1.1e-15)
+    loss = PrivacyLoss.gaussian(1.0)
+    t = loss.isf(1.1e-15)
     mu, s = mp.mpf(0.5), mp.mpf(1)
     assert mp.erfc((t - mu) / (s * mp.sqrt(2))) / 2 == pytest.approx(1.1e-15, rel=1e-9)
 

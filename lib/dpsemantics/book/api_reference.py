@@ -35,16 +35,16 @@ from .render import _BARE_INDEX, claim_anchor, exponents, typeset_scripts
 logger = logging.getLogger(__name__)
 
 #: The modules the API reference documents, in reading order (one page each under ``book/api/``, see :func:`api_page`).
-API_MODULES = ("indistinguishability", "mechanisms", "conversions", "composition", "pld", "disclosure", "semantic",
-               "notions", "causal", "releases", "claims", "claims.notion_map", "report")
+API_MODULES = ("indistinguishability", "mechanisms", "conversions", "composition", "pld", "privacy_loss", "disclosure",
+               "semantic", "notions", "causal", "releases", "claims", "claims.notion_map", "report")
 API_FOLDER = "book/api/"
+CLAIMS_PAGE = "book/claims"
 
 
 def api_page(module: str) -> str:
     """The docname of a module's API page: ``book/api/`` and the module's last name (``"claims.notion_map"`` →
     ``"book/api/notion_map"``)."""
     return API_FOLDER + module.rsplit(".", 1)[-1]
-CLAIMS_PAGE = "book/claims"
 
 
 def public_names(module) -> list[str]:

@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import causal, conversions, disclosure, mechanisms, notions, semantic
 from .. import indistinguishability as ind
+from ..privacy_loss import PrivacyLoss
 from .render import number
 
 __all__ = [
@@ -591,10 +592,10 @@ def _ref_laplace_answer(*, eps=0.5, prior=0.3):
     """Exercise "A Laplace release against its bound": Corollary 3.6's posterior bound after one ε-Laplace
     release, and the probabilities that the posterior reaches it when the target is present and absent
     (Theorem 3.1 with the Laplace privacy loss)."""
-    loss = disclosure.laplace_loss(eps)
+    loss = PrivacyLoss.laplace(eps)
     return (Reference("posterior_bound", float(disclosure.posterior_bounds(prior, eps)[1]), fraction=True),
-            Reference("prob_present", float(1.0 - loss.present.cdf_left(eps)), fraction=True),
-            Reference("prob_absent", float(loss.absent.cdf(-eps)), fraction=True))
+            Reference("prob_present", float(1.0 - loss.cdf_left(eps)), fraction=True),
+            Reference("prob_absent", float(loss.dual.cdf(-eps)), fraction=True))
 
 
 check_laplace_answer = _ref_laplace_answer

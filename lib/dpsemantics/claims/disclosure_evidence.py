@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import conversions
 from .. import disclosure as D
+from ..privacy_loss import pair_losses
 from .._validate import as_output, check_delta, check_epsilon, check_positive, check_positive_int, overflow_is_infinity
 
 __all__ = [
@@ -55,7 +56,7 @@ def pair_leave_probability(row_present, row_absent, priors, eps, metric: str):
     a = np.asarray(row_present, dtype=float)
     b = np.asarray(row_absent, dtype=float)
     lo, hi = D.leave_thresholds(np.atleast_1d(priors), eps, metric)
-    mask = leaves_mask(D.pair_losses(a, b), lo, hi)
+    mask = leaves_mask(pair_losses(a, b), lo, hi)
     return as_output(np.maximum(mask @ a, mask @ b))
 
 

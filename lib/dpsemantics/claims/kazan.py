@@ -19,6 +19,7 @@ from .. import conversions
 from .. import disclosure as D
 from ..indistinguishability import zcdp_rho, zcdp_rho_bracket
 from ..mechanisms import leaky_randomized_response
+from ..privacy_loss import pair_losses
 from . import Claim, Verdict
 from .certify import against_supremum, certified_by
 from . import disclosure_evidence as E
@@ -174,7 +175,7 @@ def _thm31():
     for j, (p, q) in enumerate(_pairs()[:40]):
         for prior in (rng.uniform(0.01, 0.99), 0.5):
             bayes = prior * p / (prior * p + (1 - prior) * q)
-            for present, z in ((True, D.pair_losses(p, q)), (False, D.pair_losses(q, p))):
+            for present, z in ((True, pair_losses(p, q)), (False, pair_losses(q, p))):
                 formula = np.asarray(D.posterior_from_privacy_loss(prior, z, target_present=present), dtype=float)
                 ok = (p + q) > 0
                 for a, b in ((bayes[ok], formula[ok]), (formula[ok], bayes[ok])):
@@ -396,7 +397,7 @@ def _thm23():
     cases = [pq for pq in _pairs() if np.all(pq[0] > 0) and np.all(pq[1] > 0)]
     cases += [_rr(e) for e in (0.1, 1.0, 5.0)]
     for j, (p, q) in enumerate(cases):
-        pdp = float(np.max(np.abs(D.pair_losses(p, q))))  # smallest ε with P[|Z| ≤ ε] = 1 (both sides)
+        pdp = float(np.max(np.abs(pair_losses(p, q))))  # smallest ε with P[|Z| ≤ ε] = 1 (both sides)
         dp = _pure_eps_by_hockey(p, q)
         lhs += [pdp, dp]
         rhs += [dp * (1 + 1e-9), pdp * (1 + 1e-9)]  # equal up to the bisection's resolution
@@ -521,7 +522,7 @@ def _thm_a2():
 
     lhs, rhs, labels = [], [], []
     for j, (p, q) in enumerate(_pairs()[:60]):
-        z = D.pair_losses(p, q)
+        z = pair_losses(p, q)
         for eps in LEVELS:
             for a, b, zz in ((p, q, z), (q, p, -z)):   # both orders of the pair
                 m = a.size

@@ -1,0 +1,436 @@
+"""The privacy-loss random variable: one type, :class:`PrivacyLoss`, for every mechanism of the book.
+
+Kazan, Sharma, Zhang, Jiang & Yan, Definition 2.2: for the output distributions P = law of M(x) (the target
+present) and Q = law of M(x₋ᵢ) (the target absent), the privacy loss is ``Z = log P(Y)/Q(Y)`` with Y ~ P.
+Theorem 3.1 also needs the loss under the other hypothesis, ``Z′ = log Q(Y)/P(Y)`` with Y ~ Q; a
+:class:`PrivacyLoss` is the exact law of Z and carries the law of Z′ as :attr:`PrivacyLoss.dual` (the same object
+for the symmetric mechanisms: randomized response, Laplace, Gaussian, geometric).
+
+Everything the book asks of a privacy loss is read from that law:
+
+* its distribution: ``cdf``, ``cdf_left``, ``sf`` (computed directly, never as 1 − cdf), ``ppf``, ``isf``, and
+  ``atoms``/``weights`` where the law is discrete;
+* the privacy profile (Definition 2.1 through the loss, Kazan et al. Theorem A.2, eqs. (31)–(33)):
+  ``delta(ε) = max over both orders of E[(1 − e^{ε − Z})₊] + P[Z = +∞]`` and its inverse ``epsilon(δ)``;
+* probabilistic DP (Definition 2.4): ``pdp_delta(ε) = max(P[|Z| > ε], P[|Z′| > ε])`` and its inverse
+  ``pdp_epsilon(δ′)``;
+* ``rho()``, the zCDP parameter (Definition 2.6) where the law has one in closed form (the Gaussian's μ);
+* ``lattice(h)``: the law on a lattice, as a :class:`~dpsemantics.pld.PrivacyLossDistribution` (pessimistic and
+  optimistic sides), the one lattice implementation, with which laws of different mechanisms compose.
+
+Constructors: :meth:`PrivacyLoss.finite` (any pair of output distributions), :meth:`PrivacyLoss.randomized_response`
+(k runs: the worst case of composing k pure ε₀-DP mechanisms, Kazan et al. Theorem 2.8(3)),
+:meth:`PrivacyLoss.laplace`, :meth:`PrivacyLoss.gaussian` and :meth:`PrivacyLoss.geometric`.
+
+Every number that decides a guarantee is computed on the safe side: profiles are the closed forms of
+:mod:`~dpsemantics.mechanisms` and :mod:`~dpsemantics.composition` (exact, evaluated without cancellation) or
+sums of positive terms enlarged by their rounding allowance; ``epsilon`` and ``pdp_epsilon`` return the upper
+end of their search bracket, where the profile enlarged by 1e-12 relative is already below the target.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+from scipy.special import expit
+
+from . import composition, indistinguishability, mechanisms
+from ._validate import (as_float, as_output, check_delta, check_distribution_pair, check_epsilon, check_positive,
+                        check_positive_int, check_probability)
+from .pld import PrivacyLossDistribution
+
+__all__ = ["PrivacyLoss", "pair_losses"]
+
+_U = np.finfo(float).eps / 2
+_MARGIN = 1e-12  # relative evaluation error allowed for a profile or a tail when an ε is computed from it
+_EPS_SEARCH_MAX = 1e6  # an ε beyond this is reported as +inf by the generic inverse
+
+
+def pair_losses(row_present, row_absent):
+    """The privacy loss log(P/Q) of every output of a pair (+∞ where Q = 0, −∞ where P = 0; 0 where both are 0):
+    the values of Z of Kazan et al., Definition 2.2, for a finite mechanism."""
+    a, b = check_distribution_pair(row_present, row_absent, ("row_present", "row_absent"))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.log(a) - np.log(b)
+    return as_output(np.where((a == 0) & (b == 0), 0.0, z))
+
+
+# --------------------------------------------------------------------------------------------------
+# Laws of one side, as functions (cdf, cdf_left, ppf, sf, isf)
+# --------------------------------------------------------------------------------------------------
+
+
+def _discrete_law(values, weights):
+    """The five functions of the discrete law with atoms ``values`` (±∞ allowed) and masses ``weights``,
+    and the sorted atoms and masses (those with mass > 0)."""
+    values = np.asarray(values, dtype=float)
+    weights = np.asarray(weights, dtype=float)
+    keep = weights > 0
+    values, weights = values[keep], weights[keep]
+    order = np.argsort(values)
+    values, weights = values[order], weights[order]
+    total = float(np.sum(weights))
+    cum = np.cumsum(weights) / total
+    cum_above = np.concatenate([np.cumsum(weights[::-1])[::-1][1:], [0.0]]) / total  # P[Z > values[i]]
+
+    def cdf(t):
+        idx = np.searchsorted(values, t, side="right")
+        return np.where(idx > 0, cum[np.maximum(idx - 1, 0)], 0.0)
+
+    def cdf_left(t):
+        idx = np.searchsorted(values, t, side="left")
+        return np.where(idx > 0, cum[np.maximum(idx - 1, 0)], 0.0)
+
+    def ppf(q):
+        idx = np.searchsorted(cum, q - 1e-15, side="left")
+        return values[np.minimum(idx, values.size - 1)]
+
+    def sf(t):
+        idx = np.searchsorted(values, t, side="right")  # the first value above t
+        return np.where(idx < values.size, np.concatenate([[1.0], cum_above])[np.minimum(idx, values.size)], 0.0)
+
+    def isf(a):
+        # the smallest atom v with P[Z > v] ≤ a (cum_above decreases along the atoms)
+        idx = np.searchsorted(-cum_above, -a, side="left")
+        return values[np.minimum(idx, values.size - 1)]
+
+    return (cdf, cdf_left, ppf, sf, isf), values, weights
+
+
+def _pair_hockey(p, q):
+    """This side's E[(1 − e^{ε − Z})₊] + P[Z = +∞] for the loss of the pair (P, Q) (outputs merged by their loss
+    value will do: merging outputs of equal loss keeps the divergence): the package's one finite hockey stick,
+    :func:`~dpsemantics.indistinguishability.hockey_stick`, enlarged by its rounding allowance (each of the n terms
+    within 2 ulps, their sum within n ulps), so never below the exact value."""
+    grow = 1.0 + (4.0 * p.size + 8.0) * _U
+
+    def hockey(eps):
+        return np.minimum(np.asarray(indistinguishability.hockey_stick(p, q, eps), dtype=float) * grow, 1.0)
+
+    return hockey
+
+
+def _laplace_law(eps):
+    """The loss of the Laplace mechanism with scale Δ/ε between the centres 0 and Δ, Y ~ Lap(0, Δ/ε):
+    L(y) = ε(|y − Δ| − |y|)/Δ has an atom at +ε (y ≤ 0, probability ½), an atom at −ε (y ≥ Δ, probability
+    e^{−ε}/2) and, for 0 < y < Δ, L = ε(1 − 2y/Δ), a density in between."""
+    top, bottom = eps, -eps
+    p_top, p_bottom = 0.5, 0.5 * math.exp(-eps)
+
+    def cdf(t):
+        # for 0 < y < Δ, L ≤ t ⇔ y/Δ ≥ y* = (1 − t/ε)/2: P[y* ≤ Y/Δ < 1] under Lap(0, 1/ε)
+        y_star = np.clip((1 - t / eps) / 2, 0.0, 1.0)
+        middle = 0.5 * (np.exp(-eps * y_star) - math.exp(-eps))
+        out = np.where(t < bottom, 0.0, p_bottom + middle)
+        return np.where(t >= top, 1.0, out)
+
+    def cdf_left(t):
+        return cdf(t) - np.where(t == top, p_top, 0.0) - np.where(t == bottom, p_bottom, 0.0)
+
+    def ppf(q):
+        # between the atoms P[L ≤ t] climbs from e^{−ε}/2 to 1/2; above 1/2 the quantile is the top atom
+        inner = np.clip(2.0 * (q - p_bottom) + math.exp(-eps), math.exp(-eps), 1.0)
+        t = eps * (1.0 + 2.0 * np.log(inner) / eps)
+        t = np.where(q <= p_bottom, bottom, t)
+        return np.where(q > 0.5, top, t)
+
+    def sf(t):
+        # L > t ⇔ y < y* (y ≤ 0 gives the top atom): P = 1 − e^{−ε y*}/2, exact in small tails
+        y_star = np.clip((1 - t / eps) / 2, 0.0, 1.0)
+        out = np.where(t >= top, 0.0, 1.0 - 0.5 * np.exp(-eps * y_star))
+        return np.where(t < bottom, 1.0, out)
+
+    def isf(a):
+        # the smallest t with P[L > t] ≤ a: the top atom for a < ½ (P[L ≥ ε] = ½), else solve sf(t) = a
+        y_star = np.clip(-np.log(np.clip(2.0 * (1.0 - a), 1e-300, None)) / eps, 0.0, 1.0)
+        t = eps * (1.0 - 2.0 * y_star)
+        return np.where(a < 0.5, top, np.where(a >= 1.0, bottom, t))
+
+    return cdf, cdf_left, ppf, sf, isf
+
+
+def _smallest_eps(profile, delta: float) -> float:
+    """The smallest ε ≥ 0 with profile(ε)(1 + 1e-12) ≤ δ, for a non-increasing profile: bisection, returning the
+    upper end of the bracket (safe: the margin covers the profile's evaluation error); +inf past 1e6."""
+    ok = lambda e: float(profile(e)) * (1.0 + _MARGIN) <= delta  # noqa: E731 - one test, used three times
+    if ok(0.0):
+        return 0.0
+    lo, hi = 0.0, 1.0
+    while not ok(hi):
+        if hi > _EPS_SEARCH_MAX:
+            return math.inf
+        lo, hi = hi, 2.0 * hi
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+        if hi - lo <= 1e-13 * max(1.0, hi):
+            break
+    return hi
+
+
+# --------------------------------------------------------------------------------------------------
+# The type
+# --------------------------------------------------------------------------------------------------
+
+
+class PrivacyLoss:
+    """The exact law of a privacy-loss random variable Z = log P(Y)/Q(Y), Y ~ P (Kazan et al., Definition 2.2),
+    with the law of the loss under the other hypothesis as :attr:`PrivacyLoss.dual` (Z′ = log Q(Y)/P(Y), Y ~ Q).
+
+    Build one with a constructor (:meth:`finite`, :meth:`randomized_response`, :meth:`laplace`,
+    :meth:`gaussian`, :meth:`geometric`); the questions are methods.  In the membership setting of Kazan et al.
+    §3.1, P is the law of M(x) (target present) and Q that of M(x₋ᵢ): Theorem 3.1 reads the adversary's
+    posterior off Z when the target is present and off Z′ when it is absent, which is what
+    :mod:`~dpsemantics.disclosure` does with a ``PrivacyLoss``.
+    """
+
+    __slots__ = ("name", "atoms", "weights", "_law", "_hockey", "_epsilon", "_rho", "_lattice", "_dual")
+
+    def __init__(self, name, law, hockey_stick, *, epsilon=None, rho=None, lattice=None, atoms=None, weights=None):
+        """Use the constructors.  ``law`` is ``(cdf, cdf_left, ppf, sf, isf)`` on float arrays, ``hockey_stick``
+        this side's E[(1 − e^{ε−Z})₊] + P[Z = +∞] (an upper bound), ``epsilon`` the inverse of :meth:`delta` where
+        known in closed form, ``lattice(h)`` the :class:`~dpsemantics.pld.PrivacyLossDistribution` of this side."""
+        self.name = name
+        self._law = law
+        self._hockey = hockey_stick
+        self._epsilon, self._rho, self._lattice = epsilon, rho, lattice
+        self.atoms, self.weights = atoms, weights
+        self._dual = self
+
+    def __repr__(self):
+        return f"PrivacyLoss({self.name!r})"
+
+    @property
+    def dual(self) -> "PrivacyLoss":
+        """The law of Z′ = log Q(Y)/P(Y), Y ~ Q: the loss when the target is absent (Theorem 3.1).  The same
+        object for a symmetric mechanism, and ``loss.dual.dual is loss``."""
+        return self._dual
+
+    # ---- the law ------------------------------------------------------------------------------------
+    def _eval(self, which: int, x: np.ndarray) -> np.ndarray:
+        """One of the five functions of the law; an intermediate beyond the float range is ±inf, its limit
+        (e.g. t/ε for a Laplace ε of 5e-324), and the clipping of the law takes it to the right end."""
+        with np.errstate(over="ignore"):
+            return np.asarray(self._law[which](x), dtype=float)
+
+    def _at(self, which: int, x, name: str):
+        return as_output(self._eval(which, np.asarray(as_float(x, name), dtype=float)))
+
+    def cdf(self, t):
+        """P[Z ≤ t].  Broadcasts over ``t`` (±∞ allowed)."""
+        return self._at(0, t, "t")
+
+    def cdf_left(self, t):
+        """P[Z < t] (differs from :meth:`cdf` at atoms)."""
+        return self._at(1, t, "t")
+
+    def ppf(self, q):
+        """The q-quantile: the smallest t with P[Z ≤ t] ≥ q."""
+        return as_output(self._eval(2, np.asarray(check_probability(q, "q"), dtype=float)))
+
+    def sf(self, t):
+        """P[Z > t], computed directly (1 − cdf loses every digit below 1e-16)."""
+        return self._at(3, t, "t")
+
+    def isf(self, alpha):
+        """The smallest t with P[Z > t] ≤ alpha (the upper quantile, accurate for tiny alpha)."""
+        return as_output(self._eval(4, np.asarray(check_probability(alpha, "alpha"), dtype=float)))
+
+    def prob_between(self, a, b):
+        """P[a ≤ Z ≤ b] (closed interval; 0 when b < a)."""
+        a, b = np.asarray(as_float(a, "a"), dtype=float), np.asarray(as_float(b, "b"), dtype=float)
+        return as_output(np.where(b >= a, self._eval(0, b) - self._eval(1, a), 0.0))
+
+    def prob_abs_greater(self, t):
+        """P[|Z| > t], from the survival function (no 1 − cdf cancellation in small tails)."""
+        t = np.asarray(as_float(t, "t"), dtype=float)
+        return as_output(self._eval(3, t) + self._eval(1, -t))
+
+    # ---- approximate DP: the privacy profile ---------------------------------------------------------
+    def hockey_stick(self, eps):
+        """This side's hockey-stick divergence E[(1 − e^{ε − Z})₊] + P[Z = +∞] = sup_E P(E) − e^ε Q(E)
+        (Kazan et al. Theorem A.2, eq. (32)); never below the exact value.  Broadcasts over ``eps``."""
+        eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
+        with np.errstate(over="ignore"):  # ε − z beyond the float range: ±inf, whose term is the limit
+            return as_output(self._hockey(eps))
+
+    def delta(self, eps):
+        """The privacy profile: the smallest δ with which the pair is (ε, δ)-DP in both orders (Kazan et al.
+        Definition 2.1), the larger of the two hockey-stick divergences.  Exact (closed forms, or sums of
+        positive terms) and never below the exact value.  Broadcasts over ``eps``."""
+        eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
+        with np.errstate(over="ignore"):  # ε − z beyond the float range: ±inf, whose term is the limit
+            out = self._hockey(eps)
+            if self._dual is not self:
+                out = np.maximum(out, self._dual._hockey(eps))
+        return as_output(out)
+
+    def epsilon(self, delta) -> float:
+        """The smallest ε ≥ 0 with :meth:`delta` (ε) ≤ δ (``inf`` when no ε reaches δ, e.g. when the loss is +∞ with
+        probability above δ); on the safe side: never below the exact value."""
+        delta = float(check_delta(delta, "delta", open_low=True, scalar=True))
+        if self._epsilon is not None:
+            return float(self._epsilon(delta))
+        return _smallest_eps(lambda e: self.delta(e), delta)
+
+    # ---- probabilistic DP --------------------------------------------------------------------------
+    def pdp_delta(self, eps):
+        """The smallest δ with which the pair is (ε, δ)-PDP (Kazan et al., Definition 2.4):
+        ``max(P[|Z| > ε], P[|Z′| > ε])``.  Broadcasts over ``eps`` (ε = +∞ allowed: δ = 0)."""
+        eps = np.asarray(check_epsilon(eps, "eps", allow_inf=True), dtype=float)
+        out = self.prob_abs_greater(eps)
+        if self._dual is not self:
+            out = np.maximum(out, self._dual.prob_abs_greater(eps))
+        return as_output(out)
+
+    def pdp_epsilon(self, delta_prime, *, eps_max: float = 200.0) -> float:
+        """The smallest ε′ with ``pdp_delta(ε′) ≤ δ′``: the mechanism's own PDP ε at δ′, to compare with the
+        worst case ε′ of Theorem 3.9.
+
+        Safe by construction: the tails are the laws' survival functions (no 1 − cdf), the returned ε′ is the
+        upper end of the bisection bracket, where P[|Z| > ε′](1 + 1e-12) ≤ δ′ (the factor covers the evaluation
+        error of the tails), so ε′ is never below the exact value.  A ``ValueError`` when no ε below
+        ``eps_max`` reaches δ′."""
+        delta_prime = check_delta(delta_prime, "delta_prime", open_low=True, scalar=True)
+        f = lambda t: float(self.pdp_delta(t)) * (1.0 + _MARGIN) - delta_prime  # noqa: E731
+        if f(0.0) <= 0:
+            return 0.0
+        if f(eps_max) > 0:
+            raise ValueError("delta_prime is too small: no eps below "
+                             f"{eps_max} reaches it (got delta_prime={delta_prime!r})")
+        lo, hi = 0.0, eps_max
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            if f(mid) <= 0:
+                hi = mid
+            else:
+                lo = mid
+            if hi - lo < 1e-13 * max(1.0, hi):
+                break
+        return hi
+
+    # ---- zCDP and the lattice ------------------------------------------------------------------------
+    def rho(self) -> float | None:
+        """The zCDP parameter (Kazan et al. Definition 2.6: the smallest ρ with E[e^{(α−1)Z}] ≤ e^{α(α−1)ρ} for
+        every α > 1, both orders) where the law has it in closed form (the Gaussian: ρ = μ), else ``None``."""
+        return self._rho
+
+    def lattice(self, h=None) -> PrivacyLossDistribution:
+        """This side's law on the lattice {i·h}, pessimistic and optimistic
+        (:class:`~dpsemantics.pld.PrivacyLossDistribution`; ``h=None``: the engine's default step).  Laws of
+        different mechanisms compose there (``a.lattice(h).compose(b.lattice(h))``)."""
+        return self._lattice(h)
+
+    # ---- constructors --------------------------------------------------------------------------------
+    @classmethod
+    def _discrete(cls, name, values, weights, hockey, *, epsilon=None):
+        law, values, weights = _discrete_law(values, weights)
+        return cls(name, law, hockey, epsilon=epsilon, atoms=values, weights=weights,
+                   lattice=lambda h: PrivacyLossDistribution.from_atoms(values, weights, h=h))
+
+    @classmethod
+    def finite(cls, row_present, row_absent, name: str = "") -> "PrivacyLoss":
+        """The loss of a finite mechanism from its two output distributions (``row_present`` = P, the law of
+        M(x); ``row_absent`` = Q, the law of M(x₋ᵢ)), with :func:`pair_losses`; outputs impossible under one row
+        give infinite losses.  The dual is the loss of the pair in the other order."""
+        a, b = check_distribution_pair(row_present, row_absent, ("row_present", "row_absent"))
+        z = np.asarray(pair_losses(a, b), dtype=float)
+        present = cls._discrete(name, z, a, _pair_hockey(a, b))
+        absent = cls._discrete(name, -z, b, _pair_hockey(b, a))
+        present._dual, absent._dual = absent, present
+        return present
+
+    @classmethod
+    def randomized_response(cls, eps, k=1) -> "PrivacyLoss":
+        """k independent ε-randomized responses about the target: Z = ε(2B − k), B ~ Binomial(k, e^ε/(1 + e^ε))
+        (k = 1: Z = ±ε with probabilities expit(±ε)); Z′ has the same law.
+
+        Kairouz, Oh & Viswanath (2015) show that this composition attains the optimal composition bound of
+        Kazan et al. Theorem 2.8(3), so :meth:`delta` and :meth:`epsilon` are
+        :func:`~dpsemantics.composition.optimal_delta` and :func:`~dpsemantics.composition.optimal_epsilon` (whose
+        private engine evaluates the same binomial law, on a window of O(√k) terms, in log space).  The atoms
+        are kept on the window of B whose probabilities are within e^{−800} of the largest (the rest, below
+        1e-340 in total, is below every float δ′), so k up to 10⁹ fits in memory."""
+        eps0 = float(check_epsilon(eps, "eps", strictly_positive=True, scalar=True))
+        k = check_positive_int(k, "k", maximum=10**9)
+        if k == 1:
+            z, w = np.array([eps0, -eps0]), np.array([expit(eps0), expit(-eps0)])
+            name = f"randomized response, eps={eps0:g}"
+        else:
+            keep = float(expit(eps0))
+            mode = min(int((k + 1) * keep), k)
+            width = int(40.0 * math.sqrt(k * keep * (1.0 - keep))) + 50
+            j = np.arange(max(0, mode - width), min(k, mode + width) + 1)
+            w = np.exp(stats.binom.logpmf(j, k, keep))
+            with np.errstate(over="ignore"):  # ε·k beyond the float range: the loss is ±∞ there, its limit
+                z = eps0 * (2 * j - k)
+            name = f"{k}-fold randomized response, eps0={eps0:g}"
+        loss = cls._discrete(name, z, w, lambda e: np.asarray(composition.optimal_delta(e, eps0, k), dtype=float),
+                             epsilon=lambda d: composition.optimal_epsilon(eps0, k, d))
+        loss._lattice = lambda h: PrivacyLossDistribution.randomized_response(eps0, h=h).self_compose(k)
+        return loss
+
+    @classmethod
+    def laplace(cls, eps) -> "PrivacyLoss":
+        """The Laplace mechanism with scale Δ/ε (pure ε-DP): Z has atoms at +ε (probability ½) and −ε (probability
+        e^{−ε}/2) and a density in between; Z′ has the same law by symmetry.  Its profile is
+        :func:`~dpsemantics.mechanisms.laplace_delta`, δ(ε′) = (1 − e^{(ε′ − ε)/2})₊, inverted in closed form."""
+        eps0 = float(check_epsilon(eps, "eps", strictly_positive=True, scalar=True))
+
+        def epsilon(delta):
+            # ε′ = ε + 2·log1p(−δ): log1p within 1 ulp of itself (doubled exactly), the sum within half an ulp of
+            # itself; raised by twice that bound, so the ε′ returned is never below the exact one
+            if delta >= 1.0:
+                return 0.0
+            log_part = 2.0 * math.log1p(-delta)
+            e = eps0 + log_part
+            return max(e + 2.0 * (math.ulp(log_part) + math.ulp(e)), 0.0)
+
+        return cls(f"Laplace, eps={eps0:g}", _laplace_law(eps0),
+                   lambda e: np.asarray(mechanisms.laplace_delta(e, eps0), dtype=float), epsilon=epsilon,
+                   lattice=lambda h: PrivacyLossDistribution.laplace(eps0, h=h))
+
+    @classmethod
+    def gaussian(cls, sigma, sensitivity=1.0) -> "PrivacyLoss":
+        """The Gaussian mechanism N(f(x), σ²) with sensitivity Δ: Z ~ N(μ, 2μ), μ = Δ²/(2σ²), and Z′ has the same
+        law.  Its profile is the exact one of Balle & Wang (2018, Theorem 8),
+        :func:`~dpsemantics.mechanisms.gaussian_delta`; ρ = μ (Bun & Steinke 2016, Proposition 1.6), so a ρ-zCDP
+        Gaussian has μ = ρ and k runs add their μ."""
+        sigma = float(check_positive(sigma, "sigma", scalar=True))
+        sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
+        with np.errstate(over="ignore", under="ignore"):
+            r = sensitivity / sigma
+        mu = 0.5 * r * r if r < 1e154 else math.inf
+        if not math.isfinite(mu) or mu == 0.0:
+            raise ValueError(
+                f"sigma must keep the privacy loss finite and non-degenerate: (sensitivity/sigma)**2/2 is {mu!r} "
+                f"(got sigma={sigma!r}, sensitivity={sensitivity!r})"
+            )
+        dist = stats.norm(loc=mu, scale=math.sqrt(2 * mu))
+        # sf and isf in their own right: 1 − cdf and ppf(1 − a) lose every digit below 1e-16
+        law = (dist.cdf, dist.cdf, dist.ppf, dist.sf, dist.isf)
+        return cls(f"Gaussian, sigma={sigma:g}", law,
+                   lambda e: np.asarray(mechanisms.gaussian_delta(e, sigma, sensitivity), dtype=float), rho=mu,
+                   lattice=lambda h: PrivacyLossDistribution.gaussian(sigma, sensitivity, h=h))
+
+    @classmethod
+    def geometric(cls, eps, sensitivity=1) -> "PrivacyLoss":
+        """The two-sided geometric mechanism (Ghosh, Roughgarden & Sundararajan 2012) with noise ratio a = e^{−ε/Δ}
+        and whole sensitivity Δ, between the counts 0 and Δ: Z = ε for noise ≤ 0 (probability 1/(1 + a)),
+        ε(Δ − 2j)/Δ for noise j ∈ {1, …, Δ − 1} (:func:`~dpsemantics.mechanisms.two_sided_geometric_pmf`), −ε for
+        noise ≥ Δ (probability a^Δ/(1 + a)); Z′ has the same law.  Pure ε-DP; with Δ = 1 the law is randomized
+        response's."""
+        eps0 = float(check_epsilon(eps, "eps", strictly_positive=True, scalar=True))
+        d = check_positive_int(sensitivity, "sensitivity", maximum=10**6)
+        a = math.exp(-eps0 / d)
+        j = np.arange(1, d)
+        z = np.concatenate([[eps0, -eps0], eps0 * (d - 2 * j) / d])
+        with np.errstate(under="ignore"):
+            w = np.concatenate([[1.0 / (1.0 + a), a**d / (1.0 + a)],
+                                np.atleast_1d(mechanisms.two_sided_geometric_pmf(j, eps0 / d)) if d > 1 else []])
+        # the atoms' Q-masses are e^{−z} times their P-masses: the profile is the hockey stick of that merged pair
+        loss = cls._discrete(f"geometric, eps={eps0:g}, sensitivity={d}", z, w, _pair_hockey(w, w * np.exp(-z)))
+        loss._lattice = lambda h: PrivacyLossDistribution.geometric(eps0, d, h=h)
+        return loss
