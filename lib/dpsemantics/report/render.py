@@ -221,10 +221,13 @@ def _svg(fig) -> str:
 # --------------------------------------------------------------------------------------------------
 
 
-def _mechanism_line(c) -> str:
+def mechanism_line(c) -> str:
+    """One mechanism of report.json's ``release.mechanisms`` in words: its name, its own parameters and how often it
+    runs ("laplace (ε = 1, Δ = 30), run once")."""
     names = {"epsilon": "ε", "delta": "δ", "sigma": "σ", "sensitivity": "Δ", "rho": "ρ", "mu": "μ"}
     parts = [f"{names[k]} = {number(c[k], 6)}" for k in names if k in c]
-    return f"{c['mechanism']} ({', '.join(parts)}), run k = {c['k']} time{'s' if c['k'] != 1 else ''}"
+    runs = "once" if c["k"] == 1 else f"k = {c['k']} times"
+    return f"{c['mechanism']} ({', '.join(parts)}), run {runs}"
 
 
 def headline_text(report) -> str:
@@ -246,7 +249,7 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
     rel, m = report["release"], report["methods"]
     dp = rel["delta_prime"]
     out = [("Headline", [headline_text(report)], None)]
-    about = [_mechanism_line(c) for c in rel["mechanisms"]]
+    about = [mechanism_line(c) for c in rel["mechanisms"]]
     about.append(f"Privacy unit: {report['unit'] or 'not stated'}. Neighbouring relation: {report['neighbours']}.")
     about.append(f"Adversaries' priors: {', '.join(number(p) for p in rel['priors'])}; δ′ = {number(dp)}.")
     src = report.get("source")
