@@ -67,12 +67,19 @@ _K_MAX = 10**9  # the exact optimal composition costs O(√k); past 1e9 it takes
 
 
 def _check_k(k, name: str = "k"):
-    """k: a whole number in [1, 10⁹], or an array of them.  Returns an int or an int64 array."""
+    """k: a whole number in [1, 10⁹], or an array of them.  Returns an int or an int64 array.  Arrays of
+    integers or floats are checked at once (the message names the first bad entry, as for a scalar)."""
     if isinstance(k, (bool, np.bool_)) or np.asarray(k).dtype == bool:
         raise ValueError(f"{name} must be a whole number >= 1, not a boolean (got {name}={k!r})")
     if np.ndim(k) == 0:
         return check_positive_int(k.item() if hasattr(k, "item") else k, name, maximum=_K_MAX)
     arr = np.asarray(k)
+    if arr.dtype.kind in "iuf":  # numbers: one pass; the first bad entry goes through the scalar check
+        with np.errstate(invalid="ignore"):
+            bad = ~((arr >= 1) & (arr <= _K_MAX) & (arr == np.floor(arr)))
+        if np.any(bad):
+            check_positive_int(arr[bad].ravel()[0].item(), name, maximum=_K_MAX)  # raises, naming the value
+        return arr.astype(np.int64)
     flat = [check_positive_int(v.item() if hasattr(v, "item") else v, name, maximum=_K_MAX) for v in arr.ravel()]
     return np.asarray(flat, dtype=np.int64).reshape(arr.shape)
 
@@ -249,7 +256,7 @@ def _lattice_gap(eps: np.ndarray, eps0: float, n: np.ndarray) -> np.ndarray:
             hi = t - (t - x)
             return hi, x - hi
         nh, nl = halves(n)
-        eh, el = halves(np.full_like(n, eps0))
+        eh, el = halves(eps0)  # ε₀ is one number: split once
         err = ((nh * eh - prod) + nh * el + nl * eh) + nl * el
         gap = (eps - prod) - err
     return np.where(np.isfinite(prod), gap, -np.inf)
@@ -311,41 +318,81 @@ class _RRProfile:
                 out[idx] = logsumexp(self.logP[active] + np.log(-np.expm1(gap[active])))
         return out
 
-    def epsilon(self, log_target: float) -> float:
-        """The smallest ε ≥ 0 with δ_RR(ε) ≤ target, in one pass and a closed form.
+    def tables(self, ref: float):
+        """The piecewise form of δ_RR in units of e^{ref}, once per profile, for :meth:`solve` and :meth:`bound`.
 
         On a piece [lower_j, L_j] between lattice points only ℓ ≤ j are active, so δ_RR(ε) = A_j − e^ε B_j
         with A_j = Σ_{ℓ≤j} P_ℓ, B_j = Σ_{ℓ≤j} P_ℓ e^{−L_ℓ}.  With T_j = e^{L_j} B_j = P_j + e^{−2ε₀} T_{j−1}
         (a positive recurrence) the values at the lower ends are D_j = D_{j−1} + (1 − e^{−2ε₀}) T_j — sums of
-        positive terms only, computed in linear space scaled by the target.  The first j with D_j ≥ target
-        holds the answer, in closed form from whichever end of the piece is nearer:
-        ε = lower_j + log1p((D_j − t)/C_j), C_j = e^{−2ε₀} T_j, or ε = L_j + log1p(−(t − D_{j−1})/T_j).
-        Past the window the neglected terms are below target·e^{−60}, so the last piece reaches down to 0.
-        """
-        if self.ell.size == 0:
-            return 0.0
+        positive terms only, in linear space scaled by e^{ref} (terms above e^{ref + 700} are capped there:
+        they exceed every target of the group, whose targets lie in [e^{ref}, e^{ref + 64})).  The window's
+        last piece reaches down to ε = 0 (the terms past it are below target·e^{−60}/k)."""
         e0, ell = self.eps0, self.ell
         with np.errstate(over="ignore"):
-            P = np.exp(np.minimum(self.logP - log_target, 700.0))  # target = 1 in these units
+            P = np.exp(np.minimum(self.logP - ref, 700.0))
             g, c = math.exp(-2.0 * e0), -math.expm1(-2.0 * e0)
             T = lfilter([1.0], [1.0, -g], P)
             upper = e0 * (self.k - 2.0 * ell)
             last_piece = np.zeros(ell.size, dtype=bool)
-            last_piece[-1] = True  # the window's last term: its piece reaches down to ε = 0
+            last_piece[-1] = True
             lower = np.where(last_piece, 0.0, np.maximum(upper - 2.0 * e0, 0.0))
             width = upper - lower
             steps = np.where(width == 2.0 * e0, c, -np.expm1(-width)) * T  # δ gained over each piece
             D = np.cumsum(steps)
-        j = int(np.searchsorted(D, 1.0, side="left"))
-        if j >= ell.size:
-            return 0.0  # δ_RR(0) ≤ target
-        D_j, D_prev, T_j = D[j], (D[j - 1] if j > 0 else 0.0), T[j]
-        C_j = T_j * math.exp(-width[j])
-        if D_j - 1.0 <= 1.0 - D_prev:
-            eps = lower[j] + math.log1p((D_j - 1.0) / C_j)
-        else:
-            eps = upper[j] + math.log1p(-(1.0 - D_prev) / T_j)
-        return float(min(max(eps, lower[j]), upper[j]))
+        return T, D, upper, lower, width
+
+    def solve(self, tables, log_target: np.ndarray) -> np.ndarray:
+        """The smallest ε ≥ 0 with δ_RR(ε) ≤ e^{log_target} (``log_target`` in the units of ``tables``), for
+        many targets at once: the first j with D_j ≥ target holds the answer, in closed form from whichever
+        end of the piece is nearer: ε = lower_j + log1p((D_j − t)/C_j), C_j = e^{−2ε₀}T_j, or
+        ε = L_j + log1p(−(t − D_{j−1})/T_j)."""
+        T, D, upper, lower, width = tables
+        t = np.exp(log_target)
+        j = np.searchsorted(D, t, side="left")
+        out = np.zeros(t.shape)
+        on = j < D.size  # past the window: δ_RR(0) ≤ target, ε = 0
+        j, t = j[on], t[on]
+        D_j, D_prev, T_j = D[j], np.where(j > 0, D[np.maximum(j - 1, 0)], 0.0), T[j]
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            C_j = T_j * np.exp(-width[j])
+            near_lower = D_j - t <= t - D_prev
+            eps = np.where(near_lower, lower[j] + np.log1p((D_j - t) / C_j), upper[j] + np.log1p(-(t - D_prev) / T_j))
+        eps = np.where(np.isnan(eps), upper[j], eps)  # (not reached: the chosen branch is finite) the safe end
+        out[on] = np.minimum(np.maximum(eps, lower[j]), upper[j])
+        return out
+
+    def bound(self, tables, eps: np.ndarray) -> np.ndarray:
+        """An upper bound on the float evaluation of log δ_RR(ε) (units of ``tables``; −inf where 0), for many ε:
+        on the piece of the last active ℓ (found with the exact lattice gap), δ_RR(ε) = D_{j−1} + T_j(1 − e^{ε−L_j})
+        (the positive-sum form of :meth:`tables`), raised by the rounding of the sums that formed it: T_j and
+        D_{j−1} are sums of at most j + 1 positive terms each formed within a few ulps, so the relative error is
+        below (3(j + 1) + 8)·u."""
+        T, D, upper, _, _ = tables
+        n = self.k - 2.0 * self.ell
+        # the last ℓ with L_ℓ > ε: L decreases along the window, and the lattice points are 2ε₀ apart, so the
+        # float search is off by at most one; the exact gaps of the two candidates decide
+        j = np.searchsorted(-upper, -eps, side="left") - 1
+        nxt = np.minimum(j + 1, D.size - 1)
+        here = np.maximum(j, 0)
+        gap_next = _lattice_gap(eps, self.eps0, n[nxt])
+        gap_here = _lattice_gap(eps, self.eps0, n[here])
+        take_next = (j + 1 < D.size) & (gap_next < 0)
+        take_here = ~take_next & (j >= 0) & (gap_here < 0)
+        j = np.where(take_next, j + 1, np.where(take_here, j, j - 1))
+        gap = np.where(take_next, gap_next, gap_here)
+        redo = ~take_next & ~take_here & (j >= 0)  # stepped back one: its gap is formed anew
+        if np.any(redo):
+            gap[redo] = _lattice_gap(eps[redo], self.eps0, n[j[redo]])
+        out = np.full(eps.shape, -np.inf)
+        on = j >= 0
+        jj = j[on]
+        with np.errstate(divide="ignore"):
+            value = np.where(jj > 0, D[np.maximum(jj - 1, 0)], 0.0) + T[jj] * -np.expm1(gap[on])
+            out[on] = np.log(value) + np.log1p((3.0 * (jj + 1) + 8.0) * _U)
+        return out
+
+
+_U = np.finfo(float).eps / 2  # the unit round-off
 
 
 def _log_reveal(delta0: float, k: int):
@@ -513,32 +560,36 @@ def optimal_lattice(eps0, k, ell, delta0=0.0):
     return eps, min(delta, 1.0)
 
 
-def _log_rr_target(delta: float, delta0: float, k: int) -> float:
+def _log_rr_targets(delta: np.ndarray, delta0: np.ndarray, k: np.ndarray) -> np.ndarray:
     """log of the randomized-response part's target, (δ − A)/(1 − A) with A = 1 − (1 − δ₀)^k, rounded
-    *down*; raises ``ValueError`` unless δ > A.
+    *down*, for 1-d arrays; raises ``ValueError`` (naming the first offending entry) unless δ > A.
 
     (δ − A)/(1 − A) = 1 − (1 − δ)/(1 − δ₀)^k = −expm1(x), x = log1p(−δ) − k·log1p(−δ₀), with no A ever
     formed.  x is known to within a few ulps of its two terms; where that is not small against x
     (δ within a relative ~1e-6 of A) x is formed again at 60 digits (δ and δ₀ are exact binary numbers).
-    The bound on x's error is added before the target is taken, so the target is never overstated.
-    """
-    if delta0 == 0.0:
-        return math.log(delta)
-    a, b = math.log1p(-delta), k * math.log1p(-delta0)
+    The bound on x's error is added before the target is taken, so the target is never overstated; the
+    logarithm is then lowered by its own rounding (4 ulps of the result and 4e-16 for the argument's)."""
+    kf = k.astype(float)
+    a, b = np.log1p(-delta), kf * np.log1p(-delta0)
     x = a - b
-    err = 4.0 * (math.ulp(a) + math.ulp(b))
-    if not x + err < -1e6 * err:  # cancellation: redo x in high precision
+    err = 4.0 * (np.spacing(np.abs(a)) + np.spacing(np.abs(b)))
+    redo = np.flatnonzero((delta0 > 0) & ~(x + err < -1e6 * err))
+    for i in redo:  # cancellation: redo x in high precision (rare: δ within a relative 1e-6 of A)
         with mpmath.workdps(60):
-            xm = mpmath.log1p(-mpmath.mpf(delta)) - k * mpmath.log1p(-mpmath.mpf(delta0))
-            x, err = float(xm), abs(float(xm)) * 1e-15 + 1e-300
-    if not x + err < 0.0:
-        A = -math.expm1(b)
+            xm = mpmath.log1p(-mpmath.mpf(float(delta[i]))) - int(k[i]) * mpmath.log1p(-mpmath.mpf(float(delta0[i])))
+            x[i], err[i] = float(xm), abs(float(xm)) * 1e-15 + 1e-300
+    bad = np.flatnonzero((delta0 > 0) & ~(x + err < 0.0))
+    if bad.size:
+        i = bad[0]
+        A = -math.expm1(float(b[i]))
         raise ValueError(
             f"delta must exceed 1 - (1 - delta0)**k = {A!r} for a finite epsilon to exist "
-            f"(got delta={delta!r}, delta0={delta0!r}, k={k})"
+            f"(got delta={float(delta[i])!r}, delta0={float(delta0[i])!r}, k={int(k[i])})"
         )
-    # −expm1 is decreasing in x: x + err gives a target at most the exact one (expm1 itself within 1 ulp)
-    return math.log(-math.expm1(x + err)) - 4e-16
+    with np.errstate(divide="ignore"):
+        # −expm1 is decreasing in x: x + err gives a target at most the exact one (expm1 itself within 1 ulp)
+        lt = np.where(delta0 > 0, np.log(-np.expm1(np.minimum(x + err, 0.0))), np.log(delta))
+    return lt - (4.0 * np.spacing(np.abs(lt)) + 4e-16)
 
 
 def _evaluation_margin(k: int) -> float:
@@ -548,27 +599,67 @@ def _evaluation_margin(k: int) -> float:
     return _SAFETY + 1e-14 * math.sqrt(k)
 
 
-def _optimal_epsilon_scalar(eps0: float, k: int, delta: float, delta0: float) -> float:
-    """The smallest ε with δ(ε) ≤ δ, on the safe side by construction: the target is rounded down
-    (:func:`_log_rr_target`), lowered by the evaluation margin, solved in closed form, and the ε found
-    is checked once by evaluating the profile; if the check fails the margin is doubled (never a loop of
-    ulp steps)."""
-    log_target = _log_rr_target(delta, delta0, k)
-    if eps0 == 0.0 or log_target >= 0.0:
-        return 0.0
-    if math.isinf(eps0 * k):
-        return math.inf  # the answer kε₀ + log(1 − δ_RR) exceeds the float range
-    margin = _evaluation_margin(k)
-    # keep every term above target·e^{-60}/k: the rest cannot move δ by a relative 1e-26
-    prof = _RRProfile(eps0, k, log_target - 60.0 - math.log(k))
-    slack = margin  # solve below the target by the allowance, plus as much again for the check's own error
-    for _ in range(60):
-        eps = _rounding.up(prof.epsilon(log_target - margin - slack), 4)
-        # the check is the same upper bound optimal_delta reports: computed δ times e^{margin}
-        if eps == 0.0 or eps == math.inf or float(prof.log_delta(np.asarray(eps))) + margin <= log_target:
-            return eps
-        slack *= 2.0
-    return math.inf  # pragma: no cover - the margin reaches the size of δ itself long before
+_GROUP_SPAN = 64.0  # targets are grouped by ⌊log target / 64⌋: one window and one scale per group
+
+
+def _group_slices(keys: np.ndarray):
+    """The rows of ``keys`` (n × m floats) grouped by equal rows: yields (first row, indices of the group)."""
+    if keys.shape[0] == 0:
+        return
+    if np.all(keys == keys[0]):  # one group (the usual case: one mechanism): no sort
+        yield keys[0], np.arange(keys.shape[0])
+        return
+    _, inverse = np.unique(keys, axis=0, return_inverse=True)
+    inverse = np.ravel(inverse)
+    order = np.argsort(inverse, kind="stable")
+    bounds = np.flatnonzero(np.diff(inverse[order])) + 1
+    for members in np.split(order, bounds):
+        yield keys[members[0]], members
+
+
+def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0: np.ndarray) -> np.ndarray:
+    """The smallest ε with δ(ε) ≤ δ for 1-d arrays, on the safe side by construction.
+
+    Each target is rounded down (:func:`_log_rr_targets`).  The entries are grouped by (ε₀, k, ⌊log target/64⌋):
+    per group the k-fold randomized-response profile is built once, on a window that holds every term above
+    e^{ref − 60}/k (ref = 64·⌊log target/64⌋, below every target of the group), with its piecewise tables
+    (:meth:`_RRProfile.tables`).  Every target of the group is solved in closed form (:meth:`_RRProfile.solve`)
+    below the target by the evaluation margin and as much again, the ε found is rounded up by 4 ulps and
+    checked once by evaluating the profile with its rounding bound (:meth:`_RRProfile.bound`) raised by the
+    margin; the entries that fail are solved again with the extra margin doubled (never a loop of ulp steps).
+    What an entry gets depends only on its own (ε₀, k, δ, δ₀), so an array call equals the scalar calls bit
+    for bit."""
+    log_t = _log_rr_targets(delta, delta0, k)
+    out = np.zeros(eps0.shape)
+    active = (eps0 > 0.0) & (log_t < 0.0)
+    with np.errstate(over="ignore"):
+        huge = active & np.isinf(eps0 * k)  # the answer kε₀ + log(1 − δ_RR) exceeds the float range
+    out[huge] = math.inf
+    live = np.flatnonzero(active & ~huge)
+    keys = np.stack([eps0[live], k[live].astype(float), np.floor(log_t[live] / _GROUP_SPAN)], axis=1)
+    for (e0, kf, bucket), members in _group_slices(keys):
+        idx = live[members]
+        kk = int(kf)
+        ref = _GROUP_SPAN * bucket
+        margin = _evaluation_margin(kk)
+        prof = _RRProfile(float(e0), kk, ref - 60.0 - math.log(kk))
+        if prof.ell.size == 0:
+            continue  # nothing active above the floor: δ_RR(0) ≤ target, ε = 0
+        tables = prof.tables(ref)
+        target = log_t[idx] - ref
+        eps = np.full(idx.size, math.inf)
+        slack = np.full(idx.size, margin)
+        todo = np.arange(idx.size)
+        for _ in range(60):
+            e = np.atleast_1d(_rounding.up(prof.solve(tables, target[todo] - margin - slack[todo]), 4))
+            ok = (e == 0.0) | np.isinf(e) | (prof.bound(tables, e) + margin <= target[todo])
+            eps[todo[ok]] = e[ok]
+            todo = todo[~ok]
+            if todo.size == 0:
+                break
+            slack[todo] *= 2.0  # (the margin reaches the size of δ itself long before 60 rounds; then ε = inf)
+        out[idx] = eps
+    return out
 
 
 def optimal_epsilon(eps0, k, delta, delta0=0.0):
@@ -581,17 +672,18 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     two lattice points the profile is A − B·e^ε, so one pass of cumulative log-sums finds the piece and a
     closed form gives ε (no iteration; ``_RRProfile``).  Time and memory grow like √k; k ≤ 10⁹.
     Returns 0 when δ is at least δ(0).  Raises ``ValueError`` when δ ≤ 1 − (1 − δ₀)^k (no finite ε
-    exists) or on bad input.  Broadcasts over all arguments.
+    exists) or on bad input.  Broadcasts over all arguments: the profile is built once per mechanism (ε₀, k)
+    and per e^64 of target, and all the δ of a group are solved at once (10⁶ values of δ for one mechanism take
+    about 1.5 s; each further mechanism adds about 1 ms); the result of every entry equals its scalar call.
     """
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))
     delta = np.asarray(check_delta(delta, "delta", open_low=True, open_high=True))
     delta0 = np.asarray(_check_delta0(delta0))
     e0, kk, d, d0 = broadcast(eps0=eps0, k=k, delta=delta, delta0=delta0)
-    out = np.empty(e0.shape)
-    for idx in np.ndindex(e0.shape):
-        out[idx] = _optimal_epsilon_scalar(float(e0[idx]), int(kk[idx]), float(d[idx]), float(d0[idx]))
-    return _out(out)
+    flat = _optimal_epsilons(np.ravel(e0).astype(float), np.ravel(kk).astype(np.int64), np.ravel(d).astype(float),
+                             np.ravel(d0).astype(float))
+    return _out(flat.reshape(e0.shape))
 
 
 def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
