@@ -509,7 +509,8 @@ class PrivacyLossDistribution:
 
         def log_cell(centre):
             def f(a, b):  # log(Φ((b − c)/s) − Φ((a − c)/s)), from the side of the smaller tail
-                za, zb = (np.asarray(a) - centre) / s, (np.asarray(b) - centre) / s
+                with np.errstate(over="ignore"):  # a cell edge beyond the float range (a huge h) is ±∞
+                    za, zb = (np.asarray(a) - centre) / s, (np.asarray(b) - centre) / s
                 lower = _log_diff(log_ndtr(zb), log_ndtr(za))
                 upper = _log_diff(log_ndtr(-za), log_ndtr(-zb))
                 return np.where(za > 0, upper, lower)
@@ -669,7 +670,7 @@ class PrivacyLossDistribution:
         """``(lower, upper)`` on P[L > t] (the probability that the loss exceeds t, Definition 2.4's δ′ side),
         from the profile: δ(t) ≤ P[L > t] ≤ δ(t − η)/(1 − e^{−η}) for every η > 0, since
         δ(ε) = ∫_ε^∞ e^{ε − s} P[L > s] ds; the best η of a grid is taken.  Looser than the profile."""
-        t = float(np.asarray(t, dtype=float))
+        t = float(as_float(t, "t", scalar=True))
         lower = float(self.optimistic.delta(np.asarray(t), self.h))
         etas = np.geomspace(1e-4, 30.0, 120)
         vals = self.pessimistic.delta(t - etas, self.h) / -np.expm1(-etas)
