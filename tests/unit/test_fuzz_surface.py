@@ -96,18 +96,27 @@ def _public_functions():
 FUNCTIONS = _public_functions()
 
 
-def _base_call(func):
+def _signature_call(func, valid: dict, *, keywords: bool):
+    """[(name, value, keyword-only?)] for a valid call of ``func`` from the table ``valid`` (factories called),
+    keyword-only parameters included only with ``keywords``; None when a required parameter has no valid value."""
     args = []
     for name, param in inspect.signature(func).parameters.items():
-        if param.kind is param.KEYWORD_ONLY or param.kind is param.VAR_KEYWORD:
+        if param.kind in (param.VAR_KEYWORD, param.VAR_POSITIONAL) or (param.kind is param.KEYWORD_ONLY
+                                                                       and not keywords):
             continue
-        if param.default is not param.empty and name not in VALID:
+        if param.default is not param.empty and name not in valid:
             continue
-        if name not in VALID:
+        if name not in valid:
             return None
-        v = VALID[name]
-        args.append((name, v() if callable(v) and not isinstance(v, (list, tuple)) else v))
+        v = valid[name]
+        args.append((name, v() if callable(v) and not isinstance(v, (list, tuple)) else v,
+                     param.kind is param.KEYWORD_ONLY))
     return args
+
+
+def _base_call(func):
+    found = _signature_call(func, VALID, keywords=False)
+    return None if found is None else [(name, value) for name, value, _ in found]
 
 
 class _Hang(Exception):
@@ -301,18 +310,7 @@ def _object_base(label, func, other):
     if label.startswith("releases.from_fields("):
         kind = label.split("'")[1]
         return [(n, v, True) for n, v in _FROM_FIELDS_BASE[kind].items()]
-    args = []
-    for name, param in inspect.signature(func).parameters.items():
-        if param.kind is param.VAR_KEYWORD or param.kind is param.VAR_POSITIONAL:
-            continue
-        if param.default is not param.empty and name not in METHOD_VALID:
-            continue
-        if name not in METHOD_VALID:
-            return None
-        value = other if name == "other" else METHOD_VALID[name]
-        value = value() if callable(value) and name != "other" else value
-        args.append((name, value, param.kind is param.KEYWORD_ONLY))
-    return args
+    return _signature_call(func, {**METHOD_VALID, "other": other}, keywords=True)
 
 
 def _bound_call(label, func, args):
