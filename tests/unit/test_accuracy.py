@@ -281,6 +281,21 @@ def test_gaussian_log_delta_matches_mpmath(eps):
         assert abs(gaussian_log_delta(eps, sigma) - float(want)) <= 1e-13 * max(1.0, abs(float(want))), (eps, sigma)
 
 
+@pytest.mark.parametrize("u", [0.0, 0.5, 2.0, 5.9, 6.0, 6.1, 12.0, 29.9])
+def test_gaussian_log_delta_where_erfcx_cancels_matches_mpmath(u):
+    """The tail where erfcx(u) − erfcx(u + h) cancels (u < 30, h = Δ/(σ√2) small): the Taylor series in h below
+    u = 6, the differenced asymptotic series above; ε is placed so that −a/√2 = u.  |error| ≤ 1e-13 in log δ."""
+    from dpsemantics.mechanisms import gaussian_log_delta
+
+    for r in [1e-9, 1e-6, 1e-4, 1e-3, 1e-2]:
+        eps = (u * 2**0.5 + r / 2) * r
+        want = _gaussian_log_delta_reference(eps, 1 / r)
+        if want is None or want < -700:
+            continue
+        got = gaussian_log_delta(np.array([eps]), 1 / r)[0]
+        assert abs(got - float(want)) <= 1e-13 * max(1.0, abs(float(want))), (u, r)
+
+
 # ------------------------------------------------------------------------ FFT round-off against exact integers
 
 
