@@ -304,20 +304,6 @@ class _RRProfile:
     def _log_p(self, ell):
         return _log_binom_pmf(ell, self.k, self.log_q, self.log_p, self.q, self.p)
 
-    def log_delta(self, eps: np.ndarray) -> np.ndarray:
-        """log δ_RR(ε) = log Σ_{L_ℓ > ε} P_ℓ (1 − e^{ε − L_ℓ}) with exact lattice gaps (−inf where 0)."""
-        eps = np.asarray(eps, dtype=float)
-        out = np.full(eps.shape, -np.inf)
-        if self.ell.size == 0:
-            return out
-        n = self.k - 2 * self.ell
-        for idx in np.ndindex(eps.shape):
-            gap = _lattice_gap(eps[idx], self.eps0, n)
-            active = gap < 0
-            if np.any(active):
-                out[idx] = logsumexp(self.logP[active] + np.log(-np.expm1(gap[active])))
-        return out
-
     def tables(self, ref: float):
         """The piecewise form of δ_RR in units of e^{ref}, once per profile, for :meth:`solve` and :meth:`bound`.
 
@@ -328,7 +314,7 @@ class _RRProfile:
         they exceed every target of the group, whose targets lie in [e^{ref}, e^{ref + 64})).  The window's
         last piece reaches down to ε = 0 (the terms past it are below target·e^{−60}/k)."""
         e0, ell = self.eps0, self.ell
-        with np.errstate(over="ignore"):
+        with np.errstate(over="ignore", invalid="ignore"):  # ε₀ near the float maximum: ∞ − ∞ in the lower ends
             P = np.exp(np.minimum(self.logP - ref, 700.0))
             g, c = math.exp(-2.0 * e0), -math.expm1(-2.0 * e0)
             T = lfilter([1.0], [1.0, -g], P)
@@ -336,7 +322,7 @@ class _RRProfile:
             last_piece = np.zeros(ell.size, dtype=bool)
             last_piece[-1] = True
             lower = np.where(last_piece, 0.0, np.maximum(upper - 2.0 * e0, 0.0))
-            width = upper - lower
+            width = np.where(np.isinf(upper), np.inf, upper - lower)  # kε₀ beyond the float range: an endless piece
             steps = np.where(width == 2.0 * e0, c, -np.expm1(-width)) * T  # δ gained over each piece
             D = np.cumsum(steps)
         return T, D, upper, lower, width
@@ -365,8 +351,10 @@ class _RRProfile:
         """An upper bound on the float evaluation of log δ_RR(ε) (units of ``tables``; −inf where 0), for many ε:
         on the piece of the last active ℓ (found with the exact lattice gap), δ_RR(ε) = D_{j−1} + T_j(1 − e^{ε−L_j})
         (the positive-sum form of :meth:`tables`), raised by the rounding of the sums that formed it: T_j and
-        D_{j−1} are sums of at most j + 1 positive terms each formed within a few ulps, so the relative error is
-        below (3(j + 1) + 8)·u."""
+        D_{j−1} are sums of at most j + 1 positive terms each formed within a few ulps, and each P_ℓ = e^{log P_ℓ −
+        ref} is off by u·|log P_ℓ − ref| ≤ 800u where it matters, so the relative error is below
+        (3(j + 1) + 808)·u; in the subnormal range each operation may add an absolute 2⁻¹⁰⁷⁵ instead, so
+        (6(j + 1) + 8)·2⁻¹⁰⁷⁴ is added as well."""
         T, D, upper, _, _ = tables
         n = self.k - 2.0 * self.ell
         # the last ℓ with L_ℓ > ε: L decreases along the window, and the lattice points are 2ε₀ apart, so the
@@ -388,7 +376,8 @@ class _RRProfile:
         jj = j[on]
         with np.errstate(divide="ignore"):
             value = np.where(jj > 0, D[np.maximum(jj - 1, 0)], 0.0) + T[jj] * -np.expm1(gap[on])
-            out[on] = np.log(value) + np.log1p((3.0 * (jj + 1) + 8.0) * _U)
+            value = value * (1.0 + (3.0 * (jj + 1) + 808.0) * _U) + (6.0 * (jj + 1) + 8.0) * 2.0**-1074
+            out[on] = np.log(value)
         return out
 
 
@@ -410,78 +399,35 @@ def _log_total(log_rr, delta0: float, k: int):
     return np.logaddexp(log_A, log_rr + log1m_A)
 
 
-_LOG_FLOOR_DELTA = -1500.0  # optimal_delta keeps terms within e^{-1500} of the largest: exact in floats
+def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int) -> np.ndarray:
+    """log δ_RR(ε) for a 1-d array of ε and one mechanism (ε₀ > 0): an upper bound on its float evaluation
+    (:meth:`_RRProfile.bound`), −inf where no loss exceeds ε.
 
-
-def _log_rr_many(eps: np.ndarray, eps0: float, k: int) -> np.ndarray:
-    """log δ_RR at many ε at once, for one (ε₀, k): one window of ℓ, and on the piece of each ε the
-    positive-sum form of :meth:`_RRProfile.epsilon`, δ_RR(ε) = D_{j−1} + T_j (1 − e^{ε − L_j}) (j the last
-    active ℓ, T_j = P_j + e^{−2ε₀}T_{j−1}, D_j = D_{j−1} + (1 − e^{−2ε₀})T_j), with the exact lattice gap.
-    Sums are accumulated in logs; NaN marks an ε the window cannot serve (its caller then takes the
-    one-ε route)."""
-    out = np.full(eps.shape, np.nan)
+    The largest active term sits at ℓ* = min(mode, last active ℓ), and δ_RR(ε) is a sum of terms no larger
+    than a few times P_ℓ*; the entries are grouped by ⌊log P_ℓ* / 64⌋, and per group one profile is built on a
+    window holding every term above e^{ref − 800} (ref = 64·⌊log P_ℓ* / 64⌋; the rest cannot move a float) with
+    its tables in units of e^{ref}, where every δ of the group is evaluated at once.  What an entry gets depends
+    only on its own ε, so an array call equals the scalar calls bit for bit."""
+    out = np.full(eps.shape, -np.inf)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         last = np.floor((k - eps / eps0) / 2)
         last = np.where(np.isfinite(last), last, -1.0)
         gap_hit = _lattice_gap(eps, eps0, k - 2 * last) >= 0  # ε on or above L_last: that ℓ is not active
     last = np.minimum(np.where(gap_hit, last - 1, last), (k + 1) // 2 - 1)
-    out[last < 0] = -np.inf
-    live = last >= 0
-    if not np.any(live):
+    live = np.flatnonzero(last >= 0)
+    if live.size == 0:
         return out
-    mode = _binomial_mode(eps0, k)
     q, p, log_q, log_p = _flip_probabilities(eps0)
-    width = int(40.0 * math.sqrt(k * q * p)) + 50
-    lo = max(0, int(min(np.min(last[live]), mode)) - width)
-    hi = int(min(np.max(last[live]), (k + 1) // 2 - 1))
-    if hi - lo > 5_000_000:
-        return out  # too wide for one window: every ε by its own
-    ell = np.arange(lo, hi + 1, dtype=float)
-    logP = _log_binom_pmf(ell, k, log_q, log_p, q, p)
-    # in logs, so nothing underflows: log T_j = j·log g + logcumsumexp(log P_i − i·log g), i counted from lo
-    log_g = -2.0 * eps0
-    i = np.arange(ell.size, dtype=float)
-    with np.errstate(invalid="ignore"):
-        log_T = i * log_g + np.logaddexp.accumulate(logP - i * log_g)
-        log_D = math.log(-math.expm1(log_g)) + np.logaddexp.accumulate(log_T)
-    j = (last[live] - lo).astype(np.int64)
-    gap = _lattice_gap(eps[live], eps0, k - 2 * last[live])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        head = np.where(j > 0, log_D[np.maximum(j - 1, 0)], -np.inf)
-        res = np.logaddexp(head, log_T[j] + np.log(-np.expm1(gap)))
-    res = np.where(np.isfinite(log_T[j]) | np.isfinite(head), res, np.nan)
-    out[live] = res
+    top = np.minimum(last[live], _binomial_mode(eps0, k))
+    bucket = np.floor(_log_binom_pmf(top, k, log_q, log_p, q, p) / _GROUP_SPAN)
+    for (b,), members in _group_slices(bucket[:, None]):
+        ref = _GROUP_SPAN * b
+        prof = _RRProfile(eps0, k, ref - 800.0)
+        if prof.ell.size == 0:  # (not reached: ℓ* itself is above the floor)
+            continue
+        idx = live[members]
+        out[idx] = prof.bound(prof.tables(ref), eps[idx]) + ref
     return out
-
-
-def _optimal_log_delta_scalar_params(eps, eps0: float, k: int, delta0: float):
-    eps = np.asarray(eps, dtype=float)
-    log_rr = np.full(eps.shape, -np.inf)
-    if eps0 > 0.0:
-        todo = np.ones(eps.shape, dtype=bool)
-        if eps.size > 16:  # many ε for one mechanism: one window, vectorised; the rest one by one
-            log_rr = _log_rr_many(eps, eps0, k)
-            todo = np.isnan(log_rr)
-        for idx in (map(tuple, np.argwhere(todo)) if eps.ndim else ([()] if todo else [])):
-            log_rr[idx] = -np.inf
-            # the largest active term sits at ℓ* = min(mode, last active ℓ); terms e^{-1500} below it are
-            # invisible in floats, so the window is built around it (O(√k) per ε)
-            with np.errstate(over="ignore"):
-                last_active = math.floor((k - eps[idx] / eps0) / 2) if math.isfinite(eps[idx] / eps0) else -1
-            last_active = min(last_active, (k + 1) // 2 - 1)
-            if last_active < 0:
-                continue
-            top = min(last_active, _binomial_mode(eps0, k))
-            prof = _RRProfile(eps0, k, _log_p_at(eps0, k, top) + _LOG_FLOOR_DELTA)
-            log_rr[idx] = prof.log_delta(eps[idx])
-    with np.errstate(divide="ignore"):
-        return _log_total(log_rr, delta0, k)
-
-
-def _log_p_at(eps0: float, k: int, ell: int) -> float:
-    """log P_ℓ of one term (see :class:`_RRProfile`)."""
-    q, p, log_q, log_p = _flip_probabilities(eps0)
-    return float(_log_binom_pmf(np.array([float(ell)]), k, log_q, log_p, q, p)[0])
 
 
 def optimal_log_delta(eps, eps0, k, delta0=0.0):
@@ -494,20 +440,18 @@ def optimal_log_delta(eps, eps0, k, delta0=0.0):
     k = np.asarray(_check_k(k))
     delta0 = np.asarray(_check_delta0(delta0))
     e, e0, kk, d0 = broadcast(eps=eps, eps0=eps0, k=k, delta0=delta0)
-    out = np.empty(e.shape)
-    # group by the mechanism parameters so the lattice is built once per (ε₀, k, δ₀)
-    params = np.stack([np.ravel(e0).astype(float), np.ravel(kk).astype(float), np.ravel(d0).astype(float)], axis=1)
-    if params.shape[0] and np.all(params == params[0]):  # one mechanism (the usual case): no sort
-        groups, which = params[:1], np.zeros(params.shape[0], dtype=np.int64)
-    else:
-        groups, which = np.unique(params, axis=0, return_inverse=True)
-    flat_e, flat_out = np.ravel(e), out.reshape(-1)
-    for g, (a, b, c) in enumerate(groups):
-        mask = np.ravel(which) == g
-        vals = np.atleast_1d(_optimal_log_delta_scalar_params(flat_e[mask], float(a), int(b), float(c)))
+    flat_e = np.ravel(e).astype(float)
+    out = np.empty(flat_e.shape)
+    # grouped by mechanism (ε₀, k, δ₀): the profile is built once per mechanism and per scale of δ
+    keys = np.stack([np.ravel(e0).astype(float), np.ravel(kk).astype(float), np.ravel(d0).astype(float)], axis=1)
+    for (a, b, c), members in _group_slices(keys):
+        kb = int(b)
+        log_rr = _optimal_log_rr(flat_e[members], float(a), kb) if a > 0.0 else np.full(members.size, -np.inf)
+        with np.errstate(divide="ignore"):
+            vals = _log_total(log_rr, float(c), kb)
         # an upper bound: the computed value raised by its evaluation allowance (relative 1e-12 + 1e-14·√k)
-        flat_out[mask] = np.minimum(vals + _evaluation_margin(int(b)), 0.0)
-    return _out(out)
+        out[members] = np.minimum(vals + _evaluation_margin(kb), 0.0)
+    return _out(out.reshape(e.shape))
 
 
 def optimal_delta(eps, eps0, k, delta0=0.0):

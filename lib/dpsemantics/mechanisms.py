@@ -304,8 +304,8 @@ def _gaussian_log_delta_scalar(eps: float, r: float) -> float:
     Balle & Wang (2018), Theorem 8: δ = Φ(a) − e^ε Φ(b), a = r/2 − ε/r, b = −r/2 − ε/r.  Because
     b² − a² = 2ε, e^ε Φ(b) = ½ e^{−a²/2} erfcx(−b/√2): no e^ε is ever formed, and in the tail (a ≤ 0)
     δ = ½ e^{−a²/2} (erfcx(−a/√2) − erfcx(−b/√2)), whose logarithm never underflows.  Where the
-    difference cancels (v − u ≪ u) the asymptotic series is differenced term by term; the remaining
-    ill-conditioned corner (ε ≲ 42r with r < 1e-3, or ε < r²/2 with r < 1e-4) goes to mpmath.
+    difference cancels (v − u ≪ u) it is summed as a series in h = v − u (:func:`_log_erfcx_differences`); the
+    remaining ill-conditioned corner (ε < r²/2 with r < 1e-4) goes to mpmath.
     """
     if r == math.inf:
         return 0.0  # disjoint outputs: δ = 1 at every finite ε
@@ -335,8 +335,8 @@ def _gaussian_log_delta_scalar(eps: float, r: float) -> float:
     eu, ev = float(erfcx(u)), float(erfcx(v))
     diff = eu - ev
     cond = eu / diff if diff > 0 else math.inf
-    if cond > 1e3:
-        return _gaussian_log_delta_mp(eps, r, math.log10(cond) if cond < math.inf else 20 + math.log10(u * _SQRT2 / r))
+    if cond > 1e3:  # the difference cancels: the series in h (see _log_erfcx_differences), not the subtraction
+        return head + float(_log_erfcx_differences(np.array([u]), np.array([r / _SQRT2]))[0])
     return head + math.log(diff)
 
 

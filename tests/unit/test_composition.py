@@ -216,6 +216,23 @@ def test_optimal_epsilon_array_equals_scalar_calls_bit_for_bit():
     assert np.array_equal(many, [C.optimal_epsilon(0.1, 10**4, float(d)) for d in deltas])
 
 
+def test_optimal_delta_array_equals_scalar_calls_bit_for_bit():
+    """optimal_log_delta over an array (many mechanisms, ε from 0 past the largest loss, scales of δ from 1 to
+    e^-700) returns exactly the stacked scalar calls."""
+    rows = []
+    for eps0 in [5e-324, 1e-300, 1e-8, 0.01, 0.7, 30.0, 1.7e308]:
+        for k in [1, 2, 101, 20_001, 10**6]:
+            for delta0 in [0.0, 1e-8]:
+                top = min(k * eps0, 1e300)
+                for eps in [0.0, 1e-300, top * 1e-3, top * 0.3, top * 0.9, top * (1 - 1e-12), top, top * 2, 1e300]:
+                    rows.append((eps, eps0, k, delta0, C.optimal_log_delta(eps, eps0, k, delta0)))
+    eps, eps0, k, delta0, scalar = (np.array(c) for c in zip(*rows))
+    vec = C.optimal_log_delta(eps, eps0, k, delta0)
+    same = (vec == scalar) | (np.isneginf(vec) & np.isneginf(scalar))
+    assert np.all(same), [rows[i] + (vec[i],) for i in np.flatnonzero(~same)[:5]]
+    assert np.any(np.isneginf(scalar)) and np.any(scalar == 0.0) and np.any(scalar < -600)
+
+
 def test_optimal_epsilon_array_reports_the_first_bad_entry():
     """An array with one δ below the reveal mass raises for that entry, naming it, as the scalar call does."""
     with pytest.raises(ValueError, match=r"delta must exceed .*got delta=1e-07"):
