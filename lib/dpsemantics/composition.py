@@ -384,19 +384,19 @@ class _RRProfile:
 _U = np.finfo(float).eps / 2  # the unit round-off
 
 
-def _log_reveal(delta0: float, k: int):
-    """(log A, log(1 − A)) for A = 1 − (1 − δ₀)^k, the part of δ no finite ε removes."""
-    log1m_A = k * math.log1p(-delta0)
-    with np.errstate(divide="ignore"):
-        return float(np.log(-np.expm1(log1m_A))), log1m_A
-
-
-def _log_total(log_rr, delta0: float, k: int):
-    """log of 1 − (1 − δ₀)^k (1 − δ_RR) = A + δ_RR(1 − A), A = 1 − (1 − δ₀)^k, in log space."""
-    if delta0 == 0.0:
-        return log_rr
-    log_A, log1m_A = _log_reveal(delta0, k)
-    return np.logaddexp(log_A, log_rr + log1m_A)
+def _log_total_bound(log_rr, delta0, k: int, *, raised: bool = True):
+    """An upper bound on log of 1 − (1 − δ₀)^k (1 − δ_RR) = A + δ_RR(1 − A), A = 1 − (1 − δ₀)^k, in log space (δ₀
+    may be an array matching log_rr): δ_RR raised by its evaluation margin (``_evaluation_margin``), A by its own
+    rounding — A = −expm1(x), x = k·log1p(−δ₀) within 3u|x| + u, and |x|(1 − A) ≤ A, so A is within 5u relative,
+    allowed 8u — so that a δ just above A keeps a finite ε (the margin is not applied to A).  ``raised=False``:
+    the plain value (the printed lattice formula, :func:`optimal_lattice`)."""
+    log_rr, delta0 = np.asarray(log_rr, dtype=float), np.asarray(delta0, dtype=float)
+    margin = _evaluation_margin(k) if raised else 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log1m_A = k * np.log1p(-delta0)
+        log_A = np.log(-np.expm1(log1m_A)) + (8.0 * _U if raised else 0.0)
+        total = np.where(delta0 == 0.0, log_rr + margin, np.logaddexp(log_A, log_rr + margin + log1m_A))
+    return np.minimum(total, 0.0)
 
 
 def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int) -> np.ndarray:
@@ -447,10 +447,8 @@ def optimal_log_delta(eps, eps0, k, delta0=0.0):
     for (a, b, c), members in _group_slices(keys):
         kb = int(b)
         log_rr = _optimal_log_rr(flat_e[members], float(a), kb) if a > 0.0 else np.full(members.size, -np.inf)
-        with np.errstate(divide="ignore"):
-            vals = _log_total(log_rr, float(c), kb)
-        # an upper bound: the computed value raised by its evaluation allowance (relative 1e-12 + 1e-14·√k)
-        out[members] = np.minimum(vals + _evaluation_margin(kb), 0.0)
+        # an upper bound: δ_RR raised by its evaluation allowance (relative 1e-12 + 1e-14·√k), A by its rounding
+        out[members] = _log_total_bound(log_rr, float(c), kb)
     return _out(out.reshape(e.shape))
 
 
@@ -500,7 +498,7 @@ def optimal_lattice(eps0, k, ell, delta0=0.0):
             log_terms = _log_binom_pmf(j, k, log_q, log_p, q, p) + np.log(-np.expm1(-2.0 * (ell - j) * eps0))
         log_rr = float(logsumexp(log_terms))
     with np.errstate(divide="ignore"):
-        delta = float(np.exp(_log_total(log_rr, delta0, k)))
+        delta = float(np.exp(_log_total_bound(log_rr, delta0, k, raised=False)))
     return eps, min(delta, 1.0)
 
 
@@ -569,10 +567,10 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
     e^{ref − 60}/k (ref = 64·⌊log target/64⌋, below every target of the group), with its piecewise tables
     (:meth:`_RRProfile.tables`).  Every target of the group is solved in closed form (:meth:`_RRProfile.solve`)
     below the target by the evaluation margin and as much again, the ε found is rounded up by 4 ulps and
-    checked once by evaluating the profile with its rounding bound (:meth:`_RRProfile.bound`) raised by the
-    margin; the entries that fail are solved again with the extra margin doubled (never a loop of ulp steps).
-    What an entry gets depends only on its own (ε₀, k, δ, δ₀), so an array call equals the scalar calls bit
-    for bit."""
+    checked once by the upper bound on δ_RR that :func:`optimal_delta` uses (so optimal_delta(ε) ≤ δ holds for
+    the ε returned, up to the rounding of A + δ_RR(1 − A) when δ is within a few ulps of A); the entries that
+    fail are solved again with the extra margin doubled (never a loop of ulp steps).  What an entry gets depends
+    only on its own (ε₀, k, δ, δ₀), so an array call equals the scalar calls bit for bit."""
     log_t = _log_rr_targets(delta, delta0, k)
     out = np.zeros(eps0.shape)
     active = (eps0 > 0.0) & (log_t < 0.0)
@@ -596,7 +594,8 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
         todo = np.arange(idx.size)
         for _ in range(60):
             e = np.atleast_1d(_rounding.up(prof.solve(tables, target[todo] - margin - slack[todo]), 4))
-            ok = (e == 0.0) | np.isinf(e) | (prof.bound(tables, e) + margin <= target[todo])
+            # the check is optimal_delta's own upper bound on δ_RR at e, against the randomized-response target
+            ok = np.isinf(e) | (_optimal_log_rr(e, float(e0), kk) - ref + margin <= target[todo])
             eps[todo[ok]] = e[ok]
             todo = todo[~ok]
             if todo.size == 0:

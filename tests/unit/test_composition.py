@@ -172,13 +172,13 @@ def test_vectorised_matches_scalar():
 
 
 def _hostile_optimal_epsilon_grid():
-    """(ε₀, k, δ, δ₀) over the corners: ε₀ from a subnormal to one whose kε₀ overflows, k from 1 to 10⁶, δ from
+    """(ε₀, k, δ, δ₀) over the corners: ε₀ from a subnormal to one whose kε₀ overflows, k from 1 to 10⁵, δ from
     the smallest float to 1 − 2⁻⁵³ and within 1e-14 of the reveal mass A = 1 − (1 − δ₀)^k (where the target
     is formed at 60 digits); only the combinations for which a finite-or-infinite ε exists (the scalar call
     does not raise)."""
     rows = []
     for eps0 in [5e-324, 1e-300, 1e-8, 0.01, 0.7, 30.0, 700.0, 1.7e308]:
-        for k in [1, 2, 3, 101, 20_001, 10**6]:
+        for k in [1, 2, 3, 101, 20_001, 10**5]:
             for delta0 in [0.0, 1e-12, 1e-8]:
                 reveal = -math.expm1(k * math.log1p(-delta0))
                 deltas = [5e-324, 1e-300, 1e-15, 1e-6, 0.3, 1 - 2**-53]
@@ -221,7 +221,7 @@ def test_optimal_delta_array_equals_scalar_calls_bit_for_bit():
     e^-700) returns exactly the stacked scalar calls."""
     rows = []
     for eps0 in [5e-324, 1e-300, 1e-8, 0.01, 0.7, 30.0, 1.7e308]:
-        for k in [1, 2, 101, 20_001, 10**6]:
+        for k in [1, 2, 101, 20_001, 10**5]:
             for delta0 in [0.0, 1e-8]:
                 top = min(k * eps0, 1e300)
                 for eps in [0.0, 1e-300, top * 1e-3, top * 0.3, top * 0.9, top * (1 - 1e-12), top, top * 2, 1e300]:
