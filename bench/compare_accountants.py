@@ -25,6 +25,13 @@ Three quantities, each row timed in this one process (median of ``--repeats`` ca
    Thm 8, in mpmath).  Each error column says its direction: "+" above the truth (safe for a δ), "−" below.
 5. **optimal_epsilon's time up to k = 10⁹** (no peer: the PLD cannot reach k = 10⁹ at ε₀-exact resolution in
    reasonable time); the row checks that time grows with k.
+6. **Every calibration that broadcasts, over 10⁶ inputs** (seeded random arrays over the ranges a user meets):
+   wall-clock and CPU seconds of one call (no peer).  ``optimal_epsilon`` and ``optimal_delta`` group their inputs
+   by mechanism (ε₀, k): one mechanism with 10⁶ values of δ or ε, and, apart, 10³ distinct mechanisms (their cost
+   is per mechanism, about a millisecond each).
+
+``--sections 2,3,6`` reruns only those sections and keeps the others from the existing ``--out`` file
+(``--only-pld`` is ``--sections 4,5``).
 
 Run through ``make bench`` (peers in their own virtual environment, bench/requirements.txt); writes
 ``_build/bench.json``, which the book's numerics page renders.  A peer that fails to import is reported as
@@ -66,6 +73,16 @@ def timed(fn, repeats: int):
         value = fn()
         times.append(time.perf_counter() - start)
     return value, statistics.median(times)
+
+
+_SECTION_OF = {"composition ε": 1, "zCDP → ε (tight)": 2, "Gaussian σ": 3, "Laplace composition δ": 4,
+               "Laplace composition δ at equal accuracy": 4, "Gaussian composition δ": 4, "optimal_epsilon time": 5,
+               "calibration over many inputs": 6}
+
+
+def _section(r) -> int:
+    """The section (1–6 of the module docstring) a row belongs to."""
+    return _SECTION_OF[r["quantity"]]
 
 
 # --- 50-digit references, from the defining formulas ------------------------------------------------------
@@ -307,6 +324,62 @@ def optimal_epsilon_timing(repeats):
     return rows
 
 
+def broadcast_timing():
+    """Section 6: one call of each broadcasting calibration on seeded random arrays (10⁶ entries unless said)."""
+    from dpsemantics import disclosure
+
+    rng = np.random.default_rng(2026)
+    n = 10**6
+    eps = rng.uniform(0.01, 5.0, n)
+    delta = 10.0 ** rng.uniform(-12, -2, n)
+    rho = 10.0 ** rng.uniform(-4, 0, n)
+    sigma = rng.uniform(0.5, 10.0, n)
+    delta_prime = np.minimum(delta * 10.0 ** rng.uniform(0.1, 3, n), 1.0)
+    few = 10**3  # distinct mechanisms: the cost is per mechanism
+    eps0_few, delta_few = rng.uniform(0.001, 1.0, few), 10.0 ** rng.uniform(-12, -2, few)
+    cases = [
+        ("composition.optimal_epsilon", "one mechanism (ε₀ = 0.1, k = 100), 10⁶ values of δ",
+         n, lambda: composition.optimal_epsilon(0.1, 100, delta)),
+        ("composition.optimal_epsilon", "one mechanism (ε₀ = 0.01, k = 10⁴), 10⁶ values of δ",
+         n, lambda: composition.optimal_epsilon(0.01, 10**4, delta)),
+        ("composition.optimal_epsilon", "10³ distinct mechanisms (ε₀ random, k = 100)",
+         few, lambda: composition.optimal_epsilon(eps0_few, 100, delta_few)),
+        ("composition.optimal_delta", "one mechanism (ε₀ = 0.1, k = 100), 10⁶ values of ε",
+         n, lambda: composition.optimal_delta(eps, 0.1, 100)),
+        ("composition.optimal_delta", "10³ distinct mechanisms (ε₀ random, k = 100)",
+         few, lambda: composition.optimal_delta(eps[:few], eps0_few, 100)),
+        ("composition.advanced_epsilon", "ε₀ and slack δ arrays, k = 100", n,
+         lambda: composition.advanced_epsilon(eps / 10, 100, delta)),
+        ("conversions.zcdp_epsilon", "ρ and δ arrays (Theorem 2.7)", n, lambda: conversions.zcdp_epsilon(rho, delta)),
+        ("conversions.zcdp_epsilon", "ρ and δ arrays, tight=True", n,
+         lambda: conversions.zcdp_epsilon(rho, delta, tight=True)),
+        ("conversions.zcdp_delta", "ρ and ε arrays, tight=True", n,
+         lambda: conversions.zcdp_delta(rho, eps, tight=True)),
+        ("conversions.zcdp_gaussian_delta", "ρ and ε arrays", n, lambda: conversions.zcdp_gaussian_delta(rho, eps)),
+        ("conversions.pdp_epsilon", "ε, δ, δ′ arrays", n, lambda: conversions.pdp_epsilon(eps, delta, delta_prime)),
+        ("conversions.pdp_delta", "ε, δ, ε′ arrays", n, lambda: conversions.pdp_delta(eps, delta, eps + 1.0)),
+        ("mechanisms.gaussian_delta", "ε and σ arrays", n, lambda: mechanisms.gaussian_delta(eps, sigma)),
+        ("mechanisms.laplace_delta", "ε and ε_mech arrays", n, lambda: mechanisms.laplace_delta(eps, eps + 0.5)),
+        ("disclosure.dp_epsilon_for_pdp", "ε′, δ, δ′ arrays", n,
+         lambda: disclosure.dp_epsilon_for_pdp(eps + 1.0, delta, np.minimum(delta * 1e3, 1.0))),
+        ("disclosure.epsilon_for_ratio", "ratio, δ, δ′ arrays", n,
+         lambda: disclosure.epsilon_for_ratio(np.exp(eps + 1.0), delta, np.minimum(delta * 1e3, 1.0))),
+        ("disclosure.epsilon_for_posterior", "posterior, δ, δ′ arrays (prior 0.1)", n,
+         lambda: disclosure.epsilon_for_posterior(0.1, np.full(n, 0.5), delta, np.minimum(delta * 1e3, 1.0))),
+    ]
+    rows = []
+    for name, setting, inputs, fn in cases:
+        wall, cpu = time.perf_counter(), time.process_time()
+        fn()
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        rows.append(dict(quantity="calibration over many inputs", setting=setting, peer="—", function=name,
+                         inputs=inputs, reference=None, ours=None, peer_value=None, ours_rel_error=None,
+                         peer_rel_error=None, seconds_ours=wall, cpu_seconds_ours=cpu, seconds_peer=None,
+                         peer_over_ours=None, error=None))
+        print(f"{name} ({setting}): {wall:.2f} s wall, {cpu:.2f} s CPU")
+    return rows
+
+
 # --- the table -------------------------------------------------------------------------------------------
 
 
@@ -331,17 +404,19 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="k up to 1000 only")
     parser.add_argument("--only-pld", action="store_true", help="only the Laplace/Gaussian composition rows and "
                         "optimal_epsilon's timing (sections 4 and 5), merged into an existing --out file")
+    parser.add_argument("--sections", default="1,2,3,4,5,6", help="the sections to run (comma-separated); the "
+                        "other sections' rows are kept from an existing --out file")
     args = parser.parse_args(argv)
+    sections = {4, 5} if args.only_pld else {int(v) for v in args.sections.split(",")}
     load_start = os.getloadavg()  # the machine may be shared: the load is recorded; ratios are taken in one process
     avail = peers_available()
     ks = [10, 100, 1000] if args.quick else [10, 100, 1000, 10_000, 100_000]
     e0, rows = args.eps0, []
     print("peers:", ", ".join(f"{k} {v or 'missing'}" for k, v in avail.items()))
-    if args.only_pld:  # keep sections 1–3 of the last run
+    if sections != {1, 2, 3, 4, 5, 6}:  # keep the other sections of the last run
         kept = json.loads(Path(args.out).read_text())["rows"]
-        rows = [r for r in kept if not r["quantity"].startswith(
-            ("Laplace composition", "Gaussian composition", "optimal_epsilon"))]
-    for delta0 in () if args.only_pld else (0.0, 1e-8):
+        rows = [r for r in kept if _section(r) not in sections]
+    for delta0 in (0.0, 1e-8) if 1 in sections else ():
         for k in ks:
             delta = k * delta0 + SLACK
             ref = ref_composition(e0, k, delta, delta0)
@@ -358,7 +433,7 @@ def main(argv=None) -> int:
                 rows.append(row("composition ε", "RDP composition (a bound)", "autodp", params, ref, ours,
                                 lambda: autodp_epsilon(e0, delta0, k, delta), args.repeats))
             print(f"composition k={k} delta0={delta0:g} done")
-    for rho in () if args.only_pld else (1e-4, 0.01, 0.3, 5.0):
+    for rho in (1e-4, 0.01, 0.3, 5.0) if 2 in sections else ():
         for delta in (1e-5, 1e-10):
             ref = ref_zcdp(rho, delta)
             params = dict(rho=rho, delta=delta)
@@ -370,7 +445,7 @@ def main(argv=None) -> int:
                     rows.append(row("zCDP → ε (tight)", setting, peer, params, ref, ours, lambda: fn(rho, delta),
                                     args.repeats))
     print("zCDP done")
-    for eps in () if args.only_pld else (0.1, 1.0, 5.0):
+    for eps in (0.1, 1.0, 5.0) if 3 in sections else ():
         for delta in (1e-5, 1e-10):
             ref = ref_sigma(eps, delta)
             if avail["autodp"]:
@@ -378,8 +453,13 @@ def main(argv=None) -> int:
                                 lambda: mechanisms.gaussian_sigma(eps, delta), lambda: autodp_sigma(eps, delta),
                                 args.repeats))
     print("Gaussian done")
-    rows += composition_rows(avail, [1000, 10_000] if args.quick else [1000, 10_000, 100_000, 1_000_000], 1)
-    rows += optimal_epsilon_timing(1 if args.quick else 3)
+    if 4 in sections:
+        rows += composition_rows(avail, [1000, 10_000] if args.quick else [1000, 10_000, 100_000, 1_000_000], 1)
+    if 5 in sections:
+        rows += optimal_epsilon_timing(1 if args.quick else 3)
+    if 6 in sections:
+        rows += broadcast_timing()
+    rows.sort(key=_section)  # the sections in order, whichever were rerun
 
     head = (f"{'quantity':<18} {'peer':<15} {'setting':<32} {'params':<34} {'our rel err':>11} {'peer rel err':>12} "
             f"{'peer/ours time':>14}")
@@ -396,6 +476,9 @@ def main(argv=None) -> int:
             print(f"{r['quantity']:<18} {r['peer']:<15} {r['setting']:<32} k={r['k']:<10g} {fmt_s(r_ours):>11} "
                   f"{fmt_s(r_peer):>12} {ratio:>14}{at}")
             continue
+        if "inputs" in r:
+            print(f"{r['function']:<34} {r['setting']:<52} {r['seconds_ours']:.2f} s ({r['cpu_seconds_ours']:.2f} CPU)")
+            continue
         if r["reference"] is None:
             print(f"{r['quantity']:<18} {'—':<15} {r['setting']:<32} k={r['k']:<10g} {r['seconds_ours']:.3f} s")
             continue
@@ -406,7 +489,7 @@ def main(argv=None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     meta = dict(peers=avail, numpy=np.__version__, python=platform.python_version(), machine=platform.machine(),
                 repeats=args.repeats, reference="mpmath, 50 digits", cpus=os.cpu_count(),
-                load_average_start=load_start, load_average_end=os.getloadavg())
+                load_average_start=load_start, load_average_end=os.getloadavg(), sections=sorted(sections))
     out.write_text(json.dumps(dict(meta=meta, rows=rows), indent=2))
     print(f"\nwrote {out}")
     return 0

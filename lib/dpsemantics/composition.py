@@ -66,12 +66,19 @@ _K_MAX = 10**9  # the exact optimal composition costs O(√k); past 1e9 it takes
 
 
 def _check_k(k, name: str = "k"):
-    """k: a whole number in [1, 10⁹], or an array of them.  Returns an int or an int64 array."""
+    """k: a whole number in [1, 10⁹], or an array of them.  Returns an int or an int64 array.  Arrays of
+    integers or floats are checked at once (the message names the first bad entry, as for a scalar)."""
     if isinstance(k, (bool, np.bool_)) or np.asarray(k).dtype == bool:
         raise ValueError(f"{name} must be a whole number >= 1, not a boolean (got {name}={k!r})")
     if np.ndim(k) == 0:
         return check_positive_int(k.item() if hasattr(k, "item") else k, name, maximum=_K_MAX)
     arr = np.asarray(k)
+    if arr.dtype.kind in "iuf":  # numbers: one pass; the first bad entry goes through the scalar check
+        with np.errstate(invalid="ignore"):
+            bad = ~((arr >= 1) & (arr <= _K_MAX) & (arr == np.floor(arr)))
+        if np.any(bad):
+            check_positive_int(arr[bad].ravel()[0].item(), name, maximum=_K_MAX)  # raises, naming the value
+        return arr.astype(np.int64)
     flat = [check_positive_int(v.item() if hasattr(v, "item") else v, name, maximum=_K_MAX) for v in arr.ravel()]
     return np.asarray(flat, dtype=np.int64).reshape(arr.shape)
 
@@ -248,7 +255,7 @@ def _lattice_gap(eps: np.ndarray, eps0: float, n: np.ndarray) -> np.ndarray:
             hi = t - (t - x)
             return hi, x - hi
         nh, nl = halves(n)
-        eh, el = halves(np.full_like(n, eps0))
+        eh, el = halves(eps0)  # ε₀ is one number: split once
         err = ((nh * eh - prod) + nh * el + nl * eh) + nl * el
         gap = (eps - prod) - err
     return np.where(np.isfinite(prod), gap, -np.inf)
@@ -296,144 +303,130 @@ class _RRProfile:
     def _log_p(self, ell):
         return _log_binom_pmf(ell, self.k, self.log_q, self.log_p, self.q, self.p)
 
-    def log_delta(self, eps: np.ndarray) -> np.ndarray:
-        """log δ_RR(ε) = log Σ_{L_ℓ > ε} P_ℓ (1 − e^{ε − L_ℓ}) with exact lattice gaps (−inf where 0)."""
-        eps = np.asarray(eps, dtype=float)
-        out = np.full(eps.shape, -np.inf)
-        if self.ell.size == 0:
-            return out
-        n = self.k - 2 * self.ell
-        for idx in np.ndindex(eps.shape):
-            gap = _lattice_gap(eps[idx], self.eps0, n)
-            active = gap < 0
-            if np.any(active):
-                out[idx] = logsumexp(self.logP[active] + np.log(-np.expm1(gap[active])))
-        return out
-
-    def epsilon(self, log_target: float) -> float:
-        """The smallest ε ≥ 0 with δ_RR(ε) ≤ target, in one pass and a closed form.
+    def tables(self, ref: float):
+        """The piecewise form of δ_RR in units of e^{ref}, once per profile, for :meth:`solve` and :meth:`bound`.
 
         On a piece [lower_j, L_j] between lattice points only ℓ ≤ j are active, so δ_RR(ε) = A_j − e^ε B_j
         with A_j = Σ_{ℓ≤j} P_ℓ, B_j = Σ_{ℓ≤j} P_ℓ e^{−L_ℓ}.  With T_j = e^{L_j} B_j = P_j + e^{−2ε₀} T_{j−1}
         (a positive recurrence) the values at the lower ends are D_j = D_{j−1} + (1 − e^{−2ε₀}) T_j — sums of
-        positive terms only, computed in linear space scaled by the target.  The first j with D_j ≥ target
-        holds the answer, in closed form from whichever end of the piece is nearer:
-        ε = lower_j + log1p((D_j − t)/C_j), C_j = e^{−2ε₀} T_j, or ε = L_j + log1p(−(t − D_{j−1})/T_j).
-        Past the window the neglected terms are below target·e^{−60}, so the last piece reaches down to 0.
-        """
-        if self.ell.size == 0:
-            return 0.0
+        positive terms only, in linear space scaled by e^{ref} (terms above e^{ref + 700} are capped there:
+        they exceed every target of the group, whose targets lie in [e^{ref}, e^{ref + 64})).  The window's
+        last piece reaches down to ε = 0 (the terms past it are below target·e^{−60}/k)."""
         e0, ell = self.eps0, self.ell
-        with np.errstate(over="ignore"):
-            P = np.exp(np.minimum(self.logP - log_target, 700.0))  # target = 1 in these units
+        with np.errstate(over="ignore", invalid="ignore"):  # ε₀ near the float maximum: ∞ − ∞ in the lower ends
+            P = np.exp(np.minimum(self.logP - ref, 700.0))
             g, c = math.exp(-2.0 * e0), -math.expm1(-2.0 * e0)
             T = lfilter([1.0], [1.0, -g], P)
             upper = e0 * (self.k - 2.0 * ell)
             last_piece = np.zeros(ell.size, dtype=bool)
-            last_piece[-1] = True  # the window's last term: its piece reaches down to ε = 0
+            last_piece[-1] = True
             lower = np.where(last_piece, 0.0, np.maximum(upper - 2.0 * e0, 0.0))
-            width = upper - lower
+            width = np.where(np.isinf(upper), np.inf, upper - lower)  # kε₀ beyond the float range: an endless piece
             steps = np.where(width == 2.0 * e0, c, -np.expm1(-width)) * T  # δ gained over each piece
             D = np.cumsum(steps)
-        j = int(np.searchsorted(D, 1.0, side="left"))
-        if j >= ell.size:
-            return 0.0  # δ_RR(0) ≤ target
-        D_j, D_prev, T_j = D[j], (D[j - 1] if j > 0 else 0.0), T[j]
-        C_j = T_j * math.exp(-width[j])
-        if D_j - 1.0 <= 1.0 - D_prev:
-            eps = lower[j] + math.log1p((D_j - 1.0) / C_j)
-        else:
-            eps = upper[j] + math.log1p(-(1.0 - D_prev) / T_j)
-        return float(min(max(eps, lower[j]), upper[j]))
+        return T, D, upper, lower, width
+
+    def solve(self, tables, log_target: np.ndarray) -> np.ndarray:
+        """The smallest ε ≥ 0 with δ_RR(ε) ≤ e^{log_target} (``log_target`` in the units of ``tables``), for
+        many targets at once: the first j with D_j ≥ target holds the answer, in closed form from whichever
+        end of the piece is nearer: ε = lower_j + log1p((D_j − t)/C_j), C_j = e^{−2ε₀}T_j, or
+        ε = L_j + log1p(−(t − D_{j−1})/T_j)."""
+        T, D, upper, lower, width = tables
+        t = np.exp(log_target)
+        j = np.searchsorted(D, t, side="left")
+        out = np.zeros(t.shape)
+        on = j < D.size  # past the window: δ_RR(0) ≤ target, ε = 0
+        j, t = j[on], t[on]
+        D_j, D_prev, T_j = D[j], np.where(j > 0, D[np.maximum(j - 1, 0)], 0.0), T[j]
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            C_j = T_j * np.exp(-width[j])
+            near_lower = D_j - t <= t - D_prev
+            eps = np.where(near_lower, lower[j] + np.log1p((D_j - t) / C_j), upper[j] + np.log1p(-(t - D_prev) / T_j))
+        eps = np.where(np.isnan(eps), upper[j], eps)  # (not reached: the chosen branch is finite) the safe end
+        out[on] = np.minimum(np.maximum(eps, lower[j]), upper[j])
+        return out
+
+    def bound(self, tables, eps: np.ndarray) -> np.ndarray:
+        """An upper bound on the float evaluation of log δ_RR(ε) (units of ``tables``; −inf where 0), for many ε:
+        on the piece of the last active ℓ (found with the exact lattice gap), δ_RR(ε) = D_{j−1} + T_j(1 − e^{ε−L_j})
+        (the positive-sum form of :meth:`tables`), raised by the rounding of the sums that formed it: T_j and
+        D_{j−1} are sums of at most j + 1 positive terms each formed within a few ulps, and each P_ℓ = e^{log P_ℓ −
+        ref} is off by u·|log P_ℓ − ref| ≤ 800u where it matters, so the relative error is below
+        (3(j + 1) + 808)·u; in the subnormal range each operation may add an absolute 2⁻¹⁰⁷⁵ instead, so
+        (6(j + 1) + 8)·2⁻¹⁰⁷⁴ is added as well."""
+        T, D, upper, _, _ = tables
+        n = self.k - 2.0 * self.ell
+        # the last ℓ with L_ℓ > ε: L decreases along the window, and the lattice points are 2ε₀ apart, so the
+        # float search is off by at most one; the exact gaps of the two candidates decide
+        j = np.searchsorted(-upper, -eps, side="left") - 1
+        nxt = np.minimum(j + 1, D.size - 1)
+        here = np.maximum(j, 0)
+        gap_next = _lattice_gap(eps, self.eps0, n[nxt])
+        gap_here = _lattice_gap(eps, self.eps0, n[here])
+        take_next = (j + 1 < D.size) & (gap_next < 0)
+        take_here = ~take_next & (j >= 0) & (gap_here < 0)
+        j = np.where(take_next, j + 1, np.where(take_here, j, j - 1))
+        gap = np.where(take_next, gap_next, gap_here)
+        redo = ~take_next & ~take_here & (j >= 0)  # stepped back one: its gap is formed anew
+        if np.any(redo):
+            gap[redo] = _lattice_gap(eps[redo], self.eps0, n[j[redo]])
+        out = np.full(eps.shape, -np.inf)
+        on = j >= 0
+        jj = j[on]
+        with np.errstate(divide="ignore"):
+            value = np.where(jj > 0, D[np.maximum(jj - 1, 0)], 0.0) + T[jj] * -np.expm1(gap[on])
+            value = value * (1.0 + (3.0 * (jj + 1) + 808.0) * _U) + (6.0 * (jj + 1) + 8.0) * 2.0**-1074
+            out[on] = np.log(value)
+        return out
 
 
-def _log_reveal(delta0: float, k: int):
-    """(log A, log(1 − A)) for A = 1 − (1 − δ₀)^k, the part of δ no finite ε removes."""
-    log1m_A = k * math.log1p(-delta0)
-    with np.errstate(divide="ignore"):
-        return float(np.log(-np.expm1(log1m_A))), log1m_A
+_U = np.finfo(float).eps / 2  # the unit round-off
 
 
-def _log_total(log_rr, delta0: float, k: int):
-    """log of 1 − (1 − δ₀)^k (1 − δ_RR) = A + δ_RR(1 − A), A = 1 − (1 − δ₀)^k, in log space."""
-    if delta0 == 0.0:
-        return log_rr
-    log_A, log1m_A = _log_reveal(delta0, k)
-    return np.logaddexp(log_A, log_rr + log1m_A)
+def _log_total_bound(log_rr, delta0, k: int, *, raised: bool = True):
+    """An upper bound on log of 1 − (1 − δ₀)^k (1 − δ_RR) = A + δ_RR(1 − A), A = 1 − (1 − δ₀)^k, in log space (δ₀
+    may be an array matching log_rr): δ_RR raised by its evaluation margin (``_evaluation_margin``), A by its own
+    rounding — A = −expm1(x), x = k·log1p(−δ₀) within 3u|x| + u, and |x|(1 − A) ≤ A, so A is within 5u relative,
+    allowed 8u — so that a δ just above A keeps a finite ε (the margin is not applied to A).  ``raised=False``:
+    the plain value (the printed lattice formula, :func:`optimal_lattice`)."""
+    log_rr, delta0 = np.asarray(log_rr, dtype=float), np.asarray(delta0, dtype=float)
+    margin = _evaluation_margin(k) if raised else 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log1m_A = k * np.log1p(-delta0)
+        log_A = np.log(-np.expm1(log1m_A)) + (8.0 * _U if raised else 0.0)
+        total = np.where(delta0 == 0.0, log_rr + margin, np.logaddexp(log_A, log_rr + margin + log1m_A))
+    return np.minimum(total, 0.0)
 
 
-_LOG_FLOOR_DELTA = -1500.0  # optimal_delta keeps terms within e^{-1500} of the largest: exact in floats
+def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int) -> np.ndarray:
+    """log δ_RR(ε) for a 1-d array of ε and one mechanism (ε₀ > 0): an upper bound on its float evaluation
+    (:meth:`_RRProfile.bound`), −inf where no loss exceeds ε.
 
-
-def _log_rr_many(eps: np.ndarray, eps0: float, k: int) -> np.ndarray:
-    """log δ_RR at many ε at once, for one (ε₀, k): one window of ℓ, and on the piece of each ε the
-    positive-sum form of :meth:`_RRProfile.epsilon`, δ_RR(ε) = D_{j−1} + T_j (1 − e^{ε − L_j}) (j the last
-    active ℓ, T_j = P_j + e^{−2ε₀}T_{j−1}, D_j = D_{j−1} + (1 − e^{−2ε₀})T_j), with the exact lattice gap.
-    Sums are accumulated in logs; NaN marks an ε the window cannot serve (its caller then takes the
-    one-ε route)."""
-    out = np.full(eps.shape, np.nan)
+    The largest active term sits at ℓ* = min(mode, last active ℓ), and δ_RR(ε) is a sum of terms no larger
+    than a few times P_ℓ*; the entries are grouped by ⌊log P_ℓ* / 64⌋, and per group one profile is built on a
+    window holding every term above e^{ref − 800} (ref = 64·⌊log P_ℓ* / 64⌋; the rest cannot move a float) with
+    its tables in units of e^{ref}, where every δ of the group is evaluated at once.  What an entry gets depends
+    only on its own ε, so an array call equals the scalar calls bit for bit."""
+    out = np.full(eps.shape, -np.inf)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         last = np.floor((k - eps / eps0) / 2)
         last = np.where(np.isfinite(last), last, -1.0)
         gap_hit = _lattice_gap(eps, eps0, k - 2 * last) >= 0  # ε on or above L_last: that ℓ is not active
     last = np.minimum(np.where(gap_hit, last - 1, last), (k + 1) // 2 - 1)
-    out[last < 0] = -np.inf
-    live = last >= 0
-    if not np.any(live):
+    live = np.flatnonzero(last >= 0)
+    if live.size == 0:
         return out
-    mode = _binomial_mode(eps0, k)
     q, p, log_q, log_p = _flip_probabilities(eps0)
-    width = int(40.0 * math.sqrt(k * q * p)) + 50
-    lo = max(0, int(min(np.min(last[live]), mode)) - width)
-    hi = int(min(np.max(last[live]), (k + 1) // 2 - 1))
-    if hi - lo > 5_000_000:
-        return out  # too wide for one window: every ε by its own
-    ell = np.arange(lo, hi + 1, dtype=float)
-    logP = _log_binom_pmf(ell, k, log_q, log_p, q, p)
-    # in logs, so nothing underflows: log T_j = j·log g + logcumsumexp(log P_i − i·log g), i counted from lo
-    log_g = -2.0 * eps0
-    i = np.arange(ell.size, dtype=float)
-    with np.errstate(invalid="ignore"):
-        log_T = i * log_g + np.logaddexp.accumulate(logP - i * log_g)
-        log_D = math.log(-math.expm1(log_g)) + np.logaddexp.accumulate(log_T)
-    j = (last[live] - lo).astype(np.int64)
-    gap = _lattice_gap(eps[live], eps0, k - 2 * last[live])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        head = np.where(j > 0, log_D[np.maximum(j - 1, 0)], -np.inf)
-        res = np.logaddexp(head, log_T[j] + np.log(-np.expm1(gap)))
-    res = np.where(np.isfinite(log_T[j]) | np.isfinite(head), res, np.nan)
-    out[live] = res
+    top = np.minimum(last[live], _binomial_mode(eps0, k))
+    bucket = np.floor(_log_binom_pmf(top, k, log_q, log_p, q, p) / _GROUP_SPAN)
+    for (b,), members in _group_slices(bucket[:, None]):
+        ref = _GROUP_SPAN * b
+        prof = _RRProfile(eps0, k, ref - 800.0)
+        if prof.ell.size == 0:  # (not reached: ℓ* itself is above the floor)
+            continue
+        idx = live[members]
+        out[idx] = prof.bound(prof.tables(ref), eps[idx]) + ref
     return out
-
-
-def _optimal_log_delta_scalar_params(eps, eps0: float, k: int, delta0: float):
-    eps = np.asarray(eps, dtype=float)
-    log_rr = np.full(eps.shape, -np.inf)
-    if eps0 > 0.0:
-        todo = np.ones(eps.shape, dtype=bool)
-        if eps.size > 16:  # many ε for one mechanism: one window, vectorised; the rest one by one
-            log_rr = _log_rr_many(eps, eps0, k)
-            todo = np.isnan(log_rr)
-        for idx in (map(tuple, np.argwhere(todo)) if eps.ndim else ([()] if todo else [])):
-            log_rr[idx] = -np.inf
-            # the largest active term sits at ℓ* = min(mode, last active ℓ); terms e^{-1500} below it are
-            # invisible in floats, so the window is built around it (O(√k) per ε)
-            with np.errstate(over="ignore"):
-                last_active = math.floor((k - eps[idx] / eps0) / 2) if math.isfinite(eps[idx] / eps0) else -1
-            last_active = min(last_active, (k + 1) // 2 - 1)
-            if last_active < 0:
-                continue
-            top = min(last_active, _binomial_mode(eps0, k))
-            prof = _RRProfile(eps0, k, _log_p_at(eps0, k, top) + _LOG_FLOOR_DELTA)
-            log_rr[idx] = prof.log_delta(eps[idx])
-    with np.errstate(divide="ignore"):
-        return _log_total(log_rr, delta0, k)
-
-
-def _log_p_at(eps0: float, k: int, ell: int) -> float:
-    """log P_ℓ of one term (see :class:`_RRProfile`)."""
-    q, p, log_q, log_p = _flip_probabilities(eps0)
-    return float(_log_binom_pmf(np.array([float(ell)]), k, log_q, log_p, q, p)[0])
 
 
 def optimal_log_delta(eps, eps0, k, delta0=0.0):
@@ -446,20 +439,16 @@ def optimal_log_delta(eps, eps0, k, delta0=0.0):
     k = np.asarray(_check_k(k))
     delta0 = np.asarray(_check_delta0(delta0))
     e, e0, kk, d0 = broadcast(eps=eps, eps0=eps0, k=k, delta0=delta0)
-    out = np.empty(e.shape)
-    # group by the mechanism parameters so the lattice is built once per (ε₀, k, δ₀)
-    params = np.stack([np.ravel(e0).astype(float), np.ravel(kk).astype(float), np.ravel(d0).astype(float)], axis=1)
-    if params.shape[0] and np.all(params == params[0]):  # one mechanism (the usual case): no sort
-        groups, which = params[:1], np.zeros(params.shape[0], dtype=np.int64)
-    else:
-        groups, which = np.unique(params, axis=0, return_inverse=True)
-    flat_e, flat_out = np.ravel(e), out.reshape(-1)
-    for g, (a, b, c) in enumerate(groups):
-        mask = np.ravel(which) == g
-        vals = np.atleast_1d(_optimal_log_delta_scalar_params(flat_e[mask], float(a), int(b), float(c)))
-        # an upper bound: the computed value raised by its evaluation allowance (relative 1e-12 + 1e-14·√k)
-        flat_out[mask] = np.minimum(vals + _evaluation_margin(int(b)), 0.0)
-    return _out(out)
+    flat_e = np.ravel(e).astype(float)
+    out = np.empty(flat_e.shape)
+    # grouped by mechanism (ε₀, k, δ₀): the profile is built once per mechanism and per scale of δ
+    keys = np.stack([np.ravel(e0).astype(float), np.ravel(kk).astype(float), np.ravel(d0).astype(float)], axis=1)
+    for (a, b, c), members in _group_slices(keys):
+        kb = int(b)
+        log_rr = _optimal_log_rr(flat_e[members], float(a), kb) if a > 0.0 else np.full(members.size, -np.inf)
+        # an upper bound: δ_RR raised by its evaluation allowance (relative 1e-12 + 1e-14·√k), A by its rounding
+        out[members] = _log_total_bound(log_rr, float(c), kb)
+    return _out(out.reshape(e.shape))
 
 
 def optimal_delta(eps, eps0, k, delta0=0.0):
@@ -508,36 +497,40 @@ def optimal_lattice(eps0, k, ell, delta0=0.0):
             log_terms = _log_binom_pmf(j, k, log_q, log_p, q, p) + np.log(-np.expm1(-2.0 * (ell - j) * eps0))
         log_rr = float(logsumexp(log_terms))
     with np.errstate(divide="ignore"):
-        delta = float(np.exp(_log_total(log_rr, delta0, k)))
+        delta = float(np.exp(_log_total_bound(log_rr, delta0, k, raised=False)))
     return eps, min(delta, 1.0)
 
 
-def _log_rr_target(delta: float, delta0: float, k: int) -> float:
+def _log_rr_targets(delta: np.ndarray, delta0: np.ndarray, k: np.ndarray) -> np.ndarray:
     """log of the randomized-response part's target, (δ − A)/(1 − A) with A = 1 − (1 − δ₀)^k, rounded
-    *down*; raises ``ValueError`` unless δ > A.
+    *down*, for 1-d arrays; raises ``ValueError`` (naming the first offending entry) unless δ > A.
 
     (δ − A)/(1 − A) = 1 − (1 − δ)/(1 − δ₀)^k = −expm1(x), x = log1p(−δ) − k·log1p(−δ₀), with no A ever
     formed.  x is known to within a few ulps of its two terms; where that is not small against x
     (δ within a relative ~1e-6 of A) x is formed again at 60 digits (δ and δ₀ are exact binary numbers).
-    The bound on x's error is added before the target is taken, so the target is never overstated.
-    """
-    if delta0 == 0.0:
-        return math.log(delta)
-    a, b = math.log1p(-delta), k * math.log1p(-delta0)
+    The bound on x's error is added before the target is taken, so the target is never overstated; the
+    logarithm is then lowered by its own rounding (4 ulps of the result and 4e-16 for the argument's)."""
+    kf = k.astype(float)
+    a, b = np.log1p(-delta), kf * np.log1p(-delta0)
     x = a - b
-    err = 4.0 * (math.ulp(a) + math.ulp(b))
-    if not x + err < -1e6 * err:  # cancellation: redo x in high precision
+    err = 4.0 * (np.spacing(np.abs(a)) + np.spacing(np.abs(b)))
+    redo = np.flatnonzero((delta0 > 0) & ~(x + err < -1e6 * err))
+    for i in redo:  # cancellation: redo x in high precision (rare: δ within a relative 1e-6 of A)
         with mpmath.workdps(60):
-            xm = mpmath.log1p(-mpmath.mpf(delta)) - k * mpmath.log1p(-mpmath.mpf(delta0))
-            x, err = float(xm), abs(float(xm)) * 1e-15 + 1e-300
-    if not x + err < 0.0:
-        A = -math.expm1(b)
+            xm = mpmath.log1p(-mpmath.mpf(float(delta[i]))) - int(k[i]) * mpmath.log1p(-mpmath.mpf(float(delta0[i])))
+            x[i], err[i] = float(xm), abs(float(xm)) * 1e-15 + 1e-300
+    bad = np.flatnonzero((delta0 > 0) & ~(x + err < 0.0))
+    if bad.size:
+        i = bad[0]
+        A = -math.expm1(float(b[i]))
         raise ValueError(
             f"delta must exceed 1 - (1 - delta0)**k = {A!r} for a finite epsilon to exist "
-            f"(got delta={delta!r}, delta0={delta0!r}, k={k})"
+            f"(got delta={float(delta[i])!r}, delta0={float(delta0[i])!r}, k={int(k[i])})"
         )
-    # −expm1 is decreasing in x: x + err gives a target at most the exact one (expm1 itself within 1 ulp)
-    return math.log(-math.expm1(x + err)) - 4e-16
+    with np.errstate(divide="ignore"):
+        # −expm1 is decreasing in x: x + err gives a target at most the exact one (expm1 itself within 1 ulp)
+        lt = np.where(delta0 > 0, np.log(-np.expm1(np.minimum(x + err, 0.0))), np.log(delta))
+    return lt - (4.0 * np.spacing(np.abs(lt)) + 4e-16)
 
 
 def _evaluation_margin(k: int) -> float:
@@ -547,27 +540,68 @@ def _evaluation_margin(k: int) -> float:
     return _SAFETY + 1e-14 * math.sqrt(k)
 
 
-def _optimal_epsilon_scalar(eps0: float, k: int, delta: float, delta0: float) -> float:
-    """The smallest ε with δ(ε) ≤ δ, on the safe side by construction: the target is rounded down
-    (:func:`_log_rr_target`), lowered by the evaluation margin, solved in closed form, and the ε found
-    is checked once by evaluating the profile; if the check fails the margin is doubled (never a loop of
-    ulp steps)."""
-    log_target = _log_rr_target(delta, delta0, k)
-    if eps0 == 0.0 or log_target >= 0.0:
-        return 0.0
-    if math.isinf(eps0 * k):
-        return math.inf  # the answer kε₀ + log(1 − δ_RR) exceeds the float range
-    margin = _evaluation_margin(k)
-    # keep every term above target·e^{-60}/k: the rest cannot move δ by a relative 1e-26
-    prof = _RRProfile(eps0, k, log_target - 60.0 - math.log(k))
-    slack = margin  # solve below the target by the allowance, plus as much again for the check's own error
-    for _ in range(60):
-        eps = _rounding.up(prof.epsilon(log_target - margin - slack), 4)
-        # the check is the same upper bound optimal_delta reports: computed δ times e^{margin}
-        if eps == 0.0 or eps == math.inf or float(prof.log_delta(np.asarray(eps))) + margin <= log_target:
-            return eps
-        slack *= 2.0
-    return math.inf  # pragma: no cover - the margin reaches the size of δ itself long before
+_GROUP_SPAN = 64.0  # targets are grouped by ⌊log target / 64⌋: one window and one scale per group
+
+
+def _group_slices(keys: np.ndarray):
+    """The rows of ``keys`` (n × m floats) grouped by equal rows: yields (first row, indices of the group)."""
+    if keys.shape[0] == 0:
+        return
+    if np.all(keys == keys[0]):  # one group (the usual case: one mechanism): no sort
+        yield keys[0], np.arange(keys.shape[0])
+        return
+    _, inverse = np.unique(keys, axis=0, return_inverse=True)
+    inverse = np.ravel(inverse)
+    order = np.argsort(inverse, kind="stable")
+    bounds = np.flatnonzero(np.diff(inverse[order])) + 1
+    for members in np.split(order, bounds):
+        yield keys[members[0]], members
+
+
+def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0: np.ndarray) -> np.ndarray:
+    """The smallest ε with δ(ε) ≤ δ for 1-d arrays, on the safe side by construction.
+
+    Each target is rounded down (:func:`_log_rr_targets`).  The entries are grouped by (ε₀, k, ⌊log target/64⌋):
+    per group the k-fold randomized-response profile is built once, on a window that holds every term above
+    e^{ref − 60}/k (ref = 64·⌊log target/64⌋, below every target of the group), with its piecewise tables
+    (:meth:`_RRProfile.tables`).  Every target of the group is solved in closed form (:meth:`_RRProfile.solve`)
+    below the target by the evaluation margin and as much again, the ε found is rounded up by 4 ulps and
+    checked once by the upper bound on δ_RR that :func:`optimal_delta` uses (so optimal_delta(ε) ≤ δ holds for
+    the ε returned, up to the rounding of A + δ_RR(1 − A) when δ is within a few ulps of A); the entries that
+    fail are solved again with the extra margin doubled (never a loop of ulp steps).  What an entry gets depends
+    only on its own (ε₀, k, δ, δ₀), so an array call equals the scalar calls bit for bit."""
+    log_t = _log_rr_targets(delta, delta0, k)
+    out = np.zeros(eps0.shape)
+    active = (eps0 > 0.0) & (log_t < 0.0)
+    with np.errstate(over="ignore"):
+        huge = active & np.isinf(eps0 * k)  # the answer kε₀ + log(1 − δ_RR) exceeds the float range
+    out[huge] = math.inf
+    live = np.flatnonzero(active & ~huge)
+    keys = np.stack([eps0[live], k[live].astype(float), np.floor(log_t[live] / _GROUP_SPAN)], axis=1)
+    for (e0, kf, bucket), members in _group_slices(keys):
+        idx = live[members]
+        kk = int(kf)
+        ref = _GROUP_SPAN * bucket
+        margin = _evaluation_margin(kk)
+        prof = _RRProfile(float(e0), kk, ref - 60.0 - math.log(kk))
+        if prof.ell.size == 0:
+            continue  # nothing active above the floor: δ_RR(0) ≤ target, ε = 0
+        tables = prof.tables(ref)
+        target = log_t[idx] - ref
+        eps = np.full(idx.size, math.inf)
+        slack = np.full(idx.size, margin)
+        todo = np.arange(idx.size)
+        for _ in range(60):
+            e = np.atleast_1d(_rounding.up(prof.solve(tables, target[todo] - margin - slack[todo]), 4))
+            # the check is optimal_delta's own upper bound on δ_RR at e, against the randomized-response target
+            ok = np.isinf(e) | (_optimal_log_rr(e, float(e0), kk) - ref + margin <= target[todo])
+            eps[todo[ok]] = e[ok]
+            todo = todo[~ok]
+            if todo.size == 0:
+                break
+            slack[todo] *= 2.0  # (the margin reaches the size of δ itself long before 60 rounds; then ε = inf)
+        out[idx] = eps
+    return out
 
 
 def optimal_epsilon(eps0, k, delta, delta0=0.0):
@@ -580,17 +614,18 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     two lattice points the profile is A − B·e^ε, so one pass of cumulative log-sums finds the piece and a
     closed form gives ε (no iteration; ``_RRProfile``).  Time and memory grow like √k; k ≤ 10⁹.
     Returns 0 when δ is at least δ(0).  Raises ``ValueError`` when δ ≤ 1 − (1 − δ₀)^k (no finite ε
-    exists) or on bad input.  Broadcasts over all arguments.
+    exists) or on bad input.  Broadcasts over all arguments: the profile is built once per mechanism (ε₀, k)
+    and per e^64 of target, and all the δ of a group are solved at once (10⁶ values of δ for one mechanism take
+    about 1.5 s; each further mechanism adds about 1 ms); the result of every entry equals its scalar call.
     """
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))
     delta = np.asarray(check_delta(delta, "delta", open_low=True, open_high=True))
     delta0 = np.asarray(_check_delta0(delta0))
     e0, kk, d, d0 = broadcast(eps0=eps0, k=k, delta=delta, delta0=delta0)
-    out = np.empty(e0.shape)
-    for idx in np.ndindex(e0.shape):
-        out[idx] = _optimal_epsilon_scalar(float(e0[idx]), int(kk[idx]), float(d[idx]), float(d0[idx]))
-    return _out(out)
+    flat = _optimal_epsilons(np.ravel(e0).astype(float), np.ravel(kk).astype(np.int64), np.ravel(d).astype(float),
+                             np.ravel(d0).astype(float))
+    return _out(flat.reshape(e0.shape))
 
 
 def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:

@@ -26,9 +26,9 @@ is an FFT.  Two discretisations bound the exact profile from both sides, for any
 Composition uses exact-direction truncation: after each convolution, mass below 1e-30 at either end is moved
 to the safe side (pessimistic: the upper end to +∞, the lower end to the lowest kept point; optimistic: the
 upper end to the highest kept point, the lower end dropped), and the FFT's round-off is carried as a bound
-as a bound on the Euclidean norm of the error vector (``err``); a sum of n entries with weights in [0, 1] is
-then off by at most √n·err (Cauchy–Schwarz), which is added to the pessimistic δ and subtracted from the
-optimistic one.  ``self_compose(k)`` squares and multiplies (O(log k) convolutions).
+on the Euclidean norm of the error vector (``err``, proved under the FFT error model stated below); a sum
+of n entries with weights in [0, 1] is then off by at most √n·err (Cauchy–Schwarz), which is added to the
+pessimistic δ and subtracted from the optimistic one.  ``self_compose(k)`` squares and multiplies (O(log k) convolutions).
 
 :class:`PrivacyLossDistribution` is the interface: constructors :meth:`~PrivacyLossDistribution.laplace`, :meth:`~PrivacyLossDistribution.gaussian`,
 :meth:`~PrivacyLossDistribution.geometric`, :meth:`~PrivacyLossDistribution.randomized_response`, :meth:`~PrivacyLossDistribution.approximate_dp`, :meth:`~PrivacyLossDistribution.from_atoms`, :meth:`~PrivacyLossDistribution.mixture`; :meth:`~PrivacyLossDistribution.compose`,
@@ -54,6 +54,109 @@ _TAIL = 1e-30  # mass this small at either end of a lattice is moved to the safe
 _POINTS_MAX = 50_000_000  # a lattice longer than this does not fit in memory comfortably
 _U = np.finfo(float).eps / 2
 _LOG_DROP = math.log(1e-20)  # FFT coefficients raised to the k-th power below this are dropped (and accounted)
+
+
+# --- round-off of pocketfft's real FFTs (scipy.fft.rfft / irfft), the bound every FFT step here carries ---------
+#
+# The model (Higham 2002, "Accuracy and Stability of Numerical Algorithms", §24.1: the proof of Theorem 24.2,
+# written for any Cooley–Tukey factorisation): a transform of length n = 2^a 3^b 5^c (``next_fast_len``) is
+# computed as L passes of radix r ∈ {4, 2, 3, 5}; in each pass every output is formed from r inputs z_s and
+# twiddle factors accurate to u, so its error is at most η Σ_s |z_s| with η = 24u (r complex products, Higham
+# Lemma 3.5, √2γ₂ each, r − 1 complex additions, the twiddles' own error, and √2 for real arithmetic on the
+# real and imaginary parts, rounded up).  Two consequences, both used below:
+#
+# * componentwise: every input reaches every output along exactly one path, with weights of modulus 1, so
+#   |fl(DFT x)_j − (DFT x)_j| ≤ ((1 + η)^L − 1)·‖x‖₁ for every j (Higham Lemma 3.8 applied to |A_L|···|A_1| = |F|);
+# * normwise: one pass is √r times a unitary matrix and its error has ‖Δ‖₂ ≤ r·η·‖z‖₂ = √r·η·‖A‖₂‖z‖₂, so
+#   ‖fl(y) − y‖₂ ≤ ((1 + √5·η)^L − 1)·‖y‖₂ (Higham Theorem 24.2's argument), and the inverse's 1/n scaling adds u.
+#
+# What is *not* proved here: that pocketfft's real-input passes (radf2/3/4/5 and their inverses) meet the per-pass
+# model with η = 24u; it is read from the structure of the passes, not derived line by line.  The bound is tested
+# against exact integer convolutions, including adversarial lattices (tests/unit/test_pld.py).
+
+_FFT_PASS = 24 * _U  # η: the error of one radix-≤5 pass, relative to the sum of the moduli of its inputs
+
+
+def _fft_passes(n: int) -> int:
+    """The number of passes pocketfft's real transform makes at length n: its plan (``rfftp::factorize``) takes
+    the factors 4 while they divide n, then one 2, then the odd factors; n from ``next_fast_len`` is 5-smooth.
+    A length with a larger prime factor is counted as ⌈log2 n⌉ passes (never the case here)."""
+    m, passes = n, 0
+    for radix in (4, 2, 3, 5):
+        while m % radix == 0:
+            m //= radix
+            passes += 1
+    return max(passes, 1) if m == 1 else max(math.ceil(math.log2(n)), 1)
+
+
+def _fft_error_factors(n: int) -> tuple[float, float]:
+    """(componentwise, normwise) relative round-off factors of a length-n real FFT under the model above:
+    ((1 + η)^L − 1, ((1 + √5·η)^L − 1)(1 + u) + u) with L the number of passes (:func:`_fft_passes`)."""
+    passes = _fft_passes(n)
+    comp = math.expm1(passes * math.log1p(_FFT_PASS))
+    norm = math.expm1(passes * math.log1p(math.sqrt(5.0) * _FFT_PASS)) * (1 + _U) + _U
+    return comp, norm
+
+
+def _fft_convolution_error(a: np.ndarray, b: np.ndarray) -> float:
+    """A bound on ‖fftconvolve(a, b) − a∗b‖₂ for non-negative a, b (scipy: irfft(rfft(a)·rfft(b)) at the length
+    N = next_fast_len(len a + len b − 1)), under the FFT model above.  The computed spectra are â + α, b̂ + β
+    with |α_j| ≤ γ‖a‖₁ (componentwise) and ‖β‖₂ ≤ γ_norm‖b̂‖₂ (normwise), ‖b̂‖₂ = √N‖b‖₂; their product is
+    rounded by √2γ₂ ≤ 3u (Higham Lemma 3.5) and |â_j| ≤ ‖a‖₁.  The spectral error αb̂ + âβ + αβ + ρ·product, mapped
+    back by the inverse (Parseval: a spectral error of norm E becomes E/√N), is at most
+    (γ(1 + γ_norm) + 3u(1 + γ)(1 + γ_norm))(‖a‖₁‖b‖₂ + ‖a‖₂‖b‖₁); the inverse transform adds γ_norm times the
+    norm of the computed product's inverse, at most ‖a∗b‖₂ + that, with ‖a∗b‖₂ ≤ ‖a‖₁‖b‖₂ (Young)."""
+    from scipy.fft import next_fast_len
+
+    n = next_fast_len(a.size + b.size - 1, real=True)
+    comp, norm = _fft_error_factors(n)
+    a1, b1 = float(a.sum()) * (1 + a.size * _U), float(b.sum()) * (1 + b.size * _U)
+    a2, b2 = float(np.linalg.norm(a)) * (1 + 2 * _U * a.size), float(np.linalg.norm(b)) * (1 + 2 * _U * b.size)
+    spectral = (comp * (1 + norm) + 3 * _U * (1 + comp) * (1 + norm)) * (a1 * b2 + a2 * b1)
+    return (spectral + norm * (a1 * b2 + spectral)) * (1 + 1e-10)
+
+
+def _cyclic_power(probs: np.ndarray, k: int, n: int) -> tuple[np.ndarray, float]:
+    """The cyclic k-fold convolution of the non-negative vector ``probs`` at length n, by one real FFT raised to
+    the k-th power in polar form, and a bound on the Euclidean norm of its error against the exact one.
+
+    The power |ĉ|^k·e^{ik·arg ĉ} = exp(k·log|ĉ| + ik·arg ĉ) is taken only where |ĉ|^k ≥ 1e-20 (the rest is set
+    to 0).  The error, coefficient by coefficient (ĉ the exact transform, ĉ′ the computed one, g = γ‖p‖₁ the
+    componentwise bound of the forward transform, M = |ĉ′| + g ≥ max(|ĉ|, |ĉ′|)):
+
+    * kept: |w′ − ĉ^k| ≤ θ|ĉ′|^k + k·g·M^{k−1}, where θ bounds the polar form's relative error: log|ĉ′| is within
+      2u + 2u|log|ĉ′|| and arg ĉ′ within 4πu (|arg| ≤ π, atan2 within 2 ulps), k times each plus their own
+      rounding, and |k·log|ĉ′|| ≤ 46 on the kept ones: θ = ((2 + 5π)k + 150)u (1 + 1e-6), exp and cos/sin adding 8u;
+      |ĉ′^k − ĉ^k| ≤ k|ĉ′ − ĉ|M^{k−1} (mean value theorem);
+    * dropped: |0 − ĉ^k| ≤ M^k.
+
+    By Parseval the spectral errors (each counted twice in the conjugate half) give √(Σ|E_j|²/n) in the result;
+    the inverse transform adds γ_norm·‖IDFT(w′)‖₂ = γ_norm·rms|w′|.  Returns (q, bound)."""
+    from scipy.fft import irfft, rfft
+
+    coeffs = rfft(probs, n)
+    comp, norm = _fft_error_factors(n)
+    g = comp * float(probs.sum()) * (1 + probs.size * _U)
+    with np.errstate(divide="ignore"):
+        log_abs = np.log(np.abs(coeffs))
+    log_mag = k * log_abs
+    keep = log_mag > _LOG_DROP
+    powered = np.zeros(coeffs.size, dtype=complex)
+    powered[keep] = np.exp(log_mag[keep] + 1j * (k * np.angle(coeffs[keep])))
+    q = irfft(powered, n)
+    weight = np.full(coeffs.size, 2.0)  # the conjugate half of the full spectrum
+    weight[0] = 1.0
+    if n % 2 == 0:
+        weight[-1] = 1.0
+    theta = ((2 + 5 * math.pi) * k + 150) * _U * (1 + 1e-6)
+    with np.errstate(divide="ignore", under="ignore", over="ignore"):
+        log_m = np.logaddexp(log_abs, math.log(g)) if g > 0 else log_abs
+        forward = np.exp(math.log(k * g) + (k - 1) * log_m) if g > 0 else np.zeros(coeffs.size)
+        spec = np.where(keep, theta * np.exp(log_mag) * (1 + theta) + forward, np.exp(k * log_m))
+        mag = np.abs(powered)
+    spectral = math.sqrt(float(np.dot(weight, spec * spec)) / n)
+    rms = math.sqrt(float(np.dot(weight, mag * mag)) / n)
+    return q, (spectral + norm * rms) * (1 + 1e-10)
 
 
 @dataclass
@@ -99,11 +202,7 @@ class _Lattice:
             rel += 2 * _U * min(self.probs.size, other.probs.size)  # sums of positive products
         else:
             conv = fftconvolve(self.probs, other.probs)
-            # FFT convolution, normwise (Higham 2002, Thm 24.2: ‖fl(FFT x) − FFT x‖₂ ≤ c·u·log2 n·‖FFT x‖₂, and
-            # |â_j| ≤ ‖a‖₁): ‖error‖₂ ≤ c·u·log2 n·(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂), c = 10 covering the constants
-            a1, b1 = float(self.probs.sum()), float(other.probs.sum())
-            fft_err = 10.0 * _U * math.log2(n) * (float(np.linalg.norm(self.probs)) * b1
-                                                  + a1 * float(np.linalg.norm(other.probs)))
+            fft_err = _fft_convolution_error(self.probs, other.probs)
         conv = np.maximum(conv, 0.0)
         # Young: ‖e_a * b‖₂ ≤ ‖e_a‖₂‖b‖₁, ‖e_a * e_b‖₂ ≤ ‖e_a‖₂‖e_b‖₁ ≤ ‖e_a‖₂‖e_b‖₂·√n
         err = (self.err * float(other.probs.sum()) + other.err * float(self.probs.sum())
@@ -198,49 +297,23 @@ def _fft_power(lat: _Lattice, k: int) -> _Lattice:
     """The k-fold convolution of a lattice law by one real FFT raised to the k-th power, cyclic of length N
     ≥ the window: the mass outside the window (≤ τ each side, Chernoff) folds into it.  Pessimistic: the
     upper tail bound goes to +∞ and folded mass only adds δ; optimistic: the folded mass (≤ 2τ) is part
-    of ``err``.  Round-off: a coefficient computed as ĉ(1 + η) becomes ĉ^k(1 + kη), so an entry is off by
-    about k·u·mean|ĉ|^k; measured against exact binomial laws (k = 10³…10⁶) the largest error was 0.02–0.18
-    of that.  The power is taken in polar form, |ĉ|^k·e^{ik·arg ĉ} = exp(k·log|ĉ| + ik·arg ĉ), only where it does
-    matters (|ĉ|^k ≥ 1e-20; the dropped ones are accounted for in ``err`` by Parseval): log|ĉ| and arg ĉ are
-    each within 2u of their values, so a kept coefficient is off by a relative (2k + 2·46 + 2)u at most
-    (|k·log|ĉ|| ≤ 46 there).  The allowance carried in ``err`` bounds the error's Euclidean norm: (2k + 100)·u·log2 N·
-    rms|ĉ|^k (by Parseval, ‖IDFT(ê)‖₂ = rms|ê| over the full spectrum), plus the input's own error carried
-    through k convolutions (Young: k·err·‖p‖₁^{k−1}).  Measured against exact binomial laws it lies 10–1000
-    times above the actual error norm (``tests/unit/test_pld.py``): an allowance, not a proof (the forward FFT's
-    error is bounded normwise, not per coefficient)."""
-    from scipy.fft import irfft, next_fast_len, rfft
+    of ``err``.  Round-off: the power and its bound are :func:`_cyclic_power` (a bound under the FFT model
+    stated at the top of this module, not an allowance measured after the fact), plus the input's own error
+    carried through k convolutions (Young: k·err·‖p‖₁^{k−1})."""
+    from scipy.fft import next_fast_len
 
     lo, hi, tau_hi, tau_lo = _chernoff_window(lat, k, _TAIL)
     width = hi - lo + 1
     n = next_fast_len(max(width, lat.probs.size), real=True)
     if n > _POINTS_MAX:
         raise ValueError(f"k is too large for this lattice step: the composed law needs {n} points (got k={k})")
-    coeffs = rfft(lat.probs, n)
-    with np.errstate(divide="ignore"):
-        log_mag = k * np.log(np.abs(coeffs))
-    # coefficients with |ĉ|^k < 1e-20 are set to 0; by Parseval that moves the result by at most
-    # √(Σ dropped |ĉ|^{2k} / N) in Euclidean norm, which is added to ``err`` below
-    keep = np.flatnonzero(log_mag > _LOG_DROP)
-    powered = np.zeros(coeffs.size, dtype=complex)
-    powered[keep] = np.exp(log_mag[keep] + 1j * (k * np.angle(coeffs[keep])))
-    q = irfft(powered, n)
+    q, err = _cyclic_power(lat.probs, k, n)
     # the sum's index s sits at position (s − k·start) mod n; the window [lo, hi] is one cyclic run
     first = (lo - k * lat.start) % n
     run = q[first:first + width]
     if run.size < width:
         run = np.concatenate([run, q[:width - run.size]])
-    probs = np.maximum(run, 0.0)
-    mag2 = np.exp(2.0 * log_mag[keep])  # |ĉ|^{2k} over the full spectrum: the conjugate half counts twice
-    weight = np.where((keep == 0) | ((n % 2 == 0) & (keep == coeffs.size - 1)), 1.0, 2.0)
-    rms = math.sqrt(float(np.dot(weight, mag2)) / n)
-    weight_all = np.full(coeffs.size, 2.0)
-    weight_all[0] = 1.0
-    if n % 2 == 0:
-        weight_all[-1] = 1.0
-    gone = log_mag <= _LOG_DROP
-    with np.errstate(under="ignore"):
-        dropped = float(np.dot(weight_all[gone], np.exp(2.0 * log_mag[gone])))
-    err = (2.0 * k + 100.0) * _U * math.log2(n) * rms + math.sqrt(max(dropped, 0.0) / n) * (1 + 1e-6)
+    probs = np.maximum(run, 0.0)  # the exact entries are ≥ 0: clipping only moves towards them
     if lat.err > 0:  # ‖(p + e)^{*k} − p^{*k}‖₂ ≤ k‖e‖₂(‖p‖₁ + √size·‖e‖₂)^{k−1}
         grow = (k - 1) * math.log1p(max(float(lat.probs.sum()) - 1.0, 0.0) + math.sqrt(lat.probs.size) * lat.err)
         err += k * lat.err * math.exp(min(grow, 700.0))
@@ -436,7 +509,8 @@ class PrivacyLossDistribution:
 
         def log_cell(centre):
             def f(a, b):  # log(Φ((b − c)/s) − Φ((a − c)/s)), from the side of the smaller tail
-                za, zb = (np.asarray(a) - centre) / s, (np.asarray(b) - centre) / s
+                with np.errstate(over="ignore"):  # a cell edge beyond the float range (a huge h) is ±∞
+                    za, zb = (np.asarray(a) - centre) / s, (np.asarray(b) - centre) / s
                 lower = _log_diff(log_ndtr(zb), log_ndtr(za))
                 upper = _log_diff(log_ndtr(-za), log_ndtr(-zb))
                 return np.where(za > 0, upper, lower)
@@ -612,7 +686,7 @@ class PrivacyLossDistribution:
         """``(lower, upper)`` on P[L > t] (the probability that the loss exceeds t, Definition 2.4's δ′ side),
         from the profile: δ(t) ≤ P[L > t] ≤ δ(t − η)/(1 − e^{−η}) for every η > 0, since
         δ(ε) = ∫_ε^∞ e^{ε − s} P[L > s] ds; the best η of a grid is taken.  Looser than the profile."""
-        t = float(np.asarray(t, dtype=float))
+        t = float(as_float(t, "t", scalar=True))
         lower = float(self.optimistic.delta(np.asarray(t), self.h))
         etas = np.geomspace(1e-4, 30.0, 120)
         vals = self.pessimistic.delta(t - etas, self.h) / -np.expm1(-etas)

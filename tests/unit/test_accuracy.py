@@ -279,3 +279,111 @@ def test_gaussian_log_delta_matches_mpmath(eps):
         if want is None or want < -700:
             continue
         assert abs(gaussian_log_delta(eps, sigma) - float(want)) <= 1e-13 * max(1.0, abs(float(want))), (eps, sigma)
+
+
+@pytest.mark.parametrize("u", [0.0, 0.5, 2.0, 5.9, 6.0, 6.1, 12.0, 29.9])
+def test_gaussian_log_delta_where_erfcx_cancels_matches_mpmath(u):
+    """The tail where erfcx(u) − erfcx(u + h) cancels (u < 30, h = Δ/(σ√2) small): the Taylor series in h below
+    u = 6, the differenced asymptotic series above; ε is placed so that −a/√2 = u.  |error| ≤ 1e-13 in log δ."""
+    from dpsemantics.mechanisms import gaussian_log_delta
+
+    for r in [1e-9, 1e-6, 1e-4, 1e-3, 1e-2]:
+        eps = (u * 2**0.5 + r / 2) * r
+        want = _gaussian_log_delta_reference(eps, 1 / r)
+        if want is None or want < -700:
+            continue
+        got = gaussian_log_delta(np.array([eps]), 1 / r)[0]
+        assert abs(got - float(want)) <= 1e-13 * max(1.0, abs(float(want))), (u, r)
+
+
+# ------------------------------------------------------------------------ FFT round-off against exact integers
+
+
+def _exact_polynomial_product(factors, power: int = 1):
+    """The exact product of polynomials with float coefficients, raised to ``power``, as a list of Fractions: every
+    float is an integer times 2^e, so each factor is an integer polynomial over a power of two; the product is
+    formed by Kronecker substitution (each polynomial packed into one Python integer, the integers multiplied
+    and raised to the power exactly)."""
+    from fractions import Fraction
+
+    scaled = []
+    for coeffs in factors:
+        fr = [Fraction(float(v)) for v in coeffs]
+        scale = max(f.denominator for f in fr)  # a power of two
+        scaled.append(([int(f * scale) for f in fr], scale))
+    bound = 1
+    for ints, _ in scaled:
+        bound *= sum(ints)
+    bits = (bound**power).bit_length() + 2  # every coefficient is at most the product of the sums
+    product, denominator = 1, 1
+    for ints, scale in scaled:
+        product *= sum(a << (bits * i) for i, a in enumerate(ints))
+        denominator *= scale
+    product, denominator = product**power, denominator**power
+    size = power * sum(len(ints) - 1 for ints, _ in scaled) + 1
+    mask = (1 << bits) - 1
+    return [Fraction((product >> (bits * i)) & mask, denominator) for i in range(size)]
+
+
+def _exact_cyclic_power(probs, k: int, n: int):
+    """The exact k-fold convolution of ``probs`` folded modulo n (the cyclic convolution of length n)."""
+    folded = [0] * n
+    for i, c in enumerate(_exact_polynomial_product([probs], k)):
+        folded[i % n] += c
+    return folded
+
+
+def _exact_error_norm(computed, exact) -> float:
+    from fractions import Fraction
+
+    return float(sum((Fraction(float(c)) - e) ** 2 for c, e in zip(computed, exact))) ** 0.5
+
+
+def _adversarial_lattices():
+    """(name, probs, k, n): dyadic laws whose k-fold power is known exactly, with the dynamic range and the
+    folding the FFT power meets in the package (or worse): a binomial step, two atoms far apart (a spectrum with
+    many coefficients near modulus 1), subnormal and 1e-300 masses beside masses near 1, a two-sided geometric
+    law, a spike with a 1e-15 tail, random masses over 30 orders of magnitude, and wrap-around (n below the
+    support of the power)."""
+    rng = np.random.default_rng(23)
+    wide = 10.0 ** rng.uniform(-30, 0, 12)
+    yield "binomial step", np.array([0.25, 0.5, 0.25]), 1000, 2048
+    yield "binomial, folded", np.array([0.5, 0.5]), 300, 64
+    yield "two far atoms", np.concatenate([[0.5], np.zeros(40), [0.5]]), 24, 1024
+    yield "subnormal and 1e-300", np.array([0.5, 5e-324, 0.25, 1e-300, 0.125, 2.0**-1000, 0.125]), 6, 48
+    yield "two-sided geometric", 2.0 ** -np.abs(np.arange(-12, 13)) / 3.0, 64, 2048
+    yield "spike with a 1e-15 tail", np.concatenate([[1 - 2e-15], np.full(8, 2.5e-16)]), 40, 512
+    yield "30 orders of magnitude", wide / wide.sum(), 16, 256
+    yield "30 orders, folded", wide / wide.sum(), 40, 100
+
+
+@pytest.mark.parametrize("name, probs, k, n", list(_adversarial_lattices()), ids=lambda v: v if isinstance(v, str)
+                         else None)
+def test_fft_power_bound_covers_the_exact_power(name, probs, k, n):
+    """pld's FFT power (one real FFT raised to the k-th power in polar form, cyclic of length n) carries a proven
+    bound on the Euclidean norm of its error, under the FFT error model stated in pld.py; here it is never below
+    the error against the exact integer power."""
+    from dpsemantics.pld import _cyclic_power
+
+    q, bound = _cyclic_power(np.asarray(probs, dtype=float), k, n)
+    actual = _exact_error_norm(q, _exact_cyclic_power(probs, k, n))
+    assert actual <= bound, (name, actual, bound)
+    assert bound <= 1e-8  # and it stays usable
+
+
+def test_fft_convolution_bound_covers_the_exact_product():
+    """The pairwise FFT convolution's bound (used when two long lattices are composed) is never below the error of
+    scipy's fftconvolve against the exact product, over adversarial pairs."""
+    from scipy.signal import fftconvolve
+
+    from dpsemantics.pld import _fft_convolution_error
+
+    rng = np.random.default_rng(5)
+    pairs = [(np.array([0.5, 5e-324, 0.5]), 10.0 ** rng.uniform(-300, 0, 600)),
+             (10.0 ** rng.uniform(-30, 0, 700), 10.0 ** rng.uniform(-30, 0, 500)),
+             (np.concatenate([[1 - 1e-15], np.full(999, 1e-18)]), np.full(300, 1 / 300))]
+    for a, b in pairs:
+        product = _exact_polynomial_product([a, b])
+        actual = _exact_error_norm(fftconvolve(a, b), product)
+        bound = _fft_convolution_error(a, b)
+        assert 0 < actual <= bound, (actual, bound)

@@ -171,6 +171,80 @@ def test_vectorised_matches_scalar():
     assert grid[3, 1] == C.optimal_delta(float(eps[3, 0]), 0.1, 20)
 
 
+def _hostile_optimal_epsilon_grid():
+    """(ε₀, k, δ, δ₀) over the corners: ε₀ from a subnormal to one whose kε₀ overflows, k from 1 to 10⁵, δ from
+    the smallest float to 1 − 2⁻⁵³ and within 1e-14 of the reveal mass A = 1 − (1 − δ₀)^k (where the target
+    is formed at 60 digits); only the combinations for which a finite-or-infinite ε exists (the scalar call
+    does not raise)."""
+    rows = []
+    for eps0 in [5e-324, 1e-300, 1e-8, 0.01, 0.7, 30.0, 700.0, 1.7e308]:
+        for k in [1, 2, 3, 101, 20_001, 10**5]:
+            for delta0 in [0.0, 1e-12, 1e-8]:
+                reveal = -math.expm1(k * math.log1p(-delta0))
+                deltas = [5e-324, 1e-300, 1e-15, 1e-6, 0.3, 1 - 2**-53]
+                if reveal > 0:
+                    deltas += [reveal * (1 + 1e-14), reveal * (1 + 1e-6), min(2 * reveal, 0.9)]
+                for delta in deltas:
+                    try:
+                        value = C.optimal_epsilon(eps0, k, delta, delta0)
+                    except ValueError:
+                        continue
+                    rows.append((eps0, k, delta, delta0, value))
+    return rows
+
+
+def test_optimal_epsilon_array_equals_scalar_calls_bit_for_bit():
+    """One array call over a hostile grid (many mechanisms, targets in different groups, the cancellation path)
+    returns exactly the stacked scalar calls: grouping by mechanism changes no bit of any entry."""
+    rows = _hostile_optimal_epsilon_grid()
+    assert len(rows) > 400
+    eps0, k, delta, delta0, scalar = (np.array(c) for c in zip(*rows))
+    vec = C.optimal_epsilon(eps0, k, delta, delta0)
+    assert vec.shape == scalar.shape
+    same = (vec == scalar) | (np.isinf(vec) & np.isinf(scalar))
+    assert np.all(same), [rows[i] + (vec[i],) for i in np.flatnonzero(~same)[:5]]
+    assert np.any(np.isinf(scalar)) and np.any(scalar == 0.0) and np.any((scalar > 0) & np.isfinite(scalar))
+    # the same entries in another order and shape: still the same bits
+    order = np.random.default_rng(7).permutation(len(rows))
+    shuffled = C.optimal_epsilon(eps0[order].reshape(-1, 1), k[order].reshape(-1, 1), delta[order].reshape(-1, 1),
+                                 delta0[order].reshape(-1, 1))
+    assert shuffled.shape == (len(rows), 1)
+    assert np.array_equal(shuffled[:, 0], vec[order])
+    # one mechanism, a million-fold range of δ (one group per e^64 of target): each entry is its scalar call
+    deltas = np.geomspace(5e-324, 0.5, 97)
+    many = C.optimal_epsilon(0.1, 10**4, deltas)
+    assert np.array_equal(many, [C.optimal_epsilon(0.1, 10**4, float(d)) for d in deltas])
+
+
+def test_optimal_delta_array_equals_scalar_calls_bit_for_bit():
+    """optimal_log_delta over an array (many mechanisms, ε from 0 past the largest loss, scales of δ from 1 to
+    e^-700) returns exactly the stacked scalar calls."""
+    rows = []
+    for eps0 in [5e-324, 1e-300, 1e-8, 0.01, 0.7, 30.0, 1.7e308]:
+        for k in [1, 2, 101, 20_001, 10**5]:
+            for delta0 in [0.0, 1e-8]:
+                top = min(k * eps0, 1e300)
+                for eps in [0.0, 1e-300, top * 1e-3, top * 0.3, top * 0.9, top * (1 - 1e-12), top, top * 2, 1e300]:
+                    rows.append((eps, eps0, k, delta0, C.optimal_log_delta(eps, eps0, k, delta0)))
+    eps, eps0, k, delta0, scalar = (np.array(c) for c in zip(*rows))
+    vec = C.optimal_log_delta(eps, eps0, k, delta0)
+    same = (vec == scalar) | (np.isneginf(vec) & np.isneginf(scalar))
+    assert np.all(same), [rows[i] + (vec[i],) for i in np.flatnonzero(~same)[:5]]
+    assert np.any(np.isneginf(scalar)) and np.any(scalar == 0.0) and np.any(scalar < -600)
+
+
+def test_optimal_epsilon_array_reports_the_first_bad_entry():
+    """An array with one δ below the reveal mass raises for that entry, naming it, as the scalar call does."""
+    with pytest.raises(ValueError, match=r"delta must exceed .*got delta=1e-07"):
+        C.optimal_epsilon(0.1, 100, [1e-3, 1e-7, 1e-2], 1e-8)
+    with pytest.raises(ValueError, match=r"k must be at most 1000000000 here \(got k=2000000000\)"):
+        C.optimal_epsilon(0.1, np.array([10, 2 * 10**9]), 1e-6)
+    with pytest.raises(ValueError, match=r"k must be a whole number >= 1 \(got k=2.5\)"):
+        C.optimal_epsilon(0.1, np.array([10, 2.5]), 1e-6)
+    with pytest.raises(ValueError, match=r"k must be a whole number >= 1 \(got k=0\)"):
+        C.optimal_epsilon(0.1, np.array([0, 3]), 1e-6)
+
+
 def test_max_eps0_inverts_each_method():
     for method in ["basic", "advanced", "optimal"]:
         e0 = C.max_eps0(0.81, 12, 1e-6, 1e-8 if method != "basic" else 0.0, method=method)

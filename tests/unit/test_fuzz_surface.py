@@ -7,7 +7,9 @@ parameter at a time replaced by an extreme value.  The only acceptable outcomes 
 or a ``ValueError`` whose message names a parameter of the function (the caller's name), within a few
 seconds (a hang or a memory explosion counts as a failure).  Functions whose parameters are all objects
 (mechanisms, models, callables) are called once with their base call; the list ``NOT_FUZZED`` says which
-functions are not reached at all, and why.
+functions are not reached at all, and why.  The methods of objects — pld.PrivacyLossDistribution (constructors
+included) and the release classes of releases.py — are swept the same way at the end of the file
+(``OBJECT_CALLS``), with the methods not yet total listed, each with its reason, in ``OBJECT_KNOWN_FAILURES``.
 """
 
 from __future__ import annotations
@@ -95,18 +97,27 @@ def _public_functions():
 FUNCTIONS = _public_functions()
 
 
-def _base_call(func):
+def _signature_call(func, valid: dict, *, keywords: bool):
+    """[(name, value, keyword-only?)] for a valid call of ``func`` from the table ``valid`` (factories called),
+    keyword-only parameters included only with ``keywords``; None when a required parameter has no valid value."""
     args = []
     for name, param in inspect.signature(func).parameters.items():
-        if param.kind is param.KEYWORD_ONLY or param.kind is param.VAR_KEYWORD:
+        if param.kind in (param.VAR_KEYWORD, param.VAR_POSITIONAL) or (param.kind is param.KEYWORD_ONLY
+                                                                       and not keywords):
             continue
-        if param.default is not param.empty and name not in VALID:
+        if param.default is not param.empty and name not in valid:
             continue
-        if name not in VALID:
+        if name not in valid:
             return None
-        v = VALID[name]
-        args.append((name, v() if callable(v) and not isinstance(v, (list, tuple)) else v))
+        v = valid[name]
+        args.append((name, v() if callable(v) and not isinstance(v, (list, tuple)) else v,
+                     param.kind is param.KEYWORD_ONLY))
     return args
+
+
+def _base_call(func):
+    found = _signature_call(func, VALID, keywords=False)
+    return None if found is None else [(name, value) for name, value, _ in found]
 
 
 class _Hang(Exception):
@@ -227,3 +238,140 @@ ISSUE_23_VALUES = {
 def test_issue_23_values_are_finite_or_limits(case):
     out = ISSUE_23_VALUES[case]()
     assert not np.any(np.isnan(np.asarray(out, dtype=float)))
+
+
+# ------------------------------------------------------------------ objects: the PLD type and the release classes
+#
+# The functions above take numbers; these take them through an object.  Every public method of
+# pld.PrivacyLossDistribution and of the release classes (constructors included) is called with a valid base call,
+# then with one numeric parameter at a time replaced by each extreme: the same outcomes are required (a result
+# without NaN, or a ValueError naming the parameter).  The release classes name their fields as a release does,
+# so their messages may use that name (``epsilon`` for ``eps``, ``delta`` for ``delta0``, ``rho`` for ``rho0``).
+# disclosure.PrivacyLoss / MembershipLoss are being replaced by one privacy-loss type (issue 21) and are not swept.
+
+from dpsemantics import pld as pld_module  # noqa: E402
+from dpsemantics import releases  # noqa: E402
+
+PLD = pld_module.PrivacyLossDistribution
+NOT_FUZZED_OBJECTS = {
+    "disclosure.PrivacyLoss", "disclosure.MembershipLoss",  # replaced by one privacy-loss type (helper "loss")
+}
+
+METHOD_VALID = {
+    "eps": 0.5, "delta": 1e-6, "delta0": 1e-8, "delta_prime": 0.01, "k": 3, "k_other": 2, "h": 0.01, "t": 1.0,
+    "sigma": 2.0, "sensitivity": 1.0, "rho": 0.1, "rho0": 0.1, "epsilon": 0.5, "resolution": 2**10,
+    "weights": [0.5, 0.5], "plds": lambda: [PLD.laplace(0.5, h=0.01), PLD.randomized_response(0.5, h=0.01)],
+    "other": None,  # filled per object: an instance of the same kind
+}
+METHOD_OBJECTS = {"plds", "other"}
+FIELD_ALIASES = {"eps": "epsilon", "delta0": "delta", "rho0": "rho"}
+
+
+def _release_instances():
+    return {
+        "Laplace": releases.Laplace(0.5), "Gaussian": releases.Gaussian(2.0), "Geometric": releases.Geometric(0.5),
+        "RandomizedResponse": releases.RandomizedResponse(0.5), "ApproxDP": releases.ApproxDP(0.5, 1e-8),
+        "ZCDP": releases.ZCDP(0.1),
+        "Composed": releases.Composed([releases.Laplace(0.5), (releases.Gaussian(2.0), 2)]),
+    }
+
+
+def _object_calls():
+    """(label, callable, instance of the same kind for ``other``) for every public method and constructor."""
+    calls = []
+    pld = PLD.laplace(0.5, h=0.01)
+    for name in ("laplace", "gaussian", "randomized_response", "geometric", "approximate_dp", "mixture"):
+        calls.append((f"PrivacyLossDistribution.{name}", getattr(PLD, name), pld))
+    for name, member in inspect.getmembers(PLD, inspect.isfunction):
+        if not name.startswith("_"):
+            calls.append((f"PrivacyLossDistribution().{name}", getattr(pld, name),
+                          PLD.randomized_response(0.5, h=0.01)))
+    calls.append(("PrivacyLossDistribution().optimistic", lambda: pld.optimistic, pld))
+    for cls_name, obj in _release_instances().items():
+        cls = type(obj)
+        if cls_name != "Composed":
+            calls.append((f"releases.{cls_name}", cls, obj))
+        for name, member in inspect.getmembers(cls, inspect.isfunction):
+            if not name.startswith("_"):
+                calls.append((f"releases.{cls_name}().{name}", getattr(obj, name), obj))
+    calls.append(("releases.Gaussian.calibrated", releases.Gaussian.calibrated, None))
+    for field_name in releases.FROM_FIELDS:
+        calls.append((f"releases.from_fields('{field_name}')", lambda name=field_name, **kw: releases.from_fields(
+            name, **kw), None))
+    return calls
+
+
+_FROM_FIELDS_BASE = {"laplace": {"epsilon": 0.5}, "gaussian": {"sigma": 2.0}, "randomized-response": {"epsilon": 0.5},
+                     "geometric": {"epsilon": 0.5}, "dp": {"epsilon": 0.5, "delta": 1e-6}, "zcdp": {"rho": 0.1}}
+
+
+def _object_base(label, func, other):
+    """[(name, value, keyword?)]: the base call's arguments, or None when a parameter has no valid value."""
+    if label.startswith("releases.from_fields("):
+        kind = label.split("'")[1]
+        return [(n, v, True) for n, v in _FROM_FIELDS_BASE[kind].items()]
+    return _signature_call(func, {**METHOD_VALID, "other": other}, keywords=True)
+
+
+def _bound_call(label, func, args):
+    """A no-argument callable whose name shows the call (for _judge's messages)."""
+    def call():
+        return func(*[v for _, v, kw in args if not kw], **{n: v for n, v, kw in args if kw})
+    call.__name__ = f"{label}({', '.join(f'{n}={v!r}' for n, v, _ in args)})"
+    return call
+
+
+OBJECT_CALLS = _object_calls()
+
+
+def test_every_object_method_is_reached():
+    missing = [label for label, func, other in OBJECT_CALLS if _object_base(label, func, other) is None]
+    assert not missing, f"no base call for {missing}: add their parameters to METHOD_VALID"
+    assert len(OBJECT_CALLS) > 100
+
+
+# Methods not yet total (each fails the sweep; strict xfail, so the day one is fixed its line must go).  All are in
+# releases.py; found by this sweep (session 7), left to the owner of the release classes.
+_PROTOCOL = ("the protocol between a mechanism and Composed: k is not validated (Composed validates it first), so "
+             "an array, NaN, 0, a string or 10**400 crashes, or gives NaN, instead of a ValueError naming k")
+OBJECT_KNOWN_FAILURES = {
+    **{f"releases.{c}().{m}": _PROTOCOL for c, m in [
+        ("Laplace", "profile"), ("Laplace", "loss"), ("Laplace", "exact_threshold"), ("Laplace", "pld_step"),
+        ("Laplace", "merge"), ("Gaussian", "profile"), ("Gaussian", "loss"), ("Gaussian", "exact_threshold"),
+        ("Gaussian", "pld_step"), ("Gaussian", "merge"), ("Geometric", "pld_step"), ("Geometric", "merge"),
+        ("RandomizedResponse", "pld_step"), ("RandomizedResponse", "merge"), ("ApproxDP", "pld_step"),
+        ("ApproxDP", "merge"), ("ZCDP", "profile"), ("ZCDP", "pld_step"), ("ZCDP", "merge"), ("Composed", "merge")]},
+    **{f"releases.{c}().exact_threshold": "delta_prime = 10**400, '0.5' or None is used (1.0 - delta_prime) before "
+       "it is checked: OverflowError / TypeError" for c in ("Geometric", "RandomizedResponse")},
+    **{f"releases.{c}().pdp_epsilon": "delta_prime = 5e-324: disclosure.best_zcdp_pdp_epsilon searches δ from "
+       "max(log δ′ − 700, −690), above δ′ when δ′ < e^−690; the ValueError names delta, not delta_prime"
+       for c in ("Gaussian", "ZCDP", "Composed")},
+    "releases.Composed().single_point": "delta_prime = 0 or 5e-324: the ValueError names delta, not delta_prime",
+    "releases.Composed().best_point": "delta_prime = 0 or 5e-324: the ValueError names delta, not delta_prime",
+    "releases.Composed().exact": "delta_prime = 10**400: OverflowError instead of a ValueError naming delta_prime",
+    "releases.Composed().profile": "resolution = 0: ZeroDivisionError (resolution is not validated)",
+    "releases.Composed().spread": "Mechanism.spread is abstract and Composed does not implement it: "
+                                  "NotImplementedError",
+    "releases.Composed().pld_step": "Mechanism.pld_step calls spread(), abstract for Composed: NotImplementedError",
+}
+_OBJECT_CASES = [pytest.param(label, func, other, id=label,
+                              marks=[pytest.mark.xfail(strict=True, reason=OBJECT_KNOWN_FAILURES[label])]
+                              if label in OBJECT_KNOWN_FAILURES else []) for label, func, other in OBJECT_CALLS]
+
+
+def test_object_known_failures_are_current():
+    assert set(OBJECT_KNOWN_FAILURES) <= {label for label, _, _ in OBJECT_CALLS}
+
+
+@pytest.mark.parametrize("label, func, other", _OBJECT_CASES)
+def test_extremes_in_every_object_method(label, func, other):
+    base = _object_base(label, func, other)
+    names = [n for n, _, _ in base] + [FIELD_ALIASES[n] for n, _, _ in base if n in FIELD_ALIASES]
+    _judge(_bound_call(label, func, base), [], names or ["self"])
+    for i, (pname, _, _) in enumerate(base):
+        if pname in METHOD_OBJECTS:
+            continue
+        for extreme in NUMERIC_EXTREMES:
+            args = list(base)
+            args[i] = (pname, extreme, base[i][2])
+            _judge(_bound_call(label, func, args), [], names)

@@ -145,7 +145,8 @@ def test_atoms_a_rounding_above_the_top_lattice_point_do_not_crash():
 def test_fft_round_off_allowance_covers_the_exact_binomial_law(eps0, k):
     """k-fold randomized response on the lattice of step ε₀ is a binomial law (Kairouz, Oh & Viswanath 2015):
     the Euclidean norm of the FFT power's error against scipy's binomial pmf stays under the carried
-    allowance ``err`` (measured 20–80× under it), and the allowance is small enough to matter nowhere."""
+    bound ``err`` (measured 150–700× under it), and the bound is small enough to matter nowhere (δ ≥ 1e-6 here).
+    The bound against exact integer convolutions: tests/unit/test_accuracy.py."""
     import numpy as np
     from scipy.stats import binom
 
@@ -155,7 +156,7 @@ def test_fft_round_off_allowance_covers_the_exact_binomial_law(eps0, k):
         ell = (k - idx) / 2
         exact = np.where(ell == np.round(ell), binom.pmf(np.round(ell), k, 1 / (1 + math.exp(eps0))), 0.0)
         actual = float(np.linalg.norm(lat.probs - exact))
-        assert actual <= lat.err <= 1e-10
+        assert actual <= lat.err <= 1e-9
         assert actual > 0  # the comparison sees the round-off (not a trivially exact path)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import mpmath
 import pytest
@@ -557,7 +558,9 @@ def test_laplace_k_1e5_is_an_upper_bound_with_its_bracket(tmp_path, capsys):
     assert ex["eps_prime_low"] <= ex["eps_prime_high"] == rep["eps_prime"]["exact"]
     assert ex["threshold_low"] <= ex["threshold_high"]
     text = (out / "report.md").read_text()
-    assert "Upper bound (not exact at the digits shown)" in text and "[68.64 %, 68.74 %]" in text
+    assert "Upper bound (not exact at the digits shown)" in text
+    shown = re.search(r"prior 0\.5: \[(\d+\.\d\d) %, (\d+\.\d\d) %\]", text)  # the printed bracket holds the truth
+    assert shown and float(shown[1]) <= 68.6857 and 68.6878 <= float(shown[2]) <= float(shown[1]) + 0.2
     assert "Exact: " not in text
 
 

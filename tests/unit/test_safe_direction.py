@@ -293,3 +293,27 @@ def test_advanced_epsilon_never_below_exact(eps0, k, delta):
     got = K.advanced_epsilon(eps0, k, delta)
     assert got >= want
     assert got <= want * (1 + 1e-13)
+
+
+# ------------------------------------------------------------------------------ gaussian_sigma in the far corner
+
+
+def ref_gaussian_delta(eps, r, digits=900):
+    """Balle & Wang (2018), Theorem 8: δ = Φ(r/2 − ε/r) − e^ε Φ(−r/2 − ε/r), r = Δ/σ, at 900 digits (r ≥ 1e-300)."""
+    with mp.workdps(digits):
+        e, r = mp.mpf(eps), mp.mpf(r)
+        return mp.ncdf(r / 2 - e / r) - mp.exp(e) * mp.ncdf(-r / 2 - e / r)
+
+
+@pytest.mark.parametrize("eps, delta, sensitivity", [(1e-300, 1e-200, 1e-18), (1e-250, 1e-100, 1.0),
+                                                     (1e-200, 1e-150, 1e6), (1e-30, 1e-20, 1.0)])
+def test_gaussian_sigma_where_erfcx_cancels_is_safe(eps, delta, sensitivity):
+    """ε far below r²/2's scale and a tiny δ: erfcx(u) − erfcx(u + h) cancels completely.  The scalar route used to
+    hand this to mpmath at too few digits (36 for the first case), so gaussian_sigma(1e-300, 1e-200, Δ = 1e-18)
+    returned σ = 7.07e131, whose exact δ is 5.6e-151; now the σ returned meets δ and is within 1e-9 of minimal."""
+    from dpsemantics.mechanisms import gaussian_sigma
+
+    sigma = gaussian_sigma(eps, delta, sensitivity)
+    r = mp.mpf(sensitivity) / mp.mpf(sigma)
+    assert ref_gaussian_delta(eps, r) <= delta
+    assert ref_gaussian_delta(eps, r * (1 + mp.mpf("1e-9"))) > delta
