@@ -5,9 +5,11 @@ every test that needs a built book (``strict_build``) reads its HTML, its execut
 (``_build/jupyter_execute``) or its log.  It takes minutes and keeps about one core busy (the kernel or
 Sphinx, in turn), so when the collected tests need it, it is started as soon as collection ends and runs while
 the tests that do not need it run on the other core; the tests that need it are moved to the end of the run,
-and the ``strict_build`` fixture waits for it.  The student edition (``student_build``, for the PDF test) is
-built from that build's executed notebooks, again in the background, as soon as the strict build is done: the
-other tests of the built book run meanwhile, and the tests that need the student edition run last.
+and the ``strict_build`` fixture waits for it.  As soon as the strict build is done (a thread watches it), the
+printed editions (``printed_editions``, for the PDF test) are made in the background on the core it leaves
+free: the student edition built from the strict build's executed notebooks, then both editions printed to PDF.
+The tests that do not need the book and the other tests of the built book run meanwhile; the tests that need
+the PDFs run last.
 """
 
 import os
@@ -16,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -25,6 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 STRICT_ARGS = (".", "--all", "-W", "-n", "--keep-going")
 STUDENT_SRC = ROOT / "_build" / "student-edition-test"  # beside make pdf's _build/student-src, not over it
+PDF_OUT = ROOT / "_build" / "pdf"  # where make pdf puts the PDFs; what each printing returned goes beside them
+STUDENT_EDITION = "Student edition: without solutions"
 
 
 def _jupyter_book_exe() -> str:
@@ -79,8 +84,10 @@ class _Background:
 
 
 _STRICT: _Background | None = None
-_STUDENT: _Background | None = None
-_WANTS_STUDENT = False
+_PRINTED: _Background | None = None
+_WANTS_PRINTED = False
+_LOCK = threading.Lock()  # the watcher thread and the fixtures both may start the printed editions
+_STOPPING = False
 
 
 def _needs(item, fixture: str) -> bool:
@@ -88,42 +95,66 @@ def _needs(item, fixture: str) -> bool:
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """The tests that need the built book run last, those that need the student edition after them (each in
+    """The tests that need the built book run last, those that need the printed editions after them (each in
     their collected order)."""
     def stage(item):
-        return 2 if _needs(item, "student_build") else 1 if _needs(item, "strict_build") else 0
+        return 2 if _needs(item, "printed_editions") else 1 if _needs(item, "strict_build") else 0
 
     items.sort(key=stage)  # stable
 
 
 def pytest_collection_finish(session):
-    global _STRICT, _WANTS_STUDENT
+    global _STRICT, _WANTS_PRINTED
     if session.config.option.collectonly or _reuse_build():
         return
-    _WANTS_STUDENT = any(_needs(item, "student_build") for item in session.items)
+    _WANTS_PRINTED = any(_needs(item, "printed_editions") for item in session.items)
     if any(_needs(item, "strict_build") for item in session.items):
         _STRICT = _Background([_jupyter_book_exe(), "build", *STRICT_ARGS])
+        if _WANTS_PRINTED:  # start the printed editions the moment the strict build ends, not when a test asks
+            strict, command = _STRICT.proc, _printed_editions_command()
+            threading.Thread(target=lambda: _start_printed_editions(strict.wait(), command), daemon=True).start()
 
 
 def pytest_sessionfinish(session, exitstatus):
-    for job in (_STUDENT, _STRICT):
+    global _STOPPING
+    with _LOCK:
+        _STOPPING = True
+    for job in (_PRINTED, _STRICT):
         if job is not None:
             job.stop()
 
 
-def _student_command() -> list[str]:
+def printed_result(edition: str) -> Path:
+    """Where the printing of ``edition`` (``"book"`` or ``"book-student"``) writes what it printed (JSON)."""
+    return PDF_OUT / f"{edition}.json"
+
+
+def _printed_editions_command() -> list[str]:
     """Write the student edition from the strict build's executed notebooks (``student_edition --executed``: the
-    solutions cut, nothing executed again but the reproducibility report, whose code differs) and build it."""
-    write = [sys.executable, "-m", "dpsemantics.book.student_edition", str(STUDENT_SRC),
-             "--executed", str(ROOT / "_build" / "jupyter_execute")]
-    build = [_jupyter_book_exe(), "build", ".", "--keep-going"]
-    return ["sh", "-c", f"{shlex.join(write)} && cd {shlex.quote(str(STUDENT_SRC))} && {shlex.join(build)}"]
+    solutions cut, nothing executed again but the reproducibility report, whose code differs) and build it;
+    then, if Chromium is installed, print both editions (``python -m dpsemantics.book.pdf … --json``)."""
+    from dpsemantics.book import pdf
+
+    results = [printed_result("book"), printed_result("book-student")]
+    steps = [shlex.join(["rm", "-f", *map(str, results)]),
+             shlex.join([sys.executable, "-m", "dpsemantics.book.student_edition", str(STUDENT_SRC),
+                         "--executed", str(ROOT / "_build" / "jupyter_execute")]),
+             f"cd {shlex.quote(str(STUDENT_SRC))}",
+             shlex.join([_jupyter_book_exe(), "build", ".", "--keep-going"])]
+    if pdf.chromium() is not None:
+        printing = [sys.executable, "-m", "dpsemantics.book.pdf"]
+        steps += [shlex.join([*printing, str(ROOT / "_build" / "html"), str(PDF_OUT / "book.pdf"),
+                              "--json", str(results[0])]),
+                  shlex.join([*printing, str(STUDENT_SRC / "_build" / "html"), str(PDF_OUT / "book-student.pdf"),
+                              "--edition", STUDENT_EDITION, "--json", str(results[1])])]
+    return ["sh", "-c", " && ".join(steps)]
 
 
-def _start_student_build(strict: subprocess.CompletedProcess) -> None:
-    global _STUDENT
-    if _STUDENT is None and _WANTS_STUDENT and strict.returncode == 0:
-        _STUDENT = _Background(_student_command())
+def _start_printed_editions(strict_returncode: int, command: list[str] | None = None) -> None:
+    global _PRINTED
+    with _LOCK:
+        if _PRINTED is None and _WANTS_PRINTED and strict_returncode == 0 and not _STOPPING:
+            _PRINTED = _Background(command or _printed_editions_command())
 
 
 @pytest.fixture(scope="session")
@@ -141,18 +172,20 @@ def strict_build():
         started = time.time()
         result = jupyter_book(*STRICT_ARGS)
         result.started = started
-    _start_student_build(result)  # in the background while the other tests of the built book run
+    _start_printed_editions(result.returncode)  # if the watcher has not already
     return result
 
 
 @pytest.fixture(scope="session")
-def student_build(strict_build):
-    """The student edition built from the strict build's executed notebooks into ``STUDENT_SRC``; its
-    CompletedProcess (the edition's writing and its build, one log)."""
+def printed_editions(strict_build):
+    """The student edition built from the strict build's executed notebooks into ``STUDENT_SRC``, then both
+    editions printed into ``PDF_OUT`` (when Chromium is installed), what each printing returned in
+    :func:`printed_result`; the CompletedProcess of the whole (one log: the edition's writing, its build, the
+    printing)."""
     assert strict_build.returncode == 0, "the strict build failed; see test_strict_build_succeeds"
-    if _STUDENT is None:  # the strict build was reused, or the session did not know it would need this
-        return subprocess.run(_student_command(), capture_output=True, text=True)
-    return _STUDENT.result()
+    if _PRINTED is None:  # the strict build was reused, or the session did not know it would need this
+        return subprocess.run(_printed_editions_command(), capture_output=True, text=True)
+    return _PRINTED.result()
 
 
 @pytest.fixture(scope="session")
