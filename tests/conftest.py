@@ -89,6 +89,7 @@ _WANTS_PRINTED = False
 _LOCK = threading.Lock()  # the watcher thread and the fixtures both may start the printed editions
 _STOPPING = False
 _SELECTED_FILES: set[Path] = set()  # the test files of the session's tests
+_WATCHER: threading.Thread | None = None
 
 
 def _needs(item, fixture: str) -> bool:
@@ -105,7 +106,7 @@ def pytest_collection_modifyitems(session, config, items):
 
 
 def pytest_collection_finish(session):
-    global _STRICT, _WANTS_PRINTED
+    global _STRICT, _WANTS_PRINTED, _WATCHER
     _SELECTED_FILES.update(Path(item.path) for item in session.items)
     if session.config.option.collectonly or _reuse_build():
         return
@@ -113,8 +114,33 @@ def pytest_collection_finish(session):
     if any(_needs(item, "strict_build") for item in session.items):
         _STRICT = _Background([_jupyter_book_exe(), "build", *STRICT_ARGS])
         if _WANTS_PRINTED:  # start the printed editions the moment the strict build ends, not when a test asks
-            strict, command = _STRICT.proc, _printed_editions_command()
-            threading.Thread(target=lambda: _start_printed_editions(strict.wait(), command), daemon=True).start()
+            _WATCHER = threading.Thread(target=_watch, args=(_STRICT.proc, _printed_editions_command()), daemon=True)
+            _WATCHER.start()
+
+
+def _watch(strict: subprocess.Popen, command: list[str]) -> None:
+    """The watcher thread: when the strict build ends, start the printed editions; when they are printed, run
+    the readers the PDF test registered (``WHEN_PRINTED``), while the main thread runs the browser test."""
+    _start_printed_editions(strict.wait(), command)
+    job = _PRINTED
+    if job is not None and job.proc.wait() == 0:
+        for module, read in WHEN_PRINTED:
+            if Path(module) in _SELECTED_FILES:
+                try:
+                    read()
+                except Exception:  # the test that reads the PDFs meets the same error itself
+                    pass
+
+
+#: Readers of the printed PDFs to run in the watcher thread as soon as they are printed (a test module appends
+#: ``(__file__, function)``; it caches what it read): reading both PDFs with pypdf takes a minute.
+WHEN_PRINTED: list = []
+
+
+def wait_for_printed_readers() -> None:
+    """Wait until the watcher thread has printed the editions and run ``WHEN_PRINTED`` (if there is one)."""
+    if _WATCHER is not None:
+        _WATCHER.join()
 
 
 def pytest_sessionfinish(session, exitstatus):

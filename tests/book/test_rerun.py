@@ -36,7 +36,7 @@ def figure_images(notebook):
             for c in cells if "figure" in c.get("metadata", {}).get("mystnb", {})}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # not module: the test that compares with the build runs after the build
 def changed_run(tmp_path_factory):
     changed = tmp_path_factory.mktemp("changed")
     proc = run_cli("intro", "-p", "eps", "0.5", "-o", str(changed), "--quiet")
