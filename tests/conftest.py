@@ -15,6 +15,7 @@ the PDFs run last.
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -55,7 +56,9 @@ class _Background:
         self.log = tempfile.NamedTemporaryFile("w+", prefix="dpsemantics-build-", suffix=".log", delete=False)
         self.args = list(args)
         self.started = time.time()
-        self.proc = subprocess.Popen(self.args, cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT, text=True)
+        # its own process group, so that stop() ends what it started too (kernels, Sphinx, Chromium, sh -c steps)
+        self.proc = subprocess.Popen(self.args, cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT, text=True,
+                                     start_new_session=True)
         self._result = None
 
     def result(self) -> subprocess.CompletedProcess:
@@ -68,15 +71,22 @@ class _Background:
         return self._result
 
     def stop(self) -> None:
-        """End the command if the session ends first (an interrupted run, -x): only this child process."""
+        """End the command if the session ends first (an interrupted run, -x): this child process and the
+        processes it started (its process group), nothing else."""
         if self.proc.poll() is None:
-            self.proc.terminate()
+            self._signal(signal.SIGTERM)
             try:
                 self.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
+                self._signal(signal.SIGKILL)
         if self._result is None:
             self._close()
+
+    def _signal(self, sig) -> None:
+        try:
+            os.killpg(self.proc.pid, sig)
+        except ProcessLookupError:  # it ended meanwhile, and everything it started
+            pass
 
     def _close(self):
         self.log.close()
