@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[book,test]"
-	@# Wheels for tests/e2e/test_fresh_environment.py, which runs the chapters in a fresh virtual environment as
+	@# Wheels for tests/e2e/test_fresh_environment.py, which runs the first chapter in a fresh virtual environment as
 	@# Colab would, offline: the package's dependencies, a kernel, and the build backend for its own wheel.
 	$(BIN)/python -m pip wheel --quiet --wheel-dir $(WHEELHOUSE) . "ipykernel==7.4.0" "setuptools>=68" wheel
 	@# ... and of the assignments' grading environment (otter-grader and the pins its autograder zip lists), for
@@ -49,7 +49,8 @@ book-student: $(STAMP) system
 
 # The whole suite (what CI runs): the linter, then every test.  The strict book build is the one execution of the
 # chapters: tests/conftest.py starts it in the background when collection ends, the tests that do not need it run
-# meanwhile, and those that read the built book (pages, links, browser, PDF) run last.
+# meanwhile, and those that read the built book (pages, links, browser, PDF) run last.  When the build ends, the
+# student edition is built from its executed notebooks and both PDFs are printed, in the background as well.
 test: $(STAMP) system lint
 	$(BIN)/python -m pytest tests -p no:cacheprovider
 

@@ -587,10 +587,21 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
         "errors": [e for e in errors if not any(k in e for k in KNOWN_THEME_MESSAGES)],
         "failed": list(failed),  # before axe runs: its CSS preloading requests @imports from the page's folder
         "raw_tex": page.evaluate(TEXT_WALK_SCRIPT, RAW_TEX_ARGS),
+        "broken_images": page.evaluate(BROKEN_IMAGES_SCRIPT),
+    }
+    if not dark:  # the dark theme is checked for errors, images and math; the rest does not depend on the theme
+        result |= _light_checks(page)
+    _save_screenshots(page, shot)
+    result["fallback_symbols"] = symbols_from_fallback_fonts(page) if not dark else []  # changes the DOM: last
+    context.close()
+    return result
+
+
+def _light_checks(page) -> dict:
+    return {
         "typeset": page.evaluate("document.querySelectorAll('mjx-container').length"),
         "math_errors": page.evaluate("Array.from(document.querySelectorAll('mjx-merror')).map(e => "
                                      "e.getAttribute('data-mjx-error'))"),
-        "broken_images": page.evaluate(BROKEN_IMAGES_SCRIPT),
         "figures_without_alt": page.evaluate(FIGURES_WITHOUT_ALT),
         "images": page.evaluate("document.querySelectorAll('main img').length"),
         "number_reprs": page.evaluate(NUMBER_REPRS_SCRIPT),
@@ -604,12 +615,8 @@ def _visit(browser, url: str, shot: Path, *, dark: bool = False) -> dict:
         "characters": page.evaluate(CHARACTERS_SCRIPT),
         "python_in_outputs": page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]),
         "bare_indices": page.evaluate(TEXT_WALK_SCRIPT, BARE_INDEX_ARGS),
-        "accessibility": _serious_accessibility_violations(page) if not dark else [],
+        "accessibility": _serious_accessibility_violations(page),
     }
-    _save_screenshots(page, shot)
-    result["fallback_symbols"] = symbols_from_fallback_fonts(page) if not dark else []  # changes the DOM: last
-    context.close()
-    return result
 
 
 # Chromium leaves a full-page capture blank below about 65 000 px (the claims page is 85 000 px tall), and a

@@ -1,10 +1,11 @@
 """The printable edition: both PDFs from the strict build's HTML (no second execution of the chapters).
 
 The book's PDF is printed from the ``_build/html`` that ``strict_build`` (conftest) made for the other
-book tests; the student edition (``student_build``, conftest: built in the background while the other tests of
-the built book run) comes from the same build's executed notebooks with the solutions cut
-(``student_edition --executed``), and is printed.  The PDFs land where ``make pdf`` puts them.  Without
-Chromium the test is skipped with that reason, never passed.
+book tests; the student edition comes from the same build's executed notebooks with the solutions cut
+(``student_edition --executed``), and is printed too.  Both are made by ``printed_editions`` (conftest) in the
+background as soon as the strict build ends, with ``python -m dpsemantics.book.pdf … --json`` (what each
+printing returned, read here); the PDFs land where ``make pdf`` puts them.  Without Chromium the test is skipped
+with that reason, never passed.
 
 The PDFs are read as a reader's PDF viewer would, with ``pypdf`` only: link annotations, named
 destinations, the outline, and each page's text with its position.  A small book of three hand-written
@@ -12,6 +13,7 @@ pages (``test_links_*``) shows the link rules on every kind of link at once, in 
 """
 
 import ipaddress
+import json
 import re
 import shutil
 import subprocess
@@ -22,12 +24,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import ROOT, STUDENT_SRC
+from conftest import WHEN_PRINTED, printed_result, wait_for_printed_readers
 from dpsemantics.book import pdf
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf is not installed (pip install -e '.[book]')")
 
-OUT = ROOT / "_build" / "pdf"
 MM = 72 / 25.4
 # Phrases that occur only inside solutions (one per chapter): in the book's PDF, never in the student's.
 SOLUTION_PHRASES = [
@@ -46,18 +47,18 @@ def needs_chromium():
 
 
 @pytest.fixture(scope="module")
-def pdfs(strict_build, student_build):
+def pdfs(strict_build, printed_editions):
     needs_chromium()
     assert strict_build.returncode == 0, "the strict build failed; see test_strict_build_succeeds"
-    book = pdf.print_book(ROOT / "_build" / "html", OUT / "book.pdf")
-    assert student_build.returncode == 0, (student_build.stdout + student_build.stderr)[-3000:]
-    executed = [line for line in student_build.stdout.splitlines() if "Executing notebook" in line]
+    log = printed_editions.stdout + printed_editions.stderr
+    assert printed_editions.returncode == 0, log[-3000:]
+    wait_for_printed_readers()  # _read_both, in the background, has probably read them already
+    executed = [line for line in log.splitlines() if "Executing notebook" in line]
     # The reproducibility report is the one page whose code differs in the student edition (it leaves out the
     # rows the exercises ask for), so it alone runs again; every chapter is reused.
     assert all("book/claims." in line for line in executed), f"the student edition executed a page again: {executed}"
-    student = pdf.print_book(STUDENT_SRC / "_build" / "html", OUT / "book-student.pdf",
-                             edition="Student edition: without solutions")
-    return {"book": book, "student": student}
+    return {"book": json.loads(printed_result("book").read_text()),
+            "student": json.loads(printed_result("book-student").read_text())}
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -93,6 +94,15 @@ def _read(path: str):
 
 
 _last_pieces = {}  # path -> for each page, for each line (as in _read), the text of its rightmost piece
+
+
+def _read_both():
+    """Read both printed editions into ``_read``'s cache (run in the background as soon as they are printed)."""
+    for edition in ("book", "book-student"):
+        _read(json.loads(printed_result(edition).read_text())["pdf"])
+
+
+WHEN_PRINTED.append((__file__, _read_both))
 
 
 def _plain(text: str) -> str:

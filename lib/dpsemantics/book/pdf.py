@@ -1,6 +1,6 @@
 """The printable edition: the built HTML book printed by headless Chromium into one PDF that works as a book.
 
-    python -m dpsemantics.book.pdf HTML_DIR OUT.pdf [--edition "Student edition"]
+    python -m dpsemantics.book.pdf HTML_DIR OUT.pdf [--edition "Student edition"] [--json RESULT.json]
 
 ``make pdf`` prints ``_build/html`` (the reader's edition, solutions unfolded) into ``_build/pdf/book.pdf``
 and the student edition's ``_build/student-src/_build/html`` (solutions removed at the source) into
@@ -41,6 +41,7 @@ import functools
 import html
 import http.server
 import io
+import json
 import logging
 import shutil
 import sys
@@ -404,12 +405,15 @@ def main(argv=None) -> int:
     p.add_argument("html_dir", type=Path, help="a built book, e.g. _build/html")
     p.add_argument("out", type=Path, help="the PDF to write")
     p.add_argument("--edition", default="", help='a line for the title page, e.g. "Student edition"')
+    p.add_argument("--json", type=Path, help="also write what was printed (print_book's result) to this JSON file")
     a = p.parse_args(sys.argv[1:] if argv is None else argv)
     try:
         result = print_book(a.html_dir, a.out, edition=a.edition)
     except (RuntimeError, FileNotFoundError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    if a.json:
+        a.json.write_text(json.dumps(result, indent=1, ensure_ascii=False))
     print(f"{result['pdf']}: {result['pages']} pages in {result['seconds']} s {result['timings']}")
     if result["broken"]:
         print(f"warning: {len(result['broken'])} links to ids no page has: {result['broken'][:10]}", file=sys.stderr)
