@@ -75,8 +75,11 @@ def _discrete_law(values, weights):
     order = np.argsort(values)
     values, weights = values[order], weights[order]
     total = float(np.sum(weights))
-    cum = np.cumsum(weights) / total
-    cum_above = np.concatenate([np.cumsum(weights[::-1])[::-1][1:], [0.0]]) / total  # P[Z > values[i]]
+    # clipped to [0, 1]: the running sums and np.sum (pairwise) round differently, and cdf(top atom) was
+    # 1.0000000000000002 for 20 randomized responses (ppf of it then refused q > 1)
+    cum = np.minimum(np.cumsum(weights) / total, 1.0)
+    cum[-1] = 1.0
+    cum_above = np.minimum(np.concatenate([np.cumsum(weights[::-1])[::-1][1:], [0.0]]) / total, 1.0)  # P[Z > v_i]
 
     def cdf(t):
         idx = np.searchsorted(values, t, side="right")
@@ -87,7 +90,9 @@ def _discrete_law(values, weights):
         return np.where(idx > 0, cum[np.maximum(idx - 1, 0)], 0.0)
 
     def ppf(q):
-        idx = np.searchsorted(cum, q - 1e-15, side="left")
+        # the first atom whose cdf reaches q (no allowance below q: q − 1e-15 returned, at masses of 1e-300 or
+        # q = 0.3 + 1e-16, an atom whose cdf is below q)
+        idx = np.searchsorted(cum, q, side="left")
         return values[np.minimum(idx, values.size - 1)]
 
     def sf(t):
