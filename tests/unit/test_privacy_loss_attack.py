@@ -192,6 +192,38 @@ def test_randomized_response_on_the_safe_side(e0, k):
         assert rr_tail(e0, k, loss.pdp_epsilon(d)) <= d
 
 
+def test_many_randomized_responses_pdp_epsilon_on_the_safe_side():
+    # broke: scipy's binom.logpmf is off by ~20·k ulps; randomized_response(0.3, 10**5).pdp_epsilon(δ′) at
+    # δ′ = 5.885021422788781e-16 returned 5216.4 where the exact tail P[|Z| > 5216.4] is 5.88502142291e-16 > δ′
+    # (the exact ε′ is the next atom, 5217.0)
+    e0, k = 0.3, 10**5
+    p = mp.exp(mp.mpf(e0)) / (1 + mp.exp(mp.mpf(e0)))
+    log_mass = lambda j: (mp.loggamma(k + 1) - mp.loggamma(j + 1) - mp.loggamma(k - j + 1)  # noqa: E731
+                          + j * mp.log(p) + (k - j) * mp.log(1 - p))
+    j0 = 58694  # the atom 0.3·(2·58694 − k) = 5216.4 (float), 8 standard deviations above the mean
+    upper_tail = lambda t: mp.fsum(mp.exp(log_mass(j)) for j in range(j0 - 3, j0 + 1500)  # noqa: E731
+                                   if mp.mpf(e0) * (2 * j - k) > t)  # the lower tail is below 1e-2000
+    loss = PrivacyLoss.randomized_response(e0, k)
+    for delta_prime in [5.885021422788781e-16, float(upper_tail(5216.4)) * (1 + 1e-9), 6.4818134797e-90]:
+        assert upper_tail(loss.pdp_epsilon(delta_prime)) <= delta_prime
+
+
+@pytest.mark.parametrize("e0, k", [(0.01, 10**9), (2.0, 10**6), (0.3, 10**5)])
+def test_randomized_response_masses_within_the_tail_allowance(e0, k):
+    # the allowance 64·k ulps on the tails rests on this measurement (the masses are scipy's binom.logpmf,
+    # measured at up to 34·k ulps off after normalisation at k = 1e9): if a scipy update makes them worse, this fails
+    loss = PrivacyLoss.randomized_response(e0, k)
+    p = mp.exp(mp.mpf(e0)) / (1 + mp.exp(mp.mpf(e0)))
+    total = mp.fsum(mp.mpf(w) for w in loss.weights)
+    normal = np.flatnonzero(loss.weights > 1e-290)  # subnormal masses carry no relative accuracy (δ′ ≥ 1e-290)
+    for i in normal[np.linspace(0, normal.size - 1, 9).astype(int)]:
+        j = round((loss.atoms[i] / e0 + k) / 2)
+        exact = mp.exp(mp.loggamma(k + 1) - mp.loggamma(j + 1) - mp.loggamma(k - j + 1)
+                       + j * mp.log(p) + (k - j) * mp.log(1 - p))
+        # normalised masses (the law divides by their sum) within 56·k ulps: the 64·k of the code less the sums' n ulps
+        assert abs(loss.weights[i] / total / exact - 1) <= 56 * k * 2.0**-53, (j, loss.weights[i] / exact)
+
+
 @pytest.mark.parametrize("e0, d", [(1.0, 1), (0.5, 3), (1e-3, 1000), (10.0, 1000), (700.0, 5), (1.0, 1000)])
 def test_geometric_profile_on_the_safe_side(e0, d):
     # broke (while fixing the overflow below): masses a**Δ carry Δ ulps; at (1, 1000) the profile a few ulps
