@@ -25,7 +25,13 @@ from hypothesis import strategies as st
 
 from dpsemantics.privacy_loss import PrivacyLoss
 
-mp.mp.dps = 60
+
+
+@pytest.fixture(autouse=True)
+def _sixty_digits():
+    """60-digit mpmath in this module's tests only (a global setting leaked into other modules' mpmath tests)."""
+    with mp.workdps(60):
+        yield
 
 # ------------------------------------------------------------------------------------------------ references
 
