@@ -43,9 +43,12 @@ from .pld import PrivacyLossDistribution
 
 __all__ = ["PrivacyLoss", "pair_losses"]
 
-_U = np.finfo(float).eps / 2
+_U = float(np.finfo(float).eps) / 2  # the unit roundoff, a Python float (no numpy overflow warnings)
 _MARGIN = 1e-12  # relative evaluation error allowed for a profile or a tail when an ε is computed from it
-_EPS_SEARCH_MAX = 1e6  # an ε beyond this is reported as +inf by the generic inverse
+_EPS_SEARCH_MAX = np.finfo(float).max  # an ε beyond this is reported as +inf by the generic inverses
+# mechanisms.gaussian_delta is within 1e-12 relative of the exact profile (its docstring; tests/unit/test_accuracy.py)
+# but rounds to nearest, so it may fall short: the profile here is enlarged by twice that
+_GAUSSIAN_DELTA_ERROR = 1e-12
 
 
 def pair_losses(row_present, row_absent):
@@ -72,8 +75,11 @@ def _discrete_law(values, weights):
     order = np.argsort(values)
     values, weights = values[order], weights[order]
     total = float(np.sum(weights))
-    cum = np.cumsum(weights) / total
-    cum_above = np.concatenate([np.cumsum(weights[::-1])[::-1][1:], [0.0]]) / total  # P[Z > values[i]]
+    # clipped to [0, 1]: the running sums and np.sum (pairwise) round differently, and cdf(top atom) was
+    # 1.0000000000000002 for 20 randomized responses (ppf of it then refused q > 1)
+    cum = np.minimum(np.cumsum(weights) / total, 1.0)
+    cum[-1] = 1.0
+    cum_above = np.minimum(np.concatenate([np.cumsum(weights[::-1])[::-1][1:], [0.0]]) / total, 1.0)  # P[Z > v_i]
 
     def cdf(t):
         idx = np.searchsorted(values, t, side="right")
@@ -84,7 +90,9 @@ def _discrete_law(values, weights):
         return np.where(idx > 0, cum[np.maximum(idx - 1, 0)], 0.0)
 
     def ppf(q):
-        idx = np.searchsorted(cum, q - 1e-15, side="left")
+        # the first atom whose cdf reaches q (no allowance below q: q − 1e-15 returned, at masses of 1e-300 or
+        # q = 0.3 + 1e-16, an atom whose cdf is below q)
+        idx = np.searchsorted(cum, q, side="left")
         return values[np.minimum(idx, values.size - 1)]
 
     def sf(t):
@@ -99,15 +107,33 @@ def _discrete_law(values, weights):
     return (cdf, cdf_left, ppf, sf, isf), values, weights
 
 
-def _pair_hockey(p, q):
+def _pair_hockey(p, q, mass_error=0.0):
     """This side's E[(1 − e^{ε − Z})₊] + P[Z = +∞] for the loss of the pair (P, Q) (outputs merged by their loss
-    value will do: merging outputs of equal loss keeps the divergence): the package's one finite hockey stick,
-    :func:`~dpsemantics.indistinguishability.hockey_stick`, enlarged by its rounding allowance (each of the n terms
-    within 2 ulps, their sum within n ulps), so never below the exact value."""
+    value will do: merging outputs of equal loss keeps the divergence), never below the exact value.
+
+    The package's one finite hockey stick, :func:`~dpsemantics.indistinguishability.hockey_stick`, computes each
+    term as p·(1 − e^x) with x = ε + log q − log p; x is off by up to ~4 ulps of |ε| + |log p| + |log q|, and near a
+    tie (x ≈ 0) that is an error relative to the term of any size (at P = (0.9, 0.1), Q = (0.1, 0.9) and the float
+    ε nearest log 9 it returned 0 where the exact value is 2.1e-16).  So the hockey stick is evaluated at ε lowered
+    by 8 ulps of that sum (it is non-increasing in ε, so this can only enlarge it; at ε = 0 the exact
+    Σ (p − q)₊ is used), then enlarged by its rounding allowance (each of the n terms within 2 ulps, their sum
+    within n ulps).  ``mass_error`` bounds the relative error of computed masses (0 for a finite pair, whose
+    rows are the exact input): it moves log q − log p by up to twice that, and Σ (p − q)₊ by up to that times
+    Σ (p + q)."""
     grow = 1.0 + (4.0 * p.size + 8.0) * _U
+    with np.errstate(divide="ignore"):
+        logs = np.abs(np.concatenate([np.log(p[p > 0]), np.log(q[q > 0])]))
+    mass_error = min(float(mass_error), 1.0)
+    # 8 ulps of |log p| + |log q|, both at their largest, and the masses' own error
+    slack = 16.0 * _U * float(np.max(logs, initial=0.0)) + 4.0 * mass_error
+    # the value at ε = 0: p − q is exact or within ½ ulp (for exact masses)
+    total_variation = float(np.sum(np.maximum(p - q, 0.0))) + mass_error * float(np.sum(p) + np.sum(q))
 
     def hockey(eps):
-        return np.minimum(np.asarray(indistinguishability.hockey_stick(p, q, eps), dtype=float) * grow, 1.0)
+        eps = np.asarray(eps, dtype=float)
+        lowered = eps * (1.0 - 8.0 * _U) - slack
+        at = np.asarray(indistinguishability.hockey_stick(p, q, np.maximum(lowered, 0.0)), dtype=float)
+        return np.minimum(np.where(lowered > 0.0, at, total_variation) * grow, 1.0)
 
     return hockey
 
@@ -151,19 +177,20 @@ def _laplace_law(eps):
     return cdf, cdf_left, ppf, sf, isf
 
 
-def _smallest_eps(profile, delta: float) -> float:
+def _smallest_eps(profile, delta: float, ceiling: float = _EPS_SEARCH_MAX) -> float:
     """The smallest ε ≥ 0 with profile(ε)(1 + 1e-12) ≤ δ, for a non-increasing profile: bisection, returning the
-    upper end of the bracket (safe: the margin covers the profile's evaluation error); +inf past 1e6."""
-    ok = lambda e: float(profile(e)) * (1.0 + _MARGIN) <= delta  # noqa: E731 - one test, used three times
+    upper end of the bracket (safe: the margin covers the profile's evaluation error); +inf when not even
+    ``ceiling`` reaches δ."""
+    ok = lambda e: float(profile(e)) * (1.0 + _MARGIN) <= delta  # noqa: E731 - one test, used four times
     if ok(0.0):
         return 0.0
-    lo, hi = 0.0, 1.0
+    if not ok(ceiling):
+        return math.inf
+    lo, hi = 0.0, min(1.0, ceiling)
     while not ok(hi):
-        if hi > _EPS_SEARCH_MAX:
-            return math.inf
-        lo, hi = hi, 2.0 * hi
+        lo, hi = hi, min(2.0 * hi, ceiling)
     for _ in range(200):
-        mid = 0.5 * (lo + hi)
+        mid = lo + 0.5 * (hi - lo)  # not 0.5·(lo + hi): that overflows near the float maximum
         lo, hi = (lo, mid) if ok(mid) else (mid, hi)
         if hi - lo <= 1e-13 * max(1.0, hi):
             break
@@ -186,7 +213,8 @@ class PrivacyLoss:
     :mod:`~dpsemantics.disclosure` does with a ``PrivacyLoss``.
     """
 
-    __slots__ = ("name", "atoms", "weights", "_law", "_hockey", "_epsilon", "_rho", "_lattice", "_dual")
+    __slots__ = ("name", "atoms", "weights", "_law", "_hockey", "_epsilon", "_rho", "_lattice", "_dual",
+                 "_atom_error", "_tail_error")
 
     def __init__(self, name, law, hockey_stick, *, epsilon=None, rho=None, lattice=None, atoms=None, weights=None):
         """Use the constructors.  ``law`` is ``(cdf, cdf_left, ppf, sf, isf)`` on float arrays, ``hockey_stick``
@@ -198,6 +226,8 @@ class PrivacyLoss:
         self._epsilon, self._rho, self._lattice = epsilon, rho, lattice
         self.atoms, self.weights = atoms, weights
         self._dual = self
+        self._atom_error = 0.0  # a bound on |computed atom − exact atom| (the atoms are rounded): pdp_epsilon adds it
+        self._tail_error = 0.0  # a bound on the relative error of the masses, hence of the tails: pdp_delta adds it
 
     def __repr__(self):
         return f"PrivacyLoss({self.name!r})"
@@ -280,36 +310,33 @@ class PrivacyLoss:
         """The smallest δ with which the pair is (ε, δ)-PDP (Kazan et al., Definition 2.4):
         ``max(P[|Z| > ε], P[|Z′| > ε])``.  Broadcasts over ``eps`` (ε = +∞ allowed: δ = 0)."""
         eps = np.asarray(check_epsilon(eps, "eps", allow_inf=True), dtype=float)
-        out = self.prob_abs_greater(eps)
-        if self._dual is not self:
-            out = np.maximum(out, self._dual.prob_abs_greater(eps))
-        return as_output(out)
+        sides = [self] if self._dual is self else [self, self._dual]
+        out = np.max([np.asarray(s.prob_abs_greater(eps), dtype=float) * (1.0 + s._tail_error) for s in sides], axis=0)
+        return as_output(np.minimum(out, 1.0))
 
-    def pdp_epsilon(self, delta_prime, *, eps_max: float = 200.0) -> float:
+    def pdp_epsilon(self, delta_prime, *, eps_max=None) -> float:
         """The smallest ε′ with ``pdp_delta(ε′) ≤ δ′``: the mechanism's own PDP ε at δ′, to compare with the
         worst case ε′ of Theorem 3.9.
 
         Safe by construction: the tails are the laws' survival functions (no 1 − cdf), the returned ε′ is the
         upper end of the bisection bracket, where P[|Z| > ε′](1 + 1e-12) ≤ δ′ (the factor covers the evaluation
-        error of the tails), so ε′ is never below the exact value.  A ``ValueError`` when no ε below
-        ``eps_max`` reaches δ′."""
+        error of the tails), so ε′ is never below the exact value.  ``inf`` when no finite ε′ reaches δ′ (the loss
+        is infinite with probability above δ′); with ``eps_max``, a ``ValueError`` when no ε′ up to ``eps_max``
+        reaches δ′."""
         delta_prime = check_delta(delta_prime, "delta_prime", open_low=True, scalar=True)
-        f = lambda t: float(self.pdp_delta(t)) * (1.0 + _MARGIN) - delta_prime  # noqa: E731
-        if f(0.0) <= 0:
-            return 0.0
-        if f(eps_max) > 0:
-            raise ValueError("delta_prime is too small: no eps below "
-                             f"{eps_max} reaches it (got delta_prime={delta_prime!r})")
-        lo, hi = 0.0, eps_max
-        for _ in range(200):
-            mid = 0.5 * (lo + hi)
-            if f(mid) <= 0:
-                hi = mid
-            else:
-                lo = mid
-            if hi - lo < 1e-13 * max(1.0, hi):
-                break
-        return hi
+        ceiling = _EPS_SEARCH_MAX if eps_max is None else float(check_positive(eps_max, "eps_max", scalar=True))
+        out = _smallest_eps(lambda t: self.pdp_delta(t), delta_prime, ceiling)
+        # the atoms are rounded (the float ε·(2j − k) of randomized response, 1.0 for the exact 10·fl(0.1) =
+        # 1.00000000000000005551): the exact ε′ may exceed the computed one by the atoms' error, added upwards
+        err = max(self._atom_error, self._dual._atom_error)
+        if err > 0.0 and 0.0 < out < math.inf:
+            out = float(np.nextafter(out + err, math.inf))
+        elif err > 0.0 and out == 0.0:
+            out = err
+        if eps_max is not None and out > eps_max:
+            raise ValueError(f"delta_prime is too small: no eps up to eps_max={eps_max!r} reaches it "
+                             f"(got delta_prime={delta_prime!r})")
+        return out
 
     # ---- zCDP and the lattice ------------------------------------------------------------------------
     def rho(self) -> float | None:
@@ -325,10 +352,13 @@ class PrivacyLoss:
 
     # ---- constructors --------------------------------------------------------------------------------
     @classmethod
-    def _discrete(cls, name, values, weights, hockey, *, epsilon=None):
+    def _discrete(cls, name, values, weights, hockey, *, atom_error, epsilon=None):
+        """A discrete law; ``atom_error`` bounds |computed atom − exact atom| over the atoms."""
         law, values, weights = _discrete_law(values, weights)
-        return cls(name, law, hockey, epsilon=epsilon, atoms=values, weights=weights,
+        loss = cls(name, law, hockey, epsilon=epsilon, atoms=values, weights=weights,
                    lattice=lambda h: PrivacyLossDistribution.from_atoms(values, weights, h=h))
+        loss._atom_error = float(atom_error)
+        return loss
 
     @classmethod
     def finite(cls, row_present, row_absent, name: str = "") -> "PrivacyLoss":
@@ -337,8 +367,12 @@ class PrivacyLoss:
         give infinite losses.  The dual is the loss of the pair in the other order."""
         a, b = check_distribution_pair(row_present, row_absent, ("row_present", "row_absent"))
         z = np.asarray(pair_losses(a, b), dtype=float)
-        present = cls._discrete(name, z, a, _pair_hockey(a, b))
-        absent = cls._discrete(name, -z, b, _pair_hockey(b, a))
+        # log a − log b: each log within 1 ulp (2u relative), the difference within ½ ulp of itself
+        with np.errstate(divide="ignore"):
+            logs = [float(np.max(np.abs(np.log(r[r > 0])), initial=0.0)) for r in (a, b)]
+        err = 4.0 * _U * (logs[0] + logs[1])
+        present = cls._discrete(name, z, a, _pair_hockey(a, b), atom_error=err)
+        absent = cls._discrete(name, -z, b, _pair_hockey(b, a), atom_error=err)
         present._dual, absent._dual = absent, present
         return present
 
@@ -367,9 +401,15 @@ class PrivacyLoss:
             with np.errstate(over="ignore"):  # ε·k beyond the float range: the loss is ±∞ there, its limit
                 z = eps0 * (2 * j - k)
             name = f"{k}-fold randomized response, eps0={eps0:g}"
+        # ε·(2j − k): an exact integer times ε, rounded once (error ≤ ½ ulp ≤ u·|z|; ε·k bounds |z|)
         loss = cls._discrete(name, z, w, lambda e: np.asarray(composition.optimal_delta(e, eps0, k), dtype=float),
+                             atom_error=2.0 * _U * eps0 * k,
                              epsilon=lambda d: composition.optimal_epsilon(eps0, k, d))
         loss._lattice = lambda h: PrivacyLossDistribution.randomized_response(eps0, h=h).self_compose(k)
+        # scipy's binom.logpmf is off by up to 23·k ulps (34·k once normalised; 50-digit mpmath, k = 1e3 … 1e9,
+        # tests/unit/test_privacy_loss_attack.py): without this allowance randomized_response(0.3, 10**5)
+        # .pdp_epsilon(5.885021422788781e-16) returned 5216.4, where the exact tail is 5.88502142291e-16 > δ′
+        loss._tail_error = 64.0 * k * _U if k > 1 else 0.0
         return loss
 
     @classmethod
@@ -384,12 +424,17 @@ class PrivacyLoss:
             # itself; raised by twice that bound, so the ε′ returned is never below the exact one
             if delta >= 1.0:
                 return 0.0
-            log_part = 2.0 * math.log1p(-delta)
+            # solved at δ(1 − 64u): below the profile's own enlargement (16 ulps), so delta(ε′) ≤ δ as computed too
+            log_part = 2.0 * math.log1p(-delta * (1.0 - 64.0 * _U))
             e = eps0 + log_part
             return max(e + 2.0 * (math.ulp(log_part) + math.ulp(e)), 0.0)
 
         return cls(f"Laplace, eps={eps0:g}", _laplace_law(eps0),
-                   lambda e: np.asarray(mechanisms.laplace_delta(e, eps0), dtype=float), epsilon=epsilon,
+                   # (1 − e^x)₊ with x = (ε′ − ε)/2 within 3 ulps relative (x within 1 ulp; the relative condition
+                   # number of 1 − e^x is below 1 for x ≤ 0), rounded to nearest: enlarged by 8 ulps, never short
+                   lambda e: np.minimum(np.asarray(mechanisms.laplace_delta(e, eps0), dtype=float) * (1.0 + 16.0 * _U),
+                                        1.0),
+                   epsilon=epsilon,
                    lattice=lambda h: PrivacyLossDistribution.laplace(eps0, h=h))
 
     @classmethod
@@ -412,7 +457,8 @@ class PrivacyLoss:
         # sf and isf in their own right: 1 − cdf and ppf(1 − a) lose every digit below 1e-16
         law = (dist.cdf, dist.cdf, dist.ppf, dist.sf, dist.isf)
         return cls(f"Gaussian, sigma={sigma:g}", law,
-                   lambda e: np.asarray(mechanisms.gaussian_delta(e, sigma, sensitivity), dtype=float), rho=mu,
+                   lambda e: np.minimum(np.asarray(mechanisms.gaussian_delta(e, sigma, sensitivity), dtype=float)
+                                        * (1.0 + 2.0 * _GAUSSIAN_DELTA_ERROR), 1.0), rho=mu,
                    lattice=lambda h: PrivacyLossDistribution.gaussian(sigma, sensitivity, h=h))
 
     @classmethod
@@ -428,9 +474,17 @@ class PrivacyLoss:
         j = np.arange(1, d)
         z = np.concatenate([[eps0, -eps0], eps0 * (d - 2 * j) / d])
         with np.errstate(under="ignore"):
-            w = np.concatenate([[1.0 / (1.0 + a), a**d / (1.0 + a)],
+            w = np.concatenate([[1.0 / (1.0 + a), math.exp(-eps0) / (1.0 + a)],  # a^Δ = e^{−ε}, not a**Δ
                                 np.atleast_1d(mechanisms.two_sided_geometric_pmf(j, eps0 / d)) if d > 1 else []])
-        # the atoms' Q-masses are e^{−z} times their P-masses: the profile is the hockey stick of that merged pair
-        loss = cls._discrete(f"geometric, eps={eps0:g}, sensitivity={d}", z, w, _pair_hockey(w, w * np.exp(-z)))
+        # the atoms' Q-masses, by symmetry the P-masses of the atoms −z (the noise j under Q is Δ − j under P): exact,
+        # where w·e^{−z} overflowed at ε = 1.7e308; the profile is the hockey stick of that merged pair
+        q = np.concatenate([[w[1], w[0]], w[2:][::-1]])
+        # each mass within (2ε + 6) ulps relative: tanh/exp/division within 1 ulp each, e^{−εj/Δ}'s argument
+        # rounded twice (≤ 2u·ε absolute)
+        mass_error = min((4.0 * eps0 + 8.0) * _U, 1.0)
+        loss = cls._discrete(f"geometric, eps={eps0:g}, sensitivity={d}", z, w,
+                             _pair_hockey(w, q, mass_error=mass_error),
+                             atom_error=4.0 * _U * eps0)  # ε·(Δ − 2j)/Δ: two roundings, each ≤ u·ε
         loss._lattice = lambda h: PrivacyLossDistribution.geometric(eps0, d, h=h)
+        loss._tail_error = mass_error
         return loss
