@@ -386,6 +386,9 @@ def approximate_bounds(eps, delta, delta_prime, prior=0.5) -> DisclosureBounds:
                             rlow, rhigh, prlow, prhigh, difference_bound(eps_prime), up, down)
 
 
+_LOG_DELTA_FLOOR = -690.0  # the smallest log δ best_zcdp_pdp_epsilon searches over
+
+
 @broadcasting(elementwise=True, rho=check_positive)
 def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
     """Kazan et al., Example 4.1: the smallest ε′ reachable from ρ-zCDP at confidence 1 − δ′.
@@ -398,6 +401,9 @@ def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
 
     delta_prime = check_delta(delta_prime, "delta_prime", open_low=True, scalar=True)
     log_dp = math.log(delta_prime)
+    if log_dp <= _LOG_DELTA_FLOOR + 1.0:  # no room for a δ below δ′ in the search range
+        raise ValueError(f"delta_prime must be at least {math.exp(_LOG_DELTA_FLOOR + 1.0):.3g} here: the search needs "
+                         f"a delta below it, above e^{_LOG_DELTA_FLOOR:g} (got delta_prime={delta_prime!r})")
 
     def f(log_delta):
         d = np.exp(log_delta)
@@ -405,7 +411,7 @@ def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
         finite = np.isfinite(e)  # ρ near the float maximum: ε and so ε′ are +inf
         return np.where(finite, conversions.pdp_epsilon(np.where(finite, e, 0.0), d, delta_prime), np.inf)
 
-    lo = max(log_dp - 700.0, -690.0)
+    lo = max(log_dp - 700.0, _LOG_DELTA_FLOOR)
     hi = log_dp + math.log1p(-1e-9)
     grid = np.linspace(lo, hi, 120)
     vals = np.asarray(f(grid), dtype=float)

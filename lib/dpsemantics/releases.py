@@ -25,6 +25,8 @@ its search range, an overflow), the answer falls back to a coarser guarantee tha
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 from dataclasses import dataclass
 
@@ -123,10 +125,43 @@ def _eps_ceiling(*guesses) -> float:
     return max([200.0] + [1.5 * g + 10.0 for g in finite])
 
 
+#: The methods through which :class:`Composed` asks its parts (and a reader may ask a mechanism) about ``k`` runs,
+#: and the report's exact and best-point routes: their numeric arguments are checked before any subclass sees them.
+_CHECKED_METHODS = ("profile", "loss", "exact_threshold", "pld_step", "merge", "single_point", "best_point", "exact")
+_ARGUMENT_CHECKS = {
+    "k": lambda v: check_positive_int(v, "k", maximum=K_MAX),
+    "k_other": lambda v: check_positive_int(v, "k_other", maximum=K_MAX),
+    "resolution": lambda v: check_positive_int(v, "resolution", maximum=2**26),
+    "delta_prime": lambda v: float(check_delta(v, "delta_prime", open_low=True, open_high=True, scalar=True)),
+}
+
+
+def _checked(method):
+    """``method`` with its arguments named in :data:`_ARGUMENT_CHECKS` validated (a ValueError naming the parameter,
+    never a crash or NaN further down) and passed on as the checked values."""
+    signature = inspect.signature(method)
+
+    @functools.wraps(method)
+    def checked(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        for name, check in _ARGUMENT_CHECKS.items():
+            if name in bound.arguments:
+                bound.arguments[name] = check(bound.arguments[name])
+        return method(*bound.args, **bound.kwargs)
+
+    return checked
+
+
 class Mechanism:
     """A mechanism run once; subclasses fill in what they know.  ``name`` is the release's word for it."""
 
     name = "mechanism"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in _CHECKED_METHODS:
+            if name in cls.__dict__:
+                setattr(cls, name, _checked(cls.__dict__[name]))
     #: True when the mechanism is known only by its guarantee (no privacy-loss law)
     guarantee_only = False
 
@@ -219,6 +254,11 @@ class Mechanism:
 # ------------------------------------------------------------------------------------------------------
 # Mechanisms with a privacy-loss law
 # ------------------------------------------------------------------------------------------------------
+
+
+for _name in _CHECKED_METHODS:
+    if _name in Mechanism.__dict__:
+        setattr(Mechanism, _name, _checked(Mechanism.__dict__[_name]))
 
 
 @dataclass(frozen=True)
@@ -556,6 +596,12 @@ class Composed(Mechanism):
     def repeat(self, k) -> "Composed":
         return Composed([(self, check_positive_int(k, "k", maximum=K_MAX))])
 
+    def spread(self):
+        """(standard deviation, half-width) of the composed loss: the parts' losses are independent, so their
+        variances and widths add over the runs."""
+        spreads = [(m.spread(), k) for m, k in self.parts]
+        return math.sqrt(sum(k * sd * sd for (sd, _), k in spreads)), sum(k * width for (_, width), k in spreads)
+
     def parameters(self):
         return {"parts": len(self.parts), "runs": float(self.runs)}
 
@@ -614,9 +660,9 @@ class Composed(Mechanism):
                     raise OverflowError
                 how = "converted by Theorem 2.7 at the δ minimising ε′ (as in Example 4.1), then Theorem 3.9"
             except _NUMERIC:  # a valid, coarser point: Theorem 2.7 at δ = δ′/2
-                d = dp / 2
+                d = dp / 2  # 0 when δ′ is the smallest float: then no δ lies below δ′ and there is no guarantee
                 with np.errstate(all="ignore"):
-                    eps = float(conversions.zcdp_epsilon(rho, d)) if math.isfinite(rho) else math.inf
+                    eps = float(conversions.zcdp_epsilon(rho, d)) if math.isfinite(rho) and d > 0 else math.inf
                     e1 = float(conversions.pdp_epsilon(eps, d, dp)) if math.isfinite(eps) else math.inf
                 how = "converted by Theorem 2.7 at δ = δ′/2, then Theorem 3.9"
             return PdpPoint(e1, eps, d, f"ρ = {rho:.6g} in total (Theorem 2.9), {how}",
@@ -626,7 +672,7 @@ class Composed(Mechanism):
             if s is None:  # a zCDP part next to (ε, δ) parts: Theorem 2.7 at δ′/(4m) each
                 d_c = dp / (4 * len(rho_only))
                 with np.errstate(all="ignore"):
-                    eps += float(conversions.zcdp_epsilon(k * m.rho(), d_c))
+                    eps += float(conversions.zcdp_epsilon(k * m.rho(), d_c)) if d_c > 0 else math.inf
                 delta += d_c
             else:
                 eps += float(composition.basic_epsilon(s[0], k))

@@ -247,21 +247,20 @@ def test_issue_23_values_are_finite_or_limits(case):
 # then with one numeric parameter at a time replaced by each extreme: the same outcomes are required (a result
 # without NaN, or a ValueError naming the parameter).  The release classes name their fields as a release does,
 # so their messages may use that name (``epsilon`` for ``eps``, ``delta`` for ``delta0``, ``rho`` for ``rho0``).
-# disclosure.PrivacyLoss / MembershipLoss are being replaced by one privacy-loss type (issue 21) and are not swept.
+# privacy_loss.PrivacyLoss is swept the same way: its constructors and every public method of one instance of each.
 
 from dpsemantics import pld as pld_module  # noqa: E402
 from dpsemantics import releases  # noqa: E402
 
 PLD = pld_module.PrivacyLossDistribution
-NOT_FUZZED_OBJECTS = {
-    "disclosure.PrivacyLoss", "disclosure.MembershipLoss",  # replaced by one privacy-loss type (helper "loss")
-}
 
 METHOD_VALID = {
     "eps": 0.5, "delta": 1e-6, "delta0": 1e-8, "delta_prime": 0.01, "k": 3, "k_other": 2, "h": 0.01, "t": 1.0,
     "sigma": 2.0, "sensitivity": 1.0, "rho": 0.1, "rho0": 0.1, "epsilon": 0.5, "resolution": 2**10,
     "weights": [0.5, 0.5], "plds": lambda: [PLD.laplace(0.5, h=0.01), PLD.randomized_response(0.5, h=0.01)],
     "other": None,  # filled per object: an instance of the same kind
+    "q": 0.3, "alpha": 0.01, "a": -0.5, "b": 0.5, "row_present": [0.5, 0.3, 0.2], "row_absent": [0.2, 0.3, 0.5],
+    "eps_max": 200.0,
 }
 METHOD_OBJECTS = {"plds", "other"}
 FIELD_ALIASES = {"eps": "epsilon", "delta0": "delta", "rho0": "rho"}
@@ -287,6 +286,14 @@ def _object_calls():
             calls.append((f"PrivacyLossDistribution().{name}", getattr(pld, name),
                           PLD.randomized_response(0.5, h=0.01)))
     calls.append(("PrivacyLossDistribution().optimistic", lambda: pld.optimistic, pld))
+    laws = {"laplace": PrivacyLoss.laplace(0.5), "gaussian": PrivacyLoss.gaussian(2.0),
+            "randomized_response": PrivacyLoss.randomized_response(0.5, 3), "geometric": PrivacyLoss.geometric(0.5, 2),
+            "finite": PrivacyLoss.finite([0.5, 0.3, 0.2], [0.2, 0.3, 0.5])}
+    for name, law in laws.items():
+        calls.append((f"PrivacyLoss.{name}", getattr(PrivacyLoss, name), None))
+        for method, member in inspect.getmembers(PrivacyLoss, inspect.isfunction):
+            if not method.startswith("_"):
+                calls.append((f"PrivacyLoss.{name}().{method}", getattr(law, method), law))
     for cls_name, obj in _release_instances().items():
         cls = type(obj)
         if cls_name != "Composed":
@@ -330,29 +337,11 @@ def test_every_object_method_is_reached():
     assert len(OBJECT_CALLS) > 100
 
 
-# Methods not yet total (each fails the sweep; strict xfail, so the day one is fixed its line must go).  All are in
-# releases.py; found by this sweep (session 7), left to the owner of the release classes.
-_PROTOCOL = ("the protocol between a mechanism and Composed: k is not validated (Composed validates it first), so "
-             "an array, NaN, 0, a string or 10**400 crashes, or gives NaN, instead of a ValueError naming k")
+# Methods not yet total (each fails the sweep; strict xfail, so the day one is fixed its line must go).
 OBJECT_KNOWN_FAILURES = {
-    **{f"releases.{c}().{m}": _PROTOCOL for c, m in [
-        ("Laplace", "profile"), ("Laplace", "loss"), ("Laplace", "exact_threshold"), ("Laplace", "pld_step"),
-        ("Laplace", "merge"), ("Gaussian", "profile"), ("Gaussian", "loss"), ("Gaussian", "exact_threshold"),
-        ("Gaussian", "pld_step"), ("Gaussian", "merge"), ("Geometric", "pld_step"), ("Geometric", "merge"),
-        ("RandomizedResponse", "pld_step"), ("RandomizedResponse", "merge"), ("ApproxDP", "pld_step"),
-        ("ApproxDP", "merge"), ("ZCDP", "profile"), ("ZCDP", "pld_step"), ("ZCDP", "merge"), ("Composed", "merge")]},
-    **{f"releases.{c}().exact_threshold": "delta_prime = 10**400, '0.5' or None is used (1.0 - delta_prime) before "
-       "it is checked: OverflowError / TypeError" for c in ("Geometric", "RandomizedResponse")},
-    **{f"releases.{c}().pdp_epsilon": "delta_prime = 5e-324: disclosure.best_zcdp_pdp_epsilon searches δ from "
-       "max(log δ′ − 700, −690), above δ′ when δ′ < e^−690; the ValueError names delta, not delta_prime"
-       for c in ("Gaussian", "ZCDP", "Composed")},
-    "releases.Composed().single_point": "delta_prime = 0 or 5e-324: the ValueError names delta, not delta_prime",
-    "releases.Composed().best_point": "delta_prime = 0 or 5e-324: the ValueError names delta, not delta_prime",
-    "releases.Composed().exact": "delta_prime = 10**400: OverflowError instead of a ValueError naming delta_prime",
-    "releases.Composed().profile": "resolution = 0: ZeroDivisionError (resolution is not validated)",
-    "releases.Composed().spread": "Mechanism.spread is abstract and Composed does not implement it: "
-                                  "NotImplementedError",
-    "releases.Composed().pld_step": "Mechanism.pld_step calls spread(), abstract for Composed: NotImplementedError",
+    **{f"PrivacyLoss.{law}().pdp_epsilon": "eps_max = -inf or a negative number: the ValueError names eps, not eps_max"
+       for law in ("laplace", "gaussian", "randomized_response", "geometric", "finite")},
+    "PrivacyLoss.geometric": "eps = 1e300: FloatingPointError (overflow in exp) instead of a ValueError naming eps",
 }
 _OBJECT_CASES = [pytest.param(label, func, other, id=label,
                               marks=[pytest.mark.xfail(strict=True, reason=OBJECT_KNOWN_FAILURES[label])]
