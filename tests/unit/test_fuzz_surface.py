@@ -338,11 +338,7 @@ def test_every_object_method_is_reached():
 
 
 # Methods not yet total (each fails the sweep; strict xfail, so the day one is fixed its line must go).
-OBJECT_KNOWN_FAILURES = {
-    **{f"PrivacyLoss.{law}().pdp_epsilon": "eps_max = -inf or a negative number: the ValueError names eps, not eps_max"
-       for law in ("laplace", "gaussian", "randomized_response", "geometric", "finite")},
-    "PrivacyLoss.geometric": "eps = 1e300: FloatingPointError (overflow in exp) instead of a ValueError naming eps",
-}
+OBJECT_KNOWN_FAILURES: dict[str, str] = {}
 _OBJECT_CASES = [pytest.param(label, func, other, id=label,
                               marks=[pytest.mark.xfail(strict=True, reason=OBJECT_KNOWN_FAILURES[label])]
                               if label in OBJECT_KNOWN_FAILURES else []) for label, func, other in OBJECT_CALLS]
