@@ -189,7 +189,8 @@ class Mechanism:
 
     def profile(self, k: int):
         """``(δ(ε) function, method, theorems)`` of ``k`` runs where an exact profile is known, else ``None``: the
-        :meth:`~dpsemantics.privacy_loss.PrivacyLoss.delta` of :meth:`loss` where the mechanism has a law."""
+        :meth:`~dpsemantics.privacy_loss.PrivacyLoss.delta` of :meth:`~dpsemantics.releases.Mechanism.loss` where the
+        mechanism has a law."""
         return None
 
     def loss(self, k: int) -> PrivacyLoss | None:
