@@ -301,7 +301,7 @@ def posterior_quantile(prior, q, loss: PrivacyLoss, *, target_present: bool = Tr
     if target_present:
         z = loss.ppf(q)
     else:
-        z = loss.dual.ppf(1.0 - np.asarray(q))
+        z = loss.dual.isf(q)  # the upper (1 − q)-quantile, without forming 1 − q
     return posterior_from_privacy_loss(p, z, target_present=target_present)
 
 

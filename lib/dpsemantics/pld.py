@@ -426,11 +426,16 @@ def _optimistic(loss: _ContinuousLoss, h: float, shift: float = 0.0) -> _Lattice
     return _Lattice(i0, probs, inf, 0.0, "down", rel).trimmed()
 
 
-def _check_h(h, span: float) -> float:
+def _check_h(h, span: float, reach: float = 0.0) -> float:
+    """``h`` checked: the lattice over ``span`` needs at most _POINTS_MAX points, and the loss values, up to ``reach``
+    in size, must be whole multiples of h that a float holds exactly (below 2⁵²)."""
     h = float(check_positive(h, "h", scalar=True))
     if not span / h <= _POINTS_MAX:
         raise ValueError("h is too small: the lattice would need "
                          f"{span / h:.3g} points, more than {_POINTS_MAX:.0e} (got h={h!r})")
+    if not reach / h < 2.0**52:
+        raise ValueError(f"h is too small for loss values of size {reach:.3g}: they would lie {reach / h:.3g} steps "
+                         f"from 0 (got h={h!r})")
     return h
 
 
@@ -566,7 +571,8 @@ class PrivacyLossDistribution:
         finite = np.isfinite(v) & (w > 0)
         inf = float(np.sum(w[np.isposinf(v)]))
         lo, hi = (float(v[finite].min()), float(v[finite].max())) if np.any(finite) else (0.0, 0.0)
-        h = _check_h((hi - lo) / 1000 if h is None and hi > lo else 1e-3 if h is None else h, hi - lo)
+        h = _check_h((hi - lo) / 1000 if h is None and hi > lo else 1e-3 if h is None else h, hi - lo,
+                     max(abs(lo), abs(hi)))
         atoms = [(float(a), float(m)) for a, m in zip(v[finite], w[finite])]
         return cls._from_loss(_ContinuousLoss(None, None, lo, hi, atoms, inf=inf), h)
 

@@ -203,7 +203,7 @@ class Mechanism:
         law = self.loss(k)
         if law is None:
             return None
-        t = max(float(law.ppf(1.0 - delta_prime)), -float(law.dual.ppf(delta_prime)))
+        t = max(float(law.isf(delta_prime)), -float(law.dual.ppf(delta_prime)))  # isf: no 1 − δ′ cancellation
         pure = self.pure_epsilon()
         ceiling = _eps_ceiling(None if pure is None else k * pure, t)
         return t, law.pdp_epsilon(delta_prime, eps_max=ceiling), _closed_form(law)
