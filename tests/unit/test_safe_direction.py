@@ -175,6 +175,18 @@ def test_optimal_delta_is_an_upper_bound(eps0, k, delta0):
         assert got <= want * (1 + 1e-9) + 1e-300
 
 
+@pytest.mark.parametrize("eps", [0.9999999999999999, 1.0, 0.9999999999999998, 0.99999999999999, 1.0000000000000002])
+def test_optimal_delta_is_an_upper_bound_below_the_normal_range(eps):
+    """The attack on PrivacyLoss: randomized_response(1e-3, 1000).delta(0.9999999999999999) gave 2.0283415e-317
+    against 2.0283418e-317 (np.exp rounds subnormal results by absolute, not relative, error).  Next to the top
+    lattice point kε₀ the exact δ is a subnormal or below the smallest float; the result is never below it."""
+    with mp.workdps(60):
+        want = ref_optimal_delta(eps, 1e-3, 1000, 0.0)
+        got = K.optimal_delta(eps, 1e-3, 1000)
+        assert got >= want and got <= want * (1 + 1e-5) + 2 * 5e-324
+        assert K.optimal_delta(np.array([eps, 0.5]), 1e-3, 1000)[0] == got
+
+
 # ------------------------------------------------------------------------------- lattice_optimal_epsilon
 
 
