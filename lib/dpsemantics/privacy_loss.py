@@ -466,7 +466,7 @@ class PrivacyLoss:
         """The two-sided geometric mechanism (Ghosh, Roughgarden & Sundararajan 2012) with noise ratio a = e^{−ε/Δ}
         and whole sensitivity Δ, between the counts 0 and Δ: Z = ε for noise ≤ 0 (probability 1/(1 + a)),
         ε(Δ − 2j)/Δ for noise j ∈ {1, …, Δ − 1} (:func:`~dpsemantics.mechanisms.two_sided_geometric_pmf`), −ε for
-        noise ≥ Δ (probability a^Δ/(1 + a)); Z′ has the same law.  Pure ε-DP; with Δ = 1 the law is randomized
+        noise ≥ Δ (probability a^{Δ}/(1 + a)); Z′ has the same law.  Pure ε-DP; with Δ = 1 the law is randomized
         response's."""
         eps0 = float(check_epsilon(eps, "eps", strictly_positive=True, scalar=True))
         d = check_positive_int(sensitivity, "sensitivity", maximum=10**6)
