@@ -152,18 +152,23 @@ def _checked(method):
     return checked
 
 
+def _check_arguments_of(cls) -> None:
+    """Wrap each method of :data:`_CHECKED_METHODS` that ``cls`` itself defines with :func:`_checked`."""
+    for name in _CHECKED_METHODS:
+        if name in cls.__dict__:
+            setattr(cls, name, _checked(cls.__dict__[name]))
+
+
 class Mechanism:
     """A mechanism run once; subclasses fill in what they know.  ``name`` is the release's word for it."""
 
     name = "mechanism"
+    #: True when the mechanism is known only by its guarantee (no privacy-loss law)
+    guarantee_only = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        for name in _CHECKED_METHODS:
-            if name in cls.__dict__:
-                setattr(cls, name, _checked(cls.__dict__[name]))
-    #: True when the mechanism is known only by its guarantee (no privacy-loss law)
-    guarantee_only = False
+        _check_arguments_of(cls)
 
     # ---- what a subclass states --------------------------------------------------------------------
     def parameters(self) -> dict:
@@ -257,9 +262,7 @@ class Mechanism:
 # ------------------------------------------------------------------------------------------------------
 
 
-for _name in _CHECKED_METHODS:
-    if _name in Mechanism.__dict__:
-        setattr(Mechanism, _name, _checked(Mechanism.__dict__[_name]))
+_check_arguments_of(Mechanism)
 
 
 @dataclass(frozen=True)
