@@ -411,7 +411,7 @@ def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
         finite = np.isfinite(e)  # ρ near the float maximum: ε and so ε′ are +inf
         return np.where(finite, conversions.pdp_epsilon(np.where(finite, e, 0.0), d, delta_prime), np.inf)
 
-    lo = max(log_dp - 700.0, _LOG_DELTA_FLOOR)
+    lo = _LOG_DELTA_FLOOR  # log δ′ − 700 lies below it for every δ′ ≤ 1
     hi = log_dp + math.log1p(-1e-9)
     grid = np.linspace(lo, hi, 120)
     vals = np.asarray(f(grid), dtype=float)
