@@ -218,9 +218,9 @@ def symmetric_difference_bound(prior, eps):
 def posterior_from_privacy_loss(prior, z, *, target_present: bool = True):
     """Kazan et al., Theorem 3.1, eq. (2).
 
-    With ``target_present`` (``Y ← M(x)``) and ``z`` a value of ``Z_i = PrivLoss(M(x) ‖ M(x_{-i}))``, the
-    posterior is ``p/(p + (1−p)e^{−z})``; otherwise (``Y ← M(x_{-i})``) ``z`` is a value of
-    ``Z'_i = PrivLoss(M(x_{-i}) ‖ M(x))`` and the posterior is ``p/(p + (1−p)e^{z})``.  ``z`` may be ±inf.
+    With ``target_present`` (Y ← M(x)) and ``z`` a value of Z_i = PrivLoss(M(x) ‖ M(x_{−i})), the posterior is
+    p/(p + (1 − p)e^{−z}); otherwise (Y ← M(x_{−i})) ``z`` is a value of Z′_i = PrivLoss(M(x_{−i}) ‖ M(x)) and the
+    posterior is p/(p + (1 − p)e^{z}).  ``z`` may be ±inf.
     """
     p = np.asarray(check_probability(prior, "prior"), dtype=float)
     z = np.asarray(as_float(z, "z"))  # ±inf allowed (outputs only one database can produce); NaN refused

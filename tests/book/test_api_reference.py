@@ -137,6 +137,13 @@ def test_docstring_bare_indices_and_names_for_the_page():
         "``prog_𝒜`` and :func:`notion_map.x_y`"]
 
 
+def test_docstring_primed_and_braced_indices_for_the_page():
+    """Kazan et al.'s Z′_i and x_{−i}: a primed base takes its index, and a braced index is one script, not a bare
+    index "{" followed by text (disclosure.posterior_from_privacy_loss showed x{−i} and Z′_i)."""
+    assert docstring_for_page(["Z′_i = PrivLoss(M(x_{−i}) ‖ M(x))"]) == [
+        "Z′\\ :dps-sub:`i`\\  = PrivLoss(M(x\\ :dps-sub:`−i`\\ ) ‖ M(x))"]
+
+
 def test_script_role_nests():
     from docutils import nodes
 

@@ -25,9 +25,9 @@ _EXPONENT_FORM = re.compile(r"(?<![\w.])(?P<mantissa>\d+(?:\.\d+)?)e(?P<exponent
 # one-letter variable or an operator (``max``, ``Pr``) with a one-character or signed-number index (``x_i``,
 # ``x_-1``, ``Pr_𝒫``); longer names with an underscore (``prog_A``, ``delta_hat``) are identifiers, set as code.
 _GREEK = "\u0370-\u03ff"
-_BARE_INDEX = re.compile(rf"(?<![\w`])(?P<base>[A-Za-z{_GREEK}][\u0300-\u036f]?|max|min|sup|Pr)_(?P<index>[-−]?\d+"
+_BARE_INDEX = re.compile(rf"(?<![\w`])(?P<base>[A-Za-z{_GREEK}][\u0300-\u036f]?′?|max|min|sup|Pr)_(?P<index>[-−]?\d+"
                          rf"|(?<=[{_GREEK}]_)[A-Za-z0-9]+"
-                         rf"|[^\s_.,;:!?)\]}}'\"<\\`])(?![^\W\u00b2\u00b3\u00b9\u2070-\u209f])")
+                         rf"|[^\s_.,;:!?)\]{{}}'\"<\\`])(?![^\W\u00b2\u00b3\u00b9\u2070-\u209f])")
 # A capital variable numbered by digits (``D1``, ``R2``, as the causal models name their variables).
 _NUMBERED_VARIABLE = re.compile(r"(?<![\w.])(?P<base>[A-Z])(?P<index>\d{1,2})(?![\w.])")
 _SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
