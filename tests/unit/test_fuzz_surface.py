@@ -275,32 +275,32 @@ def _release_instances():
     }
 
 
+def _public_methods(cls) -> list[str]:
+    """The names of a class's public methods (functions defined on it or inherited, not properties)."""
+    return [name for name, _ in inspect.getmembers(cls, inspect.isfunction) if not name.startswith("_")]
+
+
 def _object_calls():
     """(label, callable, instance of the same kind for ``other``) for every public method and constructor."""
     calls = []
     pld = PLD.laplace(0.5, h=0.01)
     for name in ("laplace", "gaussian", "randomized_response", "geometric", "approximate_dp", "mixture"):
         calls.append((f"PrivacyLossDistribution.{name}", getattr(PLD, name), pld))
-    for name, member in inspect.getmembers(PLD, inspect.isfunction):
-        if not name.startswith("_"):
-            calls.append((f"PrivacyLossDistribution().{name}", getattr(pld, name),
-                          PLD.randomized_response(0.5, h=0.01)))
+    calls += [(f"PrivacyLossDistribution().{name}", getattr(pld, name), PLD.randomized_response(0.5, h=0.01))
+              for name in _public_methods(PLD)]
     calls.append(("PrivacyLossDistribution().optimistic", lambda: pld.optimistic, pld))
     laws = {"laplace": PrivacyLoss.laplace(0.5), "gaussian": PrivacyLoss.gaussian(2.0),
             "randomized_response": PrivacyLoss.randomized_response(0.5, 3), "geometric": PrivacyLoss.geometric(0.5, 2),
             "finite": PrivacyLoss.finite([0.5, 0.3, 0.2], [0.2, 0.3, 0.5])}
     for name, law in laws.items():
         calls.append((f"PrivacyLoss.{name}", getattr(PrivacyLoss, name), None))
-        for method, member in inspect.getmembers(PrivacyLoss, inspect.isfunction):
-            if not method.startswith("_"):
-                calls.append((f"PrivacyLoss.{name}().{method}", getattr(law, method), law))
+        calls += [(f"PrivacyLoss.{name}().{method}", getattr(law, method), law)
+                  for method in _public_methods(PrivacyLoss)]
     for cls_name, obj in _release_instances().items():
         cls = type(obj)
         if cls_name != "Composed":
             calls.append((f"releases.{cls_name}", cls, obj))
-        for name, member in inspect.getmembers(cls, inspect.isfunction):
-            if not name.startswith("_"):
-                calls.append((f"releases.{cls_name}().{name}", getattr(obj, name), obj))
+        calls += [(f"releases.{cls_name}().{name}", getattr(obj, name), obj) for name in _public_methods(cls)]
     calls.append(("releases.Gaussian.calibrated", releases.Gaussian.calibrated, None))
     for field_name in releases.FROM_FIELDS:
         calls.append((f"releases.from_fields('{field_name}')", lambda name=field_name, **kw: releases.from_fields(
