@@ -342,7 +342,9 @@ class RandomizedResponse(Mechanism):
 @dataclass(frozen=True)
 class Geometric(Mechanism):
     """The two-sided geometric count with noise ratio e^(−ε/Δ) and whole sensitivity Δ: pure ε-DP; with
-    Δ = 1 its privacy loss is randomized response's (Z = ±ε)."""
+    Δ = 1 its privacy loss is randomized response's (Z = ±ε), so k runs have the exact law of k-fold randomized
+    response; with Δ > 1 one run has the exact law :meth:`~dpsemantics.privacy_loss.PrivacyLoss.geometric` and k
+    runs are composed on the lattice (:meth:`pld`)."""
 
     eps: float
     sensitivity: int = 1
@@ -367,11 +369,18 @@ class Geometric(Mechanism):
 
     def profile(self, k):
         flip = self._as_flip()
-        return None if flip is None else flip.profile(k)
+        if flip is not None:
+            return flip.profile(k)
+        if k != 1:
+            return None
+        return (self.loss(1).delta, f"exact: geometric privacy profile (sensitivity {self.sensitivity})",
+                "two-sided geometric mechanism (Ghosh, Roughgarden & Sundararajan 2012); Kazan et al. Thm 3.9")
 
     def loss(self, k):
         flip = self._as_flip()
-        return None if flip is None else flip.loss(k)
+        if flip is not None:
+            return flip.loss(k)
+        return PrivacyLoss.geometric(self.eps, self.sensitivity) if k == 1 else None
 
     def pld(self, h):
         return PrivacyLossDistribution.geometric(self.eps, self.sensitivity, h=h)

@@ -49,6 +49,34 @@ def test_repetition_of_pure_mechanisms():
     assert Composed([Geometric(0.5)]).repeat(4).delta(1.0) == pytest.approx(expected, rel=1e-9)
 
 
+def test_one_geometric_count_of_sensitivity_above_one_has_its_exact_law():
+    """A two-sided geometric count with Δ = 3 (noise ratio a = e^{−ε/Δ}, P[noise = j] ∝ a^{|j|}) between the counts 0
+    and 3: the loss log(P[y]/Q[y]) is ε for y ≤ 0, ε(3 − 2y)/3 for y = 1, 2 and −ε for y ≥ 3.  Its law is written
+    here from the pmf; one run is answered from it exactly, k = 2 runs have no closed form (None)."""
+    eps, d = 1.0, 3
+    a = math.exp(-eps / d)
+    ys = range(-200, 204)
+
+    def pmf(y, centre):
+        return (1 - a) / (1 + a) * a ** abs(y - centre)
+
+    loss = {y: math.log(pmf(y, 0) / pmf(y, d)) for y in ys}
+    mass = {}
+    for y in ys:
+        z = round(loss[y], 12)
+        mass[z] = mass.get(z, 0.0) + pmf(y, 0)
+    assert sorted(mass) == pytest.approx([-eps, -eps / 3, eps / 3, eps])
+    geo = Geometric(eps, sensitivity=d)
+    hockey = sum(pmf(y, 0) - math.exp(0.2) * pmf(y, d) for y in ys if loss[y] > 0.2)
+    assert geo.delta(0.2) == pytest.approx(hockey, rel=1e-12) and geo.delta(0.2) >= hockey * (1 - 1e-15)
+    # δ′ = 0.6 exceeds P[Z = ε] = 1/(1 + a) ≈ 0.583: the threshold is the next atom, ε/3
+    assert mass[round(eps, 12)] < 0.6
+    threshold, _, method = geo.exact_threshold(1, 0.6)
+    assert threshold == pytest.approx(eps / 3, rel=1e-12) and "exact privacy-loss law" in method
+    assert Composed([geo]).exact(0.6).threshold == threshold
+    assert geo.loss(2) is None and geo.profile(2) is None
+
+
 def test_guarantee_only_parts_have_no_exact_law():
     both = Composed([ApproxDP(1.0, 1e-6), ZCDP(0.1)])
     assert both.exact(0.01) is None and both.guarantee_only
