@@ -34,9 +34,9 @@ import math
 
 import numpy as np
 from scipy import stats
-from scipy.special import expit
+from scipy.special import expit, log_ndtr
 
-from . import composition, indistinguishability, mechanisms
+from . import _rounding, composition, indistinguishability, mechanisms
 from ._validate import (as_float, as_output, check_delta, check_distribution_pair, check_epsilon, check_positive,
                         check_positive_int, check_probability)
 from .pld import PrivacyLossDistribution
@@ -44,11 +44,13 @@ from .pld import PrivacyLossDistribution
 __all__ = ["PrivacyLoss", "pair_losses"]
 
 _U = float(np.finfo(float).eps) / 2  # the unit roundoff, a Python float (no numpy overflow warnings)
+_SMALLEST_SUBNORMAL = 5e-324  # the float just above 0: a bound on every positive value that would underflow
 _MARGIN = 1e-12  # relative evaluation error allowed for a profile or a tail when an ε is computed from it
 _EPS_SEARCH_MAX = np.finfo(float).max  # an ε beyond this is reported as +inf by the generic inverses
-# mechanisms.gaussian_delta is within 1e-12 relative of the exact profile (its docstring; tests/unit/test_accuracy.py)
-# but rounds to nearest, so it may fall short: the profile here is enlarged by twice that
-_GAUSSIAN_DELTA_ERROR = 1e-12
+# mechanisms.gaussian_delta is within mechanisms._GAUSSIAN_DELTA_ERROR = 1e-12 relative of the exact profile (its
+# docstring; tests/unit/test_accuracy.py) but rounds to nearest in the normal range, so it may fall short: the
+# profile here is enlarged by twice that (below the normal range gaussian_delta applies it itself)
+_GAUSSIAN_DELTA_ERROR = mechanisms._GAUSSIAN_DELTA_ERROR
 
 
 def pair_losses(row_present, row_absent):
@@ -175,6 +177,71 @@ def _laplace_law(eps):
         return np.where(a < 0.5, top, np.where(a >= 1.0, bottom, t))
 
     return cdf, cdf_left, ppf, sf, isf
+
+
+def _gaussian_tail_up(z, r):
+    """A float never below the exact Gaussian tail Φ(z*) = P[N(0, 1) ≤ z*], given z, the computed
+    fl(fl(t − μ)/s) for the loss N(μ, s²) with μ = fl(r·r/2), s = fl(√(2μ)), r = fl(Δ/σ) (the exact loss has
+    μ* = r*²/2, s* = r*, z* = (t − μ*)/s*).  For the upper tail P[N(0, 1) > z*] pass −z.
+
+    * **z:** r = r*(1 + e₁), μ = μ*(1 + e₁)²(1 + e₂), s = r*(1 + e₁)(1 + e₂)^½(1 + e₃), and two roundings in z
+      (each |e| ≤ u): z − z* = z*((1 + e₄)(1 + e₅)/((1 + e₁)(1 + e₂)^½(1 + e₃)) − 1) − (μ*/s*)(3u + O(u²)), with
+      μ*/s* = r*/2: |z − z*| ≤ B = 6u|z| + 2u·r (rounded up from 4.6u|z*| + 1.51u·r*, z* and r* within
+      ~5u of z and r).
+    * **Mills' ratio:** |d log Φ(x)/dx| = φ(x)/Φ(x) ≤ |x| + 1 for every x (for x ≤ 0 it is below
+      (|x| + √(x² + 4))/2, Birnbaum 1942; for x > 0 below φ(0)/Φ(0) < 0.8), so |log Φ(z) − log Φ(z*)| ≤
+      (|z| + B + 1)·B.
+    * **log_ndtr:** scipy's ``log_ndtr`` is taken within 8u(x² + 1) of log Φ(x) — *measured*, not derived: the
+      largest error against 40-digit mpmath over x ∈ [−955, 40] is 3.3u(x² + 1) (tests/unit/test_underflow.py
+      re-measures it, a check that fails if scipy's changes).
+    * **the sum and exp:** the log-space bound y is rounded once (½ulp(y) ≤ u|y|, doubled); e^y by
+      :func:`~dpsemantics._rounding.exp_no_underflow` (never below e^y below the normal range, within a few
+      ulps above it, covered by the factor 1 + 8u); clipped to 1.  Where z ≤ −80 and B ≤ |z|/2, z* ≤ −40 and
+      Φ(z*) < e^{−800}: 5e-324 (the slack would overflow there)."""
+    z = np.asarray(z, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        az = np.abs(z)
+        b = 6.0 * _U * az + 2.0 * _U * r
+        log_t = log_ndtr(z)
+        slack = (az + b + 1.0) * b + 8.0 * _U * (az * az + 1.0)
+        y = log_t + slack
+        y = y + 2.0 * _U * np.abs(y)
+        out = np.asarray(_rounding.exp_no_underflow(y), dtype=float) * (1.0 + 8.0 * _U)
+    out = np.minimum(np.where(np.isnan(out), 1.0, out), 1.0)
+    # far below (z ≤ −80 and B ≤ |z|/2, where the slack would overflow): z* ≤ z/2 ≤ −40, Φ(z*) < e^{−800}
+    out = np.where((z < -80.0) & (b <= 0.5 * az), _SMALLEST_SUBNORMAL, out)
+    return np.where(np.isinf(z), (z > 0).astype(float), np.where(np.isnan(z), np.nan, out))  # Φ(±∞) exact
+
+
+def _gaussian_law(sigma: float, sensitivity: float):
+    """The loss of the Gaussian mechanism, Z ~ N(μ, 2μ) with μ = r²/2, r = Δ/σ (so s = √(2μ) = r): cdf and sf
+    from the log-space tails of :func:`_gaussian_tail_up`, never below the exact values (P[Z ≤ t] and P[Z > t]
+    are tails in the two directions; 1 − cdf loses every digit below 1e-16, and scipy's ``sf`` rounds a tail
+    below 2.2e-308 to the subnormal grid or to 0); ppf and isf are scipy's.  Returns the five functions and μ."""
+    with np.errstate(over="ignore", under="ignore"):
+        r = sensitivity / sigma
+    mu = 0.5 * r * r if r < 1e154 else math.inf
+    if not math.isfinite(mu) or mu == 0.0:
+        raise ValueError(
+            f"sigma must keep the privacy loss finite and non-degenerate: (sensitivity/sigma)**2/2 is {mu!r} "
+            f"(got sigma={sigma!r}, sensitivity={sensitivity!r})"
+        )
+    s = math.sqrt(2 * mu)
+    dist = stats.norm(loc=mu, scale=s)
+
+    def z_of(t):
+        with np.errstate(over="ignore", invalid="ignore"):
+            t = np.asarray(t, dtype=float)
+            # t = ±∞ gives ±∞ (the limits); (t − μ)/s within the error _gaussian_tail_up allows
+            return np.where(np.isinf(t), t, (t - mu) / s)
+
+    def cdf(t):
+        return _gaussian_tail_up(z_of(t), r)
+
+    def sf(t):
+        return _gaussian_tail_up(-z_of(t), r)
+
+    return (cdf, cdf, dist.ppf, sf, dist.isf), mu
 
 
 def _smallest_eps(profile, delta: float, ceiling: float = _EPS_SEARCH_MAX) -> float:
@@ -445,17 +512,7 @@ class PrivacyLoss:
         Gaussian has μ = ρ and k runs add their μ."""
         sigma = float(check_positive(sigma, "sigma", scalar=True))
         sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
-        with np.errstate(over="ignore", under="ignore"):
-            r = sensitivity / sigma
-        mu = 0.5 * r * r if r < 1e154 else math.inf
-        if not math.isfinite(mu) or mu == 0.0:
-            raise ValueError(
-                f"sigma must keep the privacy loss finite and non-degenerate: (sensitivity/sigma)**2/2 is {mu!r} "
-                f"(got sigma={sigma!r}, sensitivity={sensitivity!r})"
-            )
-        dist = stats.norm(loc=mu, scale=math.sqrt(2 * mu))
-        # sf and isf in their own right: 1 − cdf and ppf(1 − a) lose every digit below 1e-16
-        law = (dist.cdf, dist.cdf, dist.ppf, dist.sf, dist.isf)
+        law, mu = _gaussian_law(sigma, sensitivity)
         return cls(f"Gaussian, sigma={sigma:g}", law,
                    lambda e: np.minimum(np.asarray(mechanisms.gaussian_delta(e, sigma, sensitivity), dtype=float)
                                         * (1.0 + 2.0 * _GAUSSIAN_DELTA_ERROR), 1.0), rho=mu,
