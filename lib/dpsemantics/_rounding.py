@@ -9,7 +9,7 @@ search loop: the error bound is part of the formula's analysis, written beside e
 ``up(x, ulps)`` and ``down(x, ulps)`` broadcast; 0, ±inf and NaN are returned unchanged (a result that
 is exactly 0 or infinite is exact, and NaN is refused before it gets here).  ``exp_no_underflow(log_x, rel)``
 exponentiates a log-space bound without rounding it down below the normal range (where ``np.exp`` keeps only
-absolute accuracy and returns 0 below 2.5e-324).
+absolute accuracy and returns 0 below 2.5e-324); ``mul_away(a, b)`` is a product rounded away from 0.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 
 import math
 
-__all__ = ["up", "down", "exp_no_underflow"]
+__all__ = ["up", "down", "exp_no_underflow", "mul_away"]
 
 _TINY = float(np.finfo(float).tiny)  # the smallest normal float, 2.2e-308
 _SHIFT = 64 * math.log(2.0)  # within 64·ln2·u < 5e-15 of 64 ln 2 (math.log is within ½ ulp)
@@ -68,4 +68,26 @@ def exp_no_underflow(log_x, rel: float = 0.0):
             y = np.where(low, log_x + _SHIFT, 0.0)
             scaled = np.ldexp(np.exp(y) * ((1.0 + float(rel)) * (1.0 + 2.0**-40)), -64)
             out = np.where(low, np.nextafter(scaled, np.inf), out)
+    return float(out) if out.ndim == 0 else out
+
+
+_SPLIT = 134217729.0  # 2²⁷ + 1: Veltkamp's splitting constant for doubles
+
+
+def mul_away(a, b):
+    """fl(a·b) rounded away from 0 instead of to nearest: |result| ≥ |a·b| exactly, and equal to a·b when that is a
+    float.  The rounding error of the product is found exactly by Dekker's TwoProduct (Veltkamp's split into 26-bit
+    halves; exact without overflow or underflow of the partial products, Dekker 1971, Theorem 4.7 — used below
+    |a·b| = 2⁹⁹⁵ and above 2⁻⁹⁶⁹, where neither happens), and the product stepped one ulp outward where it was
+    rounded toward 0.  Outside that range, and for ±inf, the product is stepped outward whenever it is not 0 or
+    infinite.  Broadcasts."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+    with np.errstate(over="ignore", invalid="ignore"):
+        p = a * b
+        ah, bh = _SPLIT * a - (_SPLIT * a - a), _SPLIT * b - (_SPLIT * b - b)
+        al, bl = a - ah, b - bh
+        err = ((ah * bh - p) + ah * bl + al * bh) + al * bl  # a·b − p, exactly, in the safe range
+        safe = np.isfinite(err) & (np.abs(p) < 2.0**995) & (np.abs(p) > 2.0**-969)
+        toward_zero = np.where(safe, err * np.sign(p) > 0, True) & (p != 0) & np.isfinite(p)
+        out = np.where(toward_zero, np.nextafter(p, np.copysign(np.inf, p)), p)
     return float(out) if out.ndim == 0 else out

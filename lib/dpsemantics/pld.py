@@ -91,7 +91,8 @@ _LOG_DROP = math.log(1e-20)  # FFT coefficients raised to the k-th power below t
 #   (Higham §3.1): d = 1 (radix 2: one PM), 2 (radix 4: two PM levels), 4 (radix 3: REARRANGE, the taui product and
 #   its constant, PM; taur = −½ is exact), 6 (radix 5: REARRANGE, tr11·x + tr12·y + c as a product, two sums and the
 #   constant, PM), the same counts for radb2/4/3/5 (which sum first and apply the twiddle last) and fewer for the
-#   twiddle-free first points (i = 0, and i = ido − 1 when ido is even: hsqt2 or √2 times a sum, then one PM).
+#   twiddle-free first points (i = 0, and i = ido − 1 when ido is even: hsqt2 or √2 times a sum, then one PM); a
+#   fused multiply-add, where the compiler contracts a*b + c, only removes roundings.
 #   A complex output is then within √2·γ_d Σ|z_s| from the butterfly.
 # * **per pass:** η_r ≤ 12.9u + √2·d·u (1 + O(u)): 14.3u (radix 2), 15.7u (radix 4), 18.6u (radix 3), 21.4u
 #   (radix 5), all below η = 24u; the forward transform's r2c output and the inverse's c2r input are copies (exact).
