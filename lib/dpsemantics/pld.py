@@ -115,13 +115,16 @@ _FFT_SCALE = 2 * _U  # the inverse's 1/n: fct rounded from long double, and its 
 def _fft_passes(n: int) -> int:
     """The number of passes pocketfft's real transform makes at length n: its plan (``rfftp::factorize``) takes
     the factors 4 while they divide n, then one 2, then the odd factors; n from ``next_fast_len`` is 5-smooth.
-    A length with a larger prime factor is counted as ⌈log2 n⌉ passes (never the case here)."""
+    A length with a larger prime factor is refused: pocketfft would take its generic odd-radix passes or Bluestein's
+    algorithm there, which the error model above does not cover (every caller here uses ``next_fast_len``)."""
     m, passes = n, 0
     for radix in (4, 2, 3, 5):
         while m % radix == 0:
             m //= radix
             passes += 1
-    return max(passes, 1) if m == 1 else max(math.ceil(math.log2(n)), 1)
+    if m != 1:
+        raise ValueError(f"the FFT error model covers lengths 2^a 3^b 5^c only (got n={n!r})")
+    return max(passes, 1)
 
 
 def _fft_error_factors(n: int) -> tuple[float, float]:

@@ -108,3 +108,10 @@ def test_the_model_constant_is_the_one_the_bound_uses():
     assert pld._FFT_PASS == ETA * U
     for n in [n for lengths in LENGTHS.values() for n in lengths]:
         assert pld._fft_passes(n) == passes(n)
+
+
+def test_a_length_the_model_does_not_cover_is_refused():
+    # 7 and 11 would take pocketfft's generic passes, 2·101 Bluestein's algorithm: the model covers neither
+    for n in (7, 11 * 16, 2 * 101):
+        with pytest.raises(ValueError, match="n="):
+            pld._fft_passes(n)
