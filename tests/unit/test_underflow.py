@@ -140,3 +140,18 @@ def test_exp_no_underflow_is_never_below_exp_and_within_its_allowance():
                 assert mpmath.mpf(float(g)) <= exact * (1 + 2e-12) + 2 * SMALLEST, (x, g)
     assert _rounding.exp_no_underflow(-np.inf) == 0.0
     assert _rounding.exp_no_underflow(-1.0) == math.exp(-1.0)  # the normal range is np.exp's own value
+
+
+def test_the_pld_gaussian_pessimistic_profile_does_not_underflow():
+    """The lattice engine moves the mass beyond μ ± 40√(2μ) and every tail below 1e-30 to +∞ (pessimistic side), so
+    its δ never comes near the subnormal range: it stays above the exact value, alone and composed (a k-fold
+    Gaussian with σ is the Gaussian with σ/√k)."""
+    from dpsemantics.pld import PrivacyLossDistribution
+
+    for sigma, k in ((1.0, 1), (1.0, 4), (3.0, 9)):
+        pld = PrivacyLossDistribution.gaussian(sigma)
+        if k > 1:
+            pld = pld.self_compose(k)
+        for e in _eps_grid(sigma / math.sqrt(k)):
+            exact = ref_gaussian_delta(e, sigma / math.sqrt(k))
+            assert mpmath.mpf(float(pld.delta(e))) >= exact > 0, (sigma, k, e)
