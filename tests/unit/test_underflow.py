@@ -155,3 +155,11 @@ def test_the_pld_gaussian_pessimistic_profile_does_not_underflow():
         for e in _eps_grid(sigma / math.sqrt(k)):
             exact = ref_gaussian_delta(e, sigma / math.sqrt(k))
             assert mpmath.mpf(float(pld.delta(e))) >= exact > 0, (sigma, k, e)
+
+
+def test_gaussian_delta_whose_log_is_below_the_float_range_is_the_smallest_float():
+    # the reproducers: log δ itself is −inf in floats (δ ≈ e^{−5e309}), yet δ > 0 at every finite ε (the
+    # Gaussian loss is unbounded, so P[L > ε] > 0 and δ(ε) ≥ E[(1 − e^{ε−L}); L > ε + 1] > 0)
+    for args in [(1.0, 1e155), (1e300, 1.0), (1.0, 1.0, 1e-200), (1.0, 1e100)]:
+        assert mechanisms.gaussian_delta(*args) == SMALLEST
+    assert np.all(np.asarray(mechanisms.gaussian_delta(np.array([0.0, 1.0, 1e3, 1e300]), 1.0)) > 0)
