@@ -288,7 +288,8 @@ def _gaussian_law(sigma: float, sensitivity: float):
     """The loss of the Gaussian mechanism, Z ~ N(μ, 2μ) with μ = r²/2, r = Δ/σ (so s = √(2μ) = r): cdf and sf
     from the log-space tails of :func:`_gaussian_tail_up`, never below the exact values (P[Z ≤ t] and P[Z > t]
     are tails in the two directions; 1 − cdf loses every digit below 1e-16, and scipy's ``sf`` rounds a tail
-    below 2.2e-308 to the subnormal grid or to 0); ppf and isf are scipy's.  Returns the five functions and μ."""
+    below 2.2e-308 to the subnormal grid or to 0); ppf and isf are scipy's, moved to the safe side of the exact
+    quantile by :func:`_quantile_on_the_safe_side`.  Returns the five functions and μ."""
     with np.errstate(over="ignore", under="ignore"):
         r = sensitivity / sigma
     mu = 0.5 * r * r if r < 1e154 else math.inf
@@ -312,7 +313,32 @@ def _gaussian_law(sigma: float, sensitivity: float):
     def sf(t):
         return _gaussian_tail_up(-z_of(t), r)
 
-    return (cdf, cdf, dist.ppf, sf, dist.isf), mu
+    def ppf(q):  # the threshold below which at most q lies, exactly: never above the exact quantile
+        return _quantile_on_the_safe_side(dist.ppf(q), cdf, q, -1.0, s)
+
+    def isf(a):  # the threshold above which at most a lies, exactly: never below the exact quantile
+        return _quantile_on_the_safe_side(dist.isf(a), sf, a, 1.0, s)
+
+    return (cdf, cdf, ppf, sf, isf), mu
+
+
+def _quantile_on_the_safe_side(t0, tail, level, direction: float, scale: float):
+    """scipy's quantile t0 (ndtri, within ~1e-13 relative of the tail: norm.isf(1e-320) left an exact tail
+    1.0000000000001 times the level) moved in ``direction`` until ``tail`` — a bound never below the exact tail —
+    is at most ``level``: then the exact tail at the returned t is at most the level.  t0 itself where it already
+    passes; else steps of 1e-15·(|t| + scale) (a few ulps), doubling (the tails are monotone), at most 80 checks."""
+    t = np.array(t0, dtype=float)
+    level = np.broadcast_to(np.asarray(level, dtype=float), t.shape)
+    with np.errstate(over="ignore", invalid="ignore"):
+        bad = np.isfinite(t) & (np.asarray(tail(t)) > level)
+        step = 1e-15 * (np.abs(t) + scale)
+        for _ in range(80):
+            if not np.any(bad):
+                break
+            t = np.where(bad, t + direction * step, t)
+            bad = bad & np.isfinite(t) & (np.asarray(tail(t)) > level)
+            step = 2.0 * step
+    return t
 
 
 def _smallest_eps(profile, delta: float, ceiling: float = _EPS_SEARCH_MAX) -> float:

@@ -163,3 +163,18 @@ def test_gaussian_delta_whose_log_is_below_the_float_range_is_the_smallest_float
     for args in [(1.0, 1e155), (1e300, 1.0), (1.0, 1.0, 1e-200), (1.0, 1e100)]:
         assert mechanisms.gaussian_delta(*args) == SMALLEST
     assert np.all(np.asarray(mechanisms.gaussian_delta(np.array([0.0, 1.0, 1e3, 1e300]), 1.0)) > 0)
+
+
+@pytest.mark.parametrize("sigma", [0.01, 1.0, 30.0])
+def test_privacy_loss_gaussian_quantiles_leave_at_most_their_level(sigma):
+    """isf(a) and ppf(q) bound the thresholds releases use for an exact PDP ε′: the exact tail beyond them is at most
+    the level.  scipy's norm.isf(1e-320) at σ = 1 left an exact tail 1.0000000000001 times the level."""
+    loss = PrivacyLoss.gaussian(sigma)
+    levels = [0.5, 0.3, 1e-5, 1e-20, 1e-100, 1e-300, 1e-308, 1e-310, 1e-315, 1e-320, 5e-324, 1 - 1e-16]
+    for level in levels:
+        upper, lower = float(loss.isf(level)), float(loss.ppf(level))
+        exact_up, exact_low = ref_tail(upper, sigma, 1.0, True), ref_tail(lower, sigma, 1.0, False)
+        assert exact_up <= level and exact_low <= level, (sigma, level)
+        if level > 1e-300:  # and tight: within 1e-8 of the level
+            assert exact_up >= level * (1 - 1e-8) and exact_low >= level * (1 - 1e-8), (sigma, level)
+    assert loss.isf(0.0) == math.inf and loss.ppf(0.0) == -math.inf
