@@ -250,6 +250,22 @@ def _binomial_log_mass_error(j: np.ndarray, k: int, q: float, p: float, log_q: f
     return out
 
 
+def _quotient_rounded_toward_zero(a: float, n: np.ndarray, d: int, z: np.ndarray) -> np.ndarray:
+    """Whether the float z is below |a·n/d| in modulus (a a float, n and d integers, z its computed value),
+    decided exactly in integers: a = M·2^E and z = M_z·2^{E_z} with integer mantissas, so
+    |a·n/d| > |z| ⇔ M|n|·2^E > M_z·d·2^{E_z}.  One Python-int comparison per atom (about 1 µs)."""
+    m, e = math.frexp(a)
+    big, exp = int(m * 2**53), e - 53
+    mz, ez = np.frexp(np.abs(z))
+    mant, expz = (mz * 2.0**53).astype(np.int64), ez - 53
+
+    def below(ni: int, ei: int, mi: int) -> bool:
+        lhs, rhs = big * abs(ni), mi * d
+        return (lhs << (exp - ei)) > rhs if exp >= ei else lhs > (rhs << (ei - exp))
+
+    return np.fromiter((below(*t) for t in zip(np.asarray(n).tolist(), expz.tolist(), mant.tolist())), bool, z.size)
+
+
 def _gaussian_tail_up(z, r):
     """A float never below the exact Gaussian tail Φ(z*) = P[N(0, 1) ≤ z*], given z, the computed
     fl(fl(t − μ)/s) for the loss N(μ, s²) with μ = fl(r·r/2), s = fl(√(2μ)), r = fl(Δ/σ) (the exact loss has
@@ -673,4 +689,9 @@ class PrivacyLoss:
                              atom_error=4.0 * _U * eps0)  # ε·(Δ − 2j)/Δ: two roundings, each ≤ u·ε
         loss._lattice = lambda h: PrivacyLossDistribution.geometric(eps0, d, h=h)
         loss._tail_error = mass_error
+        if d > 1:  # the inner atoms ε(Δ − 2j)/Δ whose float is below the exact modulus: pdp_delta adds them at ε = |z|
+            inner = z[2:]
+            toward = _quotient_rounded_toward_zero(eps0, d - 2 * j, d, inner) & (w[2:] > 0)
+            if np.any(toward):
+                loss._set_edge(np.abs(inner[toward]), w[2:][toward] / float(np.sum(w[w > 0])))
         return loss

@@ -160,3 +160,22 @@ def test_pdp_delta_at_every_float_atom_is_not_below_the_exact_tail(e0, k):
             tail = mp.fsum(m for m, z in zip(masses, exact_atoms) if abs(z) > Fraction(t))
             if tail > mp.mpf("1e-290"):
                 assert mp.mpf(float(loss.pdp_delta(t))) >= tail, (j, t)
+
+
+@pytest.mark.parametrize("e0, d", [(0.3, 7), (1.1, 13), (0.7, 31), (1e-3, 5)])
+def test_geometric_pdp_delta_at_every_float_atom_is_not_below_the_exact_tail(e0, d):
+    """The same for the two-sided geometric mechanism's atoms ε₀(Δ − 2j)/Δ (12 of them rounded toward 0 in the first
+    three cases); its masses from the law: P[noise ≤ 0] = 1/(1 + a), P[noise ≥ Δ] = a^Δ/(1 + a), and
+    P[noise = j] = (1 − a)a^j/(1 + a), a = e^{−ε₀/Δ} (Ghosh, Roughgarden & Sundararajan 2012)."""
+    loss = PrivacyLoss.geometric(e0, d)
+    with mp.workdps(40):
+        a = mp.exp(-mp.mpf(e0) / d)
+        atoms = [(Fraction(e0), 1 / (1 + a)), (-Fraction(e0), a**d / (1 + a))]
+        atoms += [(Fraction(e0) * (d - 2 * j) / d, (1 - a) * a**j / (1 + a)) for j in range(1, d)]
+        for z, _ in atoms:
+            t = float(z)  # the float a caller would pass
+            if t < 0:
+                continue
+            tail = mp.fsum(m for v, m in atoms if abs(v) > Fraction(t))
+            if tail > 0:
+                assert mp.mpf(float(loss.pdp_delta(t))) >= tail, (e0, d, t)
