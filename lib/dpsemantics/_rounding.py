@@ -7,14 +7,22 @@ allows) — by a stated number of ulps that covers the evaluation error of the f
 search loop: the error bound is part of the formula's analysis, written beside each call.
 
 ``up(x, ulps)`` and ``down(x, ulps)`` broadcast; 0, ±inf and NaN are returned unchanged (a result that
-is exactly 0 or infinite is exact, and NaN is refused before it gets here).
+is exactly 0 or infinite is exact, and NaN is refused before it gets here).  ``exp_no_underflow(log_x, rel)``
+exponentiates a log-space bound without rounding it down below the normal range (where ``np.exp`` keeps only
+absolute accuracy and returns 0 below 2.5e-324); ``mul_away(a, b)`` is a product rounded away from 0.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["up", "down"]
+import math
+
+__all__ = ["up", "down", "exp_no_underflow", "mul_away", "SMALLEST_SUBNORMAL"]
+
+_TINY = float(np.finfo(float).tiny)  # the smallest normal float, 2.2e-308
+SMALLEST_SUBNORMAL = 5e-324  # the float just above 0: the safe value of a positive bound that would underflow
+_SHIFT = 64 * math.log(2.0)  # within 64·ln2·u < 5e-15 of 64 ln 2 (math.log is within ½ ulp)
 
 
 def _move(x, ulps: float, sign: float):
@@ -38,3 +46,49 @@ def up(x, ulps: float = 4.0):
 def down(x, ulps: float = 4.0):
     """x minus ``ulps`` units in its last place (toward −∞); exact 0 and ±inf unchanged."""
     return _move(x, ulps, -1.0)
+
+
+def exp_no_underflow(log_x, rel: float = 0.0):
+    """exp(log_x) for a log-space bound ``log_x``: ``np.exp(log_x)`` where that is a normal float (relative error
+    below a few ulps, which the caller's own relative allowance covers), and below the normal range a float
+    **never below** exp(log_x)·(1 + rel) — the smallest subnormal 5e-324, not 0, when that is below it.
+    ``rel`` is the caller's relative allowance (its error bound on e^{log_x}), which a multiplication after the
+    fact could not apply to a subnormal.  Broadcasts; −inf gives 0, NaN stays NaN.
+
+    Below 2.2e-308 ``np.exp`` rounds to the subnormal grid (absolute accuracy only: 6 subnormal ulps low at
+    2e-317).  So it is exponentiated in the normal range instead, y = fl(log_x + fl(64 ln 2)), and scaled back by
+    2⁻⁶⁴: |y − (log_x + 64 ln 2)| ≤ ½ulp(y) + 5e-15 ≤ 6.2e-14 for |y| < 1024, so e^y is within 6.2e-14 + (the few
+    ulps of exp) ≤ 1e-13 relative of e^{log_x}·2⁶⁴; the factor (1 + rel)(1 + 2⁻⁴⁰) (2⁻⁴⁰ = 9.1e-13) covers that
+    and its own rounding, ``ldexp`` then rounds once to the subnormal grid (at most one subnormal ulp down) and
+    one ``nextafter`` toward +inf restores it.  The result is at most (1 + rel)(1 + 1e-12)·e^{log_x} + 1e-323."""
+    log_x = np.asarray(log_x, dtype=float)
+    with np.errstate(under="ignore", over="ignore"):
+        out = np.exp(log_x)
+        low = (out < _TINY) & (log_x > -np.inf)
+        if np.any(low):
+            y = np.where(low, log_x + _SHIFT, 0.0)
+            scaled = np.ldexp(np.exp(y) * ((1.0 + float(rel)) * (1.0 + 2.0**-40)), -64)
+            out = np.where(low, np.nextafter(scaled, np.inf), out)
+    return float(out) if out.ndim == 0 else out
+
+
+_SPLIT = 134217729.0  # 2²⁷ + 1: Veltkamp's splitting constant for doubles
+
+
+def mul_away(a, b):
+    """fl(a·b) rounded away from 0 instead of to nearest: |result| ≥ |a·b| exactly, and equal to a·b when that is a
+    float.  The rounding error of the product is found exactly by Dekker's TwoProduct (Veltkamp's split into 26-bit
+    halves; exact without overflow or underflow of the partial products, Dekker 1971, Theorem 4.7 — used below
+    |a·b| = 2⁹⁹⁵ and above 2⁻⁹⁶⁹, where neither happens), and the product stepped one ulp outward where it was
+    rounded toward 0.  Outside that range, and for ±inf, the product is stepped outward whenever it is not 0 or
+    infinite.  Broadcasts."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+    with np.errstate(over="ignore", invalid="ignore"):
+        p = a * b
+        ah, bh = _SPLIT * a - (_SPLIT * a - a), _SPLIT * b - (_SPLIT * b - b)
+        al, bl = a - ah, b - bh
+        err = ((ah * bh - p) + ah * bl + al * bh) + al * bl  # a·b − p, exactly, in the safe range
+        safe = np.isfinite(err) & (np.abs(p) < 2.0**995) & (np.abs(p) > 2.0**-969)
+        toward_zero = np.where(safe, err * np.sign(p) > 0, True) & (p != 0) & np.isfinite(p)
+        out = np.where(toward_zero, np.nextafter(p, np.copysign(np.inf, p)), p)
+    return float(out) if out.ndim == 0 else out

@@ -60,41 +60,80 @@ _LOG_DROP = math.log(1e-20)  # FFT coefficients raised to the k-th power below t
 #
 # The model (Higham 2002, "Accuracy and Stability of Numerical Algorithms", §24.1: the proof of Theorem 24.2,
 # written for any Cooley–Tukey factorisation): a transform of length n = 2^a 3^b 5^c (``next_fast_len``) is
-# computed as L passes of radix r ∈ {4, 2, 3, 5}; in each pass every output is formed from r inputs z_s and
-# twiddle factors accurate to u, so its error is at most η Σ_s |z_s| with η = 24u (r complex products, Higham
-# Lemma 3.5, √2γ₂ each, r − 1 complex additions, the twiddles' own error, and √2 for real arithmetic on the
-# real and imaginary parts, rounded up).  Two consequences, both used below:
+# computed as L passes of radix r ∈ {4, 2, 3, 5}; in each pass every (complex) output is formed from r inputs z_s
+# and its error is at most η Σ_s |z_s|, η = 24u.  Two consequences, both used below:
 #
 # * componentwise: every input reaches every output along exactly one path, with weights of modulus 1, so
 #   |fl(DFT x)_j − (DFT x)_j| ≤ ((1 + η)^L − 1)·‖x‖₁ for every j (Higham Lemma 3.8 applied to |A_L|···|A_1| = |F|);
-# * normwise: one pass is √r times a unitary matrix and its error has ‖Δ‖₂ ≤ r·η·‖z‖₂ = √r·η·‖A‖₂‖z‖₂, so
-#   ‖fl(y) − y‖₂ ≤ ((1 + √5·η)^L − 1)·‖y‖₂ (Higham Theorem 24.2's argument), and the inverse's 1/n scaling adds u.
+# * normwise: one pass is √r times a unitary matrix and its error has ‖Δ‖₂ ≤ r·η·‖z‖₂ = √r·η·‖A‖₂‖z‖₂ (each
+#   output within η√r times the norm of its group of r inputs, Cauchy–Schwarz; the groups partition the inputs), so
+#   ‖fl(y) − y‖₂ ≤ ((1 + √5·η)^L − 1)·‖y‖₂ (Higham Theorem 24.2's argument); the inverse's 1/n scaling adds 2u.
 #
-# What is *not* proved here: that pocketfft's real-input passes (radf2/3/4/5 and their inverses) meet the per-pass
-# model with η = 24u; it is read from the structure of the passes, not derived line by line.  The bound is tested
-# against exact integer convolutions, including adversarial lattices (tests/unit/test_pld.py).
+# Derivation of η from the code that runs (scipy 1.17 calls pocketfft's C++ header, pocketfft_hdronly.h, read at
+# mreineck/pocketfft branch cpp; standard model |fl(a ∘ b) − a ∘ b| ≤ u|a ∘ b|, γ_m = mu/(1 − mu)):
+#
+# * **the plan:** ``pocketfft_r`` takes ``rfftp`` (the FFTPACK real passes) whenever (largest prime factor)² ≤ n
+#   or n < 50, so every 5-smooth n; Bluestein (``fftblue``) and the generic odd-radix passes (radfg/radbg) are never
+#   reached.  ``rfftp::factorize`` takes 4 while it divides n, then one 2 (moved to the front), then 3s and 5s:
+#   L = ⌊a/2⌋ + (a mod 2) + b + c (:func:`_fft_passes`).  Each pass maps the ido-point sub-DFTs of the previous
+#   stage to those of the next (halfcomplex storage: the conjugate half is implied, the stored values are true DFT
+#   intermediates), so its matrix is a radix-r butterfly times unit-modulus twiddles, as the model requires.
+# * **twiddles** (``sincos_2pibyn``): w = v₁[i & mask]·v₂[i >> shift], each table entry cos/sin (glibc, within
+#   1 ulp) of x·ang with x < n an exact integer and ang = π/(4n) rounded from long double (angle error ≤ 2.01u·π/4 =
+#   1.6u), so each entry is within 1.6u + 2u = 3.6u of its exact value; their complex product adds √2γ₂ (Higham
+#   Lemma 3.5): |w̃ − w| ≤ 3.6u + 3.6u + 2.83u + O(u²) ≤ 10u.  Forward passes multiply an input by conj(w̃), inverse
+#   passes an output by w̃ (MULPM: two products and a sum per part, √2γ₂ again): |fl(w̃z) − wz| ≤ 12.9u|z|.
+# * **butterflies:** the path from each real input to each real output of radf2/3/4/5 and radb2/3/4/5 carries
+#   exactly one coefficient (1, ±½, or a rounded constant cos/sin of 2π/r: taui, tr11, ti11, tr12, ti12, hsqt2 —
+#   each counted as one more rounding); the real and imaginary parts of a complex input z_s enter a real output
+#   with coefficients |cos θ|, |sin θ|, so the sum over paths of |coefficient|·|leaf| is at most Σ_s |z_s|
+#   (Cauchy–Schwarz), and each real output is within γ_d Σ_s |z_s| with d its largest number of roundings on a path
+#   (Higham §3.1): d = 1 (radix 2: one PM), 2 (radix 4: two PM levels), 4 (radix 3: REARRANGE, the taui product and
+#   its constant, PM; taur = −½ is exact), 6 (radix 5: REARRANGE, tr11·x + tr12·y + c as a product, two sums and the
+#   constant, PM), the same counts for radb2/4/3/5 (which sum first and apply the twiddle last) and fewer for the
+#   twiddle-free first points (i = 0, and i = ido − 1 when ido is even: hsqt2 or √2 times a sum, then one PM); a
+#   fused multiply-add, where the compiler contracts a*b + c, only removes roundings.
+#   A complex output is then within √2·γ_d Σ|z_s| from the butterfly.
+# * **per pass:** η_r ≤ 12.9u + √2·d·u (1 + O(u)): 14.3u (radix 2), 15.7u (radix 4), 18.6u (radix 3), 21.4u
+#   (radix 5), all below η = 24u; the forward transform's r2c output and the inverse's c2r input are copies (exact).
+# * **scaling:** irfft multiplies by fct = double(1/(long double)n) (within u + 2⁻⁶⁴) once: 2u with its product.
+# * **underflow** (masses near 1e-300 and subnormal): each operation may add 2⁻¹⁰⁷⁵ absolutely instead; L·n·8·2⁻¹⁰⁷⁵
+#   is below 1e-300 for every lattice here, far below the 1e-10 relative slack every bound below carries.
+#
+# The check that can fail (tests/unit/test_fft_error_model.py): forward and inverse errors of scipy's own rfft/irfft
+# against a long-double reference DFT, per radix (n = r, r², and the mixed lengths of ``next_fast_len``) on random,
+# sign-aligned and wide-range inputs, divided by L·‖x‖₁: the per-pass error they imply is at most 2.4u (radix 5,
+# whose derived bound is 21.4u), 2.1u (radix 3: 18.6u), 1.7u (radix 4: 15.7u), 1.3u (radix 2: 14.3u), 2.1u for mixed
+# lengths up to 1350 (forward; the inverse at most 1.7u) — 10 to 20 times below η.  The whole bound is also
+# tested against exact integer convolutions, including adversarial lattices (tests/unit/test_pld.py,
+# tests/unit/test_accuracy.py).
 
-_FFT_PASS = 24 * _U  # η: the error of one radix-≤5 pass, relative to the sum of the moduli of its inputs
+_FFT_PASS = 24 * _U  # η: the error of one radix-≤5 pass, relative to the sum of the moduli of its inputs (≤ 21.4u)
+_FFT_SCALE = 2 * _U  # the inverse's 1/n: fct rounded from long double, and its product
 
 
 def _fft_passes(n: int) -> int:
     """The number of passes pocketfft's real transform makes at length n: its plan (``rfftp::factorize``) takes
     the factors 4 while they divide n, then one 2, then the odd factors; n from ``next_fast_len`` is 5-smooth.
-    A length with a larger prime factor is counted as ⌈log2 n⌉ passes (never the case here)."""
+    A length with a larger prime factor is refused: pocketfft would take its generic odd-radix passes or Bluestein's
+    algorithm there, which the error model above does not cover (every caller here uses ``next_fast_len``)."""
     m, passes = n, 0
     for radix in (4, 2, 3, 5):
         while m % radix == 0:
             m //= radix
             passes += 1
-    return max(passes, 1) if m == 1 else max(math.ceil(math.log2(n)), 1)
+    if m != 1:
+        raise ValueError(f"the FFT error model covers lengths 2^a 3^b 5^c only (got n={n!r})")
+    return max(passes, 1)
 
 
 def _fft_error_factors(n: int) -> tuple[float, float]:
     """(componentwise, normwise) relative round-off factors of a length-n real FFT under the model above:
-    ((1 + η)^L − 1, ((1 + √5·η)^L − 1)(1 + u) + u) with L the number of passes (:func:`_fft_passes`)."""
+    ((1 + η)^L − 1, ((1 + √5·η)^L − 1)(1 + 2u) + 2u) with L the number of passes (:func:`_fft_passes`; the 2u is
+    the inverse's scaling by 1/n)."""
     passes = _fft_passes(n)
     comp = math.expm1(passes * math.log1p(_FFT_PASS))
-    norm = math.expm1(passes * math.log1p(math.sqrt(5.0) * _FFT_PASS)) * (1 + _U) + _U
+    norm = math.expm1(passes * math.log1p(math.sqrt(5.0) * _FFT_PASS)) * (1 + _FFT_SCALE) + _FFT_SCALE
     return comp, norm
 
 
