@@ -350,14 +350,15 @@ class _RRProfile:
         out[on] = np.minimum(np.maximum(eps, lower[j]), upper[j])
         return out
 
-    def bound(self, tables, eps: np.ndarray) -> np.ndarray:
+    def bound(self, tables, eps: np.ndarray, dropped: float = 0.0) -> np.ndarray:
         """An upper bound on the float evaluation of log δ_RR(ε) (units of ``tables``; −inf where 0), for many ε:
         on the piece of the last active ℓ (found with the exact lattice gap), δ_RR(ε) = D_{j−1} + T_j(1 − e^{ε−L_j})
         (the positive-sum form of :meth:`tables`), raised by the rounding of the sums that formed it: T_j and
         D_{j−1} are sums of at most j + 1 positive terms each formed within a few ulps, and each P_ℓ = e^{log P_ℓ −
         ref} is off by u·|log P_ℓ − ref| ≤ 800u where it matters, so the relative error is below
         (3(j + 1) + 808)·u; in the subnormal range each operation may add an absolute 2⁻¹⁰⁷⁵ instead, so
-        (6(j + 1) + 8)·2⁻¹⁰⁷⁴ is added as well."""
+        (6(j + 1) + 8)·2⁻¹⁰⁷⁴ is added as well; ``dropped`` (units of the tables) bounds the terms outside the
+        window and is added last."""
         T, D, upper, _, _ = tables
         n = self.k - 2.0 * self.ell
         # the last ℓ with L_ℓ > ε: L decreases along the window, and the lattice points are 2ε₀ apart, so the
@@ -379,12 +380,13 @@ class _RRProfile:
         jj = j[on]
         with np.errstate(divide="ignore"):
             value = np.where(jj > 0, D[np.maximum(jj - 1, 0)], 0.0) + T[jj] * -np.expm1(gap[on])
-            value = value * (1.0 + (3.0 * (jj + 1) + 808.0) * _U) + (6.0 * (jj + 1) + 8.0) * 2.0**-1074
+            value = value * (1.0 + (3.0 * (jj + 1) + 808.0) * _U) + (6.0 * (jj + 1) + 8.0) * 2.0**-1074 + dropped
             out[on] = np.log(value)
         return out
 
 
 _U = np.finfo(float).eps / 2  # the unit round-off
+_DROPPED = math.exp(-60.0)  # the terms outside a window with floor ref − 60 − log k, in units of e^{ref}
 
 
 def _log_total_bound(log_rr, delta0, k, *, raised: bool = True):
@@ -402,15 +404,20 @@ def _log_total_bound(log_rr, delta0, k, *, raised: bool = True):
     return np.minimum(total, 0.0)
 
 
-def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int) -> np.ndarray:
+def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int, profiles: dict | None = None) -> np.ndarray:
     """log δ_RR(ε) for a 1-d array of ε and one mechanism (ε₀ > 0): an upper bound on its float evaluation
     (:meth:`_RRProfile.bound`), −inf where no loss exceeds ε.
 
     The largest active term sits at ℓ* = min(mode, last active ℓ), and δ_RR(ε) is a sum of terms no larger
     than a few times P_ℓ*; the entries are grouped by ⌊log P_ℓ* / 64⌋, and per group one profile is built on a
-    window holding every term above e^{ref − 800} (ref = 64·⌊log P_ℓ* / 64⌋; the rest cannot move a float) with
-    its tables in units of e^{ref}, where every δ of the group is evaluated at once.  What an entry gets depends
-    only on its own ε, so an array call equals the scalar calls bit for bit."""
+    window holding every term above e^{floor}, floor = ref − 60 − log k (ref = 64·⌊log P_ℓ* / 64⌋), with its
+    tables in units of e^{ref}, where every δ of the group is evaluated at once.  The terms outside the window
+    are fewer than k and each below e^{floor} (log P is concave), so together below e^{ref − 60}: that is added
+    to the bound (``dropped``), which is therefore an upper bound on the whole sum, not only on the window's.
+    (The floor was ref − 800, with the claim that the rest cannot move a float; at k = 10⁹ that window is twice as
+    wide, and its rounding allowance 3(j + 1)u, j ≈ 2·10⁶, alone exceeded the solver's margin.)  ``profiles``
+    (ref → (profile, tables)) lends tables already built with this floor (:func:`_optimal_epsilons`' own).
+    What an entry gets depends only on its own ε, so an array call equals the scalar calls bit for bit."""
     out = np.full(eps.shape, -np.inf)
     last = _last_active(eps, eps0, k)
     live = np.flatnonzero(last >= 0)
@@ -421,11 +428,15 @@ def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int) -> np.ndarray:
     bucket = np.floor(_log_binom_pmf(top, k, log_q, log_p, q, p) / _GROUP_SPAN)
     for (b,), members in _group_slices(bucket[:, None]):
         ref = _GROUP_SPAN * b
-        prof = _RRProfile(eps0, k, ref - 800.0)
-        if prof.ell.size == 0:  # (not reached: ℓ* itself is above the floor)
-            continue
+        if profiles is not None and ref in profiles:
+            prof, tables = profiles[ref]
+        else:
+            prof = _RRProfile(eps0, k, ref - 60.0 - math.log(k))
+            if prof.ell.size == 0:  # (not reached: ℓ* itself is above the floor)
+                continue
+            tables = prof.tables(ref)
         idx = live[members]
-        out[idx] = prof.bound(prof.tables(ref), eps[idx]) + ref
+        out[idx] = prof.bound(tables, eps[idx], dropped=_DROPPED) + ref
     return out
 
 
@@ -778,6 +789,7 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
         if prof.ell.size == 0:
             continue  # nothing active above the floor: δ_RR(0) ≤ target, ε = 0
         tables = prof.tables(ref)
+        profiles = {ref: (prof, tables)}  # the check's tables where its scale is this ref (the same floor)
         target = log_t[idx] - ref
         eps = np.full(idx.size, math.inf)
         slack = np.full(idx.size, margin)
@@ -785,7 +797,7 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
         for _ in range(60):
             e = np.atleast_1d(_rounding.up(prof.solve(tables, target[todo] - margin - slack[todo]), 4))
             # the check is optimal_delta's own upper bound on δ_RR at e, against the randomized-response target
-            ok = np.isinf(e) | (_optimal_log_rr(e, float(e0), kk) - ref + margin <= target[todo])
+            ok = np.isinf(e) | (_optimal_log_rr(e, float(e0), kk, profiles) - ref + margin <= target[todo])
             eps[todo[ok]] = e[ok]
             todo = todo[~ok]
             if todo.size == 0:
