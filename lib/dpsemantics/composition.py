@@ -461,25 +461,27 @@ class _RRRows:
     The same piecewise tables as :class:`_RRProfile` (T_j = P_j + e^{−2ε₀}T_{j−1}, D_j = D_{j−1} + (1 −
     e^{−width_j})T_j, the same closed-form solve and the same bound), with these differences:
 
-    * the cells are ℓ = 0 … ⌈k/2⌉ − 1 for every mechanism, and mechanism i keeps (P set to 0 elsewhere) its
-      window [lo_i, hi_i] = the first and last ℓ with log P_ℓ ≥ ``log_floor[i]``: zeros before lo_i leave T and
-      D exactly 0, and nothing past hi_i is read, so a mechanism's values do not depend on the others;
+    * the cells are ℓ = 0 … ⌈k/2⌉ − 1 for every mechanism, and mechanism i keeps (P set to 0 elsewhere) the
+      terms with log P_ℓ ≥ ``log_floor[i]``, whose first and last are its window [lo_i, hi_i]: zeros before lo_i
+      leave T and D exactly 0, and nothing past hi_i is read, so a mechanism's values do not depend on the others;
     * the pieces between lattice points all have width 2ε₀ exactly, so their δ gain is (1 − e^{−2ε₀})T_j with
       1 − e^{−2ε₀} formed once; only the window's last piece (down to ε = 0; this includes the piece of
       ℓ = (k − 1)/2, from ε₀ down to 0, whenever that ℓ is in the window) takes −expm1(−width) of its own width;
     * log P_ℓ = (log C(k, ℓ) + ℓ log q) + (k − ℓ) log p with log C(k, ℓ) from the exact integer: three roundings
       of numbers up to S_ℓ = log C(k, ℓ) + ℓ|log q| + (k − ℓ)|log p| = 2 log C(k, ℓ) − log P_ℓ in size (log q and
-      log p within 2 ulps, log C within 4), so log P_ℓ is within 10u·S_ℓ (first order; S_ℓ < 3000 here): with
-      S = the largest S_ℓ on the window (``self.s_max``, formed from the floats, whose own error is a relative
-      ~1e-13 of it), every P_ℓ is within a relative 10u·S, which :meth:`bound` adds and the solver's margin
-      includes.  (Loader's form, which :class:`_RRProfile` uses, is exact at every
+      log p within 2 ulps, log C within 4), so log P_ℓ is within 10u·S_ℓ (first order; S_ℓ < 1e6 here): with
+      S = max log C + the larger of ℓ|log q| + (k − ℓ)|log p| at the window's two ends (linear in ℓ, so at least
+      every S_ℓ on the window; ``self.s_max``, formed from the floats, whose own error is a relative ~1e-15 of
+      it), every P_ℓ is within a relative 10u·S, which :meth:`bound` adds and the solver's margin includes.
+      (Loader's form, which :class:`_RRProfile` uses, is exact at every
       k but costs ~0.6 µs a term; at k ≤ 1000 this allowance is below 4e-12 and the direct form costs three
       operations.)"""
 
     def __init__(self, eps0: np.ndarray, k: int, ref: np.ndarray, log_floor: np.ndarray):
         self.eps0, self.k = eps0, k
         self.m = m = (k + 1) // 2
-        _, _, log_q, log_p = _flip_probabilities(eps0)
+        self.q, _, log_q, log_p = _flip_probabilities(eps0)
+        self.log_q, self.log_p = log_q, log_p
         ell = np.arange(m, dtype=float)[:, None]
         log_c = _log_binomial_coefficients(k)
         with np.errstate(over="ignore", invalid="ignore"):
@@ -488,21 +490,24 @@ class _RRRows:
         self.live = keep.any(axis=0)
         self.lo = np.argmax(keep, axis=0)
         self.hi = m - 1 - np.argmax(keep[::-1], axis=0)
-        outside = (ell < self.lo) | (ell > self.hi)
+        # S_ℓ = log C + ℓ|log q| + (k − ℓ)|log p| on the window: its second part is linear in ℓ, largest at an end
+        ends = np.maximum(self.lo * -log_q + (k - self.lo) * -log_p, self.hi * -log_q + (k - self.hi) * -log_p)
+        self.s_max = float(log_c.max()) + ends
         with np.errstate(over="ignore", invalid="ignore"):
-            self.s_max = np.max(np.where(outside, 0.0, 2.0 * log_c[:, None] - log_p_ell), axis=0)
-            P = np.exp(np.minimum(log_p_ell - ref, 700.0))
-        P[outside] = 0.0
-        T = P  # in place: T_j = P_j + g T_{j−1}, one row of cells (all mechanisms) at a time
+            T = np.exp(np.minimum(log_p_ell - ref, 700.0))
+        T[~keep] = 0.0  # P_ℓ below the floor: not in the tables (fewer than k such terms, each below e^{floor})
+        # in place: T_j = P_j + g T_{j−1}, then D_j = D_{j−1} + (1 − e^{−width_j})T_j, one row of cells (all
+        # mechanisms) at a time; past a column's hi, T and D go on (D stays nondecreasing) but are never read
         with np.errstate(over="ignore", invalid="ignore"):  # terms capped at e^{700} above every target may add to ∞
             g, c = np.exp(-2.0 * eps0), -np.expm1(-2.0 * eps0)
             for j in range(1, m):
                 T[j] += g * T[j - 1]
-            steps = c * T
+            D = c * T
             cols = np.arange(eps0.size)
-            steps[self.hi, cols] = self._width(self.hi, cols) * T[self.hi, cols]
-            steps[ell > self.hi] = 0.0
-            self.T, self.D = T, np.cumsum(steps, axis=0)
+            D[self.hi, cols] = self._width(self.hi, cols) * T[self.hi, cols]
+            for j in range(1, m):
+                D[j] += D[j - 1]
+        self.T, self.D = T, D
 
     def _edges(self, j: np.ndarray, cols: np.ndarray):
         """(upper, lower, width) of piece j for the given mechanisms: [max(L_j − 2ε₀, 0), L_j], the last piece
@@ -521,7 +526,12 @@ class _RRRows:
         """:meth:`_RRProfile.solve` for one target per mechanism (``cols`` indexes them, ``log_target`` in their
         units); the same formulas element by element."""
         t = np.exp(log_target)
-        j = np.sum(self.D[:, cols] < t, axis=0)  # the first cell with D_j ≥ t (D is nondecreasing along ℓ)
+        # the first cell with D_j ≥ t, by bisection (D is a cumulative sum of terms ≥ 0: nondecreasing along ℓ)
+        j, top = np.zeros(t.shape, dtype=np.int64), np.full(t.shape, self.m, dtype=np.int64)
+        for _ in range(self.m.bit_length()):
+            mid = (j + top) // 2
+            below = self.D[np.minimum(mid, self.m - 1), cols] < t
+            j, top = np.where(below, mid + 1, j), np.where(below, top, mid)
         out = np.zeros(t.shape)
         on = self.live[cols] & (j <= self.hi[cols])  # past the window: δ_RR(0) ≤ target, ε = 0
         c, j, t = cols[on], j[on], t[on]
@@ -571,29 +581,47 @@ def _last_active(eps: np.ndarray, eps0, k):
     return np.minimum(np.where(gap_hit, last - 1, last), (k + 1) // 2 - 1)
 
 
-def _rows_scale(eps: np.ndarray, eps0: np.ndarray, k: int, last: np.ndarray) -> np.ndarray:
+def _rows_scale(k: int, last: np.ndarray, q: np.ndarray, log_q: np.ndarray, log_p: np.ndarray) -> np.ndarray:
     """The scale ref = 64·⌊log P_ℓ*/64⌋ of :func:`_optimal_log_rr` (ℓ* = min(last active ℓ, mode); last ≥ 0), with
-    log P from the direct form of :class:`_RRRows`."""
-    _, _, log_q, log_p = _flip_probabilities(eps0)
-    top = np.minimum(last, np.minimum(((k + 1) * expit(-eps0)).astype(np.int64), k)).astype(np.int64)
+    log P from the direct form of :class:`_RRRows` (q, log q, log p per entry, from :func:`_flip_probabilities`)."""
+    top = np.minimum(last, np.minimum(((k + 1) * q).astype(np.int64), k)).astype(np.int64)
     log_top = (_log_binomial_coefficients(k)[top] + top * log_q) + (k - top) * log_p
     return _GROUP_SPAN * np.floor(log_top / _GROUP_SPAN)
 
 
+def _columns(eps0: np.ndarray, ref: np.ndarray, k: int):
+    """The distinct (ε₀, ref) pairs among the entries — one column of :class:`_RRRows` each, whatever the number
+    of entries that share it (one mechanism with 10⁶ values of δ is one column per scale) — in chunks of at most
+    _BATCH_CELLS cells.  Yields (entries, their column within the chunk, the chunk's ε₀ and ref per column)."""
+    _, inv_e0 = np.unique(eps0, return_inverse=True)
+    refs, inv_ref = np.unique(ref, return_inverse=True)
+    key = np.ravel(inv_e0).astype(np.int64) * refs.size + np.ravel(inv_ref)
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    inverse = np.ravel(inverse)
+    order = np.argsort(inverse, kind="stable")
+    sorted_cols = inverse[order]
+    for part in _chunks(first.size, k):
+        lo, hi = np.searchsorted(sorted_cols, [part.start, part.stop])
+        entries = order[lo:hi]
+        yield entries, inverse[entries] - part.start, eps0[first[part]], ref[first[part]]
+
+
 def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: int) -> np.ndarray:
-    """:func:`_optimal_log_rr` for many mechanisms of one k ≤ _K_BATCH (1-d arrays ε, ε₀ > 0, one entry per
-    mechanism): each mechanism's scale is ref = 64·⌊log P_ℓ*/64⌋ (:func:`_rows_scale`) and its window holds
-    every term above e^{ref − 800}, as there; the value is :meth:`_RRRows.bound`."""
+    """:func:`_optimal_log_rr` for many mechanisms of one k ≤ _K_BATCH (1-d arrays ε, ε₀ > 0): each entry's scale
+    is ref = 64·⌊log P_ℓ*/64⌋ (:func:`_rows_scale`) and its column of :class:`_RRRows` (one per distinct (ε₀, ref))
+    holds every term above e^{ref − 800}; the value is :meth:`_RRRows.bound`.  A column's values depend only on its
+    (ε₀, k, ref), so an entry gets the same bits whatever else is in the call."""
     out = np.full(eps.shape, -np.inf)
     last = _last_active(eps, eps0, k)
     live = np.flatnonzero(last >= 0)
     if live.size == 0:
         return out
-    ref = _rows_scale(eps[live], eps0[live], k, last[live])
-    for part in _chunks(live.size, k):
-        idx = live[part]
-        rows = _RRRows(eps0[idx], k, ref[part], ref[part] - 800.0)
-        out[idx] = rows.bound(np.arange(idx.size), eps[idx], last[idx]) + ref[part]
+    q, _, log_q, log_p = _flip_probabilities(eps0[live])
+    ref = _rows_scale(k, last[live], q, log_q, log_p)
+    for entries, col, e0, r in _columns(eps0[live], ref, k):
+        rows = _RRRows(e0, k, r, r - 800.0)
+        idx = live[entries]
+        out[idx] = rows.bound(col, eps[idx], last[idx]) + r[col]
     return out
 
 
@@ -809,36 +837,38 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
 
 
 def _rows_epsilons(eps0: np.ndarray, k: int, log_t: np.ndarray) -> np.ndarray:
-    """The loop of :func:`_optimal_epsilons` for many mechanisms of one k ≤ _K_BATCH, one per column of
-    :class:`_RRRows`: mechanism i is built with ref = 64·⌊log target_i/64⌋ and floor ref − 800 (the floor of
+    """The loop of :func:`_optimal_epsilons` for many mechanisms of one k ≤ _K_BATCH, one column of
+    :class:`_RRRows` per distinct (ε₀, ref), ref = 64·⌊log target/64⌋, with floor ref − 800 (the floor of
     :func:`_rows_log_rr`, so that where optimal_delta's scale at the ε found is the same ref, its bound is read
-    off these very tables), solved below its target by the margin (with the direct form's allowance 10u·S) and
-    as much again, rounded up 4 ulps and checked by optimal_delta's own bound (:func:`_rows_log_rr`'s value);
-    failing mechanisms are solved again with the extra margin doubled.  A mechanism with no term above its floor
-    has δ_RR(0) ≤ m·e^{floor} < target: ε = 0."""
+    off these very tables).  Each entry is solved below its target by the margin (with the direct form's
+    allowance 10u·S) and as much again, rounded up 4 ulps and checked by optimal_delta's own bound
+    (:func:`_rows_log_rr`'s value); failing entries are solved again with the extra margin doubled.  A column
+    with no term above its floor has δ_RR(0) ≤ m·e^{floor} < target: ε = 0."""
     out = np.zeros(eps0.shape)
     margin = _evaluation_margin(k)
     ref = _GROUP_SPAN * np.floor(log_t / _GROUP_SPAN)
-    for part in _chunks(eps0.size, k):
-        e0, r, target = eps0[part], ref[part], log_t[part] - ref[part]
+    for entries, col, e0, r in _columns(eps0, ref, k):
         rows = _RRRows(e0, k, r, r - 800.0)
-        eps = np.zeros(e0.shape)
-        lead = margin + 10.0 * _U * rows.s_max
+        target = log_t[entries] - r[col]
+        eps = np.zeros(entries.shape)
+        lead = margin + 10.0 * _U * rows.s_max[col]
         slack = lead.copy()
-        todo = np.flatnonzero(rows.live)
+        todo = np.flatnonzero(rows.live[col])
         for _ in range(60):
-            e = np.atleast_1d(_rounding.up(rows.solve(todo, target[todo] - lead[todo] - slack[todo]), 4))
+            c = col[todo]
+            e = np.atleast_1d(_rounding.up(rows.solve(c, target[todo] - lead[todo] - slack[todo]), 4))
             # the check is optimal_delta's own bound at e: on these tables where its scale is this ref
             log_rr = np.full(e.shape, -np.inf)
-            last = _last_active(e, e0[todo], k)
+            last = _last_active(e, e0[c], k)
             live = np.flatnonzero(last >= 0)
             same = np.zeros(e.shape, dtype=bool)
-            same[live] = _rows_scale(e[live], e0[todo[live]], k, last[live]) == r[todo[live]]
+            cl = c[live]
+            same[live] = _rows_scale(k, last[live], rows.q[cl], rows.log_q[cl], rows.log_p[cl]) == r[cl]
             here = np.flatnonzero(same)
-            log_rr[here] = rows.bound(todo[here], e[here], last[here]) + r[todo[here]]
+            log_rr[here] = rows.bound(c[here], e[here], last[here]) + r[c[here]]
             other = np.flatnonzero(~same)
-            log_rr[other] = _rows_log_rr(e[other], e0[todo[other]], k)
-            ok = np.isinf(e) | (log_rr - r[todo] + margin <= target[todo])
+            log_rr[other] = _rows_log_rr(e[other], e0[c[other]], k)
+            ok = np.isinf(e) | (log_rr - r[c] + margin <= target[todo])
             eps[todo[ok]] = e[ok]
             todo = todo[~ok]
             if todo.size == 0:
@@ -846,7 +876,7 @@ def _rows_epsilons(eps0: np.ndarray, k: int, log_t: np.ndarray) -> np.ndarray:
             slack[todo] *= 2.0
         else:  # (the margin reaches the size of δ itself long before 60 rounds)
             eps[todo] = math.inf
-        out[part] = eps
+        out[entries] = eps
     return out
 
 def optimal_epsilon(eps0, k, delta, delta0=0.0):
