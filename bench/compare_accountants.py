@@ -339,11 +339,11 @@ def broadcast_timing():
     eps0_few, delta_few = rng.uniform(0.001, 1.0, few), 10.0 ** rng.uniform(-12, -2, few)
     eps0_many = rng.uniform(0.001, 2.0, n)  # distinct mechanisms of k ≤ 1000: one column each of a 2-D table
     distinct = []
-    for k, count in [(10, n), (100, n), (1000, 10**5)]:
+    for k, count, many in [(10, n, "10⁶"), (100, n, "10⁶"), (1000, 10**5, "10⁵")]:
         distinct += [
-            ("composition.optimal_epsilon", f"{count:.0e} distinct mechanisms (ε₀ random, k = {k})".replace("e+0", "e"),
+            ("composition.optimal_epsilon", f"{many} distinct mechanisms (ε₀ random, k = {k})",
              count, lambda k=k, c=count: composition.optimal_epsilon(eps0_many[:c], k, delta[:c])),
-            ("composition.optimal_delta", f"{count:.0e} distinct mechanisms (ε₀ random, k = {k})".replace("e+0", "e"),
+            ("composition.optimal_delta", f"{many} distinct mechanisms (ε₀ random, k = {k})",
              count, lambda k=k, c=count: composition.optimal_delta(eps[:c], eps0_many[:c], k)),
         ]
     cases = [
