@@ -593,17 +593,15 @@ def _columns(eps0: np.ndarray, ref: np.ndarray, k: int):
     """The distinct (ε₀, ref) pairs among the entries — one column of :class:`_RRRows` each, whatever the number
     of entries that share it (one mechanism with 10⁶ values of δ is one column per scale) — in chunks of at most
     _BATCH_CELLS cells.  Yields (entries, their column within the chunk, the chunk's ε₀ and ref per column)."""
-    _, inv_e0 = np.unique(eps0, return_inverse=True)
-    refs, inv_ref = np.unique(ref, return_inverse=True)
-    key = np.ravel(inv_e0).astype(np.int64) * refs.size + np.ravel(inv_ref)
-    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    inverse = np.ravel(inverse)
-    order = np.argsort(inverse, kind="stable")
-    sorted_cols = inverse[order]
+    order = np.lexsort((ref, eps0))  # one sort: the entries of a column are adjacent
+    se, sr = eps0[order], ref[order]
+    new = np.ones(order.size, dtype=bool)
+    new[1:] = (se[1:] != se[:-1]) | (sr[1:] != sr[:-1])
+    column = np.cumsum(new) - 1  # the column of each entry, in sorted order
+    first = order[new]
     for part in _chunks(first.size, k):
-        lo, hi = np.searchsorted(sorted_cols, [part.start, part.stop])
-        entries = order[lo:hi]
-        yield entries, inverse[entries] - part.start, eps0[first[part]], ref[first[part]]
+        lo, hi = np.searchsorted(column, [part.start, part.stop])
+        yield order[lo:hi], column[lo:hi] - part.start, eps0[first[part]], ref[first[part]]
 
 
 def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: int) -> np.ndarray:
