@@ -891,7 +891,8 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     time, one per column of a 2-D table (:class:`_RRRows`; cost ∝ k per mechanism, in chunks of 2²¹ cells, so
     memory stays below ~100 MB: 10⁶ distinct (ε₀, k = 100) in about 2 s); larger k get one profile per mechanism
     (ε₀, k) and per e^64 of target, with all the δ of a group solved at once (10⁶ values of δ for one mechanism
-    in about 0.5 s; each further mechanism adds about 1 ms).  The result of every entry equals its scalar call.
+    in under a second; each further mechanism adds about 1 ms).  The result of every entry equals its scalar
+    call.
     """
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))

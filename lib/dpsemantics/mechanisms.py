@@ -421,7 +421,7 @@ def gaussian_sigma(eps, delta, sensitivity=1.0):
     once more (the float evaluation is not proved monotone to the last ulp); an entry that fails is solved
     again against a lower target (never a loop of ulp steps).  σ is minimal to about 1e-12 relative.
 
-    Broadcasts over ``eps``, ``delta`` and ``sensitivity`` (10⁶ entries in about a second); scalars give a
+    Broadcasts over ``eps``, ``delta`` and ``sensitivity`` (10⁶ entries in 1–2 s); scalars give a
     float, and every entry equals its scalar call.  Raises ``ValueError`` for bad input and when the answer is
     not a finite positive float (σ/Δ beyond 1e308, naming ``delta``).
     """

@@ -210,6 +210,20 @@ def test_optimal_delta_is_an_upper_bound(eps0, k, delta0):
         assert got <= want * (1 + 1e-9) + 1e-300
 
 
+@pytest.mark.parametrize("eps0, k", [(0.1, 10**5), (0.01, 10**7)])
+def test_optimal_delta_is_an_upper_bound_for_large_k(eps0, k):
+    """k > 1000 (one profile per mechanism): its window now stops at e^{ref − 60}/k below the largest term, and the
+    terms outside are bounded and added (issue 23, the k = 10⁹ check).  From the bulk to the far tail, δ is
+    never below the reference and within 1e-9 of it."""
+    q = 1 / (1 + math.exp(eps0))
+    mean, sd = eps0 * k * (1 - 2 * q), 2 * eps0 * math.sqrt(k * q * (1 - q))
+    with mp.workdps(40):
+        for z in (0.0, 3.0, 8.0, 20.0):
+            eps = mean + z * sd
+            got, want = K.optimal_delta(eps, eps0, k), ref_optimal_delta(eps, eps0, k, 0.0)
+            assert got >= want and got <= want * (1 + 1e-9), (eps, got, want)
+
+
 @pytest.mark.parametrize("eps", [0.9999999999999999, 1.0, 0.9999999999999998, 0.99999999999999, 1.0000000000000002])
 def test_optimal_delta_is_an_upper_bound_below_the_normal_range(eps):
     """The attack on PrivacyLoss: randomized_response(1e-3, 1000).delta(0.9999999999999999) gave 2.0283415e-317
