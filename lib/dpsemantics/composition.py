@@ -901,10 +901,10 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     Returns 0 when δ is at least δ(0).  Raises ``ValueError`` when δ ≤ 1 − (1 − δ₀)^k (no finite ε
     exists) or on bad input.  Broadcasts over all arguments.  Mechanisms with k ≤ 1000 are solved many at a
     time, one per column of a 2-D table (:class:`_RRRows`; cost ∝ k per mechanism, in chunks of 2²¹ cells, so
-    the tables take ~100 MB at a time: 10⁶ distinct (ε₀, k = 100) in about 2 s); larger k get one profile per mechanism
-    (ε₀, k) and per e^64 of target, with all the δ of a group solved at once (10⁶ values of δ for one mechanism
-    in under a second; each further mechanism adds about 1 ms).  The result of every entry equals its scalar
-    call.
+    the tables take ~100 MB at a time: 10⁶ distinct (ε₀, k = 100) in about 1.5 s); larger k get one profile per
+    mechanism (ε₀, k) and per e^64 of target, with all the δ of a group solved at once (10⁶ values of δ for one
+    mechanism in under a second; each further mechanism adds about 1 ms).  The result of every entry equals its
+    scalar call.
     """
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))
