@@ -656,7 +656,8 @@ def optimal_log_delta(eps, eps0, k, delta0=0.0):
     """Natural log of :func:`optimal_delta` (−inf where δ = 0): use it when δ would underflow.
 
     An upper bound by construction: the float evaluation is raised by its error allowance,
-    relative 1e-12 + 1e-14·√k in δ (``_evaluation_margin``), so the δ reported is never below the exact one."""
+    relative 1e-12 + 1e-14·√k in δ (``_evaluation_margin``; for k ≤ 1000 also the direct form's 10u·S, below
+    4e-12, :class:`_RRRows`), so the δ reported is never below the exact one."""
     eps = np.asarray(check_epsilon(eps, "eps"))
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))
