@@ -26,9 +26,9 @@ Three quantities, each row timed in this one process (median of ``--repeats`` ca
 5. **optimal_epsilon's time up to k = 10⁹** (no peer: the PLD cannot reach k = 10⁹ at ε₀-exact resolution in
    reasonable time); the row checks that time grows with k.
 6. **Every calibration that broadcasts, over 10⁶ inputs** (seeded random arrays over the ranges a user meets):
-   wall-clock and CPU seconds of one call (no peer).  ``optimal_epsilon`` and ``optimal_delta`` group their inputs
-   by mechanism (ε₀, k): one mechanism with 10⁶ values of δ or ε, and, apart, 10³ distinct mechanisms (their cost
-   is per mechanism, about a millisecond each).
+   wall-clock and CPU seconds of one call (no peer).  ``optimal_epsilon`` and ``optimal_delta``: one mechanism with
+   10⁶ values of δ or ε; distinct mechanisms of k ≤ 1000 (10⁶ at k = 10 and 100, 10⁵ at k = 1000: one column each
+   of a 2-D table, cost ∝ k); and 10³ distinct mechanisms of k = 10⁴ (one profile each, about a millisecond).
 
 ``--sections 2,3,6`` reruns only those sections and keeps the others from the existing ``--out`` file
 (``--only-pld`` is ``--sections 4,5``).
@@ -335,19 +335,29 @@ def broadcast_timing():
     rho = 10.0 ** rng.uniform(-4, 0, n)
     sigma = rng.uniform(0.5, 10.0, n)
     delta_prime = np.minimum(delta * 10.0 ** rng.uniform(0.1, 3, n), 1.0)
-    few = 10**3  # distinct mechanisms: the cost is per mechanism
+    few = 10**3  # distinct mechanisms of large k: the cost is per mechanism
     eps0_few, delta_few = rng.uniform(0.001, 1.0, few), 10.0 ** rng.uniform(-12, -2, few)
+    eps0_many = rng.uniform(0.001, 2.0, n)  # distinct mechanisms of k ≤ 1000: one column each of a 2-D table
+    distinct = []
+    for k, count, many in [(10, n, "10⁶"), (100, n, "10⁶"), (1000, 10**5, "10⁵")]:
+        distinct += [
+            ("composition.optimal_epsilon", f"{many} distinct mechanisms (ε₀ random, k = {k})",
+             count, lambda k=k, c=count: composition.optimal_epsilon(eps0_many[:c], k, delta[:c])),
+            ("composition.optimal_delta", f"{many} distinct mechanisms (ε₀ random, k = {k})",
+             count, lambda k=k, c=count: composition.optimal_delta(eps[:c], eps0_many[:c], k)),
+        ]
     cases = [
         ("composition.optimal_epsilon", "one mechanism (ε₀ = 0.1, k = 100), 10⁶ values of δ",
          n, lambda: composition.optimal_epsilon(0.1, 100, delta)),
         ("composition.optimal_epsilon", "one mechanism (ε₀ = 0.01, k = 10⁴), 10⁶ values of δ",
          n, lambda: composition.optimal_epsilon(0.01, 10**4, delta)),
-        ("composition.optimal_epsilon", "10³ distinct mechanisms (ε₀ random, k = 100)",
-         few, lambda: composition.optimal_epsilon(eps0_few, 100, delta_few)),
+        *distinct,
+        ("composition.optimal_epsilon", "10³ distinct mechanisms (ε₀ random, k = 10⁴)",
+         few, lambda: composition.optimal_epsilon(eps0_few, 10**4, delta_few)),
         ("composition.optimal_delta", "one mechanism (ε₀ = 0.1, k = 100), 10⁶ values of ε",
          n, lambda: composition.optimal_delta(eps, 0.1, 100)),
-        ("composition.optimal_delta", "10³ distinct mechanisms (ε₀ random, k = 100)",
-         few, lambda: composition.optimal_delta(eps[:few], eps0_few, 100)),
+        ("composition.optimal_delta", "10³ distinct mechanisms (ε₀ random, k = 10⁴)",
+         few, lambda: composition.optimal_delta(eps[:few], eps0_few, 10**4)),
         ("composition.advanced_epsilon", "ε₀ and slack δ arrays, k = 100", n,
          lambda: composition.advanced_epsilon(eps / 10, 100, delta)),
         ("conversions.zcdp_epsilon", "ρ and δ arrays (Theorem 2.7)", n, lambda: conversions.zcdp_epsilon(rho, delta)),
@@ -359,6 +369,7 @@ def broadcast_timing():
         ("conversions.pdp_epsilon", "ε, δ, δ′ arrays", n, lambda: conversions.pdp_epsilon(eps, delta, delta_prime)),
         ("conversions.pdp_delta", "ε, δ, ε′ arrays", n, lambda: conversions.pdp_delta(eps, delta, eps + 1.0)),
         ("mechanisms.gaussian_delta", "ε and σ arrays", n, lambda: mechanisms.gaussian_delta(eps, sigma)),
+        ("mechanisms.gaussian_sigma", "ε and δ arrays", n, lambda: mechanisms.gaussian_sigma(eps, delta)),
         ("mechanisms.laplace_delta", "ε and ε_mech arrays", n, lambda: mechanisms.laplace_delta(eps, eps + 0.5)),
         ("disclosure.dp_epsilon_for_pdp", "ε′, δ, δ′ arrays", n,
          lambda: disclosure.dp_epsilon_for_pdp(eps + 1.0, delta, np.minimum(delta * 1e3, 1.0))),

@@ -33,6 +33,7 @@ error below 1e-9 against 50-digit mpmath, see ``tests/unit/test_accuracy.py``) f
 
 from __future__ import annotations
 
+import functools
 import math
 
 import mpmath
@@ -232,10 +233,11 @@ def _log_binom_pmf(ell: np.ndarray, k: int, log_q: float, log_p: float, q: float
 
 def _flip_probabilities(eps0: float):
     """(q, p, log q, log p) for randomized response at ε₀: q = 1/(1 + e^{ε₀}) flips an answer, p = 1 − q
-    keeps it; each computed directly (no 1 − q), so both stay exact at every ε₀."""
+    keeps it; each computed directly (no 1 − q), so both stay exact at every ε₀.  Floats for a number, arrays
+    for an array."""
     with np.errstate(divide="ignore"):
-        return (float(expit(-eps0)), float(expit(eps0)), -float(np.logaddexp(0.0, eps0)),
-                -float(np.logaddexp(0.0, -eps0)))
+        out = (expit(-eps0), expit(eps0), -np.logaddexp(0.0, eps0), -np.logaddexp(0.0, -eps0))
+    return tuple(float(x) for x in out) if np.ndim(eps0) == 0 else out
 
 
 def _binomial_mode(eps0: float, k: int) -> int:
@@ -249,14 +251,16 @@ def _lattice_gap(eps: np.ndarray, eps0: float, n: np.ndarray) -> np.ndarray:
     n = np.asarray(n, dtype=float)
     with np.errstate(over="ignore", invalid="ignore"):
         prod = n * eps0
+        # the splitting below overflows past ~1e300: there ε₀ is scaled by 2⁻⁸⁰ first (exact), and the error back
+        scale = np.where(np.abs(eps0) > 1e290, 2.0**-80, 1.0)
         split = 134217729.0  # 2^27 + 1
         def halves(x):
             t = split * x
             hi = t - (t - x)
             return hi, x - hi
         nh, nl = halves(n)
-        eh, el = halves(eps0)  # ε₀ is one number: split once
-        err = ((nh * eh - prod) + nh * el + nl * eh) + nl * el
+        eh, el = halves(eps0 * scale)
+        err = (((nh * eh - prod * scale) + nh * el + nl * eh) + nl * el) / scale
         gap = (eps - prod) - err
     return np.where(np.isfinite(prod), gap, -np.inf)
 
@@ -346,14 +350,15 @@ class _RRProfile:
         out[on] = np.minimum(np.maximum(eps, lower[j]), upper[j])
         return out
 
-    def bound(self, tables, eps: np.ndarray) -> np.ndarray:
+    def bound(self, tables, eps: np.ndarray, dropped: float = 0.0) -> np.ndarray:
         """An upper bound on the float evaluation of log δ_RR(ε) (units of ``tables``; −inf where 0), for many ε:
         on the piece of the last active ℓ (found with the exact lattice gap), δ_RR(ε) = D_{j−1} + T_j(1 − e^{ε−L_j})
         (the positive-sum form of :meth:`tables`), raised by the rounding of the sums that formed it: T_j and
         D_{j−1} are sums of at most j + 1 positive terms each formed within a few ulps, and each P_ℓ = e^{log P_ℓ −
         ref} is off by u·|log P_ℓ − ref| ≤ 800u where it matters, so the relative error is below
         (3(j + 1) + 808)·u; in the subnormal range each operation may add an absolute 2⁻¹⁰⁷⁵ instead, so
-        (6(j + 1) + 8)·2⁻¹⁰⁷⁴ is added as well."""
+        (6(j + 1) + 8)·2⁻¹⁰⁷⁴ is added as well; ``dropped`` (units of the tables) bounds the terms outside the
+        window and is added last."""
         T, D, upper, _, _ = tables
         n = self.k - 2.0 * self.ell
         # the last ℓ with L_ℓ > ε: L decreases along the window, and the lattice points are 2ε₀ apart, so the
@@ -375,21 +380,22 @@ class _RRProfile:
         jj = j[on]
         with np.errstate(divide="ignore"):
             value = np.where(jj > 0, D[np.maximum(jj - 1, 0)], 0.0) + T[jj] * -np.expm1(gap[on])
-            value = value * (1.0 + (3.0 * (jj + 1) + 808.0) * _U) + (6.0 * (jj + 1) + 8.0) * 2.0**-1074
+            value = value * (1.0 + (3.0 * (jj + 1) + 808.0) * _U) + (6.0 * (jj + 1) + 8.0) * 2.0**-1074 + dropped
             out[on] = np.log(value)
         return out
 
 
 _U = np.finfo(float).eps / 2  # the unit round-off
+_DROPPED = math.exp(-60.0)  # the terms outside a window with floor ref − 60 − log k, in units of e^{ref}
 
 
-def _log_total_bound(log_rr, delta0, k: int, *, raised: bool = True):
+def _log_total_bound(log_rr, delta0, k, *, raised: bool = True):
     """An upper bound on log of 1 − (1 − δ₀)^k (1 − δ_RR) = A + δ_RR(1 − A), A = 1 − (1 − δ₀)^k, in log space (δ₀
     may be an array matching log_rr): δ_RR raised by its evaluation margin (``_evaluation_margin``), A by its own
     rounding — A = −expm1(x), x = k·log1p(−δ₀) within 3u|x| + u, and |x|(1 − A) ≤ A, so A is within 5u relative,
     allowed 8u — so that a δ just above A keeps a finite ε (the margin is not applied to A).  ``raised=False``:
     the plain value (the printed lattice formula, :func:`optimal_lattice`)."""
-    log_rr, delta0 = np.asarray(log_rr, dtype=float), np.asarray(delta0, dtype=float)
+    log_rr, delta0, k = np.asarray(log_rr, dtype=float), np.asarray(delta0, dtype=float), np.asarray(k, dtype=float)
     margin = _evaluation_margin(k) if raised else 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
         log1m_A = k * np.log1p(-delta0)
@@ -398,21 +404,22 @@ def _log_total_bound(log_rr, delta0, k: int, *, raised: bool = True):
     return np.minimum(total, 0.0)
 
 
-def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int) -> np.ndarray:
+def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int, profiles: dict | None = None) -> np.ndarray:
     """log δ_RR(ε) for a 1-d array of ε and one mechanism (ε₀ > 0): an upper bound on its float evaluation
     (:meth:`_RRProfile.bound`), −inf where no loss exceeds ε.
 
     The largest active term sits at ℓ* = min(mode, last active ℓ), and δ_RR(ε) is a sum of terms no larger
     than a few times P_ℓ*; the entries are grouped by ⌊log P_ℓ* / 64⌋, and per group one profile is built on a
-    window holding every term above e^{ref − 800} (ref = 64·⌊log P_ℓ* / 64⌋; the rest cannot move a float) with
-    its tables in units of e^{ref}, where every δ of the group is evaluated at once.  What an entry gets depends
-    only on its own ε, so an array call equals the scalar calls bit for bit."""
+    window holding every term above e^{floor}, floor = ref − 60 − log k (ref = 64·⌊log P_ℓ* / 64⌋), with its
+    tables in units of e^{ref}, where every δ of the group is evaluated at once.  The terms outside the window
+    are fewer than k and each below e^{floor} (log P is concave), so together below e^{ref − 60}: that is added
+    to the bound (``dropped``), which is therefore an upper bound on the whole sum, not only on the window's.
+    (The floor was ref − 800, with the claim that the rest cannot move a float; at k = 10⁹ that window is twice as
+    wide, and its rounding allowance 3(j + 1)u, j ≈ 2·10⁶, alone exceeded the solver's margin.)  ``profiles``
+    (ref → (profile, tables)) lends tables already built with this floor (:func:`_optimal_epsilons`' own).
+    What an entry gets depends only on its own ε, so an array call equals the scalar calls bit for bit."""
     out = np.full(eps.shape, -np.inf)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        last = np.floor((k - eps / eps0) / 2)
-        last = np.where(np.isfinite(last), last, -1.0)
-        gap_hit = _lattice_gap(eps, eps0, k - 2 * last) >= 0  # ε on or above L_last: that ℓ is not active
-    last = np.minimum(np.where(gap_hit, last - 1, last), (k + 1) // 2 - 1)
+    last = _last_active(eps, eps0, k)
     live = np.flatnonzero(last >= 0)
     if live.size == 0:
         return out
@@ -421,11 +428,227 @@ def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int) -> np.ndarray:
     bucket = np.floor(_log_binom_pmf(top, k, log_q, log_p, q, p) / _GROUP_SPAN)
     for (b,), members in _group_slices(bucket[:, None]):
         ref = _GROUP_SPAN * b
-        prof = _RRProfile(eps0, k, ref - 800.0)
-        if prof.ell.size == 0:  # (not reached: ℓ* itself is above the floor)
-            continue
+        if profiles is not None and ref in profiles:
+            prof, tables = profiles[ref]
+        else:
+            prof = _RRProfile(eps0, k, ref - 60.0 - math.log(k))
+            if prof.ell.size == 0:  # (not reached: ℓ* itself is above the floor)
+                continue
+            tables = prof.tables(ref)
         idx = live[members]
-        out[idx] = prof.bound(prof.tables(ref), eps[idx]) + ref
+        out[idx] = prof.bound(tables, eps[idx], dropped=_DROPPED) + ref
+    return out
+
+
+# --- many distinct small mechanisms at once (k ≤ _K_BATCH) ---------------------------------------------------
+
+_K_BATCH = 1000  # up to here a mechanism's profile is one row of a 2-D (mechanisms × ℓ) array
+_BATCH_CELLS = 2**21  # rows × columns per chunk (memory: a few arrays of 16 MB)
+# up to this many columns, T and D are formed per column by lfilter and cumsum: y_j = x_j + g·y_{j−1} and
+# y_j = y_{j−1} + x_j evaluated in the same order, with the same roundings, as the row-by-row loops (checked
+# equal bit for bit on random columns), which cost a Python step per row
+_FEW_COLUMNS = 8
+
+
+@functools.lru_cache(maxsize=256)
+def _log_binomial_coefficients(k: int) -> np.ndarray:
+    """log C(k, ℓ) for ℓ = 0 … ⌈k/2⌉ − 1, each from the exact integer (within a few ulps of its value)."""
+    out = np.array([math.log(math.comb(k, ell)) for ell in range((k + 1) // 2)])
+    out.flags.writeable = False
+    return out
+
+
+class _RRRows:
+    """k-fold ε₀-randomized response for many mechanisms of one k at once, one mechanism per column of a
+    2-D (ℓ × mechanisms) array.
+
+    The same piecewise tables as :class:`_RRProfile` (T_j = P_j + e^{−2ε₀}T_{j−1}, D_j = D_{j−1} + (1 −
+    e^{−width_j})T_j, the same closed-form solve and the same bound), with these differences:
+
+    * the cells are ℓ = 0 … ⌈k/2⌉ − 1 for every mechanism, and mechanism i keeps (P set to 0 elsewhere) the
+      terms with log P_ℓ ≥ ``log_floor[i]``, whose first and last are its window [lo_i, hi_i]: zeros before lo_i
+      leave T and D exactly 0, and nothing past hi_i is read, so a mechanism's values do not depend on the others;
+    * the pieces between lattice points all have width 2ε₀ exactly, so their δ gain is (1 − e^{−2ε₀})T_j with
+      1 − e^{−2ε₀} formed once; only the window's last piece (down to ε = 0; this includes the piece of
+      ℓ = (k − 1)/2, from ε₀ down to 0, whenever that ℓ is in the window) takes −expm1(−width) of its own width;
+    * log P_ℓ = (log C(k, ℓ) + ℓ log q) + (k − ℓ) log p with log C(k, ℓ) from the exact integer: three roundings
+      of numbers up to S_ℓ = log C(k, ℓ) + ℓ|log q| + (k − ℓ)|log p| = 2 log C(k, ℓ) − log P_ℓ in size (log q and
+      log p within 2 ulps, log C within 4), so log P_ℓ is within 10u·S_ℓ (first order; S_ℓ < 1e6 here): with
+      S = max log C + the larger of ℓ|log q| + (k − ℓ)|log p| at the window's two ends (linear in ℓ, so at least
+      every S_ℓ on the window; ``self.s_max``, formed from the floats, whose own error is a relative ~1e-15 of
+      it), every P_ℓ is within a relative 10u·S, which :meth:`bound` adds and the solver's margin includes.
+      (Loader's form, which :class:`_RRProfile` uses, is exact at every
+      k but costs ~0.6 µs a term; at k ≤ 1000 this allowance is below 4e-12 and the direct form costs three
+      operations.)"""
+
+    def __init__(self, eps0: np.ndarray, k: int, ref: np.ndarray, log_floor: np.ndarray):
+        self.eps0, self.k = eps0, k
+        self.m = m = (k + 1) // 2
+        self.q, _, log_q, log_p = _flip_probabilities(eps0)
+        self.log_q, self.log_p = log_q, log_p
+        ell = np.arange(m, dtype=float)[:, None]
+        log_c = _log_binomial_coefficients(k)
+        with np.errstate(over="ignore", invalid="ignore"):
+            log_p_ell = (log_c[:, None] + ell * log_q) + (k - ell) * log_p
+        keep = log_p_ell >= log_floor
+        self.live = keep.any(axis=0)
+        self.lo = np.argmax(keep, axis=0)
+        self.hi = m - 1 - np.argmax(keep[::-1], axis=0)
+        # S_ℓ = log C + ℓ|log q| + (k − ℓ)|log p| on the window: its second part is linear in ℓ, largest at an end
+        ends = np.maximum(self.lo * -log_q + (k - self.lo) * -log_p, self.hi * -log_q + (k - self.hi) * -log_p)
+        self.s_max = float(log_c.max()) + ends
+        with np.errstate(over="ignore", invalid="ignore"):
+            T = np.exp(np.minimum(log_p_ell - ref, 700.0))
+        T[~keep] = 0.0  # P_ℓ below the floor: not in the tables (fewer than k such terms, each below e^{floor})
+        # in place: T_j = P_j + g T_{j−1}, then D_j = D_{j−1} + (1 − e^{−width_j})T_j, one row of cells (all
+        # mechanisms) at a time; past a column's hi, T and D go on (D stays nondecreasing) but are never read
+        with np.errstate(over="ignore", invalid="ignore"):  # terms capped at e^{700} above every target may add to ∞
+            g, c = np.exp(-2.0 * eps0), -np.expm1(-2.0 * eps0)
+            few = eps0.size <= _FEW_COLUMNS  # a few long columns: the same recurrence and sums, in C per column
+            if few:
+                for i in range(eps0.size):
+                    T[:, i] = lfilter([1.0], [1.0, -g[i]], T[:, i])
+            else:
+                for j in range(1, m):
+                    T[j] += g * T[j - 1]
+            D = c * T
+            cols = np.arange(eps0.size)
+            D[self.hi, cols] = self._width(self.hi, cols) * T[self.hi, cols]
+            if few:
+                D = np.cumsum(D, axis=0)
+            else:
+                for j in range(1, m):
+                    D[j] += D[j - 1]
+        self.T, self.D = T, D
+
+    def _edges(self, j: np.ndarray, cols: np.ndarray):
+        """(upper, lower, width) of piece j for the given mechanisms: [max(L_j − 2ε₀, 0), L_j], the last piece
+        of the window reaching down to 0."""
+        e0 = self.eps0[cols]
+        with np.errstate(over="ignore", invalid="ignore"):
+            upper = e0 * (self.k - 2.0 * j)
+            lower = np.where(j == self.hi[cols], 0.0, np.maximum(upper - 2.0 * e0, 0.0))
+        return upper, lower, upper - lower
+
+    def _width(self, j, cols):
+        """1 − e^{−width} of piece j."""
+        return -np.expm1(-self._edges(j, cols)[2])
+
+    def solve(self, cols: np.ndarray, log_target: np.ndarray) -> np.ndarray:
+        """:meth:`_RRProfile.solve` for one target per mechanism (``cols`` indexes them, ``log_target`` in their
+        units); the same formulas element by element."""
+        t = np.exp(log_target)
+        # the first cell with D_j ≥ t, by bisection (D is a cumulative sum of terms ≥ 0: nondecreasing along ℓ)
+        j, top = np.zeros(t.shape, dtype=np.int64), np.full(t.shape, self.m, dtype=np.int64)
+        for _ in range(self.m.bit_length()):
+            mid = (j + top) // 2
+            below = self.D[np.minimum(mid, self.m - 1), cols] < t
+            j, top = np.where(below, mid + 1, j), np.where(below, top, mid)
+        out = np.zeros(t.shape)
+        on = self.live[cols] & (j <= self.hi[cols])  # past the window: δ_RR(0) ≤ target, ε = 0
+        c, j, t = cols[on], j[on], t[on]
+        D_j = self.D[j, c]
+        D_prev = np.where(j > 0, self.D[np.maximum(j - 1, 0), c], 0.0)
+        T_j = self.T[j, c]
+        up, low, wid = self._edges(j, c)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            C_j = T_j * np.exp(-wid)
+            near_lower = D_j - t <= t - D_prev
+            eps = np.where(near_lower, low + np.log1p((D_j - t) / C_j), up + np.log1p(-(t - D_prev) / T_j))
+        eps = np.where(np.isnan(eps), up, eps)  # (not reached: the chosen branch is finite) the safe end
+        out[on] = np.minimum(np.maximum(eps, low), up)
+        return out
+
+    def bound(self, cols: np.ndarray, eps: np.ndarray, last: np.ndarray) -> np.ndarray:
+        """:meth:`_RRProfile.bound` for one ε per mechanism, given the last active ℓ (the largest with L_ℓ > ε,
+        found with the exact lattice gap; ≥ 0): on its piece, clipped to the window's last, δ_RR(ε) = D_{j−1} +
+        T_j(1 − e^{ε−L_j}), raised by the rounding of the sums ((3(j + 1) + 808)u relative, (6(j + 1) + 8)·2⁻¹⁰⁷⁴
+        absolute, j counted from ℓ = 0, at least the count in the window) and by the direct form's 10u·S."""
+        j = np.minimum(last, self.hi[cols]).astype(np.int64)
+        out = np.full(eps.shape, -np.inf)
+        on = self.live[cols] & (j >= self.lo[cols])
+        c, jj = cols[on], j[on]
+        gap = _lattice_gap(eps[on], self.eps0[c], self.k - 2.0 * jj)
+        with np.errstate(divide="ignore"):
+            value = np.where(jj > 0, self.D[np.maximum(jj - 1, 0), c], 0.0) + self.T[jj, c] * -np.expm1(gap)
+            value = value * (1.0 + (3.0 * (jj + 1) + 808.0) * _U) + (6.0 * (jj + 1) + 8.0) * 2.0**-1074
+            out[on] = np.log(value) + 10.0 * _U * self.s_max[c]
+        return out
+
+
+def _chunks(n: int, k: int):
+    """Row slices of at most _BATCH_CELLS cells for mechanisms of this k (memory stays bounded)."""
+    step = max(1, _BATCH_CELLS // ((k + 1) // 2))
+    for start in range(0, n, step):
+        yield slice(start, min(start + step, n))
+
+
+def _last_active(eps: np.ndarray, eps0, k):
+    """The largest ℓ with L_ℓ = ε₀(k − 2ℓ) > ε exactly (the lattice gap decides a float on a lattice point),
+    capped at ⌈k/2⌉ − 1; −1 where no loss exceeds ε.  ``eps0`` and ``k`` broadcast with ``eps``."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        last = np.floor((k - eps / eps0) / 2)
+        last = np.where(np.isfinite(last), last, -1.0)
+        gap_hit = _lattice_gap(eps, eps0, k - 2 * last) >= 0  # ε on or above L_last: that ℓ is not active
+    return np.minimum(np.where(gap_hit, last - 1, last), (k + 1) // 2 - 1)
+
+
+def _rows_scale(k: int, last: np.ndarray, q: np.ndarray, log_q: np.ndarray, log_p: np.ndarray) -> np.ndarray:
+    """The scale ref = 64·⌊log P_ℓ*/64⌋ of :func:`_optimal_log_rr` (ℓ* = min(last active ℓ, mode); last ≥ 0), with
+    log P from the direct form of :class:`_RRRows` (q, log q, log p per entry, from :func:`_flip_probabilities`)."""
+    top = np.minimum(last, np.minimum(((k + 1) * q).astype(np.int64), k)).astype(np.int64)
+    log_top = (_log_binomial_coefficients(k)[top] + top * log_q) + (k - top) * log_p
+    return _GROUP_SPAN * np.floor(log_top / _GROUP_SPAN)
+
+
+def _columns(eps0: np.ndarray, ref: np.ndarray, k: int):
+    """The distinct (ε₀, ref) pairs among the entries — one column of :class:`_RRRows` each, whatever the number
+    of entries that share it (one mechanism with 10⁶ values of δ is one column per scale) — in chunks of at most
+    _BATCH_CELLS cells.  Yields (entries, their column within the chunk, the chunk's ε₀ and ref per column)."""
+    order = np.lexsort((ref, eps0))  # one sort: the entries of a column are adjacent
+    se, sr = eps0[order], ref[order]
+    new = np.ones(order.size, dtype=bool)
+    new[1:] = (se[1:] != se[:-1]) | (sr[1:] != sr[:-1])
+    column = np.cumsum(new) - 1  # the column of each entry, in sorted order
+    first = order[new]
+    for part in _chunks(first.size, k):
+        lo, hi = np.searchsorted(column, [part.start, part.stop])
+        yield order[lo:hi], column[lo:hi] - part.start, eps0[first[part]], ref[first[part]]
+
+
+def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: int) -> np.ndarray:
+    """:func:`_optimal_log_rr` for many mechanisms of one k ≤ _K_BATCH (1-d arrays ε, ε₀ > 0): each entry's scale
+    is ref = 64·⌊log P_ℓ*/64⌋ (:func:`_rows_scale`) and its column of :class:`_RRRows` (one per distinct (ε₀, ref))
+    holds every term above e^{ref − 800}; the value is :meth:`_RRRows.bound`.  A column's values depend only on its
+    (ε₀, k, ref), so an entry gets the same bits whatever else is in the call."""
+    out = np.full(eps.shape, -np.inf)
+    last = _last_active(eps, eps0, k)
+    live = np.flatnonzero(last >= 0)
+    if live.size == 0:
+        return out
+    q, _, log_q, log_p = _flip_probabilities(eps0[live])
+    ref = _rows_scale(k, last[live], q, log_q, log_p)
+    for entries, col, e0, r in _columns(eps0[live], ref, k):
+        rows = _RRRows(e0, k, r, r - 800.0)
+        idx = live[entries]
+        out[idx] = rows.bound(col, eps[idx], last[idx]) + r[col]
+    return out
+
+
+def _log_rr_by_mechanism(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """log δ_RR(ε) (an upper bound on its float evaluation) for 1-d arrays, one mechanism (ε₀ > 0, k) per entry:
+    k ≤ _K_BATCH row-wise (:func:`_rows_log_rr`, per k), larger k per mechanism (:func:`_optimal_log_rr`).  An
+    entry's value depends only on its own (ε, ε₀, k)."""
+    out = np.empty(eps.shape)
+    small = k <= _K_BATCH
+    for kb in np.unique(k[small]):
+        members = np.flatnonzero(k == kb)
+        out[members] = _rows_log_rr(eps[members], eps0[members], int(kb))
+    big = np.flatnonzero(~small)
+    keys = np.stack([eps0[big], k[big].astype(float)], axis=1)
+    for (a, b), members in _group_slices(keys):
+        idx = big[members]
+        out[idx] = _optimal_log_rr(eps[idx], float(a), int(b))
     return out
 
 
@@ -433,21 +656,21 @@ def optimal_log_delta(eps, eps0, k, delta0=0.0):
     """Natural log of :func:`optimal_delta` (−inf where δ = 0): use it when δ would underflow.
 
     An upper bound by construction: the float evaluation is raised by its error allowance,
-    relative 1e-12 + 1e-14·√k in δ (``_evaluation_margin``), so the δ reported is never below the exact one."""
+    relative 1e-12 + 1e-14·√k in δ (``_evaluation_margin``; for k ≤ 1000 also the direct form's 10u·S, below
+    4e-12, :class:`_RRRows`), so the δ reported is never below the exact one."""
     eps = np.asarray(check_epsilon(eps, "eps"))
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))
     delta0 = np.asarray(_check_delta0(delta0))
     e, e0, kk, d0 = broadcast(eps=eps, eps0=eps0, k=k, delta0=delta0)
-    flat_e = np.ravel(e).astype(float)
-    out = np.empty(flat_e.shape)
-    # grouped by mechanism (ε₀, k, δ₀): the profile is built once per mechanism and per scale of δ
-    keys = np.stack([np.ravel(e0).astype(float), np.ravel(kk).astype(float), np.ravel(d0).astype(float)], axis=1)
-    for (a, b, c), members in _group_slices(keys):
-        kb = int(b)
-        log_rr = _optimal_log_rr(flat_e[members], float(a), kb) if a > 0.0 else np.full(members.size, -np.inf)
-        # an upper bound: δ_RR raised by its evaluation allowance (relative 1e-12 + 1e-14·√k), A by its rounding
-        out[members] = _log_total_bound(log_rr, float(c), kb)
+    flat_e, flat_e0 = np.ravel(e).astype(float), np.ravel(e0).astype(float)
+    flat_k, flat_d0 = np.ravel(kk).astype(np.int64), np.ravel(d0).astype(float)
+    log_rr = np.full(flat_e.shape, -np.inf)
+    on = np.flatnonzero(flat_e0 > 0.0)
+    # one row per entry for k ≤ _K_BATCH, else one profile per mechanism (ε₀, k) and scale of δ
+    log_rr[on] = _log_rr_by_mechanism(flat_e[on], flat_e0[on], flat_k[on])
+    # an upper bound: δ_RR raised by its evaluation allowance (relative 1e-12 + 1e-14·√k), A by its rounding
+    out = _log_total_bound(log_rr, flat_d0, flat_k)
     return _out(out.reshape(e.shape))
 
 
@@ -460,7 +683,8 @@ def optimal_delta(eps, eps0, k, delta0=0.0):
     The smallest δ for which *every* k-fold composition of (ε₀, δ₀)-DP mechanisms is (ε, δ)-DP; it is
     attained by randomized response (with a δ₀ reveal outcome).  At ε = (k − 2ℓ)ε₀ it equals the printed
     lattice value (:func:`optimal_lattice`).  The gaps ε − (k − 2ℓ)ε₀ are formed exactly, so a value next to
-    a lattice point keeps its relative accuracy.  k ≤ 10⁹.  Broadcasts over all arguments; values below
+    a lattice point keeps its relative accuracy.  k ≤ 10⁹.  Broadcasts over all arguments (many distinct
+    mechanisms of k ≤ 1000 at once: 10⁶ distinct (ε₀, k = 100) in under 2 s; see :func:`optimal_epsilon`); values below
     ~1e-308 underflow — use :func:`optimal_log_delta` there.
     """
     log_d = np.asarray(optimal_log_delta(eps, eps0, k, delta0), dtype=float)
@@ -536,11 +760,11 @@ def _log_rr_targets(delta: np.ndarray, delta0: np.ndarray, k: np.ndarray) -> np.
     return lt - (4.0 * np.spacing(np.abs(lt)) + 4e-16)
 
 
-def _evaluation_margin(k: int) -> float:
+def _evaluation_margin(k):
     """Relative error allowance for δ_RR evaluated in floats: 1e-12, plus the binomial log-probabilities'
     error, which grows like √k (the rounding of k·q, about k·2⁻⁵³, enters through the deviance whose
     slope is about z/√(kq); measured 1.65e-11 at k = 1e9, allowed 3.2e-10 there)."""
-    return _SAFETY + 1e-14 * math.sqrt(k)
+    return _SAFETY + 1e-14 * np.sqrt(k)  # (a float for an int k, an array for an array)
 
 
 _GROUP_SPAN = 64.0  # targets are grouped by ⌊log target / 64⌋: one window and one scale per group
@@ -564,7 +788,8 @@ def _group_slices(keys: np.ndarray):
 def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0: np.ndarray) -> np.ndarray:
     """The smallest ε with δ(ε) ≤ δ for 1-d arrays, on the safe side by construction.
 
-    Each target is rounded down (:func:`_log_rr_targets`).  The entries are grouped by (ε₀, k, ⌊log target/64⌋):
+    Each target is rounded down (:func:`_log_rr_targets`).  Entries with k ≤ _K_BATCH go to :func:`_rows_epsilons`
+    (one row of a 2-D table each, the same steps).  The others are grouped by (ε₀, k, ⌊log target/64⌋):
     per group the k-fold randomized-response profile is built once, on a window that holds every term above
     e^{ref − 60}/k (ref = 64·⌊log target/64⌋, below every target of the group), with its piecewise tables
     (:meth:`_RRProfile.tables`).  Every target of the group is solved in closed form (:meth:`_RRProfile.solve`)
@@ -580,6 +805,11 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
         huge = active & np.isinf(eps0 * k)  # the answer kε₀ + log(1 − δ_RR) exceeds the float range
     out[huge] = math.inf
     live = np.flatnonzero(active & ~huge)
+    small = k[live] <= _K_BATCH
+    for kb in np.unique(k[live[small]]):  # many mechanisms of one small k: one row each (_RRRows)
+        idx = live[small][k[live[small]] == kb]
+        out[idx] = _rows_epsilons(eps0[idx], int(kb), log_t[idx])
+    live = live[~small]
     keys = np.stack([eps0[live], k[live].astype(float), np.floor(log_t[live] / _GROUP_SPAN)], axis=1)
     for (e0, kf, bucket), members in _group_slices(keys):
         idx = live[members]
@@ -590,6 +820,7 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
         if prof.ell.size == 0:
             continue  # nothing active above the floor: δ_RR(0) ≤ target, ε = 0
         tables = prof.tables(ref)
+        profiles = {ref: (prof, tables)}  # the check's tables where its scale is this ref (the same floor)
         target = log_t[idx] - ref
         eps = np.full(idx.size, math.inf)
         slack = np.full(idx.size, margin)
@@ -597,7 +828,7 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
         for _ in range(60):
             e = np.atleast_1d(_rounding.up(prof.solve(tables, target[todo] - margin - slack[todo]), 4))
             # the check is optimal_delta's own upper bound on δ_RR at e, against the randomized-response target
-            ok = np.isinf(e) | (_optimal_log_rr(e, float(e0), kk) - ref + margin <= target[todo])
+            ok = np.isinf(e) | (_optimal_log_rr(e, float(e0), kk, profiles) - ref + margin <= target[todo])
             eps[todo[ok]] = e[ok]
             todo = todo[~ok]
             if todo.size == 0:
@@ -606,6 +837,50 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
         out[idx] = eps
     return out
 
+
+
+def _rows_epsilons(eps0: np.ndarray, k: int, log_t: np.ndarray) -> np.ndarray:
+    """The loop of :func:`_optimal_epsilons` for many mechanisms of one k ≤ _K_BATCH, one column of
+    :class:`_RRRows` per distinct (ε₀, ref), ref = 64·⌊log target/64⌋, with floor ref − 800 (the floor of
+    :func:`_rows_log_rr`, so that where optimal_delta's scale at the ε found is the same ref, its bound is read
+    off these very tables).  Each entry is solved below its target by the margin (with the direct form's
+    allowance 10u·S) and as much again, rounded up 4 ulps and checked by optimal_delta's own bound
+    (:func:`_rows_log_rr`'s value); failing entries are solved again with the extra margin doubled.  A column
+    with no term above its floor has δ_RR(0) ≤ m·e^{floor} < target: ε = 0."""
+    out = np.zeros(eps0.shape)
+    margin = _evaluation_margin(k)
+    ref = _GROUP_SPAN * np.floor(log_t / _GROUP_SPAN)
+    for entries, col, e0, r in _columns(eps0, ref, k):
+        rows = _RRRows(e0, k, r, r - 800.0)
+        target = log_t[entries] - r[col]
+        eps = np.zeros(entries.shape)
+        lead = margin + 10.0 * _U * rows.s_max[col]
+        slack = lead.copy()
+        todo = np.flatnonzero(rows.live[col])
+        for _ in range(60):
+            c = col[todo]
+            e = np.atleast_1d(_rounding.up(rows.solve(c, target[todo] - lead[todo] - slack[todo]), 4))
+            # the check is optimal_delta's own bound at e: on these tables where its scale is this ref
+            log_rr = np.full(e.shape, -np.inf)
+            last = _last_active(e, e0[c], k)
+            live = np.flatnonzero(last >= 0)
+            same = np.zeros(e.shape, dtype=bool)
+            cl = c[live]
+            same[live] = _rows_scale(k, last[live], rows.q[cl], rows.log_q[cl], rows.log_p[cl]) == r[cl]
+            here = np.flatnonzero(same)
+            log_rr[here] = rows.bound(c[here], e[here], last[here]) + r[c[here]]
+            other = np.flatnonzero(~same)
+            log_rr[other] = _rows_log_rr(e[other], e0[c[other]], k)
+            ok = np.isinf(e) | (log_rr - r[c] + margin <= target[todo])
+            eps[todo[ok]] = e[ok]
+            todo = todo[~ok]
+            if todo.size == 0:
+                break
+            slack[todo] *= 2.0
+        else:  # (the margin reaches the size of δ itself long before 60 rounds)
+            eps[todo] = math.inf
+        out[entries] = eps
+    return out
 
 def optimal_epsilon(eps0, k, delta, delta0=0.0):
     """The smallest ε for which every k-fold composition of (ε₀, δ₀)-DP mechanisms is (ε, δ)-DP
@@ -617,9 +892,12 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     two lattice points the profile is A − B·e^ε, so one pass of cumulative log-sums finds the piece and a
     closed form gives ε (no iteration; ``_RRProfile``).  Time and memory grow like √k; k ≤ 10⁹.
     Returns 0 when δ is at least δ(0).  Raises ``ValueError`` when δ ≤ 1 − (1 − δ₀)^k (no finite ε
-    exists) or on bad input.  Broadcasts over all arguments: the profile is built once per mechanism (ε₀, k)
-    and per e^64 of target, and all the δ of a group are solved at once (10⁶ values of δ for one mechanism take
-    about 1.5 s; each further mechanism adds about 1 ms); the result of every entry equals its scalar call.
+    exists) or on bad input.  Broadcasts over all arguments.  Mechanisms with k ≤ 1000 are solved many at a
+    time, one per column of a 2-D table (:class:`_RRRows`; cost ∝ k per mechanism, in chunks of 2²¹ cells, so
+    the tables take ~100 MB at a time: 10⁶ distinct (ε₀, k = 100) in about 1.5 s); larger k get one profile per
+    mechanism (ε₀, k) and per e^64 of target, with all the δ of a group solved at once (10⁶ values of δ for one
+    mechanism in under a second; each further mechanism adds about 1 ms).  The result of every entry equals its
+    scalar call.
     """
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))

@@ -431,3 +431,30 @@ def test_one_table_of_composition_methods():
         assert e0 >= eps0 * (1 - 1e-6)
     with pytest.raises(ValueError, match="method must be one of 'basic', 'advanced', 'optimal', 'lattice'"):
         C.composed_epsilon_by("best", eps0, k, delta)
+
+
+def test_distinct_mechanisms_array_equals_scalar_calls(monkeypatch):
+    """Many distinct small mechanisms in one call (the row-wise path, k ≤ 1000: issue 23's 10⁶ distinct (ε₀, k)):
+    ε₀ from the smallest subnormal to 1.7e308, k = 1 … 1000 (and 1001, the per-mechanism path), δ down to 5e-324 and
+    next to A = 1 − (1 − δ₀)^k.  Every entry of optimal_epsilon and optimal_log_delta equals its scalar call, also
+    when the rows are cut into chunks of a few cells (the memory cap)."""
+    e0 = np.concatenate([[5e-324, 1e-300, 1e-9], np.geomspace(1e-4, 50.0, 40), [700.0, 1e300, 1.7e308]])
+    ks = np.array([1, 2, 3, 10, 99, 100, 1000, 1001])
+    eps0, k = (a.ravel() for a in np.meshgrid(e0, ks))
+    delta0 = np.resize([0.0, 0.0, 1e-8], eps0.size)
+    reveal = -np.expm1(k * np.log1p(-delta0))
+    delta = np.where(delta0 > 0, reveal * np.resize([1 + 1e-14, 1 + 1e-6, 3.0], eps0.size),
+                     np.resize([5e-324, 1e-300, 1e-6, 0.3, 0.9], eps0.size))
+    with np.errstate(over="ignore", invalid="ignore"):
+        eps = eps0 * k * np.resize([0.0, 0.2, 0.7, 1 - 1e-12, 1.0], eps0.size)
+    eps = np.where(np.isfinite(eps), eps, 1e300)
+    whole = C.optimal_epsilon(eps0, k, delta, delta0)
+    log_d = C.optimal_log_delta(eps, eps0, k, delta0)
+    monkeypatch.setattr(C, "_BATCH_CELLS", 7)
+    assert np.array_equal(C.optimal_epsilon(eps0, k, delta, delta0), whole)
+    assert np.array_equal(C.optimal_log_delta(eps, eps0, k, delta0), log_d)
+    for i in np.random.default_rng(5).choice(eps0.size, 150, replace=False):
+        args = float(eps0[i]), int(k[i]), float(delta[i]), float(delta0[i])
+        assert C.optimal_epsilon(*args) == whole[i], args
+        assert C.optimal_log_delta(float(eps[i]), args[0], args[1], args[3]) == log_d[i], args
+    assert np.any(np.isinf(whole)) and np.any(whole == 0) and np.any((whole > 0) & np.isfinite(whole))

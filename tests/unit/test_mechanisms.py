@@ -161,3 +161,28 @@ def test_record_domain_accepts_full_grids_only():
         partial.record_domain()
     with pytest.raises(ValueError, match="tuples of one common length"):
         mech.randomized_response(1.0).record_domain()
+
+
+def test_gaussian_sigma_broadcasts_and_equals_its_scalar_calls():
+    """gaussian_sigma over arrays (issue 23): every entry is its scalar call, bit for bit, on a grid that
+    crosses the bulk, the tail, ε = 0, tiny and large sensitivities; each σ meets δ and is minimal to 1e-9."""
+    eps = np.array([0.0, 1e-6, 0.01, 0.5, 1.0, 5.0, 30.0])[:, None, None]
+    delta = np.array([0.5, 1e-3, 1e-6, 1e-12, 1e-100, 1e-300])[None, :, None]
+    sens = np.array([1e-18, 1.0, 1e12])[None, None, :]
+    with pytest.raises(ValueError, match="sigma"):  # Δ/δ = 1e312: σ beyond the float range
+        mech.gaussian_sigma(eps, delta, sens)
+    sens = sens[:, :, :2]
+    sigma = mech.gaussian_sigma(eps, delta, sens)
+    assert sigma.shape == (7, 6, 2)
+    for i, j, m in np.ndindex(sigma.shape):
+        e, d, s = float(eps[i, 0, 0]), float(delta[0, j, 0]), float(sens[0, 0, m])
+        scalar = mech.gaussian_sigma(e, d, s)
+        assert isinstance(scalar, float) and scalar == sigma[i, j, m]
+        assert mech.gaussian_delta(e, scalar, s) <= d
+        assert mech.gaussian_delta(e, scalar * (1 - 1e-9), s) > d
+    with pytest.raises(ValueError, match="sensitivity"):
+        mech.gaussian_sigma(np.ones(3), 1e-6, np.array([1.0, -1.0, 1.0]))
+    with pytest.raises(ValueError, match="delta"):
+        mech.gaussian_sigma(1.0, np.array([1e-6, 1.0]))
+    with pytest.raises(ValueError, match="sigma is not a finite positive float for eps=0.0, delta=1e-320"):
+        mech.gaussian_sigma(np.zeros(2), np.array([1e-6, 1e-320]), 1e10)  # σ ≈ Δ√(2π)/δ

@@ -166,6 +166,41 @@ def test_optimal_epsilon_large_k_is_safe(eps0, k, delta):
             assert ref_optimal_delta(e * (1 - 1e-9), eps0, k, 0.0) > delta
 
 
+def _distinct_mechanisms():
+    """A hostile grid of distinct mechanisms of small k (the row-wise path, k ≤ 1000): ε₀ from 1e-6 to 300, k odd
+    and even up to 1000, δ from 0.9 down to the smallest subnormal, and δ₀ > 0 with δ just above A."""
+    rows = []
+    for e0 in (1e-6, 3e-4, 0.01, 0.37, 1.0, 4.5, 30.0, 300.0):
+        for k in (1, 2, 3, 10, 99, 100, 1000):
+            for delta in (0.9, 0.3, 1e-6, 1e-40, 1e-300, 5e-324):
+                rows.append((e0, k, delta, 0.0))
+            for f in (1e-14, 1e-6, 1.0):
+                rows.append((e0, k, _reveal(k, 1e-8) * (1 + f), 1e-8))
+    return [np.array(c) for c in zip(*rows)]
+
+
+def test_optimal_epsilon_over_distinct_mechanisms_is_safe_and_tight():
+    """One array call over many distinct mechanisms (issue 23: 10⁶ distinct (ε₀, k) in seconds): every ε meets its δ
+    by the reference and is within 1e-9 of minimal (a deterministic sample of 70 of the 392 entries)."""
+    eps0, k, delta, delta0 = _distinct_mechanisms()
+    got = K.optimal_epsilon(eps0, k, delta, delta0)
+    for i in np.random.default_rng(23).choice(len(got), 70, replace=False):
+        e0, kk, d, d0, e = float(eps0[i]), int(k[i]), float(delta[i]), float(delta0[i]), float(got[i])
+        assert ref_optimal_delta(e, e0, kk, d0) <= d, (e0, kk, d, d0, e)
+        if e > 0:
+            assert ref_optimal_delta(e * (1 - 1e-9), e0, kk, d0) > d, (e0, kk, d, d0, e)
+
+
+def test_optimal_delta_over_distinct_mechanisms_is_an_upper_bound():
+    """optimal_delta over distinct mechanisms (one array call): never below the reference, within 1e-9 above it."""
+    eps0, k, _, delta0 = _distinct_mechanisms()
+    eps = eps0 * k * np.resize([0.0, 0.1, 0.5, 0.9, 1 - 1e-12], eps0.size)
+    got = K.optimal_delta(eps, eps0, k, delta0)
+    for i in np.random.default_rng(24).choice(len(got), 70, replace=False):
+        want = min(ref_optimal_delta(float(eps[i]), float(eps0[i]), int(k[i]), float(delta0[i])), 1)  # (60-digit sums)
+        assert got[i] >= want and got[i] <= want * (1 + 1e-9) + 2 * 5e-324, (eps[i], eps0[i], k[i], delta0[i])
+
+
 @pytest.mark.parametrize("eps0, k, delta0", [(0.1, 10, 0.0), (1.0, 100, 1e-8), (0.01, 1000, 0.0)])
 def test_optimal_delta_is_an_upper_bound(eps0, k, delta0):
     for eps in np.linspace(0.0, k * eps0, 7)[:-1]:
@@ -173,6 +208,20 @@ def test_optimal_delta_is_an_upper_bound(eps0, k, delta0):
         want = ref_optimal_delta(float(eps), eps0, k, delta0)
         assert got >= want
         assert got <= want * (1 + 1e-9) + 1e-300
+
+
+@pytest.mark.parametrize("eps0, k", [(0.1, 10**5), (0.01, 10**7)])
+def test_optimal_delta_is_an_upper_bound_for_large_k(eps0, k):
+    """k > 1000 (one profile per mechanism): its window now stops at e^{ref − 60}/k below the largest term, and the
+    terms outside are bounded and added (issue 23, the k = 10⁹ check).  From the bulk to the far tail, δ is
+    never below the reference and within 1e-9 of it."""
+    q = 1 / (1 + math.exp(eps0))
+    mean, sd = eps0 * k * (1 - 2 * q), 2 * eps0 * math.sqrt(k * q * (1 - q))
+    with mp.workdps(40):
+        for z in (0.0, 3.0, 8.0, 20.0):
+            eps = mean + z * sd
+            got, want = K.optimal_delta(eps, eps0, k), ref_optimal_delta(eps, eps0, k, 0.0)
+            assert got >= want and got <= want * (1 + 1e-9), (eps, got, want)
 
 
 @pytest.mark.parametrize("eps", [0.9999999999999999, 1.0, 0.9999999999999998, 0.99999999999999, 1.0000000000000002])
@@ -329,3 +378,18 @@ def test_gaussian_sigma_where_erfcx_cancels_is_safe(eps, delta, sensitivity):
     r = mp.mpf(sensitivity) / mp.mpf(sigma)
     assert ref_gaussian_delta(eps, r) <= delta
     assert ref_gaussian_delta(eps, r * (1 + mp.mpf("1e-9"))) > delta
+
+
+def test_gaussian_sigma_over_an_array_is_safe_and_tight():
+    """gaussian_sigma broadcast over ε, δ and Δ (issue 23): each σ of one array call meets δ by the 900-digit
+    reference and is within 1e-9 of minimal."""
+    from dpsemantics.mechanisms import gaussian_sigma
+
+    eps = np.array([0.0, 1e-12, 1e-3, 0.5, 3.0, 40.0])[:, None]
+    delta = np.array([0.7, 1e-5, 1e-60, 1e-290])[None, :]
+    sigma = gaussian_sigma(eps, delta, 2.0)
+    for (i, j), s in np.ndenumerate(sigma):
+        e, d = float(eps[i, 0]), float(delta[0, j])
+        r = 2 / mp.mpf(float(s))
+        assert ref_gaussian_delta(e, r) <= d, (e, d)
+        assert ref_gaussian_delta(e, r * (1 + mp.mpf("1e-9"))) > d, (e, d)
