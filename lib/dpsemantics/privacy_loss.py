@@ -672,6 +672,9 @@ class PrivacyLoss:
         response's."""
         eps0 = float(check_epsilon(eps, "eps", strictly_positive=True, scalar=True))
         d = check_positive_int(sensitivity, "sensitivity", maximum=10**6)
+        if eps0 / d == 0.0:  # the noise's ε/Δ underflows: refused here, with the caller's ε (not the quotient's 0.0)
+            raise ValueError(f"eps is too small for sensitivity={d}: eps/sensitivity underflows to 0 "
+                             f"(got eps={eps!r})")
         a = math.exp(-eps0 / d)
         j = np.arange(1, d)
         z = np.concatenate([[eps0, -eps0], eps0 * (d - 2 * j) / d])
