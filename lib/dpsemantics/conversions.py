@@ -37,7 +37,7 @@ from scipy.optimize import brentq, minimize_scalar
 
 from . import _rounding
 from ._validate import as_output, broadcast, check_delta, check_epsilon, check_positive
-from .mechanisms import gaussian_delta
+from .mechanisms import _gaussian_delta_upper
 
 __all__ = [
     "pdp_epsilon",
@@ -404,13 +404,17 @@ def zcdp_gaussian_delta(rho, eps):
 
     The Gaussian mechanism with σ = Δ/√(2ρ) is exactly ρ-zCDP (Bun & Steinke 2016, Proposition 1.6), so
     every valid ρ-zCDP ⇒ (ε, δ)-DP conversion must give at least this δ.  Computed with
-    :func:`dpsemantics.mechanisms.gaussian_delta` (Balle & Wang 2018, Theorem 8) at Δ = 1.
+    :func:`dpsemantics.mechanisms.gaussian_delta` (Balle & Wang 2018, Theorem 8) at Δ/σ = √(2ρ), and never below the
+    exact value (the δ of a guarantee, and the left side of the claims that a conversion's ε suffices for the
+    Gaussian): enlarged by that function's error and by the rounding of √(2ρ)
+    (``mechanisms._gaussian_delta_upper``).
     """
     rho = check_positive(rho, "rho")
     eps = check_epsilon(eps, "eps")
     r, e = broadcast(rho=rho, eps=eps)
-    sigma = 1.0 / (np.sqrt(2.0) * np.sqrt(r))  # no overflow in 2ρ at the largest floats
-    return _out(gaussian_delta(e, sigma))  # vectorised
+    with np.errstate(over="ignore"):
+        ratio = np.where(r <= 1e307, np.sqrt(2.0 * r), np.sqrt(2.0) * np.sqrt(r))  # √(2ρ) within u relative
+    return _out(_gaussian_delta_upper(e, 1.0, ratio))  # vectorised
 
 
 

@@ -406,6 +406,34 @@ def gaussian_delta(eps, sigma, sensitivity=1.0):
                                 _rounding.SMALLEST_SUBNORMAL))
 
 
+def _gaussian_delta_upper(eps, sigma, sensitivity=1.0):
+    """A float **never below** the exact profile δ(ε) of :func:`gaussian_delta` at the exact ratio r* = Δ/σ — or at
+    any r* within u = 2⁻⁵³ relative of the float r = fl(Δ/σ) (``sensitivity=fl(√(2ρ))``, ``sigma=1`` for a ρ-zCDP
+    Gaussian) — for the callers whose δ decides a guarantee (:meth:`PrivacyLoss.gaussian`'s profile,
+    :func:`~dpsemantics.conversions.zcdp_gaussian_delta`).  :func:`gaussian_delta` itself stays rounded to nearest,
+    the exact profile within 1e-12, as the reference that :func:`gaussian_sigma` inverts (its σ has δ ≤ δ(1 − 1e-12)
+    by that same error: an enlarged gaussian_delta would report the calibrated σ above its δ).
+
+    Two allowances, relative: twice ``_GAUSSIAN_DELTA_ERROR`` (the evaluation at the float r), and the rounding of r:
+    ∂δ/∂r = φ(a) exactly (a = r/2 − ε/r; the two terms' derivatives combine through e^ε φ(b) = φ(a)), so an error
+    |r − r*| ≤ u·r moves δ by at most u·κ·δ(1 + O(u·κ)) with κ = r·φ(a)/δ, allowed twice (1.1e-14 at ρ = 10⁴,
+    ε = ρ; 1e-10 at r = 10⁶, where the 1e-12 alone fell short).  The product is rounded away from 0 in the
+    normal range (after np.exp's few ulps, covered by a further 8u), and below it
+    :func:`~dpsemantics._rounding.exp_no_underflow` applies the same factor; at most 1."""
+    log_d = np.asarray(gaussian_log_delta(eps, sigma, sensitivity), dtype=float)
+    eps, r = np.broadcast_arrays(np.asarray(eps, dtype=float), _gaussian_ratio(sigma, sensitivity))
+    with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
+        a = r / 2 - eps / r
+        log_kappa = np.log(r) - 0.5 * a * a - 0.5 * math.log(2 * math.pi) - log_d
+        kappa = np.where(np.isfinite(log_kappa), np.exp(np.minimum(log_kappa, 700.0)), np.inf)
+        rel = np.minimum(2.0 * _GAUSSIAN_DELTA_ERROR + 2.0 * 2.0**-53 * kappa, 1.0)
+        normal = np.exp(log_d)
+        out = np.where(normal >= 2.2250738585072014e-308,
+                       _rounding.mul_away(normal, _rounding.up(1.0 + rel + 8.0 * 2.0**-53, 1.0)),
+                       _rounding.exp_no_underflow(log_d, float(np.max(rel, initial=0.0))))  # one (the largest) rel
+    return as_output(np.minimum(np.maximum(out, _rounding.SMALLEST_SUBNORMAL), 1.0))
+
+
 # the relative error of gaussian_delta (and of e^{gaussian_log_delta}) against the exact profile, measured against
 # 50-digit mpmath over hostile grids (tests/unit/test_accuracy.py); callers that need the safe side enlarge by twice it
 _GAUSSIAN_DELTA_ERROR = 1e-12

@@ -46,10 +46,6 @@ __all__ = ["PrivacyLoss", "pair_losses"]
 _U = float(np.finfo(float).eps) / 2  # the unit roundoff, a Python float (no numpy overflow warnings)
 _MARGIN = 1e-12  # relative evaluation error allowed for a profile or a tail when an ε is computed from it
 _EPS_SEARCH_MAX = np.finfo(float).max  # an ε beyond this is reported as +inf by the generic inverses
-# mechanisms.gaussian_delta is within mechanisms._GAUSSIAN_DELTA_ERROR = 1e-12 relative of the exact profile (its
-# docstring; tests/unit/test_accuracy.py) but rounds to nearest in the normal range, so it may fall short: the
-# profile here is enlarged by twice that (below the normal range gaussian_delta applies it itself)
-_GAUSSIAN_DELTA_ERROR = mechanisms._GAUSSIAN_DELTA_ERROR
 
 
 def pair_losses(row_present, row_absent):
@@ -659,8 +655,7 @@ class PrivacyLoss:
         sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
         law, mu = _gaussian_law(sigma, sensitivity)
         return cls(f"Gaussian, sigma={sigma:g}", law,
-                   lambda e: np.minimum(np.asarray(mechanisms.gaussian_delta(e, sigma, sensitivity), dtype=float)
-                                        * (1.0 + 2.0 * _GAUSSIAN_DELTA_ERROR), 1.0), rho=mu,
+                   lambda e: mechanisms._gaussian_delta_upper(e, sigma, sensitivity), rho=mu,
                    lattice=lambda h: PrivacyLossDistribution.gaussian(sigma, sensitivity, h=h))
 
     @classmethod
@@ -672,6 +667,9 @@ class PrivacyLoss:
         response's."""
         eps0 = float(check_epsilon(eps, "eps", strictly_positive=True, scalar=True))
         d = check_positive_int(sensitivity, "sensitivity", maximum=10**6)
+        if eps0 / d == 0.0:  # the noise's ε/Δ underflows: refused here, with the caller's ε (not the quotient's 0.0)
+            raise ValueError(f"eps is too small for sensitivity={d}: eps/sensitivity underflows to 0 "
+                             f"(got eps={eps!r})")
         a = math.exp(-eps0 / d)
         j = np.arange(1, d)
         z = np.concatenate([[eps0, -eps0], eps0 * (d - 2 * j) / d])
