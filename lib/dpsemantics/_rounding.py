@@ -18,8 +18,9 @@ import numpy as np
 
 import math
 
-__all__ = ["up", "down", "exp_no_underflow", "mul_away", "SMALLEST_SUBNORMAL"]
+__all__ = ["up", "down", "exp_no_underflow", "mul_away", "SMALLEST_SUBNORMAL", "UNIT_ROUNDOFF"]
 
+UNIT_ROUNDOFF = float(np.finfo(float).eps) / 2  # u = 2⁻⁵³: a correctly rounded operation errs by at most u relative
 _TINY = float(np.finfo(float).tiny)  # the smallest normal float, 2.2e-308
 SMALLEST_SUBNORMAL = 5e-324  # the float just above 0: the safe value of a positive bound that would underflow
 _SHIFT = 64 * math.log(2.0)  # within 64·ln2·u < 5e-15 of 64 ln 2 (math.log is within ½ ulp)

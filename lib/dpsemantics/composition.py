@@ -40,9 +40,10 @@ import mpmath
 import numpy as np
 from scipy.optimize import brentq
 from scipy.signal import lfilter
-from scipy.special import expit, gammaln, logsumexp
+from scipy.special import logsumexp
 
-from . import _rounding
+from . import _binomial, _rounding
+from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import as_output as _out
 from ._validate import broadcast, check_delta, check_epsilon, check_positive, check_positive_int
 
@@ -172,79 +173,6 @@ def advanced_epsilon_heterogeneous(eps_list, delta, delta_list=None):
 # --------------------------------------------------------------------------------------------------
 
 
-# --- exact binomial log-probabilities (Loader 2000), accurate to ~1e-15 for every k -----------------------
-
-_LOG_2PI = math.log(2 * math.pi)
-_STIRLING = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188)
-
-
-def _stirlerr(n: np.ndarray) -> np.ndarray:
-    """log n! − log(√(2πn)(n/e)ⁿ) for n ≥ 1: the Stirling series above 15, gammaln below (both exact)."""
-    n = np.asarray(n, dtype=float)
-    small = n <= 15
-    out = np.empty_like(n)
-    ns = n[small]
-    out[small] = gammaln(ns + 1) - (ns + 0.5) * np.log(ns) + ns - 0.5 * _LOG_2PI
-    nb = n[~small]
-    inv2 = 1.0 / (nb * nb)
-    series = np.zeros_like(nb)
-    for c in reversed(_STIRLING):
-        series = series * inv2 + c
-    out[~small] = series / nb
-    return out
-
-
-def _bd0(x: np.ndarray, m: float) -> np.ndarray:
-    """x log(x/m) + m − x without cancellation (Loader's deviance; series where x is near m)."""
-    x = np.asarray(x, dtype=float)
-    out = np.empty_like(x)
-    near = np.abs(x - m) < 0.1 * (x + m)
-    xn = x[near]
-    v = (xn - m) / (xn + m)
-    total = (xn - m) * v
-    term = 2 * xn * v
-    for j in range(1, 12):
-        term = term * v * v
-        total = total + term / (2 * j + 1)
-    out[near] = total
-    xf = x[~near]
-    with np.errstate(divide="ignore"):
-        out[~near] = xf * (np.log(xf) - np.log(m)) + m - xf
-    return out
-
-
-def _log_binom_pmf(ell: np.ndarray, k: int, log_q: float, log_p: float, q: float, p: float) -> np.ndarray:
-    """log C(k, ℓ) q^ℓ p^{k−ℓ} (p = 1 − q given separately, both exact), Loader's saddle-point form."""
-    ell = np.asarray(ell, dtype=float)
-    out = np.empty_like(ell)
-    lo, hi = ell == 0, ell == k
-    out[lo] = k * log_p
-    out[hi] = k * log_q
-    mid = ~(lo | hi)
-    e = ell[mid]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out[mid] = (
-            _stirlerr(np.array([float(k)]))[0] - _stirlerr(e) - _stirlerr(k - e)
-            - _bd0(e, k * q) - _bd0(k - e, k * p)
-            + 0.5 * (math.log(k) - _LOG_2PI - np.log(e) - np.log(k - e))
-        )
-    return np.where(np.isnan(out), -np.inf, out)
-
-
-def _flip_probabilities(eps0: float):
-    """(q, p, log q, log p) for randomized response at ε₀: q = 1/(1 + e^{ε₀}) flips an answer, p = 1 − q
-    keeps it; each computed directly (no 1 − q), so both stay exact at every ε₀.  Floats for a number, arrays
-    for an array."""
-    with np.errstate(divide="ignore"):
-        out = (expit(-eps0), expit(eps0), -np.logaddexp(0.0, eps0), -np.logaddexp(0.0, -eps0))
-    return tuple(float(x) for x in out) if np.ndim(eps0) == 0 else out
-
-
-def _binomial_mode(eps0: float, k: int) -> int:
-    """The most likely number of flipped answers among k (the mode of Binomial(k, q))."""
-    return min(int((k + 1) * float(expit(-eps0))), k)
-
-
 def _lattice_gap(eps: np.ndarray, eps0: float, n: np.ndarray) -> np.ndarray:
     """ε − n·ε₀ for whole n, exactly rounded (Dekker's two-product): a lattice point given in floats is hit
     exactly, and the factor 1 − e^{ε − nε₀} keeps its relative accuracy next to it."""
@@ -280,7 +208,7 @@ class _RRProfile:
 
     def __init__(self, eps0: float, k: int, log_floor: float):
         self.eps0, self.k = eps0, k
-        self.q, self.p, self.log_q, self.log_p = _flip_probabilities(eps0)
+        self.q, self.p, self.log_q, self.log_p = _binomial.flip_probabilities(eps0)
         self.m = (k + 1) // 2  # ℓ = 0 … m − 1 have L_ℓ > 0
         if k <= _K_DIRECT:  # small k: every active term at once, the window by mask (log P is unimodal)
             ell = np.arange(self.m, dtype=float)
@@ -291,7 +219,7 @@ class _RRProfile:
             return
         # large k: a window around the mode, sized by the normal approximation and widened until both
         # ends are below the floor (log P is concave in ℓ, so everything outside is lower still)
-        mode = _binomial_mode(eps0, k)
+        mode = _binomial.binomial_mode(eps0, k)
         lp = lambda i: float(self._log_p(np.array([float(i)]))[0])  # noqa: E731
         sd = math.sqrt(k * self.q * self.p)
         offset = int(1.5 * (math.sqrt(2.0 * max(lp(mode) - log_floor, 0.0)) + 3.0) * sd) + 10
@@ -305,7 +233,7 @@ class _RRProfile:
         self.logP = self._log_p(self.ell)
 
     def _log_p(self, ell):
-        return _log_binom_pmf(ell, self.k, self.log_q, self.log_p, self.q, self.p)
+        return _binomial.log_binom_pmf(ell, self.k, self.log_q, self.log_p, self.q, self.p)
 
     def tables(self, ref: float):
         """The piecewise form of δ_RR in units of e^{ref}, once per profile, for :meth:`solve` and :meth:`bound`.
@@ -385,7 +313,6 @@ class _RRProfile:
         return out
 
 
-_U = np.finfo(float).eps / 2  # the unit round-off
 _DROPPED = math.exp(-60.0)  # the terms outside a window with floor ref − 60 − log k, in units of e^{ref}
 
 
@@ -423,9 +350,9 @@ def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int, profiles: dict | None 
     live = np.flatnonzero(last >= 0)
     if live.size == 0:
         return out
-    q, p, log_q, log_p = _flip_probabilities(eps0)
-    top = np.minimum(last[live], _binomial_mode(eps0, k))
-    bucket = np.floor(_log_binom_pmf(top, k, log_q, log_p, q, p) / _GROUP_SPAN)
+    q, p, log_q, log_p = _binomial.flip_probabilities(eps0)
+    top = np.minimum(last[live], _binomial.binomial_mode(eps0, k))
+    bucket = np.floor(_binomial.log_binom_pmf(top, k, log_q, log_p, q, p) / _GROUP_SPAN)
     for (b,), members in _group_slices(bucket[:, None]):
         ref = _GROUP_SPAN * b
         if profiles is not None and ref in profiles:
@@ -484,7 +411,7 @@ class _RRRows:
     def __init__(self, eps0: np.ndarray, k: int, ref: np.ndarray, log_floor: np.ndarray):
         self.eps0, self.k = eps0, k
         self.m = m = (k + 1) // 2
-        self.q, _, log_q, log_p = _flip_probabilities(eps0)
+        self.q, _, log_q, log_p = _binomial.flip_probabilities(eps0)
         self.log_q, self.log_p = log_q, log_p
         ell = np.arange(m, dtype=float)[:, None]
         log_c = _log_binomial_coefficients(k)
@@ -595,7 +522,8 @@ def _last_active(eps: np.ndarray, eps0, k):
 
 def _rows_scale(k: int, last: np.ndarray, q: np.ndarray, log_q: np.ndarray, log_p: np.ndarray) -> np.ndarray:
     """The scale ref = 64·⌊log P_ℓ*/64⌋ of :func:`_optimal_log_rr` (ℓ* = min(last active ℓ, mode); last ≥ 0), with
-    log P from the direct form of :class:`_RRRows` (q, log q, log p per entry, from :func:`_flip_probabilities`)."""
+    log P from the direct form of :class:`_RRRows` (q, log q, log p per entry, from
+    :func:`~dpsemantics._binomial.flip_probabilities`)."""
     top = np.minimum(last, np.minimum(((k + 1) * q).astype(np.int64), k)).astype(np.int64)
     log_top = (_log_binomial_coefficients(k)[top] + top * log_q) + (k - top) * log_p
     return _GROUP_SPAN * np.floor(log_top / _GROUP_SPAN)
@@ -626,7 +554,7 @@ def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: int) -> np.ndarray:
     live = np.flatnonzero(last >= 0)
     if live.size == 0:
         return out
-    q, _, log_q, log_p = _flip_probabilities(eps0[live])
+    q, _, log_q, log_p = _binomial.flip_probabilities(eps0[live])
     ref = _rows_scale(k, last[live], q, log_q, log_p)
     for entries, col, e0, r in _columns(eps0[live], ref, k):
         rows = _RRRows(e0, k, r, r - 800.0)
@@ -716,12 +644,12 @@ def optimal_lattice(eps0, k, ell, delta0=0.0):
     if ell == 0 or eps0 == 0.0:
         log_rr = -np.inf
     else:
-        q, p, log_q, log_p = _flip_probabilities(eps0)
-        top = min(ell - 1, _binomial_mode(eps0, k))
+        q, p, log_q, log_p = _binomial.flip_probabilities(eps0)
+        top = min(ell - 1, _binomial.binomial_mode(eps0, k))
         width = int(40.0 * math.sqrt(k * q * p)) + 50  # log P_j is concave: e^{−800} below the top past this
         j = np.arange(max(0, top - width), min(ell, top + width + 1), dtype=float)
         with np.errstate(divide="ignore", over="ignore"):
-            log_terms = _log_binom_pmf(j, k, log_q, log_p, q, p) + np.log(-np.expm1(-2.0 * (ell - j) * eps0))
+            log_terms = _binomial.log_binom_pmf(j, k, log_q, log_p, q, p) + np.log(-np.expm1(-2.0 * (ell - j) * eps0))
         log_rr = float(logsumexp(log_terms))
     with np.errstate(divide="ignore"):
         delta = float(np.exp(_log_total_bound(log_rr, delta0, k, raised=False)))

@@ -20,6 +20,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from . import _rounding
+from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import (as_output, check_delta, check_distribution_pair, check_epsilon, check_positive,
                         check_positive_int, overflow_is_infinity)
 
@@ -172,7 +173,6 @@ def transitivity_witness(eps, delta, t=None):
     return p, q, r
 
 
-_U = np.finfo(float).eps / 2
 
 
 @overflow_is_infinity

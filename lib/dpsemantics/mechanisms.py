@@ -28,6 +28,7 @@ import numpy as np
 from scipy.special import erfcx, expit, ndtr, ndtri
 
 from . import _rounding
+from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import (as_float, as_output, broadcast, check_delta, check_epsilon, check_positive, check_positive_int,
                         check_row_stochastic, check_record_count)
 from .indistinguishability import hockey_stick, max_divergence
@@ -441,7 +442,6 @@ _GAUSSIAN_DELTA_ERROR = 1e-12
 
 _SIGMA_SAFETY = 1e-12
 _LOG_2PI = math.log(2.0 * math.pi)
-_U = np.finfo(float).eps / 2  # the unit round-off
 _LOG_R_MIN = -744.0  # e^{-744} ≈ 1e-323, the last subnormal: below it r = Δ/σ is not representable
 
 

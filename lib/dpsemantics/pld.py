@@ -46,13 +46,13 @@ from scipy.signal import fftconvolve, lfilter
 from scipy.special import expit, log_ndtr
 
 from . import _rounding
+from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import as_float, check_delta, check_epsilon, check_positive, check_positive_int
 
 __all__ = ["PrivacyLossDistribution"]
 
 _TAIL = 1e-30  # mass this small at either end of a lattice is moved to the safe side after each step
 _POINTS_MAX = 50_000_000  # a lattice longer than this does not fit in memory comfortably
-_U = np.finfo(float).eps / 2
 _LOG_DROP = math.log(1e-20)  # FFT coefficients raised to the k-th power below this are dropped (and accounted)
 
 

@@ -36,14 +36,14 @@ import numpy as np
 from scipy import stats
 from scipy.special import expit, log_ndtr
 
-from . import _rounding, composition, indistinguishability, mechanisms
+from . import _binomial, _rounding, composition, indistinguishability, mechanisms
+from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import (as_float, as_output, check_delta, check_distribution_pair, check_epsilon, check_positive,
                         check_positive_int, check_probability)
 from .pld import PrivacyLossDistribution
 
 __all__ = ["PrivacyLoss", "pair_losses"]
 
-_U = float(np.finfo(float).eps) / 2  # the unit roundoff, a Python float (no numpy overflow warnings)
 _MARGIN = 1e-12  # relative evaluation error allowed for a profile or a tail when an ε is computed from it
 _EPS_SEARCH_MAX = np.finfo(float).max  # an ε beyond this is reported as +inf by the generic inverses
 
@@ -172,78 +172,6 @@ def _laplace_law(eps):
         return np.where(a < 0.5, top, np.where(a >= 1.0, bottom, t))
 
     return cdf, cdf_left, ppf, sf, isf
-
-
-# the relative error of the probabilities q = expit(−ε₀) (flip), p = expit(ε₀) (keep) (1/(1 + e^{∓ε₀}): exp within
-# 1 ulp, the sum and the division rounded once each: 4u; measured 1.9u against 50-digit mpmath,
-# tests/unit/test_binomial_masses.py) and of m = fl(k·q), fl(k·p) on top of it
-_FLIP_ERROR = 5.01 * _U
-
-
-def _binomial_log_mass_error(j: np.ndarray, k: int, q: float, p: float, log_q: float, log_p: float) -> np.ndarray:
-    """A bound on |composition._log_binom_pmf(j, k, log_q, log_p, q, p) − log b(j)|, b the exact Binomial(k, q*) masses
-    (q = fl(q*) and p = fl(1 − q*) the float success and failure probabilities, each within ``_FLIP_ERROR`` of the
-    exact ones: for randomized response at ε₀, q* = e^{ε₀}/(1 + e^{ε₀}) keeps an answer), term by term through
-    Loader's form log b(j) = s(k) − s(j) − s(k − j) − bd0(j, kq) − bd0(k − j, kp) + ½ log(k/(2πj(k − j))) (Loader 2000;
-    s the Stirling error log n! − log(√(2πn)(n/e)ⁿ), bd0(x, m) = x log(x/m) + m − x):
-
-    * **the parameters:** the form evaluated exactly at m₁ = fl(kq) = kq*(1 + α), m₂ = fl(kp) = kp*(1 + β) is
-      log C(k, j) + j log(m₁/k) + (k − j) log(m₂/k) − (m₁ + m₂ − k) = log b(j) + (j − kq*)(α − β) + R with
-      |R| ≤ k(α² + β²) (|log(1 + α) − α| ≤ α²): the k·u terms cancel to first order and |j − kq*| ≤ |j − m₁| + |α|m₁
-      remains — O(√k·u) on the window of O(√k) masses kept.  |α|, |β| ≤ 5.01u (``_FLIP_ERROR``).
-    * **s(n):** for n > 15 the series stops after 1/(1188n⁹); the Stirling series' remainder is below its first
-      omitted term 691/(360360n¹¹) (0.98u at n = 16), and its evaluation (Horner, 5 terms, value ≤ 1/(12n)) is within
-      11u/(12n) ≤ u/n; for n ≤ 15 gammaln(n + 1) − (n + ½)log n + n − ½log 2π is within 67u of s(n) at every one of
-      the fifteen n (checked exhaustively against mpmath), taken as 128u.
-    * **bd0(x, m):** near m (|x − m| < 0.1(x + m)) the series in v = (x − m)/(x + m) (|v| < 0.1, so the terms past
-      the first are below 7 % of it and the sum never cancels by more than 1.16×): v within 3u, each term within
-      (8j + 5)u, twelve sums: within 24u·bd0, its truncation after v²³ below 1e-24·x; far from m, x(log x − log m) +
-      m − x with logs within 1 ulp: within 6u(x(|log x| + |log m| + |log(x/m)|) + m + x).
-    * **½ log(k/(2πj(k − j))):** four logs within 1 ulp and three sums: within 3u(|log k| + 2 + |log j| + |log(k − j)|).
-    * **the sum of the six terms:** five roundings, within 5u times the sum of their moduli (+ the errors above).
-    * **the ends** j = 0 and j = k (k·log p, k·log q; log p = −logaddexp(0, −ε₀) within 3u·|log p| of log p*):
-      within 8u·k·|log p| (resp. |log q|).
-
-    Every step is a bound on a float evaluation of a named formula; the only inputs taken from measurement are
-    glibc's exp/log within 1 ulp and scipy's gammaln at n ≤ 15 (the fifteen values, checked)."""
-    from .composition import _bd0, _stirlerr
-
-    u = _U
-    j = np.asarray(j, dtype=float)
-    out = np.empty_like(j)
-    lo, hi = j == 0, j == k
-    out[lo] = 8.0 * u * k * abs(log_p)
-    out[hi] = 8.0 * u * k * abs(log_q)
-    mid = ~(lo | hi)
-    e = j[mid]
-    m1, m2 = k * q, k * p
-    alpha = _FLIP_ERROR
-
-    def stirling_error(n):
-        n = np.asarray(n, dtype=float)
-        with np.errstate(over="ignore"):
-            big = 691.0 / (360360.0 * n**11) + u / n
-        return np.where(n <= 15, 128.0 * u, big)
-
-    def deviance_error(x, m):
-        x = np.asarray(x, dtype=float)
-        near = np.abs(x - m) < 0.1 * (x + m)
-        value = np.abs(_bd0(x, m))
-        with np.errstate(divide="ignore", invalid="ignore"):  # m = 0 (k·q underflowed): the mass is 0, not kept
-            far = 6.0 * u * (x * (np.abs(np.log(x)) + np.abs(np.log(m)) + np.abs(np.log(x / m))) + m + x)
-        return np.where(near, 24.0 * u * value + 1e-24 * x, far), value
-
-    param = (np.abs(e - m1) + alpha * m1) * 2.0 * alpha + k * 2.0 * alpha * alpha
-    s_k, s_e, s_ke = _stirlerr(np.array([float(k)]))[0], _stirlerr(e), _stirlerr(k - e)
-    d1, v1 = deviance_error(e, m1)
-    d2, v2 = deviance_error(k - e, m2)
-    logs = abs(math.log(k)) + 2.0 + np.abs(np.log(e)) + np.abs(np.log(k - e))
-    half = 0.5 * (math.log(k) - math.log(2 * math.pi) - np.log(e) - np.log(k - e))
-    moduli = abs(s_k) + np.abs(s_e) + np.abs(s_ke) + v1 + v2 + np.abs(half)
-    terms = (stirling_error(np.array([float(k)]))[0] + stirling_error(e) + stirling_error(k - e) + d1 + d2
-             + 3.0 * u * logs)
-    out[mid] = (param + terms + 5.0 * u * (moduli + terms)) * (1.0 + 1e-6)
-    return out
 
 
 def _quotient_rounded_toward_zero(a: float, n: np.ndarray, d: int, z: np.ndarray) -> np.ndarray:
@@ -591,14 +519,14 @@ class PrivacyLoss:
             mode = min(int((k + 1) * keep), k)
             width = int(40.0 * math.sqrt(k * keep * (1.0 - keep))) + 50
             j = np.arange(max(0, mode - width), min(k, mode + width) + 1)
-            q, p, log_q, log_p = composition._flip_probabilities(eps0)
-            w = np.exp(composition._log_binom_pmf(j, k, log_p, log_q, p, q))  # j answers kept, each with p
+            q, p, log_q, log_p = _binomial.flip_probabilities(eps0)
+            w = np.exp(_binomial.log_binom_pmf(j, k, log_p, log_q, p, q))  # j answers kept, each with p
             # each mass within e^{E_j}(1 ± 2u) of the exact one (exp within 1 ulp); the tails are sums of n masses
             # divided by the sum of all n (two sums of non-negative terms, within γ_n each, and one division): a tail
             # is within e^{2E}(1 + (2n + 8)u) of the exact one, E = max_j E_j — above 1e-290, where the masses and
             # their partial sums are normal floats (a subnormal sum is off by 2⁻¹⁰⁷⁵ per addition instead)
             kept = w > 0  # the masses the law keeps (_discrete_law drops the rest)
-            log_error = float(np.max(_binomial_log_mass_error(j[kept], k, p, q, log_p, log_q), initial=0.0))
+            log_error = float(np.max(_binomial.log_mass_error(j[kept], k, p, q, log_p, log_q), initial=0.0))
             tail_error = math.expm1(2.0 * log_error + 4.0 * _U) + (2.0 * j.size + 8.0) * _U * 1.01
             with np.errstate(over="ignore"):  # ε·k beyond the float range: the loss is ±∞ there, its limit
                 z = eps0 * (2 * j - k)
@@ -611,8 +539,8 @@ class PrivacyLoss:
                              atom_error=2.0 * _U * eps0 * k,
                              epsilon=lambda d: composition.optimal_epsilon(eps0, k, d))
         loss._lattice = lambda h: PrivacyLossDistribution.randomized_response(eps0, h=h).self_compose(k)
-        # the masses are Loader's saddle-point form (composition._log_binom_pmf) with the error bound derived in
-        # _binomial_log_mass_error, O(√k·u) (scipy's binom.logpmf, used before, is off by up to 23·k ulps and needed a
+        # the masses are Loader's saddle-point form (_binomial.log_binom_pmf) with the error bound derived in
+        # log_mass_error, O(√k·u) (scipy's binom.logpmf, used before, is off by up to 23·k ulps and needed a
         # measured 64·k-ulp allowance: without one randomized_response(0.3, 10**5).pdp_epsilon(5.885021422788781e-16)
         # returned 5216.4, where the exact tail is 5.88502142291e-16 > δ′).  k = 1: expit(±ε₀), within 4u each.
         loss._tail_error = tail_error if k > 1 else 16.0 * _U

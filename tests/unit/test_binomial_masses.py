@@ -1,7 +1,7 @@
 """The masses of k randomized responses (PrivacyLoss.randomized_response) and the bound on their error.
 
-The masses are Loader's saddle-point form of the binomial law (composition._log_binom_pmf); privacy_loss derives a
-bound on its error term by term (_binomial_log_mass_error) and carries it into the tails that pdp_delta and
+The masses are Loader's saddle-point form of the binomial law (_binomial.log_binom_pmf); _binomial derives a
+bound on its error term by term (_binomial.log_mass_error) and carries it into the tails that pdp_delta and
 pdp_epsilon read.  Here the bound is checked against 50-digit mpmath (log C(k, j) + j log p + (k − j) log q from
 loggamma, written apart from the package) at k up to 10⁹, at the mode, across the window and at its very ends; the
 two measured inputs of the derivation (expit within 4u, the Stirling error for n ≤ 15 within 128u) are checked
@@ -18,8 +18,8 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from dpsemantics import _rounding, composition
-from dpsemantics.privacy_loss import _FLIP_ERROR, PrivacyLoss, _binomial_log_mass_error
+from dpsemantics import _binomial, _rounding
+from dpsemantics.privacy_loss import PrivacyLoss
 
 U = 2.0**-53
 
@@ -62,10 +62,10 @@ CASES = [(0.3, 2), (0.1, 10), (1e-3, 200), (50.0, 3), (2.0, 1000), (20.0, 10**4)
 
 @pytest.mark.parametrize("e0, k", CASES)
 def test_log_masses_within_the_derived_bound(e0, k):
-    q, p, log_q, log_p = composition._flip_probabilities(e0)
+    q, p, log_q, log_p = _binomial.flip_probabilities(e0)
     j = window(e0, k)
-    got = composition._log_binom_pmf(j, k, log_p, log_q, p, q)
-    bound = _binomial_log_mass_error(j, k, p, q, log_p, log_q)
+    got = _binomial.log_binom_pmf(j, k, log_p, log_q, p, q)
+    bound = _binomial.log_mass_error(j, k, p, q, log_p, log_q)
     ratios = []
     with mp.workdps(50):
         for jj, g, b in zip(j, got, bound):
@@ -87,10 +87,10 @@ def test_flip_probabilities_within_the_allowance():
     worst = 0.0
     with mp.workdps(50):
         for e0 in np.concatenate([np.logspace(-9, math.log10(700), 300), rng.random(100) * 5]):
-            q, p, _, _ = composition._flip_probabilities(float(e0))
+            q, p, _, _ = _binomial.flip_probabilities(float(e0))
             E = mp.exp(mp.mpf(float(e0)))
             worst = max(worst, float(abs(q * (1 + E) - 1)), float(abs(p * (1 + E) / E - 1)))
-    assert worst <= _FLIP_ERROR - U  # fl(k·q) adds one rounding on top
+    assert worst <= _binomial.FLIP_ERROR - U  # fl(k·q) adds one rounding on top
     assert worst > 0.5 * U  # the grid meets expit's rounding
 
 
@@ -98,7 +98,7 @@ def test_stirling_error_small_n_exhaustively_and_large_n_by_the_series_remainder
     with mp.workdps(50):
         for n in range(1, 60):
             exact = mp.loggamma(n + 1) - (n + mp.mpf(1) / 2) * mp.log(n) + n - mp.log(2 * mp.pi) / 2
-            err = abs(mp.mpf(float(composition._stirlerr(np.array([float(n)]))[0])) - exact)
+            err = abs(mp.mpf(float(_binomial.stirlerr(np.array([float(n)]))[0])) - exact)
             bound = 128 * U if n <= 15 else 691 / (360360 * mp.mpf(n) ** 11) + U / n
             assert err <= bound, (n, float(err / U))
 

@@ -216,7 +216,7 @@ def test_many_randomized_responses_pdp_epsilon_on_the_safe_side():
 
 @pytest.mark.parametrize("e0, k", [(0.01, 10**9), (2.0, 10**6), (0.3, 10**5)])
 def test_randomized_response_masses_within_the_tail_allowance(e0, k):
-    # the tails' allowance is derived (privacy_loss._binomial_log_mass_error, Loader's masses; it replaced 64·k ulps
+    # the tails' allowance is derived (_binomial.log_mass_error, Loader's masses; it replaced 64·k ulps
     # measured for scipy's binom.logpmf, up to 34·k ulps off after normalisation at k = 1e9): the normalised masses
     # are within it (tests/unit/test_binomial_masses.py checks the log masses against their bound one by one)
     loss = PrivacyLoss.randomized_response(e0, k)
