@@ -427,7 +427,7 @@ def _gaussian_delta_upper(eps, sigma, sensitivity=1.0):
         a = r / 2 - eps / r
         log_kappa = np.log(r) - 0.5 * a * a - 0.5 * math.log(2 * math.pi) - log_d
         kappa = np.where(np.isfinite(log_kappa), np.exp(np.minimum(log_kappa, 700.0)), np.inf)
-        rel = np.minimum(2.0 * _GAUSSIAN_DELTA_ERROR + 2.0 * 2.0**-53 * kappa, 1.0)
+        rel = np.minimum(2.0 * _GAUSSIAN_DELTA_ERROR + 2.0 * _U * kappa, 1.0)
         normal = np.exp(log_d)
         out = np.where(normal >= 2.2250738585072014e-308,
                        _rounding.mul_away(normal, _rounding.up(1.0 + rel + 8.0 * 2.0**-53, 1.0)),
