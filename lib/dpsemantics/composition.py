@@ -522,7 +522,7 @@ def _last_active(eps: np.ndarray, eps0, k):
 
 def _rows_scale(k: int, last: np.ndarray, q: np.ndarray, log_q: np.ndarray, log_p: np.ndarray) -> np.ndarray:
     """The scale ref = 64·⌊log P_ℓ*/64⌋ of :func:`_optimal_log_rr` (ℓ* = min(last active ℓ, mode); last ≥ 0), with
-    log P from the direct form of :class:`_RRRows` (q, log q, log p per entry, from
+    log P from the direct form of ``_RRRows`` (q, log q, log p per entry, from
     :func:`~dpsemantics._binomial.flip_probabilities`)."""
     top = np.minimum(last, np.minimum(((k + 1) * q).astype(np.int64), k)).astype(np.int64)
     log_top = (_log_binomial_coefficients(k)[top] + top * log_q) + (k - top) * log_p
@@ -530,7 +530,7 @@ def _rows_scale(k: int, last: np.ndarray, q: np.ndarray, log_q: np.ndarray, log_
 
 
 def _columns(eps0: np.ndarray, ref: np.ndarray, k: int):
-    """The distinct (ε₀, ref) pairs among the entries — one column of :class:`_RRRows` each, whatever the number
+    """The distinct (ε₀, ref) pairs among the entries — one column of ``_RRRows`` each, whatever the number
     of entries that share it (one mechanism with 10⁶ values of δ is one column per scale) — in chunks of at most
     _BATCH_CELLS cells.  Yields (entries, their column within the chunk, the chunk's ε₀ and ref per column)."""
     order = np.lexsort((ref, eps0))  # one sort: the entries of a column are adjacent
@@ -546,7 +546,7 @@ def _columns(eps0: np.ndarray, ref: np.ndarray, k: int):
 
 def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: int) -> np.ndarray:
     """:func:`_optimal_log_rr` for many mechanisms of one k ≤ _K_BATCH (1-d arrays ε, ε₀ > 0): each entry's scale
-    is ref = 64·⌊log P_ℓ*/64⌋ (:func:`_rows_scale`) and its column of :class:`_RRRows` (one per distinct (ε₀, ref))
+    is ref = 64·⌊log P_ℓ*/64⌋ (:func:`_rows_scale`) and its column of ``_RRRows`` (one per distinct (ε₀, ref))
     holds every term above e^{ref − 800}; the value is :meth:`_RRRows.bound`.  A column's values depend only on its
     (ε₀, k, ref), so an entry gets the same bits whatever else is in the call."""
     out = np.full(eps.shape, -np.inf)
@@ -585,7 +585,7 @@ def optimal_log_delta(eps, eps0, k, delta0=0.0):
 
     An upper bound by construction: the float evaluation is raised by its error allowance,
     relative 1e-12 + 1e-14·√k in δ (``_evaluation_margin``; for k ≤ 1000 also the direct form's 10u·S, below
-    4e-12, :class:`_RRRows`), so the δ reported is never below the exact one."""
+    4e-12, ``_RRRows``), so the δ reported is never below the exact one."""
     eps = np.asarray(check_epsilon(eps, "eps"))
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))
@@ -769,7 +769,7 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
 
 def _rows_epsilons(eps0: np.ndarray, k: int, log_t: np.ndarray) -> np.ndarray:
     """The loop of :func:`_optimal_epsilons` for many mechanisms of one k ≤ _K_BATCH, one column of
-    :class:`_RRRows` per distinct (ε₀, ref), ref = 64·⌊log target/64⌋, with floor ref − 800 (the floor of
+    ``_RRRows`` per distinct (ε₀, ref), ref = 64·⌊log target/64⌋, with floor ref − 800 (the floor of
     :func:`_rows_log_rr`, so that where optimal_delta's scale at the ε found is the same ref, its bound is read
     off these very tables).  Each entry is solved below its target by the margin (with the direct form's
     allowance 10u·S) and as much again, rounded up 4 ulps and checked by optimal_delta's own bound
@@ -821,7 +821,7 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     closed form gives ε (no iteration; ``_RRProfile``).  Time and memory grow like √k; k ≤ 10⁹.
     Returns 0 when δ is at least δ(0).  Raises ``ValueError`` when δ ≤ 1 − (1 − δ₀)^k (no finite ε
     exists) or on bad input.  Broadcasts over all arguments.  Mechanisms with k ≤ 1000 are solved many at a
-    time, one per column of a 2-D table (:class:`_RRRows`; cost ∝ k per mechanism, in chunks of 2²¹ cells, so
+    time, one per column of a 2-D table (``_RRRows``; cost ∝ k per mechanism, in chunks of 2²¹ cells, so
     the tables take ~100 MB at a time: 10⁶ distinct (ε₀, k = 100) in about 1.5 s); larger k get one profile per
     mechanism (ε₀, k) and per e^64 of target, with all the δ of a group solved at once (10⁶ values of δ for one
     mechanism in under a second; each further mechanism adds about 1 ms).  The result of every entry equals its

@@ -399,7 +399,7 @@ def gaussian_delta(eps, sigma, sensitivity=1.0):
     Evaluated without cancellation (see :func:`gaussian_log_delta`): relative error below 1e-12 against
     50-digit mpmath wherever δ is a normal float, for every ε ≥ 0, σ > 0, Δ > 0 (``tests/unit/test_accuracy.py``).
     Below the normal range (δ < 2.2e-308) the value is never below the exact one: log δ is exponentiated with
-    that 1e-12 allowance, twice over, by :func:`~dpsemantics._rounding.exp_no_underflow`, so an exact δ below the
+    that 1e-12 allowance, twice over, by ``_rounding.exp_no_underflow``, so an exact δ below the
     smallest float is returned as 5e-324, not 0 — also where log δ itself is below −1.8e308 (−inf): δ > 0 at every
     finite ε (``tests/unit/test_underflow.py``).  Broadcasts over all three arguments."""
     log_d = gaussian_log_delta(eps, sigma, sensitivity)
@@ -420,7 +420,7 @@ def _gaussian_delta_upper(eps, sigma, sensitivity=1.0):
     |r − r*| ≤ u·r moves δ by at most u·κ·δ(1 + O(u·κ)) with κ = r·φ(a)/δ, allowed twice (1.1e-14 at ρ = 10⁴,
     ε = ρ; 1e-10 at r = 10⁶, where the 1e-12 alone fell short).  The product is rounded away from 0 in the
     normal range (after np.exp's few ulps, covered by a further 8u), and below it
-    :func:`~dpsemantics._rounding.exp_no_underflow` applies the same factor; at most 1."""
+    ``_rounding.exp_no_underflow`` applies the same factor; at most 1."""
     log_d = np.asarray(gaussian_log_delta(eps, sigma, sensitivity), dtype=float)
     eps, r = np.broadcast_arrays(np.asarray(eps, dtype=float), _gaussian_ratio(sigma, sensitivity))
     with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
@@ -450,7 +450,7 @@ def gaussian_sigma(eps, delta, sensitivity=1.0):
     :func:`gaussian_delta` (Balle & Wang 2018, Theorem 8 — the "analytic Gaussian mechanism").
 
     δ depends on σ only through r = Δ/σ and increases with r, so the largest admissible r is found in log r
-    (:func:`_gaussian_log_ratios`: safeguarded Halley steps on arrays, the slope from dδ/dr = φ(a)), against the
+    (``_gaussian_log_ratios``: safeguarded Halley steps on arrays, the slope from dδ/dr = φ(a)), against the
     target δ(1 − 1e-12) (the margin covers the evaluation error of δ, ~1e-14): the r found satisfies
     δ(ε; r) ≤ δ(1 − 1e-12) as evaluated, and is maximal to ~1e-13 relative.  Then σ = Δ/r is rounded up by
     one ulp — the one outward step: fl(Δ/r) is within half an ulp of Δ/r, so σ > Δ/r exactly, hence

@@ -344,7 +344,7 @@ class Geometric(Mechanism):
     """The two-sided geometric count with noise ratio e^(−ε/Δ) and whole sensitivity Δ: pure ε-DP; with
     Δ = 1 its privacy loss is randomized response's (Z = ±ε), so k runs have the exact law of k-fold randomized
     response; with Δ > 1 one run has the exact law :meth:`~dpsemantics.privacy_loss.PrivacyLoss.geometric` and k
-    runs are composed on the lattice (:meth:`pld`)."""
+    runs are composed on the lattice (:meth:`~dpsemantics.releases.Mechanism.pld`)."""
 
     eps: float
     sensitivity: int = 1
