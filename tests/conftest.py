@@ -41,7 +41,7 @@ STUDENT_SRC = ROOT / "_build" / "student-edition-test"  # beside make pdf's _bui
 PDF_OUT = ROOT / "_build" / "pdf"  # where make pdf puts the PDFs; what each printing returned goes beside them
 STUDENT_EDITION = "Student edition: without solutions"
 SESSION_ENV = "DPSEMANTICS_TEST_SESSION"  # the folder the session's processes share (the background job's files)
-WORKER_NICENESS = 5  # how much the test processes yield to the background build while it runs
+WORKER_NICENESS = 3  # how much the test processes yield to the background build while it runs
 
 
 def _jupyter_book_exe() -> str:
