@@ -47,12 +47,14 @@ book-student: $(STAMP) system
 	cd _build/student-src && $(CURDIR)/$(BIN)/jupyter-book build . --all --keep-going
 	@echo "Open $(CURDIR)/_build/student-src/_build/html/index.html"
 
-# The whole suite (what CI runs): the linter, then every test.  The strict book build is the one execution of the
-# chapters: tests/conftest.py starts it in the background when collection ends, the tests that do not need it run
-# meanwhile, and those that read the built book (pages, links, browser, PDF) run last.  When the build ends, the
-# student edition is built from its executed notebooks and both PDFs are printed, in the background as well.
+# The whole suite (what CI runs): the linter, then every test, on two pytest-xdist workers.  The strict book build
+# is the one execution of the chapters: tests/conftest.py starts it in the background when collection ends, the
+# tests that do not need it run meanwhile (the workers yield to the build), and those that read the built book
+# (pages, links, browser, PDF) run last.  When the build ends, the student edition is built from its executed
+# notebooks and both PDFs are printed, in the background as well.  --dist loadgroup keeps the tests that share a
+# fixture on one worker; --no-loadscope-reorder keeps the order conftest gives (the built book's tests last).
 test: $(STAMP) system lint
-	$(BIN)/python -m pytest tests -p no:cacheprovider
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --no-loadscope-reorder tests -p no:cacheprovider
 
 # Under two minutes: the linter and tests/unit (the mathematics, the release model, the report) on both cores; no
 # book build, no claims registry, no notebook, no fresh environment.

@@ -1,17 +1,26 @@
-"""Shared fixtures: the book is built once per test session, in the background.
+"""Shared fixtures: the book is built once per test session, in the background, and the session's tests share
+two cores with it.
 
 The strict build (``jupyter-book build --all -W -n``) is the one execution of the chapters in ``make test``:
 every test that needs a built book (``strict_build``) reads its HTML, its executed notebooks
 (``_build/jupyter_execute``) or its log.  It takes minutes and keeps about one core busy (the kernel or
-Sphinx, in turn), so when the collected tests need it, it is started as soon as collection ends and runs while
-the tests that do not need it run on the other core; the tests that need it are moved to the end of the run,
-and the ``strict_build`` fixture waits for it.  As soon as the strict build is done (a thread watches it), the
-printed editions (``printed_editions``, for the PDF test) are made in the background on the core it leaves
-free: the student edition built from the strict build's executed notebooks, then both editions printed to PDF.
-The tests that do not need the book and the other tests of the built book run meanwhile; the tests that need
-the PDFs run last.
+Sphinx, in turn), so when the collected tests need it, it is started as soon as collection ends, and, when the
+strict build succeeds, the printed editions (``printed_editions``, for the PDF test) are made right after it by
+the same background job: the student edition built from the strict build's executed notebooks, then both
+editions printed to PDF.  The tests that need the built book are moved to the end of the run, those that need
+the PDFs after them; the ``strict_build`` and ``printed_editions`` fixtures wait for the background job.
+
+``make test`` runs the tests on two pytest-xdist workers (``-n 2 --dist loadgroup --no-loadscope-reorder``,
+with this file's scheduler):
+the background job is started by the first worker to finish collecting, its results are files in a folder
+that the whole session shares (``DPSEMANTICS_TEST_SESSION``), and the controller stops the job if the session
+ends first.  While the build runs, the workers run at a lower priority (``nice``), so that the build, which the
+tests of the built book wait for, keeps its core; a worker takes its priority back (where it may) when it first
+finds the build done.  Tests that share an expensive fixture or cache go to the
+same worker (:func:`unit_of_work`); a plain ``pytest`` run (one process) works the same way.
 """
 
+import json
 import os
 import shlex
 import shutil
@@ -31,6 +40,8 @@ STRICT_ARGS = (".", "--all", "-W", "-n", "--keep-going")
 STUDENT_SRC = ROOT / "_build" / "student-edition-test"  # beside make pdf's _build/student-src, not over it
 PDF_OUT = ROOT / "_build" / "pdf"  # where make pdf puts the PDFs; what each printing returned goes beside them
 STUDENT_EDITION = "Student edition: without solutions"
+SESSION_ENV = "DPSEMANTICS_TEST_SESSION"  # the folder the session's processes share (the background job's files)
+WORKER_NICENESS = 3  # how much the test processes yield to the background build while it runs
 
 
 def _jupyter_book_exe() -> str:
@@ -47,119 +58,225 @@ def _reuse_build() -> bool:
     return os.environ.get("DPSEMANTICS_REUSE_BUILD") == "1" and (ROOT / "_build" / "html" / "index.html").is_file()
 
 
-class _Background:
-    """A command run as a child process whose output goes to a log file; :meth:`result` waits for it and
-    returns a CompletedProcess (stdout and stderr interleaved in ``stdout``, as a terminal shows them) with the
-    time it started as ``started``."""
-
-    def __init__(self, args, cwd=ROOT):
-        self.log = tempfile.NamedTemporaryFile("w+", prefix="dpsemantics-build-", suffix=".log", delete=False)
-        self.args = list(args)
-        self.started = time.time()
-        # its own process group, so that stop() ends what it started too (kernels, Sphinx, Chromium, sh -c steps)
-        self.proc = subprocess.Popen(self.args, cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT, text=True,
-                                     start_new_session=True)
-        self._result = None
-
-    def result(self) -> subprocess.CompletedProcess:
-        if self._result is None:
-            code = self.proc.wait()
-            self.log.seek(0)
-            self._result = subprocess.CompletedProcess(self.args, code, self.log.read(), "")
-            self._result.started = self.started  # the executed notebooks older than this are not this build's
-            self._close()
-        return self._result
-
-    def stop(self) -> None:
-        """End the command if the session ends first (an interrupted run, -x): this child process and the
-        processes it started (its process group), nothing else."""
-        if self.proc.poll() is None:
-            self._signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self._signal(signal.SIGKILL)
-        if self._result is None:
-            self._close()
-
-    def _signal(self, sig) -> None:
-        try:
-            os.killpg(self.proc.pid, sig)
-        except ProcessLookupError:  # it ended meanwhile, and everything it started
-            pass
-
-    def _close(self):
-        self.log.close()
-        os.unlink(self.log.name)
-
-
-_STRICT: _Background | None = None
-_PRINTED: _Background | None = None
-_WANTS_PRINTED = False
-_LOCK = threading.Lock()  # the watcher thread and the fixtures both may start the printed editions
-_STOPPING = False
-_SELECTED_FILES: set[Path] = set()  # the test files of the session's tests
-_WATCHER: threading.Thread | None = None
-
-
 def _needs(item, fixture: str) -> bool:
     return fixture in getattr(item, "fixturenames", ())
 
 
+def _is_worker(config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Which tests run where, and in which order
+
+#: Modules whose tests are spread over the workers one by one: the browser test's pages are independent visits,
+#: each worker with its own Chromium.
+SPLIT_MODULES = {"test_browser.py"}
+#: Test modules that evaluate the claims registry: the papers' searches are cached per process
+#: (functools.cache), so they share one worker and evaluate each search once.
+REGISTRY_MODULES = {"tests/claims", "tests/unit/test_notion_map.py", "tests/unit/test_disclosure.py"}
+#: Session fixtures made once for several tests (the tests that use one run in one process, which makes it):
+#: the intro assignment (which starts the autograder zip's grading), intro rerun with a changed ε, the PDFs read.
+SHARED_FIXTURES = {"intro_assignment": "intro-assignment", "changed_run": "rerun-intro", "pdfs": "printed-pdfs"}
+
+
+def unit_of_work(item) -> str | None:
+    """The group of tests that must run in one process (one unit of work for pytest-xdist), or None for a test
+    that may run anywhere: the tests of a shared fixture (:data:`SHARED_FIXTURES`; the autograder zip's test
+    with the intro assignment's), the registry's tests (:data:`REGISTRY_MODULES`), otherwise the tests of one
+    module that wait for the same thing (none, the strict build, the printed editions), except in
+    :data:`SPLIT_MODULES`: module-scoped fixtures and caches are then made once."""
+    path = Path(item.path).relative_to(ROOT).as_posix()
+    for fixture, group in SHARED_FIXTURES.items():
+        if _needs(item, fixture):
+            return group
+    if path.startswith("tests/e2e/test_autograder_zip"):
+        return SHARED_FIXTURES["intro_assignment"]
+    if any(path == m or path.startswith(m + "/") for m in REGISTRY_MODULES):
+        return "claims-registry"
+    if Path(path).name in SPLIT_MODULES:
+        return None
+    return f"{path}#{_stage(item)}"
+
+
+def _stage(item) -> int:
+    return 2 if _needs(item, "printed_editions") else 1 if _needs(item, "strict_build") else 0
+
+
 def pytest_collection_modifyitems(session, config, items):
     """The tests that need the built book run last, those that need the printed editions after them (each in
-    their collected order)."""
-    def stage(item):
-        return 2 if _needs(item, "printed_editions") else 1 if _needs(item, "strict_build") else 0
+    their collected order); a group of tests (:func:`unit_of_work`) runs when its last member can.  An xdist
+    worker writes each test's group to the session's folder, for the controller's scheduler (below)."""
+    groups = {item.nodeid: unit_of_work(item) for item in items}
+    stage = {}
+    for item in items:
+        key = groups[item.nodeid] or item.nodeid
+        stage[key] = max(stage.get(key, 0), _stage(item))
+    items.sort(key=lambda item: stage[groups[item.nodeid] or item.nodeid])  # stable
+    if _is_worker(config):
+        path = _session(config) / "groups.json"
+        tmp = path.with_name(f"groups-{config.workerinput['workerid']}.json")
+        tmp.write_text(json.dumps({nodeid: group for nodeid, group in groups.items() if group}))
+        tmp.replace(path)  # every worker collects the same tests: the same file
 
-    items.sort(key=stage)  # stable
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """(xdist controller) With ``--dist loadgroup``, the groups of :func:`unit_of_work`: each group is one unit of
+    work, sent to one worker, and the units go out in the order of the collection.  (pytest-xdist's own
+    ``loadgroup`` reads ``xdist_group`` marks and renames the tests, which pytest 9.2 no longer lets it do: the
+    nodeid is read-only, so every marked test would be a group of its own.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    folder = config._dpsemantics_session
+
+    class ByUnitOfWork(LoadScopeScheduling):
+        _groups: dict | None = None
+
+        def _split_scope(self, nodeid: str) -> str:
+            if self._groups is None:  # read when the workers have collected (scheduling starts then)
+                self._groups = json.loads((folder / "groups.json").read_text())
+            return self._groups.get(nodeid) or nodeid
+
+    return ByUnitOfWork(config, log)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The background job: the strict build, then the printed editions
+
+def pytest_configure(config):
+    if not _is_worker(config):  # the controller of an xdist run, or a plain run: this session's folder
+        config._dpsemantics_session = Path(tempfile.mkdtemp(prefix="dpsemantics-test-"))
+        os.environ[SESSION_ENV] = str(config._dpsemantics_session)  # inherited by the workers it starts
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """(xdist controller) Tell each worker the session's folder."""
+    node.workerinput[SESSION_ENV] = str(node.config._dpsemantics_session)
+
+
+def _session(config=None) -> Path:
+    config = config or _CONFIG[0]
+    if _is_worker(config):
+        return Path(config.workerinput[SESSION_ENV])
+    return config._dpsemantics_session
+
+
+_CONFIG: list = []  # the session's config, for the fixtures
+_SELECTED_FILES: set[Path] = set()  # the test files of the session's tests
 
 
 def pytest_collection_finish(session):
-    global _STRICT, _WANTS_PRINTED, _WATCHER
+    """Start the background job if the session's tests need the built book and no other worker has."""
+    _CONFIG[:] = [session.config]
     _SELECTED_FILES.update(Path(item.path) for item in session.items)
     if session.config.option.collectonly or _reuse_build():
         return
-    _WANTS_PRINTED = any(_needs(item, "printed_editions") for item in session.items)
-    if any(_needs(item, "strict_build") for item in session.items):
-        _STRICT = _Background([_jupyter_book_exe(), "build", *STRICT_ARGS])
-        if _WANTS_PRINTED:  # start the printed editions the moment the strict build ends, not when a test asks
-            _WATCHER = threading.Thread(target=_watch, args=(_STRICT.proc, _printed_editions_command()), daemon=True)
-            _WATCHER.start()
+    if not any(_needs(item, "strict_build") for item in session.items):
+        return
+    printed = any(_needs(item, "printed_editions") for item in session.items)
+    folder = _session(session.config)
+    try:
+        os.close(os.open(folder / "claimed", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        pass  # another worker started it
+    else:
+        _start_job(folder, printed)
+    if _is_worker(session.config):
+        _PRIORITY[:] = [os.nice(0)]
+        os.nice(WORKER_NICENESS)  # after starting the job, which must not inherit it
 
 
-def _watch(strict: subprocess.Popen, command: list[str]) -> None:
-    """The watcher thread: when the strict build ends, start the printed editions; when they are printed, run
-    the readers the PDF test registered (``WHEN_PRINTED``), while the main thread runs the browser test."""
-    _start_printed_editions(strict.wait(), command)
-    job = _PRINTED
-    if job is not None and job.proc.wait() == 0:
-        for module, read in WHEN_PRINTED:
-            if Path(module) in _SELECTED_FILES:
-                try:
-                    read()
-                except Exception:  # the test that reads the PDFs meets the same error itself
-                    pass
+_PRIORITY: list = []  # a worker's niceness before it yielded to the build
 
 
-#: Readers of the printed PDFs to run in the watcher thread as soon as they are printed (a test module appends
-#: ``(__file__, function)``; it caches what it read): reading both PDFs with pypdf takes a minute.
-WHEN_PRINTED: list = []
+def _restore_priority() -> None:
+    """When the build is over, a worker (its thread that runs the tests) takes its priority back if it may (a
+    process may raise its own priority only with CAP_SYS_NICE, as root); otherwise it stays lower."""
+    if _PRIORITY:
+        try:
+            os.setpriority(os.PRIO_PROCESS, 0, _PRIORITY.pop())
+        except PermissionError:
+            pass
 
 
-def wait_for_printed_readers() -> None:
-    """Wait until the watcher thread has printed the editions and run ``WHEN_PRINTED`` (if there is one)."""
-    if _WATCHER is not None:
-        _WATCHER.join()
+def _job_script(folder: Path, printed: bool) -> str:
+    """The background job as one shell script: each step's output and exit status are files in ``folder``."""
+    def step(name, command):
+        log, rc = folder / f"{name}.log", folder / f"{name}.rc"
+        return (f"{command} > {shlex.quote(str(log))} 2>&1; echo $? > {shlex.quote(str(rc))}.tmp; "
+                f"mv {shlex.quote(str(rc))}.tmp {shlex.quote(str(rc))}")
+
+    script = step("strict", shlex.join([_jupyter_book_exe(), "build", *STRICT_ARGS]))
+    if printed:
+        strict_rc = shlex.quote(str(folder / "strict.rc"))
+        script += f'; if [ "$(cat {strict_rc})" = 0 ]; then {step("printed", _printed_editions_script())}; fi'
+    return script + f"; touch {shlex.quote(str(folder / 'done'))}"
+
+
+def _start_job(folder: Path, printed: bool) -> None:
+    (folder / "started").write_text(repr(time.time()))
+    # its own process group (session), so that stopping it ends what it started too (kernels, Sphinx, Chromium)
+    proc = subprocess.Popen(["sh", "-c", _job_script(folder, printed)], cwd=ROOT, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    (folder / "pid").write_text(str(proc.pid))
+    threading.Thread(target=proc.wait, daemon=True).start()  # reap it when it ends
+
+
+def _job_running(folder: Path) -> bool:
+    try:
+        pid = int((folder / "pid").read_text())
+    except (OSError, ValueError):  # being started by another worker
+        return (folder / "claimed").exists()
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _wait_for(name: str, args: list[str]) -> subprocess.CompletedProcess:
+    """Wait for the background job's step ``name`` (``strict`` or ``printed``); its CompletedProcess (stdout and
+    stderr interleaved in ``stdout``, as a terminal shows them), with the time the job started as ``started``."""
+    folder = _session()
+    rc = folder / f"{name}.rc"
+    while not rc.exists():
+        if not _job_running(folder) and not rc.exists():
+            raise RuntimeError(f"the background job ended without the {name} step's result ({folder})")
+        time.sleep(0.5)
+    result = subprocess.CompletedProcess(args, int(rc.read_text()), (folder / f"{name}.log").read_text(), "")
+    result.started = float((folder / "started").read_text())  # the executed notebooks older than this are not its
+    return result
+
+
+def _stop_job(folder: Path) -> None:
+    """End the background job if the session ends first (an interrupted run, -x): its process group, nothing
+    else (only while it has not written ``done``)."""
+    try:
+        pid = int((folder / "pid").read_text())
+    except (OSError, ValueError):
+        return
+    for sig, wait in ((signal.SIGTERM, 30), (signal.SIGKILL, 5)):
+        if (folder / "done").exists():
+            return
+        try:
+            os.killpg(pid, sig)
+        except ProcessLookupError:  # it ended, and everything it started
+            return
+        deadline = time.time() + wait
+        while time.time() < deadline and _job_running(folder):
+            time.sleep(0.2)
 
 
 def pytest_sessionfinish(session, exitstatus):
-    global _STOPPING
-    with _LOCK:
-        _STOPPING = True
-    for job in (_PRINTED, _STRICT):
-        if job is not None:
-            job.stop()
+    if _is_worker(session.config):
+        return  # the controller stops the job when every worker is done
+    folder = session.config._dpsemantics_session
+    _stop_job(folder)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def printed_result(edition: str) -> Path:
@@ -167,7 +284,7 @@ def printed_result(edition: str) -> Path:
     return PDF_OUT / f"{edition}.json"
 
 
-def _printed_editions_command() -> list[str]:
+def _printed_editions_script() -> str:
     """Write the student edition from the strict build's executed notebooks (``student_edition --executed``: the
     solutions cut, nothing executed again but the reproducibility report, whose code differs) and build it;
     then, if Chromium is installed, print both editions (``python -m dpsemantics.book.pdf … --json``)."""
@@ -185,14 +302,11 @@ def _printed_editions_command() -> list[str]:
                               "--json", str(results[0])]),
                   shlex.join([*printing, str(STUDENT_SRC / "_build" / "html"), str(PDF_OUT / "book-student.pdf"),
                               "--edition", STUDENT_EDITION, "--json", str(results[1])])]
-    return ["sh", "-c", " && ".join(steps)]
+    return "(" + " && ".join(steps) + ")"
 
 
-def _start_printed_editions(strict_returncode: int, command: list[str] | None = None) -> None:
-    global _PRINTED
-    with _LOCK:
-        if _PRINTED is None and _WANTS_PRINTED and strict_returncode == 0 and not _STOPPING:
-            _PRINTED = _Background(command or _printed_editions_command())
+def _job_started() -> bool:
+    return (_session() / "claimed").exists()
 
 
 @pytest.fixture(scope="session")
@@ -204,13 +318,13 @@ def strict_build():
     ``_build/html`` instead of rebuilding; ``make test`` never sets it."""
     if _reuse_build():
         return subprocess.CompletedProcess(["reused", str(ROOT / "_build" / "html")], 0, "", "")
-    if _STRICT is not None:
-        result = _STRICT.result()
-    else:
-        started = time.time()
-        result = jupyter_book(*STRICT_ARGS)
-        result.started = started
-    _start_printed_editions(result.returncode)  # if the watcher has not already
+    if _job_started():
+        result = _wait_for("strict", [_jupyter_book_exe(), "build", *STRICT_ARGS])
+        _restore_priority()
+        return result
+    started = time.time()
+    result = jupyter_book(*STRICT_ARGS)
+    result.started = started
     return result
 
 
@@ -221,9 +335,9 @@ def printed_editions(strict_build):
     :func:`printed_result`; the CompletedProcess of the whole (one log: the edition's writing, its build, the
     printing)."""
     assert strict_build.returncode == 0, "the strict build failed; see test_strict_build_succeeds"
-    if _PRINTED is None:  # the strict build was reused, or the session did not know it would need this
-        return subprocess.run(_printed_editions_command(), capture_output=True, text=True)
-    return _PRINTED.result()
+    if strict_build.args[0] != "reused" and _job_started():
+        return _wait_for("printed", ["sh", "-c", _printed_editions_script()])
+    return subprocess.run(["sh", "-c", _printed_editions_script()], capture_output=True, text=True)
 
 
 @pytest.fixture(scope="session")

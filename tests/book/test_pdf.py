@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import WHEN_PRINTED, printed_result, wait_for_printed_readers
+from conftest import printed_result
 from dpsemantics.book import pdf
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf is not installed (pip install -e '.[book]')")
@@ -52,7 +52,6 @@ def pdfs(strict_build, printed_editions):
     assert strict_build.returncode == 0, "the strict build failed; see test_strict_build_succeeds"
     log = printed_editions.stdout + printed_editions.stderr
     assert printed_editions.returncode == 0, log[-3000:]
-    wait_for_printed_readers()  # _read_both, in the background, has probably read them already
     executed = [line for line in log.splitlines() if "Executing notebook" in line]
     # The reproducibility report is the one page whose code differs in the student edition (it leaves out the
     # rows the exercises ask for), so it alone runs again; every chapter is reused.
@@ -94,15 +93,6 @@ def _read(path: str):
 
 
 _last_pieces = {}  # path -> for each page, for each line (as in _read), the text of its rightmost piece
-
-
-def _read_both():
-    """Read both printed editions into ``_read``'s cache (run in the background as soon as they are printed)."""
-    for edition in ("book", "book-student"):
-        _read(json.loads(printed_result(edition).read_text())["pdf"])
-
-
-WHEN_PRINTED.append((__file__, _read_both))
 
 
 def _plain(text: str) -> str:
