@@ -2,7 +2,7 @@
 
 The setting is the membership-inference game of Kazan et al., §3.1: an adversary knows every record of
 the database except whether the target ``i`` is in it, holds a prior ``p = P[I_i = 1]`` and sees the
-output ``Y`` of the mechanism, which came either from ``M(x)`` (target present) or from ``M(x_{-i})``
+output Y of the mechanism, which came either from M(x) (target present) or from M(x_{−i})
 (target absent).  The adversary's posterior is the random variable ``X_i = P[I_i = 1 | Y]``.
 
 What the module computes, with the result of the paper each function implements:
@@ -234,8 +234,8 @@ def posterior_from_privacy_loss(prior, z, *, target_present: bool = True):
 
 
 def bayes_posterior(prior, like_present, like_absent):
-    """P[I = 1 | Y = y] by Bayes' rule: ``p·a / (p·a + (1 − p)·b)`` with ``a = P[M(x) = y]`` and
-    ``b = P[M(x_{-i}) = y]`` (densities allowed).  The definition behind Kazan et al., eq. (1)."""
+    """P[I = 1 | Y = y] by Bayes' rule: p·a / (p·a + (1 − p)·b) with a = P[M(x) = y] and
+    b = P[M(x_{−i}) = y] (densities allowed).  The definition behind Kazan et al., eq. (1)."""
     p = np.asarray(check_probability(prior, "prior"), dtype=float)
     a = np.asarray(as_float(like_present, "like_present"), dtype=float)
     b = np.asarray(as_float(like_absent, "like_absent"), dtype=float)
@@ -263,7 +263,7 @@ def _interval_in_z(prior, low, high, target_present):
 
 
 def posterior_interval_probability(prior, low, high, loss: PrivacyLoss, *, tol: float = 1e-9):
-    """P[low ≤ X ≤ high] under ``Y ← M(x)`` and under ``Y ← M(x_{-i})`` (returns both), computed from
+    """P[low ≤ X ≤ high] under Y ← M(x) and under Y ← M(x_{−i}) (returns both), computed from
     the privacy loss via Theorem 3.1 (``loss`` the law of Z, ``loss.dual`` that of Z′).  The interval is
     widened by ``tol`` in log-odds so that a posterior landing exactly on a bound (randomized response,
     Laplace) counts as inside it.  Needs 0 < prior < 1."""
@@ -294,8 +294,8 @@ def difference_interval_probability(prior, eps, loss: PrivacyLoss, *, tol: float
 
 
 def posterior_quantile(prior, q, loss: PrivacyLoss, *, target_present: bool = True):
-    """The q-quantile of the posterior X (Theorem 3.1: X increases with Z under M(x), decreases with Z'
-    under M(x_{-i}))."""
+    """The q-quantile of the posterior X (Theorem 3.1: X increases with Z under M(x), decreases with Z′
+    under M(x_{−i}))."""
     p = check_probability(prior, "prior")
     q = check_probability(q, "q", open_low=True, open_high=True)
     if target_present:
