@@ -150,7 +150,7 @@ def log_mass_error(j: np.ndarray, k: int, q: float, p: float, log_q: float, log_
     d1, v1 = deviance_error(e, m1)
     d2, v2 = deviance_error(k - e, m2)
     logs = abs(math.log(k)) + 2.0 + np.abs(np.log(e)) + np.abs(np.log(k - e))
-    half = 0.5 * (math.log(k) - math.log(2 * math.pi) - np.log(e) - np.log(k - e))
+    half = 0.5 * (math.log(k) - _LOG_2PI - np.log(e) - np.log(k - e))
     moduli = abs(s_k) + np.abs(s_e) + np.abs(s_ke) + v1 + v2 + np.abs(half)
     terms = (stirling_error(np.array([float(k)]))[0] + stirling_error(e) + stirling_error(k - e) + d1 + d2
              + 3.0 * u * logs)

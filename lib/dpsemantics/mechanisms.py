@@ -425,12 +425,12 @@ def _gaussian_delta_upper(eps, sigma, sensitivity=1.0):
     eps, r = np.broadcast_arrays(np.asarray(eps, dtype=float), _gaussian_ratio(sigma, sensitivity))
     with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
         a = r / 2 - eps / r
-        log_kappa = np.log(r) - 0.5 * a * a - 0.5 * math.log(2 * math.pi) - log_d
+        log_kappa = np.log(r) - 0.5 * a * a - 0.5 * _LOG_2PI - log_d
         kappa = np.where(np.isfinite(log_kappa), np.exp(np.minimum(log_kappa, 700.0)), np.inf)
         rel = np.minimum(2.0 * _GAUSSIAN_DELTA_ERROR + 2.0 * _U * kappa, 1.0)
         normal = np.exp(log_d)
-        out = np.where(normal >= 2.2250738585072014e-308,
-                       _rounding.mul_away(normal, _rounding.up(1.0 + rel + 8.0 * 2.0**-53, 1.0)),
+        out = np.where(normal >= np.finfo(float).tiny,
+                       _rounding.mul_away(normal, _rounding.up(1.0 + rel + 8.0 * _U, 1.0)),
                        _rounding.exp_no_underflow(log_d, float(np.max(rel, initial=0.0))))  # one (the largest) rel
     return as_output(np.minimum(np.maximum(out, _rounding.SMALLEST_SUBNORMAL), 1.0))
 
