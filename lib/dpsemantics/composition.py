@@ -321,13 +321,27 @@ def _log_total_bound(log_rr, delta0, k, *, raised: bool = True):
     may be an array matching log_rr): δ_RR raised by its evaluation margin (``_evaluation_margin``), A by its own
     rounding — A = −expm1(x), x = k·log1p(−δ₀) within 3u|x| + u, and |x|(1 − A) ≤ A, so A is within 5u relative,
     allowed 8u — so that a δ just above A keeps a finite ε (the margin is not applied to A).  ``raised=False``:
-    the plain value (the printed lattice formula, :func:`optimal_lattice`)."""
+    the plain value (the printed lattice formula, :func:`optimal_lattice`).
+
+    The logarithms carry *absolute* errors, which are relative errors of δ and grow with |log δ|: log A is
+    within one ulp of log A_float, raised by that ulp and 8u (added as 8u + 2 ulps, so the sum's own rounding
+    cannot take it back); ``logaddexp`` (a + log1p(e^d), d = b − a ≤ 0) adds at most ½ulp(a) + ½ulp(d)·e^d +
+    2u·log 2 + ½ulp(total) ≤ u(2|a| + 2); and the caller's final e^total (``np.exp``, within one ulp) 2u more.
+    So where δ₀ > 0 the result is raised by 4u(|a| + 2) in log space, a = the larger of the two logarithms.
+    Without these allowances ``optimal_delta`` fell short of the exact δ by up to 7 ulps (1.5e-15 relative)
+    where A dominates and |log δ| ≈ 48 (tests/unit/test_composition_near_A.py)."""
     log_rr, delta0, k = np.asarray(log_rr, dtype=float), np.asarray(delta0, dtype=float), np.asarray(k, dtype=float)
     margin = _evaluation_margin(k) if raised else 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
         log1m_A = k * np.log1p(-delta0)
-        log_A = np.log(-np.expm1(log1m_A)) + (8.0 * _U if raised else 0.0)
-        total = np.where(delta0 == 0.0, log_rr + margin, np.logaddexp(log_A, log_rr + margin + log1m_A))
+        log_A = np.log(-np.expm1(log1m_A))
+        log_rr_part = log_rr + margin + log1m_A
+        if raised:
+            log_A = log_A + (8.0 * _U + 2.0 * np.spacing(np.abs(log_A)))
+        total = np.where(delta0 == 0.0, log_rr + margin, np.logaddexp(log_A, log_rr_part))
+        if raised:  # (δ₀ = 0: δ_RR's margin, 1e-12 relative, already exceeds 4u(|log δ| + 2) down to 1e-308)
+            larger = np.maximum(log_A, log_rr_part)
+            total = np.where(delta0 == 0.0, total, total + 4.0 * _U * (np.abs(larger) + 2.0))
     return np.minimum(total, 0.0)
 
 
@@ -673,7 +687,9 @@ def _log_rr_targets(delta: np.ndarray, delta0: np.ndarray, k: np.ndarray) -> np.
     for i in redo:  # cancellation: redo x in high precision (rare: δ within a relative 1e-6 of A)
         with mpmath.workdps(60):
             xm = mpmath.log1p(-mpmath.mpf(float(delta[i]))) - int(k[i]) * mpmath.log1p(-mpmath.mpf(float(delta0[i])))
-            x[i], err[i] = float(xm), abs(float(xm)) * 1e-15 + 1e-300
+            # float(xm) is within half an ulp of xm: relative 2⁻⁵³ for a normal x, absolute 2⁻¹⁰⁷⁵ for a subnormal
+            # one (the floor was 1e-300, which refused every δ within 1e-300 of A although δ > A)
+            x[i], err[i] = float(xm), abs(float(xm)) * 1e-15 + _rounding.SMALLEST_SUBNORMAL
     bad = np.flatnonzero((delta0 > 0) & ~(x + err < 0.0))
     if bad.size:
         i = bad[0]
