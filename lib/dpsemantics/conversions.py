@@ -109,6 +109,10 @@ def pdp_delta(eps, delta, eps_prime):
     returns ``e1``.  The value can exceed 1 (then the PDP statement is vacuous); it is returned as is.
 
     Raises ``ValueError`` unless eps ≥ 0, delta ∈ [0, 1) and eps_prime > eps.
+
+    Rounded up (never below the exact δ′): e^{−ε′} within 4 ulps (8u), so 1 + e^{−ε′} within 5u and the
+    numerator 6u; ε − ε′ is one correctly rounded subtraction (u), to which expm1's relative sensitivity is at
+    most 1, plus expm1's own 8u; the quotient u — 16u, and one ulp of δ′ is at least u·δ′: 16 ulps.
     """
     eps = check_epsilon(eps, "eps")
     delta = check_delta(delta, "delta", open_high=True)
@@ -120,7 +124,7 @@ def pdp_delta(eps, delta, eps_prime):
         raise ValueError(f"eps_prime must exceed eps (got eps_prime={float(ep.ravel()[i])!r}, "
                          f"eps={float(e.ravel()[i])!r})")
     with np.errstate(over="ignore"):  # ε′ within a few ulps of ε: δ′ beyond the float range is +inf
-        return _out(d * (1.0 + np.exp(-ep)) / -np.expm1(e - ep))
+        return _out(_rounding.up(d * (1.0 + np.exp(-ep)) / -np.expm1(e - ep), 16.0))
 
 
 def pdp_to_dp(eps, delta):

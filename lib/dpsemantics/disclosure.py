@@ -21,8 +21,11 @@ What the module computes, with the result of the paper each function implements:
   composition;
 * :func:`explain`: the plain-language explanations of §4.1 with the numbers filled in for a release.
 
-Numerics work with log-odds: the bound ``p / (p + (1 − p)e^{−ε})`` is ``expit(logit p + ε)``, which is
-exact at p = 0 and p = 1 and keeps its relative accuracy for priors within 1e-12 of either end.
+Numerics: every bound of Theorems 3.2, 3.3 and 3.5 (and Lemma 3.4) is rounded outward — an upper bound is never
+below the exact value, a lower bound never above it — by a stated number of ulps that covers its evaluation
+error (``_posterior_form``).  The bound ``p / (p + (1 − p)e^{−ε})`` is evaluated as written where no intermediate
+leaves the normal range (|ε| ≤ 700, p ≥ 2⁻¹⁰⁰⁰: within 14u), else in log-odds form, exp(−log(1 + e^{−logit p − ε})),
+whose error grows with |log p| + |ε|; both are exact at p = 0 and p = 1.
 """
 
 from __future__ import annotations
@@ -100,6 +103,37 @@ def _shift(p, s):
     return expit(logit(p) + s)
 
 
+_EXP_ULPS = 4.0  # np.exp, expm1, log, log1p, tanh: within 4 ulps (1 in glibc; NumPy's AVX-512 kernels allow up to 4)
+_DIRECT_MAX_EPS = 700.0  # e^{±700} is a normal float, and so is every intermediate below with p ≥ 2⁻¹⁰⁰⁰
+_DIRECT_MIN_P = 2.0**-1000
+
+
+def _posterior_form(p, q, s, *, reciprocal: bool = False):
+    """``(x, ulps)``: x = p/(p + q·e^{−s}) (Kazan et al., Theorem 3.1, eq. (2) at privacy loss s), or with
+    ``reciprocal`` x = 1/(p + q·e^{−s}), and a bound on |x − exact| in ulps of x, for the outward rounding of
+    the bounds that use it.  p ∈ [0, 1] is exact; q is 1 − p as a float (within u of it).
+
+    Where |s| ≤ 700 and p ≥ 2⁻¹⁰⁰⁰ (p = 0 and q = 0 are exact too) the formula as written: e^{−s} within 4 ulps
+    (8u), q·e^{−s} within 10u, the sum of two positive terms 11u, the quotient 13u (13u + u for a numerator q
+    that carries its own rounding) — and one ulp of x is at least u·x, so 16 ulps cover it; no intermediate is
+    subnormal.  Elsewhere the log-odds form x = exp(−log(1 + e^{log q − log p − s})) (or
+    exp(−logaddexp(log p, log q − s))): each logarithm within 4 ulps, i.e. 8u of its magnitude, the sums within u
+    of theirs, and x's relative sensitivity to the exponent at most 1, so 8(|log p| + |log q| + |s| + 2) ulps; the
+    exponential (``_rounding.exp_no_underflow``, never below e^{log x}, at most 1e-12 relative and two subnormal
+    ulps above it) 8 more."""
+    p, q, s = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (p, q, s)))
+    direct = (np.abs(s) <= _DIRECT_MAX_EPS) & ((p >= _DIRECT_MIN_P) | (p == 0.0))
+    with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
+        denominator = p + q * np.exp(-np.clip(s, -_DIRECT_MAX_EPS, _DIRECT_MAX_EPS))
+        lp, lq = np.log(p), np.log(q)
+        # log x = −log(1 + e^{−y}), y = log p − log q + s (expit(y) itself underflows to 0 below y ≈ −709)
+        log_x = -np.logaddexp(lp, lq - s) if reciprocal else -np.logaddexp(0.0, lq - lp - s)
+        x = np.where(direct, (1.0 if reciprocal else p) / denominator, _rounding.exp_no_underflow(log_x))
+        finite_logs = np.where(np.isfinite(lp), np.abs(lp), 0.0) + np.where(np.isfinite(lq), np.abs(lq), 0.0)
+        ulps = np.where(direct, 16.0, 2.0 * _EXP_ULPS * (finite_logs + np.abs(s) + 3.0))
+    return x, ulps
+
+
 # --------------------------------------------------------------------------------------------------
 # Bounds of Theorems 3.2, 3.3, 3.5 and Lemma 3.4 (pure DP: Corollaries 3.6–3.8)
 # --------------------------------------------------------------------------------------------------
@@ -111,52 +145,67 @@ def posterior_bounds(prior, eps):
 
     Under (ε, δ)-PDP, with probability at least 1 − δ the adversary's posterior lies in
     ``[p/(p + (1−p)e^{ε}), p/(p + (1−p)e^{−ε})]``.  Returns ``(low, high)``; broadcasts over ``prior``
-    and ``eps``.
+    and ``eps``.  Rounded outward (``_posterior_form``): low never above, high never below the exact value;
+    exact at ε = 0 and at p ∈ {0, 1}.
     """
-    p = prior
-    # The log-odds round trip may be off by an ulp; keep low ≤ p ≤ high exactly.
-    return np.minimum(_shift(p, -eps), p), np.maximum(_shift(p, eps), p)
+    p, q = prior, 1.0 - prior
+    low, low_ulps = _posterior_form(p, q, -eps)
+    high, high_ulps = _posterior_form(p, q, eps)
+    exact = (eps == 0) | (p * q == 0)
+    low = np.where(exact, p, np.clip(_rounding.down(low, low_ulps), 0.0, p))
+    high = np.where(exact, p, np.clip(_rounding.up(high, high_ulps), p, 1.0))
+    return low, high
 
 
 @broadcasting(eps=check_epsilon)
 def ratio_bounds(eps):
     """Kazan et al., Theorem 3.3, eq. (5) (pure DP: Corollary 3.7): the prior-free bounds
-    ``(e^{−ε}, e^{ε})`` on the posterior-to-prior ratio."""
-    return np.exp(-eps), np.exp(eps)  # e^ε beyond the float range is +inf, its limit
+    ``(e^{−ε}, e^{ε})`` on the posterior-to-prior ratio.  Rounded outward by exp's 4 ulps; exact at ε = 0."""
+    with np.errstate(over="ignore"):  # e^ε beyond the float range is +inf, its limit
+        low, high = _rounding.down(np.exp(-eps), _EXP_ULPS), _rounding.up(np.exp(eps), _EXP_ULPS)
+    return np.where(eps == 0, 1.0, np.maximum(low, 0.0)), np.where(eps == 0, 1.0, high)
 
 
 @broadcasting(prior=partial(check_probability, open_low=True), eps=check_epsilon)
 def prior_ratio_bounds(prior, eps):
     """The prior-dependent ratio bounds behind Theorem 3.3 (proof in Appendix A.3):
-    ``1/(p + (1−p)e^{ε}) ≤ X/p ≤ 1/(p + (1−p)e^{−ε})``.  The ratio needs p > 0."""
-    p = prior
-    with np.errstate(divide="ignore"):
-        lp, lq = np.log(p), np.log1p(-p)
-    low = np.exp(-np.logaddexp(lp, lq + eps))
-    with np.errstate(over="ignore"):  # p below e^{-709.8} and ε near 709.8: the upper bound is beyond floats, +inf
-        high = np.exp(-np.logaddexp(lp, lq - eps))
-    return low, high
+    ``1/(p + (1−p)e^{ε}) ≤ X/p ≤ 1/(p + (1−p)e^{−ε})``.  The ratio needs p > 0.  Rounded outward
+    (``_posterior_form``); exact at ε = 0 and p = 1.  An upper bound beyond the float range is +inf."""
+    p, q = prior, 1.0 - prior
+    low, low_ulps = _posterior_form(p, q, -eps, reciprocal=True)
+    high, high_ulps = _posterior_form(p, q, eps, reciprocal=True)
+    exact = (eps == 0) | (q == 0)
+    with np.errstate(over="ignore"):
+        return (np.where(exact, 1.0, np.clip(_rounding.down(low, low_ulps), 0.0, 1.0)),
+                np.where(exact, 1.0, np.maximum(_rounding.up(high, high_ulps), 1.0)))
 
 
 @broadcasting(eps=check_epsilon)
 def difference_bound(eps):
     """Kazan et al., Theorem 3.5(1), eq. (8) (pure DP: Corollary 3.8): the prior-free bound
-    ``(e^{ε/2} − 1)/(e^{ε/2} + 1) = tanh(ε/4)`` on |posterior − prior|."""
-    return np.tanh(eps / 4.0)
+    ``(e^{ε/2} − 1)/(e^{ε/2} + 1) = tanh(ε/4)`` on |posterior − prior|.  Rounded up by tanh's 4 ulps (and
+    ε/4's rounding when subnormal), at most 1; exact at ε = 0."""
+    # a subnormal ε/4 may round to 0, where tanh(ε/4) > 0 is still above 0: the smallest float is above it
+    floor = np.where(eps > 0, _rounding.SMALLEST_SUBNORMAL, 0.0)
+    return np.minimum(np.maximum(_rounding.up(np.tanh(eps / 4.0), _EXP_ULPS + 1.0), floor), 1.0)
 
 
 @broadcasting(prior=check_probability, eps=check_epsilon)
 def prior_difference_bounds(prior, eps):
     """The prior-dependent difference bounds of Lemma 3.4, eq. (6): ``(low − p, high − p)`` with
     ``(low, high) = posterior_bounds(p, ε)``, written as ``∓p(1−p)(1 − e^{∓ε})/(…)`` so that no
-    cancellation occurs near p = 0 or 1."""
+    cancellation occurs near p = 0 or 1: high = (1 − p)(1 − e^{−ε})·p/(p + (1 − p)e^{−ε}) and
+    low = −p(1 − e^{−ε})·(1 − p)/((1 − p) + p·e^{−ε}).  Rounded outward: the fraction's error
+    (``_posterior_form``, n ulps, at most 2nu relative), −expm1's 8u, q's u and two products' 2u — so
+    2n + 12 ulps; exact (0) at ε = 0 and p ∈ {0, 1}."""
     p = prior
     q = 1.0 - p
-    em = np.exp(-eps)
     one_minus_em = -np.expm1(-eps)
-    with np.errstate(invalid="ignore"):  # p(1 − p) = 0 with e^{−ε} = 0: the posterior cannot move, 0
-        high = np.where(p * q == 0, 0.0, p * q * one_minus_em / (p + q * em))
-        low = np.where(p * q == 0, 0.0, -p * q * one_minus_em / (p * em + q))
+    up_part, up_ulps = _posterior_form(p, q, eps)
+    down_part, down_ulps = _posterior_form(q, p, eps)
+    still = (p * q == 0) | (eps == 0)  # the posterior cannot move
+    high = np.where(still, 0.0, _rounding.up(q * one_minus_em * up_part, 2.0 * up_ulps + 12.0))
+    low = np.where(still, 0.0, _rounding.down(-p * one_minus_em * down_part, 2.0 * down_ulps + 12.0))
     return low, high
 
 
