@@ -171,7 +171,12 @@ def prior_ratio_bounds(prior, eps):
     """The prior-dependent ratio bounds behind Theorem 3.3 (proof in Appendix A.3):
     ``1/(p + (1−p)e^{ε}) ≤ X/p ≤ 1/(p + (1−p)e^{−ε})``.  The ratio needs p > 0.  Rounded outward
     (``_posterior_form``); exact at ε = 0 and p = 1.  An upper bound beyond the float range is +inf."""
-    p, q = prior, 1.0 - prior
+    return _ratio_bounds(prior, 1.0 - prior, eps)
+
+
+def _ratio_bounds(p, q, eps):
+    """``prior_ratio_bounds`` with the complement q of p given: ``_ratio_bounds(1 − p, p, ε)`` bounds
+    (1 − X)/(1 − p) with the exact p in the place of 1 − (1 − p)."""
     low, low_ulps = _posterior_form(p, q, -eps, reciprocal=True)
     high, high_ulps = _posterior_form(p, q, eps, reciprocal=True)
     exact = (eps == 0) | (q == 0)
@@ -242,21 +247,22 @@ def symmetric_ratio_bounds(prior, eps):
     """Bounds on the ratios ``X/p`` and ``(1 − X)/(1 − p)`` together (Kazan et al., §4.4, Figure 6).
 
     Returns ``(lowest lower bound, highest upper bound)`` of the two ratios; the second ratio's bounds
-    are the first one's at prior 1 − p.  Needs 0 < p < 1.
+    are the first one's at prior 1 − p.  Needs 0 < p < 1.  Rounded outward, as :func:`prior_ratio_bounds`.
     """
-    p = check_probability(prior, "prior", open_low=True, open_high=True)
+    p = np.asarray(check_probability(prior, "prior", open_low=True, open_high=True), dtype=float)
+    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
     lo1, hi1 = prior_ratio_bounds(p, eps)
-    lo0, hi0 = prior_ratio_bounds(1.0 - np.asarray(p, dtype=float), eps)
+    lo0, hi0 = _ratio_bounds(1.0 - p, p, eps)
     return _out(np.minimum(lo1, lo0)), _out(np.maximum(hi1, hi0))
 
 
 def symmetric_difference_bound(prior, eps):
     """Bound on ``max{X − p, (1 − X) − (1 − p)}`` (Kazan et al., §4.4, Figure 7): the larger of the
-    upper difference bounds at priors p and 1 − p.  Its maximum over p is tanh(ε/4) (Lemma 3.4)."""
+    upper difference bounds at priors p and 1 − p.  Its maximum over p is tanh(ε/4) (Lemma 3.4).  The bound at
+    prior 1 − p is minus the lower bound at p (with the exact p, not 1 − (1 − p)); rounded up."""
     p = np.asarray(check_probability(prior, "prior"), dtype=float)
-    _, hi1 = prior_difference_bounds(p, eps)
-    _, hi0 = prior_difference_bounds(1.0 - p, eps)
-    return _out(np.maximum(hi1, hi0))
+    low1, hi1 = prior_difference_bounds(p, eps)
+    return _out(np.maximum(hi1, -low1))
 
 
 # --------------------------------------------------------------------------------------------------

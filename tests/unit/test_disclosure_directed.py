@@ -71,3 +71,14 @@ def test_pdp_delta_is_never_below_theorem_39_solved_for_delta_prime(eps, delta, 
     exact = D * (1 + mp.exp(-E1)) / (1 - mp.exp(E - E1))
     got = conversions.pdp_delta(eps, delta, eps_prime)
     assert got >= exact and close(got, exact, 1e-13)
+
+
+@pytest.mark.parametrize("p,eps", list(itertools.product([1e-300, 1e-17, 0.3, 0.5, 1 - 1e-12],
+                                                          [1e-12, 1.0, 50.0, 705.0])))
+@mp.workdps(400)  # 1 − p keeps a prior of 1e-300
+def test_the_symmetric_bounds_of_section_44_are_outward(p, eps):
+    P, E = mp.mpf(p), mp.mpf(eps)
+    lo, hi = disclosure.symmetric_ratio_bounds(p, eps)
+    # X/p and (1 − X)/(1 − p): the second ratio's bounds are the first's at the complementary prior
+    assert lo <= min(low(P, E) / P, low(1 - P, E) / (1 - P)) and hi >= max(high(P, E) / P, high(1 - P, E) / (1 - P))
+    assert disclosure.symmetric_difference_bound(p, eps) >= max(high(P, E) - P, high(1 - P, E) - (1 - P))
