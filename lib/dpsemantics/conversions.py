@@ -36,6 +36,7 @@ import numpy as np
 from scipy.optimize import brentq, minimize_scalar
 
 from . import _rounding
+from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import as_output, broadcast, check_delta, check_epsilon, check_positive
 from .mechanisms import _gaussian_delta_upper
 
@@ -198,8 +199,23 @@ def _tight_log_delta_scalar(rho: float, eps: float) -> float:
             # the stationary point is below 1e-300, where h(t) = O(t log t): the infimum is 0, δ = 1
             return 0.0
     t = brentq(deriv, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500, disp=False)
-    h = t * ((1 + t) * rho - eps) - (1 + t) * np.log1p(1.0 / t) - np.log(t)
-    return min(h, 0.0)
+    return float(_tight_log_delta_upper(t, rho, eps))
+
+
+def _tight_log_delta_upper(t, rho, eps):
+    """h(t) = t((1+t)ρ − ε) − (1+t)·log1p(1/t) − log t (CKS 2020, Corollary 13, at α = 1 + t), raised by its
+    evaluation error, capped at 0: an upper bound on log δ.  Every t > 0 gives a valid δ, so only the float
+    evaluation at this t needs an allowance: with A, B, C the three terms, (1+t)ρ − ε errs by 2u(1+t)ρ + u|·|,
+    so A by 2u·t(1+t)ρ + 2u|A|; log1p (4 ulps, 8u, and its argument's u) and two products give 11u|B|; log t
+    8u|C|; the two subtractions u(|A| + |B| + |C|) — in all below 16u(t(1+t)ρ + |A| + |B| + |C|).  NaN (t
+    beyond the float range) gives 0, δ = 1."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        a = t * ((1 + t) * rho - eps)
+        b = (1 + t) * np.log1p(1.0 / t)
+        c = np.log(t)
+        h = a - b - c
+        h = h + 16.0 * _U * (t * ((1 + t) * rho) + np.abs(a) + np.abs(b) + np.abs(c))  # (no t² overflow)
+    return np.minimum(np.where(np.isnan(h), 0.0, h), 0.0)
 
 
 _VECTOR_MIN = 16  # more inputs than this: the tight conversions solve for all of them at once (numpy);
@@ -287,9 +303,7 @@ def _tight_log_delta_many(rho: np.ndarray, eps: np.ndarray) -> np.ndarray:
         r, e = rho[go], eps[go]
         t = _increasing_root_in_log(deriv, lambda t, r, e: 2 * r * t + 1 / (1 + t), np.log(lo[go]), np.log(hi[go]),
                                     (r, e))
-        with np.errstate(over="ignore", invalid="ignore"):
-            h = t * ((1 + t) * r - e) - (1 + t) * np.log1p(1.0 / t) - np.log(t)
-        out[go] = np.minimum(np.where(np.isnan(h), 0.0, h), 0.0)
+        out[go] = _tight_log_delta_upper(t, r, e)
     return out
 
 
@@ -386,21 +400,30 @@ def zcdp_delta(rho, eps, tight: bool = False):
 
     For the δ of the Gaussian mechanism with the same ρ — a lower limit for any such conversion, since
     that mechanism is ρ-zCDP — see :func:`zcdp_gaussian_delta`.
+
+    Rounded up (never below the exact δ of the formula): log δ is raised by its evaluation error
+    (``_tight_log_delta_upper``; 6 ulps of (ε − ρ)²/(4ρ) for the simple form), and e^{log δ} by exp's 4 ulps;
+    a δ below the float range is 5e-324, not 0.
     """
     rho = check_positive(rho, "rho")
     eps = check_epsilon(eps, "eps")
     r, e = broadcast(rho=rho, eps=eps)
     if not tight:
         x = np.maximum(e - r, 0.0)
-        with np.errstate(over="ignore", under="ignore"):  # (ε − ρ)²/(4ρ) beyond the float range: δ = 0
-            return _out(np.exp(-(x / (4.0 * r)) * x))
-    if r.size > _VECTOR_MIN:  # many: Newton steps in log t for all at once
-        return _out(np.exp(_tight_log_delta_many(np.ravel(r).astype(float),
-                                                 np.ravel(e).astype(float))).reshape(r.shape))
-    out = np.empty(r.shape)
-    for idx in np.ndindex(r.shape):
-        out[idx] = np.exp(_tight_log_delta_scalar(float(r[idx]), float(e[idx])))
-    return _out(out)
+        with np.errstate(over="ignore", under="ignore"):
+            # a = (ε − ρ)²/(4ρ) within 5u relative (the subtraction, the square, 4ρ, the division): 6 ulps up
+            # in log space; beyond the float range e^{−a} is still above 0, so the smallest float
+            log_delta = _rounding.up(-np.minimum((x / (4.0 * r)) * x, 1e308), 6)
+    elif r.size > _VECTOR_MIN:  # many: Newton steps in log t for all at once
+        log_delta = _tight_log_delta_many(np.ravel(r).astype(float), np.ravel(e).astype(float)).reshape(r.shape)
+    else:
+        log_delta = np.empty(r.shape)
+        for idx in np.ndindex(r.shape):
+            log_delta[idx] = _tight_log_delta_scalar(float(r[idx]), float(e[idx]))
+    # log δ is an upper bound; exp within 4 ulps in the normal range (below it exp_no_underflow already rounds
+    # up); at most 1
+    delta = _rounding.exp_no_underflow(log_delta)
+    return _out(np.minimum(np.where(delta >= np.finfo(float).tiny, _rounding.up(delta, 4), delta), 1.0))
 
 
 def zcdp_gaussian_delta(rho, eps):

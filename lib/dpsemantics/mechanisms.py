@@ -211,23 +211,30 @@ def _geometric_tail(m: int, a: float) -> float:
 
 
 def randomized_response_delta(eps, eps_rr):
-    """Privacy profile of ε_rr-randomized response: δ(ε) = (e^{ε_rr} − e^ε)₊ / (1 + e^{ε_rr})."""
+    """Privacy profile of ε_rr-randomized response: δ(ε) = (e^{ε_rr} − e^ε)₊ / (1 + e^{ε_rr}).
+
+    Rounded up (never below the exact δ): expit within 4 ulps (8u), ε − ε_rr one rounding (u) to which
+    expm1's relative sensitivity is at most 1, expm1 8u, the product u — 18u, so 18 ulps."""
     eps = check_epsilon(eps, "eps")
     eps_rr = check_epsilon(eps_rr, "eps_rr")
     eps, eps_rr = broadcast(eps=eps, eps_rr=eps_rr)
     # (e^a − e^b)/(1 + e^a) = expit(a)·(1 − e^{b−a}), stable for large a; b > a gives 0 (no expm1 overflow)
-    return as_output(expit(eps_rr) * -np.expm1(np.minimum(np.subtract(eps, eps_rr), 0.0)))
+    delta = expit(eps_rr) * -np.expm1(np.minimum(np.subtract(eps, eps_rr), 0.0))
+    return as_output(np.minimum(_rounding.up(delta, 18), 1.0))
 
 
 def laplace_delta(eps, eps_mech, sensitivity=1.0):
     """Privacy profile of the Laplace mechanism with scale Δ/ε_mech: δ(ε) = (1 − e^{(ε−ε_mech)/2})₊.
 
-    The sensitivity cancels (scale and shift grow together); it is checked and kept for clarity.
+    The sensitivity cancels (scale and shift grow together); it is checked and kept for clarity.  Rounded up
+    (never below the exact δ): ε − ε_mech one rounding (u; the halving is exact), expm1 8u and its relative
+    sensitivity to its argument at most 1 — 9u, so 10 ulps.
     """
     eps = check_epsilon(eps, "eps")
     eps_mech = check_epsilon(eps_mech, "eps_mech", strictly_positive=True)
     eps, eps_mech, _ = broadcast(eps=eps, eps_mech=eps_mech, sensitivity=check_positive(sensitivity, "sensitivity"))
-    return as_output(-np.expm1(np.minimum(np.subtract(eps, eps_mech) / 2, 0.0)))
+    delta = -np.expm1(np.minimum(np.subtract(eps, eps_mech) / 2, 0.0))
+    return as_output(np.minimum(_rounding.up(delta, 10), 1.0))
 
 
 _SQRT2 = math.sqrt(2.0)
