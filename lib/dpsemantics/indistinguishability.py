@@ -44,7 +44,14 @@ __all__ = [
 
 def hockey_stick(p, q, eps):
     """One-sided hockey-stick divergence ``Σ max(0, p − e^ε q)``: the smallest δ with p(E) ≤ e^ε q(E) + δ
-    for every event E (Lecture 1, Definition 2.1, one direction)."""
+    for every event E (Lecture 1, Definition 2.1, one direction).
+
+    The definition evaluated in floating point, rounded to nearest, not outward: near a tie (ε within a few ulps
+    of log(p/q) at some outcome) a term of size ~u·ε·p can be lost, so that 0 is returned where the exact value
+    is positive (4.8e-14 at ε ≈ 620).  Where the δ decides a guarantee, use
+    ``PrivacyLoss.finite(p, q).delta(eps)`` (:class:`~dpsemantics.privacy_loss.PrivacyLoss`), which evaluates
+    this function at an ε lowered by its error and enlarges the sum by its rounding: never below the exact
+    value."""
     p, q = check_distribution_pair(p, q)
     eps = np.asarray(check_epsilon(eps, "eps", allow_inf=True))
     # p − e^ε q = p (1 − e^{ε + log q − log p}), evaluated without forming e^ε (which overflows past ε ≈ 709
