@@ -253,8 +253,7 @@ def _gaussian_law(sigma: float, sensitivity: float):
     are tails in the two directions; 1 − cdf loses every digit below 1e-16, and scipy's ``sf`` rounds a tail
     below 2.2e-308 to the subnormal grid or to 0); ppf and isf are scipy's, moved to the safe side of the exact
     quantile by :func:`_quantile_on_the_safe_side`.  Returns the five functions and μ."""
-    with np.errstate(over="ignore", under="ignore"):
-        r = sensitivity / sigma
+    r = float(mechanisms._gaussian_ratio(sigma, sensitivity))  # the r = fl(Δ/σ) the profile is evaluated at
     mu = 0.5 * r * r if r < 1e154 else math.inf
     if not math.isfinite(mu) or mu == 0.0:
         raise ValueError(
