@@ -579,8 +579,10 @@ def _gaussian_log_ratios(eps: np.ndarray, log_target: np.ndarray, delta: np.ndar
         r_zero = np.where(delta < 1e-8, delta * math.sqrt(2.0 * math.pi), 2.0 * ndtri(0.5 + 0.5 * delta))
         x = np.log(np.maximum(r_tail, r_zero))
         answer = np.full(n, np.nan)
-        # Halley aims η below the target (η: the evaluation noise of log δ, measured up to ~5e-13 where erfcx(u) −
-        # erfcx(v) is ill-conditioned, + a few ulps of log δ) and a point counts as safe only when η/2 below it; it is
+        # Halley aims η below the target (η = 1e-13 + a few ulps of log δ: a resolution, smaller than the evaluation
+        # noise of log δ, measured up to 6.7e-13 on 1 758 random points (ε = 2e-11, r = 1.3e-3, where erfcx(u) −
+        # erfcx(v) is ill-conditioned), which the margin 4e-12 of _sigma_log_margin and gaussian_sigma's strict
+        # check cover) and a point counts as safe only when η/2 below it; it is
         # accepted when the step left is below 1e-13 or what noise of 4η would move; after 12 steps an entry bisects
         eta = 1e-13 + 8.0 * _U * np.abs(log_target)
         todo = np.arange(n)
