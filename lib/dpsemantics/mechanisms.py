@@ -419,27 +419,37 @@ def _gaussian_delta_upper(eps, sigma, sensitivity=1.0):
     any r* within u = 2⁻⁵³ relative of the float r = fl(Δ/σ) (``sensitivity=fl(√(2ρ))``, ``sigma=1`` for a ρ-zCDP
     Gaussian) — for the callers whose δ decides a guarantee (:meth:`PrivacyLoss.gaussian`'s profile,
     :func:`~dpsemantics.conversions.zcdp_gaussian_delta`).  :func:`gaussian_delta` itself stays rounded to nearest,
-    the exact profile within 1e-12, as the reference that :func:`gaussian_sigma` inverts (its σ has δ ≤ δ(1 − 1e-12)
-    by that same error: an enlarged gaussian_delta would report the calibrated σ above its δ).
+    the exact profile within 1e-12, as the reference that :func:`gaussian_sigma` inverts (whose σ meets this bound
+    too: its margin covers both allowances).
 
     Two allowances, relative: twice ``_GAUSSIAN_DELTA_ERROR`` (the evaluation at the float r), and the rounding of r:
     ∂δ/∂r = φ(a) exactly (a = r/2 − ε/r; the two terms' derivatives combine through e^ε φ(b) = φ(a)), so an error
     |r − r*| ≤ u·r moves δ by at most u·κ·δ(1 + O(u·κ)) with κ = r·φ(a)/δ, allowed twice (1.1e-14 at ρ = 10⁴,
-    ε = ρ; 1e-10 at r = 10⁶, where the 1e-12 alone fell short).  The product is rounded away from 0 in the
-    normal range (after np.exp's few ulps, covered by a further 8u), and below it
-    ``_rounding.exp_no_underflow`` applies the same factor; at most 1."""
+    ε = ρ; 1e-10 at r = 10⁶, where the 1e-12 alone fell short).  The factor and the product are each rounded to
+    nearest and stepped one ulp up in the normal range (after np.exp's few ulps, covered by a further 8u), and below it
+    ``_rounding.exp_no_underflow`` applies each entry's own factor; at most 1."""
     log_d = np.asarray(gaussian_log_delta(eps, sigma, sensitivity), dtype=float)
     eps, r = np.broadcast_arrays(np.asarray(eps, dtype=float), _gaussian_ratio(sigma, sensitivity))
+    return as_output(_gaussian_delta_upper_at(eps, r, log_d))
+
+
+def _gaussian_delta_upper_at(eps: np.ndarray, r: np.ndarray, log_d: np.ndarray) -> np.ndarray:
+    """:func:`_gaussian_delta_upper` from float arrays ε, r = fl(Δ/σ) and the evaluated log δ(ε; r), unchecked."""
     with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
         a = r / 2 - eps / r
         log_kappa = np.log(r) - 0.5 * a * a - 0.5 * _LOG_2PI - log_d
         kappa = np.where(np.isfinite(log_kappa), np.exp(np.minimum(log_kappa, 700.0)), np.inf)
         rel = np.minimum(2.0 * _GAUSSIAN_DELTA_ERROR + 2.0 * _U * kappa, 1.0)
         normal = np.exp(log_d)
-        out = np.where(normal >= np.finfo(float).tiny,
-                       _rounding.mul_away(normal, _rounding.up(1.0 + rel + 8.0 * _U, 1.0)),
-                       _rounding.exp_no_underflow(log_d, float(np.max(rel, initial=0.0))))  # one (the largest) rel
-    return as_output(np.minimum(np.maximum(out, _rounding.SMALLEST_SUBNORMAL), 1.0))
+        out = np.nextafter(normal * np.nextafter(1.0 + rel + 8.0 * _U, np.inf), np.inf)  # rounded up twice
+        low = ~(normal >= np.finfo(float).tiny)
+        if np.any(low):  # each entry below the normal range with its own allowance (exp_no_underflow takes one)
+            out = np.array(out, dtype=float, ndmin=1)
+            flat_log, flat_rel = np.broadcast_to(log_d, out.shape), np.broadcast_to(rel, out.shape)
+            for idx in zip(*np.nonzero(np.broadcast_to(low, out.shape))):
+                out[idx] = _rounding.exp_no_underflow(float(flat_log[idx]), float(flat_rel[idx]))
+            out = out.reshape(np.shape(normal))
+    return np.minimum(np.maximum(out, _rounding.SMALLEST_SUBNORMAL), 1.0)
 
 
 # the relative error of gaussian_delta (and of e^{gaussian_log_delta}) against the exact profile, measured against
@@ -447,7 +457,27 @@ def _gaussian_delta_upper(eps, sigma, sensitivity=1.0):
 _GAUSSIAN_DELTA_ERROR = 1e-12
 
 
-_SIGMA_SAFETY = 1e-12
+def _sigma_log_margin(delta: np.ndarray) -> np.ndarray:
+    """log δ − (the log target gaussian_sigma solves for): the margin that lets the σ it returns pass the strict
+    check :func:`_gaussian_delta_upper` (σ) ≤ δ at the first try (derivation in :func:`gaussian_sigma`).
+
+    4e (e = ``_GAUSSIAN_DELTA_ERROR`` = 1e-12, the evaluation error of log δ), plus 4u(8 + |log δ|) for the roundings
+    of log δ and of the subtraction (u·|log δ| each) and the few ulps of np.exp and of the allowance's product.
+    Below the normal range (δ < 2.2e-308) the bound is ``exp_no_underflow``'s: its value times (1 + 2⁻⁴⁰)(1 + 1e-13)
+    (another 2e-12 allowed), rounded to the subnormal grid (to nearest: ``ldexp``) and then one step s = 5e-324 up,
+    so it is at most δ when that value is below δ − s/2: the target is δ − s/2."""
+    tiny = float(np.finfo(float).tiny)
+    sub = delta < tiny
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_target = np.log(delta) + np.where(sub, np.log1p(-0.5 * (_rounding.SMALLEST_SUBNORMAL / delta)), 0.0)
+    margin = (4.0 * _GAUSSIAN_DELTA_ERROR + 4.0 * _U * (8.0 + np.abs(log_target))
+              + np.where(sub, 2.0 * _GAUSSIAN_DELTA_ERROR, 0.0))
+    return np.log(delta) - (log_target - margin)
+
+
+#: σ is stepped up by (1 + 6u) from fl(Δ/r), then one ulp: fl(Δ/σ) ≤ r(1 − 3u), which lowers δ by 3u·κ
+#: (κ = d log δ/d log r), more than the 2u·κ that :func:`_gaussian_delta_upper` allows for the rounding of r
+_SIGMA_STEP = 1.0 + 6.0 * _U
 _LOG_2PI = math.log(2.0 * math.pi)
 _LOG_R_MIN = -744.0  # e^{-744} ≈ 1e-323, the last subnormal: below it r = Δ/σ is not representable
 
@@ -458,13 +488,24 @@ def gaussian_sigma(eps, delta, sensitivity=1.0):
 
     δ depends on σ only through r = Δ/σ and increases with r, so the largest admissible r is found in log r
     (``_gaussian_log_ratios``: safeguarded Halley steps on arrays, the slope from dδ/dr = φ(a)), against the
-    target δ(1 − 1e-12) (the margin covers the evaluation error of δ, ~1e-14): the r found satisfies
-    δ(ε; r) ≤ δ(1 − 1e-12) as evaluated, and is maximal to ~1e-13 relative.  Then σ = Δ/r is rounded up by
-    one ulp — the one outward step: fl(Δ/r) is within half an ulp of Δ/r, so σ > Δ/r exactly, hence
-    fl(Δ/σ) ≤ r (division and rounding are monotone and r is a float) and δ at the σ returned, through the
-    same r = Δ/σ that :func:`gaussian_delta` forms, is at most δ at r.  The evaluated δ at σ is checked
-    once more (the float evaluation is not proved monotone to the last ulp); an entry that fails is solved
-    again against a lower target (never a loop of ulp steps).  σ is minimal to about 1e-12 relative.
+    target log δ − m: the r found satisfies log δ(ε; r) ≤ log δ − m as evaluated, and is maximal to ~1e-13.
+    Then σ = fl(fl(Δ/r)·(1 + 6u)) and one ulp up — the one outward step: fl(Δ/r) ≥ (Δ/r)(1 − u) and the product
+    is rounded down by at most u relative, which the ulp restores, so σ > (Δ/r)(1 + 4u) exactly and
+    r_σ = fl(Δ/σ) ≤ r(1 − 3u) (division and rounding are monotone).
+
+    The σ returned passes the strict check that :func:`~dpsemantics.releases.from_fields` makes of a stated σ,
+    ``_gaussian_delta_upper(ε, σ, Δ) ≤ δ``, the bound never below the exact profile.  With e = 1e-12 the
+    evaluation error of δ and κ = d log δ/d log r = r·φ(a)/δ, that bound is δ_eval(r_σ)(1 + 2e + 2u·κ) to a
+    few ulps, and δ_eval(r_σ) ≤ δ*(r_σ)(1 + e) ≤ δ*(r)(1 + e)(1 − 3u·κ) ≤ δ_eval(r)(1 + 2e)(1 − 3u·κ)
+    (δ* exact, increasing in r), so the bound is at most δ·e^{−m}(1 + 4e − u·κ + O(u)): the step's 3u·κ covers
+    the 2u·κ (whatever κ is, with no κ-dependent target), and m = 4e + 4u(8 + |log δ|)
+    (``_sigma_log_margin``) covers 4e and the roundings of log δ; below the normal range another 2e-12 and the
+    subnormal grid's rounding (target δ − 2.5e-324).  The check is made once (the float evaluation is not proved
+    monotone to the last ulp); an entry that fails is solved again against a lower target (never a loop of ulp
+    steps; not observed).
+    The cost: σ is above the smallest admissible one by about m/κ + 6u relative (≤ 1.1e-11 for δ ≤ 0.9, where
+    κ ≥ 0.37; 1.7e-7 at δ = 1 − 10⁻⁶, κ = 2.5e-5, as κ → 0 when δ → 1; tests/unit/test_releases.py).
+    δ = 5e-324 at ε = 0 cannot be certified by a representable σ and is refused (naming ``delta``).
 
     Broadcasts over ``eps``, ``delta`` and ``sensitivity`` (10⁶ entries in 1–2 s); scalars give a
     float, and every entry equals its scalar call.  Raises ``ValueError`` for bad input and when the answer is
@@ -476,26 +517,27 @@ def gaussian_sigma(eps, delta, sensitivity=1.0):
     e, d, s = broadcast(eps=eps, delta=delta, sensitivity=sensitivity)
     shape = e.shape
     e, d, s = (np.ravel(np.asarray(x, dtype=float)) for x in (e, d, s))
-    # relative safety margin: gaussian_log_delta is accurate to ~1e-14 (tests/unit/test_accuracy.py); demand 1e-12
-    log_target = np.log(d) - _SIGMA_SAFETY
+    # the margin of _sigma_log_margin (4e-12 + a few u·|log δ|) and the step _SIGMA_STEP: see the docstring
+    log_target = np.log(d) - _sigma_log_margin(d)
     sigma = np.empty(e.shape)
     todo = np.arange(e.size)
     lower = np.zeros(e.size)  # extra lowering of the target, for the (not observed) entries whose check fails
     for _ in range(8):
         lt = log_target[todo] - lower[todo]
         r = np.exp(_gaussian_log_ratios(e[todo], lt, d[todo]))
-        with np.errstate(over="ignore", under="ignore"):
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
             quotient = s[todo] / r
-            sig = np.nextafter(quotient, np.inf)  # one ulp up: σ > Δ/r exactly (see above)
-        bad = ~np.isfinite(quotient) | (quotient == 0.0)
+            sig = np.nextafter(quotient * _SIGMA_STEP, np.inf)  # the one outward step: σ > (Δ/r)(1 + 4u) exactly
+        bad = ~np.isfinite(sig) | (quotient == 0.0)
         if np.any(bad):
             i = todo[np.flatnonzero(bad)[0]]
             raise ValueError(
                 f"sigma is not a finite positive float for eps={float(e[i])!r}, delta={float(d[i])!r}, "
                 f"sensitivity={float(s[i])!r}"
             )
-        # σ is what the caller will use: check it, through the same r = Δ/σ that gaussian_delta forms
-        ok = _gaussian_log_deltas(e[todo], _gaussian_ratio(sig, s[todo])) <= log_target[todo]
+        # σ is what the caller will use: check it strictly, by the bound that never falls below the exact δ
+        r_sig = _gaussian_ratio(sig, s[todo])
+        ok = _gaussian_delta_upper_at(e[todo], r_sig, _gaussian_log_deltas(e[todo], r_sig)) <= d[todo]
         sigma[todo[ok]] = sig[ok]
         todo = todo[~ok]
         if todo.size == 0:
@@ -544,8 +586,10 @@ def _gaussian_log_ratios(eps: np.ndarray, log_target: np.ndarray, delta: np.ndar
         r_zero = np.where(delta < 1e-8, delta * math.sqrt(2.0 * math.pi), 2.0 * ndtri(0.5 + 0.5 * delta))
         x = np.log(np.maximum(r_tail, r_zero))
         answer = np.full(n, np.nan)
-        # Halley aims η below the target (η: the evaluation noise of log δ, measured up to ~5e-13 where erfcx(u) −
-        # erfcx(v) is ill-conditioned, + a few ulps of log δ) and a point counts as safe only when η/2 below it; it is
+        # Halley aims η below the target (η = 1e-13 + a few ulps of log δ: a resolution, smaller than the evaluation
+        # noise of log δ, measured up to 6.7e-13 on 1 758 random points (ε = 2e-11, r = 1.3e-3, where erfcx(u) −
+        # erfcx(v) is ill-conditioned), which the margin 4e-12 of _sigma_log_margin and gaussian_sigma's strict
+        # check cover) and a point counts as safe only when η/2 below it; it is
         # accepted when the step left is below 1e-13 or what noise of 4η would move; after 12 steps an entry bisects
         eta = 1e-13 + 8.0 * _U * np.abs(log_target)
         todo = np.arange(n)
@@ -568,6 +612,9 @@ def _gaussian_log_ratios(eps: np.ndarray, log_target: np.ndarray, delta: np.ndar
             noise_step = 4.0 * e_t / g
             lo_t, hi_t = lo[todo], hi[todo]
             tol = np.maximum(_NEWTON_TOL, 8.0 * np.spacing(np.abs(xt)))
+            # above the target with a step too small to move x (steep δ: κ ~ 1e4 at ε = 1e6): step down by 2·tol
+            # rather than bisect towards the far initial lo (which accepted r = e^{−180} for r = e^{7.2})
+            halley = np.where(~safe & ~(halley < xt - tol), xt - 2.0 * tol, halley)
             done = (safe & (np.abs(halley - xt) <= np.maximum(tol, noise_step))) | ((hi_t - lo_t) <= tol)
             answer[todo[done]] = lo_t[done]
             inside = np.isfinite(halley) & (halley > lo_t) & (halley < hi_t) & (step < 12)

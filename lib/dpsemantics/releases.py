@@ -845,7 +845,9 @@ class Composed(Mechanism):
 
 def _gaussian_from_fields(sigma=None, sensitivity=1.0, epsilon=None, delta=None, rho=None) -> Gaussian:
     """σ alone; ρ = (Δ/σ)²/2 alone; or (ε, δ), calibrated by the analytic Gaussian mechanism; or all three,
-    checked for agreement."""
+    checked for agreement: strictly, δ(σ) ≤ δ by the bound never below the exact profile (Balle & Wang 2018,
+    Theorem 8, with its evaluation and rounding allowances: ``mechanisms._gaussian_delta_upper``), which every σ
+    that :func:`~dpsemantics.mechanisms.gaussian_sigma` returns meets."""
     if rho is not None:
         rho = float(check_positive(rho, "rho", scalar=True))
         return Gaussian(1.0 / (math.sqrt(2.0) * math.sqrt(rho)))
@@ -853,11 +855,15 @@ def _gaussian_from_fields(sigma=None, sensitivity=1.0, epsilon=None, delta=None,
         return Gaussian(sigma, sensitivity)
     if sigma is None:
         return Gaussian.calibrated(epsilon, delta, sensitivity)
-    actual = float(mechanisms.gaussian_delta(epsilon, sigma, sensitivity))
-    if actual > delta * (1 + 1e-9):
+    epsilon = float(check_epsilon(epsilon, "epsilon", scalar=True))
+    delta = float(check_delta(delta, "delta", open_low=True, scalar=True))
+    sigma = float(check_positive(sigma, "sigma", scalar=True))
+    sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
+    actual = float(mechanisms._gaussian_delta_upper(epsilon, sigma, sensitivity))
+    if actual > delta:
         raise ValueError(f"sigma is inconsistent with epsilon and delta: the Gaussian mechanism with sigma={sigma!r}, "
-                         f"sensitivity={sensitivity!r} is only ({epsilon!r}, {actual:.3g})-DP, not ({epsilon!r}, "
-                         f"{delta!r})-DP")
+                         f"sensitivity={sensitivity!r} is ({epsilon!r}, δ′)-DP for δ′ ≥ {actual!r} (its exact profile "
+                         f"rounded up), which is above delta={delta!r}")
     return Gaussian(sigma, sensitivity, (float(epsilon), float(delta)))
 
 

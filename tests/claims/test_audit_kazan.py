@@ -164,6 +164,57 @@ def test_ratio_converse_needs_priors_near_zero():
     assert post / pr > math.exp(eps)
 
 
+# The pair the linear program of kazan-thm3.3-reverse finds at ε = 1/2 (masses as the floats it returned): an output
+# on the grid's loss −1/2 (Q = P·e^{1/2} in floats), a certain "leave" output at loss ≈ 7.3 and the rest at loss 0.
+LP_BOUNDARY_PAIR = (("0x1.93d2089e20120p-10", "0x1.feb3048d1962ap-1", "0x1.0624dd2f1a9fcp-10"),
+                    ("0x1.4ce4c81123590p-9", "0x1.feb3048d1962ap-1", "0x1.6aad57a079818p-21"))
+
+
+def exp_bracket(x: Fraction, terms: int = 40):
+    """Rational lo ≤ e^x ≤ hi for 0 ≤ x ≤ 1: the Taylor sum, and the sum plus twice the first omitted term."""
+    lo = sum(x**n / math.factorial(n) for n in range(terms + 1))
+    return lo, lo + 2 * x ** (terms + 1) / math.factorial(terms + 1)
+
+
+def exact_ratio_leave(p, q, prior, e_lo, e_hi):
+    """max(P(S), Q(S)) for S = {y: R ∉ [e^{−ε}, e^{ε}]}, R = P/(pP + (1 − p)Q) (Theorem 3.3, eq. (4)), in exact
+    rationals; an output whose R lies within the bracket of e^{±ε} would be undecided: none is, asserted."""
+    out_p, out_q = Fraction(0), Fraction(0)
+    for a, b in zip(p, q):
+        r = a / (prior * a + (1 - prior) * b)
+        assert not (1 / e_hi <= r <= 1 / e_lo or e_lo <= r <= e_hi)
+        if r < 1 / e_hi or r > e_hi:
+            out_p, out_q = out_p + a, out_q + b
+    return max(out_p, out_q)
+
+
+def test_ratio_converse_lp_pair_leaves_only_below_prior_1e_16():
+    """kazan-thm3.3-reverse at ε = 1/2: the LP pair's first output has Q/P above e^{1/2} by 9.27e-17 (its loss
+    exceeds ε by 5.6e-17), so its PDP δ is 0.00254 > δ = 0.001 (Definition 2.4, exactly); yet the ratio leaves
+    [e^{−1/2}, e^{1/2}] there only at priors below p* = (Q − e^{1/2}P)/(Q − P) = 1.43e-16.  At every prior of the
+    claim's grid (≥ 1e-15) the leave probability is δ = 0.001: the pair meets the condition on the grid, not the
+    theorem's hypothesis (every prior in (0, 1]); at p*/2 it leaves with 0.00254 = its PDP δ, so the theorem holds.
+    Join: the registry's claim, which now also evaluates a prior below each pair's critical priors, is reproduced."""
+    p, q = ([Fraction(float.fromhex(h)) for h in row] for row in LP_BOUNDARY_PAIR)
+    lo, hi = exp_bracket(Fraction(1, 2))
+    assert q[0] / p[0] > hi and q[0] / p[0] - hi > Fraction(9, 10**17)      # Q/P − e^{1/2} ≈ 9.274e-17
+    pdp = max(p[0] + p[2], q[0] + q[2])                                       # outputs 0 and 2 have |Z| > 1/2
+    assert q[1] == p[1] and p[2] / q[2] > hi and math.isclose(pdp, 0.002540452743512449, rel_tol=1e-15)
+    p_star_lo, p_star_hi = (q[0] - hi * p[0]) / (q[0] - p[0]), (q[0] - lo * p[0]) / (q[0] - p[0])
+    assert Fraction(142, 10**18) < p_star_lo <= p_star_hi < Fraction(144, 10**18)
+    for prior in [Fraction(10) ** -15, Fraction(10) ** -10, Fraction(1, 100), Fraction(1, 2)]:
+        assert exact_ratio_leave(p, q, prior, lo, hi) == p[2]                 # only output 2: P-mass 0.001
+    assert exact_ratio_leave(p, q, Fraction(99, 100), lo, hi) == 0           # R ≤ 1/p < e^{1/2}: nothing leaves
+    assert exact_ratio_leave(p, q, p_star_lo / 2, lo, hi) == pdp
+
+    from dpsemantics import claims
+    from dpsemantics.disclosure import pair_pdp_delta
+
+    assert float(pair_pdp_delta([float(x) for x in p], [float(x) for x in q], 0.5)) >= float(pdp)
+    result = claims.evaluate(claims.get("kazan-thm3.3-reverse"))
+    assert result.status == "reproduced" and result.verdict.margin <= 1 + 1e-9, (result.status, result.verdict.worst)
+
+
 def test_a6_counterexample():
     """Appendix A.6 (chapter): difference condition with δ for every prior, PDP δ = δ(1 + e^{−ε̃}) > δ."""
     eps, delta = 1.0, 0.01

@@ -69,3 +69,42 @@ def test_gaussian_privacy_loss_profile_is_never_below_the_exact_one(sigma, sensi
             assert g >= exact, (e, g, float(exact))
             if exact > 1e-300:
                 assert g <= exact * (1 + 1e-8)  # 2e-12 + 2u·r·φ(a)/δ: 2e-9 at r = 3e5
+
+
+def _random_pairs(n_pairs=40, size=6, seed=23):
+    """Seeded pairs whose losses are small (P ≈ Q: the floats log a − log b cancel) or large (masses down to 1e-30)."""
+    rng = np.random.default_rng(seed)
+    for i in range(n_pairs):
+        p = rng.dirichlet(np.ones(size))
+        q = p * np.exp(rng.normal(scale=1e-6 if i % 2 else 3.0, size=size))
+        yield p / p.sum(), q / q.sum()
+
+
+def ref_pdp_delta(p, q, eps) -> mpmath.mpf:
+    """Kazan et al., Definition 2.4: max(P[|Z| > ε], Q[|Z′| > ε]) with Z = log(P/Q) at 60 digits (the masses as the
+    floats given; outputs impossible under one row have an infinite loss)."""
+    with mpmath.workdps(60):
+        e, tail_p, tail_q = mpmath.mpf(eps), mpmath.mpf(0), mpmath.mpf(0)
+        for a, b in zip(p, q):
+            z = mpmath.inf if b == 0 else (-mpmath.inf if a == 0 else mpmath.log(mpmath.mpf(a) / mpmath.mpf(b)))
+            if abs(z) > e:
+                tail_p, tail_q = tail_p + mpmath.mpf(a), tail_q + mpmath.mpf(b)
+        return max(tail_p, tail_q)
+
+
+def test_finite_pair_pdp_delta_is_never_below_the_exact_tail_at_its_atoms():
+    # at ε equal to an atom's float (and to the float log a − log b), the atoms whose exact modulus is above it count
+    below = []
+    for p, q in _random_pairs():
+        loss = PrivacyLoss.finite(p, q)
+        with mpmath.workdps(60):
+            correct = [float(mpmath.log(mpmath.mpf(a) / mpmath.mpf(b))) for a, b in zip(p, q)]
+        with np.errstate(divide="ignore"):
+            naive = list(np.abs(np.log(p) - np.log(q)))
+        eps = sorted({abs(e) for e in correct + naive if math.isfinite(e)})
+        got = np.asarray(loss.pdp_delta(np.array(eps)), dtype=float)
+        for e, g in zip(eps, got):
+            exact = ref_pdp_delta(p, q, e)
+            if g < exact * (1 - 1e-9):  # a missing atom, not the tails' 1e-12 allowance
+                below.append((e, g, float(exact)))
+    assert not below, below[:5]

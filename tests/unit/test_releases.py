@@ -137,3 +137,65 @@ def test_laplace_k_1e5_exact_route_is_a_tight_bound_not_the_lattice_bias():
     post_low = 1 / (1 + math.exp(-ex.threshold_low))
     assert post_low <= post_true <= post <= post_true * 1.01  # safe side, within 1 %
     assert ex.pdp_eps_low <= eps_true <= ex.pdp_eps <= eps_true * 1.02
+
+
+# ------------------------------------------------------------------ issue 23: a stated σ is checked strictly
+
+
+def exact_gaussian_delta(eps, sigma, sensitivity):
+    """Balle & Wang (2018), Theorem 8, at the floats given read exactly: δ = Φ(r/2 − ε/r) − e^ε Φ(−r/2 − ε/r),
+    r = Δ/σ, in mpmath with enough digits for the difference (the two terms agree to about log10(1/δ) digits)."""
+    import mpmath as mp
+
+    with mp.workdps(60):
+        d = mp.ncdf(mp.mpf(sensitivity) / mp.mpf(sigma) / 2)  # a rough scale of the terms, for the digits needed
+    with mp.workdps(40 + int(-mp.log10(max(d - mp.mpf(1) / 2, mp.mpf(10) ** -400)))):
+        r = mp.mpf(sensitivity) / mp.mpf(sigma)
+        e = mp.mpf(eps)
+        return mp.ncdf(r / 2 - e / r) - mp.exp(e) * mp.ncdf(-r / 2 - e / r)
+
+
+CALIBRATIONS = [(0.0, 1e-5, 1.0), (1e-6, 1e-50, 1.0), (0.1, 1e-5, 1.0), (0.5, 0.9, 1.0), (1.0, 1e-6, 1e12),
+                (3.0, 1e-10, 1e-18), (100.0, 1e-300, 1.0), (1.0, 0.999999, 1.0)]
+
+
+@pytest.mark.parametrize("eps, delta, sensitivity", CALIBRATIONS)
+def test_calibrated_sigma_is_safe_minimal_and_accepted_as_stated(eps, delta, sensitivity):
+    """gaussian_sigma's σ meets δ exactly (direction asserted), costs at most 1.2e-11 relative over the exact
+    minimal σ* where δ ≤ 0.9 (κ = d log δ/d log r ≥ 0.37; 1.7e-7 at δ = 1 − 10⁻⁶, κ = 2.5e-5), and a release
+    stating it with (ε, δ) passes the strict check (failed before gaussian_sigma's margin covered 4e-12 + the
+    rounding of r)."""
+    from dpsemantics.mechanisms import gaussian_sigma
+
+    sigma = gaussian_sigma(eps, delta, sensitivity)
+    assert exact_gaussian_delta(eps, sigma, sensitivity) <= delta  # σ ≥ σ*
+    cost = 2e-7 if delta > 0.9 else 1.2e-11
+    assert exact_gaussian_delta(eps, sigma / (1 + cost), sensitivity) > delta  # σ/(1 + cost) < σ*
+    g = from_fields("gaussian", sigma=sigma, epsilon=eps, delta=delta, sensitivity=sensitivity)
+    assert g.sigma == sigma and g.stated == (eps, delta)
+
+
+@pytest.mark.parametrize("eps, delta, sensitivity", CALIBRATIONS[:7])
+def test_stated_sigma_below_the_minimal_one_is_refused(eps, delta, sensitivity):
+    """A stated σ whose exact δ exceeds δ is refused, however little: at relative 1e-10 above δ (accepted before,
+    under the 1e-9 tolerance) and at the largest float below the exact minimal σ*, found by bisection on the exact
+    profile (its δ exceeds δ by about κ·u)."""
+    from dpsemantics.mechanisms import gaussian_sigma
+
+    hi = gaussian_sigma(eps, delta, sensitivity)
+    lo = hi * (1 - 1e-9)
+    assert exact_gaussian_delta(eps, lo, sensitivity) > delta >= exact_gaussian_delta(eps, hi, sensitivity)
+    while np.nextafter(lo, hi) < hi:  # bisection on floats: lo unsafe, hi safe
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        lo, hi = (mid, hi) if exact_gaussian_delta(eps, mid, sensitivity) > delta else (lo, mid)
+    below = [lo]  # the largest float with δ(σ) > δ
+    s = hi
+    while exact_gaussian_delta(eps, s, sensitivity) <= delta * (1 + 1e-10):
+        s *= 1 - 1e-12
+    below.append(s)  # δ(σ) > δ(1 + 1e-10)
+    for sigma in below:
+        assert exact_gaussian_delta(eps, sigma, sensitivity) > delta
+        with pytest.raises(ValueError, match="^sigma is inconsistent"):
+            from_fields("gaussian", sigma=sigma, epsilon=eps, delta=delta, sensitivity=sensitivity)

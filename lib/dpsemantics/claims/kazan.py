@@ -241,6 +241,48 @@ def _sup_leave(pq, eps, metric):
     return float(np.max(E.pair_leave_probability(*pq, _priors(eps, metric), eps, metric)))
 
 
+def _ratio_leave_below_critical_prior(pq, eps, prec: int = 256):
+    """The larger of P(S), Q(S) for S = {y : R ∉ [e^{−ε}, e^{ε}]}, the ratio of Theorem 3.3, eq. (4),
+    R = P(y)/(pP(y) + (1 − p)Q(y)) (Theorem 3.1), at one prior p₀ below every output's critical prior, each
+    output decided exactly (mpmath.iv at ``prec`` bits; the masses are the floats given, read exactly).
+
+    An output with Q > e^ε·P leaves below e^{−ε} exactly when p < (Q − e^ε P)/(Q − P); one with P > e^ε·Q
+    leaves above e^ε when p < (P − e^ε Q)/(e^ε(P − Q)); one with Q = 0 < P when p < e^{−ε}; one with
+    P = 0 < Q at every prior.  p₀ is half the smallest of these (an exact binary number, not a float: it may be
+    below 1e-308).  The float grid of priors (``critical_priors``) stops at 1e-15 and its leave test has a 1e-12 slack,
+    so it misses an output whose loss exceeds ε by less (an LP pair's output at loss 0.5 + 5.6e-17 needs
+    p < 1.43e-16): the theorem's hypothesis is "for every prior in (0, 1]", and this is the prior of its proof's
+    limit p → 0.  An output the interval cannot decide is counted as staying inside (the side that makes the
+    reverse check harder)."""
+    from mpmath import iv
+
+    old = iv.prec
+    iv.prec = prec
+    try:
+        e = iv.exp(iv.mpf(float(eps)))
+        rows = [(float(a), float(b), iv.mpf(float(a)), iv.mpf(float(b))) for a, b in zip(*pq)]
+        critical = []
+        for a, b, ia, ib in rows:
+            if a > 0 and b > 0 and (ib - e * ia).a > 0:
+                critical.append((ib - e * ia) / (ib - ia))
+            elif a > 0 and b > 0 and (ia - e * ib).a > 0:
+                critical.append((ia - e * ib) / (e * (ia - ib)))
+            elif a > 0 and b == 0:
+                critical.append(1 / e)
+        p0 = iv.mpf(min([c.a for c in critical if c.a > 0] + [iv.mpf(1).a])) / 2
+        leave_p, leave_q = [], []
+        for a, b, ia, ib in rows:
+            if a == 0 and b == 0:
+                continue
+            r = ia / (p0 * ia + (1 - p0) * ib)
+            if r.a > e.b or r.b < (1 / e).a:
+                leave_p.append(a)
+                leave_q.append(b)
+    finally:
+        iv.prec = old
+    return max(math.fsum(leave_p), math.fsum(leave_q))
+
+
 def _mask(z, eps):
     losses = np.concatenate([z, [np.inf, -np.inf]])
     return np.abs(losses) > eps
@@ -289,6 +331,8 @@ def _reverse(metric, eps_of=None):
         for kind, pairs in (("random", _pairs()), ("LP", lp)):
             for j, pq in enumerate(pairs):
                 s = _sup_leave(pq, eps, metric)
+                if metric == "ratio":  # Theorem 3.3's hypothesis holds for every prior in (0, 1], not only the grid's
+                    s = max(s, _ratio_leave_below_critical_prior(pq, eps))
                 lhs.append(float(D.pair_pdp_delta(*pq, target)))
                 rhs.append(s)
                 labels.append(f"{kind} pair {j}, eps={eps:g}")
@@ -1155,7 +1199,7 @@ CLAIMS = [
            note="The ratio event is larger than the posterior event for every fixed prior > 0; the bound is "
                 "approached only as the prior tends to 0."),
     _claim("kazan-thm3.3-reverse", "Theorem 3.3 (⇐)", "the ratio bound for every prior in (0, 1] ⇒ (ε, δ)-PDP "
-           "(priors down to 1e-15)", True,
+           "(priors down to 1e-15, and per pair one prior below its outputs' critical priors, decided exactly)", True,
            certified_by(_reverse_claim("ratio"), [_MONO, ("the ratio's events as p → 0", ratio_threshold_proof)],
                         kind="certified-interval", domain=f"{_ALL}; priors p → 0, ε ∈ [0, 100]",
                         reduction="At prior p the ratio exceeds e^ε exactly where Z > t(p), and t(p) decreases to ε as "
@@ -1163,7 +1207,9 @@ CLAIMS = [
                                   "the probabilities that the ratio leaves its bound, each ≤ δ "
                                   "(continuity of measure)."),
            note="Needs priors arbitrarily close to 0 (the proof's limit p → 0): with priors bounded away from 0 the "
-                "converse fails (see the chapter)."),
+                "converse fails (see the chapter).  The LP's pair at ε = 0.5 is such a case: one output's loss exceeds "
+                "ε by 5.6e-17 (its masses are floats), so its PDP δ is 0.00254 > δ = 0.001, yet the ratio leaves its "
+                "bound there only at priors below 1.43e-16; on the grid (≥ 1e-15) the pair meets the condition."),
     _claim("kazan-lem3.4-worst-priors", "Lemma 3.4", "the upper end of eq. (6) is largest at 1/(1 + e^{ε/2}), the "
            "lower end smallest at 1/(1 + e^{−ε/2}) (bounded local searches from seven brackets)", True,
            certified_by(_identity_claim(_lem34, "optimised-search"),
