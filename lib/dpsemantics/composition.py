@@ -369,11 +369,16 @@ def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int, profiles: dict | None 
 
 # --- many distinct small mechanisms at once (k ≤ _K_BATCH) ---------------------------------------------------
 
-_K_BATCH = 1000  # up to here a mechanism's profile is one row of a 2-D (mechanisms × ℓ) array
-_BATCH_CELLS = 2**21  # rows × columns per chunk (memory: a few arrays of 16 MB)
-# up to this many columns, T and D are formed per column by lfilter and cumsum: y_j = x_j + g·y_{j−1} and
-# y_j = y_{j−1} + x_j evaluated in the same order, with the same roundings, as the row-by-row loops (checked
-# equal bit for bit on random columns), which cost a Python step per row
+_K_BATCH = 1000  # up to here a mechanism's profile is one column of a 2-D (ℓ × mechanisms) table
+_BATCH_CELLS = 2**19  # cells per chunk of a table (memory: a few arrays of 4 MB)
+_ROW_SPAN = 4.0  # a column's scale: ref = 4·⌊level/4⌋ (level: log of the target, or of a lower bound on δ_RR(ε))
+_ROW_DROP = 40.0  # a column keeps the terms above e^{floor}, floor = ref − 40 − log k
+# the terms it drops, in units of e^{ref}: fewer than ⌈k/2⌉ ≤ k, each below e^{floor} (to within the rounding of
+# log P, a relative 1e-11 at most, allowed as a factor 2; and 2 for ⌈k/2⌉/k ≤ 1 at k = 1): below 4e^{−40}
+_ROW_DROPPED = 4.0 * math.exp(-_ROW_DROP)
+# up to this many columns, P, T and D are formed per column by cumprod, lfilter and cumsum: y_j = y_{j−1}·x_j,
+# y_j = x_j + g·y_{j−1} and y_j = y_{j−1} + x_j evaluated in the same order, with the same roundings, as the
+# row-by-row loops (checked equal bit for bit on random columns), which cost a Python step per row
 _FEW_COLUMNS = 8
 
 
@@ -385,66 +390,157 @@ def _log_binomial_coefficients(k: int) -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _step_ratios(k: int, rows: int) -> np.ndarray:
+    """fl((k − ℓ + 1)/ℓ) for ℓ = 0 … ⌈k/2⌉ − 1 + ``rows`` (the ratio C(k, ℓ)/C(k, ℓ − 1), within u), entries from
+    ℓ = ⌈k/2⌉ on (and ℓ = 0) set to 1: a table's cells past ⌈k/2⌉ − 1 read them, and they lie past every top."""
+    m = (k + 1) // 2
+    ell = np.arange(m + rows, dtype=float)
+    with np.errstate(divide="ignore"):
+        out = np.where((ell >= 1) & (ell < m), (k - ell + 1.0) / ell, 1.0)
+    out.flags.writeable = False
+    return out
+
+
+def _row_log_p(k: int, ell: np.ndarray, log_q, log_p) -> np.ndarray:
+    """log P_ℓ = (log C(k, ℓ) + ℓ log q) + (k − ℓ) log p, the direct form of :class:`_RRRows`, for whole ℓ (an int
+    array, 0 ≤ ℓ ≤ ⌈k/2⌉ − 1) broadcasting with log q and log p."""
+    f = ell.astype(float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return (_log_binomial_coefficients(k)[ell] + f * log_q) + (k - f) * log_p
+
+
+def _first_true(pred, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
+    """For each entry, the smallest whole x in [start, stop] with pred(x) true, stop + 1 if none; pred (given an
+    int array of x, one per entry, each within its [start, stop]) is false then true on that range: a bisection
+    over all entries at once."""
+    lo, hi = start.astype(np.int64), stop.astype(np.int64) + 1
+    for _ in range(int(np.max(hi - lo, initial=0)).bit_length()):
+        mid = (lo + hi) // 2
+        yes = pred(np.minimum(np.maximum(mid, start), stop))
+        open_ = lo < hi
+        hi = np.where(open_ & yes, mid, hi)
+        lo = np.where(open_ & ~yes, mid + 1, lo)
+    return lo
+
+
+def _row_windows(eps0: np.ndarray, k: int, ref: np.ndarray, *, ceiling=None, need=None):
+    """The window of each column of :class:`_RRRows` (ε₀ > 0 and scale ref per column): ``(lo, hi, top, live)``.
+
+    The column keeps the terms with log P_ℓ ≥ floor = ref − 40 − log k.  log P is concave in ℓ (the binomial law is
+    log-concave), increasing up to the mode M = ⌊(k + 1)q⌋ and decreasing after it, so those terms are the ℓ of one
+    interval [lo, hi] of [0, ⌈k/2⌉ − 1], found by bisection on either side of M (``live``: M's term is above the
+    floor; float noise at the floor, a relative 1e-11 of log P, is allowed for in ``_ROW_DROPPED``).  The table
+    holds the rows lo … top only:
+
+    * ``ceiling`` (the solver, every target of the column below e^{ceiling − 1}): top is the first ℓ ≥ lo with
+      log P_ℓ + log(1 − e^{−2ε₀}) ≥ ceiling, if that is below hi.  Then D_top ≥ (1 − e^{−2ε₀})T_top ≥ (1 −
+      e^{−2ε₀})P_top ≥ e^{ceiling} exceeds every target, so the piece that holds the answer — and every ℓ active
+      at the ε found — lies at or below top; the rows past it are never needed.  Else top = hi.
+    * ``need`` (optimal_delta: the largest last active ℓ among the column's entries): top = min(need, hi).
+
+    hi is found only where it can matter (top may reach M); elsewhere it is given as ⌈k/2⌉, past every row, which
+    is then at least the true hi and above top (no row of the table is the window's last piece)."""
+    m = (k + 1) // 2
+    q, _, log_q, log_p = _binomial.flip_probabilities(eps0)
+    with np.errstate(invalid="ignore"):
+        mode = np.minimum(np.floor((k + 1) * q), m - 1).astype(np.int64)  # q ≤ 1/2: (k + 1)q ≥ 0 is finite
+    floor = ref - (_ROW_DROP + math.log(k))
+    live = _row_log_p(k, mode, log_q, log_p) >= floor
+    lo = _first_true(lambda x: _row_log_p(k, x, log_q, log_p) >= floor, np.zeros_like(mode), mode)
+    if ceiling is not None:
+        with np.errstate(over="ignore"):  # ε₀ near the float maximum: −2ε₀ = −∞, 1 − e^{−2ε₀} = 1
+            log_c = np.log(-np.expm1(-2.0 * eps0))
+        cut = _first_true(lambda x: _row_log_p(k, x, log_q, log_p) + log_c >= ceiling, np.minimum(lo, mode), mode)
+        wants_hi = live & (cut >= mode)
+    else:
+        wants_hi = live & (need > mode)
+    hi = np.full(mode.shape, m, dtype=np.int64)
+    w = np.flatnonzero(wants_hi)
+    hi[w] = _first_true(lambda x: _row_log_p(k, x, log_q[w], log_p[w]) < floor[w], mode[w] + 1,
+                        np.full(w.size, m - 1)) - 1
+    top = np.where((cut <= mode) & (cut < hi), cut, hi) if ceiling is not None else np.minimum(need, hi)
+    top = np.minimum(top, m - 1)
+    top = np.where(live, top, lo - 1)  # (not live: no row)
+    return lo, hi, top, live
+
+
 class _RRRows:
-    """k-fold ε₀-randomized response for many mechanisms of one k at once, one mechanism per column of a
-    2-D (ℓ × mechanisms) array.
+    """k-fold ε₀-randomized response for many mechanisms of one k ≤ _K_BATCH at once, one mechanism per column of
+    a 2-D table whose row r holds ℓ = lo + r of that column's window (:func:`_row_windows`).
 
     The same piecewise tables as :class:`_RRProfile` (T_j = P_j + e^{−2ε₀}T_{j−1}, D_j = D_{j−1} + (1 −
     e^{−width_j})T_j, the same closed-form solve and the same bound), with these differences:
 
-    * the cells are ℓ = 0 … ⌈k/2⌉ − 1 for every mechanism, and mechanism i keeps (P set to 0 elsewhere) the
-      terms with log P_ℓ ≥ ``log_floor[i]``, whose first and last are its window [lo_i, hi_i]: zeros before lo_i
-      leave T and D exactly 0, and nothing past hi_i is read, so a mechanism's values do not depend on the others;
+    * each column keeps only the terms with log P_ℓ ≥ floor = ref − 40 − log k, the rows lo … top of its window:
+      zeros past top (rows the wider columns of the chunk need) leave D nondecreasing and are never read, so a
+      column's values depend only on its (ε₀, k, ref) and on no other column; the terms outside the window, below
+      4e^{−40} in units of e^{ref} together (``_ROW_DROPPED``), are *added* to :meth:`bound`;
     * the pieces between lattice points all have width 2ε₀ exactly, so their δ gain is (1 − e^{−2ε₀})T_j with
-      1 − e^{−2ε₀} formed once; only the window's last piece (down to ε = 0; this includes the piece of
-      ℓ = (k − 1)/2, from ε₀ down to 0, whenever that ℓ is in the window) takes −expm1(−width) of its own width;
+      1 − e^{−2ε₀} formed once; only the window's last piece, at hi (down to ε = 0; this includes the piece of
+      ℓ = (k − 1)/2, from ε₀ down to 0, whenever that ℓ is in the window), takes −expm1(−width) of its own width;
     * log P_ℓ = (log C(k, ℓ) + ℓ log q) + (k − ℓ) log p with log C(k, ℓ) from the exact integer: three roundings
       of numbers up to S_ℓ = log C(k, ℓ) + ℓ|log q| + (k − ℓ)|log p| = 2 log C(k, ℓ) − log P_ℓ in size (log q and
       log p within 2 ulps, log C within 4), so log P_ℓ is within 10u·S_ℓ (first order; S_ℓ < 1e6 here): with
-      S = max log C + the larger of ℓ|log q| + (k − ℓ)|log p| at the window's two ends (linear in ℓ, so at least
+      S = max log C + the larger of ℓ|log q| + (k − ℓ)|log p| at ℓ = lo and ℓ = ⌈k/2⌉ − 1 (linear in ℓ, so at least
       every S_ℓ on the window; ``self.s_max``, formed from the floats, whose own error is a relative ~1e-15 of
       it), every P_ℓ is within a relative 10u·S, which :meth:`bound` adds and the solver's margin includes.
-      (Loader's form, which :class:`_RRProfile` uses, is exact at every
-      k but costs ~0.6 µs a term; at k ≤ 1000 this allowance is below 4e-12 and the direct form costs three
-      operations.)"""
+      (Loader's form, which :class:`_RRProfile` uses, is exact at every k but costs ~0.6 µs a term; at k ≤ 1000
+      this allowance is below 2e-11 and the direct form costs three operations.)"""
 
-    def __init__(self, eps0: np.ndarray, k: int, ref: np.ndarray, log_floor: np.ndarray):
-        self.eps0, self.k = eps0, k
+    def __init__(self, eps0: np.ndarray, k: int, ref: np.ndarray, lo, hi, top, live):
+        self.eps0, self.k, self.ref = eps0, k, ref
+        self.lo, self.hi, self.top, self.live = lo, hi, top, live
         self.m = m = (k + 1) // 2
         self.q, _, log_q, log_p = _binomial.flip_probabilities(eps0)
         self.log_q, self.log_p = log_q, log_p
-        ell = np.arange(m, dtype=float)[:, None]
         log_c = _log_binomial_coefficients(k)
+        # S_lo = log C(k, lo) + lo|log q| + (k − lo)|log p|: the size of the numbers that form log P_lo
+        self.s_max = log_c[np.minimum(lo, m - 1)] + (lo * -log_q + (k - lo) * -log_p)
+        width = int(np.max(top - lo + 1, initial=0))
+        self.rows = rows = max(width, 1)
+        # P_lo = e^{log P_lo − ref} from the direct form; then P_ℓ = P_{ℓ−1}·ρ_ℓ, ρ_ℓ = ((k − ℓ + 1)/ℓ)·e^{−ε₀} (the
+        # exact ratio: q/p = e^{−ε₀}), one row of cells (all mechanisms) at a time.  Past top the ratios are 1 and a
+        # column without rows starts at 1: those cells are never read, and so hold normal numbers (a subnormal
+        # operand costs a hundred times a normal one)
         with np.errstate(over="ignore", invalid="ignore"):
-            log_p_ell = (log_c[:, None] + ell * log_q) + (k - ell) * log_p
-        keep = log_p_ell >= log_floor
-        self.live = keep.any(axis=0)
-        self.lo = np.argmax(keep, axis=0)
-        self.hi = m - 1 - np.argmax(keep[::-1], axis=0)
-        # S_ℓ = log C + ℓ|log q| + (k − ℓ)|log p| on the window: its second part is linear in ℓ, largest at an end
-        ends = np.maximum(self.lo * -log_q + (k - self.lo) * -log_p, self.hi * -log_q + (k - self.hi) * -log_p)
-        self.s_max = float(log_c.max()) + ends
-        with np.errstate(over="ignore", invalid="ignore"):
-            T = np.exp(np.minimum(log_p_ell - ref, 700.0))
-        T[~keep] = 0.0  # P_ℓ below the floor: not in the tables (fewer than k such terms, each below e^{floor})
-        # in place: T_j = P_j + g T_{j−1}, then D_j = D_{j−1} + (1 − e^{−width_j})T_j, one row of cells (all
-        # mechanisms) at a time; past a column's hi, T and D go on (D stays nondecreasing) but are never read
+            P = np.empty((rows, eps0.size))
+            P[0] = np.exp(np.minimum(_row_log_p(k, np.minimum(lo, m - 1), log_q, log_p) - ref, 700.0))
+            P[0, top < lo] = 1.0
+            ell = lo[None, :] + np.arange(1, rows)[:, None]
+            ratio = _step_ratios(k, rows)[np.where(ell <= top, ell, m)]
+            ratio *= np.exp(-eps0)
+            ratio[ell > top] = 1.0
+            few = eps0.size <= _FEW_COLUMNS  # a few long columns: the same products and sums, in C per column
+            if few:
+                for i in range(eps0.size):
+                    P[1:, i] = ratio[:, i]
+                    np.cumprod(P[:, i], out=P[:, i])
+            else:
+                for j in range(1, rows):
+                    np.multiply(P[j - 1], ratio[j - 1], out=P[j])
+            np.minimum(P, math.exp(700.0), out=P)  # (terms above e^{700}, past every target, are capped there)
+        T = P
+        # every cell from lo to top is kept (a term of the window a hair below the floor by rounding only adds a
+        # true term); past top the cells hold other terms, which leave D nondecreasing and are never read
         with np.errstate(over="ignore", invalid="ignore"):  # terms capped at e^{700} above every target may add to ∞
             g, c = np.exp(-2.0 * eps0), -np.expm1(-2.0 * eps0)
-            few = eps0.size <= _FEW_COLUMNS  # a few long columns: the same recurrence and sums, in C per column
             if few:
                 for i in range(eps0.size):
                     T[:, i] = lfilter([1.0], [1.0, -g[i]], T[:, i])
             else:
-                for j in range(1, m):
-                    T[j] += g * T[j - 1]
+                step = np.empty(eps0.size)
+                for j in range(1, rows):  # T_j = P_j + g T_{j−1}
+                    np.multiply(T[j - 1], g, out=step)
+                    T[j] += step
             D = c * T
-            cols = np.arange(eps0.size)
-            D[self.hi, cols] = self._width(self.hi, cols) * T[self.hi, cols]
+            last_piece = np.flatnonzero(hi <= top)  # the window's last piece is a row of the table
+            r_hi = hi[last_piece] - lo[last_piece]
+            D[r_hi, last_piece] = self._width(hi[last_piece], last_piece) * T[r_hi, last_piece]
             if few:
                 D = np.cumsum(D, axis=0)
             else:
-                for j in range(1, m):
+                for j in range(1, rows):  # D_j = D_{j−1} + (1 − e^{−width_j})T_j
                     D[j] += D[j - 1]
         self.T, self.D = T, D
 
@@ -465,49 +561,63 @@ class _RRRows:
         """:meth:`_RRProfile.solve` for one target per mechanism (``cols`` indexes them, ``log_target`` in their
         units); the same formulas element by element."""
         t = np.exp(log_target)
-        # the first cell with D_j ≥ t, by bisection (D is a cumulative sum of terms ≥ 0: nondecreasing along ℓ)
-        j, top = np.zeros(t.shape, dtype=np.int64), np.full(t.shape, self.m, dtype=np.int64)
-        for _ in range(self.m.bit_length()):
-            mid = (j + top) // 2
-            below = self.D[np.minimum(mid, self.m - 1), cols] < t
-            j, top = np.where(below, mid + 1, j), np.where(below, top, mid)
+        # the first row with D ≥ t, by bisection (D is a cumulative sum of terms ≥ 0: nondecreasing down a column)
+        r, stop = np.zeros(t.shape, dtype=np.int64), np.full(t.shape, self.rows, dtype=np.int64)
+        for _ in range(self.rows.bit_length()):
+            mid = (r + stop) // 2
+            below = self.D[np.minimum(mid, self.rows - 1), cols] < t
+            r, stop = np.where(below, mid + 1, r), np.where(below, stop, mid)
         out = np.zeros(t.shape)
-        on = self.live[cols] & (j <= self.hi[cols])  # past the window: δ_RR(0) ≤ target, ε = 0
-        c, j, t = cols[on], j[on], t[on]
-        D_j = self.D[j, c]
-        D_prev = np.where(j > 0, self.D[np.maximum(j - 1, 0), c], 0.0)
-        T_j = self.T[j, c]
+        j = self.lo[cols] + r
+        # past the window (top = hi: it is not cut): δ_RR(0) ≤ target up to the dropped terms, ε = 0 (checked)
+        on = self.live[cols] & (j <= self.top[cols])
+        c, r, j, t = cols[on], r[on], j[on], t[on]
+        D_j = self.D[r, c]
+        D_prev = np.where(r > 0, self.D[np.maximum(r - 1, 0), c], 0.0)
+        T_j = self.T[r, c]
         up, low, wid = self._edges(j, c)
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             C_j = T_j * np.exp(-wid)
-            near_lower = D_j - t <= t - D_prev
+            # (C_j = 0: the window's last piece is wider than the float range of e^{−width}; the upper form holds)
+            near_lower = (D_j - t <= t - D_prev) & (C_j > 0.0)
             eps = np.where(near_lower, low + np.log1p((D_j - t) / C_j), up + np.log1p(-(t - D_prev) / T_j))
         eps = np.where(np.isnan(eps), up, eps)  # (not reached: the chosen branch is finite) the safe end
         out[on] = np.minimum(np.maximum(eps, low), up)
         return out
 
     def bound(self, cols: np.ndarray, eps: np.ndarray, last: np.ndarray) -> np.ndarray:
-        """:meth:`_RRProfile.bound` for one ε per mechanism, given the last active ℓ (the largest with L_ℓ > ε,
-        found with the exact lattice gap; ≥ 0): on its piece, clipped to the window's last, δ_RR(ε) = D_{j−1} +
-        T_j(1 − e^{ε−L_j}), raised by the rounding of the sums ((3(j + 1) + 808)u relative, (6(j + 1) + 8)·2⁻¹⁰⁷⁴
-        absolute, j counted from ℓ = 0, at least the count in the window) and by the direct form's 10u·S."""
+        """An upper bound on log δ_RR(ε) in units of e^{ref} for one ε per mechanism, given the last active ℓ (the
+        largest with L_ℓ > ε, found with the exact lattice gap; ≥ 0): on its piece j = min(last, hi),
+        δ_RR(ε) = D_{j−1} + T_j(1 − e^{ε−L_j}) over the window, raised by the rounding of the sums ((3(r + 1) + 808)u
+        relative and (6(r + 1) + 8)·2⁻¹⁰⁷⁴ absolute for sums of r + 1 terms, r = j − lo; each term e^{log P − ref}
+        within 808u, |log P − ref| ≤ 800) and by the direct form's 10u·S, with the dropped terms (``_ROW_DROPPED``)
+        added.  Where every active term is below the window (j < lo, or no term above the floor) only the dropped
+        terms remain.  (j > top is not reached: the solver's ε lies at or below the piece it was solved on, and
+        optimal_delta's columns reach every entry's last; there the bound is δ_RR ≤ 1.)"""
         j = np.minimum(last, self.hi[cols]).astype(np.int64)
-        out = np.full(eps.shape, -np.inf)
-        on = self.live[cols] & (j >= self.lo[cols])
+        out = np.full(eps.shape, math.log(_ROW_DROPPED))  # nothing in the window is active
+        out[j > self.top[cols]] = -self.ref[cols[j > self.top[cols]]]  # (not reached) δ_RR ≤ 1
+        on = self.live[cols] & (j >= self.lo[cols]) & (j <= self.top[cols])
         c, jj = cols[on], j[on]
+        r = jj - self.lo[c]
         gap = _lattice_gap(eps[on], self.eps0[c], self.k - 2.0 * jj)
         with np.errstate(divide="ignore"):
-            value = np.where(jj > 0, self.D[np.maximum(jj - 1, 0), c], 0.0) + self.T[jj, c] * -np.expm1(gap)
-            value = value * (1.0 + (3.0 * (jj + 1) + 808.0) * _U) + (6.0 * (jj + 1) + 8.0) * 2.0**-1074
-            out[on] = np.log(value) + 10.0 * _U * self.s_max[c]
+            value = np.where(r > 0, self.D[np.maximum(r - 1, 0), c], 0.0) + self.T[r, c] * -np.expm1(gap)
+            value = value * (1.0 + (3.0 * (r + 1) + 808.0) * _U) + (6.0 * (r + 1) + 8.0) * 2.0**-1074
+            out[on] = np.log(value + _ROW_DROPPED) + 10.0 * _U * self.s_max[c]
         return out
 
 
-def _chunks(n: int, k: int):
-    """Row slices of at most _BATCH_CELLS cells for mechanisms of this k (memory stays bounded)."""
-    step = max(1, _BATCH_CELLS // ((k + 1) // 2))
-    for start in range(0, n, step):
-        yield slice(start, min(start + step, n))
+def _row_chunks(width: np.ndarray):
+    """Column slices of at most _BATCH_CELLS cells (memory stays bounded), for columns sorted by ``width`` (rows
+    each; ascending), so that a chunk's table is as tall as its widest column and no taller than needed."""
+    n, start = width.size, 0
+    while start < n:
+        count = max(1, _BATCH_CELLS // max(int(width[min(start + _BATCH_CELLS, n) - 1]), 1))
+        while count > 1 and int(width[min(start + count, n) - 1]) * count > _BATCH_CELLS:
+            count = max(1, _BATCH_CELLS // max(int(width[min(start + count, n) - 1]), 1))
+        yield slice(start, min(start + count, n))
+        start += count
 
 
 def _last_active(eps: np.ndarray, eps0, k):
@@ -520,46 +630,76 @@ def _last_active(eps: np.ndarray, eps0, k):
     return np.minimum(np.where(gap_hit, last - 1, last), (k + 1) // 2 - 1)
 
 
-def _rows_scale(k: int, last: np.ndarray, q: np.ndarray, log_q: np.ndarray, log_p: np.ndarray) -> np.ndarray:
-    """The scale ref = 64·⌊log P_ℓ*/64⌋ of :func:`_optimal_log_rr` (ℓ* = min(last active ℓ, mode); last ≥ 0), with
-    log P from the direct form of ``_RRRows`` (q, log q, log p per entry, from
-    :func:`~dpsemantics._binomial.flip_probabilities`)."""
-    top = np.minimum(last, np.minimum(((k + 1) * q).astype(np.int64), k)).astype(np.int64)
-    log_top = (_log_binomial_coefficients(k)[top] + top * log_q) + (k - top) * log_p
-    return _GROUP_SPAN * np.floor(log_top / _GROUP_SPAN)
-
-
-def _columns(eps0: np.ndarray, ref: np.ndarray, k: int):
-    """The distinct (ε₀, ref) pairs among the entries — one column of ``_RRRows`` each, whatever the number
-    of entries that share it (one mechanism with 10⁶ values of δ is one column per scale) — in chunks of at most
-    _BATCH_CELLS cells.  Yields (entries, their column within the chunk, the chunk's ε₀ and ref per column)."""
-    order = np.lexsort((ref, eps0))  # one sort: the entries of a column are adjacent
+def _columns(eps0: np.ndarray, ref: np.ndarray):
+    """The distinct (ε₀, ref) pairs among the entries — one column of ``_RRRows`` each, whatever the number of
+    entries that share it (one mechanism with 10⁶ values of δ is one column per scale).  Returns (the entries in
+    column order, the column of each, the first entry of each column)."""
+    order = np.argsort(eps0, kind="stable")
+    se = eps0[order]
+    if np.any(se[1:] == se[:-1]):  # a mechanism with several entries: by (ε₀, ref), so a column's are adjacent
+        order = np.lexsort((ref, eps0))
     se, sr = eps0[order], ref[order]
     new = np.ones(order.size, dtype=bool)
     new[1:] = (se[1:] != se[:-1]) | (sr[1:] != sr[:-1])
-    column = np.cumsum(new) - 1  # the column of each entry, in sorted order
-    first = order[new]
-    for part in _chunks(first.size, k):
-        lo, hi = np.searchsorted(column, [part.start, part.stop])
-        yield order[lo:hi], column[lo:hi] - part.start, eps0[first[part]], ref[first[part]]
+    return order, np.cumsum(new) - 1, order[new]
+
+
+def _tables(eps0: np.ndarray, k: int, ref: np.ndarray, column: np.ndarray, windows):
+    """The chunks of ``_RRRows`` for columns (ε₀, ref) with their ``windows`` (:func:`_row_windows`), widest last;
+    yields (the chunk's tables, the entries' positions in ``column`` order it serves, their column in the chunk)."""
+    lo, hi, top, live = windows
+    width = np.maximum(top - lo + 1, 0)
+    by_width = np.argsort(width, kind="stable")
+    place = np.empty_like(by_width)
+    place[by_width] = np.arange(by_width.size)  # a column's position in width order
+    entry_place = place[column]
+    order = np.argsort(entry_place, kind="stable")
+    bounds = np.searchsorted(entry_place[order], np.arange(by_width.size + 1))
+    for part in _row_chunks(width[by_width]):
+        cols = by_width[part]
+        rows = _RRRows(eps0[cols], k, ref[cols], lo[cols], hi[cols], top[cols], live[cols])
+        members = order[bounds[part.start]:bounds[part.stop]]
+        yield rows, members, entry_place[members] - part.start
+
+
+def _level(eps: np.ndarray, eps0: np.ndarray, k: int, last: np.ndarray) -> np.ndarray:
+    """log of a lower bound on δ_RR(ε) (last ≥ 0, the last active ℓ), in the direct form: with ℓ' = min(M, last − 1)
+    (M the mode), δ_RR(ε) ≥ P_ℓ'(1 − e^{ε − L_ℓ'}) ≥ (1 − e^{−2ε₀})P_ℓ' (ε < L_last ≤ L_ℓ' − 2ε₀) and δ_RR(ε) ≥
+    P_last(1 − e^{ε − L_last}); the latter's factor is taken at least e^{−500} (a level above δ_RR only raises the
+    floor: the dropped terms, added to the bound, are then larger than they need be, never missed)."""
+    q, _, log_q, log_p = _binomial.flip_probabilities(eps0)
+    m = (k + 1) // 2
+    mode = np.minimum(np.floor((k + 1) * q), m - 1).astype(np.int64)
+    last = last.astype(np.int64)
+    prev = np.minimum(mode, np.maximum(last - 1, 0))
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        below = np.where(last >= 1, _row_log_p(k, prev, log_q, log_p) + np.log(-np.expm1(-2.0 * eps0)), -np.inf)
+        gap = _lattice_gap(eps, eps0, k - 2.0 * last)
+        at = _row_log_p(k, last, log_q, log_p) + np.maximum(np.log(-np.expm1(gap)), -500.0)
+    return np.maximum(below, at)
 
 
 def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: int) -> np.ndarray:
-    """:func:`_optimal_log_rr` for many mechanisms of one k ≤ _K_BATCH (1-d arrays ε, ε₀ > 0): each entry's scale
-    is ref = 64·⌊log P_ℓ*/64⌋ (:func:`_rows_scale`) and its column of ``_RRRows`` (one per distinct (ε₀, ref))
-    holds every term above e^{ref − 800}; the value is :meth:`_RRRows.bound`.  A column's values depend only on its
-    (ε₀, k, ref), so an entry gets the same bits whatever else is in the call."""
+    """:func:`_optimal_log_rr` for many mechanisms of one k ≤ _K_BATCH (1-d arrays ε, ε₀ > 0): each entry's scale is
+    ref = 4·⌊level/4⌋ (:func:`_level`, a lower bound on log δ_RR(ε)), and its column of ``_RRRows`` (one per distinct
+    (ε₀, ref)) holds every term above e^{ref − 40 − log k} up to the largest last active ℓ of its entries; the value
+    is :meth:`_RRRows.bound`, the dropped terms added.  A column's cells depend only on its (ε₀, k, ref), and an
+    entry reads only the rows up to its own last active ℓ, so an entry gets the same bits whatever else is in the
+    call."""
     out = np.full(eps.shape, -np.inf)
     last = _last_active(eps, eps0, k)
     live = np.flatnonzero(last >= 0)
     if live.size == 0:
         return out
-    q, _, log_q, log_p = _binomial.flip_probabilities(eps0[live])
-    ref = _rows_scale(k, last[live], q, log_q, log_p)
-    for entries, col, e0, r in _columns(eps0[live], ref, k):
-        rows = _RRRows(e0, k, r, r - 800.0)
-        idx = live[entries]
-        out[idx] = rows.bound(col, eps[idx], last[idx]) + r[col]
+    e, e0, la = eps[live], eps0[live], last[live]
+    ref = _ROW_SPAN * np.floor(_level(e, e0, k, la) / _ROW_SPAN)
+    order, column, first = _columns(e0, ref)
+    need = np.zeros(first.size, dtype=np.int64)
+    np.maximum.at(need, column, la[order].astype(np.int64))
+    windows = _row_windows(e0[first], k, ref[first], need=need)
+    for rows, members, cols in _tables(e0[first], k, ref[first], column, windows):
+        idx = order[members]
+        out[live[idx]] = rows.bound(cols, e[idx], la[idx]) + rows.ref[cols]
     return out
 
 
@@ -768,38 +908,33 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
 
 
 def _rows_epsilons(eps0: np.ndarray, k: int, log_t: np.ndarray) -> np.ndarray:
-    """The loop of :func:`_optimal_epsilons` for many mechanisms of one k ≤ _K_BATCH, one column of
-    ``_RRRows`` per distinct (ε₀, ref), ref = 64·⌊log target/64⌋, with floor ref − 800 (the floor of
-    :func:`_rows_log_rr`, so that where optimal_delta's scale at the ε found is the same ref, its bound is read
-    off these very tables).  Each entry is solved below its target by the margin (with the direct form's
-    allowance 10u·S) and as much again, rounded up 4 ulps and checked by optimal_delta's own bound
-    (:func:`_rows_log_rr`'s value); failing entries are solved again with the extra margin doubled.  A column
-    with no term above its floor has δ_RR(0) ≤ m·e^{floor} < target: ε = 0."""
+    """The loop of :func:`_optimal_epsilons` for many mechanisms of one k ≤ _K_BATCH, one column of ``_RRRows`` per
+    distinct (ε₀, ref), ref = 4·⌊log target/4⌋, cut above the piece that can hold any target of the column
+    (:func:`_row_windows`' ceiling).  Each entry is solved below its target by the margin (with the direct form's
+    allowance 10u·S) and as much again, rounded up 4 ulps and checked by the upper bound of these tables at the ε
+    found (:meth:`_RRRows.bound`, the dropped terms added: an upper bound on the exact δ_RR); failing entries are
+    solved again with the extra margin doubled.  A column with no term above its floor has δ_RR(0) below the dropped
+    terms' bound: ε = 0, checked like the others."""
     out = np.zeros(eps0.shape)
     margin = _evaluation_margin(k)
-    ref = _GROUP_SPAN * np.floor(log_t / _GROUP_SPAN)
-    for entries, col, e0, r in _columns(eps0, ref, k):
-        rows = _RRRows(e0, k, r, r - 800.0)
-        target = log_t[entries] - r[col]
+    ref = _ROW_SPAN * np.floor(log_t / _ROW_SPAN)
+    order, column, first = _columns(eps0, ref)
+    windows = _row_windows(eps0[first], k, ref[first], ceiling=ref[first] + _ROW_SPAN + 1.0)
+    for rows, members, cols in _tables(eps0[first], k, ref[first], column, windows):
+        entries = order[members]
+        target = log_t[entries] - rows.ref[cols]
         eps = np.zeros(entries.shape)
-        lead = margin + 10.0 * _U * rows.s_max[col]
+        lead = margin + 10.0 * _U * rows.s_max[cols]
         slack = lead.copy()
-        todo = np.flatnonzero(rows.live[col])
+        todo = np.arange(entries.size)
         for _ in range(60):
-            c = col[todo]
+            c = cols[todo]
             e = np.atleast_1d(_rounding.up(rows.solve(c, target[todo] - lead[todo] - slack[todo]), 4))
-            # the check is optimal_delta's own bound at e: on these tables where its scale is this ref
             log_rr = np.full(e.shape, -np.inf)
-            last = _last_active(e, e0[c], k)
-            live = np.flatnonzero(last >= 0)
-            same = np.zeros(e.shape, dtype=bool)
-            cl = c[live]
-            same[live] = _rows_scale(k, last[live], rows.q[cl], rows.log_q[cl], rows.log_p[cl]) == r[cl]
-            here = np.flatnonzero(same)
-            log_rr[here] = rows.bound(c[here], e[here], last[here]) + r[c[here]]
-            other = np.flatnonzero(~same)
-            log_rr[other] = _rows_log_rr(e[other], e0[c[other]], k)
-            ok = np.isinf(e) | (log_rr - r[c] + margin <= target[todo])
+            last = _last_active(e, rows.eps0[c], k)
+            live = np.flatnonzero(last >= 0)  # (no loss above ε: δ_RR = 0)
+            log_rr[live] = rows.bound(c[live], e[live], last[live])
+            ok = np.isinf(e) | (log_rr + margin <= target[todo])
             eps[todo[ok]] = e[ok]
             todo = todo[~ok]
             if todo.size == 0:
