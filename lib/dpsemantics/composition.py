@@ -372,9 +372,9 @@ def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int, profiles: dict | None 
 _K_BATCH = 1000  # up to here a mechanism's profile is one column of a 2-D (ℓ × mechanisms) table
 _BATCH_CELLS = 2**19  # cells per chunk of a table (memory: a few arrays of 4 MB)
 _ROW_SPAN = 4.0  # a column's scale: ref = 4·⌊level/4⌋ (level: log of the target, or of a lower bound on δ_RR(ε))
-_ROW_DROP = 40.0  # a column keeps the terms above e^{floor}, floor = ref − 40 − log k
+_ROW_DROP = 33.0  # a column keeps the terms above e^{floor}, floor = ref − 33 − log k
 # the terms it drops, in units of e^{ref}: fewer than ⌈k/2⌉ ≤ k, each below e^{floor} (to within the rounding of
-# log P, a relative 1e-11 at most, allowed as a factor 2; and 2 for ⌈k/2⌉/k ≤ 1 at k = 1): below 4e^{−40}
+# log P, a relative 1e-11 at most, allowed as a factor 2; and 2 for ⌈k/2⌉/k ≤ 1 at k = 1): below 4e^{−33}
 _ROW_DROPPED = 4.0 * math.exp(-_ROW_DROP)
 # up to this many columns, P, T and D are formed per column by cumprod, lfilter and cumsum: y_j = y_{j−1}·x_j,
 # y_j = x_j + g·y_{j−1} and y_j = y_{j−1} + x_j evaluated in the same order, with the same roundings, as the
@@ -427,13 +427,13 @@ def _first_true(pred, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
 def _row_windows(eps0: np.ndarray, k: int, ref: np.ndarray, *, ceiling=None, need=None):
     """The window of each column of :class:`_RRRows` (ε₀ > 0 and scale ref per column): ``(lo, hi, top, live)``.
 
-    The column keeps the terms with log P_ℓ ≥ floor = ref − 40 − log k.  log P is concave in ℓ (the binomial law is
+    The column keeps the terms with log P_ℓ ≥ floor = ref − 33 − log k.  log P is concave in ℓ (the binomial law is
     log-concave), increasing up to the mode M = ⌊(k + 1)q⌋ and decreasing after it, so those terms are the ℓ of one
     interval [lo, hi] of [0, ⌈k/2⌉ − 1], found by bisection on either side of M (``live``: M's term is above the
     floor; float noise at the floor, a relative 1e-11 of log P, is allowed for in ``_ROW_DROPPED``).  The table
     holds the rows lo … top only:
 
-    * ``ceiling`` (the solver, every target of the column below e^{ceiling − 1}): top is the first ℓ ≥ lo with
+    * ``ceiling`` (the solver, every target of the column below e^{ceiling}·(1 − 1e-6)): top is the first ℓ ≥ lo with
       log P_ℓ + log(1 − e^{−2ε₀}) ≥ ceiling, if that is below hi.  Then D_top ≥ (1 − e^{−2ε₀})T_top ≥ (1 −
       e^{−2ε₀})P_top ≥ e^{ceiling} exceeds every target, so the piece that holds the answer — and every ℓ active
       at the ε found — lies at or below top; the rows past it are never needed.  Else top = hi.
@@ -472,10 +472,10 @@ class _RRRows:
     The same piecewise tables as :class:`_RRProfile` (T_j = P_j + e^{−2ε₀}T_{j−1}, D_j = D_{j−1} + (1 −
     e^{−width_j})T_j, the same closed-form solve and the same bound), with these differences:
 
-    * each column keeps only the terms with log P_ℓ ≥ floor = ref − 40 − log k, the rows lo … top of its window:
+    * each column keeps only the terms with log P_ℓ ≥ floor = ref − 33 − log k, the rows lo … top of its window:
       zeros past top (rows the wider columns of the chunk need) leave D nondecreasing and are never read, so a
       column's values depend only on its (ε₀, k, ref) and on no other column; the terms outside the window, below
-      4e^{−40} in units of e^{ref} together (``_ROW_DROPPED``), are *added* to :meth:`bound`;
+      4e^{−33} in units of e^{ref} together (``_ROW_DROPPED``), are *added* to :meth:`bound`;
     * the pieces between lattice points all have width 2ε₀ exactly, so their δ gain is (1 − e^{−2ε₀})T_j with
       1 − e^{−2ε₀} formed once; only the window's last piece, at hi (down to ε = 0; this includes the piece of
       ℓ = (k − 1)/2, from ε₀ down to 0, whenever that ℓ is in the window), takes −expm1(−width) of its own width;
@@ -500,17 +500,15 @@ class _RRRows:
         width = int(np.max(top - lo + 1, initial=0))
         self.rows = rows = max(width, 1)
         # P_lo = e^{log P_lo − ref} from the direct form; then P_ℓ = P_{ℓ−1}·ρ_ℓ, ρ_ℓ = ((k − ℓ + 1)/ℓ)·e^{−ε₀} (the
-        # exact ratio: q/p = e^{−ε₀}), one row of cells (all mechanisms) at a time.  Past top the ratios are 1 and a
-        # column without rows starts at 1: those cells are never read, and so hold normal numbers (a subnormal
-        # operand costs a hundred times a normal one)
-        with np.errstate(over="ignore", invalid="ignore"):
+        # exact ratio: q/p = e^{−ε₀}), one row of cells (all mechanisms) at a time.  The cells past a column's top
+        # (a few rows: the chunk's columns are about as wide as each other) are never read; a column without rows
+        # starts at 1, so that its cells hold normal numbers (a subnormal operand costs a hundred normal ones)
+        with np.errstate(over="ignore", invalid="ignore", under="ignore"):
             P = np.empty((rows, eps0.size))
             P[0] = np.exp(np.minimum(_row_log_p(k, np.minimum(lo, m - 1), log_q, log_p) - ref, 700.0))
             P[0, top < lo] = 1.0
-            ell = lo[None, :] + np.arange(1, rows)[:, None]
-            ratio = _step_ratios(k, rows)[np.where(ell <= top, ell, m)]
+            ratio = _step_ratios(k, rows)[lo[None, :] + np.arange(1, rows)[:, None]]
             ratio *= np.exp(-eps0)
-            ratio[ell > top] = 1.0
             few = eps0.size <= _FEW_COLUMNS  # a few long columns: the same products and sums, in C per column
             if few:
                 for i in range(eps0.size):
@@ -603,7 +601,7 @@ class _RRRows:
         gap = _lattice_gap(eps[on], self.eps0[c], self.k - 2.0 * jj)
         with np.errstate(divide="ignore"):
             value = np.where(r > 0, self.D[np.maximum(r - 1, 0), c], 0.0) + self.T[r, c] * -np.expm1(gap)
-            value = value * (1.0 + (3.0 * (r + 1) + 808.0) * _U) + (6.0 * (r + 1) + 8.0) * 2.0**-1074
+            value = value * (1.0 + (8.0 * (r + 1) + 808.0) * _U) + (6.0 * (r + 1) + 8.0) * 2.0**-1074
             out[on] = np.log(value + _ROW_DROPPED) + 10.0 * _U * self.s_max[c]
         return out
 
@@ -649,17 +647,15 @@ def _tables(eps0: np.ndarray, k: int, ref: np.ndarray, column: np.ndarray, windo
     yields (the chunk's tables, the entries' positions in ``column`` order it serves, their column in the chunk)."""
     lo, hi, top, live = windows
     width = np.maximum(top - lo + 1, 0)
-    by_width = np.argsort(width, kind="stable")
-    place = np.empty_like(by_width)
-    place[by_width] = np.arange(by_width.size)  # a column's position in width order
-    entry_place = place[column]
-    order = np.argsort(entry_place, kind="stable")
-    bounds = np.searchsorted(entry_place[order], np.arange(by_width.size + 1))
+    by_width = np.argsort(width.astype(np.int16), kind="stable")  # (a radix sort: widths are below 2¹⁵)
+    starts = np.searchsorted(column, np.arange(width.size + 1))  # a column's entries: starts[c] … starts[c + 1] − 1
     for part in _row_chunks(width[by_width]):
         cols = by_width[part]
         rows = _RRRows(eps0[cols], k, ref[cols], lo[cols], hi[cols], top[cols], live[cols])
-        members = order[bounds[part.start]:bounds[part.stop]]
-        yield rows, members, entry_place[members] - part.start
+        count = starts[cols + 1] - starts[cols]
+        within = np.repeat(np.arange(cols.size), count)  # each member's column in the chunk
+        members = starts[cols][within] + (np.arange(within.size) - (np.cumsum(count) - count)[within])
+        yield rows, members, within
 
 
 def _level(eps: np.ndarray, eps0: np.ndarray, k: int, last: np.ndarray) -> np.ndarray:
@@ -682,7 +678,7 @@ def _level(eps: np.ndarray, eps0: np.ndarray, k: int, last: np.ndarray) -> np.nd
 def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: int) -> np.ndarray:
     """:func:`_optimal_log_rr` for many mechanisms of one k ≤ _K_BATCH (1-d arrays ε, ε₀ > 0): each entry's scale is
     ref = 4·⌊level/4⌋ (:func:`_level`, a lower bound on log δ_RR(ε)), and its column of ``_RRRows`` (one per distinct
-    (ε₀, ref)) holds every term above e^{ref − 40 − log k} up to the largest last active ℓ of its entries; the value
+    (ε₀, ref)) holds every term above e^{ref − 33 − log k} up to the largest last active ℓ of its entries; the value
     is :meth:`_RRRows.bound`, the dropped terms added.  A column's cells depend only on its (ε₀, k, ref), and an
     entry reads only the rows up to its own last active ℓ, so an entry gets the same bits whatever else is in the
     call."""
@@ -919,7 +915,11 @@ def _rows_epsilons(eps0: np.ndarray, k: int, log_t: np.ndarray) -> np.ndarray:
     margin = _evaluation_margin(k)
     ref = _ROW_SPAN * np.floor(log_t / _ROW_SPAN)
     order, column, first = _columns(eps0, ref)
-    windows = _row_windows(eps0[first], k, ref[first], ceiling=ref[first] + _ROW_SPAN + 1.0)
+    # a column's tables reach up to the piece that holds its largest target (the rows below any row are the same
+    # whatever the table's extent, so an entry's answer does not depend on the column's other entries)
+    ceiling = np.full(first.size, -np.inf)
+    np.maximum.at(ceiling, column, log_t[order])
+    windows = _row_windows(eps0[first], k, ref[first], ceiling=ceiling + 1e-6)
     for rows, members, cols in _tables(eps0[first], k, ref[first], column, windows):
         entries = order[members]
         target = log_t[entries] - rows.ref[cols]
