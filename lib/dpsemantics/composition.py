@@ -440,29 +440,33 @@ def _row_windows(eps0: np.ndarray, k: int, ref: np.ndarray, *, ceiling=None, nee
     * ``need`` (optimal_delta: the largest last active ℓ among the column's entries): top = min(need, hi).
 
     hi is found only where it can matter (top may reach M); elsewhere it is given as ⌈k/2⌉, past every row, which
-    is then at least the true hi and above top (no row of the table is the window's last piece)."""
+    is then at least the true hi and above top (no row of the table is the window's last piece).  The bisections
+    test log P in the form log C(k, ℓ) + ℓ(log q − log p) + k log p (three operations), which differs from the
+    direct form by rounding only, a relative 1e-11 of S at most: allowed for in ``_ROW_DROPPED`` at the floor, and
+    by the ceiling's factor 1 + 1e-6.  Also returns (log q, log p) per column, for :class:`_RRRows`."""
     m = (k + 1) // 2
     q, _, log_q, log_p = _binomial.flip_probabilities(eps0)
-    with np.errstate(invalid="ignore"):
+    log_c = _log_binomial_coefficients(k)
+    with np.errstate(over="ignore", invalid="ignore"):  # ε₀ near the float maximum: −2ε₀ = −∞, 1 − e^{−2ε₀} = 1
         mode = np.minimum(np.floor((k + 1) * q), m - 1).astype(np.int64)  # q ≤ 1/2: (k + 1)q ≥ 0 is finite
-    floor = ref - (_ROW_DROP + math.log(k))
-    live = _row_log_p(k, mode, log_q, log_p) >= floor
-    lo = _first_true(lambda x: _row_log_p(k, x, log_q, log_p) >= floor, np.zeros_like(mode), mode)
-    if ceiling is not None:
-        with np.errstate(over="ignore"):  # ε₀ near the float maximum: −2ε₀ = −∞, 1 − e^{−2ε₀} = 1
-            log_c = np.log(-np.expm1(-2.0 * eps0))
-        cut = _first_true(lambda x: _row_log_p(k, x, log_q, log_p) + log_c >= ceiling, np.minimum(lo, mode), mode)
-        wants_hi = live & (cut >= mode)
-    else:
-        wants_hi = live & (need > mode)
-    hi = np.full(mode.shape, m, dtype=np.int64)
-    w = np.flatnonzero(wants_hi)
-    hi[w] = _first_true(lambda x: _row_log_p(k, x, log_q[w], log_p[w]) < floor[w], mode[w] + 1,
-                        np.full(w.size, m - 1)) - 1
+        slope, base = log_q - log_p, k * log_p
+        floor = ref - (_ROW_DROP + math.log(k)) - base  # the tests compare log C + ℓ·slope with floor − base
+        live = log_c[mode] + mode * slope >= floor
+        lo = _first_true(lambda x: log_c[x] + x * slope >= floor, np.zeros_like(mode), mode)
+        if ceiling is not None:
+            rise = ceiling - base - np.log(-np.expm1(-2.0 * eps0))
+            cut = _first_true(lambda x: log_c[x] + x * slope >= rise, np.minimum(lo, mode), mode)
+            wants_hi = live & (cut >= mode)
+        else:
+            wants_hi = live & (need > mode)
+        hi = np.full(mode.shape, m, dtype=np.int64)
+        w = np.flatnonzero(wants_hi)
+        sw, fw = slope[w], floor[w]
+        hi[w] = _first_true(lambda x: log_c[x] + x * sw < fw, mode[w] + 1, np.full(w.size, m - 1)) - 1
     top = np.where((cut <= mode) & (cut < hi), cut, hi) if ceiling is not None else np.minimum(need, hi)
     top = np.minimum(top, m - 1)
     top = np.where(live, top, lo - 1)  # (not live: no row)
-    return lo, hi, top, live
+    return lo, hi, top, live, log_q, log_p
 
 
 class _RRRows:
@@ -488,12 +492,10 @@ class _RRRows:
       (Loader's form, which :class:`_RRProfile` uses, is exact at every k but costs ~0.6 µs a term; at k ≤ 1000
       this allowance is below 2e-11 and the direct form costs three operations.)"""
 
-    def __init__(self, eps0: np.ndarray, k: int, ref: np.ndarray, lo, hi, top, live):
+    def __init__(self, eps0: np.ndarray, k: int, ref: np.ndarray, lo, hi, top, live, log_q, log_p):
         self.eps0, self.k, self.ref = eps0, k, ref
         self.lo, self.hi, self.top, self.live = lo, hi, top, live
         self.m = m = (k + 1) // 2
-        self.q, _, log_q, log_p = _binomial.flip_probabilities(eps0)
-        self.log_q, self.log_p = log_q, log_p
         log_c = _log_binomial_coefficients(k)
         # S_lo = log C(k, lo) + lo|log q| + (k − lo)|log p|: the size of the numbers that form log P_lo
         self.s_max = log_c[np.minimum(lo, m - 1)] + (lo * -log_q + (k - lo) * -log_p)
@@ -632,7 +634,7 @@ def _columns(eps0: np.ndarray, ref: np.ndarray):
     """The distinct (ε₀, ref) pairs among the entries — one column of ``_RRRows`` each, whatever the number of
     entries that share it (one mechanism with 10⁶ values of δ is one column per scale).  Returns (the entries in
     column order, the column of each, the first entry of each column)."""
-    order = np.argsort(eps0, kind="stable")
+    order = np.argsort(eps0)
     se = eps0[order]
     if np.any(se[1:] == se[:-1]):  # a mechanism with several entries: by (ε₀, ref), so a column's are adjacent
         order = np.lexsort((ref, eps0))
@@ -645,13 +647,13 @@ def _columns(eps0: np.ndarray, ref: np.ndarray):
 def _tables(eps0: np.ndarray, k: int, ref: np.ndarray, column: np.ndarray, windows):
     """The chunks of ``_RRRows`` for columns (ε₀, ref) with their ``windows`` (:func:`_row_windows`), widest last;
     yields (the chunk's tables, the entries' positions in ``column`` order it serves, their column in the chunk)."""
-    lo, hi, top, live = windows
+    lo, top = windows[0], windows[2]
     width = np.maximum(top - lo + 1, 0)
     by_width = np.argsort(width.astype(np.int16), kind="stable")  # (a radix sort: widths are below 2¹⁵)
     starts = np.searchsorted(column, np.arange(width.size + 1))  # a column's entries: starts[c] … starts[c + 1] − 1
     for part in _row_chunks(width[by_width]):
         cols = by_width[part]
-        rows = _RRRows(eps0[cols], k, ref[cols], lo[cols], hi[cols], top[cols], live[cols])
+        rows = _RRRows(eps0[cols], k, ref[cols], *(w[cols] for w in windows))
         count = starts[cols + 1] - starts[cols]
         within = np.repeat(np.arange(cols.size), count)  # each member's column in the chunk
         members = starts[cols][within] + (np.arange(within.size) - (np.cumsum(count) - count)[within])
@@ -917,8 +919,11 @@ def _rows_epsilons(eps0: np.ndarray, k: int, log_t: np.ndarray) -> np.ndarray:
     order, column, first = _columns(eps0, ref)
     # a column's tables reach up to the piece that holds its largest target (the rows below any row are the same
     # whatever the table's extent, so an entry's answer does not depend on the column's other entries)
-    ceiling = np.full(first.size, -np.inf)
-    np.maximum.at(ceiling, column, log_t[order])
+    if first.size == order.size:  # one entry per column (distinct mechanisms)
+        ceiling = log_t[first]
+    else:
+        ceiling = np.full(first.size, -np.inf)
+        np.maximum.at(ceiling, column, log_t[order])
     windows = _row_windows(eps0[first], k, ref[first], ceiling=ceiling + 1e-6)
     for rows, members, cols in _tables(eps0[first], k, ref[first], column, windows):
         entries = order[members]
