@@ -718,6 +718,27 @@ def _log_rr_by_mechanism(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray) -> np
     return out
 
 
+_INPUT_BLOCK = 2**16  # entries per block of a call: its working arrays (~600 bytes an entry) stay below ~40 MB
+
+
+def _by_blocks(fn, types, *views) -> np.ndarray:
+    """``fn`` over the entries of the broadcast ``views`` (one shape), in blocks of _INPUT_BLOCK entries in order,
+    each block's entries given as 1-d arrays of the given ``types``: the working memory is bounded
+    whatever the number of inputs (only the result, one float per entry, is allocated whole; the tables are capped
+    apart, ``_BATCH_CELLS``), and a broadcast input is never expanded beyond a block.  What an entry gets depends
+    only on its own arguments, so the blocks change no bit of it.  ``fn`` raises on a bad entry (naming it) in the
+    order of the entries.  Returns the result in the views' shape."""
+    shape = views[0].shape
+    n = views[0].size
+    out = np.empty(n)
+    for start in range(0, n, _INPUT_BLOCK):
+        stop = min(start + _INPUT_BLOCK, n)
+        index = np.unravel_index(np.arange(start, stop), shape) if shape else ()
+        block = [np.reshape(v[index], -1).astype(t) for v, t in zip(views, types)]
+        out[start:stop] = fn(*block)
+    return out.reshape(shape)
+
+
 def optimal_log_delta(eps, eps0, k, delta0=0.0):
     """Natural log of :func:`optimal_delta` (−inf where δ = 0): use it when δ would underflow.
 
@@ -728,16 +749,18 @@ def optimal_log_delta(eps, eps0, k, delta0=0.0):
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))
     delta0 = np.asarray(_check_delta0(delta0))
-    e, e0, kk, d0 = broadcast(eps=eps, eps0=eps0, k=k, delta0=delta0)
-    flat_e, flat_e0 = np.ravel(e).astype(float), np.ravel(e0).astype(float)
-    flat_k, flat_d0 = np.ravel(kk).astype(np.int64), np.ravel(d0).astype(float)
+    views = broadcast(eps=eps, eps0=eps0, k=k, delta0=delta0)
+    return _out(_by_blocks(_optimal_log_deltas, (float, float, np.int64, float), *views))
+
+
+def _optimal_log_deltas(flat_e: np.ndarray, flat_e0: np.ndarray, flat_k: np.ndarray, flat_d0: np.ndarray) -> np.ndarray:
+    """:func:`optimal_log_delta` for 1-d arrays (ε, ε₀, k, δ₀)."""
     log_rr = np.full(flat_e.shape, -np.inf)
     on = np.flatnonzero(flat_e0 > 0.0)
     # one row per entry for k ≤ _K_BATCH, else one profile per mechanism (ε₀, k) and scale of δ
     log_rr[on] = _log_rr_by_mechanism(flat_e[on], flat_e0[on], flat_k[on])
     # an upper bound: δ_RR raised by its evaluation allowance (relative 1e-12 + 1e-14·√k), A by its rounding
-    out = _log_total_bound(log_rr, flat_d0, flat_k)
-    return _out(out.reshape(e.shape))
+    return _log_total_bound(log_rr, flat_d0, flat_k)
 
 
 def optimal_delta(eps, eps0, k, delta0=0.0):
@@ -971,10 +994,8 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     k = np.asarray(_check_k(k))
     delta = np.asarray(check_delta(delta, "delta", open_low=True, open_high=True))
     delta0 = np.asarray(_check_delta0(delta0))
-    e0, kk, d, d0 = broadcast(eps0=eps0, k=k, delta=delta, delta0=delta0)
-    flat = _optimal_epsilons(np.ravel(e0).astype(float), np.ravel(kk).astype(np.int64), np.ravel(d).astype(float),
-                             np.ravel(d0).astype(float))
-    return _out(flat.reshape(e0.shape))
+    views = broadcast(eps0=eps0, k=k, delta=delta, delta0=delta0)
+    return _out(_by_blocks(_optimal_epsilons, (float, np.int64, float, float), *views))
 
 
 def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
