@@ -201,6 +201,55 @@ def test_optimal_delta_over_distinct_mechanisms_is_an_upper_bound():
         assert got[i] >= want and got[i] <= want * (1 + 1e-9) + 2 * 5e-324, (eps[i], eps0[i], k[i], delta0[i])
 
 
+def _windowed_rows():
+    """Mechanisms of k ≤ 1000 whose tables the window cuts on both sides: the bulk far above the target (ε₀ large, δ
+    tiny: the floor drops the terms below e^{ref − 33 − log k}, the ceiling the rows past the answer), ε₀ so small that
+    1 − e^{−2ε₀} is 2e-6 (many rows between the floor and the crossing), k odd (the piece (k − 1)/2 down to 0)."""
+    rows = []
+    for e0 in (2e-6, 0.003, 0.2, 1.3, 6.0):
+        for k in (999, 1000, 37):
+            for delta in (0.6, 1e-3, 1e-9, 1e-30, 1e-120, 1e-290):
+                rows.append((e0, k, delta))
+    return [np.array(c) for c in zip(*rows)]
+
+
+def test_optimal_epsilon_on_windowed_rows_is_safe_and_tight():
+    """One array call over the grid: every ε meets its δ by the reference (which sums every term, importing nothing)
+    and is within 1e-9 of minimal; also one mechanism with all its targets in one call (columns shared, cut at the
+    largest target)."""
+    eps0, k, delta = _windowed_rows()
+    got = K.optimal_epsilon(eps0, k, delta)
+    shared = K.optimal_epsilon(0.2, 999, delta[:6])
+    for i in range(len(got)):
+        e0, kk, d, e = float(eps0[i]), int(k[i]), float(delta[i]), float(got[i])
+        if i % 3:  # a deterministic two thirds (the reference costs ~10 ms a call)
+            continue
+        assert ref_optimal_delta(e, e0, kk, 0.0) <= d, (e0, kk, d, e)
+        if e > 0:
+            assert ref_optimal_delta(e * (1 - 1e-9), e0, kk, 0.0) > d, (e0, kk, d, e)
+    for d, e in zip(delta[:6], shared):
+        assert ref_optimal_delta(float(e), 0.2, 999, 0.0) <= d
+        assert ref_optimal_delta(float(e) * (1 - 1e-9), 0.2, 999, 0.0) > d
+
+
+def test_optimal_delta_on_windowed_rows_is_an_upper_bound():
+    """optimal_delta where its window is set by a lower bound on δ at ε itself: ε one ulp below and above lattice
+    points (k − 2ℓ)ε₀ in the far tail and the bulk, ε₀ from 2e-6 to 6: never below the reference, within 1e-9."""
+    eps, e0s, ks = [], [], []
+    for e0 in (2e-6, 0.003, 0.2, 1.3, 6.0):
+        for k in (999, 1000):
+            for ell in (0, 1, 7, 60, 200, 450, (k - 1) // 2):
+                point = (k - 2 * ell) * e0
+                for x in (np.nextafter(point, 0.0), point, np.nextafter(point, np.inf), point - 0.7 * e0):
+                    eps.append(max(float(x), 0.0))
+                    e0s.append(e0)
+                    ks.append(k)
+    got = K.optimal_delta(np.array(eps), np.array(e0s), np.array(ks))
+    for i in range(0, len(got), 2):  # every other (the reference costs ~10 ms a call)
+        want = min(ref_optimal_delta(eps[i], e0s[i], ks[i], 0.0), 1)
+        assert got[i] >= want and got[i] <= want * (1 + 1e-9) + 2 * 5e-324, (eps[i], e0s[i], ks[i], got[i], want)
+
+
 @pytest.mark.parametrize("eps0, k, delta0", [(0.1, 10, 0.0), (1.0, 100, 1e-8), (0.01, 1000, 0.0)])
 def test_optimal_delta_is_an_upper_bound(eps0, k, delta0):
     for eps in np.linspace(0.0, k * eps0, 7)[:-1]:
