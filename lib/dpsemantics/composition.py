@@ -413,8 +413,15 @@ def _row_log_p(k: int, ell: np.ndarray, log_q, log_p) -> np.ndarray:
 def _first_true(pred, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
     """For each entry, the smallest whole x in [start, stop] with pred(x) true, stop + 1 if none; pred (given an
     int array of x, one per entry, each within its [start, stop]) is false then true on that range: a bisection
-    over all entries at once."""
+    over all entries at once (for a few entries, pred on every x of the range at once: one step, not ten)."""
     lo, hi = start.astype(np.int64), stop.astype(np.int64) + 1
+    span = int(np.max(hi - lo, initial=0))
+    if span <= 0:
+        return lo
+    if lo.size * span <= 4096:
+        x = lo + np.arange(span)[:, None]  # (x, entries)
+        yes = pred(np.minimum(x, stop)) & (x < hi)
+        return np.where(yes.any(axis=0), lo + np.argmax(yes, axis=0), hi)
     for _ in range(int(np.max(hi - lo, initial=0)).bit_length()):
         mid = (lo + hi) // 2
         yes = pred(np.minimum(np.maximum(mid, start), stop))
@@ -731,6 +738,8 @@ def _by_blocks(fn, types, *views) -> np.ndarray:
     shape = views[0].shape
     n = views[0].size
     out = np.empty(n)
+    if n <= _INPUT_BLOCK:  # one block: the entries as they are
+        return fn(*(np.ravel(v).astype(t) for v, t in zip(views, types))).reshape(shape)
     for start in range(0, n, _INPUT_BLOCK):
         stop = min(start + _INPUT_BLOCK, n)
         index = np.unravel_index(np.arange(start, stop), shape) if shape else ()
