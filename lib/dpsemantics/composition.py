@@ -490,14 +490,17 @@ class _RRRows:
     * the pieces between lattice points all have width 2ε₀ exactly, so their δ gain is (1 − e^{−2ε₀})T_j with
       1 − e^{−2ε₀} formed once; only the window's last piece, at hi (down to ε = 0; this includes the piece of
       ℓ = (k − 1)/2, from ε₀ down to 0, whenever that ℓ is in the window), takes −expm1(−width) of its own width;
-    * log P_ℓ = (log C(k, ℓ) + ℓ log q) + (k − ℓ) log p with log C(k, ℓ) from the exact integer: three roundings
-      of numbers up to S_ℓ = log C(k, ℓ) + ℓ|log q| + (k − ℓ)|log p| = 2 log C(k, ℓ) − log P_ℓ in size (log q and
-      log p within 2 ulps, log C within 4), so log P_ℓ is within 10u·S_ℓ (first order; S_ℓ < 1e6 here): with
-      S = max log C + the larger of ℓ|log q| + (k − ℓ)|log p| at ℓ = lo and ℓ = ⌈k/2⌉ − 1 (linear in ℓ, so at least
-      every S_ℓ on the window; ``self.s_max``, formed from the floats, whose own error is a relative ~1e-15 of
-      it), every P_ℓ is within a relative 10u·S, which :meth:`bound` adds and the solver's margin includes.
-      (Loader's form, which :class:`_RRProfile` uses, is exact at every k but costs ~0.6 µs a term; at k ≤ 1000
-      this allowance is below 2e-11 and the direct form costs three operations.)"""
+    * the first term is e^{log P_lo − ref} with log P_lo = (log C(k, lo) + lo log q) + (k − lo) log p, log C from
+      the exact integer: three roundings of numbers up to S = log C(k, lo) + lo|log q| + (k − lo)|log p| =
+      2 log C(k, lo) − log P_lo in size (log q and log p within 2 ulps, log C within 4), so log P_lo is within 10u·S
+      (first order; ``self.s_max``, formed from the floats, whose own error is a relative ~1e-15 of it; S < 2200
+      at k ≤ 1000, so 10u·S < 3e-12), and the exponential adds (|log P_lo − ref| + 1)u ≤ 801u.  Each further term
+      is P_ℓ = P_{ℓ−1}·ρ_ℓ, ρ_ℓ = fl(fl((k − ℓ + 1)/ℓ)·fl(e^{−ε₀})) — the exact ratio is (k − ℓ + 1)/ℓ·q/p and q/p =
+      e^{−ε₀} exactly — within 5u a step (the quotient u, the exponential 2u, two products u each).  So the term
+      of row r is within a relative 10u·S + (801 + 5r)u of the exact one (first order, 5ru < 3e-13): the 10u·S
+      is added by :meth:`bound` and included in the solver's margin, the rest is inside its (8(r + 1) + 808)u.
+      (Loader's form, which :class:`_RRProfile` uses, is exact at every k but costs ~0.6 µs a term; the ratio
+      costs two products a cell.)"""
 
     def __init__(self, eps0: np.ndarray, k: int, ref: np.ndarray, lo, hi, top, live, log_q, log_p):
         self.eps0, self.k, self.ref = eps0, k, ref
@@ -753,7 +756,8 @@ def optimal_log_delta(eps, eps0, k, delta0=0.0):
 
     An upper bound by construction: the float evaluation is raised by its error allowance,
     relative 1e-12 + 1e-14·√k in δ (``_evaluation_margin``; for k ≤ 1000 also the direct form's 10u·S, below
-    4e-12, ``_RRRows``), so the δ reported is never below the exact one."""
+    3e-12, and the terms the window drops, ``_RRRows``), so the δ reported is never below the exact one.  Works
+    through the entries in blocks of 2¹⁶ (``_by_blocks``): the working memory stays ~40 MB at any number of inputs."""
     eps = np.asarray(check_epsilon(eps, "eps"))
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))
@@ -782,7 +786,7 @@ def optimal_delta(eps, eps0, k, delta0=0.0):
     attained by randomized response (with a δ₀ reveal outcome).  At ε = (k − 2ℓ)ε₀ it equals the printed
     lattice value (:func:`optimal_lattice`).  The gaps ε − (k − 2ℓ)ε₀ are formed exactly, so a value next to
     a lattice point keeps its relative accuracy.  k ≤ 10⁹.  Broadcasts over all arguments (many distinct
-    mechanisms of k ≤ 1000 at once: 10⁶ distinct (ε₀, k = 100) in under 2 s; see :func:`optimal_epsilon`); values below
+    mechanisms of k ≤ 1000 at once; see :func:`optimal_epsilon` and the Numerics page for times); values below
     ~1e-308 underflow — use :func:`optimal_log_delta` there.
     """
     log_d = np.asarray(optimal_log_delta(eps, eps0, k, delta0), dtype=float)
@@ -887,9 +891,11 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
     """The smallest ε with δ(ε) ≤ δ for 1-d arrays, on the safe side by construction.
 
     Each target is rounded down (:func:`_log_rr_targets`).  Entries with k ≤ _K_BATCH go to :func:`_rows_epsilons`
-    (one row of a 2-D table each, the same steps).  The others are grouped by (ε₀, k, ⌊log target/64⌋):
-    per group the k-fold randomized-response profile is built once, on a window that holds every term above
-    e^{ref − 60}/k (ref = 64·⌊log target/64⌋, below every target of the group), with its piecewise tables
+    (one column of a windowed 2-D table each, the same steps, checked by the tables' own upper bound on δ_RR: an
+    upper bound on the exact δ_RR, so the ε is safe, though optimal_delta's own window, set by the level of δ at
+    that ε, may round its bound differently, by a relative ~1e-12).  The others are grouped by (ε₀, k,
+    ⌊log target/64⌋): per group the k-fold randomized-response profile is built once, on a window that holds every
+    term above e^{ref − 60}/k (ref = 64·⌊log target/64⌋, below every target of the group), with its piecewise tables
     (:meth:`_RRProfile.tables`).  Every target of the group is solved in closed form (:meth:`_RRProfile.solve`)
     below the target by the evaluation margin and as much again, the ε found is rounded up by 4 ulps and
     checked once by the upper bound on δ_RR that :func:`optimal_delta` uses (so optimal_delta(ε) ≤ δ holds for
@@ -993,11 +999,12 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     closed form gives ε (no iteration; ``_RRProfile``).  Time and memory grow like √k; k ≤ 10⁹.
     Returns 0 when δ is at least δ(0).  Raises ``ValueError`` when δ ≤ 1 − (1 − δ₀)^k (no finite ε
     exists) or on bad input.  Broadcasts over all arguments.  Mechanisms with k ≤ 1000 are solved many at a
-    time, one per column of a 2-D table (``_RRRows``; cost ∝ k per mechanism, in chunks of 2²¹ cells, so
-    the tables take ~100 MB at a time: 10⁶ distinct (ε₀, k = 100) in about 1.5 s); larger k get one profile per
-    mechanism (ε₀, k) and per e^64 of target, with all the δ of a group solved at once (10⁶ values of δ for one
-    mechanism in under a second; each further mechanism adds about 1 ms).  The result of every entry equals its
-    scalar call.
+    time, one per column of a 2-D table that holds only the rows of each column's window (``_RRRows``: the terms
+    within e^{−33}/k of the target, up to the piece of the answer; in chunks of 2¹⁹ cells: 10⁶ distinct mechanisms
+    of k = 1000 in about 2 s); larger k get one profile per mechanism (ε₀, k) and per e^64 of target, with all the δ
+    of a group solved at once (10⁶ values of δ for one mechanism in under a second; each further mechanism adds
+    about 1 ms).  The entries go through blocks of 2¹⁶ (``_by_blocks``), so the working memory stays ~40 MB at any
+    number of inputs.  The result of every entry equals its scalar call.
     """
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))
