@@ -515,43 +515,52 @@ class _RRRows:
         # exact ratio: q/p = e^{−ε₀}), one row of cells (all mechanisms) at a time.  The cells past a column's top
         # (a few rows: the chunk's columns are about as wide as each other) are never read; a column without rows
         # starts at 1, so that its cells hold normal numbers (a subnormal operand costs a hundred normal ones)
-        with np.errstate(over="ignore", invalid="ignore", under="ignore"):
-            P = np.empty((rows, eps0.size))
-            P[0] = np.exp(np.minimum(_row_log_p(k, np.minimum(lo, m - 1), log_q, log_p) - ref, 700.0))
-            P[0, top < lo] = 1.0
+        cap = math.exp(700.0)  # (terms above e^{700}, past every target, are capped there)
+        last_piece = np.flatnonzero(hi <= top)  # the window's last piece is a row of the table
+        r_hi = hi[last_piece] - lo[last_piece]
+        with np.errstate(over="ignore", invalid="ignore", under="ignore"):  # (ε₀ near the float maximum: −2ε₀ = −∞)
+            g, c = np.exp(-2.0 * eps0), -np.expm1(-2.0 * eps0)
+            first = np.exp(np.minimum(_row_log_p(k, np.minimum(lo, m - 1), log_q, log_p) - ref, 700.0))
+            first[top < lo] = 1.0
             ratio = _step_ratios(k, rows)[lo[None, :] + np.arange(1, rows)[:, None]]
             ratio *= np.exp(-eps0)
-            few = eps0.size <= _FEW_COLUMNS  # a few long columns: the same products and sums, in C per column
-            if few:
+            w_hi = self._width(hi[last_piece], last_piece)
+            if eps0.size <= _FEW_COLUMNS:  # a few long columns: the same products and sums, in C per column
+                T = np.empty((rows, eps0.size))
+                T[0] = first
+                T[1:] = ratio
                 for i in range(eps0.size):
-                    P[1:, i] = ratio[:, i]
-                    np.cumprod(P[:, i], out=P[:, i])
-            else:
-                for j in range(1, rows):
-                    np.multiply(P[j - 1], ratio[j - 1], out=P[j])
-            np.minimum(P, math.exp(700.0), out=P)  # (terms above e^{700}, past every target, are capped there)
-        T = P
-        # every cell from lo to top is kept (a term of the window a hair below the floor by rounding only adds a
-        # true term); past top the cells hold other terms, which leave D nondecreasing and are never read
-        with np.errstate(over="ignore", invalid="ignore"):  # terms capped at e^{700} above every target may add to ∞
-            g, c = np.exp(-2.0 * eps0), -np.expm1(-2.0 * eps0)
-            if few:
-                for i in range(eps0.size):
+                    np.cumprod(T[:, i], out=T[:, i])
+                    np.minimum(T[:, i], cap, out=T[:, i])
                     T[:, i] = lfilter([1.0], [1.0, -g[i]], T[:, i])
-            else:
-                step = np.empty(eps0.size)
-                for j in range(1, rows):  # T_j = P_j + g T_{j−1}
-                    np.multiply(T[j - 1], g, out=step)
-                    T[j] += step
-            D = c * T
-            last_piece = np.flatnonzero(hi <= top)  # the window's last piece is a row of the table
-            r_hi = hi[last_piece] - lo[last_piece]
-            D[r_hi, last_piece] = self._width(hi[last_piece], last_piece) * T[r_hi, last_piece]
-            if few:
+                D = c * T
+                D[r_hi, last_piece] = w_hi * T[r_hi, last_piece]
                 D = np.cumsum(D, axis=0)
-            else:
-                for j in range(1, rows):  # D_j = D_{j−1} + (1 − e^{−width_j})T_j
-                    D[j] += D[j - 1]
+            else:  # one row of cells (all mechanisms) at a time: P_ℓ, then T_ℓ, then D_ℓ
+                T, D = np.empty((rows, eps0.size)), np.empty((rows, eps0.size))
+                special = {}  # row → (columns whose window's last piece it is, their 1 − e^{−width})
+                for j in np.unique(r_hi):
+                    here = r_hi == j
+                    special[int(j)] = (last_piece[here], w_hi[here])
+                P, capped, step = first.copy(), np.empty(eps0.size), np.empty(eps0.size)
+                np.minimum(P, cap, out=T[0])
+                np.multiply(T[0], c, out=D[0])
+                for j in range(rows):
+                    if j:
+                        P *= ratio[j - 1]  # P_ℓ = P_{ℓ−1}·ρ_ℓ
+                        np.minimum(P, cap, out=capped)
+                        np.multiply(T[j - 1], g, out=step)
+                        np.add(capped, step, out=T[j])  # T_j = P_j + g T_{j−1}
+                        np.multiply(T[j], c, out=step)
+                    else:
+                        step[:] = D[0]
+                    if j in special:
+                        cols, w = special[j]
+                        step[cols] = w * T[j, cols]
+                    if j:
+                        np.add(D[j - 1], step, out=D[j])  # D_j = D_{j−1} + (1 − e^{−width_j})T_j
+                    else:
+                        D[0] = step
         self.T, self.D = T, D
 
     def _edges(self, j: np.ndarray, cols: np.ndarray):
@@ -839,6 +848,9 @@ def _log_rr_targets(delta: np.ndarray, delta0: np.ndarray, k: np.ndarray) -> np.
     (δ within a relative ~1e-6 of A) x is formed again at 60 digits (δ and δ₀ are exact binary numbers).
     The bound on x's error is added before the target is taken, so the target is never overstated; the
     logarithm is then lowered by its own rounding (4 ulps of the result and 4e-16 for the argument's)."""
+    if not np.any(delta0 > 0):  # no reveal mass: the target is δ itself (the last line below, as for δ₀ = 0 there)
+        lt = np.log(delta)
+        return lt - (4.0 * np.spacing(np.abs(lt)) + 4e-16)
     kf = k.astype(float)
     a, b = np.log1p(-delta), kf * np.log1p(-delta0)
     x = a - b
