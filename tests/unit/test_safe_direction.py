@@ -166,6 +166,16 @@ def test_optimal_epsilon_large_k_is_safe(eps0, k, delta):
             assert ref_optimal_delta(e * (1 - 1e-9), eps0, k, 0.0) > delta
 
 
+@pytest.mark.parametrize("eps0, k", [(300.0, 1001), (300.0, 2001), (40.0, 5000), (300.0, 999)])
+def test_optimal_epsilon_on_a_last_piece_wider_than_exp_range_is_tight(eps0, k):
+    """A window's last piece reaches down to ε = 0; wider than ~745, its e^{−width} underflows, and the closed form
+    from its lower end gave ∞, clipped to the piece's top: ε₀ = 300, k = 1001, δ = 0.9 returned 300 300, 2.30 above
+    the exact 300 297.70 (safe, but not the smallest ε)."""
+    e = K.optimal_epsilon(eps0, k, 0.9)
+    assert ref_optimal_delta(e, eps0, k, 0.0) <= 0.9
+    assert ref_optimal_delta(e * (1 - 1e-9), eps0, k, 0.0) > 0.9
+
+
 def _distinct_mechanisms():
     """A hostile grid of distinct mechanisms of small k (the row-wise path, k ≤ 1000): ε₀ from 1e-6 to 300, k odd
     and even up to 1000, δ from 0.9 down to the smallest subnormal, and δ₀ > 0 with δ just above A."""
