@@ -329,14 +329,22 @@ def _log_total_bound(log_rr, delta0, k, *, raised: bool = True):
     """An upper bound on log of 1 − (1 − δ₀)^k (1 − δ_RR) = A + δ_RR(1 − A), A = 1 − (1 − δ₀)^k, in log space (δ₀
     may be an array matching log_rr): δ_RR raised by its evaluation margin (``_evaluation_margin``), A by its own
     rounding — A = −expm1(x), x = k·log1p(−δ₀) within 3u|x| + u, and |x|(1 − A) ≤ A, so A is within 5u relative,
-    allowed 8u — so that a δ just above A keeps a finite ε (the margin is not applied to A).  ``raised=False``:
-    the plain value (the printed lattice formula, :func:`optimal_lattice`)."""
+    allowed 8u — so that a δ just above A keeps a finite ε (the margin is not applied to A).  In log space a raise
+    of 8u is below half an ulp of log A once |log A| > 8 (it was lost: optimal_delta(340.08, 0.577, 807, 1e-9) gave
+    8.069996747790868e-07 against the exact 8.069996747790873e-07), so log A is raised by two of its ulps as well,
+    and the sum by two ulps of itself and 4u for the rounding of the logaddexp and of the exponential the caller
+    takes.  ``raised=False``: the plain value (the printed lattice formula, :func:`optimal_lattice`)."""
     log_rr, delta0, k = np.asarray(log_rr, dtype=float), np.asarray(delta0, dtype=float), np.asarray(k, dtype=float)
     margin = _evaluation_margin(k) if raised else 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
         log1m_A = k * np.log1p(-delta0)
-        log_A = np.log(-np.expm1(log1m_A)) + (8.0 * _U if raised else 0.0)
-        total = np.where(delta0 == 0.0, log_rr + margin, np.logaddexp(log_A, log_rr + margin + log1m_A))
+        log_A = np.log(-np.expm1(log1m_A))
+        if raised:
+            log_A = log_A + (8.0 * _U + 2.0 * np.spacing(np.abs(log_A)))
+        total = np.logaddexp(log_A, log_rr + margin + log1m_A)
+        if raised:
+            total = total + (2.0 * np.spacing(np.abs(total)) + 4.0 * _U)
+        total = np.where(delta0 == 0.0, log_rr + margin, total)
     return np.minimum(total, 0.0)
 
 

@@ -269,6 +269,18 @@ def test_optimal_delta_is_an_upper_bound(eps0, k, delta0):
         assert got <= want * (1 + 1e-9) + 1e-300
 
 
+@pytest.mark.parametrize("eps, eps0, k", [(340.08348385606774, 0.5771361591478701, 807),
+                                          (1.513974708785026, 0.020286370086100795, 131),
+                                          (0.00017235626426486436, 1.5993040114375702e-06, 465),
+                                          (30.0, 0.01, 10**5), (2.0, 0.7, 3)])
+def test_optimal_delta_next_to_the_reveal_mass_is_an_upper_bound(eps, eps0, k):
+    """δ₀ = 1e-9 and δ close to A = 1 − (1 − δ₀)^k: A's allowance of 8u was below half an ulp of log A (|log A| ≈ 14),
+    and optimal_delta came out a few ulps below the exact value (the first three, found by a random check)."""
+    got = K.optimal_delta(eps, eps0, k, 1e-9)
+    want = ref_optimal_delta(eps, eps0, k, 1e-9)
+    assert got >= want and got <= want * (1 + 1e-9), (got, want)
+
+
 @pytest.mark.parametrize("eps0, k", [(0.1, 10**5), (0.01, 10**7)])
 def test_optimal_delta_is_an_upper_bound_for_large_k(eps0, k):
     """k > 1000 (one profile per mechanism): its window now stops at e^{ref − 60}/k below the largest term, and the
