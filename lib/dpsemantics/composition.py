@@ -197,6 +197,20 @@ _SAFETY = 1e-12  # relative margin for the evaluation error of δ when a guarant
 _K_DIRECT = 20_000  # up to here all ⌈k/2⌉ terms are computed at once (cheaper than locating the window)
 
 
+def _piece_epsilon(t, D_j, D_prev, T_j, upper, lower, width):
+    """The ε on piece j [lower, upper] (upper = L_j) where δ_RR = t, D_{j−1} < t ≤ D_j, in closed form from whichever
+    end is nearer: ε = lower + log1p((D_j − t)/C_j), C_j = e^{−width}T_j, or ε = L_j + log1p(−(t − D_{j−1})/T_j),
+    clipped to the piece.  Where C_j underflows to 0 (a window's last piece, down to ε = 0, wider than ~745) the upper
+    form is taken: the lower one would give ∞, clipped to L_j, an ε too large by up to the width (it was: ε₀ = 300,
+    k = 1001, δ = 0.9 gave 300 300 for 300 297.70)."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        C_j = T_j * np.exp(-width)
+        near_lower = (D_j - t <= t - D_prev) & (C_j > 0.0)
+        eps = np.where(near_lower, lower + np.log1p((D_j - t) / C_j), upper + np.log1p(-(t - D_prev) / T_j))
+    eps = np.where(np.isnan(eps), upper, eps)  # (not reached: the chosen branch is finite) the safe end
+    return np.minimum(np.maximum(eps, lower), upper)
+
+
 class _RRProfile:
     """The k-fold composition of ε₀-randomized response, the worst case of Kairouz, Oh & Viswanath (2015).
 
@@ -269,13 +283,8 @@ class _RRProfile:
         out = np.zeros(t.shape)
         on = j < D.size  # past the window: δ_RR(0) ≤ target, ε = 0
         j, t = j[on], t[on]
-        D_j, D_prev, T_j = D[j], np.where(j > 0, D[np.maximum(j - 1, 0)], 0.0), T[j]
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            C_j = T_j * np.exp(-width[j])
-            near_lower = D_j - t <= t - D_prev
-            eps = np.where(near_lower, lower[j] + np.log1p((D_j - t) / C_j), upper[j] + np.log1p(-(t - D_prev) / T_j))
-        eps = np.where(np.isnan(eps), upper[j], eps)  # (not reached: the chosen branch is finite) the safe end
-        out[on] = np.minimum(np.maximum(eps, lower[j]), upper[j])
+        D_prev = np.where(j > 0, D[np.maximum(j - 1, 0)], 0.0)
+        out[on] = _piece_epsilon(t, D[j], D_prev, T[j], upper[j], lower[j], width[j])
         return out
 
     def bound(self, tables, eps: np.ndarray, dropped: float = 0.0) -> np.ndarray:
@@ -383,11 +392,16 @@ def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int, profiles: dict | None 
 
 # --- many distinct small mechanisms at once (k ≤ _K_BATCH) ---------------------------------------------------
 
-_K_BATCH = 1000  # up to here a mechanism's profile is one row of a 2-D (mechanisms × ℓ) array
-_BATCH_CELLS = 2**21  # rows × columns per chunk (memory: a few arrays of 16 MB)
-# up to this many columns, T and D are formed per column by lfilter and cumsum: y_j = x_j + g·y_{j−1} and
-# y_j = y_{j−1} + x_j evaluated in the same order, with the same roundings, as the row-by-row loops (checked
-# equal bit for bit on random columns), which cost a Python step per row
+_K_BATCH = 1000  # up to here a mechanism's profile is one column of a 2-D (ℓ × mechanisms) table
+_BATCH_CELLS = 2**19  # cells per chunk of a table (memory: a few arrays of 4 MB)
+_ROW_SPAN = 4.0  # a column's scale: ref = 4·⌊level/4⌋ (level: log of the target, or of a lower bound on δ_RR(ε))
+_ROW_DROP = 33.0  # a column keeps the terms above e^{floor}, floor = ref − 33 − log k
+# the terms it drops, in units of e^{ref}: fewer than ⌈k/2⌉ ≤ k, each below e^{floor} (to within the rounding of
+# log P, a relative 1e-11 at most, allowed as a factor 2; and 2 for ⌈k/2⌉/k ≤ 1 at k = 1): below 4e^{−33}
+_ROW_DROPPED = 4.0 * math.exp(-_ROW_DROP)
+# up to this many columns, P, T and D are formed per column by cumprod, lfilter and cumsum: y_j = y_{j−1}·x_j,
+# y_j = x_j + g·y_{j−1} and y_j = y_{j−1} + x_j evaluated in the same order, with the same roundings, as the
+# row-by-row loops (checked equal bit for bit on random columns), which cost a Python step per row
 _FEW_COLUMNS = 8
 
 
@@ -399,67 +413,177 @@ def _log_binomial_coefficients(k: int) -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _step_ratios(k: int, rows: int) -> np.ndarray:
+    """fl((k − ℓ + 1)/ℓ) for ℓ = 0 … ⌈k/2⌉ − 1 + ``rows`` (the ratio C(k, ℓ)/C(k, ℓ − 1), within u), entries from
+    ℓ = ⌈k/2⌉ on (and ℓ = 0) set to 1: a table's cells past ⌈k/2⌉ − 1 read them, and they lie past every top."""
+    m = (k + 1) // 2
+    ell = np.arange(m + rows, dtype=float)
+    with np.errstate(divide="ignore"):
+        out = np.where((ell >= 1) & (ell < m), (k - ell + 1.0) / ell, 1.0)
+    out.flags.writeable = False
+    return out
+
+
+def _row_log_p(k: int, ell: np.ndarray, log_q, log_p) -> np.ndarray:
+    """log P_ℓ = (log C(k, ℓ) + ℓ log q) + (k − ℓ) log p, the direct form of :class:`_RRRows`, for whole ℓ (an int
+    array, 0 ≤ ℓ ≤ ⌈k/2⌉ − 1) broadcasting with log q and log p."""
+    f = ell.astype(float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return (_log_binomial_coefficients(k)[ell] + f * log_q) + (k - f) * log_p
+
+
+def _first_true(pred, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
+    """For each entry, the smallest whole x in [start, stop] with pred(x) true, stop + 1 if none; pred (given an
+    int array of x, one per entry, each within its [start, stop]) is false then true on that range: a bisection
+    over all entries at once (for a few entries, pred on every x of the range at once: one step, not ten)."""
+    lo, hi = start.astype(np.int64), stop.astype(np.int64) + 1
+    span = int(np.max(hi - lo, initial=0))
+    if span <= 0:
+        return lo
+    if lo.size * span <= 4096:
+        x = lo + np.arange(span)[:, None]  # (x, entries)
+        yes = pred(np.minimum(x, stop)) & (x < hi)
+        return np.where(yes.any(axis=0), lo + np.argmax(yes, axis=0), hi)
+    for _ in range(int(np.max(hi - lo, initial=0)).bit_length()):
+        mid = (lo + hi) // 2
+        yes = pred(np.minimum(np.maximum(mid, start), stop))
+        open_ = lo < hi
+        hi = np.where(open_ & yes, mid, hi)
+        lo = np.where(open_ & ~yes, mid + 1, lo)
+    return lo
+
+
+def _row_windows(eps0: np.ndarray, k: int, ref: np.ndarray, *, ceiling=None, need=None):
+    """The window of each column of :class:`_RRRows` (ε₀ > 0 and scale ref per column): ``(lo, hi, top, live)``.
+
+    The column keeps the terms with log P_ℓ ≥ floor = ref − 33 − log k.  log P is concave in ℓ (the binomial law is
+    log-concave), increasing up to the mode M = ⌊(k + 1)q⌋ and decreasing after it, so those terms are the ℓ of one
+    interval [lo, hi] of [0, ⌈k/2⌉ − 1], found by bisection on either side of M (``live``: M's term is above the
+    floor; float noise at the floor, a relative 1e-11 of log P, is allowed for in ``_ROW_DROPPED``).  The table
+    holds the rows lo … top only:
+
+    * ``ceiling`` (the solver, every target of the column below e^{ceiling}·(1 − 1e-6)): top is the first ℓ ≥ lo with
+      log P_ℓ + log(1 − e^{−2ε₀}) ≥ ceiling, if that is below hi.  Then D_top ≥ (1 − e^{−2ε₀})T_top ≥ (1 −
+      e^{−2ε₀})P_top ≥ e^{ceiling} exceeds every target, so the piece that holds the answer — and every ℓ active
+      at the ε found — lies at or below top; the rows past it are never needed.  Else top = hi.
+    * ``need`` (optimal_delta: the largest last active ℓ among the column's entries): top = min(need, hi).
+
+    hi is found only where it can matter (top may reach M); elsewhere it is given as ⌈k/2⌉, past every row, which
+    is then at least the true hi and above top (no row of the table is the window's last piece).  The bisections
+    test log P in the form log C(k, ℓ) + ℓ(log q − log p) + k log p (three operations), which differs from the
+    direct form by rounding only, a relative 1e-11 of S at most: allowed for in ``_ROW_DROPPED`` at the floor, and
+    by the ceiling's factor 1 + 1e-6.  Also returns (log q, log p) per column, for :class:`_RRRows`."""
+    m = (k + 1) // 2
+    q, _, log_q, log_p = _binomial.flip_probabilities(eps0)
+    log_c = _log_binomial_coefficients(k)
+    with np.errstate(over="ignore", invalid="ignore"):  # ε₀ near the float maximum: −2ε₀ = −∞, 1 − e^{−2ε₀} = 1
+        mode = np.minimum(np.floor((k + 1) * q), m - 1).astype(np.int64)  # q ≤ 1/2: (k + 1)q ≥ 0 is finite
+        slope, base = log_q - log_p, k * log_p
+        floor = ref - (_ROW_DROP + math.log(k)) - base  # the tests compare log C + ℓ·slope with floor − base
+        live = log_c[mode] + mode * slope >= floor
+        lo = _first_true(lambda x: log_c[x] + x * slope >= floor, np.zeros_like(mode), mode)
+        if ceiling is not None:
+            rise = ceiling - base - np.log(-np.expm1(-2.0 * eps0))
+            cut = _first_true(lambda x: log_c[x] + x * slope >= rise, np.minimum(lo, mode), mode)
+            wants_hi = live & (cut >= mode)
+        else:
+            wants_hi = live & (need > mode)
+        hi = np.full(mode.shape, m, dtype=np.int64)
+        w = np.flatnonzero(wants_hi)
+        sw, fw = slope[w], floor[w]
+        hi[w] = _first_true(lambda x: log_c[x] + x * sw < fw, mode[w] + 1, np.full(w.size, m - 1)) - 1
+    top = np.where((cut <= mode) & (cut < hi), cut, hi) if ceiling is not None else np.minimum(need, hi)
+    top = np.minimum(top, m - 1)
+    top = np.where(live, top, lo - 1)  # (not live: no row)
+    return lo, hi, top, live, log_q, log_p
+
+
 class _RRRows:
-    """k-fold ε₀-randomized response for many mechanisms of one k at once, one mechanism per column of a
-    2-D (ℓ × mechanisms) array.
+    """k-fold ε₀-randomized response for many mechanisms of one k ≤ _K_BATCH at once, one mechanism per column of
+    a 2-D table whose row r holds ℓ = lo + r of that column's window (:func:`_row_windows`).
 
     The same piecewise tables as :class:`_RRProfile` (T_j = P_j + e^{−2ε₀}T_{j−1}, D_j = D_{j−1} + (1 −
     e^{−width_j})T_j, the same closed-form solve and the same bound), with these differences:
 
-    * the cells are ℓ = 0 … ⌈k/2⌉ − 1 for every mechanism, and mechanism i keeps (P set to 0 elsewhere) the
-      terms with log P_ℓ ≥ ``log_floor[i]``, whose first and last are its window [lo_i, hi_i]: zeros before lo_i
-      leave T and D exactly 0, and nothing past hi_i is read, so a mechanism's values do not depend on the others;
+    * each column keeps only the terms with log P_ℓ ≥ floor = ref − 33 − log k, the rows lo … top of its window:
+      zeros past top (rows the wider columns of the chunk need) leave D nondecreasing and are never read, so a
+      column's values depend only on its (ε₀, k, ref) and on no other column; the terms outside the window, below
+      4e^{−33} in units of e^{ref} together (``_ROW_DROPPED``), are *added* to :meth:`bound`;
     * the pieces between lattice points all have width 2ε₀ exactly, so their δ gain is (1 − e^{−2ε₀})T_j with
-      1 − e^{−2ε₀} formed once; only the window's last piece (down to ε = 0; this includes the piece of
-      ℓ = (k − 1)/2, from ε₀ down to 0, whenever that ℓ is in the window) takes −expm1(−width) of its own width;
-    * log P_ℓ = (log C(k, ℓ) + ℓ log q) + (k − ℓ) log p with log C(k, ℓ) from the exact integer: three roundings
-      of numbers up to S_ℓ = log C(k, ℓ) + ℓ|log q| + (k − ℓ)|log p| = 2 log C(k, ℓ) − log P_ℓ in size (log q and
-      log p within 2 ulps, log C within 4), so log P_ℓ is within 10u·S_ℓ (first order; S_ℓ < 1e6 here): with
-      S = max log C + the larger of ℓ|log q| + (k − ℓ)|log p| at the window's two ends (linear in ℓ, so at least
-      every S_ℓ on the window; ``self.s_max``, formed from the floats, whose own error is a relative ~1e-15 of
-      it), every P_ℓ is within a relative 10u·S, which :meth:`bound` adds and the solver's margin includes.
-      (Loader's form, which :class:`_RRProfile` uses, is exact at every
-      k but costs ~0.6 µs a term; at k ≤ 1000 this allowance is below 4e-12 and the direct form costs three
-      operations.)"""
+      1 − e^{−2ε₀} formed once; only the window's last piece, at hi (down to ε = 0; this includes the piece of
+      ℓ = (k − 1)/2, from ε₀ down to 0, whenever that ℓ is in the window), takes −expm1(−width) of its own width;
+    * the first term is e^{log P_lo − ref} with log P_lo = (log C(k, lo) + lo log q) + (k − lo) log p, log C from
+      the exact integer: three roundings of numbers up to S = log C(k, lo) + lo|log q| + (k − lo)|log p| =
+      2 log C(k, lo) − log P_lo in size (log q and log p within 2 ulps, log C within 4), so log P_lo is within 10u·S
+      (first order; ``self.s_max``, formed from the floats, whose own error is a relative ~1e-15 of it; S < 2200
+      at k ≤ 1000, so 10u·S < 3e-12), and the exponential adds (|log P_lo − ref| + 1)u ≤ 801u.  Each further term
+      is P_ℓ = P_{ℓ−1}·ρ_ℓ, ρ_ℓ = fl(fl((k − ℓ + 1)/ℓ)·fl(e^{−ε₀})) — the exact ratio is (k − ℓ + 1)/ℓ·q/p and q/p =
+      e^{−ε₀} exactly — within 5u a step (the quotient u, the exponential 2u, two products u each).  So the term
+      of row r is within a relative 10u·S + (801 + 5r)u of the exact one (first order, 5ru < 3e-13): the 10u·S
+      is added by :meth:`bound` and included in the solver's margin, the rest is inside its (8(r + 1) + 808)u.
+      (Loader's form, which :class:`_RRProfile` uses, is exact at every k but costs ~0.6 µs a term; the ratio
+      costs two products a cell.)"""
 
-    def __init__(self, eps0: np.ndarray, k: int, ref: np.ndarray, log_floor: np.ndarray):
-        self.eps0, self.k = eps0, k
+    def __init__(self, eps0: np.ndarray, k: int, ref: np.ndarray, lo, hi, top, live, log_q, log_p):
+        self.eps0, self.k, self.ref = eps0, k, ref
+        self.lo, self.hi, self.top, self.live = lo, hi, top, live
         self.m = m = (k + 1) // 2
-        self.q, _, log_q, log_p = _binomial.flip_probabilities(eps0)
-        self.log_q, self.log_p = log_q, log_p
-        ell = np.arange(m, dtype=float)[:, None]
         log_c = _log_binomial_coefficients(k)
-        with np.errstate(over="ignore", invalid="ignore"):
-            log_p_ell = (log_c[:, None] + ell * log_q) + (k - ell) * log_p
-        keep = log_p_ell >= log_floor
-        self.live = keep.any(axis=0)
-        self.lo = np.argmax(keep, axis=0)
-        self.hi = m - 1 - np.argmax(keep[::-1], axis=0)
-        # S_ℓ = log C + ℓ|log q| + (k − ℓ)|log p| on the window: its second part is linear in ℓ, largest at an end
-        ends = np.maximum(self.lo * -log_q + (k - self.lo) * -log_p, self.hi * -log_q + (k - self.hi) * -log_p)
-        self.s_max = float(log_c.max()) + ends
-        with np.errstate(over="ignore", invalid="ignore"):
-            T = np.exp(np.minimum(log_p_ell - ref, 700.0))
-        T[~keep] = 0.0  # P_ℓ below the floor: not in the tables (fewer than k such terms, each below e^{floor})
-        # in place: T_j = P_j + g T_{j−1}, then D_j = D_{j−1} + (1 − e^{−width_j})T_j, one row of cells (all
-        # mechanisms) at a time; past a column's hi, T and D go on (D stays nondecreasing) but are never read
-        with np.errstate(over="ignore", invalid="ignore"):  # terms capped at e^{700} above every target may add to ∞
+        # S_lo = log C(k, lo) + lo|log q| + (k − lo)|log p|: the size of the numbers that form log P_lo
+        self.s_max = log_c[np.minimum(lo, m - 1)] + (lo * -log_q + (k - lo) * -log_p)
+        width = int(np.max(top - lo + 1, initial=0))
+        self.rows = rows = max(width, 1)
+        # P_lo = e^{log P_lo − ref} from the direct form; then P_ℓ = P_{ℓ−1}·ρ_ℓ, ρ_ℓ = ((k − ℓ + 1)/ℓ)·e^{−ε₀} (the
+        # exact ratio: q/p = e^{−ε₀}), one row of cells (all mechanisms) at a time.  The cells past a column's top
+        # (a few rows: the chunk's columns are about as wide as each other) are never read; a column without rows
+        # starts at 1, so that its cells hold normal numbers (a subnormal operand costs a hundred normal ones)
+        cap = math.exp(700.0)  # (terms above e^{700}, past every target, are capped there)
+        last_piece = np.flatnonzero(hi <= top)  # the window's last piece is a row of the table
+        r_hi = hi[last_piece] - lo[last_piece]
+        with np.errstate(over="ignore", invalid="ignore", under="ignore"):  # (ε₀ near the float maximum: −2ε₀ = −∞)
             g, c = np.exp(-2.0 * eps0), -np.expm1(-2.0 * eps0)
-            few = eps0.size <= _FEW_COLUMNS  # a few long columns: the same recurrence and sums, in C per column
-            if few:
+            first = np.exp(np.minimum(_row_log_p(k, np.minimum(lo, m - 1), log_q, log_p) - ref, 700.0))
+            first[top < lo] = 1.0
+            ratio = _step_ratios(k, rows)[lo[None, :] + np.arange(1, rows)[:, None]]
+            ratio *= np.exp(-eps0)
+            w_hi = self._width(hi[last_piece], last_piece)
+            if eps0.size <= _FEW_COLUMNS:  # a few long columns: the same products and sums, in C per column
+                T = np.empty((rows, eps0.size))
+                T[0] = first
+                T[1:] = ratio
                 for i in range(eps0.size):
+                    np.cumprod(T[:, i], out=T[:, i])
+                    np.minimum(T[:, i], cap, out=T[:, i])
                     T[:, i] = lfilter([1.0], [1.0, -g[i]], T[:, i])
-            else:
-                for j in range(1, m):
-                    T[j] += g * T[j - 1]
-            D = c * T
-            cols = np.arange(eps0.size)
-            D[self.hi, cols] = self._width(self.hi, cols) * T[self.hi, cols]
-            if few:
+                D = c * T
+                D[r_hi, last_piece] = w_hi * T[r_hi, last_piece]
                 D = np.cumsum(D, axis=0)
-            else:
-                for j in range(1, m):
-                    D[j] += D[j - 1]
+            else:  # one row of cells (all mechanisms) at a time: P_ℓ, then T_ℓ, then D_ℓ
+                T, D = np.empty((rows, eps0.size)), np.empty((rows, eps0.size))
+                special = {}  # row → (columns whose window's last piece it is, their 1 − e^{−width})
+                for j in np.unique(r_hi):
+                    here = r_hi == j
+                    special[int(j)] = (last_piece[here], w_hi[here])
+                P, capped, step = first.copy(), np.empty(eps0.size), np.empty(eps0.size)
+                np.minimum(P, cap, out=T[0])
+                np.multiply(T[0], c, out=D[0])
+                for j in range(rows):
+                    if j:
+                        P *= ratio[j - 1]  # P_ℓ = P_{ℓ−1}·ρ_ℓ
+                        np.minimum(P, cap, out=capped)
+                        np.multiply(T[j - 1], g, out=step)
+                        np.add(capped, step, out=T[j])  # T_j = P_j + g T_{j−1}
+                        np.multiply(T[j], c, out=step)
+                    else:
+                        step[:] = D[0]
+                    if j in special:
+                        cols, w = special[j]
+                        step[cols] = w * T[j, cols]
+                    if j:
+                        np.add(D[j - 1], step, out=D[j])  # D_j = D_{j−1} + (1 − e^{−width_j})T_j
+                    else:
+                        D[0] = step
         self.T, self.D = T, D
 
     def _edges(self, j: np.ndarray, cols: np.ndarray):
@@ -479,49 +603,56 @@ class _RRRows:
         """:meth:`_RRProfile.solve` for one target per mechanism (``cols`` indexes them, ``log_target`` in their
         units); the same formulas element by element."""
         t = np.exp(log_target)
-        # the first cell with D_j ≥ t, by bisection (D is a cumulative sum of terms ≥ 0: nondecreasing along ℓ)
-        j, top = np.zeros(t.shape, dtype=np.int64), np.full(t.shape, self.m, dtype=np.int64)
-        for _ in range(self.m.bit_length()):
-            mid = (j + top) // 2
-            below = self.D[np.minimum(mid, self.m - 1), cols] < t
-            j, top = np.where(below, mid + 1, j), np.where(below, top, mid)
+        # the first row with D ≥ t, by bisection (D is a cumulative sum of terms ≥ 0: nondecreasing down a column)
+        r, stop = np.zeros(t.shape, dtype=np.int64), np.full(t.shape, self.rows, dtype=np.int64)
+        for _ in range(self.rows.bit_length()):
+            mid = (r + stop) // 2
+            below = self.D[np.minimum(mid, self.rows - 1), cols] < t
+            r, stop = np.where(below, mid + 1, r), np.where(below, stop, mid)
         out = np.zeros(t.shape)
-        on = self.live[cols] & (j <= self.hi[cols])  # past the window: δ_RR(0) ≤ target, ε = 0
-        c, j, t = cols[on], j[on], t[on]
-        D_j = self.D[j, c]
-        D_prev = np.where(j > 0, self.D[np.maximum(j - 1, 0), c], 0.0)
-        T_j = self.T[j, c]
-        up, low, wid = self._edges(j, c)
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            C_j = T_j * np.exp(-wid)
-            near_lower = D_j - t <= t - D_prev
-            eps = np.where(near_lower, low + np.log1p((D_j - t) / C_j), up + np.log1p(-(t - D_prev) / T_j))
-        eps = np.where(np.isnan(eps), up, eps)  # (not reached: the chosen branch is finite) the safe end
-        out[on] = np.minimum(np.maximum(eps, low), up)
+        j = self.lo[cols] + r
+        # past the window (top = hi: it is not cut): δ_RR(0) ≤ target up to the dropped terms, ε = 0 (checked)
+        on = self.live[cols] & (j <= self.top[cols])
+        c, r, j, t = cols[on], r[on], j[on], t[on]
+        D_j = self.D[r, c]
+        D_prev = np.where(r > 0, self.D[np.maximum(r - 1, 0), c], 0.0)
+        T_j = self.T[r, c]
+        out[on] = _piece_epsilon(t, D_j, D_prev, T_j, *self._edges(j, c))
         return out
 
     def bound(self, cols: np.ndarray, eps: np.ndarray, last: np.ndarray) -> np.ndarray:
-        """:meth:`_RRProfile.bound` for one ε per mechanism, given the last active ℓ (the largest with L_ℓ > ε,
-        found with the exact lattice gap; ≥ 0): on its piece, clipped to the window's last, δ_RR(ε) = D_{j−1} +
-        T_j(1 − e^{ε−L_j}), raised by the rounding of the sums ((3(j + 1) + 808)u relative, (6(j + 1) + 8)·2⁻¹⁰⁷⁴
-        absolute, j counted from ℓ = 0, at least the count in the window) and by the direct form's 10u·S."""
+        """An upper bound on log δ_RR(ε) in units of e^{ref} for one ε per mechanism, given the last active ℓ (the
+        largest with L_ℓ > ε, found with the exact lattice gap; ≥ 0): on its piece j = min(last, hi),
+        δ_RR(ε) = D_{j−1} + T_j(1 − e^{ε−L_j}) over the window, raised by the rounding of the sums ((3(r + 1) + 808)u
+        relative and (6(r + 1) + 8)·2⁻¹⁰⁷⁴ absolute for sums of r + 1 terms, r = j − lo; each term e^{log P − ref}
+        within 808u, |log P − ref| ≤ 800) and by the direct form's 10u·S, with the dropped terms (``_ROW_DROPPED``)
+        added.  Where every active term is below the window (j < lo, or no term above the floor) only the dropped
+        terms remain.  (j > top is not reached: the solver's ε lies at or below the piece it was solved on, and
+        optimal_delta's columns reach every entry's last; there the bound is δ_RR ≤ 1.)"""
         j = np.minimum(last, self.hi[cols]).astype(np.int64)
-        out = np.full(eps.shape, -np.inf)
-        on = self.live[cols] & (j >= self.lo[cols])
+        out = np.full(eps.shape, math.log(_ROW_DROPPED))  # nothing in the window is active
+        out[j > self.top[cols]] = -self.ref[cols[j > self.top[cols]]]  # (not reached) δ_RR ≤ 1
+        on = self.live[cols] & (j >= self.lo[cols]) & (j <= self.top[cols])
         c, jj = cols[on], j[on]
+        r = jj - self.lo[c]
         gap = _lattice_gap(eps[on], self.eps0[c], self.k - 2.0 * jj)
         with np.errstate(divide="ignore"):
-            value = np.where(jj > 0, self.D[np.maximum(jj - 1, 0), c], 0.0) + self.T[jj, c] * -np.expm1(gap)
-            value = value * (1.0 + (3.0 * (jj + 1) + 808.0) * _U) + (6.0 * (jj + 1) + 8.0) * 2.0**-1074
-            out[on] = np.log(value) + 10.0 * _U * self.s_max[c]
+            value = np.where(r > 0, self.D[np.maximum(r - 1, 0), c], 0.0) + self.T[r, c] * -np.expm1(gap)
+            value = value * (1.0 + (8.0 * (r + 1) + 808.0) * _U) + (6.0 * (r + 1) + 8.0) * 2.0**-1074
+            out[on] = np.log(value + _ROW_DROPPED) + 10.0 * _U * self.s_max[c]
         return out
 
 
-def _chunks(n: int, k: int):
-    """Row slices of at most _BATCH_CELLS cells for mechanisms of this k (memory stays bounded)."""
-    step = max(1, _BATCH_CELLS // ((k + 1) // 2))
-    for start in range(0, n, step):
-        yield slice(start, min(start + step, n))
+def _row_chunks(width: np.ndarray):
+    """Column slices of at most _BATCH_CELLS cells (memory stays bounded), for columns sorted by ``width`` (rows
+    each; ascending), so that a chunk's table is as tall as its widest column and no taller than needed."""
+    n, start = width.size, 0
+    while start < n:
+        count = max(1, _BATCH_CELLS // max(int(width[min(start + _BATCH_CELLS, n) - 1]), 1))
+        while count > 1 and int(width[min(start + count, n) - 1]) * count > _BATCH_CELLS:
+            count = max(1, _BATCH_CELLS // max(int(width[min(start + count, n) - 1]), 1))
+        yield slice(start, min(start + count, n))
+        start += count
 
 
 def _last_active(eps: np.ndarray, eps0, k):
@@ -534,46 +665,74 @@ def _last_active(eps: np.ndarray, eps0, k):
     return np.minimum(np.where(gap_hit, last - 1, last), (k + 1) // 2 - 1)
 
 
-def _rows_scale(k: int, last: np.ndarray, q: np.ndarray, log_q: np.ndarray, log_p: np.ndarray) -> np.ndarray:
-    """The scale ref = 64·⌊log P_ℓ*/64⌋ of :func:`_optimal_log_rr` (ℓ* = min(last active ℓ, mode); last ≥ 0), with
-    log P from the direct form of ``_RRRows`` (q, log q, log p per entry, from
-    :func:`~dpsemantics._binomial.flip_probabilities`)."""
-    top = np.minimum(last, np.minimum(((k + 1) * q).astype(np.int64), k)).astype(np.int64)
-    log_top = (_log_binomial_coefficients(k)[top] + top * log_q) + (k - top) * log_p
-    return _GROUP_SPAN * np.floor(log_top / _GROUP_SPAN)
-
-
-def _columns(eps0: np.ndarray, ref: np.ndarray, k: int):
-    """The distinct (ε₀, ref) pairs among the entries — one column of ``_RRRows`` each, whatever the number
-    of entries that share it (one mechanism with 10⁶ values of δ is one column per scale) — in chunks of at most
-    _BATCH_CELLS cells.  Yields (entries, their column within the chunk, the chunk's ε₀ and ref per column)."""
-    order = np.lexsort((ref, eps0))  # one sort: the entries of a column are adjacent
+def _columns(eps0: np.ndarray, ref: np.ndarray):
+    """The distinct (ε₀, ref) pairs among the entries — one column of ``_RRRows`` each, whatever the number of
+    entries that share it (one mechanism with 10⁶ values of δ is one column per scale).  Returns (the entries in
+    column order, the column of each, the first entry of each column)."""
+    order = np.argsort(eps0)
+    se = eps0[order]
+    if np.any(se[1:] == se[:-1]):  # a mechanism with several entries: by (ε₀, ref), so a column's are adjacent
+        order = np.lexsort((ref, eps0))
     se, sr = eps0[order], ref[order]
     new = np.ones(order.size, dtype=bool)
     new[1:] = (se[1:] != se[:-1]) | (sr[1:] != sr[:-1])
-    column = np.cumsum(new) - 1  # the column of each entry, in sorted order
-    first = order[new]
-    for part in _chunks(first.size, k):
-        lo, hi = np.searchsorted(column, [part.start, part.stop])
-        yield order[lo:hi], column[lo:hi] - part.start, eps0[first[part]], ref[first[part]]
+    return order, np.cumsum(new) - 1, order[new]
+
+
+def _tables(eps0: np.ndarray, k: int, ref: np.ndarray, column: np.ndarray, windows):
+    """The chunks of ``_RRRows`` for columns (ε₀, ref) with their ``windows`` (:func:`_row_windows`), widest last;
+    yields (the chunk's tables, the entries' positions in ``column`` order it serves, their column in the chunk)."""
+    lo, top = windows[0], windows[2]
+    width = np.maximum(top - lo + 1, 0)
+    by_width = np.argsort(width.astype(np.int16), kind="stable")  # (a radix sort: widths are below 2¹⁵)
+    starts = np.searchsorted(column, np.arange(width.size + 1))  # a column's entries: starts[c] … starts[c + 1] − 1
+    for part in _row_chunks(width[by_width]):
+        cols = by_width[part]
+        rows = _RRRows(eps0[cols], k, ref[cols], *(w[cols] for w in windows))
+        count = starts[cols + 1] - starts[cols]
+        within = np.repeat(np.arange(cols.size), count)  # each member's column in the chunk
+        members = starts[cols][within] + (np.arange(within.size) - (np.cumsum(count) - count)[within])
+        yield rows, members, within
+
+
+def _level(eps: np.ndarray, eps0: np.ndarray, k: int, last: np.ndarray) -> np.ndarray:
+    """log of a lower bound on δ_RR(ε) (last ≥ 0, the last active ℓ), in the direct form: with ℓ' = min(M, last − 1)
+    (M the mode), δ_RR(ε) ≥ P_ℓ'(1 − e^{ε − L_ℓ'}) ≥ (1 − e^{−2ε₀})P_ℓ' (ε < L_last ≤ L_ℓ' − 2ε₀) and δ_RR(ε) ≥
+    P_last(1 − e^{ε − L_last}); the latter's factor is taken at least e^{−500} (a level above δ_RR only raises the
+    floor: the dropped terms, added to the bound, are then larger than they need be, never missed)."""
+    q, _, log_q, log_p = _binomial.flip_probabilities(eps0)
+    m = (k + 1) // 2
+    mode = np.minimum(np.floor((k + 1) * q), m - 1).astype(np.int64)
+    last = last.astype(np.int64)
+    prev = np.minimum(mode, np.maximum(last - 1, 0))
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        below = np.where(last >= 1, _row_log_p(k, prev, log_q, log_p) + np.log(-np.expm1(-2.0 * eps0)), -np.inf)
+        gap = _lattice_gap(eps, eps0, k - 2.0 * last)
+        at = _row_log_p(k, last, log_q, log_p) + np.maximum(np.log(-np.expm1(gap)), -500.0)
+    return np.maximum(below, at)
 
 
 def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: int) -> np.ndarray:
-    """:func:`_optimal_log_rr` for many mechanisms of one k ≤ _K_BATCH (1-d arrays ε, ε₀ > 0): each entry's scale
-    is ref = 64·⌊log P_ℓ*/64⌋ (:func:`_rows_scale`) and its column of ``_RRRows`` (one per distinct (ε₀, ref))
-    holds every term above e^{ref − 800}; the value is :meth:`_RRRows.bound`.  A column's values depend only on its
-    (ε₀, k, ref), so an entry gets the same bits whatever else is in the call."""
+    """:func:`_optimal_log_rr` for many mechanisms of one k ≤ _K_BATCH (1-d arrays ε, ε₀ > 0): each entry's scale is
+    ref = 4·⌊level/4⌋ (:func:`_level`, a lower bound on log δ_RR(ε)), and its column of ``_RRRows`` (one per distinct
+    (ε₀, ref)) holds every term above e^{ref − 33 − log k} up to the largest last active ℓ of its entries; the value
+    is :meth:`_RRRows.bound`, the dropped terms added.  A column's cells depend only on its (ε₀, k, ref), and an
+    entry reads only the rows up to its own last active ℓ, so an entry gets the same bits whatever else is in the
+    call."""
     out = np.full(eps.shape, -np.inf)
     last = _last_active(eps, eps0, k)
     live = np.flatnonzero(last >= 0)
     if live.size == 0:
         return out
-    q, _, log_q, log_p = _binomial.flip_probabilities(eps0[live])
-    ref = _rows_scale(k, last[live], q, log_q, log_p)
-    for entries, col, e0, r in _columns(eps0[live], ref, k):
-        rows = _RRRows(e0, k, r, r - 800.0)
-        idx = live[entries]
-        out[idx] = rows.bound(col, eps[idx], last[idx]) + r[col]
+    e, e0, la = eps[live], eps0[live], last[live]
+    ref = _ROW_SPAN * np.floor(_level(e, e0, k, la) / _ROW_SPAN)
+    order, column, first = _columns(e0, ref)
+    need = np.zeros(first.size, dtype=np.int64)
+    np.maximum.at(need, column, la[order].astype(np.int64))
+    windows = _row_windows(e0[first], k, ref[first], need=need)
+    for rows, members, cols in _tables(e0[first], k, ref[first], column, windows):
+        idx = order[members]
+        out[live[idx]] = rows.bound(cols, e[idx], la[idx]) + rows.ref[cols]
     return out
 
 
@@ -594,26 +753,52 @@ def _log_rr_by_mechanism(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray) -> np
     return out
 
 
+_INPUT_BLOCK = 2**16  # entries per block of a call: its working arrays (~600 bytes an entry) stay below ~40 MB
+
+
+def _by_blocks(fn, types, *views) -> np.ndarray:
+    """``fn`` over the entries of the broadcast ``views`` (one shape), in blocks of _INPUT_BLOCK entries in order,
+    each block's entries given as 1-d arrays of the given ``types``: the working memory is bounded
+    whatever the number of inputs (only the result, one float per entry, is allocated whole; the tables are capped
+    apart, ``_BATCH_CELLS``), and a broadcast input is never expanded beyond a block.  What an entry gets depends
+    only on its own arguments, so the blocks change no bit of it.  ``fn`` raises on a bad entry (naming it) in the
+    order of the entries.  Returns the result in the views' shape."""
+    shape = views[0].shape
+    n = views[0].size
+    out = np.empty(n)
+    if n <= _INPUT_BLOCK:  # one block: the entries as they are
+        return fn(*(np.ravel(v).astype(t) for v, t in zip(views, types))).reshape(shape)
+    for start in range(0, n, _INPUT_BLOCK):
+        stop = min(start + _INPUT_BLOCK, n)
+        index = np.unravel_index(np.arange(start, stop), shape) if shape else ()
+        block = [np.reshape(v[index], -1).astype(t) for v, t in zip(views, types)]
+        out[start:stop] = fn(*block)
+    return out.reshape(shape)
+
+
 def optimal_log_delta(eps, eps0, k, delta0=0.0):
     """Natural log of :func:`optimal_delta` (−inf where δ = 0): use it when δ would underflow.
 
     An upper bound by construction: the float evaluation is raised by its error allowance,
     relative 1e-12 + 1e-14·√k in δ (``_evaluation_margin``; for k ≤ 1000 also the direct form's 10u·S, below
-    4e-12, ``_RRRows``), so the δ reported is never below the exact one."""
+    3e-12, and the terms the window drops, ``_RRRows``), so the δ reported is never below the exact one.  Works
+    through the entries in blocks of 2¹⁶ (``_by_blocks``): the working memory stays ~40 MB at any number of inputs."""
     eps = np.asarray(check_epsilon(eps, "eps"))
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))
     delta0 = np.asarray(_check_delta0(delta0))
-    e, e0, kk, d0 = broadcast(eps=eps, eps0=eps0, k=k, delta0=delta0)
-    flat_e, flat_e0 = np.ravel(e).astype(float), np.ravel(e0).astype(float)
-    flat_k, flat_d0 = np.ravel(kk).astype(np.int64), np.ravel(d0).astype(float)
+    views = broadcast(eps=eps, eps0=eps0, k=k, delta0=delta0)
+    return _out(_by_blocks(_optimal_log_deltas, (float, float, np.int64, float), *views))
+
+
+def _optimal_log_deltas(flat_e: np.ndarray, flat_e0: np.ndarray, flat_k: np.ndarray, flat_d0: np.ndarray) -> np.ndarray:
+    """:func:`optimal_log_delta` for 1-d arrays (ε, ε₀, k, δ₀)."""
     log_rr = np.full(flat_e.shape, -np.inf)
     on = np.flatnonzero(flat_e0 > 0.0)
     # one row per entry for k ≤ _K_BATCH, else one profile per mechanism (ε₀, k) and scale of δ
     log_rr[on] = _log_rr_by_mechanism(flat_e[on], flat_e0[on], flat_k[on])
     # an upper bound: δ_RR raised by its evaluation allowance (relative 1e-12 + 1e-14·√k), A by its rounding
-    out = _log_total_bound(log_rr, flat_d0, flat_k)
-    return _out(out.reshape(e.shape))
+    return _log_total_bound(log_rr, flat_d0, flat_k)
 
 
 def optimal_delta(eps, eps0, k, delta0=0.0):
@@ -626,7 +811,7 @@ def optimal_delta(eps, eps0, k, delta0=0.0):
     attained by randomized response (with a δ₀ reveal outcome).  At ε = (k − 2ℓ)ε₀ it equals the printed
     lattice value (:func:`optimal_lattice`).  The gaps ε − (k − 2ℓ)ε₀ are formed exactly, so a value next to
     a lattice point keeps its relative accuracy.  k ≤ 10⁹.  Broadcasts over all arguments (many distinct
-    mechanisms of k ≤ 1000 at once: 10⁶ distinct (ε₀, k = 100) in under 2 s; see :func:`optimal_epsilon`); values below
+    mechanisms of k ≤ 1000 at once; see :func:`optimal_epsilon` and the Numerics page for times); values below
     ~1e-308 underflow — use :func:`optimal_log_delta` there.
     """
     log_d = np.asarray(optimal_log_delta(eps, eps0, k, delta0), dtype=float)
@@ -679,6 +864,9 @@ def _log_rr_targets(delta: np.ndarray, delta0: np.ndarray, k: np.ndarray) -> np.
     (δ within a relative ~1e-6 of A) x is formed again at 60 digits (δ and δ₀ are exact binary numbers).
     The bound on x's error is added before the target is taken, so the target is never overstated; the
     logarithm is then lowered by its own rounding (4 ulps of the result and 4e-16 for the argument's)."""
+    if not np.any(delta0 > 0):  # no reveal mass: the target is δ itself (the last line below, as for δ₀ = 0 there)
+        lt = np.log(delta)
+        return lt - (4.0 * np.spacing(np.abs(lt)) + 4e-16)
     kf = k.astype(float)
     a, b = np.log1p(-delta), kf * np.log1p(-delta0)
     x = a - b
@@ -733,9 +921,11 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
     """The smallest ε with δ(ε) ≤ δ for 1-d arrays, on the safe side by construction.
 
     Each target is rounded down (:func:`_log_rr_targets`).  Entries with k ≤ _K_BATCH go to :func:`_rows_epsilons`
-    (one row of a 2-D table each, the same steps).  The others are grouped by (ε₀, k, ⌊log target/64⌋):
-    per group the k-fold randomized-response profile is built once, on a window that holds every term above
-    e^{ref − 60}/k (ref = 64·⌊log target/64⌋, below every target of the group), with its piecewise tables
+    (one column of a windowed 2-D table each, the same steps, checked by the tables' own upper bound on δ_RR: an
+    upper bound on the exact δ_RR, so the ε is safe, though optimal_delta's own window, set by the level of δ at
+    that ε, may round its bound differently, by a relative ~1e-12).  The others are grouped by (ε₀, k,
+    ⌊log target/64⌋): per group the k-fold randomized-response profile is built once, on a window that holds every
+    term above e^{ref − 60}/k (ref = 64·⌊log target/64⌋, below every target of the group), with its piecewise tables
     (:meth:`_RRProfile.tables`).  Every target of the group is solved in closed form (:meth:`_RRProfile.solve`)
     below the target by the evaluation margin and as much again, the ε found is rounded up by 4 ulps and
     checked once by the upper bound on δ_RR that :func:`optimal_delta` uses (so optimal_delta(ε) ≤ δ holds for
@@ -784,38 +974,40 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
 
 
 def _rows_epsilons(eps0: np.ndarray, k: int, log_t: np.ndarray) -> np.ndarray:
-    """The loop of :func:`_optimal_epsilons` for many mechanisms of one k ≤ _K_BATCH, one column of
-    ``_RRRows`` per distinct (ε₀, ref), ref = 64·⌊log target/64⌋, with floor ref − 800 (the floor of
-    :func:`_rows_log_rr`, so that where optimal_delta's scale at the ε found is the same ref, its bound is read
-    off these very tables).  Each entry is solved below its target by the margin (with the direct form's
-    allowance 10u·S) and as much again, rounded up 4 ulps and checked by optimal_delta's own bound
-    (:func:`_rows_log_rr`'s value); failing entries are solved again with the extra margin doubled.  A column
-    with no term above its floor has δ_RR(0) ≤ m·e^{floor} < target: ε = 0."""
+    """The loop of :func:`_optimal_epsilons` for many mechanisms of one k ≤ _K_BATCH, one column of ``_RRRows`` per
+    distinct (ε₀, ref), ref = 4·⌊log target/4⌋, cut above the piece that can hold any target of the column
+    (:func:`_row_windows`' ceiling).  Each entry is solved below its target by the margin (with the direct form's
+    allowance 10u·S) and as much again, rounded up 4 ulps and checked by the upper bound of these tables at the ε
+    found (:meth:`_RRRows.bound`, the dropped terms added: an upper bound on the exact δ_RR); failing entries are
+    solved again with the extra margin doubled.  A column with no term above its floor has δ_RR(0) below the dropped
+    terms' bound: ε = 0, checked like the others."""
     out = np.zeros(eps0.shape)
     margin = _evaluation_margin(k)
-    ref = _GROUP_SPAN * np.floor(log_t / _GROUP_SPAN)
-    for entries, col, e0, r in _columns(eps0, ref, k):
-        rows = _RRRows(e0, k, r, r - 800.0)
-        target = log_t[entries] - r[col]
+    ref = _ROW_SPAN * np.floor(log_t / _ROW_SPAN)
+    order, column, first = _columns(eps0, ref)
+    # a column's tables reach up to the piece that holds its largest target (the rows below any row are the same
+    # whatever the table's extent, so an entry's answer does not depend on the column's other entries)
+    if first.size == order.size:  # one entry per column (distinct mechanisms)
+        ceiling = log_t[first]
+    else:
+        ceiling = np.full(first.size, -np.inf)
+        np.maximum.at(ceiling, column, log_t[order])
+    windows = _row_windows(eps0[first], k, ref[first], ceiling=ceiling + 1e-6)
+    for rows, members, cols in _tables(eps0[first], k, ref[first], column, windows):
+        entries = order[members]
+        target = log_t[entries] - rows.ref[cols]
         eps = np.zeros(entries.shape)
-        lead = margin + 10.0 * _U * rows.s_max[col]
+        lead = margin + 10.0 * _U * rows.s_max[cols]
         slack = lead.copy()
-        todo = np.flatnonzero(rows.live[col])
+        todo = np.arange(entries.size)
         for _ in range(60):
-            c = col[todo]
+            c = cols[todo]
             e = np.atleast_1d(_rounding.up(rows.solve(c, target[todo] - lead[todo] - slack[todo]), 4))
-            # the check is optimal_delta's own bound at e: on these tables where its scale is this ref
             log_rr = np.full(e.shape, -np.inf)
-            last = _last_active(e, e0[c], k)
-            live = np.flatnonzero(last >= 0)
-            same = np.zeros(e.shape, dtype=bool)
-            cl = c[live]
-            same[live] = _rows_scale(k, last[live], rows.q[cl], rows.log_q[cl], rows.log_p[cl]) == r[cl]
-            here = np.flatnonzero(same)
-            log_rr[here] = rows.bound(c[here], e[here], last[here]) + r[c[here]]
-            other = np.flatnonzero(~same)
-            log_rr[other] = _rows_log_rr(e[other], e0[c[other]], k)
-            ok = np.isinf(e) | (log_rr - r[c] + margin <= target[todo])
+            last = _last_active(e, rows.eps0[c], k)
+            live = np.flatnonzero(last >= 0)  # (no loss above ε: δ_RR = 0)
+            log_rr[live] = rows.bound(c[live], e[live], last[live])
+            ok = np.isinf(e) | (log_rr + margin <= target[todo])
             eps[todo[ok]] = e[ok]
             todo = todo[~ok]
             if todo.size == 0:
@@ -837,20 +1029,19 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     closed form gives ε (no iteration; ``_RRProfile``).  Time and memory grow like √k; k ≤ 10⁹.
     Returns 0 when δ is at least δ(0).  Raises ``ValueError`` when δ ≤ 1 − (1 − δ₀)^k (no finite ε
     exists) or on bad input.  Broadcasts over all arguments.  Mechanisms with k ≤ 1000 are solved many at a
-    time, one per column of a 2-D table (``_RRRows``; cost ∝ k per mechanism, in chunks of 2²¹ cells, so
-    the tables take ~100 MB at a time: 10⁶ distinct (ε₀, k = 100) in about 1.5 s); larger k get one profile per
-    mechanism (ε₀, k) and per e^64 of target, with all the δ of a group solved at once (10⁶ values of δ for one
-    mechanism in under a second; each further mechanism adds about 1 ms).  The result of every entry equals its
-    scalar call.
+    time, one per column of a 2-D table that holds only the rows of each column's window (``_RRRows``: the terms
+    within e^{−33}/k of the target, up to the piece of the answer; in chunks of 2¹⁹ cells: 10⁶ distinct mechanisms
+    of k = 1000 in about 2 s); larger k get one profile per mechanism (ε₀, k) and per e^64 of target, with all the δ
+    of a group solved at once (10⁶ values of δ for one mechanism in under a second; each further mechanism adds
+    about 1 ms).  The entries go through blocks of 2¹⁶ (``_by_blocks``), so the working memory stays ~40 MB at any
+    number of inputs.  The result of every entry equals its scalar call.
     """
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))
     delta = np.asarray(check_delta(delta, "delta", open_low=True, open_high=True))
     delta0 = np.asarray(_check_delta0(delta0))
-    e0, kk, d, d0 = broadcast(eps0=eps0, k=k, delta=delta, delta0=delta0)
-    flat = _optimal_epsilons(np.ravel(e0).astype(float), np.ravel(kk).astype(np.int64), np.ravel(d).astype(float),
-                             np.ravel(d0).astype(float))
-    return _out(flat.reshape(e0.shape))
+    views = broadcast(eps0=eps0, k=k, delta=delta, delta0=delta0)
+    return _out(_by_blocks(_optimal_epsilons, (float, np.int64, float, float), *views))
 
 
 def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:

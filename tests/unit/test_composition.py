@@ -458,3 +458,41 @@ def test_distinct_mechanisms_array_equals_scalar_calls(monkeypatch):
         assert C.optimal_epsilon(*args) == whole[i], args
         assert C.optimal_log_delta(float(eps[i]), args[0], args[1], args[3]) == log_d[i], args
     assert np.any(np.isinf(whole)) and np.any(whole == 0) and np.any((whole > 0) & np.isfinite(whole))
+
+
+def test_one_small_mechanism_many_targets_equals_scalar_calls():
+    """k ≤ 1000, one mechanism, a million-fold range of δ: its targets share columns of the windowed table, each
+    column cut above the piece of its largest target, so an entry's table is shorter in the scalar call than in the
+    array call.  The rows below a cut do not depend on where it is: every entry equals its scalar call, and δ at
+    the ε found (one array call) equals its scalar calls too."""
+    deltas = np.geomspace(5e-324, 0.5, 97)
+    for eps0, k in [(0.1, 1000), (1e-4, 999), (3.0, 1000), (0.7, 2)]:
+        many = C.optimal_epsilon(eps0, k, deltas)
+        assert np.array_equal(many, [C.optimal_epsilon(eps0, k, float(d)) for d in deltas]), (eps0, k)
+        back = C.optimal_log_delta(many, eps0, k)
+        assert np.array_equal(back, [C.optimal_log_delta(float(e), eps0, k) for e in many]), (eps0, k)
+
+
+def test_working_memory_is_bounded_by_blocks(monkeypatch):
+    """Issue 23: the per-entry arrays were not capped (about 600 bytes an entry at once: 233 MB for 4·10⁵ entries).
+    The entries now go through blocks of ``_INPUT_BLOCK``: with blocks of 2¹⁴, a broadcast grid of 600 ε₀ × 500 δ
+    (3·10⁵ entries, each input never expanded beyond a block) peaks below 25 MB of traced memory, the result and
+    its copy included, for optimal_epsilon and optimal_log_delta alike; and the blocks change no bit."""
+    import tracemalloc
+
+    eps0 = np.geomspace(1e-3, 3.0, 600)[:, None]
+    delta = np.geomspace(1e-12, 0.5, 500)[None, :]
+    monkeypatch.setattr(C, "_INPUT_BLOCK", 2**14)
+    peaks = []
+    for call in (lambda: C.optimal_epsilon(eps0, 10, delta), lambda: C.optimal_log_delta(delta * 10, eps0, 10)):
+        tracemalloc.start()
+        try:
+            out = call()
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+        assert out.shape == (600, 500)
+    assert max(peaks) < 25e6, peaks
+    eps = C.optimal_epsilon(eps0, 10, delta)
+    for i, j in [(0, 0), (599, 499), (300, 250), (17, 498)]:
+        assert eps[i, j] == C.optimal_epsilon(float(eps0[i, 0]), 10, float(delta[0, j]))

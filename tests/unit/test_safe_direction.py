@@ -166,6 +166,16 @@ def test_optimal_epsilon_large_k_is_safe(eps0, k, delta):
             assert ref_optimal_delta(e * (1 - 1e-9), eps0, k, 0.0) > delta
 
 
+@pytest.mark.parametrize("eps0, k", [(300.0, 1001), (300.0, 2001), (40.0, 5000), (300.0, 999)])
+def test_optimal_epsilon_on_a_last_piece_wider_than_exp_range_is_tight(eps0, k):
+    """A window's last piece reaches down to ε = 0; wider than ~745, its e^{−width} underflows, and the closed form
+    from its lower end gave ∞, clipped to the piece's top: ε₀ = 300, k = 1001, δ = 0.9 returned 300 300, 2.30 above
+    the exact 300 297.70 (safe, but not the smallest ε)."""
+    e = K.optimal_epsilon(eps0, k, 0.9)
+    assert ref_optimal_delta(e, eps0, k, 0.0) <= 0.9
+    assert ref_optimal_delta(e * (1 - 1e-9), eps0, k, 0.0) > 0.9
+
+
 def _distinct_mechanisms():
     """A hostile grid of distinct mechanisms of small k (the row-wise path, k ≤ 1000): ε₀ from 1e-6 to 300, k odd
     and even up to 1000, δ from 0.9 down to the smallest subnormal, and δ₀ > 0 with δ just above A."""
@@ -201,6 +211,55 @@ def test_optimal_delta_over_distinct_mechanisms_is_an_upper_bound():
         assert got[i] >= want and got[i] <= want * (1 + 1e-9) + 2 * 5e-324, (eps[i], eps0[i], k[i], delta0[i])
 
 
+def _windowed_rows():
+    """Mechanisms of k ≤ 1000 whose tables the window cuts on both sides: the bulk far above the target (ε₀ large, δ
+    tiny: the floor drops the terms below e^{ref − 33 − log k}, the ceiling the rows past the answer), ε₀ so small that
+    1 − e^{−2ε₀} is 2e-6 (many rows between the floor and the crossing), k odd (the piece (k − 1)/2 down to 0)."""
+    rows = []
+    for e0 in (2e-6, 0.003, 0.2, 1.3, 6.0):
+        for k in (999, 1000, 37):
+            for delta in (0.6, 1e-3, 1e-9, 1e-30, 1e-120, 1e-290):
+                rows.append((e0, k, delta))
+    return [np.array(c) for c in zip(*rows)]
+
+
+def test_optimal_epsilon_on_windowed_rows_is_safe_and_tight():
+    """One array call over the grid: every ε meets its δ by the reference (which sums every term, importing nothing)
+    and is within 1e-9 of minimal; also one mechanism with all its targets in one call (columns shared, cut at the
+    largest target)."""
+    eps0, k, delta = _windowed_rows()
+    got = K.optimal_epsilon(eps0, k, delta)
+    shared = K.optimal_epsilon(0.2, 999, delta[:6])
+    for i in range(len(got)):
+        e0, kk, d, e = float(eps0[i]), int(k[i]), float(delta[i]), float(got[i])
+        if i % 3:  # a deterministic two thirds (the reference costs ~10 ms a call)
+            continue
+        assert ref_optimal_delta(e, e0, kk, 0.0) <= d, (e0, kk, d, e)
+        if e > 0:
+            assert ref_optimal_delta(e * (1 - 1e-9), e0, kk, 0.0) > d, (e0, kk, d, e)
+    for d, e in zip(delta[:6], shared):
+        assert ref_optimal_delta(float(e), 0.2, 999, 0.0) <= d
+        assert ref_optimal_delta(float(e) * (1 - 1e-9), 0.2, 999, 0.0) > d
+
+
+def test_optimal_delta_on_windowed_rows_is_an_upper_bound():
+    """optimal_delta where its window is set by a lower bound on δ at ε itself: ε one ulp below and above lattice
+    points (k − 2ℓ)ε₀ in the far tail and the bulk, ε₀ from 2e-6 to 6: never below the reference, within 1e-9."""
+    eps, e0s, ks = [], [], []
+    for e0 in (2e-6, 0.003, 0.2, 1.3, 6.0):
+        for k in (999, 1000):
+            for ell in (0, 1, 7, 60, 200, 450, (k - 1) // 2):
+                point = (k - 2 * ell) * e0
+                for x in (np.nextafter(point, 0.0), point, np.nextafter(point, np.inf), point - 0.7 * e0):
+                    eps.append(max(float(x), 0.0))
+                    e0s.append(e0)
+                    ks.append(k)
+    got = K.optimal_delta(np.array(eps), np.array(e0s), np.array(ks))
+    for i in range(0, len(got), 2):  # every other (the reference costs ~10 ms a call)
+        want = min(ref_optimal_delta(eps[i], e0s[i], ks[i], 0.0), 1)
+        assert got[i] >= want and got[i] <= want * (1 + 1e-9) + 2 * 5e-324, (eps[i], e0s[i], ks[i], got[i], want)
+
+
 @pytest.mark.parametrize("eps0, k, delta0", [(0.1, 10, 0.0), (1.0, 100, 1e-8), (0.01, 1000, 0.0)])
 def test_optimal_delta_is_an_upper_bound(eps0, k, delta0):
     for eps in np.linspace(0.0, k * eps0, 7)[:-1]:
@@ -208,6 +267,18 @@ def test_optimal_delta_is_an_upper_bound(eps0, k, delta0):
         want = ref_optimal_delta(float(eps), eps0, k, delta0)
         assert got >= want
         assert got <= want * (1 + 1e-9) + 1e-300
+
+
+@pytest.mark.parametrize("eps, eps0, k", [(340.08348385606774, 0.5771361591478701, 807),
+                                          (1.513974708785026, 0.020286370086100795, 131),
+                                          (0.00017235626426486436, 1.5993040114375702e-06, 465),
+                                          (30.0, 0.01, 10**5), (2.0, 0.7, 3)])
+def test_optimal_delta_next_to_the_reveal_mass_is_an_upper_bound(eps, eps0, k):
+    """δ₀ = 1e-9 and δ close to A = 1 − (1 − δ₀)^k: A's allowance of 8u was below half an ulp of log A (|log A| ≈ 14),
+    and optimal_delta came out a few ulps below the exact value (the first three, found by a random check)."""
+    got = K.optimal_delta(eps, eps0, k, 1e-9)
+    want = ref_optimal_delta(eps, eps0, k, 1e-9)
+    assert got >= want and got <= want * (1 + 1e-9), (got, want)
 
 
 @pytest.mark.parametrize("eps0, k", [(0.1, 10**5), (0.01, 10**7)])
