@@ -38,7 +38,7 @@ from scipy.optimize import brentq, minimize_scalar
 from . import _rounding
 from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import as_output, broadcast, check_delta, check_epsilon, check_positive
-from .mechanisms import _gaussian_delta_upper
+from .mechanisms import gaussian_delta
 
 __all__ = [
     "pdp_epsilon",
@@ -434,14 +434,14 @@ def zcdp_gaussian_delta(rho, eps):
     :func:`dpsemantics.mechanisms.gaussian_delta` (Balle & Wang 2018, Theorem 8) at Δ/σ = √(2ρ), and never below the
     exact value (the δ of a guarantee, and the left side of the claims that a conversion's ε suffices for the
     Gaussian): enlarged by that function's error and by the rounding of √(2ρ)
-    (``mechanisms._gaussian_delta_upper``).
+    (``mechanisms.gaussian_delta``).
     """
     rho = check_positive(rho, "rho")
     eps = check_epsilon(eps, "eps")
     r, e = broadcast(rho=rho, eps=eps)
     with np.errstate(over="ignore"):
         ratio = np.where(r <= 1e307, np.sqrt(2.0 * r), np.sqrt(2.0) * np.sqrt(r))  # √(2ρ) within u relative
-    return _out(_gaussian_delta_upper(e, 1.0, ratio))  # vectorised
+    return _out(gaussian_delta(e, 1.0, ratio))  # vectorised
 
 
 

@@ -400,41 +400,28 @@ def _gaussian_log_delta_array(eps: np.ndarray, r: np.ndarray) -> np.ndarray:
 
 
 def gaussian_delta(eps, sigma, sensitivity=1.0):
-    """Exact privacy profile of the Gaussian mechanism N(f(x), σ²) with ℓ2-sensitivity Δ
-    (Balle & Wang 2018, Theorem 8): δ(ε) = Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ).
+    """Privacy profile of the Gaussian mechanism N(f(x), σ²) with ℓ2-sensitivity Δ (Balle & Wang 2018,
+    Theorem 8): δ(ε) = Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ), as a float **never below** the exact value — at
+    the exact ratio r* = Δ/σ, or at any r* within u = 2⁻⁵³ relative of the float r = fl(Δ/σ) (``sensitivity=fl(√(2ρ))``,
+    ``sigma=1`` for a ρ-zCDP Gaussian).  Broadcasts over all three arguments.
 
-    Evaluated without cancellation (see :func:`gaussian_log_delta`): relative error below 1e-12 against
-    50-digit mpmath wherever δ is a normal float, for every ε ≥ 0, σ > 0, Δ > 0 (``tests/unit/test_accuracy.py``).
-    Below the normal range (δ < 2.2e-308) the value is never below the exact one: log δ is exponentiated with
-    that 1e-12 allowance, twice over, by ``_rounding.exp_no_underflow``, so an exact δ below the
-    smallest float is returned as 5e-324, not 0 — also where log δ itself is below −1.8e308 (−inf): δ > 0 at every
-    finite ε (``tests/unit/test_underflow.py``).  Broadcasts over all three arguments."""
-    log_d = gaussian_log_delta(eps, sigma, sensitivity)
-    return as_output(np.maximum(_rounding.exp_no_underflow(log_d, 2.0 * _GAUSSIAN_DELTA_ERROR),
-                                _rounding.SMALLEST_SUBNORMAL))
-
-
-def _gaussian_delta_upper(eps, sigma, sensitivity=1.0):
-    """A float **never below** the exact profile δ(ε) of :func:`gaussian_delta` at the exact ratio r* = Δ/σ — or at
-    any r* within u = 2⁻⁵³ relative of the float r = fl(Δ/σ) (``sensitivity=fl(√(2ρ))``, ``sigma=1`` for a ρ-zCDP
-    Gaussian) — for the callers whose δ decides a guarantee (:meth:`PrivacyLoss.gaussian`'s profile,
-    :func:`~dpsemantics.conversions.zcdp_gaussian_delta`).  :func:`gaussian_delta` itself stays rounded to nearest,
-    the exact profile within 1e-12, as the reference that :func:`gaussian_sigma` inverts (whose σ meets this bound
-    too: its margin covers both allowances).
-
-    Two allowances, relative: twice ``_GAUSSIAN_DELTA_ERROR`` (the evaluation at the float r), and the rounding of r:
-    ∂δ/∂r = φ(a) exactly (a = r/2 − ε/r; the two terms' derivatives combine through e^ε φ(b) = φ(a)), so an error
-    |r − r*| ≤ u·r moves δ by at most u·κ·δ(1 + O(u·κ)) with κ = r·φ(a)/δ, allowed twice (1.1e-14 at ρ = 10⁴,
-    ε = ρ; 1e-10 at r = 10⁶, where the 1e-12 alone fell short).  The factor and the product are each rounded to
-    nearest and stepped one ulp up in the normal range (after np.exp's few ulps, covered by a further 8u), and below it
-    ``_rounding.exp_no_underflow`` applies each entry's own factor; at most 1."""
+    Evaluated without cancellation (:func:`gaussian_log_delta`: relative error below 1e-12 against 50-digit mpmath
+    wherever δ is a normal float, for every ε ≥ 0, σ > 0, Δ > 0, ``tests/unit/test_accuracy.py``), then enlarged by
+    two allowances, relative: twice that 1e-12 (``_GAUSSIAN_DELTA_ERROR``), and the rounding of r: ∂δ/∂r = φ(a)
+    exactly (a = r/2 − ε/r; the two terms' derivatives combine through e^ε φ(b) = φ(a)), so an error |r − r*| ≤ u·r
+    moves δ by at most u·κ·δ(1 + O(u·κ)) with κ = r·φ(a)/δ, allowed twice (1.1e-14 at ρ = 10⁴, ε = ρ; 1e-10 at
+    r = 10⁶, where the 1e-12 alone fell short).  The factor and the product are each rounded to nearest and stepped
+    one ulp up in the normal range (after np.exp's few ulps, covered by a further 8u).  Below the normal range
+    (δ < 2.2e-308) ``_rounding.exp_no_underflow`` applies each entry's own factor, so an exact δ below the smallest
+    float is returned as 5e-324, not 0 — also where log δ itself is below −1.8e308: δ > 0 at every finite ε
+    (``tests/unit/test_underflow.py``).  At most 1.  :func:`gaussian_sigma`'s σ meets it: δ(σ) ≤ the δ asked for."""
     log_d = np.asarray(gaussian_log_delta(eps, sigma, sensitivity), dtype=float)
     eps, r = np.broadcast_arrays(np.asarray(eps, dtype=float), _gaussian_ratio(sigma, sensitivity))
     return as_output(_gaussian_delta_upper_at(eps, r, log_d))
 
 
 def _gaussian_delta_upper_at(eps: np.ndarray, r: np.ndarray, log_d: np.ndarray) -> np.ndarray:
-    """:func:`_gaussian_delta_upper` from float arrays ε, r = fl(Δ/σ) and the evaluated log δ(ε; r), unchecked."""
+    """:func:`gaussian_delta` from float arrays ε, r = fl(Δ/σ) and the evaluated log δ(ε; r), unchecked."""
     with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
         a = r / 2 - eps / r
         log_kappa = np.log(r) - 0.5 * a * a - 0.5 * _LOG_2PI - log_d
@@ -459,7 +446,7 @@ _GAUSSIAN_DELTA_ERROR = 1e-12
 
 def _sigma_log_margin(delta: np.ndarray) -> np.ndarray:
     """log δ − (the log target gaussian_sigma solves for): the margin that lets the σ it returns pass the strict
-    check :func:`_gaussian_delta_upper` (σ) ≤ δ at the first try (derivation in :func:`gaussian_sigma`).
+    check :func:`gaussian_delta` (σ) ≤ δ at the first try (derivation in :func:`gaussian_sigma`).
 
     4e (e = ``_GAUSSIAN_DELTA_ERROR`` = 1e-12, the evaluation error of log δ), plus 4u(8 + |log δ|) for the roundings
     of log δ and of the subtraction (u·|log δ| each) and the few ulps of np.exp and of the allowance's product.
@@ -476,7 +463,7 @@ def _sigma_log_margin(delta: np.ndarray) -> np.ndarray:
 
 
 #: σ is stepped up by (1 + 6u) from fl(Δ/r), then one ulp: fl(Δ/σ) ≤ r(1 − 3u), which lowers δ by 3u·κ
-#: (κ = d log δ/d log r), more than the 2u·κ that :func:`_gaussian_delta_upper` allows for the rounding of r
+#: (κ = d log δ/d log r), more than the 2u·κ that :func:`gaussian_delta` allows for the rounding of r
 _SIGMA_STEP = 1.0 + 6.0 * _U
 _LOG_2PI = math.log(2.0 * math.pi)
 _LOG_R_MIN = -744.0  # e^{-744} ≈ 1e-323, the last subnormal: below it r = Δ/σ is not representable
@@ -494,7 +481,7 @@ def gaussian_sigma(eps, delta, sensitivity=1.0):
     r_σ = fl(Δ/σ) ≤ r(1 − 3u) (division and rounding are monotone).
 
     The σ returned passes the strict check that :func:`~dpsemantics.releases.from_fields` makes of a stated σ,
-    ``_gaussian_delta_upper(ε, σ, Δ) ≤ δ``, the bound never below the exact profile.  With e = 1e-12 the
+    ``gaussian_delta(ε, σ, Δ) ≤ δ``, the bound never below the exact profile.  With e = 1e-12 the
     evaluation error of δ and κ = d log δ/d log r = r·φ(a)/δ, that bound is δ_eval(r_σ)(1 + 2e + 2u·κ) to a
     few ulps, and δ_eval(r_σ) ≤ δ*(r_σ)(1 + e) ≤ δ*(r)(1 + e)(1 − 3u·κ) ≤ δ_eval(r)(1 + 2e)(1 − 3u·κ)
     (δ* exact, increasing in r), so the bound is at most δ·e^{−m}(1 + 4e − u·κ + O(u)): the step's 3u·κ covers

@@ -613,7 +613,7 @@ class PrivacyLoss:
         sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
         law, mu = _gaussian_law(sigma, sensitivity)
         return cls(f"Gaussian, sigma={sigma:g}", law,
-                   lambda e: mechanisms._gaussian_delta_upper(e, sigma, sensitivity), rho=mu,
+                   lambda e: mechanisms.gaussian_delta(e, sigma, sensitivity), rho=mu,
                    lattice=lambda h: PrivacyLossDistribution.gaussian(sigma, sensitivity, h=h))
 
     @classmethod

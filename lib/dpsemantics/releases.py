@@ -846,7 +846,7 @@ class Composed(Mechanism):
 def _gaussian_from_fields(sigma=None, sensitivity=1.0, epsilon=None, delta=None, rho=None) -> Gaussian:
     """σ alone; ρ = (Δ/σ)²/2 alone; or (ε, δ), calibrated by the analytic Gaussian mechanism; or all three,
     checked for agreement: strictly, δ(σ) ≤ δ by the bound never below the exact profile (Balle & Wang 2018,
-    Theorem 8, with its evaluation and rounding allowances: ``mechanisms._gaussian_delta_upper``), which every σ
+    Theorem 8, with its evaluation and rounding allowances: ``mechanisms.gaussian_delta``), which every σ
     that :func:`~dpsemantics.mechanisms.gaussian_sigma` returns meets."""
     if rho is not None:
         rho = float(check_positive(rho, "rho", scalar=True))
@@ -859,7 +859,7 @@ def _gaussian_from_fields(sigma=None, sensitivity=1.0, epsilon=None, delta=None,
     delta = float(check_delta(delta, "delta", open_low=True, scalar=True))
     sigma = float(check_positive(sigma, "sigma", scalar=True))
     sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
-    actual = float(mechanisms._gaussian_delta_upper(epsilon, sigma, sensitivity))
+    actual = float(mechanisms.gaussian_delta(epsilon, sigma, sensitivity))
     if actual > delta:
         raise ValueError(f"sigma is inconsistent with epsilon and delta: the Gaussian mechanism with sigma={sigma!r}, "
                          f"sensitivity={sensitivity!r} is ({epsilon!r}, δ′)-DP for δ′ ≥ {actual!r} (its exact profile "
