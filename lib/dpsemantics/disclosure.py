@@ -24,7 +24,7 @@ What the module computes, with the result of the paper each function implements:
 Numerics: every bound of Theorems 3.2, 3.3 and 3.5 (and Lemma 3.4) is rounded outward — an upper bound is never
 below the exact value, a lower bound never above it — by a stated number of ulps that covers its evaluation
 error (``_posterior_form``).  The bound ``p / (p + (1 − p)e^{−ε})`` is evaluated as written where no intermediate
-leaves the normal range (|ε| ≤ 700, p ≥ 2⁻¹⁰⁰⁰: within 14u), else in log-odds form, exp(−log(1 + e^{−logit p − ε})),
+leaves the normal range (|ε| ≤ 700: within 14u), else in log-odds form, exp(−log(1 + e^{−logit p − ε})),
 whose error grows with |log p| + |ε|; both are exact at p = 0 and p = 1.
 """
 
@@ -104,8 +104,7 @@ def _shift(p, s):
 
 
 _EXP_ULPS = 4.0  # np.exp, expm1, log, log1p, tanh: within 4 ulps (1 in glibc; NumPy's AVX-512 kernels allow up to 4)
-_DIRECT_MAX_EPS = 700.0  # e^{±700} is a normal float, and so is every intermediate below with p ≥ 2⁻¹⁰⁰⁰
-_DIRECT_MIN_P = 2.0**-1000
+_DIRECT_MAX_EPS = 700.0  # e^{±700} is a normal float, and so is the denominator p + q·e^{−s} (≥ e^{−700}/2)
 
 
 def _posterior_form(p, q, s, *, reciprocal: bool = False):
@@ -113,16 +112,17 @@ def _posterior_form(p, q, s, *, reciprocal: bool = False):
     ``reciprocal`` x = 1/(p + q·e^{−s}), and a bound on |x − exact| in ulps of x, for the outward rounding of
     the bounds that use it.  p ∈ [0, 1] is exact; q is 1 − p as a float (within u of it).
 
-    Where |s| ≤ 700 and p ≥ 2⁻¹⁰⁰⁰ (p = 0 and q = 0 are exact too) the formula as written: e^{−s} within 4 ulps
-    (8u), q·e^{−s} within 10u, the sum of two positive terms 11u, the quotient 13u (13u + u for a numerator q
-    that carries its own rounding) — and one ulp of x is at least u·x, so 16 ulps cover it; no intermediate is
-    subnormal.  Elsewhere the log-odds form x = exp(−log(1 + e^{log q − log p − s})) (or
+    Where |s| ≤ 700 the formula as written: e^{−s} within 4 ulps (8u), q·e^{−s} within 10u (plus, if it is
+    subnormal, 2⁻¹⁰⁷⁵ absolutely), the sum of two nonnegative terms 11u — p + q ≈ 1, so the sum is at least
+    e^{−700}/2, a normal float, against which 2⁻¹⁰⁷⁵ is below u — the quotient 13u (13u + u for a numerator q that
+    carries its own rounding); one ulp of x is at least u·x, and at least the rounding of a subnormal x, so 16 ulps
+    cover it.  Elsewhere the log-odds form x = exp(−log(1 + e^{log q − log p − s})) (or
     exp(−logaddexp(log p, log q − s))): each logarithm within 4 ulps, i.e. 8u of its magnitude, the sums within u
     of theirs, and x's relative sensitivity to the exponent at most 1, so 8(|log p| + |log q| + |s| + 2) ulps; the
     exponential (``_rounding.exp_no_underflow``, never below e^{log x}, at most 1e-12 relative and two subnormal
     ulps above it) 8 more."""
     p, q, s = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (p, q, s)))
-    direct = (np.abs(s) <= _DIRECT_MAX_EPS) & ((p >= _DIRECT_MIN_P) | (p == 0.0))
+    direct = np.abs(s) <= _DIRECT_MAX_EPS
     with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
         denominator = p + q * np.exp(-np.clip(s, -_DIRECT_MAX_EPS, _DIRECT_MAX_EPS))
         lp, lq = np.log(p), np.log(q)
