@@ -464,3 +464,25 @@ def test_gaussian_sigma_over_an_array_is_safe_and_tight():
         r = 2 / mp.mpf(float(s))
         assert ref_gaussian_delta(e, r) <= d, (e, d)
         assert ref_gaussian_delta(e, r * (1 + mp.mpf("1e-9"))) > d, (e, d)
+
+
+# the far tail at 1000 < k ≤ 3·10⁴ (issue 23): Loader's log P was off by up to 1.8e-11 there, against the measured
+# allowance 1e-12 + 1e-14·√k (2.2e-12 at k = 1.4·10⁴); the profile now adds the derived bound of its window
+_FAR_TAIL = [(0.0037277568132300172, 13967, 1.0280517006927253e-226),  # δ of the ε returned: 1.0000000000059·target
+             (0.005621523493331103, 20658, 3.0065726529412515e-207),  # 1.00000000000046·target
+             (0.019223890609161465, 10400, 1e-250), (0.25591163384822474, 7874, 1e-280)]
+
+
+@pytest.mark.parametrize("eps0, k, delta", _FAR_TAIL)
+def test_optimal_epsilon_in_the_far_tail_is_safe_and_tight(eps0, k, delta):
+    e = K.optimal_epsilon(eps0, k, delta)
+    assert ref_optimal_delta(e, eps0, k, 0.0) <= delta
+    assert ref_optimal_delta(e * (1 - 1e-9), eps0, k, 0.0) > delta
+
+
+@pytest.mark.parametrize("eps0, k, eps", [(0.0037277568132300172, 13967, 14.101025653398688),  # 8.9e-12 low
+                                          (0.005621523493331103, 20658, 24.934690786676338),  # 3.0e-12 low
+                                          (0.019223890609161465, 10400, 71.07316217233674)])  # 1.4e-12 low
+def test_optimal_delta_in_the_far_tail_is_an_upper_bound(eps0, k, eps):
+    got, want = K.optimal_delta(eps, eps0, k), ref_optimal_delta(eps, eps0, k, 0.0)
+    assert want <= got <= want * (1 + 1e-9), (got, want)
