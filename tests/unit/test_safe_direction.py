@@ -486,3 +486,14 @@ def test_optimal_epsilon_in_the_far_tail_is_safe_and_tight(eps0, k, delta):
 def test_optimal_delta_in_the_far_tail_is_an_upper_bound(eps0, k, eps):
     got, want = K.optimal_delta(eps, eps0, k), ref_optimal_delta(eps, eps0, k, 0.0)
     assert want <= got <= want * (1 + 1e-9), (got, want)
+
+
+@pytest.mark.parametrize("eps0, k, ell", [(0.0037277568132300172, 13967, 5092), (0.005621523493331103, 20658, 8111),
+                                          (0.25591163384822474, 7874, 1912)])
+def test_lattice_optimal_epsilon_just_below_a_far_tail_lattice_delta_is_safe(eps0, k, ell):
+    """The printed δ_ℓ of these lattice points is formed 1.1e-11, 6.5e-12 and 7.1e-12 below the exact one; a δ 2e-12
+    below the exact δ_ℓ was accepted at ℓ (issue 23).  The answer is the next lattice point up, (k − 2(ℓ − 1))ε₀."""
+    delta = float(ref_optimal_delta((k - 2 * ell) * eps0, eps0, k, 0.0) * (1 - mp.mpf("2e-12")))
+    e = K.lattice_optimal_epsilon(eps0, k, delta)
+    assert ref_optimal_delta(e, eps0, k, 0.0) <= delta
+    assert e == float((k - 2 * (ell - 1)) * eps0)
