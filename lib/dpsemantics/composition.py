@@ -954,9 +954,9 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
     term above e^{ref − 60}/k (ref = 64·⌊log target/64⌋, below every target of the group), with its piecewise tables
     (:meth:`_RRProfile.tables`).  Every target of the group is solved in closed form (:meth:`_RRProfile.solve`)
     below the target by the evaluation margin and the window's log-mass error (``log_error``) and the margin
-    again, the ε found is rounded up by 4 ulps and
-    checked once by the upper bound on δ_RR that :func:`optimal_delta` uses (so optimal_delta(ε) ≤ δ holds for
-    the ε returned, up to the rounding of A + δ_RR(1 − A) when δ is within a few ulps of A); the entries that
+    again, the ε found is rounded up by 4 ulps and checked once by the upper bound on δ_RR that
+    :func:`optimal_delta` uses (so optimal_delta(ε) ≤ δ holds for the ε returned, up to the rounding of
+    A + δ_RR(1 − A) when δ is within a few ulps of A); the entries that
     fail are solved again with the extra margin doubled (never a loop of ulp steps).  What an entry gets depends
     only on its own (ε₀, k, δ, δ₀), so an array call equals the scalar calls bit for bit."""
     log_t = _log_rr_targets(delta, delta0, k)

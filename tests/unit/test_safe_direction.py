@@ -497,3 +497,18 @@ def test_lattice_optimal_epsilon_just_below_a_far_tail_lattice_delta_is_safe(eps
     e = K.lattice_optimal_epsilon(eps0, k, delta)
     assert ref_optimal_delta(e, eps0, k, 0.0) <= delta
     assert e == float((k - 2 * (ell - 1)) * eps0)
+
+
+def test_optimal_epsilon_and_delta_over_a_far_tail_sweep_are_safe():
+    """Seeded: k log-uniform in [1001, 3·10⁴], ε₀ in [1e-3, 2], δ in [1e-300, 1e-150] — the region where 2 of these
+    40 were unsafe before the window's derived log-mass error was allowed (issue 23).  Each ε returned has exact δ at
+    most the target, and optimal_delta there is never below the exact δ."""
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        k = int(np.exp(rng.uniform(math.log(1001), math.log(30000))))
+        eps0 = float(np.exp(rng.uniform(math.log(1e-3), math.log(2))))
+        delta = float(10.0 ** rng.uniform(-300, -150))
+        e = K.optimal_epsilon(eps0, k, delta)
+        want = ref_optimal_delta(e, eps0, k, 0.0)
+        assert want <= delta, (eps0, k, delta)
+        assert K.optimal_delta(e, eps0, k) >= want, (eps0, k, e)
