@@ -230,6 +230,7 @@ class _RRProfile:
             keep = np.flatnonzero(logP >= log_floor)
             window = slice(keep[0], keep[-1] + 1) if keep.size else slice(0, 0)
             self.ell, self.logP = ell[window], logP[window]
+            self.log_error = self._window_error()
             return
         # large k: a window around the mode, sized by the normal approximation and widened until both
         # ends are below the floor (log P is concave in ℓ, so everything outside is lower still)
@@ -245,9 +246,23 @@ class _RRProfile:
         lo, top = max(mode - lo_off, 0), min(mode + hi_off, self.m - 1)
         self.ell = np.arange(lo, top + 1, dtype=float) if lo <= top else np.zeros(0)
         self.logP = self._log_p(self.ell)
+        self.log_error = self._window_error()
 
     def _log_p(self, ell):
         return _binomial.log_binom_pmf(ell, self.k, self.log_q, self.log_p, self.q, self.p)
+
+    def _window_error(self) -> float:
+        """The largest error of log P_ℓ over the window against the exact masses (Loader's form evaluated in floats
+        at the float q and p: :func:`_binomial.window_log_mass_error`, derived, O(√k·u)).  Every sum the tables form
+        has positive weights, so its relative error is at most this one number (with the tables' own rounding,
+        allowed in :meth:`bound`); added to :meth:`bound`'s logarithm and to the solver's margin.  (The measured
+        1e-14·√k of ``_evaluation_margin`` was below it: at ε₀ = 0.0037, k = 13 967, δ = 1e-226 the float log P was
+        off by 1.8e-11 against 2.2e-12 allowed, and optimal_epsilon's ε had δ 1.0000000000059 times the target.)"""
+        formed = self.ell[np.isfinite(self.logP)]  # (−inf: k·q underflowed, a mass below e^{−744} formed as 0)
+        if formed.size == 0:
+            return 0.0
+        return _binomial.window_log_mass_error(int(formed[0]), int(formed[-1]), self.k, self.q, self.p,
+                                               self.log_q, self.log_p)
 
     def tables(self, ref: float):
         """The piecewise form of δ_RR in units of e^{ref}, once per profile, for :meth:`solve` and :meth:`bound`.
@@ -295,7 +310,8 @@ class _RRProfile:
         ref} is off by u·|log P_ℓ − ref| ≤ 800u where it matters, so the relative error is below
         (3(j + 1) + 808)·u; in the subnormal range each operation may add an absolute 2⁻¹⁰⁷⁵ instead, so
         (6(j + 1) + 8)·2⁻¹⁰⁷⁴ is added as well; ``dropped`` (units of the tables) bounds the terms outside the
-        window and is added last."""
+        window and is added; last the logarithm is raised by the derived error of the window's log-masses against
+        the exact ones (``log_error``, :meth:`_window_error`), which bounds the relative error of every such sum."""
         T, D, upper, _, _ = tables
         n = self.k - 2.0 * self.ell
         # the last ℓ with L_ℓ > ε: L decreases along the window, and the lattice points are 2ε₀ apart, so the
@@ -318,7 +334,7 @@ class _RRProfile:
         with np.errstate(divide="ignore"):
             value = np.where(jj > 0, D[np.maximum(jj - 1, 0)], 0.0) + T[jj] * -np.expm1(gap[on])
             value = value * (1.0 + (3.0 * (jj + 1) + 808.0) * _U) + (6.0 * (jj + 1) + 8.0) * 2.0**-1074 + dropped
-            out[on] = np.log(value)
+            out[on] = np.log(value) + self.log_error
         return out
 
 
@@ -781,7 +797,8 @@ def optimal_log_delta(eps, eps0, k, delta0=0.0):
 
     An upper bound by construction: the float evaluation is raised by its error allowance,
     relative 1e-12 + 1e-14·√k in δ (``_evaluation_margin``; for k ≤ 1000 also the direct form's 10u·S, below
-    3e-12, and the terms the window drops, ``_RRRows``), so the δ reported is never below the exact one.  Works
+    3e-12, and the terms the window drops, ``_RRRows``; for k > 1000 the derived error of the window's log-masses,
+    O(√k·u), ``_RRProfile.log_error``), so the δ reported is never below the exact one.  Works
     through the entries in blocks of 2¹⁶ (``_by_blocks``): the working memory stays ~40 MB at any number of inputs."""
     eps = np.asarray(check_epsilon(eps, "eps"))
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
@@ -821,6 +838,15 @@ def optimal_delta(eps, eps0, k, delta0=0.0):
     return _out(_rounding.exp_no_underflow(log_d))
 
 
+def _lattice_window(eps0: float, k: int, ell: int) -> tuple[int, int]:
+    """The j summed by :func:`optimal_lattice` at ℓ ≥ 1, as (start, stop): those within 40 standard deviations of
+    the largest term, j* = min(ℓ − 1, mode) (log P_j is concave: the others are e^{−800} below it)."""
+    q, p, _, _ = _binomial.flip_probabilities(eps0)
+    top = min(ell - 1, _binomial.binomial_mode(eps0, k))
+    width = int(40.0 * math.sqrt(k * q * p)) + 50
+    return max(0, top - width), min(ell, top + width + 1)
+
+
 def optimal_lattice(eps0, k, ell, delta0=0.0):
     """The printed form of Kazan Theorem 2.8(3) at one lattice point: returns ``(eps, delta)`` with
     ε = (k − 2ℓ)ε₀ and δ = 1 − (1 − δ₀)^k (1 − δ_ℓ),
@@ -844,9 +870,7 @@ def optimal_lattice(eps0, k, ell, delta0=0.0):
         log_rr = -np.inf
     else:
         q, p, log_q, log_p = _binomial.flip_probabilities(eps0)
-        top = min(ell - 1, _binomial.binomial_mode(eps0, k))
-        width = int(40.0 * math.sqrt(k * q * p)) + 50  # log P_j is concave: e^{−800} below the top past this
-        j = np.arange(max(0, top - width), min(ell, top + width + 1), dtype=float)
+        j = np.arange(*_lattice_window(eps0, k, ell), dtype=float)
         with np.errstate(divide="ignore", over="ignore"):
             log_terms = _binomial.log_binom_pmf(j, k, log_q, log_p, q, p) + np.log(-np.expm1(-2.0 * (ell - j) * eps0))
         log_rr = float(logsumexp(log_terms))
@@ -893,9 +917,11 @@ def _log_rr_targets(delta: np.ndarray, delta0: np.ndarray, k: np.ndarray) -> np.
 
 
 def _evaluation_margin(k):
-    """Relative error allowance for δ_RR evaluated in floats: 1e-12, plus the binomial log-probabilities'
-    error, which grows like √k (the rounding of k·q, about k·2⁻⁵³, enters through the deviance whose
-    slope is about z/√(kq); measured 1.65e-11 at k = 1e9, allowed 3.2e-10 there)."""
+    """Relative error allowance for δ_RR evaluated in floats: 1e-12, plus 1e-14·√k for the binomial
+    log-probabilities' error (the rounding of k·q, about k·2⁻⁵³, enters through the deviance whose slope is about
+    z/√(kq); measured 1.65e-11 at k = 1e9, allowed 3.2e-10 there).  The √k part is measured, not derived, and was
+    below the float error in the far tail (1.8e-11 at k = 1.4·10⁴, δ ≈ 1e-226): for k > 1000 the profile adds the
+    derived bound of its window on top (``_RRProfile.log_error``), so this allowance is only extra slack there."""
     return _SAFETY + 1e-14 * np.sqrt(k)  # (a float for an int k, an array for an array)
 
 
@@ -927,9 +953,10 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
     ⌊log target/64⌋): per group the k-fold randomized-response profile is built once, on a window that holds every
     term above e^{ref − 60}/k (ref = 64·⌊log target/64⌋, below every target of the group), with its piecewise tables
     (:meth:`_RRProfile.tables`).  Every target of the group is solved in closed form (:meth:`_RRProfile.solve`)
-    below the target by the evaluation margin and as much again, the ε found is rounded up by 4 ulps and
-    checked once by the upper bound on δ_RR that :func:`optimal_delta` uses (so optimal_delta(ε) ≤ δ holds for
-    the ε returned, up to the rounding of A + δ_RR(1 − A) when δ is within a few ulps of A); the entries that
+    below the target by the evaluation margin and the window's log-mass error (``log_error``) and the margin
+    again, the ε found is rounded up by 4 ulps and checked once by the upper bound on δ_RR that
+    :func:`optimal_delta` uses (so optimal_delta(ε) ≤ δ holds for the ε returned, up to the rounding of
+    A + δ_RR(1 − A) when δ is within a few ulps of A); the entries that
     fail are solved again with the extra margin doubled (never a loop of ulp steps).  What an entry gets depends
     only on its own (ε₀, k, δ, δ₀), so an array call equals the scalar calls bit for bit."""
     log_t = _log_rr_targets(delta, delta0, k)
@@ -960,7 +987,7 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
         slack = np.full(idx.size, margin)
         todo = np.arange(idx.size)
         for _ in range(60):
-            e = np.atleast_1d(_rounding.up(prof.solve(tables, target[todo] - margin - slack[todo]), 4))
+            e = np.atleast_1d(_rounding.up(prof.solve(tables, target[todo] - margin - prof.log_error - slack[todo]), 4))
             # the check is optimal_delta's own upper bound on δ_RR at e, against the randomized-response target
             ok = np.isinf(e) | (_optimal_log_rr(e, float(e0), kk, profiles) - ref + margin <= target[todo])
             eps[todo[ok]] = e[ok]
@@ -1050,13 +1077,23 @@ def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
     at most δ.  Compare :func:`optimal_epsilon`, exact at any ε.
 
     Safe by construction: a lattice point is accepted only when its printed δ, enlarged by the evaluation
-    error allowance of the sum (1e-12 + 1e-14·√k relative, ``_evaluation_margin``), is at most δ."""
+    error allowance of the sum (1e-12 + 1e-14·√k relative, ``_evaluation_margin``) and by the derived error of the
+    log-masses it sums (:func:`_binomial.window_log_mass_error` over its window; without it, at ε₀ = 0.0037,
+    k = 13 967, ℓ = 5092, a δ 5e-12 below the exact δ_ℓ was accepted: the printed value was 1.1e-11 low), is at
+    most δ."""
     eps0 = float(check_epsilon(eps0, "eps0", strictly_positive=True, scalar=True))
     k = check_positive_int(k, "k", maximum=_K_MAX)
     delta = float(check_delta(delta, "delta", scalar=True))
     delta0 = float(check_delta(delta0, "delta0", open_high=True, scalar=True))
-    grow = 1.0 + _evaluation_margin(k)
-    ok = lambda ell: optimal_lattice(eps0, k, ell, delta0)[1] * grow <= delta  # noqa: E731
+    margin = _evaluation_margin(k)
+    q, p, log_q, log_p = _binomial.flip_probabilities(eps0)
+
+    def ok(ell):
+        if ell == 0:  # (δ_0 = A: no binomial mass)
+            return optimal_lattice(eps0, k, 0, delta0)[1] * (1.0 + margin) <= delta
+        start, stop = _lattice_window(eps0, k, ell)
+        error = _binomial.window_log_mass_error(start, stop - 1, k, q, p, log_q, log_p)
+        return optimal_lattice(eps0, k, ell, delta0)[1] * math.exp(margin + error) <= delta
     if not ok(0):
         raise ValueError(f"delta is too small for any lattice point of Theorem 2.8(3) (got delta={delta!r})")
     # δ grows with ℓ (the lattice ε = (k − 2ℓ)ε₀ shrinks): bisect for the largest feasible ℓ.

@@ -496,3 +496,29 @@ def test_working_memory_is_bounded_by_blocks(monkeypatch):
     eps = C.optimal_epsilon(eps0, 10, delta)
     for i, j in [(0, 0), (599, 499), (300, 250), (17, 498)]:
         assert eps[i, j] == C.optimal_epsilon(float(eps0[i, 0]), 10, float(delta[0, j]))
+
+
+def test_window_log_mass_error_bounds_every_mass_of_its_window():
+    """The k > 1000 profile allows one number per window for the error of its log-masses (issue 23: the measured
+    1e-14·√k was below the float error in the far tail).  That number must be at least the term-by-term bound at every
+    j of the window: seeded windows that cross the series/direct switch of the deviance (|x − m| = 0.1(x + m)), hold
+    m/e (where x log(m/x) peaks), reach j = 0 or j = k, or sit where k·q < 1; and it stays within 2× of the largest
+    term-by-term bound (one scalar per window, not a loose one)."""
+    from dpsemantics import _binomial as B
+
+    rng = np.random.default_rng(23)
+    for eps0, k in [(0.0037277568132300172, 13967), (1.0, 100_000), (2.0, 5000), (12.0, 1001), (1e-4, 200_000),
+                    (0.3, 3000), (25.0, 2000)]:
+        q, p, log_q, log_p = B.flip_probabilities(eps0)
+        mode = B.binomial_mode(eps0, k)
+        windows = [(0, k), (0, mode), (mode, k), (max(mode - 50, 0), min(mode + 50, k)),
+                   (int(k * q * 0.3), int(k * q * 0.95) + 1), (max(int(k * q / math.e) - 3, 0), int(k * q) + 2)]
+        for _ in range(6):
+            a, b = sorted(int(x) for x in rng.integers(0, k + 1, 2))
+            windows.append((a, b))
+        for lo, hi in windows:
+            j = np.arange(lo, hi + 1, dtype=float)
+            each = B.log_mass_error(j, k, q, p, log_q, log_p)
+            whole = B.window_log_mass_error(lo, hi, k, q, p, log_q, log_p)
+            assert whole >= each.max(), (eps0, k, lo, hi, whole, each.max())
+            assert whole <= 2.0 * each.max(), (eps0, k, lo, hi, whole, each.max())

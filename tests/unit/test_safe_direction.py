@@ -464,3 +464,51 @@ def test_gaussian_sigma_over_an_array_is_safe_and_tight():
         r = 2 / mp.mpf(float(s))
         assert ref_gaussian_delta(e, r) <= d, (e, d)
         assert ref_gaussian_delta(e, r * (1 + mp.mpf("1e-9"))) > d, (e, d)
+
+
+# the far tail at 1000 < k ≤ 3·10⁴ (issue 23): Loader's log P was off by up to 1.8e-11 there, against the measured
+# allowance 1e-12 + 1e-14·√k (2.2e-12 at k = 1.4·10⁴); the profile now adds the derived bound of its window
+_FAR_TAIL = [(0.0037277568132300172, 13967, 1.0280517006927253e-226),  # δ of the ε returned: 1.0000000000059·target
+             (0.005621523493331103, 20658, 3.0065726529412515e-207),  # 1.00000000000046·target
+             (0.019223890609161465, 10400, 1e-250), (0.25591163384822474, 7874, 1e-280)]
+
+
+@pytest.mark.parametrize("eps0, k, delta", _FAR_TAIL)
+def test_optimal_epsilon_in_the_far_tail_is_safe_and_tight(eps0, k, delta):
+    e = K.optimal_epsilon(eps0, k, delta)
+    assert ref_optimal_delta(e, eps0, k, 0.0) <= delta
+    assert ref_optimal_delta(e * (1 - 1e-9), eps0, k, 0.0) > delta
+
+
+@pytest.mark.parametrize("eps0, k, eps", [(0.0037277568132300172, 13967, 14.101025653398688),  # 8.9e-12 low
+                                          (0.005621523493331103, 20658, 24.934690786676338),  # 3.0e-12 low
+                                          (0.019223890609161465, 10400, 71.07316217233674)])  # 1.4e-12 low
+def test_optimal_delta_in_the_far_tail_is_an_upper_bound(eps0, k, eps):
+    got, want = K.optimal_delta(eps, eps0, k), ref_optimal_delta(eps, eps0, k, 0.0)
+    assert want <= got <= want * (1 + 1e-9), (got, want)
+
+
+@pytest.mark.parametrize("eps0, k, ell", [(0.0037277568132300172, 13967, 5092), (0.005621523493331103, 20658, 8111),
+                                          (0.25591163384822474, 7874, 1912)])
+def test_lattice_optimal_epsilon_just_below_a_far_tail_lattice_delta_is_safe(eps0, k, ell):
+    """The printed δ_ℓ of these lattice points is formed 1.1e-11, 6.5e-12 and 7.1e-12 below the exact one; a δ 2e-12
+    below the exact δ_ℓ was accepted at ℓ (issue 23).  The answer is the next lattice point up, (k − 2(ℓ − 1))ε₀."""
+    delta = float(ref_optimal_delta((k - 2 * ell) * eps0, eps0, k, 0.0) * (1 - mp.mpf("2e-12")))
+    e = K.lattice_optimal_epsilon(eps0, k, delta)
+    assert ref_optimal_delta(e, eps0, k, 0.0) <= delta
+    assert e == float((k - 2 * (ell - 1)) * eps0)
+
+
+def test_optimal_epsilon_and_delta_over_a_far_tail_sweep_are_safe():
+    """Seeded: k log-uniform in [1001, 3·10⁴], ε₀ in [1e-3, 2], δ in [1e-300, 1e-150] — the region where 2 of these
+    40 were unsafe before the window's derived log-mass error was allowed (issue 23).  Each ε returned has exact δ at
+    most the target, and optimal_delta there is never below the exact δ."""
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        k = int(np.exp(rng.uniform(math.log(1001), math.log(30000))))
+        eps0 = float(np.exp(rng.uniform(math.log(1e-3), math.log(2))))
+        delta = float(10.0 ** rng.uniform(-300, -150))
+        e = K.optimal_epsilon(eps0, k, delta)
+        want = ref_optimal_delta(e, eps0, k, 0.0)
+        assert want <= delta, (eps0, k, delta)
+        assert K.optimal_delta(e, eps0, k) >= want, (eps0, k, e)
