@@ -263,10 +263,15 @@ def _job_script(folder: Path, printed: bool) -> str:
 
 
 def _start_job(folder: Path, printed: bool) -> None:
+    from dpsemantics.claims import SHARED_RESULTS_ENV
+
     (folder / "started").write_text(repr(time.time()))
+    # the strict build's reproducibility report evaluates the registry and leaves its results in the session's
+    # folder; the student edition's report (its code differs: it is executed again) reads them there
+    env = os.environ | {SHARED_RESULTS_ENV: str(folder)}
     # its own process group (session), so that stopping it ends what it started too (kernels, Sphinx, Chromium)
     proc = subprocess.Popen(["sh", "-c", _job_script(folder, printed)], cwd=ROOT, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     (folder / "pid").write_text(str(proc.pid))
     threading.Thread(target=proc.wait, daemon=True).start()  # reap it when it ends
 
