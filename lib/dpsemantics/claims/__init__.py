@@ -381,7 +381,7 @@ def registry(paper: str | None = None) -> list[Claim]:
 
 #: The environment variable naming a folder where the processes that set it share claims' results: each claim is
 #: evaluated by the first process whose :func:`evaluate_all` needs it, which writes it there (a file per call and
-#: source, :func:`_source_digest`); the others read it.  ``make test`` sets it for its background job only (the
+#: source, ``_source_digest``); the others read it.  ``make test`` sets it for its background job only (the
 #: strict build's chapters and reproducibility report, then the student edition's report: each kernel a new
 #: process; tests/conftest.py), never for the tests.
 SHARED_RESULTS_ENV = "DPSEMANTICS_CLAIMS_RESULTS"
@@ -400,8 +400,8 @@ def _source_digest() -> str:
 
 def evaluate_all(paper: str | None = None) -> list[Result]:
     """Evaluate every claim of the registry (of one paper, if ``paper`` is a key of :data:`PAPERS`).  With the
-    environment variable :data:`SHARED_RESULTS_ENV` set, the claims that another process evaluated from the same
-    source are read from there, and those evaluated here are written there."""
+    environment variable ``DPSEMANTICS_CLAIMS_RESULTS`` naming a folder, the claims that another process
+    evaluated there from the same source are read, and those evaluated here are written there."""
     claims = registry(paper)
     folder = os.environ.get(SHARED_RESULTS_ENV)
     if not folder:
