@@ -57,9 +57,10 @@ test: $(STAMP) system lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup --no-loadscope-reorder tests -p no:cacheprovider
 
 # Under two minutes: the linter and tests/unit (the mathematics, the release model, the report) on both cores; no
-# book build, no claims registry, no notebook, no fresh environment.
+# book build, no claims registry (the unit tests marked registry), no notebook, no fresh environment, and of the
+# cases marked slow only their cheaper variants (tests/conftest.py, MARKERS).
 test-fast: $(STAMP) lint
-	$(BIN)/python -m pytest -n 2 tests/unit -p no:cacheprovider
+	$(BIN)/python -m pytest -n 2 tests/unit -m "not registry and not slow" -p no:cacheprovider
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -20,6 +20,7 @@ finds the build done.  Tests that share an expensive fixture or cache go to the
 same worker (:func:`unit_of_work`); a plain ``pytest`` run (one process) works the same way.
 """
 
+import inspect
 import json
 import os
 import shlex
@@ -73,8 +74,16 @@ def _is_worker(config) -> bool:
 #: each worker with its own Chromium.
 SPLIT_MODULES = {"test_browser.py"}
 #: Test modules that evaluate the claims registry: the papers' searches are cached per process
-#: (functools.cache), so they share one worker and evaluate each search once.
+#: (functools.cache), so they share one worker and evaluate each search once; so do the tests elsewhere marked
+#: ``registry`` (:data:`MARKERS`).
 REGISTRY_MODULES = {"tests/claims", "tests/unit/test_notion_map.py", "tests/unit/test_disclosure.py"}
+#: The marks ``make test-fast`` selects by (``-m "not registry and not slow"``); ``make test`` runs every test.
+MARKERS = {
+    "registry": "evaluates claims of the registry (the papers' searches): run by make test with tests/claims, on "
+                "its worker, and left out of make test-fast",
+    "slow": "a case of a few seconds whose cheaper variant (same code path, a smaller size) make test-fast runs; "
+            "make test runs both",
+}
 #: Session fixtures made once for several tests (the tests that use one run in one process, which makes it):
 #: the intro assignment (which starts the autograder zip's grading), intro rerun with a changed ε, the PDFs read.
 SHARED_FIXTURES = {"intro_assignment": "intro-assignment", "changed_run": "rerun-intro", "pdfs": "printed-pdfs"}
@@ -83,20 +92,50 @@ SHARED_FIXTURES = {"intro_assignment": "intro-assignment", "changed_run": "rerun
 def unit_of_work(item) -> str | None:
     """The group of tests that must run in one process (one unit of work for pytest-xdist), or None for a test
     that may run anywhere: the tests of a shared fixture (:data:`SHARED_FIXTURES`; the autograder zip's test
-    with the intro assignment's), the registry's tests (:data:`REGISTRY_MODULES`), otherwise the tests of one
-    module that wait for the same thing (none, the strict build, the printed editions), except in
-    :data:`SPLIT_MODULES`: module-scoped fixtures and caches are then made once."""
+    with the intro assignment's), the registry's tests (:data:`REGISTRY_MODULES` and the mark ``registry``),
+    otherwise the tests of one module that wait for the same thing (none, the strict build, the printed
+    editions), except in :data:`SPLIT_MODULES`: module-scoped fixtures and caches are then made once."""
     path = Path(item.path).relative_to(ROOT).as_posix()
     for fixture, group in SHARED_FIXTURES.items():
         if _needs(item, fixture):
             return group
     if path.startswith("tests/e2e/test_autograder_zip"):
         return SHARED_FIXTURES["intro_assignment"]
-    if any(path == m or path.startswith(m + "/") for m in REGISTRY_MODULES):
+    if any(path == m or path.startswith(m + "/") for m in REGISTRY_MODULES) or item.get_closest_marker("registry"):
         return "claims-registry"
     if Path(path).name in SPLIT_MODULES:
         return None
     return f"{path}#{_stage(item)}"
+
+
+#: Session fixtures whose one value every process shares through files (the background job's): their tests may
+#: run in any unit of work.
+CROSS_PROCESS_FIXTURES = {"strict_build", "printed_editions"}
+
+
+def split_fixtures(items, groups: dict) -> list[str]:
+    """The shared fixtures of this folder's tests (session- or module-scoped, defined under tests/) whose tests
+    fall into more than one unit of work (``groups``: each test's :func:`unit_of_work`), each with a test from
+    each unit: two processes would make such a fixture.  Empty when the grouping is right.  Exempt: the
+    fixtures of :data:`CROSS_PROCESS_FIXTURES`, and module-scoped fixtures in :data:`SPLIT_MODULES` (made once
+    per worker on purpose)."""
+    tests = ROOT / "tests"
+    units: dict[str, dict[str, str]] = {}
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        for name, defs in (info.name2fixturedefs.items() if info else ()):
+            fixture = defs[-1]
+            if fixture.scope not in ("session", "module") or name in CROSS_PROCESS_FIXTURES:
+                continue
+            if fixture.scope == "module" and Path(item.path).name in SPLIT_MODULES:
+                continue
+            try:
+                source = Path(inspect.getsourcefile(fixture.func)).resolve()
+            except TypeError:  # defined in C or generated: not ours
+                continue
+            if tests in source.parents:
+                units.setdefault(name, {}).setdefault(groups[item.nodeid] or item.nodeid, item.nodeid)
+    return [f"{name}: {sorted(by_unit.values())}" for name, by_unit in sorted(units.items()) if len(by_unit) > 1]
 
 
 def _stage(item) -> int:
@@ -108,6 +147,10 @@ def pytest_collection_modifyitems(session, config, items):
     their collected order); a group of tests (:func:`unit_of_work`) runs when its last member can.  An xdist
     worker writes each test's group to the session's folder, for the controller's scheduler (below)."""
     groups = {item.nodeid: unit_of_work(item) for item in items}
+    split = split_fixtures(items, groups)
+    if split:
+        raise pytest.UsageError("tests that share a fixture would run in different processes (add the fixture to "
+                                "SHARED_FIXTURES in tests/conftest.py): " + "; ".join(split))
     stage = {}
     for item in items:
         key = groups[item.nodeid] or item.nodeid
@@ -147,6 +190,8 @@ def pytest_xdist_make_scheduler(config, log):
 # The background job: the strict build, then the printed editions
 
 def pytest_configure(config):
+    for name, meaning in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {meaning}")
     if not _is_worker(config):  # the controller of an xdist run, or a plain run: this session's folder
         config._dpsemantics_session = Path(tempfile.mkdtemp(prefix="dpsemantics-test-"))
         os.environ[SESSION_ENV] = str(config._dpsemantics_session)  # inherited by the workers it starts
@@ -218,10 +263,15 @@ def _job_script(folder: Path, printed: bool) -> str:
 
 
 def _start_job(folder: Path, printed: bool) -> None:
+    from dpsemantics.claims import SHARED_RESULTS_ENV
+
     (folder / "started").write_text(repr(time.time()))
+    # the strict build's reproducibility report evaluates the registry and leaves its results in the session's
+    # folder; the student edition's report (its code differs: it is executed again) reads them there
+    env = os.environ | {SHARED_RESULTS_ENV: str(folder)}
     # its own process group (session), so that stopping it ends what it started too (kernels, Sphinx, Chromium)
     proc = subprocess.Popen(["sh", "-c", _job_script(folder, printed)], cwd=ROOT, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     (folder / "pid").write_text(str(proc.pid))
     threading.Thread(target=proc.wait, daemon=True).start()  # reap it when it ends
 

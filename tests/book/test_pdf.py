@@ -56,8 +56,10 @@ def pdfs(strict_build, printed_editions):
     # The reproducibility report is the one page whose code differs in the student edition (it leaves out the
     # rows the exercises ask for), so it alone runs again; every chapter is reused.
     assert all("book/claims." in line for line in executed), f"the student edition executed a page again: {executed}"
-    return {"book": json.loads(printed_result("book").read_text()),
-            "student": json.loads(printed_result("book-student").read_text())}
+    printed = {"book": json.loads(printed_result("book").read_text()),
+               "student": json.loads(printed_result("book-student").read_text())}
+    _prefetch(printed["student"]["pdf"])  # the first test reads the book here, then the student edition
+    return printed
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -67,7 +69,30 @@ def pdfs(strict_build, printed_editions):
 def _read(path: str):
     """Every page's text (ligatures unfolded, typographic apostrophes plain) and its lines, each line as
     ``(y of its baseline in points from the bottom, text)``, top to bottom; the rightmost piece of text of each
-    line goes to ``_last_pieces``."""
+    line goes to ``_last_pieces``.  Read once per process (a PDF takes seconds): by :func:`_page_texts`, here or,
+    when ``pdfs`` started it, in a process of its own beside this one."""
+    prefetched = _PREFETCH.pop(path, None)
+    texts, lines, last = prefetched.result() if prefetched is not None else _page_texts(path)
+    _last_pieces[path] = last
+    return pypdf.PdfReader(path), texts, lines
+
+
+_PREFETCH = {}  # path -> the Future of its _page_texts in another process (started by the pdfs fixture)
+
+
+def _prefetch(path: str) -> None:
+    """Read ``path``'s pages in a new process while this one reads the other edition (the tests of this module
+    run on one worker, at the end of the session, when the other core has nothing left to do)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    _PREFETCH[path] = pool.submit(_page_texts, path)
+    pool.shutdown(wait=False)  # the process ends when its one read is done
+
+
+def _page_texts(path: str):
+    """(texts, lines, rightmost pieces) of every page of ``path``, as :func:`_read` describes them."""
     reader = pypdf.PdfReader(path)
     texts, lines, last = [], [], []
     for page in reader.pages:
@@ -88,8 +113,7 @@ def _read(path: str):
                 rows.append((y, [(x, text)]))
         lines.append([(y, _plain("".join(t for _, t in sorted(parts)))) for y, parts in rows])
         last.append([_plain(max(parts)[1]).strip() for y, parts in rows])
-    _last_pieces[path] = last
-    return reader, texts, lines
+    return texts, lines, last
 
 
 _last_pieces = {}  # path -> for each page, for each line (as in _read), the text of its rightmost piece

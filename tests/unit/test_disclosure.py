@@ -459,6 +459,7 @@ def test_no_nan_anywhere(p, eps, delta, dp):
     assert b.posterior_low <= b.posterior_high and b.eps_prime >= eps
 
 
+@pytest.mark.registry
 def test_kazan_claims_have_their_expected_status():
     from dpsemantics import claims
 

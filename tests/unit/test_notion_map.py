@@ -76,6 +76,7 @@ def test_claim_links_resolve():
     assert linked and set(linked) <= ids
 
 
+@pytest.mark.registry
 def test_no_arrow_is_drawn_valid_when_its_claim_is_a_discrepancy():
     """The map is joined to the registry: an arrow is 'valid' only when every claim that checks it is
     reproduced (declared and recomputed), and the drawing shows refuted arrows as refuted."""

@@ -214,7 +214,7 @@ def test_many_randomized_responses_pdp_epsilon_on_the_safe_side():
         assert upper_tail(loss.pdp_epsilon(delta_prime)) <= delta_prime
 
 
-@pytest.mark.parametrize("e0, k", [(0.01, 10**9), (2.0, 10**6), (0.3, 10**5)])
+@pytest.mark.parametrize("e0, k", [pytest.param(0.01, 10**9, marks=pytest.mark.slow), (2.0, 10**6), (0.3, 10**5)])
 def test_randomized_response_masses_within_the_tail_allowance(e0, k):
     # the tails' allowance is derived (_binomial.log_mass_error, Loader's masses; it replaced 64·k ulps
     # measured for scipy's binom.logpmf, up to 34·k ulps off after normalisation at k = 1e9): the normalised masses
@@ -352,14 +352,20 @@ def test_bad_input_is_a_value_error_naming_the_parameter(name, call, values):
                 call(v)
 
 
-def test_extreme_legal_input_gives_numbers_without_warnings():
+EXTREME_LAWS = [  # k = 10⁹, the largest k, takes seconds: make test-fast has k = 10⁶ (the same windowed path, k > 1000)
+    ("laplace", 5e-324), ("laplace", 1.7e308), ("gaussian", 1e-150), ("gaussian", 1e150),
+    pytest.param(("randomized_response", 1e-300, 10**9), marks=pytest.mark.slow),
+    ("randomized_response", 1e-300, 10**6),
+    ("randomized_response", 1.7e308, 3), ("geometric", 1e-300, 1000), ("finite",)]
+
+
+@pytest.mark.parametrize("law", EXTREME_LAWS, ids=lambda law: "-".join(map(str, law)))
+def test_extreme_legal_input_gives_numbers_without_warnings(law):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        for loss in [PrivacyLoss.laplace(5e-324), PrivacyLoss.laplace(1.7e308), PrivacyLoss.gaussian(1e-150),
-                     PrivacyLoss.gaussian(1e150), PrivacyLoss.randomized_response(1e-300, 10**9),
-                     PrivacyLoss.randomized_response(1.7e308, 3), PrivacyLoss.geometric(1e-300, 1000), FINITE]:
-            for d in [5e-324, 1e-300, 0.5]:
-                assert loss.epsilon(d) >= 0.0 and loss.pdp_epsilon(d) >= 0.0
-            for e in [0.0, 5e-324, 1.0, 1.7e308]:
-                assert 0.0 <= loss.delta(e) <= 1.0 and 0.0 <= loss.pdp_delta(e) <= 1.0
-            assert np.all(np.isfinite(loss.sf([-1.7e308, 0.0, 1.7e308])))
+        loss = FINITE if law[0] == "finite" else getattr(PrivacyLoss, law[0])(*law[1:])
+        for d in [5e-324, 1e-300, 0.5]:
+            assert loss.epsilon(d) >= 0.0 and loss.pdp_epsilon(d) >= 0.0
+        for e in [0.0, 5e-324, 1.0, 1.7e308]:
+            assert 0.0 <= loss.delta(e) <= 1.0 and 0.0 <= loss.pdp_delta(e) <= 1.0
+        assert np.all(np.isfinite(loss.sf([-1.7e308, 0.0, 1.7e308])))

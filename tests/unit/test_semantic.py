@@ -383,6 +383,7 @@ def test_bad_input_raises_value_error_naming_the_problem():
         S.games(mech, [np.nan, 0.5, 0.5, 0.0], 1)
 
 
+@pytest.mark.registry
 def test_ks_claims_have_their_expected_status():
     from dpsemantics.claims import evaluate_all
 

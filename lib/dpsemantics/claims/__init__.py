@@ -42,10 +42,14 @@ Run ``python -m dpsemantics.claims`` for a table, ``--json`` for machine-readabl
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import math
+import os
+import pickle
 import pkgutil
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Union
 
 __all__ = ["Claim", "Verdict", "Result", "registry", "get", "evaluate", "evaluate_all", "matches",
@@ -375,9 +379,44 @@ def registry(paper: str | None = None) -> list[Claim]:
     return [c for c in claims if paper is None or c.paper == paper]
 
 
+#: The environment variable naming a folder where the processes that set it share claims' results: each claim is
+#: evaluated by the first process whose :func:`evaluate_all` needs it, which writes it there (a file per call and
+#: source, ``_source_digest``); the others read it.  ``make test`` sets it for its background job only (the
+#: strict build's chapters and reproducibility report, then the student edition's report: each kernel a new
+#: process; tests/conftest.py), never for the tests.
+SHARED_RESULTS_ENV = "DPSEMANTICS_CLAIMS_RESULTS"
+
+
+def _source_digest() -> str:
+    """SHA-256 of the package's source (every ``.py`` and ``.json`` file under ``dpsemantics/``, with its path):
+    results are shared only between processes that run the same code."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def evaluate_all(paper: str | None = None) -> list[Result]:
-    """Evaluate every claim of the registry (of one paper, if ``paper`` is a key of :data:`PAPERS`)."""
-    return [evaluate(c) for c in registry(paper)]
+    """Evaluate every claim of the registry (of one paper, if ``paper`` is a key of :data:`PAPERS`).  With the
+    environment variable ``DPSEMANTICS_CLAIMS_RESULTS`` naming a folder, the claims that another process
+    evaluated there from the same source are read, and those evaluated here are written there."""
+    claims = registry(paper)
+    folder = os.environ.get(SHARED_RESULTS_ENV)
+    if not folder:
+        return [evaluate(c) for c in claims]
+    digest = _source_digest()
+    known = {}
+    for path in sorted(Path(folder).glob(f"results-*-{digest}.pickle")):  # written below, by this run's processes
+        known |= {row[0]: row for row in pickle.loads(path.read_bytes())}
+    new = {c.id: evaluate(c) for c in claims if c.id not in known}
+    if new:
+        path = Path(folder) / f"results-{os.getpid()}-{len(known)}-{digest}.pickle"
+        partial = path.with_suffix(".partial")
+        partial.write_bytes(pickle.dumps([(i, r.computed, r.status, r.verdict) for i, r in new.items()]))
+        partial.replace(path)  # whole or absent for a reader
+    return [new[c.id] if c.id in new else Result(c, *known[c.id][1:]) for c in claims]
 
 
 def get(claim_id: str) -> Claim:
