@@ -253,7 +253,7 @@ class _RRProfile:
 
     def _window_error(self) -> float:
         """The largest error of log P_ℓ over the window against the exact masses (Loader's form evaluated in floats
-        at the float q and p: :func:`_binomial.window_log_mass_error`, derived, O(√k·u)).  Every sum the tables form
+        at the float q and p: ``_binomial.window_log_mass_error``, derived, O(√k·u)).  Every sum the tables form
         has positive weights, so its relative error is at most this one number (with the tables' own rounding,
         allowed in :meth:`bound`); added to :meth:`bound`'s logarithm and to the solver's margin.  (The measured
         1e-14·√k of ``_evaluation_margin`` was below it: at ε₀ = 0.0037, k = 13 967, δ = 1e-226 the float log P was
@@ -1078,7 +1078,7 @@ def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
 
     Safe by construction: a lattice point is accepted only when its printed δ, enlarged by the evaluation
     error allowance of the sum (1e-12 + 1e-14·√k relative, ``_evaluation_margin``) and by the derived error of the
-    log-masses it sums (:func:`_binomial.window_log_mass_error` over its window; without it, at ε₀ = 0.0037,
+    log-masses it sums (``_binomial.window_log_mass_error`` over its window; without it, at ε₀ = 0.0037,
     k = 13 967, ℓ = 5092, a δ 5e-12 below the exact δ_ℓ was accepted: the printed value was 1.1e-11 low), is at
     most δ."""
     eps0 = float(check_epsilon(eps0, "eps0", strictly_positive=True, scalar=True))
