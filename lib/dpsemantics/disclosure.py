@@ -98,11 +98,6 @@ def logit(p):
         return np.log(p) - np.log1p(-p)
 
 
-def _shift(p, s):
-    """p/(p + (1 − p)e^{−s}) = expit(logit p + s); exact at p ∈ {0, 1} for finite s."""
-    return expit(logit(p) + s)
-
-
 _EXP_ULPS = 4.0  # np.exp, expm1, log, log1p, tanh: within 4 ulps (1 in glibc; NumPy's AVX-512 kernels allow up to 4)
 _DIRECT_MAX_EPS = 700.0  # e^{±700} is a normal float, and so is the denominator p + q·e^{−s} (≥ e^{−700}/2)
 
