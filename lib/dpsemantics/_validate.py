@@ -37,6 +37,8 @@ __all__ = [
     "check_distribution_pair",
     "check_row_stochastic",
     "check_record_count",
+    "check_single_value",
+    "check_instance",
     "overflow_is_infinity",
 ]
 
@@ -231,3 +233,21 @@ def overflow_is_infinity(func):
         return as_output(out) if isinstance(out, (float, np.floating, np.ndarray)) else out
 
     return wrapper
+
+
+def check_instance(value, cls: type, name: str):
+    """``value`` if it is a ``cls`` (a mechanism, a model, a privacy loss), else a ValueError naming ``name``."""
+    if not isinstance(value, cls):
+        raise ValueError(f"{name} must be a {cls.__name__} (got a {type(value).__name__}: {name}={value!r:.60})")
+    return value
+
+
+def check_single_value(value, name: str):
+    """One record value, output or label (a number, a string, a tuple: anything hashable), never an array or a
+    list, which would compare elementwise with the mechanism's values.  Returns it unchanged."""
+    try:
+        hash(value)
+    except TypeError:
+        raise ValueError(f"{name} must be a single value (a number, string or tuple), not a {type(value).__name__} "
+                         f"(got {name}={value!r})") from None
+    return value

@@ -33,7 +33,8 @@ from typing import Callable, Hashable, Sequence
 
 import numpy as np
 
-from ._validate import check_distribution, check_epsilon, check_positive_int, check_record_count, check_row_stochastic
+from ._validate import (as_float, check_distribution, check_epsilon, check_positive_int, check_probability,
+                        check_instance, check_record_count, check_row_stochastic, check_single_value)
 from .mechanisms import FiniteMechanism, geometric_count, randomized_response
 
 __all__ = [
@@ -351,14 +352,26 @@ class StructuralModel:
 # --------------------------------------------------------------------------------------------------
 
 
-def _names(x) -> tuple:
-    return (x,) if isinstance(x, str) else tuple(x)
+def _variables(model: StructuralModel, x, name: str) -> tuple:
+    """``x`` (a variable name or a tuple of names) as a tuple of variables of ``model``; a ValueError naming the
+    parameter ``name`` (effect, cause, …) otherwise."""
+    names = (x,) if isinstance(x, str) else tuple(x) if isinstance(x, (tuple, list)) else None
+    if not names or not all(isinstance(v, str) and v in model.variables for v in names):
+        raise ValueError(f"{name} must be a variable of the model or a tuple of them (variables: {model.variables}; "
+                         f"got {name}={x!r})")
+    return names
+
+
+def _check_model(model) -> StructuralModel:
+    return check_instance(model, StructuralModel, "model")
 
 
 def relative_probability(model: StructuralModel, population, event, do_first, do_second) -> float:
     """RP_{𝓜,𝒫}(ρ, φ, ψ) = Pr[ρ | do(φ)] / Pr[ρ | do(ψ)] (Tschantz et al., eq. 26).
 
     ``inf`` when only the denominator is zero; a ``ValueError`` when both are (the ratio is undefined)."""
+    for role, assignment in (("do_first", do_first), ("do_second", do_second)):
+        _check_model(model)._check_assignment(assignment, role)
     p = model.probability(population, event, do=do_first)
     q = model.probability(population, event, do=do_second)
     if q == 0:
@@ -370,9 +383,7 @@ def relative_probability(model: StructuralModel, population, event, do_first, do
 
 def _interventional_table(model, population, effect, cause, extra_do=None):
     """Rows: one per value of the cause (a tuple over the cause variables); columns: effect values."""
-    effect, cause = _names(effect), _names(cause)
-    for n in effect + cause:
-        model._check_variable(n)
+    effect, cause = _variables(_check_model(model), effect, "effect"), _variables(model, cause, "cause")
     overlap = set(effect) & set(cause)
     if overlap:
         raise ValueError(f"effect and cause must be different variables (both contain {sorted(overlap)})")
@@ -420,6 +431,7 @@ def brp_epsilon(model: StructuralModel, effect, cause, *, extra_do=None) -> floa
     The maximum over all populations equals the maximum over point-mass populations: every
     Pr_{𝓜,𝒫}[Y=y | do(X=x)] = Σ_u 𝒫(u)·Pr_{𝓜}[Y=y | do(X=x), U=u] is linear in 𝒫, and
     Σ 𝒫(u)a_u / Σ 𝒫(u)b_u ≤ max_u a_u/b_u (mediant inequality)."""
+    _variables(_check_model(model), effect, "effect"), _variables(model, cause, "cause")
     best = 0.0
     for pop in model.point_populations():
         best = max(best, effect_size(model, pop, effect, cause, extra_do=extra_do))
@@ -511,6 +523,10 @@ def sequence_model(channel_y, channels_z, *, x_domain=None, w_domain=None) -> St
 
     ``channel_y[w][x]`` is the distribution of Y (a row of probabilities); ``channels_z[y][x]`` that of Z,
     so choosing y selects one of several algorithms for Z, as in Theorem 1.  Values are indices."""
+    for name, channels in (("channel_y", channel_y), ("channels_z", channels_z)):
+        if not isinstance(channels, Sequence | np.ndarray) or isinstance(channels, str) or len(channels) == 0:
+            raise ValueError(f"{name} must be a non-empty list of row-stochastic matrices "
+                             f"(got {name}={channels!r:.60})")
     cy = [check_row_stochastic(m, f"channel_y[{w}]") for w, m in enumerate(channel_y)]
     cz = [check_row_stochastic(m, f"channels_z[{y}]") for y, m in enumerate(channels_z)]
     nx, ny = cy[0].shape
@@ -559,8 +575,20 @@ def mechanism_tensor(mechanism: FiniteMechanism) -> tuple[np.ndarray, list]:
     return A, domain
 
 
+def _tensor(mechanism) -> np.ndarray:
+    """The array 𝒜[d₁, …, dₙ, o] of a mechanism given as a FiniteMechanism (:func:`mechanism_tensor`) or as that
+    array itself: every entry a probability and each last-axis row summing to one."""
+    if isinstance(mechanism, FiniteMechanism):
+        return mechanism_tensor(mechanism)[0]
+    A = np.asarray(as_float(mechanism, "mechanism"), dtype=float)
+    if A.ndim < 2 or A.size == 0:
+        raise ValueError(f"mechanism must be a FiniteMechanism or an array over D^n x outputs (got shape {A.shape})")
+    check_row_stochastic(A.reshape(-1, A.shape[-1]), "mechanism")
+    return A
+
+
 def _check_population_array(population, shape) -> np.ndarray:
-    P = np.asarray(population, dtype=float)
+    P = np.asarray(as_float(population, "population"), dtype=float)
     if P.shape != shape:
         raise ValueError(f"population must be an array of shape {shape} over D^n (got shape {P.shape})")
     check_distribution(P.ravel(), "population")
@@ -617,15 +645,15 @@ def definition_epsilon(number: int, mechanism, population=None) -> float:
     * 5, 6 — eq. (10)/(11) via Lemma 1 (eq. 44): Pr[O=o | do(D=d)] = 𝒜(d)(o) for every d.
     * 7, 8 — eq. (12)/(20) via Lemma 2 (eq. 78): Pr[O=o | do(Dᵢ=v)] = Σ 𝒫(D₋ᵢ=d₋ᵢ) 𝒜(d₋ᵢ, v)(o).
     """
-    if number not in DEFINITIONS:
+    if check_single_value(number, "number") not in DEFINITIONS:
         raise ValueError(f"number must be one of {sorted(DEFINITIONS)} (got number={number!r})")
-    A = mechanism_tensor(mechanism)[0] if isinstance(mechanism, FiniteMechanism) else np.asarray(mechanism, float)
+    A = _tensor(mechanism)
     n = A.ndim - 1
+    if population is None and number != 1:
+        raise ValueError(f"definition {number} needs a population (got population=None)")
+    P = None if population is None else _check_population_array(population, A.shape[:-1])  # (checked if given)
     if number == 1:
         return max(_move_axis_pairs(A, i) for i in range(n))
-    if population is None:
-        raise ValueError(f"definition {number} needs a population (got population=None)")
-    P = _check_population_array(population, A.shape[:-1])
     if number in (5, 6):
         # Lemma 1: intervening on every data point gives 𝒜(d) whatever 𝒫 is.
         return max(_move_axis_pairs(A, i) for i in range(n))
@@ -657,7 +685,7 @@ def definition_epsilon_sem(number: int, mechanism: FiniteMechanism, population) 
 
     An independent check of the closed forms (Lemma 1, Lemma 2, Bayes' rule) used by
     :func:`definition_epsilon`; Definition 1 has no population and is not handled here."""
-    if number not in DEFINITIONS or number == 1:
+    if check_single_value(number, "number") not in DEFINITIONS or number == 1:
         raise ValueError(f"number must be one of {sorted(set(DEFINITIONS) - {1})} (got number={number!r})")
     n, domain = _database_shape(mechanism)
     P = _check_population_array(population, (len(domain),) * n)
@@ -694,6 +722,11 @@ def candidate_populations(shape: tuple) -> list[np.ndarray]:
     needs two adjacent databases with positive probability, Definition 3 two databases that differ in
     the i-th entry; for Definition 4 the two-point populations that differ only in one coordinate are
     the independent ones needed)."""
+    if not isinstance(shape, (tuple, list)) or not shape:
+        raise ValueError(f"shape must be a tuple of domain sizes, one per data point (got shape={shape!r})")
+    shape = tuple(check_positive_int(k, "shape") for k in shape)
+    if math.prod(shape) > 64:  # the two-point populations number cells·(cells − 1)/2
+        raise ValueError(f"shape must have at most 64 cells here (got shape={shape}, {math.prod(shape)} cells)")
     cells = list(itertools.product(*(range(k) for k in shape)))
     out = []
     for c in cells:
@@ -711,12 +744,12 @@ def universal_epsilon(number: int, mechanism, populations=()) -> float:
     """The smallest ε for which a universally quantified definition (2, 3, 4, 5 or 8) holds: the
     supremum over populations of :func:`definition_epsilon` of its inner check, over
     :func:`candidate_populations` plus any extra ``populations`` (Definition 4: independent ones only)."""
-    if number == 1:
+    if check_single_value(number, "number") == 1:
         return definition_epsilon(1, mechanism)
     if number not in UNIVERSAL_INNER:
         raise ValueError(f"number must be a universally quantified definition {sorted(UNIVERSAL_INNER)} "
                          f"(got number={number!r})")
-    A = mechanism_tensor(mechanism)[0] if isinstance(mechanism, FiniteMechanism) else np.asarray(mechanism, float)
+    A = _tensor(mechanism)
     inner = UNIVERSAL_INNER[number]
     best = 0.0
     for P in list(candidate_populations(A.shape[:-1])) + [np.asarray(p, float) for p in populations]:
@@ -751,10 +784,11 @@ def posterior(mechanism: FiniteMechanism, prior, output, *, replace: tuple[int, 
     """Cr[D=d | O=o, B] of eq. (29) for every database d (in ``mechanism.databases`` order), with
     prior ``prior`` (one probability per database).  ``replace=(i, v)`` gives the second expression of
     §7: the mechanism runs on d with its i-th entry (1-based) replaced by v, i.e. Cr[D=d | O=o, do(Dᵢ=v), B]."""
+    check_instance(mechanism, FiniteMechanism, "mechanism")
     prior = check_distribution(prior, "prior")
     if prior.size != len(mechanism.databases):
         raise ValueError(f"prior must have one entry per database ({len(mechanism.databases)}), got {prior.size}")
-    if output not in mechanism.outputs:
+    if check_single_value(output, "output") not in mechanism.outputs:
         raise ValueError(f"output must be one of the mechanism's outputs {mechanism.outputs} (got output={output!r})")
     j = mechanism.outputs.index(output)
     if replace is None:
@@ -803,6 +837,8 @@ def log_ratio_by_value(model: StructuralModel, population, effect: str, cause, *
     """For each value y of ``effect``: max over cause values x₁, x₂ of log Pr[Y=y | ·(X=x₁)] / Pr[Y=y | ·(X=x₂)],
     where · is ``do`` (intervention, eq. 26) or ``given`` (conditioning, the associative view).
     Cause values of probability zero are skipped under conditioning."""
+    if not isinstance(effect, str) or _variables(_check_model(model), effect, "effect") != (effect,):
+        raise ValueError(f"effect must be one variable of the model (got effect={effect!r})")
     rows = _readings(model, population, effect, cause, mode)
     values = model.domains[effect]
     table = np.array([[r.get(v, 0.0) for v in values] for r in rows])
@@ -814,7 +850,7 @@ def _readings(model: StructuralModel, population, effect, cause, mode: str) -> l
     names); cause values of probability zero are skipped under conditioning."""
     if mode not in ("do", "given"):
         raise ValueError(f"mode must be 'do' or 'given' (got mode={mode!r})")
-    cause = _names(cause)
+    cause = _variables(_check_model(model), cause, "cause")
     rows = []
     for x in itertools.product(*(model.domains[c] for c in cause)):
         fix = dict(zip(cause, x))
@@ -853,9 +889,8 @@ def inheritance_model(eps=0.5) -> StructuralModel:
 
 def inheritance_population(model: StructuralModel, q) -> dict:
     """Fair, independent R₁, U₂, R₃ and Pr[C = 1] = q for :func:`inheritance_model`."""
-    from ._validate import check_probability
-
-    q = check_probability(q, "q")
+    _check_model(model)
+    q = check_probability(q, "q", scalar=True)
     half = {0: 0.5, 1: 0.5}
     return model.independent_population({"R1": half, "U2": half, "C": {0: 1 - q, 1: q}, "R3": half})
 
@@ -867,7 +902,7 @@ def interference_epsilon(mechanism: FiniteMechanism) -> float:
     """max over *all* pairs of databases d, d' and outputs o of log 𝒜(d)(o)/𝒜(d')(o): the effect of
     changing the whole input.  Zero exactly when the output distribution does not depend on the input
     at all (probabilistic noninterference, §2)."""
-    return _log_max_ratio(np.asarray(mechanism.matrix, float))
+    return _log_max_ratio(check_instance(mechanism, FiniteMechanism, "mechanism").matrix)
 
 
 # ---------------------------------------------------------------- §3: who learns more
@@ -891,12 +926,16 @@ def path_effects(model: StructuralModel, effect: str, cause: str, *, direct_hold
     indirect paths — what remains is the direct effect; ``indirect_hold``: variables held to block the
     direct path.  For a deterministic model at a point-mass population the risk ratio of the total effect
     factors into a direct and an indirect ratio, so total ≤ direct + indirect."""
+    _check_model(model)
+    holds = {name: _variables(model, names, name) for name, names in (("direct_hold", direct_hold),
+                                                                        ("indirect_hold", indirect_hold))}
+
     def held(names):
-        names = _names(names)
         return max(brp_epsilon(model, effect, cause, extra_do=dict(zip(names, vals)))
                    for vals in itertools.product(*(model.domains[v] for v in names)))
 
-    return {"total": brp_epsilon(model, effect, cause), "direct": held(direct_hold), "indirect": held(indirect_hold)}
+    return {"total": brp_epsilon(model, effect, cause), "direct": held(holds["direct_hold"]),
+            "indirect": held(holds["indirect_hold"])}
 
 
 # ---------------------------------------------------------------- §7: statistical nondisclosure
@@ -907,7 +946,7 @@ def nondisclosure_epsilon(mechanism, population) -> float:
     knowledge is the population itself: max over outputs o of positive probability and databases d of
     positive probability of |log Cr[D=d | O=o] / Cr[D=d]| = |log 𝒜(d)(o) / Pr[O=o]|.  Zero exactly
     when D and O are independent (Dalenius' statistical nondisclosure)."""
-    A = mechanism_tensor(mechanism)[0] if isinstance(mechanism, FiniteMechanism) else np.asarray(mechanism, float)
+    A = _tensor(mechanism)
     P = _check_population_array(population, A.shape[:-1])
     flat, weights = A.reshape(-1, A.shape[-1]), P.ravel()
     out = weights @ flat
@@ -931,8 +970,13 @@ def nondisclosing_example():
 def pairwise_conditionally_independent(population, atol: float = 1e-12) -> bool:
     """Definition 4's printed condition: for all i ≠ j, Dᵢ is independent of Dⱼ *conditioned upon the
     other data points*.  For n = 2 this is independence; for n ≥ 3 it admits degenerate populations
-    (all data points equal) that are far from independent."""
-    P = np.asarray(population, float)
+    (all data points equal) that are far from independent.  ``atol``: the absolute tolerance of each equality."""
+    P = np.asarray(as_float(population, "population"), dtype=float)
+    if P.ndim == 0 or P.size == 0:
+        raise ValueError(f"population must be a non-empty array over D^n, one axis per data point "
+                         f"(got shape {P.shape})")
+    check_distribution(P.ravel(), "population")
+    atol = float(check_epsilon(atol, "atol", scalar=True))
     n = P.ndim
     for i, j in itertools.combinations(range(n), 2):
         Q = np.moveaxis(P, (i, j), (0, 1))  # (k_i, k_j, rest...)

@@ -465,6 +465,8 @@ def profile_pdp_epsilon(profile, delta_prime, *, eps_max: float = 200.0, grid: i
     ``(eps_prime, eps, delta)``: ε′ and the profile point (ε, δ(ε)) giving it.  Raises ``ValueError`` when no
     ε ≤ ``eps_max`` has δ(ε) < δ′.
     """
+    if not callable(profile):
+        raise ValueError(f"profile must be a function mapping an array of eps to delta (got profile={profile!r:.60})")
     delta_prime = float(check_delta(delta_prime, "delta_prime", open_low=True, scalar=True))
 
     def d(e):

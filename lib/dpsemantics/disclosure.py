@@ -41,8 +41,8 @@ from scipy.special import expit
 from . import _rounding, indistinguishability
 from .privacy_loss import PrivacyLoss
 from ._broadcast import broadcasting
-from ._validate import (as_float, as_output, check_delta, check_distribution_pair, check_epsilon,
-                        check_positive, check_positive_int, check_probability)
+from ._validate import (as_float, as_output, broadcast, check_delta, check_distribution_pair, check_epsilon,
+                        check_instance, check_positive, check_positive_int, check_probability)
 
 __all__ = [
     "EPS_TILDE_LIMIT",
@@ -93,9 +93,9 @@ _out = as_output
 
 def logit(p):
     """log(p/(1 − p)) with log1p for accuracy near 1; ±inf at p = 0, 1 (no warning)."""
-    p = np.asarray(p, dtype=float)
+    p = np.asarray(check_probability(p, "p"), dtype=float)
     with np.errstate(divide="ignore"):
-        return np.log(p) - np.log1p(-p)
+        return as_output(np.log(p) - np.log1p(-p))
 
 
 _EXP_ULPS = 4.0  # np.exp, expm1, log, log1p, tanh: within 4 ulps (1 in glibc; NumPy's AVX-512 kernels allow up to 4)
@@ -318,6 +318,10 @@ def posterior_interval_probability(prior, low, high, loss: PrivacyLoss, *, tol: 
     widened by ``tol`` in log-odds so that a posterior landing exactly on a bound (randomized response,
     Laplace) counts as inside it.  Needs 0 < prior < 1."""
     p = check_probability(prior, "prior", open_low=True, open_high=True)
+    low, high = check_probability(low, "low"), check_probability(high, "high")
+    check_instance(loss, PrivacyLoss, "loss")
+    if np.any(np.asarray(low) > np.asarray(high)):
+        raise ValueError(f"low must be at most high (got low={low!r}, high={high!r})")
     out = []
     for present, part in ((True, loss), (False, loss.dual)):
         a, b = _interval_in_z(p, low, high, present)
@@ -330,7 +334,8 @@ def ratio_interval_probability(prior, eps, loss: PrivacyLoss, *, tol: float = 1e
     p = np.asarray(check_probability(prior, "prior", open_low=True, open_high=True), dtype=float)
     eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
     low = p * np.exp(-eps)
-    high = np.minimum(p * np.exp(eps), 1.0)
+    with np.errstate(over="ignore"):  # e^ε beyond the float range: the upper end is 1
+        high = np.minimum(p * np.exp(eps), 1.0)
     return posterior_interval_probability(p, low, high, loss, tol=tol)
 
 
@@ -348,6 +353,7 @@ def posterior_quantile(prior, q, loss: PrivacyLoss, *, target_present: bool = Tr
     under M(x_{−i}))."""
     p = check_probability(prior, "prior")
     q = check_probability(q, "q", open_low=True, open_high=True)
+    check_instance(loss, PrivacyLoss, "loss")
     if target_present:
         z = loss.ppf(q)
     else:
@@ -541,6 +547,12 @@ def epsilon_for_profile(priors, max_posteriors, delta, delta_prime) -> float:
     """A disclosure-risk profile in the sense of Kazan & Reiter (2024), carried to approximate DP as in
     Kazan et al., §4.3: for each prior, the highest posterior the curator accepts (with probability
     ≥ 1 − δ′).  Returns the largest ε meeting every point of the profile."""
+    priors, max_posteriors = broadcast(priors=check_probability(priors, "priors", open_low=True, open_high=True),
+                                       max_posteriors=check_probability(max_posteriors, "max_posteriors",
+                                                                        open_high=True))
+    if np.any(max_posteriors <= priors):
+        raise ValueError(f"max_posteriors must exceed priors, point by point (got max_posteriors={max_posteriors!r}, "
+                         f"priors={priors!r})")
     eps = epsilon_for_posterior(priors, max_posteriors, delta, delta_prime)
     return float(np.min(eps))
 
@@ -611,9 +623,13 @@ def zcdp_eps_prime(rho, ks, delta_prime, *, tight: bool = False):
 def first_exceeding(values, threshold, start: int = 1):
     """The first index (counting from ``start``) at which ``values`` exceeds ``threshold``, or ``None``.
     Used for the paper's "exceeded after k queries / days" statements."""
-    v = np.asarray(values, dtype=float)
+    v = np.atleast_1d(as_float(values, "values"))
+    if v.ndim != 1:
+        raise ValueError(f"values must be a 1-D sequence of numbers (got shape {v.shape})")
+    threshold = as_float(threshold, "threshold", scalar=True)
+    start = check_positive_int(start, "start", minimum=0)
     hits = np.flatnonzero(v > threshold)
-    return int(hits[0] + start) if hits.size else None
+    return int(hits[0]) + start if hits.size else None
 
 
 # --------------------------------------------------------------------------------------------------

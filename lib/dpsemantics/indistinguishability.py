@@ -93,7 +93,7 @@ def max_divergence(p, q) -> float:
 def smallest_epsilon(p, q, delta) -> float:
     """The smallest ε ≥ 0 with ``p ≈_(ε,δ) q`` (∞ if none; 0 when δ ≥ TV(p, q))."""
     p, q = check_distribution_pair(p, q)
-    delta = check_delta(delta)
+    delta = check_delta(delta, scalar=True)
     if smallest_delta(p, q, 0.0) <= delta:
         return 0.0
     top = max_divergence(p, q)
@@ -107,21 +107,27 @@ def smallest_epsilon(p, q, delta) -> float:
     return float(brentq(lambda e: smallest_delta(p, q, e) - delta, 0.0, top, xtol=1e-14, rtol=1e-14))
 
 
+def _exp_times(eps, x):
+    """e^ε·x for masses x ≥ 0: 0 where x = 0 (not ∞·0 = NaN), ∞ where the product is beyond the float range."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.where(np.asarray(x) > 0, np.exp(eps) * x, 0.0)
+
+
 def worst_event(p, q, eps) -> np.ndarray:
     """Boolean mask of the event ``{y : p(y) > e^ε q(y)}`` that attains the hockey-stick divergence."""
     p, q = check_distribution_pair(p, q)
-    eps = check_epsilon(eps, "eps")
-    return p > np.exp(eps) * q
+    eps = check_epsilon(eps, "eps", scalar=True)
+    return p > _exp_times(eps, q)
 
 
 def event_violation(p, q, eps, event) -> float:
     """``p(E) − e^ε q(E)`` for the event given as a boolean mask: Definition 2.1 asks this be ≤ δ."""
     p, q = check_distribution_pair(p, q)
-    eps = check_epsilon(eps, "eps")
-    mask = np.asarray(event, dtype=bool)
-    if mask.shape != p.shape:
-        raise ValueError(f"event must be a boolean mask of length {p.size} (got shape {mask.shape})")
-    return float(p[mask].sum() - np.exp(eps) * q[mask].sum())
+    eps = check_epsilon(eps, "eps", scalar=True)
+    mask = np.asarray(event)
+    if mask.dtype != bool or mask.shape != p.shape:
+        raise ValueError(f"event must be a boolean mask of length {p.size} (got event={event!r:.60})")
+    return float(p[mask].sum() - _exp_times(eps, q[mask].sum()))
 
 
 @overflow_is_infinity
@@ -141,14 +147,13 @@ def smallest_delta_over_events(p, q, eps) -> float:
     Exponential in the support size m (allowed up to 16): an independent check of :func:`smallest_delta`.
     """
     p, q = check_distribution_pair(p, q)
-    eps = check_epsilon(eps, "eps")
+    eps = check_epsilon(eps, "eps", scalar=True)
     m = p.size
     if m > 16:
         raise ValueError(f"p must have at most 16 outcomes for an exhaustive search (got {m})")
     events = ((np.arange(2**m)[:, None] >> np.arange(m)) & 1).astype(bool)
     pe, qe = events @ p, events @ q
-    factor = np.exp(eps)
-    return float(max(np.max(pe - factor * qe), np.max(qe - factor * pe), 0.0))
+    return float(max(np.max(pe - _exp_times(eps, qe)), np.max(qe - _exp_times(eps, pe)), 0.0))
 
 
 @overflow_is_infinity

@@ -52,6 +52,9 @@ __all__ = [
 
 def hamming_adjacent(x, y) -> bool:
     """Lecture 1, Definition 3.1: tuples of equal length that differ in exactly one position."""
+    for name, db in (("x", x), ("y", y)):
+        if not isinstance(db, tuple):
+            raise ValueError(f"{name} must be a database, a tuple of records (got {name}={db!r:.60})")
     if len(x) != len(y):
         return False
     return sum(a != b for a, b in zip(x, y)) == 1
@@ -90,7 +93,7 @@ class FiniteMechanism:
         """The output distribution of the mechanism on ``database``."""
         try:
             return self.matrix[self._index[database]]
-        except KeyError:
+        except (KeyError, TypeError):  # (TypeError: an unhashable value such as a list is no database either)
             raise ValueError(f"database must be one of the mechanism's databases (got {database!r})") from None
 
     def record_domain(self) -> tuple[int, list]:
@@ -183,7 +186,7 @@ def geometric_count(n: int, eps, *, low: int | None = None, high: int | None = N
     [low, high] (default [0, n]).  Clamping is post-processing, so the mechanism stays ε-DP, and the
     output set is finite so every probability is exact."""
     n = check_record_count(n, "n", maximum=20)
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
     low = 0 if low is None else int(low)
     high = n if high is None else int(high)
     if high <= low:
@@ -631,7 +634,7 @@ def name_and_shame(n: int, delta) -> FiniteMechanism:
     the reason Lecture 1, §5 asks for δ well below 1/n.
     """
     n = check_record_count(n, "n", maximum=8)
-    delta = check_delta(delta)
+    delta = check_delta(delta, scalar=True)
     databases = list(itertools.product((0, 1), repeat=n))
     outputs = list(itertools.product((None, 0, 1), repeat=n))
 

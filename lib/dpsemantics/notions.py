@@ -50,7 +50,7 @@ from scipy.optimize import brentq
 from scipy.special import expit
 
 from ._validate import (as_float, check_distribution, check_epsilon, check_positive_int, check_probability,
-                        check_record_count)
+                        check_instance, check_record_count, check_single_value)
 from ._broadcast import broadcasting
 from .mechanisms import FiniteMechanism
 from .semantic import log_ratio_spread, tilt_statistical_difference
@@ -101,9 +101,7 @@ class _Model:
 
 
 def _grid(mechanism: FiniteMechanism):
-    if not isinstance(mechanism, FiniteMechanism):
-        raise ValueError(f"mechanism must be a FiniteMechanism (got {type(mechanism).__name__})")
-    n, domain = mechanism.record_domain()
+    n, domain = check_instance(mechanism, FiniteMechanism, "mechanism").record_domain()
     pos = {v: k for k, v in enumerate(domain)}
     index = [tuple(pos[v] for v in d) for d in mechanism.databases]
     return tuple(domain), n, index
@@ -138,18 +136,18 @@ def _model(mechanism: FiniteMechanism, prior) -> _Model:
 
 def adversaries(n: int) -> Iterator[tuple[int, tuple[int, ...]]]:
     """Every adversary ``A(i, S)`` of Zhao, Sec. I: a target ``i`` and a known set ``S ⊆ N∖{i}`` (0-based)."""
-    n = check_positive_int(n, "n")
-    for i in range(n):
-        others = [j for j in range(n) if j != i]
-        for size in range(len(others) + 1):
-            for S in itertools.combinations(others, size):
-                yield i, S
+    n = check_record_count(n, "n")  # n·2^(n−1) adversaries; checked on the call, not on the first step
+    return ((i, S) for i in range(n) for size in range(n) for S in itertools.combinations(
+        [j for j in range(n) if j != i], size))
 
 
 def _check_adversary(n: int, i, S) -> tuple[int, tuple[int, ...]]:
     if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < n:
         raise ValueError(f"i must be a record index in 0..{n - 1} (got i={i!r})")
-    S = tuple(sorted(S))
+    try:
+        S = tuple(sorted(check_positive_int(j, "S", minimum=0) for j in S))
+    except TypeError:  # not a collection of indices
+        raise ValueError(f"S must be a set of record indices other than i={i} (got S={S!r})") from None
     if len(set(S)) != len(S) or any(not 0 <= j < n or j == i for j in S):
         raise ValueError(f"S must be a set of record indices other than i={i} (got S={S!r})")
     return int(i), S
@@ -176,12 +174,11 @@ def conditional_likelihood(mechanism: FiniteMechanism, prior, i: int, S: Sequenc
     """
     model = _model(mechanism, prior)
     i, S = _check_adversary(model.n, i, S)
-    x_S = tuple(x_S)
-    if len(x_S) != len(S):
+    if isinstance(x_S, (str, bytes)) or not isinstance(x_S, Sequence | np.ndarray) or len(x_S) != len(S):
         raise ValueError(f"x_S must give one value per index in S={S} (got x_S={x_S!r})")
-    for v in (x_i, *x_S):
-        if v not in model.domain:
-            raise ValueError(f"record values must lie in the domain {model.domain} (got {v!r})")
+    for name, v in (("x_i", x_i), *(("x_S", v) for v in x_S)):
+        if check_single_value(v, name) not in model.domain:
+            raise ValueError(f"{name} must hold values of the record domain {model.domain} (got {name}={v!r})")
     mass, lik = _adversary_view(model, i, S)
     d = len(model.domain)
     col = 0
@@ -201,7 +198,7 @@ def conditional_likelihood(mechanism: FiniteMechanism, prior, i: int, S: Sequenc
 def independent_prior(n: int, p=0.5) -> dict:
     """Independent records in {0,1}: each is 1 with probability ``p``."""
     n = check_record_count(n, "n", maximum=20)
-    p = check_probability(p, "p")
+    p = check_probability(p, "p", scalar=True)
     return {x: float(np.prod([p if v else 1 - p for v in x])) for x in itertools.product((0, 1), repeat=n)}
 
 
@@ -224,13 +221,13 @@ def markov_chain_prior(n: int, stay, p0=0.5) -> dict:
 def copies_prior(n: int, p=0.5) -> dict:
     """All ``n`` records are copies of one bit that is 1 with probability ``p`` (perfect correlation)."""
     n = check_record_count(n, "n", maximum=20)
-    p = check_probability(p, "p")
+    p = check_probability(p, "p", scalar=True)
     return {x: (p if all(x) else (1 - p if not any(x) else 0.0)) for x in itertools.product((0, 1), repeat=n)}
 
 
 def uniform_prior(mechanism: FiniteMechanism) -> np.ndarray:
     """The uniform prior over the mechanism's databases (full support)."""
-    k = len(mechanism.databases)
+    k = len(check_instance(mechanism, FiniteMechanism, "mechanism").databases)
     return np.full(k, 1.0 / k)
 
 
@@ -305,7 +302,7 @@ def sup_statistical_difference(game0, game_i) -> float:
 
 
 def _domain_index(model: _Model, default) -> int:
-    if default not in model.domain:
+    if check_single_value(default, "default") not in model.domain:
         raise ValueError(f"default must be a value of the domain {model.domain} (got default={default!r})")
     return model.domain.index(default)
 
@@ -436,7 +433,7 @@ def membership_ratios_direct(p_in, p_out, b) -> tuple[float, float]:
     p_out = check_distribution(p_out, "p_out")
     if p_in.shape != p_out.shape:
         raise ValueError(f"p_in and p_out must have the same length (got {p_in.size} and {p_out.size})")
-    b = check_probability(b, "b", open_low=True, open_high=True)
+    b = check_probability(b, "b", open_low=True, open_high=True, scalar=True)
     k = p_in.size
     if k > 16:
         raise ValueError(f"p_in has too many outputs to enumerate all events (got {k} > 16)")

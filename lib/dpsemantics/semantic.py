@@ -66,14 +66,16 @@ from ._validate import (
     check_distribution,
     check_distribution_pair,
     check_epsilon,
+    check_instance,
     check_positive,
     check_positive_int,
     check_probability,
     check_record_count,
+    check_single_value,
     overflow_is_infinity,
 )
 from ._broadcast import broadcasting
-from .indistinguishability import smallest_delta
+from .indistinguishability import _exp_times, smallest_delta
 from .mechanisms import FiniteMechanism, clamped_geometric_pmf
 
 __all__ = [
@@ -130,9 +132,7 @@ __all__ = [
 
 
 def _record_length(mechanism: FiniteMechanism) -> int:
-    if not isinstance(mechanism, FiniteMechanism):
-        raise ValueError(f"mechanism must be a FiniteMechanism (got {type(mechanism).__name__})")
-    dbs = mechanism.databases
+    dbs = check_instance(mechanism, FiniteMechanism, "mechanism").databases
     if not all(isinstance(d, tuple) for d in dbs):
         raise ValueError("mechanism.databases must be tuples (x_1, ..., x_n) so that x_{-i} is defined")
     lengths = {len(d) for d in dbs}
@@ -144,6 +144,7 @@ def _record_length(mechanism: FiniteMechanism) -> int:
 def _minus_index(mechanism: FiniteMechanism, default) -> np.ndarray:
     """``out[i-1, k]`` is the row index of x₋ᵢ for x = databases[k] (K&S §2: record i set to the default)."""
     n = _record_length(mechanism)
+    check_single_value(default, "default")
     index = {d: k for k, d in enumerate(mechanism.databases)}
     out = np.empty((n, len(mechanism.databases)), dtype=int)
     for k, d in enumerate(mechanism.databases):
@@ -159,6 +160,7 @@ def _minus_index(mechanism: FiniteMechanism, default) -> np.ndarray:
 
 def _belief(mechanism: FiniteMechanism, belief) -> np.ndarray:
     """A belief as a vector over ``mechanism.databases``; a dict {database: probability} is accepted."""
+    check_instance(mechanism, FiniteMechanism, "mechanism")
     if isinstance(belief, dict):
         index = {d: k for k, d in enumerate(mechanism.databases)}
         vec = np.zeros(len(index))
@@ -176,6 +178,7 @@ def _belief(mechanism: FiniteMechanism, belief) -> np.ndarray:
 
 
 def _column(mechanism: FiniteMechanism, transcript) -> int:
+    check_single_value(transcript, "transcript")
     for j, out in enumerate(mechanism.outputs):
         if out == transcript:
             return j
@@ -287,7 +290,7 @@ def semantic_profile(mechanism: FiniteMechanism, belief, *, default=0):
 def semantic_delta(mechanism: FiniteMechanism, belief, eps, *, default=0) -> float:
     """The smallest δ for which the mechanism is (ε, δ)-local semantically private for this belief
     (K&S Definition 4.1; Definition 2.3 asks it for every belief): Pr_{x~b, t~A(x)}[∃i: SD > ε]."""
-    eps = check_epsilon(eps, "eps")
+    eps = check_epsilon(eps, "eps", scalar=True)
     sd, prob = semantic_profile(mechanism, belief, default=default)
     bad = np.any(sd > eps + 1e-12, axis=0)
     return float(np.clip(prob[bad].sum(), 0.0, 1.0))
@@ -296,7 +299,7 @@ def semantic_delta(mechanism: FiniteMechanism, belief, eps, *, default=0) -> flo
 def reality_oblivious_delta(mechanism: FiniteMechanism, belief, database, eps, *, default=0) -> float:
     """Pr_{t~A(database)}[∃i: SD(b̄₀, b̄ᵢ) > ε]: the δ of reality-oblivious semantic privacy (K&S Appendix B,
     Definition A.1) for one belief and one real database, which need not be likely under the belief."""
-    eps = check_epsilon(eps, "eps")
+    eps = check_epsilon(eps, "eps", scalar=True)
     b = _belief(mechanism, belief)
     row = mechanism.row(database)
     w, z = game_weights(mechanism, b, default)
@@ -517,8 +520,8 @@ def thm24_parameters(eps, delta, n):
     """Theorem 2.4 (1): (ε, δ)-DP ⇒ (ε′, δ′)-semantic privacy, ε′ = e^{3ε} − 1 + 2√(nδ), δ′ = 4√(nδ).
 
     Raises ``ValueError`` when δ ≥ (1 − e^{−ε})²/n: the theorem says nothing there."""
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    delta = check_delta(delta, "delta", open_low=True)
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
+    delta = check_delta(delta, "delta", open_low=True, scalar=True)
     n = check_positive_int(n, "n")
     if delta >= thm24_max_delta(eps, n):
         raise ValueError(
@@ -563,8 +566,8 @@ def conditioning_bad_mass(joint, joint_prime, eps_hat, delta_hat) -> tuple[float
     check_distribution(Q.ravel(), "joint_prime")
     if P.shape != Q.shape or P.ndim != 2:
         raise ValueError(f"joint and joint_prime must be matrices of one shape (got {P.shape} and {Q.shape})")
-    eps_hat = check_epsilon(eps_hat, "eps_hat")
-    delta_hat = check_delta(delta_hat, "delta_hat")
+    eps_hat = check_epsilon(eps_hat, "eps_hat", scalar=True)
+    delta_hat = check_delta(delta_hat, "delta_hat", scalar=True)
     pb, qb = P.sum(axis=0), Q.sum(axis=0)
     bad = np.zeros(P.shape[1], dtype=bool)
     for t in range(P.shape[1]):
@@ -575,7 +578,8 @@ def conditioning_bad_mass(joint, joint_prime, eps_hat, delta_hat) -> tuple[float
     return float(pb[bad].sum()), float(qb[bad].sum())
 
 
-@broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=check_delta, delta_hat=check_positive)
+@broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=check_delta,
+              delta_hat=partial(check_positive, allow_inf=True))
 def corrected_conditioning_delta(eps, delta, delta_hat):
     """The Conditioning Lemma (K&S Lemma 3.4) with the proof repaired: δ″ = 2δ/(1 − e^{−ε}) + (1 + e^{2ε})·δ/δ̂.
 
@@ -583,7 +587,10 @@ def corrected_conditioning_delta(eps, delta, delta_hat):
     Pr[B′ ∈ Bad′₂] ≤ δ/δ̂; off Bad₀, Pr[B = t] ≤ e^{2ε} Pr[B′ = t], hence Pr[B ∈ Bad′₂] ≤ e^{2ε}δ/δ̂.
     (The same bound holds over t ~ B′ by symmetry.)
     ``dpsemantics.claims.semantic_evidence.conditioning_counterexample`` shows that the printed 2δ/δ̂ + 2δ/(1 − e^{−ε}) is not enough."""
-    return -2 * delta / np.expm1(-eps) + (1 + np.exp(2 * eps)) * delta / delta_hat
+    with np.errstate(over="ignore"):  # δ̂ = ∞ (the limit): the second term is 0, whatever e^{2ε} is
+        second = np.where(np.isinf(delta_hat), 0.0, (1 + np.exp(2 * eps)) * delta / np.where(np.isinf(delta_hat), 1.0,
+                                                                                              delta_hat))
+    return -2 * delta / np.expm1(-eps) + second
 
 
 @broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=partial(check_delta, open_low=True),
@@ -603,7 +610,8 @@ def thm24_repaired_delta_hat(eps, delta, n):
 def thm24_repaired_delta(eps, delta, n):
     """δ′ = n·δ″ that Theorem 2.4 (1)'s proof gives with the corrected Conditioning Lemma
     (:func:`corrected_conditioning_delta`) at δ̂ = :func:`thm24_repaired_delta_hat`; under the theorem's
-    condition it is below 3√(nδ), so the printed δ′ = 4√(nδ) survives."""
+    condition it is below 3√(nδ), so the printed δ′ = 4√(nδ) survives.  Where δ̂ is beyond the float range
+    (e^{3ε} overflows) it is read as ∞, and the lemma's second term, (1 + e^{2ε})δ/δ̂ < 4δe^{−4ε}, as 0."""
     dh = thm24_repaired_delta_hat(eps, delta, n)
     return n * corrected_conditioning_delta(eps, delta, dh)
 
@@ -617,6 +625,7 @@ def informed_semantic_epsilon(mechanism: FiniteMechanism) -> float:
     priors, with no reduction, cross-checks it in the claims
     (``dpsemantics.claims.semantic_evidence.grid_informed_semantic_epsilon``).  The mechanism's databases must be
     all of Dⁿ."""
+    check_instance(mechanism, FiniteMechanism, "mechanism")
     best = 0.0
     for rows in informed_rows(mechanism):
         best = max(best, float(np.max(tilt_statistical_difference(log_ratio_spread(rows, axis=0)))))
@@ -701,9 +710,8 @@ def pointwise_delta(p, q, eps) -> float:
     """The smallest δ for which p and q are point-wise (ε, δ)-indistinguishable (K&S Definition 3.2):
     the larger of p(Bad) and q(Bad), Bad = {a : p(a) ∉ [e^{−ε} q(a), e^ε q(a)]}."""
     p, q = check_distribution_pair(p, q)
-    eps = check_epsilon(eps, "eps")
-    factor = np.exp(eps)
-    bad = (p > factor * q * (1 + 1e-12)) | (q > factor * p * (1 + 1e-12))
+    eps = check_epsilon(eps, "eps", scalar=True)
+    bad = (p > _exp_times(eps, q) * (1 + 1e-12)) | (q > _exp_times(eps, p) * (1 + 1e-12))
     return float(max(p[bad].sum(), q[bad].sum()))
 
 
@@ -730,9 +738,12 @@ def smoking_study(n: int, risks=(0.1, 0.6), prior_high: float = 0.5):
     (θ marginalised out) and ``alice_risk[x]`` = Pr[Alice ill | study data x] = E[θ | x].  Her risk after
     a transcript t is Σ_x b̄[x|t] alice_risk[x], because Alice's health is independent of t given x.
     """
-    n = check_positive_int(n, "n")
-    low, high = (float(check_probability(r, "risks", open_low=True, open_high=True)) for r in risks)
-    prior_high = check_probability(prior_high, "prior_high", open_low=True, open_high=True)
+    n = check_record_count(n, "n", maximum=20)  # the belief lists all 2^n databases
+    risks = np.asarray(check_probability(risks, "risks", open_low=True, open_high=True), dtype=float)
+    if risks.shape != (2,):
+        raise ValueError(f"risks must be two probabilities, the low and the high risk (got shape {risks.shape})")
+    low, high = float(risks[0]), float(risks[1])
+    prior_high = check_probability(prior_high, "prior_high", open_low=True, open_high=True, scalar=True)
     databases = list(itertools.product((0, 1), repeat=n))
     k = np.array([sum(d) for d in databases])
     log_lik = np.stack([k * np.log(th) + (n - k) * np.log1p(-th) for th in (low, high)])
@@ -804,9 +815,11 @@ def median_mechanism(n: int, k: int, eps, s: int = 1, *, margin: int = 3) -> Fin
     if n % 2 == 0:
         raise ValueError(f"n must be odd so that the median is one record (got n={n})")
     k = check_positive_int(k, "k")
-    eps = check_epsilon(eps, "eps", strictly_positive=True)
-    s = check_positive_int(s, "s")
-    margin = check_positive_int(margin, "margin", minimum=0)
+    if n > 20 or n * math.log2(k + 1) > 20:  # (k + 1)^n databases, each a row of the table
+        raise ValueError(f"n and k must give at most 2**20 databases, (k + 1)**n (got n={n}, k={k})")
+    eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
+    s = check_positive_int(s, "s", maximum=2**53)  # (ε/s is formed as a float)
+    margin = check_positive_int(margin, "margin", minimum=0, maximum=10**6)
     databases = list(itertools.product(range(k + 1), repeat=n))
     outputs = np.arange(-margin, k + margin + 1)
     rows = [clamped_geometric_pmf(int(np.median(x)), eps / s, -margin, k + margin) for x in databases]
@@ -815,7 +828,13 @@ def median_mechanism(n: int, k: int, eps, s: int = 1, *, margin: int = 3) -> Fin
 
 def local_sensitivity(f: Callable, databases: Sequence, domain: Sequence) -> np.ndarray:
     """LS_f(x) = max over neighbours y (one record changed to another value of ``domain``) of
-    |f(x) − f(y)| (K&S Definition 4.3), for every database in ``databases``."""
+    |f(x) − f(y)| (K&S Definition 4.3), for every database in ``databases`` (tuples of records)."""
+    if not callable(f):
+        raise ValueError(f"f must be a function of a database (got f={f!r:.60})")
+    if not isinstance(databases, Sequence | np.ndarray) or not all(isinstance(x, tuple) for x in databases):
+        raise ValueError(f"databases must be a sequence of tuples of records (got databases={databases!r:.60})")
+    if not isinstance(domain, Sequence | np.ndarray) or isinstance(domain, str):
+        raise ValueError(f"domain must be a sequence of record values (got domain={domain!r:.60})")
     out = np.empty(len(databases))
     for k, x in enumerate(databases):
         fx = f(x)

@@ -7,8 +7,8 @@ mathematical module, and the one broadcasting decorator (``dpsemantics._broadcas
   the stack of its scalar calls (the defect of issue 21: ``semantic.dwork_mcsherry_delta(5, 0.5, [0.1, 0.6])``
   returned ``[0, 0]`` while the scalar call at 0.1 gives 1.0), and names the parameters that do not broadcast.
 
-The valid base calls are the fuzz table's (``test_fuzz_surface.VALID``), with the overrides below where that table's
-value is outside a function's domain (the fuzz test only needs a ValueError there).
+The valid base calls are the fuzz test's (``test_fuzz_surface``: VALID by parameter name, or BASE_CALLS), which
+covers every public function, objects included; that test checks that each base call succeeds.
 """
 
 from __future__ import annotations
@@ -21,23 +21,10 @@ import numpy as np
 import pytest
 
 import test_fuzz_surface as fuzz
-from dpsemantics import disclosure, mechanisms, notions, semantic
+from dpsemantics import semantic
 from dpsemantics._broadcast import broadcasting
 from dpsemantics._validate import check_epsilon
-from dpsemantics.privacy_loss import PrivacyLoss
 
-# function name → parameters whose fuzz-table value is outside the function's domain
-OVERRIDES = {
-    "hockey_stick": {"q": [0.4, 0.6]}, "smallest_delta": {"q": [0.4, 0.6]}, "smallest_epsilon": {"q": [0.4, 0.6]},
-    "is_indistinguishable": {"q": [0.4, 0.6]}, "total_variation": {"q": [0.4, 0.6]},
-    "max_divergence": {"q": [0.4, 0.6]}, "worst_event": {"q": [0.4, 0.6]},
-    "smallest_delta_over_events": {"q": [0.4, 0.6]}, "pointwise_delta": {"q": [0.4, 0.6]},
-    "transitivity_witness": {"t": 1e-3}, "thm22_converse_epsilon": {"eps_sem": 0.2},
-    "two_point_converse_epsilon": {"eps_sem": 0.2}, "thm24_converse_parameters": {"eps": 0.4},
-    "most_powerful_power": {"alpha": 0.1}, "testing_bound": {"alpha": 0.1},
-    "clamped_geometric_pmf": {"low": 0, "high": 3},
-    "zcdp_rho": {"q": [0.4, 0.6]}, "zcdp_rho_bracket": {"q": [0.4, 0.6]},
-}
 # second values per parameter (the first inside the function's domain is used), on the other side of a branch
 # where the function has one
 SECOND = {"eps": [0.1], "eps0": [0.3], "eps_prime": [0.1], "eps_sem": [0.05], "delta": [1e-3], "delta_hat": [0.01],
@@ -45,9 +32,8 @@ SECOND = {"eps": [0.1], "eps0": [0.3], "eps_prime": [0.1], "eps_sem": [0.05], "d
           "rho": [0.5], "delta_prime": [0.2], "spread": [3.0]}
 
 
-def _call_args(name, func):
-    base = fuzz._base_call(func)
-    return {p: OVERRIDES.get(name, {}).get(p, v) for p, v in base}
+def _call_args(module, func):
+    return dict(fuzz._base_call(module, func))
 
 
 def _numpy_scalars(result, where="result"):
@@ -66,61 +52,9 @@ def _numpy_scalars(result, where="result"):
 
 @pytest.mark.parametrize("module, name, func", fuzz.FUNCTIONS, ids=[f"{m}.{n}" for m, n, _ in fuzz.FUNCTIONS])
 def test_scalar_calls_return_python_numbers(module, name, func):
-    args = _call_args(name, func)
+    args = _call_args(module, func)
     result = func(**args)
     assert not _numpy_scalars(result), f"{module}.{name}({args}) returned {_numpy_scalars(result)}"
-
-
-_M = mechanisms.local_randomized_response(2, 1.0)
-_B = [0.4, 0.3, 0.2, 0.1]
-_PRIOR = notions.independent_prior(2, 0.3)
-_LOSS = PrivacyLoss.laplace(1.0)
-# the public functions of this helper's modules that the fuzz table leaves out (their parameters are objects)
-OBJECT_CALLS = {
-    "semantic.games": lambda: semantic.games(_M, _B, (0, 1)),
-    "semantic.game_weights": lambda: semantic.game_weights(_M, _B),
-    "semantic.posterior": lambda: semantic.posterior(_M, _B, (0, 1), 1),
-    "semantic.statistical_difference": lambda: semantic.statistical_difference(_M, _B, (0, 1), 1),
-    "semantic.semantic_profile": lambda: semantic.semantic_profile(_M, _B),
-    "semantic.semantic_delta": lambda: semantic.semantic_delta(_M, _B, 0.3),
-    "semantic.reality_oblivious_delta": lambda: semantic.reality_oblivious_delta(_M, _B, (1, 1), 0.3),
-    "semantic.semantic_epsilon": lambda: semantic.semantic_epsilon(_M),
-    "semantic.informed_semantic_epsilon": lambda: semantic.informed_semantic_epsilon(_M),
-    "semantic.local_sensitivity": lambda: semantic.local_sensitivity(sum, [(0, 1), (1, 1)], (0, 1)),
-    "semantic.conditioning_bad_mass": lambda: semantic.conditioning_bad_mass([[0.3, 0.2], [0.1, 0.4]],
-                                                                            [[0.2, 0.3], [0.2, 0.3]], 0.5, 0.01),
-    "semantic.smoking_study": lambda: semantic.smoking_study(3),
-    "semantic.median_mechanism": lambda: semantic.median_mechanism(3, 2, 1.0),
-    "notions.conditional_likelihood": lambda: notions.conditional_likelihood(_M, _PRIOR, 0, [1], 1, [0]),
-    "notions.uniform_prior": lambda: notions.uniform_prior(_M),
-    "notions.bdp_leakage_by_adversary": lambda: notions.bdp_leakage_by_adversary(_M, _PRIOR),
-    "notions.bdp_leakage": lambda: notions.bdp_leakage(_M, _PRIOR),
-    "notions.bayesian_semantic_privacy": lambda: notions.bayesian_semantic_privacy(_M, _PRIOR, 0),
-    "notions.semantic_privacy": lambda: notions.semantic_privacy(_M, 0),
-    "notions.membership_privacy": lambda: notions.membership_privacy(_M, _PRIOR, 0.3),
-    "notions.membership_pairs": lambda: notions.membership_pairs(_M, _PRIOR),
-    "notions.membership_privacy_of": lambda: notions.membership_privacy_of(_M, _PRIOR, 0.3),
-    "notions.adversaries": lambda: list(notions.adversaries(2)),
-    "disclosure.posterior_interval_probability":
-        lambda: disclosure.posterior_interval_probability(0.3, 0.1, 0.6, _LOSS),
-    "disclosure.ratio_interval_probability": lambda: disclosure.ratio_interval_probability(0.3, 1.0, _LOSS),
-    "disclosure.difference_interval_probability": lambda: disclosure.difference_interval_probability(0.3, 1.0, _LOSS),
-    "disclosure.posterior_quantile": lambda: disclosure.posterior_quantile(0.3, 0.9, _LOSS),
-    "disclosure.explain": lambda: disclosure.explain(1.0, 1e-6, 0.01, 0.3),
-    "disclosure.first_exceeding": lambda: disclosure.first_exceeding([0.1, 0.7], 0.5),
-}
-
-
-def test_every_object_function_of_these_modules_has_a_call():
-    names = {f"{mod.__name__.rsplit('.', 1)[1]}.{n}" for mod in (semantic, notions, disclosure) for n in mod.__all__
-             if inspect.isfunction(getattr(mod, n)) and n in fuzz.NOT_FUZZED}
-    assert names == set(OBJECT_CALLS)
-
-
-@pytest.mark.parametrize("name", list(OBJECT_CALLS))
-def test_object_calls_return_python_numbers(name):
-    result = OBJECT_CALLS[name]()
-    assert not _numpy_scalars(result), f"{name} returned {_numpy_scalars(result)}"
 
 
 BROADCASTING = [(m, n, f) for m, n, f in fuzz.FUNCTIONS if hasattr(f, "checked_parameters")]
@@ -136,7 +70,7 @@ def test_the_decorator_is_used_where_the_modules_broadcast():
 
 @pytest.mark.parametrize("module, name, func", BROADCASTING, ids=[f"{m}.{n}" for m, n, _ in BROADCASTING])
 def test_an_array_argument_is_the_stack_of_scalar_calls(module, name, func):
-    args = _call_args(name, func)
+    args = _call_args(module, func)
     tried = 0
     for param in func.checked_parameters:
         if param not in SECOND:
