@@ -357,6 +357,8 @@ def _log_total_bound(log_rr, delta0, k, *, raised: bool = True):
     where A dominates and |log δ| ≈ 48 (tests/unit/test_composition_near_A.py)."""
     log_rr, delta0, k = np.asarray(log_rr, dtype=float), np.asarray(delta0, dtype=float), np.asarray(k, dtype=float)
     margin = _evaluation_margin(k) if raised else 0.0
+    if not np.any(delta0 != 0.0):  # no reveal mass (the where below, without forming A)
+        return np.minimum(log_rr + margin, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         log1m_A = k * np.log1p(-delta0)
         log_A = np.log(-np.expm1(log1m_A))
@@ -419,6 +421,8 @@ _ROW_DROPPED = 4.0 * math.exp(-_ROW_DROP)
 # y_j = x_j + g·y_{j−1} and y_j = y_{j−1} + x_j evaluated in the same order, with the same roundings, as the
 # row-by-row loops (checked equal bit for bit on random columns), which cost a Python step per row
 _FEW_COLUMNS = 8
+# optimal_delta's chunks (no table kept, a few vectors of this many columns swept row by row): they stay in cache
+_SWEEP_COLUMNS = 2**13
 
 
 @functools.lru_cache(maxsize=256)
@@ -470,7 +474,7 @@ def _first_true(pred, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
     return lo
 
 
-def _row_windows(eps0: np.ndarray, k: int, ref: np.ndarray, *, ceiling=None, need=None):
+def _row_windows(eps0: np.ndarray, k: int, ref: np.ndarray, *, ceiling=None, need=None, flips=None):
     """The window of each column of :class:`_RRRows` (ε₀ > 0 and scale ref per column): ``(lo, hi, top, live)``.
 
     The column keeps the terms with log P_ℓ ≥ floor = ref − 33 − log k.  log P is concave in ℓ (the binomial law is
@@ -489,9 +493,10 @@ def _row_windows(eps0: np.ndarray, k: int, ref: np.ndarray, *, ceiling=None, nee
     is then at least the true hi and above top (no row of the table is the window's last piece).  The bisections
     test log P in the form log C(k, ℓ) + ℓ(log q − log p) + k log p (three operations), which differs from the
     direct form by rounding only, a relative 1e-11 of S at most: allowed for in ``_ROW_DROPPED`` at the floor, and
-    by the ceiling's factor 1 + 1e-6.  Also returns (log q, log p) per column, for :class:`_RRRows`."""
+    by the ceiling's factor 1 + 1e-6.  Also returns (log q, log p) per column, for :class:`_RRRows`.  ``flips``:
+    the columns' (q, log q, log p) (``_binomial.flip_probabilities``), if the caller has them."""
     m = (k + 1) // 2
-    q, _, log_q, log_p = _binomial.flip_probabilities(eps0)
+    q, log_q, log_p = _flips(eps0) if flips is None else flips
     log_c = _log_binomial_coefficients(k)
     with np.errstate(over="ignore", invalid="ignore"):  # ε₀ near the float maximum: −2ε₀ = −∞, 1 − e^{−2ε₀} = 1
         mode = np.minimum(np.floor((k + 1) * q), m - 1).astype(np.int64)  # q ≤ 1/2: (k + 1)q ≥ 0 is finite
@@ -541,30 +546,36 @@ class _RRRows:
       (Loader's form, which :class:`_RRProfile` uses, is exact at every k but costs ~0.6 µs a term; the ratio
       costs two products a cell.)"""
 
-    def __init__(self, eps0: np.ndarray, k: int, ref: np.ndarray, lo, hi, top, live, log_q, log_p):
+    def __init__(self, eps0: np.ndarray, k: int, ref: np.ndarray, lo, hi, top, live, log_q, log_p, reads=None):
+        """The columns come in ascending order of their number of rows, top − lo + 1 (:func:`_tables`' chunks).
+        ``reads`` = (cols, last), one entry each (:meth:`bound`'s arguments): only the cells those entries read are
+        kept, not the table (optimal_delta: one read per entry, so the columns are swept row by row in a few
+        vectors that stay in cache, and :meth:`bound` must then be called with the same entries)."""
         self.eps0, self.k, self.ref = eps0, k, ref
         self.lo, self.hi, self.top, self.live = lo, hi, top, live
         self.m = m = (k + 1) // 2
         log_c = _log_binomial_coefficients(k)
         # S_lo = log C(k, lo) + lo|log q| + (k − lo)|log p|: the size of the numbers that form log P_lo
         self.s_max = log_c[np.minimum(lo, m - 1)] + (lo * -log_q + (k - lo) * -log_p)
-        width = int(np.max(top - lo + 1, initial=0))
-        self.rows = rows = max(width, 1)
+        extent = np.maximum(top - lo + 1, 0)  # the rows of each column
+        self.rows = rows = max(int(np.max(extent, initial=0)), 1)
         # P_lo = e^{log P_lo − ref} from the direct form; then P_ℓ = P_{ℓ−1}·ρ_ℓ, ρ_ℓ = ((k − ℓ + 1)/ℓ)·e^{−ε₀} (the
-        # exact ratio: q/p = e^{−ε₀}), one row of cells (all mechanisms) at a time.  The cells past a column's top
-        # (a few rows: the chunk's columns are about as wide as each other) are never read; a column without rows
-        # starts at 1, so that its cells hold normal numbers (a subnormal operand costs a hundred normal ones)
+        # exact ratio: q/p = e^{−ε₀}), one row of cells (all mechanisms) at a time; a column without rows starts at
+        # 1, so that its cells hold normal numbers (a subnormal operand costs a hundred normal ones)
         cap = math.exp(700.0)  # (terms above e^{700}, past every target, are capped there)
         last_piece = np.flatnonzero(hi <= top)  # the window's last piece is a row of the table
         r_hi = hi[last_piece] - lo[last_piece]
+        self._read = None
+        if reads is not None:
+            on, r, c = self._reads(*reads)
         with np.errstate(over="ignore", invalid="ignore", under="ignore"):  # (ε₀ near the float maximum: −2ε₀ = −∞)
-            g, c = np.exp(-2.0 * eps0), -np.expm1(-2.0 * eps0)
+            g, c_step = np.exp(-2.0 * eps0), -np.expm1(-2.0 * eps0)
             first = np.exp(np.minimum(_row_log_p(k, np.minimum(lo, m - 1), log_q, log_p) - ref, 700.0))
             first[top < lo] = 1.0
-            ratio = _step_ratios(k, rows)[lo[None, :] + np.arange(1, rows)[:, None]]
-            ratio *= np.exp(-eps0)
             w_hi = self._width(hi[last_piece], last_piece)
             if eps0.size <= _FEW_COLUMNS:  # a few long columns: the same products and sums, in C per column
+                ratio = _step_ratios(k, rows)[lo[None, :] + np.arange(1, rows)[:, None]]
+                ratio *= np.exp(-eps0)
                 T = np.empty((rows, eps0.size))
                 T[0] = first
                 T[1:] = ratio
@@ -572,35 +583,80 @@ class _RRRows:
                     np.cumprod(T[:, i], out=T[:, i])
                     np.minimum(T[:, i], cap, out=T[:, i])
                     T[:, i] = lfilter([1.0], [1.0, -g[i]], T[:, i])
-                D = c * T
+                D = c_step * T
                 D[r_hi, last_piece] = w_hi * T[r_hi, last_piece]
                 D = np.cumsum(D, axis=0)
-            else:  # one row of cells (all mechanisms) at a time: P_ℓ, then T_ℓ, then D_ℓ
-                T, D = np.empty((rows, eps0.size)), np.empty((rows, eps0.size))
-                special = {}  # row → (columns whose window's last piece it is, their 1 − e^{−width})
-                for j in np.unique(r_hi):
-                    here = r_hi == j
-                    special[int(j)] = (last_piece[here], w_hi[here])
-                P, capped, step = first.copy(), np.empty(eps0.size), np.empty(eps0.size)
-                np.minimum(P, cap, out=T[0])
-                np.multiply(T[0], c, out=D[0])
-                for j in range(rows):
-                    if j:
-                        P *= ratio[j - 1]  # P_ℓ = P_{ℓ−1}·ρ_ℓ
-                        np.minimum(P, cap, out=capped)
-                        np.multiply(T[j - 1], g, out=step)
-                        np.add(capped, step, out=T[j])  # T_j = P_j + g T_{j−1}
-                        np.multiply(T[j], c, out=step)
-                    else:
-                        step[:] = D[0]
-                    if j in special:
-                        cols, w = special[j]
-                        step[cols] = w * T[j, cols]
-                    if j:
-                        np.add(D[j - 1], step, out=D[j])  # D_j = D_{j−1} + (1 − e^{−width_j})T_j
-                    else:
-                        D[0] = step
+                if reads is not None:
+                    self._read = (np.where(r > 0, D[np.maximum(r - 1, 0), c], 0.0), T[r, c])
+                    return
+            else:
+                by_row = np.argsort(r_hi, kind="stable")
+                cut = np.flatnonzero(np.diff(r_hi[by_row])) + 1
+                special = {int(r_hi[grp[0]]): (last_piece[grp], w_hi[grp]) for grp in np.split(by_row, cut) if grp.size}
+                T, D = self._sweep(first, g, c_step, cap, extent, special, None if reads is None else (r, c))
+                if reads is not None:
+                    self._read = (D, T)
+                    return
         self.T, self.D = T, D
+
+    def _sweep(self, first, g, c_step, cap, extent, special, reads):
+        """The recurrences of the table row by row over all its columns: P_ℓ = P_{ℓ−1}·ρ_ℓ, T_j = min(P_j, e^{700}) +
+        g·T_{j−1}, D_j = D_{j−1} + (1 − e^{−width_j})T_j, in the same order and with the same roundings as the
+        per-column form (cumprod, lfilter, cumsum).  Columns are in ascending order of ``extent`` (their rows), so
+        the columns still open at row j are a suffix: each row works on that suffix only.  ``special``: row →
+        (columns, 1 − e^{−width}) of the columns whose window's last piece it is.  Returns the tables (T, D) (past a
+        column's extent D = ∞, so D stays nondecreasing down each column; T there is never read), or, given
+        ``reads`` = (rows r, columns c), only T_r and D_{r−1} (0 at r = 0) of each read, kept as the sweep passes
+        row r."""
+        n, rows, eps0, lo, k = first.size, self.rows, self.eps0, self.lo, self.k
+        if np.any(extent[1:] < extent[:-1]):
+            raise AssertionError("_RRRows: the columns must come in ascending order of their rows")  # (internal)
+        starts = np.searchsorted(extent, np.arange(rows), side="right")  # row j: the columns starts[j]: are open
+        em, steps = np.exp(-eps0), _step_ratios(k, rows)
+        capping = bool(np.any(self.ref < -699.0))  # else every P ≤ e^{−ref}(1 + 1e-12) < e^{700}: min is the identity
+        P, T_row, D_row = first.copy(), np.empty(n), np.zeros(n)
+        step, ratio, ell = np.empty(n), np.empty(n), lo.astype(np.int64)  # ell: ℓ = lo + j of row j
+        if reads is None:
+            T, D = np.empty((rows, n)), np.full((rows, n), np.inf)
+        else:
+            r, c = reads
+            order = np.argsort(r, kind="stable")
+            at = np.searchsorted(r[order], np.arange(rows + 1))
+            read_D, read_T = np.empty(r.size), np.empty(r.size)
+        for j in range(rows):
+            s = int(starts[j])
+            if s == n:
+                break
+            Ps, Ts, Ds, st = P[s:], T_row[s:], D_row[s:], step[s:]
+            if j == 0:
+                np.minimum(Ps, cap, out=Ts)
+            else:
+                ra, ls = ratio[s:], ell[s:]
+                np.add(ls, 1, out=ls)
+                steps.take(ls, out=ra, mode="clip")  # (ℓ < ⌈k/2⌉ + rows, the length of ``steps``: no clipping)
+                np.multiply(ra, em[s:], out=ra)
+                np.multiply(Ps, ra, out=Ps)  # P_ℓ = P_{ℓ−1}·ρ_ℓ
+                np.multiply(Ts, g[s:], out=Ts)
+                if capping:
+                    np.minimum(Ps, cap, out=st)
+                    np.add(st, Ts, out=Ts)  # T_j = min(P_j, cap) + g T_{j−1}
+                else:
+                    np.add(Ps, Ts, out=Ts)
+            if reads is not None and at[j] < at[j + 1]:
+                mine = order[at[j]:at[j + 1]]
+                read_T[mine] = T_row[c[mine]]
+                read_D[mine] = D_row[c[mine]]  # D_{j−1} (0 before the first row)
+            np.multiply(Ts, c_step[s:], out=st)
+            if j in special:
+                cols, w = special[j]
+                step[cols] = w * T_row[cols]
+            np.add(Ds, st, out=Ds)  # D_j = D_{j−1} + (1 − e^{−width_j})T_j
+            if reads is None:
+                T[j, s:] = Ts
+                D[j, s:] = Ds
+        if reads is not None:
+            return read_T, read_D
+        return T, D
 
     def _edges(self, j: np.ndarray, cols: np.ndarray):
         """(upper, lower, width) of piece j for the given mechanisms: [max(L_j − 2ε₀, 0), L_j], the last piece
@@ -636,6 +692,13 @@ class _RRRows:
         out[on] = _piece_epsilon(t, D_j, D_prev, T_j, *self._edges(j, c))
         return out
 
+    def _reads(self, cols: np.ndarray, last: np.ndarray):
+        """The cells :meth:`bound` reads for these entries: (the entries with a row, each one's row r = min(last, hi)
+        − lo and column), the rows in lo … top of a live column."""
+        j = np.minimum(last, self.hi[cols]).astype(np.int64)
+        on = self.live[cols] & (j >= self.lo[cols]) & (j <= self.top[cols])
+        return on, (j - self.lo[cols])[on], cols[on]
+
     def bound(self, cols: np.ndarray, eps: np.ndarray, last: np.ndarray) -> np.ndarray:
         """An upper bound on log δ_RR(ε) in units of e^{ref} for one ε per mechanism, given the last active ℓ (the
         largest with L_ℓ > ε, found with the exact lattice gap; ≥ 0): on its piece j = min(last, hi),
@@ -645,15 +708,17 @@ class _RRRows:
         added.  Where every active term is below the window (j < lo, or no term above the floor) only the dropped
         terms remain.  (j > top is not reached: the solver's ε lies at or below the piece it was solved on, and
         optimal_delta's columns reach every entry's last; there the bound is δ_RR ≤ 1.)"""
-        j = np.minimum(last, self.hi[cols]).astype(np.int64)
+        on, r, c = self._reads(cols, last)
         out = np.full(eps.shape, math.log(_ROW_DROPPED))  # nothing in the window is active
-        out[j > self.top[cols]] = -self.ref[cols[j > self.top[cols]]]  # (not reached) δ_RR ≤ 1
-        on = self.live[cols] & (j >= self.lo[cols]) & (j <= self.top[cols])
-        c, jj = cols[on], j[on]
-        r = jj - self.lo[c]
-        gap = _lattice_gap(eps[on], self.eps0[c], self.k - 2.0 * jj)
+        beyond = np.minimum(last, self.hi[cols]) > self.top[cols]
+        out[beyond] = -self.ref[cols[beyond]]  # (not reached) δ_RR ≤ 1
+        gap = _lattice_gap(eps[on], self.eps0[c], self.k - 2.0 * (self.lo[c] + r))
+        if self._read is None:
+            D_prev, T_r = np.where(r > 0, self.D[np.maximum(r - 1, 0), c], 0.0), self.T[r, c]
+        else:  # (the cells read as the rows were swept: these entries')
+            D_prev, T_r = self._read
         with np.errstate(divide="ignore"):
-            value = np.where(r > 0, self.D[np.maximum(r - 1, 0), c], 0.0) + self.T[r, c] * -np.expm1(gap)
+            value = D_prev + T_r * -np.expm1(gap)
             value = value * (1.0 + (8.0 * (r + 1) + 808.0) * _U) + (6.0 * (r + 1) + 8.0) * 2.0**-1074
             out[on] = np.log(value + _ROW_DROPPED) + 10.0 * _U * self.s_max[c]
         return out
@@ -695,28 +760,40 @@ def _columns(eps0: np.ndarray, ref: np.ndarray):
     return order, np.cumsum(new) - 1, order[new]
 
 
-def _tables(eps0: np.ndarray, k: int, ref: np.ndarray, column: np.ndarray, windows):
+def _tables(eps0: np.ndarray, k: int, ref: np.ndarray, column: np.ndarray, windows, last=None):
     """The chunks of ``_RRRows`` for columns (ε₀, ref) with their ``windows`` (:func:`_row_windows`), widest last;
-    yields (the chunk's tables, the entries' positions in ``column`` order it serves, their column in the chunk)."""
+    yields (the chunk's tables, the entries' positions in ``column`` order it serves, their column in the chunk).
+    Given ``last`` (each entry's last active ℓ, in ``column`` order), a chunk keeps only the cells its entries'
+    :meth:`_RRRows.bound` reads (no table: the chunks are then cut by columns, _SWEEP_COLUMNS, not by cells)."""
     lo, top = windows[0], windows[2]
     width = np.maximum(top - lo + 1, 0)
     by_width = np.argsort(width.astype(np.int16), kind="stable")  # (a radix sort: widths are below 2¹⁵)
     starts = np.searchsorted(column, np.arange(width.size + 1))  # a column's entries: starts[c] … starts[c + 1] − 1
-    for part in _row_chunks(width[by_width]):
+    parts = (_row_chunks(width[by_width]) if last is None
+             else (slice(a, a + _SWEEP_COLUMNS) for a in range(0, width.size, _SWEEP_COLUMNS)))
+    for part in parts:
         cols = by_width[part]
-        rows = _RRRows(eps0[cols], k, ref[cols], *(w[cols] for w in windows))
         count = starts[cols + 1] - starts[cols]
         within = np.repeat(np.arange(cols.size), count)  # each member's column in the chunk
         members = starts[cols][within] + (np.arange(within.size) - (np.cumsum(count) - count)[within])
+        reads = None if last is None else (within, last[members])
+        rows = _RRRows(eps0[cols], k, ref[cols], *(w[cols] for w in windows), reads=reads)
         yield rows, members, within
 
 
-def _level(eps: np.ndarray, eps0: np.ndarray, k: int, last: np.ndarray) -> np.ndarray:
+def _flips(eps0):
+    """(q, log q, log p) of randomized response at ε₀ (``_binomial.flip_probabilities``)."""
+    q, _, log_q, log_p = _binomial.flip_probabilities(eps0)
+    return q, log_q, log_p
+
+
+def _level(eps: np.ndarray, eps0: np.ndarray, k: int, last: np.ndarray, flips) -> np.ndarray:
     """log of a lower bound on δ_RR(ε) (last ≥ 0, the last active ℓ), in the direct form: with ℓ' = min(M, last − 1)
     (M the mode), δ_RR(ε) ≥ P_ℓ'(1 − e^{ε − L_ℓ'}) ≥ (1 − e^{−2ε₀})P_ℓ' (ε < L_last ≤ L_ℓ' − 2ε₀) and δ_RR(ε) ≥
     P_last(1 − e^{ε − L_last}); the latter's factor is taken at least e^{−500} (a level above δ_RR only raises the
-    floor: the dropped terms, added to the bound, are then larger than they need be, never missed)."""
-    q, _, log_q, log_p = _binomial.flip_probabilities(eps0)
+    floor: the dropped terms, added to the bound, are then larger than they need be, never missed).  ``flips``:
+    (q, log q, log p) per entry (:func:`_flips`)."""
+    q, log_q, log_p = flips
     m = (k + 1) // 2
     mode = np.minimum(np.floor((k + 1) * q), m - 1).astype(np.int64)
     last = last.astype(np.int64)
@@ -741,12 +818,16 @@ def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: int) -> np.ndarray:
     if live.size == 0:
         return out
     e, e0, la = eps[live], eps0[live], last[live]
-    ref = _ROW_SPAN * np.floor(_level(e, e0, k, la) / _ROW_SPAN)
+    flips = _flips(e0)
+    ref = _ROW_SPAN * np.floor(_level(e, e0, k, la, flips) / _ROW_SPAN)
     order, column, first = _columns(e0, ref)
-    need = np.zeros(first.size, dtype=np.int64)
-    np.maximum.at(need, column, la[order].astype(np.int64))
-    windows = _row_windows(e0[first], k, ref[first], need=need)
-    for rows, members, cols in _tables(e0[first], k, ref[first], column, windows):
+    if first.size == order.size:  # one entry per column (distinct mechanisms)
+        need = la[first].astype(np.int64)
+    else:
+        need = np.zeros(first.size, dtype=np.int64)
+        np.maximum.at(need, column, la[order].astype(np.int64))
+    windows = _row_windows(e0[first], k, ref[first], need=need, flips=tuple(f[first] for f in flips))
+    for rows, members, cols in _tables(e0[first], k, ref[first], column, windows, last=la[order]):
         idx = order[members]
         out[live[idx]] = rows.bound(cols, e[idx], la[idx]) + rows.ref[cols]
     return out
