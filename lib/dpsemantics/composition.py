@@ -579,24 +579,28 @@ class _RRRows:
                 T = np.empty((rows, eps0.size))
                 T[0] = first
                 T[1:] = ratio
+                capped = np.empty(T.shape, dtype=bool)
                 for i in range(eps0.size):
                     np.cumprod(T[:, i], out=T[:, i])
+                    capped[:, i] = T[:, i] >= cap
                     np.minimum(T[:, i], cap, out=T[:, i])
                     T[:, i] = lfilter([1.0], [1.0, -g[i]], T[:, i])
                 D = c_step * T
                 D[r_hi, last_piece] = w_hi * T[r_hi, last_piece]
                 D = np.cumsum(D, axis=0)
+                D[np.logical_or.accumulate(capped, axis=0)] = np.inf  # (from a capped term on: see _sweep)
                 if reads is not None:
-                    self._read = (np.where(r > 0, D[np.maximum(r - 1, 0), c], 0.0), T[r, c])
+                    self._read = (T[r, c], np.where(r > 0, D[np.maximum(r - 1, 0), c], 0.0), D[r, c])
                     return
             else:
                 by_row = np.argsort(r_hi, kind="stable")
                 cut = np.flatnonzero(np.diff(r_hi[by_row])) + 1
                 special = {int(r_hi[grp[0]]): (last_piece[grp], w_hi[grp]) for grp in np.split(by_row, cut) if grp.size}
-                T, D = self._sweep(first, g, c_step, cap, extent, special, None if reads is None else (r, c))
+                swept = self._sweep(first, g, c_step, cap, extent, special, None if reads is None else (r, c))
                 if reads is not None:
-                    self._read = (D, T)
+                    self._read = swept
                     return
+                T, D = swept
         self.T, self.D = T, D
 
     def _sweep(self, first, g, c_step, cap, extent, special, reads):
@@ -606,8 +610,11 @@ class _RRRows:
         the columns still open at row j are a suffix: each row works on that suffix only.  ``special``: row →
         (columns, 1 − e^{−width}) of the columns whose window's last piece it is.  Returns the tables (T, D) (past a
         column's extent D = ∞, so D stays nondecreasing down each column; T there is never read), or, given
-        ``reads`` = (rows r, columns c), only T_r and D_{r−1} (0 at r = 0) of each read, kept as the sweep passes
-        row r."""
+        ``reads`` = (rows r, columns c), only T_r, D_{r−1} (0 at r = 0) and D_r of each read, kept as the sweep
+        passes row r.  A term capped at e^{700} (far above every target of its column, whose targets lie within e^{4}
+        above its ref) would leave D too low where the gain factor 1 − e^{−2ε₀} is below e^{−696} (ε₀ < 1e-302): so
+        from the first capped term on, D is ∞ (it exceeds every target: the solver then stops at or before that row)
+        and :meth:`bound` returns ∞ where it would read past it."""
         n, rows, eps0, lo, k = first.size, self.rows, self.eps0, self.lo, self.k
         if np.any(extent[1:] < extent[:-1]):
             raise AssertionError("_RRRows: the columns must come in ascending order of their rows")  # (internal)
@@ -622,7 +629,7 @@ class _RRRows:
             r, c = reads
             order = np.argsort(r, kind="stable")
             at = np.searchsorted(r[order], np.arange(rows + 1))
-            read_D, read_T = np.empty(r.size), np.empty(r.size)
+            read_T, read_D, read_D_here = np.empty(r.size), np.empty(r.size), np.empty(r.size)
         for j in range(rows):
             s = int(starts[j])
             if s == n:
@@ -651,11 +658,15 @@ class _RRRows:
                 cols, w = special[j]
                 step[cols] = w * T_row[cols]
             np.add(Ds, st, out=Ds)  # D_j = D_{j−1} + (1 − e^{−width_j})T_j
+            if capping:  # from a capped term on, D is only known to exceed every target: ∞
+                np.copyto(Ds, np.inf, where=Ps >= cap)
+            if reads is not None and at[j] < at[j + 1]:
+                read_D_here[mine] = D_row[c[mine]]
             if reads is None:
                 T[j, s:] = Ts
                 D[j, s:] = Ds
         if reads is not None:
-            return read_T, read_D
+            return read_T, read_D, read_D_here
         return T, D
 
     def _edges(self, j: np.ndarray, cols: np.ndarray):
@@ -714,11 +725,12 @@ class _RRRows:
         out[beyond] = -self.ref[cols[beyond]]  # (not reached) δ_RR ≤ 1
         gap = _lattice_gap(eps[on], self.eps0[c], self.k - 2.0 * (self.lo[c] + r))
         if self._read is None:
-            D_prev, T_r = np.where(r > 0, self.D[np.maximum(r - 1, 0), c], 0.0), self.T[r, c]
+            T_r, D_prev, D_here = self.T[r, c], np.where(r > 0, self.D[np.maximum(r - 1, 0), c], 0.0), self.D[r, c]
         else:  # (the cells read as the rows were swept: these entries')
-            D_prev, T_r = self._read
-        with np.errstate(divide="ignore"):
+            T_r, D_prev, D_here = self._read
+        with np.errstate(divide="ignore", invalid="ignore"):
             value = D_prev + T_r * -np.expm1(gap)
+            value = np.where(D_here == np.inf, np.inf, value)  # a capped term at or before row r: unknown, ∞
             value = value * (1.0 + (8.0 * (r + 1) + 808.0) * _U) + (6.0 * (r + 1) + 8.0) * 2.0**-1074
             out[on] = np.log(value + _ROW_DROPPED) + 10.0 * _U * self.s_max[c]
         return out
@@ -876,10 +888,11 @@ def _by_blocks(fn, types, *views) -> np.ndarray:
 def optimal_log_delta(eps, eps0, k, delta0=0.0):
     """Natural log of :func:`optimal_delta` (−inf where δ = 0): use it when δ would underflow.
 
-    An upper bound by construction: the float evaluation is raised by its error allowance,
-    relative 1e-12 + 1e-14·√k in δ (``_evaluation_margin``; for k ≤ 1000 also the direct form's 10u·S, below
-    3e-12, and the terms the window drops, ``_RRRows``; for k > 1000 the derived error of the window's log-masses,
-    O(√k·u), ``_RRProfile.log_error``), so the δ reported is never below the exact one.  Works
+    An upper bound by construction: the float evaluation is raised by its error allowance (for k ≤ 1000 the
+    tables' derived rounding bound, the direct form's 10u·S, below 3e-12, and the terms the window drops,
+    ``_RRRows``; for k > 1000 the derived error of the window's log-masses, O(√k·u), ``_RRProfile.log_error``),
+    then by a relative 1e-12 for the log-space steps after it (plus 1e-14·√k of slack for k > 1000;
+    ``_evaluation_margin``), so the δ reported is never below the exact one.  Works
     through the entries in blocks of 2¹⁶ (``_by_blocks``): the working memory stays ~40 MB at any number of inputs."""
     eps = np.asarray(check_epsilon(eps, "eps"))
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
@@ -895,7 +908,7 @@ def _optimal_log_deltas(flat_e: np.ndarray, flat_e0: np.ndarray, flat_k: np.ndar
     on = np.flatnonzero(flat_e0 > 0.0)
     # one row per entry for k ≤ _K_BATCH, else one profile per mechanism (ε₀, k) and scale of δ
     log_rr[on] = _log_rr_by_mechanism(flat_e[on], flat_e0[on], flat_k[on])
-    # an upper bound: δ_RR raised by its evaluation allowance (relative 1e-12 + 1e-14·√k), A by its rounding
+    # an upper bound: δ_RR raised by its evaluation allowance (``_evaluation_margin``), A by its rounding
     return _log_total_bound(log_rr, flat_d0, flat_k)
 
 
@@ -998,12 +1011,27 @@ def _log_rr_targets(delta: np.ndarray, delta0: np.ndarray, k: np.ndarray) -> np.
 
 
 def _evaluation_margin(k):
-    """Relative error allowance for δ_RR evaluated in floats: 1e-12, plus 1e-14·√k for the binomial
-    log-probabilities' error (the rounding of k·q, about k·2⁻⁵³, enters through the deviance whose slope is about
-    z/√(kq); measured 1.65e-11 at k = 1e9, allowed 3.2e-10 there).  The √k part is measured, not derived, and was
-    below the float error in the far tail (1.8e-11 at k = 1.4·10⁴, δ ≈ 1e-226): for k > 1000 the profile adds the
-    derived bound of its window on top (``_RRProfile.log_error``), so this allowance is only extra slack there."""
-    return _SAFETY + 1e-14 * np.sqrt(k)  # (a float for an int k, an array for an array)
+    """The relative allowance on δ_RR that the bounds of the tables leave to the caller: 1e-12 (``_SAFETY``) for
+    k ≤ 1000, plus 1e-14·√k for k > 1000.
+
+    k ≤ 1000 (:class:`_RRRows`, derived): :meth:`_RRRows.bound` already raises the value by every error of the table
+    — the first term's 10u·S, the ratio steps and the sums ((8(r + 1) + 808)u and the subnormal absolute term), the
+    dropped terms — so only the log-space steps after it remain: log(value) within one ulp of a number of size at
+    most 745 (the value lies between the dropped terms' 4e^{−33} and ~e^{708}), the additions of 10u·S, of ref and of
+    this margin (half an ulp of the result each), and the final exponential (a few ulps; ``exp_no_underflow`` rounds
+    up below the normal range).  Wherever δ_RR > 0 at k ≤ 1000, |log δ_RR| ≤ k log 2 + 745 ≤ 1439: δ_RR(ε) ≥ P₀(1 −
+    e^{ε − kε₀}) with P₀ = p^k ≥ 2^{−k} and the gap kε₀ − ε, a nonzero difference of floats (or, past the first
+    piece, 2ε₀ ≥ 2^{−1073}), at least 2^{−1074}; so these steps move log δ by at most ulp(745) + 3·½ulp(1439) + 8u <
+    6e-13, inside the 1e-12.  (The measured 1e-14·√k that was added here too covered the rounding of k·q in Loader's
+    form, which this path does not use.)
+
+    k > 1000 (:class:`_RRProfile`): the window's log-masses carry their own derived error (``log_error``,
+    ``_binomial.window_log_mass_error``), added to the bound; the measured 1e-14·√k (the rounding of k·q in
+    Loader's deviance; measured 1.65e-11 at k = 1e9) is kept there as slack."""
+    k = np.asarray(k)
+    extra = np.where(k > _K_BATCH, 1e-14 * np.sqrt(np.maximum(k, 1)), 0.0)
+    out = _SAFETY + extra
+    return float(out) if out.ndim == 0 else out
 
 
 _GROUP_SPAN = 64.0  # targets are grouped by ⌊log target / 64⌋: one window and one scale per group
@@ -1158,10 +1186,10 @@ def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
     at most δ.  Compare :func:`optimal_epsilon`, exact at any ε.
 
     Safe by construction: a lattice point is accepted only when its printed δ, enlarged by the evaluation
-    error allowance of the sum (1e-12 + 1e-14·√k relative, ``_evaluation_margin``) and by the derived error of the
-    log-masses it sums (``_binomial.window_log_mass_error`` over its window; without it, at ε₀ = 0.0037,
-    k = 13 967, ℓ = 5092, a δ 5e-12 below the exact δ_ℓ was accepted: the printed value was 1.1e-11 low), is at
-    most δ."""
+    error allowance of the sum (``_evaluation_margin``: 1e-12 relative, 1e-12 + 1e-14·√k for k > 1000) and by the
+    derived error of the log-masses it sums (``_binomial.window_log_mass_error`` over its window; without it, at
+    ε₀ = 0.0037, k = 13 967, ℓ = 5092, a δ 5e-12 below the exact δ_ℓ was accepted: the printed value was 1.1e-11
+    low), is at most δ."""
     eps0 = float(check_epsilon(eps0, "eps0", strictly_positive=True, scalar=True))
     k = check_positive_int(k, "k", maximum=_K_MAX)
     delta = float(check_delta(delta, "delta", scalar=True))
