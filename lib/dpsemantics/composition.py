@@ -217,10 +217,13 @@ class _RRProfile:
     Its privacy loss is L_ℓ = ε₀(k − 2ℓ) with probability P_ℓ = C(k, ℓ) q^ℓ (1 − q)^{k−ℓ},
     q = 1/(1 + e^{ε₀}) (ℓ = the number of flipped answers).  Only the terms with P_ℓ above ``log_floor``
     are kept: ℓ runs over one window [lo, hi] around the binomial mode, whose size grows like √k, so time
-    and memory are O(√k).
+    and memory are O(√k).  ``cut``: the largest ℓ any caller reads (optimal_delta: its entries' last active ℓ); for
+    large k the rows past it are not formed (the window's ends, and so ``log_error``, stay those of the whole window:
+    an entry gets the same bits whatever the cut).  Without it, a δ far in the tail (ε₀ = 0.5, k = 10⁹, ε just
+    below kε₀: log δ ≈ −4.7·10⁸, every term above the floor) formed all ⌈k/2⌉ rows and ran out of memory.
     """
 
-    def __init__(self, eps0: float, k: int, log_floor: float):
+    def __init__(self, eps0: float, k: int, log_floor: float, cut: int | None = None):
         self.eps0, self.k = eps0, k
         self.q, self.p, self.log_q, self.log_p = _binomial.flip_probabilities(eps0)
         self.m = (k + 1) // 2  # ℓ = 0 … m − 1 have L_ℓ > 0
@@ -244,6 +247,13 @@ class _RRProfile:
         while mode + hi_off < k and lp(mode + hi_off) >= log_floor:
             hi_off *= 2
         lo, top = max(mode - lo_off, 0), min(mode + hi_off, self.m - 1)
+        if cut is not None and lo <= cut < top:
+            ends = self._log_p(np.array([float(lo), float(top)]))
+            if np.all(np.isfinite(ends)):  # (else some masses underflow: the window is formed whole, below)
+                self.ell = np.arange(lo, cut + 1, dtype=float)
+                self.logP = self._log_p(self.ell)
+                self.log_error = _binomial.window_log_mass_error(lo, top, k, self.q, self.p, self.log_q, self.log_p)
+                return
         self.ell = np.arange(lo, top + 1, dtype=float) if lo <= top else np.zeros(0)
         self.logP = self._log_p(self.ell)
         self.log_error = self._window_error()
@@ -398,8 +408,8 @@ def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int, profiles: dict | None 
         ref = _GROUP_SPAN * b
         if profiles is not None and ref in profiles:
             prof, tables = profiles[ref]
-        else:
-            prof = _RRProfile(eps0, k, ref - 60.0 - math.log(k))
+        else:  # (rows past the group's largest last active ℓ are never read)
+            prof = _RRProfile(eps0, k, ref - 60.0 - math.log(k), cut=int(np.max(last[live[members]])))
             if prof.ell.size == 0:  # (not reached: ℓ* itself is above the floor)
                 continue
             tables = prof.tables(ref)

@@ -544,3 +544,25 @@ def test_optimal_delta_swept_chunks_change_no_bit(monkeypatch):
     for i in rng.choice(n, 60, replace=False):
         assert C.optimal_log_delta(float(eps[i]), float(eps0[i]), int(k[i]), float(delta0[i])) == whole[i], i
     assert np.all(whole <= 0.0) and np.any(whole > -1e-3) and np.any(whole < -30.0)
+
+
+def test_optimal_log_delta_far_tail_of_large_k_forms_only_the_rows_it_reads():
+    """k > 1000, ε just below kε₀ (only the all-kept outcome, or the first two, active): log δ ≈ −4.7·10⁸ at ε₀ = 0.5,
+    k = 10⁹.  Every term of the binomial lies above that scale's floor, and the profile formed all ⌈k/2⌉ rows (the
+    process was killed for memory); the rows past the entries' last active ℓ are no longer formed.  The value is an
+    upper bound on the closed form Σ_{ℓ ≤ 1} C(k, ℓ) q^ℓ p^{k−ℓ}(1 − e^{ε − L_ℓ}) (50-digit mpmath), loose by at most
+    1e-4 relative (the whole window's derived log-mass error), and the array call equals the scalar calls."""
+    import mpmath as mp
+
+    for eps0, k in [(0.5, 10**9), (1e-4, 10**9), (0.01, 10**7)]:
+        eps = np.array([eps0 * (k - 0.5), eps0 * (k - 1.5), eps0 * (k - 2.0) + eps0 / 8])
+        got = C.optimal_log_delta(eps, eps0, k)
+        with mp.workdps(50):
+            e0 = mp.mpf(eps0)
+            q, p = 1 / (1 + mp.exp(e0)), 1 / (1 + mp.exp(-e0))
+            for e, g in zip(eps, got):
+                terms = [mp.binomial(k, ell) * q**ell * p ** (k - ell) * -mp.expm1(mp.mpf(e) - e0 * (k - 2 * ell))
+                         for ell in range(2) if e0 * (k - 2 * ell) > e]
+                want = mp.log(mp.fsum(terms))
+                assert want <= g <= want + 1e-4, (eps0, k, e, g, float(want))
+        assert np.array_equal(got, [C.optimal_log_delta(float(e), eps0, k) for e in eps])
