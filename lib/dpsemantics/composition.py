@@ -211,6 +211,42 @@ def _piece_epsilon(t, D_j, D_prev, T_j, upper, lower, width):
     return np.minimum(np.maximum(eps, lower), upper)
 
 
+_CAP = math.exp(700.0)  # a table's terms above e^{700} (in units of e^{ref}) are capped there: see _piece_sums
+
+
+def _piece_sums(P: np.ndarray, g, gain: np.ndarray):
+    """The sums of the piecewise form of δ_RR over a window of terms P_ℓ (units of e^{ref}), down axis 0 (one column
+    per mechanism, or 1-d for one): T_j = min(P_j, e^{700}) + g·T_{j−1} (``lfilter``, g = e^{−2ε₀}, per column) and
+    D_j = D_{j−1} + gain_j·T_j (``cumsum``, gain_j = 1 − e^{−width_j}, δ gained over piece j).  A capped term lies
+    far above every target of its table, but where 1 − e^{−2ε₀} < e^{−696} (ε₀ < 1e-302) its capped gain no longer
+    carries D over them (optimal_epsilon(5e-324, 999, 5e-324) was 0 where δ(0) = 1.4e-322): from the first capped
+    term on, D is ∞ (the solver stops at or before that row; :func:`_log_piece_bound` returns ∞ past it).
+    :meth:`_RRRows._sweep` is the same recurrence row by row."""
+    capped = P >= _CAP
+    T = np.minimum(P, _CAP)
+    if T.ndim == 1:
+        T = lfilter([1.0], [1.0, -g], T)
+    else:
+        for i in range(T.shape[1]):
+            T[:, i] = lfilter([1.0], [1.0, -g[i]], T[:, i])
+    D = np.cumsum(gain * T, axis=0)
+    D[np.logical_or.accumulate(capped, axis=0)] = np.inf
+    return T, D
+
+
+def _log_piece_bound(D_prev, T_j, D_j, gap, terms, per_term: float, dropped, log_error):
+    """An upper bound on log δ_RR(ε) on piece j (units of the tables): log(D_{j−1} + T_j(1 − e^{gap})), gap = ε − L_j
+    (exact, :func:`_lattice_gap`), raised by the rounding of the sums of :func:`_piece_sums` over ``terms`` = j + 1
+    terms — relative (per_term·terms + 808)u (each term e^{log P − ref} within 808u, |log P − ref| ≤ 800; the sums
+    and, for the rows, the ratio steps ``per_term``u a term), absolute (6·terms + 8)·2⁻¹⁰⁷⁴ in the subnormal range
+    — with ``dropped`` (the terms outside the window) added and ``log_error`` (the error of the terms' first
+    logarithms) added to the logarithm; ∞ where D_j is ∞ (a capped term at or before j, :func:`_piece_sums`)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = D_prev + T_j * -np.expm1(gap)
+        value = value * (1.0 + (per_term * terms + 808.0) * _U) + (6.0 * terms + 8.0) * 2.0**-1074 + dropped
+        return np.where(D_j == np.inf, np.inf, np.log(value) + log_error)
+
+
 class _RRProfile:
     """The k-fold composition of ε₀-randomized response, the worst case of Kairouz, Oh & Viswanath (2015).
 
@@ -281,20 +317,18 @@ class _RRProfile:
         with A_j = Σ_{ℓ≤j} P_ℓ, B_j = Σ_{ℓ≤j} P_ℓ e^{−L_ℓ}.  With T_j = e^{L_j} B_j = P_j + e^{−2ε₀} T_{j−1}
         (a positive recurrence) the values at the lower ends are D_j = D_{j−1} + (1 − e^{−2ε₀}) T_j — sums of
         positive terms only, in linear space scaled by e^{ref} (terms above e^{ref + 700} are capped there:
-        they exceed every target of the group, whose targets lie in [e^{ref}, e^{ref + 64})).  The window's
-        last piece reaches down to ε = 0 (the terms past it are below target·e^{−60}/k)."""
+        they exceed every target of the group, whose targets lie in [e^{ref}, e^{ref + 64}); :func:`_piece_sums`).
+        The window's last piece reaches down to ε = 0 (the terms past it are below target·e^{−60}/k)."""
         e0, ell = self.eps0, self.ell
         with np.errstate(over="ignore", invalid="ignore"):  # ε₀ near the float maximum: ∞ − ∞ in the lower ends
-            P = np.exp(np.minimum(self.logP - ref, 700.0))
             g, c = math.exp(-2.0 * e0), -math.expm1(-2.0 * e0)
-            T = lfilter([1.0], [1.0, -g], P)
             upper = e0 * (self.k - 2.0 * ell)
             last_piece = np.zeros(ell.size, dtype=bool)
             last_piece[-1] = True
             lower = np.where(last_piece, 0.0, np.maximum(upper - 2.0 * e0, 0.0))
             width = np.where(np.isinf(upper), np.inf, upper - lower)  # kε₀ beyond the float range: an endless piece
-            steps = np.where(width == 2.0 * e0, c, -np.expm1(-width)) * T  # δ gained over each piece
-            D = np.cumsum(steps)
+            gain = np.where(width == 2.0 * e0, c, -np.expm1(-width))  # δ gained over each piece, per unit of T
+            T, D = _piece_sums(np.exp(self.logP - ref), g, gain)
         return T, D, upper, lower, width
 
     def solve(self, tables, log_target: np.ndarray) -> np.ndarray:
@@ -341,10 +375,8 @@ class _RRProfile:
         out = np.full(eps.shape, -np.inf)
         on = j >= 0
         jj = j[on]
-        with np.errstate(divide="ignore"):
-            value = np.where(jj > 0, D[np.maximum(jj - 1, 0)], 0.0) + T[jj] * -np.expm1(gap[on])
-            value = value * (1.0 + (3.0 * (jj + 1) + 808.0) * _U) + (6.0 * (jj + 1) + 8.0) * 2.0**-1074 + dropped
-            out[on] = np.log(value) + self.log_error
+        D_prev = np.where(jj > 0, D[np.maximum(jj - 1, 0)], 0.0)
+        out[on] = _log_piece_bound(D_prev, T[jj], D[jj], gap[on], jj + 1, 3.0, dropped, self.log_error)
         return out
 
 
@@ -572,7 +604,6 @@ class _RRRows:
         # P_lo = e^{log P_lo − ref} from the direct form; then P_ℓ = P_{ℓ−1}·ρ_ℓ, ρ_ℓ = ((k − ℓ + 1)/ℓ)·e^{−ε₀} (the
         # exact ratio: q/p = e^{−ε₀}), one row of cells (all mechanisms) at a time; a column without rows starts at
         # 1, so that its cells hold normal numbers (a subnormal operand costs a hundred normal ones)
-        cap = math.exp(700.0)  # (terms above e^{700}, past every target, are capped there)
         last_piece = np.flatnonzero(hi <= top)  # the window's last piece is a row of the table
         r_hi = hi[last_piece] - lo[last_piece]
         self._read = None
@@ -589,16 +620,10 @@ class _RRRows:
                 T = np.empty((rows, eps0.size))
                 T[0] = first
                 T[1:] = ratio
-                capped = np.empty(T.shape, dtype=bool)
-                for i in range(eps0.size):
-                    np.cumprod(T[:, i], out=T[:, i])
-                    capped[:, i] = T[:, i] >= cap
-                    np.minimum(T[:, i], cap, out=T[:, i])
-                    T[:, i] = lfilter([1.0], [1.0, -g[i]], T[:, i])
-                D = c_step * T
-                D[r_hi, last_piece] = w_hi * T[r_hi, last_piece]
-                D = np.cumsum(D, axis=0)
-                D[np.logical_or.accumulate(capped, axis=0)] = np.inf  # (from a capped term on: see _sweep)
+                np.cumprod(T, axis=0, out=T)  # P_ℓ = P_{ℓ−1}·ρ_ℓ down each column
+                gain = np.broadcast_to(c_step, T.shape).copy()
+                gain[r_hi, last_piece] = w_hi
+                T, D = _piece_sums(T, g, gain)
                 if reads is not None:
                     self._read = (T[r, c], np.where(r > 0, D[np.maximum(r - 1, 0), c], 0.0), D[r, c])
                     return
@@ -606,14 +631,14 @@ class _RRRows:
                 by_row = np.argsort(r_hi, kind="stable")
                 cut = np.flatnonzero(np.diff(r_hi[by_row])) + 1
                 special = {int(r_hi[grp[0]]): (last_piece[grp], w_hi[grp]) for grp in np.split(by_row, cut) if grp.size}
-                swept = self._sweep(first, g, c_step, cap, extent, special, None if reads is None else (r, c))
+                swept = self._sweep(first, g, c_step, extent, special, None if reads is None else (r, c))
                 if reads is not None:
                     self._read = swept
                     return
                 T, D = swept
         self.T, self.D = T, D
 
-    def _sweep(self, first, g, c_step, cap, extent, special, reads):
+    def _sweep(self, first, g, c_step, extent, special, reads):
         """The recurrences of the table row by row over all its columns: P_ℓ = P_{ℓ−1}·ρ_ℓ, T_j = min(P_j, e^{700}) +
         g·T_{j−1}, D_j = D_{j−1} + (1 − e^{−width_j})T_j, in the same order and with the same roundings as the
         per-column form (cumprod, lfilter, cumsum).  Columns are in ascending order of ``extent`` (their rows), so
@@ -621,10 +646,7 @@ class _RRRows:
         (columns, 1 − e^{−width}) of the columns whose window's last piece it is.  Returns the tables (T, D) (past a
         column's extent D = ∞, so D stays nondecreasing down each column; T there is never read), or, given
         ``reads`` = (rows r, columns c), only T_r, D_{r−1} (0 at r = 0) and D_r of each read, kept as the sweep
-        passes row r.  A term capped at e^{700} (far above every target of its column, whose targets lie within e^{4}
-        above its ref) would leave D too low where the gain factor 1 − e^{−2ε₀} is below e^{−696} (ε₀ < 1e-302): so
-        from the first capped term on, D is ∞ (it exceeds every target: the solver then stops at or before that row)
-        and :meth:`bound` returns ∞ where it would read past it."""
+        passes row r.  From the first term capped at e^{700} on, D is ∞, as in :func:`_piece_sums`."""
         n, rows, eps0, lo, k = first.size, self.rows, self.eps0, self.lo, self.k
         if np.any(extent[1:] < extent[:-1]):
             raise AssertionError("_RRRows: the columns must come in ascending order of their rows")  # (internal)
@@ -646,7 +668,7 @@ class _RRRows:
                 break
             Ps, Ts, Ds, st = P[s:], T_row[s:], D_row[s:], step[s:]
             if j == 0:
-                np.minimum(Ps, cap, out=Ts)
+                np.minimum(Ps, _CAP, out=Ts)
             else:
                 ra, ls = ratio[s:], ell[s:]
                 np.add(ls, 1, out=ls)
@@ -655,7 +677,7 @@ class _RRRows:
                 np.multiply(Ps, ra, out=Ps)  # P_ℓ = P_{ℓ−1}·ρ_ℓ
                 np.multiply(Ts, g[s:], out=Ts)
                 if capping:
-                    np.minimum(Ps, cap, out=st)
+                    np.minimum(Ps, _CAP, out=st)
                     np.add(st, Ts, out=Ts)  # T_j = min(P_j, cap) + g T_{j−1}
                 else:
                     np.add(Ps, Ts, out=Ts)
@@ -669,7 +691,7 @@ class _RRRows:
                 step[cols] = w * T_row[cols]
             np.add(Ds, st, out=Ds)  # D_j = D_{j−1} + (1 − e^{−width_j})T_j
             if capping:  # from a capped term on, D is only known to exceed every target: ∞
-                np.copyto(Ds, np.inf, where=Ps >= cap)
+                np.copyto(Ds, np.inf, where=Ps >= _CAP)
             if reads is not None and at[j] < at[j + 1]:
                 read_D_here[mine] = D_row[c[mine]]
             if reads is None:
@@ -738,11 +760,7 @@ class _RRRows:
             T_r, D_prev, D_here = self.T[r, c], np.where(r > 0, self.D[np.maximum(r - 1, 0), c], 0.0), self.D[r, c]
         else:  # (the cells read as the rows were swept: these entries')
             T_r, D_prev, D_here = self._read
-        with np.errstate(divide="ignore", invalid="ignore"):
-            value = D_prev + T_r * -np.expm1(gap)
-            value = np.where(D_here == np.inf, np.inf, value)  # a capped term at or before row r: unknown, ∞
-            value = value * (1.0 + (8.0 * (r + 1) + 808.0) * _U) + (6.0 * (r + 1) + 8.0) * 2.0**-1074
-            out[on] = np.log(value + _ROW_DROPPED) + 10.0 * _U * self.s_max[c]
+        out[on] = _log_piece_bound(D_prev, T_r, D_here, gap, r + 1, 8.0, _ROW_DROPPED, 10.0 * _U * self.s_max[c])
         return out
 
 
