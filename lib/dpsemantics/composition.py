@@ -215,22 +215,23 @@ _CAP = math.exp(700.0)  # a table's terms above e^{700} (in units of e^{ref}) ar
 
 
 def _piece_sums(P: np.ndarray, g, gain: np.ndarray):
-    """The sums of the piecewise form of δ_RR over a window of terms P_ℓ (units of e^{ref}), down axis 0 (one column
-    per mechanism, or 1-d for one): T_j = min(P_j, e^{700}) + g·T_{j−1} (``lfilter``, g = e^{−2ε₀}, per column) and
-    D_j = D_{j−1} + gain_j·T_j (``cumsum``, gain_j = 1 − e^{−width_j}, δ gained over piece j).  A capped term lies
-    far above every target of its table, but where 1 − e^{−2ε₀} < e^{−696} (ε₀ < 1e-302) its capped gain no longer
-    carries D over them (optimal_epsilon(5e-324, 999, 5e-324) was 0 where δ(0) = 1.4e-322): from the first capped
-    term on, D is ∞ (the solver stops at or before that row; :func:`_log_piece_bound` returns ∞ past it).
-    :meth:`_RRRows._sweep` is the same recurrence row by row."""
+    """The sums of the piecewise form of δ_RR over a window of terms P_ℓ (units of e^{ref}; P is overwritten), down
+    axis 0 (one column per mechanism, or 1-d for one): T_j = min(P_j, e^{700}) + g·T_{j−1} (``lfilter``, g = e^{−2ε₀},
+    per column) and D_j = D_{j−1} + gain_j·T_j (``cumsum``, gain_j = 1 − e^{−width_j}, δ gained over piece j).  A
+    capped term lies far above every target of its table, but where 1 − e^{−2ε₀} < e^{−696} (ε₀ < 1e-302) its capped
+    gain no longer carries D over them (optimal_epsilon(5e-324, 999, 5e-324) was 0 where δ(0) = 1.4e-322): from the
+    first capped term on, D is ∞ (the solver stops at or before that row; :func:`_log_piece_bound` returns ∞ past
+    it).  :meth:`_RRRows._sweep` is the same recurrence row by row."""
     capped = P >= _CAP
-    T = np.minimum(P, _CAP)
+    T = np.minimum(P, _CAP, out=P)  # (P is overwritten)
     if T.ndim == 1:
         T = lfilter([1.0], [1.0, -g], T)
     else:
         for i in range(T.shape[1]):
             T[:, i] = lfilter([1.0], [1.0, -g[i]], T[:, i])
     D = np.cumsum(gain * T, axis=0)
-    D[np.logical_or.accumulate(capped, axis=0)] = np.inf
+    if capped.any():
+        D[np.logical_or.accumulate(capped, axis=0)] = np.inf
     return T, D
 
 
