@@ -746,12 +746,13 @@ class _RRRows:
     def bound(self, cols: np.ndarray, eps: np.ndarray, last: np.ndarray) -> np.ndarray:
         """An upper bound on log δ_RR(ε) in units of e^{ref} for one ε per mechanism, given the last active ℓ (the
         largest with L_ℓ > ε, found with the exact lattice gap; ≥ 0): on its piece j = min(last, hi),
-        δ_RR(ε) = D_{j−1} + T_j(1 − e^{ε−L_j}) over the window, raised by the rounding of the sums ((3(r + 1) + 808)u
-        relative and (6(r + 1) + 8)·2⁻¹⁰⁷⁴ absolute for sums of r + 1 terms, r = j − lo; each term e^{log P − ref}
-        within 808u, |log P − ref| ≤ 800) and by the direct form's 10u·S, with the dropped terms (``_ROW_DROPPED``)
-        added.  Where every active term is below the window (j < lo, or no term above the floor) only the dropped
-        terms remain.  (j > top is not reached: the solver's ε lies at or below the piece it was solved on, and
-        optimal_delta's columns reach every entry's last; there the bound is δ_RR ≤ 1.)"""
+        δ_RR(ε) = D_{j−1} + T_j(1 − e^{ε−L_j}) over the window, raised by the rounding of the terms and sums ((8(r + 1)
+        + 808)u relative — 5u a ratio step and 3u a sum, per term — and (6(r + 1) + 8)·2⁻¹⁰⁷⁴ absolute for sums of r + 1
+        terms, r = j − lo; each term e^{log P − ref} within 808u, |log P − ref| ≤ 800) and by the direct form's 10u·S,
+        with the dropped terms (``_ROW_DROPPED``) added (:func:`_log_piece_bound`); ∞ past a capped term.  Where every
+        active term is below the window (j < lo, or no term above the floor) only the dropped terms remain.  (j > top
+        is not reached: the solver's ε lies at or below the piece it was solved on, and optimal_delta's columns reach
+        every entry's last; there the bound is δ_RR ≤ 1.)"""
         on, r, c = self._reads(cols, last)
         out = np.full(eps.shape, math.log(_ROW_DROPPED))  # nothing in the window is active
         beyond = np.minimum(last, self.hi[cols]) > self.top[cols]
