@@ -465,7 +465,7 @@ _ROW_DROPPED = 4.0 * math.exp(-_ROW_DROP)
 # row-by-row loops (checked equal bit for bit on random columns), which cost a Python step per row
 _FEW_COLUMNS = 8
 # optimal_delta's chunks (no table kept, a few vectors of this many columns swept row by row): they stay in cache
-_SWEEP_COLUMNS = 2**13
+_SWEEP_COLUMNS = 2**14
 
 
 @functools.lru_cache(maxsize=256)
