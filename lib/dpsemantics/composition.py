@@ -211,16 +211,56 @@ def _piece_epsilon(t, D_j, D_prev, T_j, upper, lower, width):
     return np.minimum(np.maximum(eps, lower), upper)
 
 
+_CAP = math.exp(700.0)  # a table's terms above e^{700} (in units of e^{ref}) are capped there: see _piece_sums
+
+
+def _piece_sums(P: np.ndarray, g, gain: np.ndarray):
+    """The sums of the piecewise form of δ_RR over a window of terms P_ℓ (units of e^{ref}; P is overwritten), down
+    axis 0 (one column per mechanism, or 1-d for one): T_j = min(P_j, e^{700}) + g·T_{j−1} (``lfilter``, g = e^{−2ε₀},
+    per column) and D_j = D_{j−1} + gain_j·T_j (``cumsum``, gain_j = 1 − e^{−width_j}, δ gained over piece j).  A
+    capped term lies far above every target of its table, but where 1 − e^{−2ε₀} < e^{−696} (ε₀ < 1e-302) its capped
+    gain no longer carries D over them (optimal_epsilon(5e-324, 999, 5e-324) was 0 where δ(0) = 1.4e-322): from the
+    first capped term on, D is ∞ (the solver stops at or before that row; :func:`_log_piece_bound` returns ∞ past
+    it).  :meth:`_RRRows._sweep` is the same recurrence row by row."""
+    capped = P >= _CAP
+    T = np.minimum(P, _CAP, out=P)  # (P is overwritten)
+    if T.ndim == 1:
+        T = lfilter([1.0], [1.0, -g], T)
+    else:
+        for i in range(T.shape[1]):
+            T[:, i] = lfilter([1.0], [1.0, -g[i]], T[:, i])
+    D = np.cumsum(gain * T, axis=0)
+    if capped.any():
+        D[np.logical_or.accumulate(capped, axis=0)] = np.inf
+    return T, D
+
+
+def _log_piece_bound(D_prev, T_j, D_j, gap, terms, per_term: float, dropped, log_error):
+    """An upper bound on log δ_RR(ε) on piece j (units of the tables): log(D_{j−1} + T_j(1 − e^{gap})), gap = ε − L_j
+    (exact, :func:`_lattice_gap`), raised by the rounding of the sums of :func:`_piece_sums` over ``terms`` = j + 1
+    terms — relative (per_term·terms + 808)u (each term e^{log P − ref} within 808u, |log P − ref| ≤ 800; the sums
+    and, for the rows, the ratio steps ``per_term``u a term), absolute (6·terms + 8)·2⁻¹⁰⁷⁴ in the subnormal range
+    — with ``dropped`` (the terms outside the window) added and ``log_error`` (the error of the terms' first
+    logarithms) added to the logarithm; ∞ where D_j is ∞ (a capped term at or before j, :func:`_piece_sums`)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = D_prev + T_j * -np.expm1(gap)
+        value = value * (1.0 + (per_term * terms + 808.0) * _U) + (6.0 * terms + 8.0) * 2.0**-1074 + dropped
+        return np.where(D_j == np.inf, np.inf, np.log(value) + log_error)
+
+
 class _RRProfile:
     """The k-fold composition of ε₀-randomized response, the worst case of Kairouz, Oh & Viswanath (2015).
 
     Its privacy loss is L_ℓ = ε₀(k − 2ℓ) with probability P_ℓ = C(k, ℓ) q^ℓ (1 − q)^{k−ℓ},
     q = 1/(1 + e^{ε₀}) (ℓ = the number of flipped answers).  Only the terms with P_ℓ above ``log_floor``
     are kept: ℓ runs over one window [lo, hi] around the binomial mode, whose size grows like √k, so time
-    and memory are O(√k).
+    and memory are O(√k).  ``cut``: the largest ℓ any caller reads (optimal_delta: its entries' last active ℓ); for
+    large k the rows past it are not formed (the window's ends, and so ``log_error``, stay those of the whole window:
+    an entry gets the same bits whatever the cut).  Without it, a δ far in the tail (ε₀ = 0.5, k = 10⁹, ε just
+    below kε₀: log δ ≈ −4.7·10⁸, every term above the floor) formed all ⌈k/2⌉ rows and ran out of memory.
     """
 
-    def __init__(self, eps0: float, k: int, log_floor: float):
+    def __init__(self, eps0: float, k: int, log_floor: float, cut: int | None = None):
         self.eps0, self.k = eps0, k
         self.q, self.p, self.log_q, self.log_p = _binomial.flip_probabilities(eps0)
         self.m = (k + 1) // 2  # ℓ = 0 … m − 1 have L_ℓ > 0
@@ -244,6 +284,13 @@ class _RRProfile:
         while mode + hi_off < k and lp(mode + hi_off) >= log_floor:
             hi_off *= 2
         lo, top = max(mode - lo_off, 0), min(mode + hi_off, self.m - 1)
+        if cut is not None and lo <= cut < top:
+            ends = self._log_p(np.array([float(lo), float(top)]))
+            if np.all(np.isfinite(ends)):  # (else some masses underflow: the window is formed whole, below)
+                self.ell = np.arange(lo, cut + 1, dtype=float)
+                self.logP = self._log_p(self.ell)
+                self.log_error = _binomial.window_log_mass_error(lo, top, k, self.q, self.p, self.log_q, self.log_p)
+                return
         self.ell = np.arange(lo, top + 1, dtype=float) if lo <= top else np.zeros(0)
         self.logP = self._log_p(self.ell)
         self.log_error = self._window_error()
@@ -271,20 +318,18 @@ class _RRProfile:
         with A_j = Σ_{ℓ≤j} P_ℓ, B_j = Σ_{ℓ≤j} P_ℓ e^{−L_ℓ}.  With T_j = e^{L_j} B_j = P_j + e^{−2ε₀} T_{j−1}
         (a positive recurrence) the values at the lower ends are D_j = D_{j−1} + (1 − e^{−2ε₀}) T_j — sums of
         positive terms only, in linear space scaled by e^{ref} (terms above e^{ref + 700} are capped there:
-        they exceed every target of the group, whose targets lie in [e^{ref}, e^{ref + 64})).  The window's
-        last piece reaches down to ε = 0 (the terms past it are below target·e^{−60}/k)."""
+        they exceed every target of the group, whose targets lie in [e^{ref}, e^{ref + 64}); :func:`_piece_sums`).
+        The window's last piece reaches down to ε = 0 (the terms past it are below target·e^{−60}/k)."""
         e0, ell = self.eps0, self.ell
         with np.errstate(over="ignore", invalid="ignore"):  # ε₀ near the float maximum: ∞ − ∞ in the lower ends
-            P = np.exp(np.minimum(self.logP - ref, 700.0))
             g, c = math.exp(-2.0 * e0), -math.expm1(-2.0 * e0)
-            T = lfilter([1.0], [1.0, -g], P)
             upper = e0 * (self.k - 2.0 * ell)
             last_piece = np.zeros(ell.size, dtype=bool)
             last_piece[-1] = True
             lower = np.where(last_piece, 0.0, np.maximum(upper - 2.0 * e0, 0.0))
             width = np.where(np.isinf(upper), np.inf, upper - lower)  # kε₀ beyond the float range: an endless piece
-            steps = np.where(width == 2.0 * e0, c, -np.expm1(-width)) * T  # δ gained over each piece
-            D = np.cumsum(steps)
+            gain = np.where(width == 2.0 * e0, c, -np.expm1(-width))  # δ gained over each piece, per unit of T
+            T, D = _piece_sums(np.exp(self.logP - ref), g, gain)
         return T, D, upper, lower, width
 
     def solve(self, tables, log_target: np.ndarray) -> np.ndarray:
@@ -331,10 +376,8 @@ class _RRProfile:
         out = np.full(eps.shape, -np.inf)
         on = j >= 0
         jj = j[on]
-        with np.errstate(divide="ignore"):
-            value = np.where(jj > 0, D[np.maximum(jj - 1, 0)], 0.0) + T[jj] * -np.expm1(gap[on])
-            value = value * (1.0 + (3.0 * (jj + 1) + 808.0) * _U) + (6.0 * (jj + 1) + 8.0) * 2.0**-1074 + dropped
-            out[on] = np.log(value) + self.log_error
+        D_prev = np.where(jj > 0, D[np.maximum(jj - 1, 0)], 0.0)
+        out[on] = _log_piece_bound(D_prev, T[jj], D[jj], gap[on], jj + 1, 3.0, dropped, self.log_error)
         return out
 
 
@@ -357,6 +400,8 @@ def _log_total_bound(log_rr, delta0, k, *, raised: bool = True):
     where A dominates and |log δ| ≈ 48 (tests/unit/test_composition_near_A.py)."""
     log_rr, delta0, k = np.asarray(log_rr, dtype=float), np.asarray(delta0, dtype=float), np.asarray(k, dtype=float)
     margin = _evaluation_margin(k) if raised else 0.0
+    if not np.any(delta0 != 0.0):  # no reveal mass (the where below, without forming A)
+        return np.minimum(log_rr + margin, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         log1m_A = k * np.log1p(-delta0)
         log_A = np.log(-np.expm1(log1m_A))
@@ -396,8 +441,8 @@ def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int, profiles: dict | None 
         ref = _GROUP_SPAN * b
         if profiles is not None and ref in profiles:
             prof, tables = profiles[ref]
-        else:
-            prof = _RRProfile(eps0, k, ref - 60.0 - math.log(k))
+        else:  # (rows past the group's largest last active ℓ are never read)
+            prof = _RRProfile(eps0, k, ref - 60.0 - math.log(k), cut=int(np.max(last[live[members]])))
             if prof.ell.size == 0:  # (not reached: ℓ* itself is above the floor)
                 continue
             tables = prof.tables(ref)
@@ -419,6 +464,8 @@ _ROW_DROPPED = 4.0 * math.exp(-_ROW_DROP)
 # y_j = x_j + g·y_{j−1} and y_j = y_{j−1} + x_j evaluated in the same order, with the same roundings, as the
 # row-by-row loops (checked equal bit for bit on random columns), which cost a Python step per row
 _FEW_COLUMNS = 8
+# optimal_delta's chunks (no table kept, a few vectors of this many columns swept row by row): they stay in cache
+_SWEEP_COLUMNS = 2**14
 
 
 @functools.lru_cache(maxsize=256)
@@ -470,7 +517,7 @@ def _first_true(pred, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
     return lo
 
 
-def _row_windows(eps0: np.ndarray, k: int, ref: np.ndarray, *, ceiling=None, need=None):
+def _row_windows(eps0: np.ndarray, k: int, ref: np.ndarray, *, ceiling=None, need=None, flips=None):
     """The window of each column of :class:`_RRRows` (ε₀ > 0 and scale ref per column): ``(lo, hi, top, live)``.
 
     The column keeps the terms with log P_ℓ ≥ floor = ref − 33 − log k.  log P is concave in ℓ (the binomial law is
@@ -489,9 +536,10 @@ def _row_windows(eps0: np.ndarray, k: int, ref: np.ndarray, *, ceiling=None, nee
     is then at least the true hi and above top (no row of the table is the window's last piece).  The bisections
     test log P in the form log C(k, ℓ) + ℓ(log q − log p) + k log p (three operations), which differs from the
     direct form by rounding only, a relative 1e-11 of S at most: allowed for in ``_ROW_DROPPED`` at the floor, and
-    by the ceiling's factor 1 + 1e-6.  Also returns (log q, log p) per column, for :class:`_RRRows`."""
+    by the ceiling's factor 1 + 1e-6.  Also returns (log q, log p) per column, for :class:`_RRRows`.  ``flips``:
+    the columns' (q, log q, log p) (``_binomial.flip_probabilities``), if the caller has them."""
     m = (k + 1) // 2
-    q, _, log_q, log_p = _binomial.flip_probabilities(eps0)
+    q, log_q, log_p = _flips(eps0) if flips is None else flips
     log_c = _log_binomial_coefficients(k)
     with np.errstate(over="ignore", invalid="ignore"):  # ε₀ near the float maximum: −2ε₀ = −∞, 1 − e^{−2ε₀} = 1
         mode = np.minimum(np.floor((k + 1) * q), m - 1).astype(np.int64)  # q ≤ 1/2: (k + 1)q ≥ 0 is finite
@@ -541,66 +589,118 @@ class _RRRows:
       (Loader's form, which :class:`_RRProfile` uses, is exact at every k but costs ~0.6 µs a term; the ratio
       costs two products a cell.)"""
 
-    def __init__(self, eps0: np.ndarray, k: int, ref: np.ndarray, lo, hi, top, live, log_q, log_p):
+    def __init__(self, eps0: np.ndarray, k: int, ref: np.ndarray, lo, hi, top, live, log_q, log_p, reads=None):
+        """The columns come in ascending order of their number of rows, top − lo + 1 (:func:`_tables`' chunks).
+        ``reads`` = (cols, last), one entry each (:meth:`bound`'s arguments): only the cells those entries read are
+        kept, not the table (optimal_delta: one read per entry, so the columns are swept row by row in a few
+        vectors that stay in cache, and :meth:`bound` must then be called with the same entries)."""
         self.eps0, self.k, self.ref = eps0, k, ref
         self.lo, self.hi, self.top, self.live = lo, hi, top, live
         self.m = m = (k + 1) // 2
         log_c = _log_binomial_coefficients(k)
         # S_lo = log C(k, lo) + lo|log q| + (k − lo)|log p|: the size of the numbers that form log P_lo
         self.s_max = log_c[np.minimum(lo, m - 1)] + (lo * -log_q + (k - lo) * -log_p)
-        width = int(np.max(top - lo + 1, initial=0))
-        self.rows = rows = max(width, 1)
+        extent = np.maximum(top - lo + 1, 0)  # the rows of each column
+        self.rows = rows = max(int(np.max(extent, initial=0)), 1)
         # P_lo = e^{log P_lo − ref} from the direct form; then P_ℓ = P_{ℓ−1}·ρ_ℓ, ρ_ℓ = ((k − ℓ + 1)/ℓ)·e^{−ε₀} (the
-        # exact ratio: q/p = e^{−ε₀}), one row of cells (all mechanisms) at a time.  The cells past a column's top
-        # (a few rows: the chunk's columns are about as wide as each other) are never read; a column without rows
-        # starts at 1, so that its cells hold normal numbers (a subnormal operand costs a hundred normal ones)
-        cap = math.exp(700.0)  # (terms above e^{700}, past every target, are capped there)
+        # exact ratio: q/p = e^{−ε₀}), one row of cells (all mechanisms) at a time; a column without rows starts at
+        # 1, so that its cells hold normal numbers (a subnormal operand costs a hundred normal ones)
         last_piece = np.flatnonzero(hi <= top)  # the window's last piece is a row of the table
         r_hi = hi[last_piece] - lo[last_piece]
+        self._read = None
+        if reads is not None:
+            on, r, c = self._reads(*reads)
         with np.errstate(over="ignore", invalid="ignore", under="ignore"):  # (ε₀ near the float maximum: −2ε₀ = −∞)
-            g, c = np.exp(-2.0 * eps0), -np.expm1(-2.0 * eps0)
+            g, c_step = np.exp(-2.0 * eps0), -np.expm1(-2.0 * eps0)
             first = np.exp(np.minimum(_row_log_p(k, np.minimum(lo, m - 1), log_q, log_p) - ref, 700.0))
             first[top < lo] = 1.0
-            ratio = _step_ratios(k, rows)[lo[None, :] + np.arange(1, rows)[:, None]]
-            ratio *= np.exp(-eps0)
             w_hi = self._width(hi[last_piece], last_piece)
             if eps0.size <= _FEW_COLUMNS:  # a few long columns: the same products and sums, in C per column
+                ratio = _step_ratios(k, rows)[lo[None, :] + np.arange(1, rows)[:, None]]
+                ratio *= np.exp(-eps0)
                 T = np.empty((rows, eps0.size))
                 T[0] = first
                 T[1:] = ratio
-                for i in range(eps0.size):
-                    np.cumprod(T[:, i], out=T[:, i])
-                    np.minimum(T[:, i], cap, out=T[:, i])
-                    T[:, i] = lfilter([1.0], [1.0, -g[i]], T[:, i])
-                D = c * T
-                D[r_hi, last_piece] = w_hi * T[r_hi, last_piece]
-                D = np.cumsum(D, axis=0)
-            else:  # one row of cells (all mechanisms) at a time: P_ℓ, then T_ℓ, then D_ℓ
-                T, D = np.empty((rows, eps0.size)), np.empty((rows, eps0.size))
-                special = {}  # row → (columns whose window's last piece it is, their 1 − e^{−width})
-                for j in np.unique(r_hi):
-                    here = r_hi == j
-                    special[int(j)] = (last_piece[here], w_hi[here])
-                P, capped, step = first.copy(), np.empty(eps0.size), np.empty(eps0.size)
-                np.minimum(P, cap, out=T[0])
-                np.multiply(T[0], c, out=D[0])
-                for j in range(rows):
-                    if j:
-                        P *= ratio[j - 1]  # P_ℓ = P_{ℓ−1}·ρ_ℓ
-                        np.minimum(P, cap, out=capped)
-                        np.multiply(T[j - 1], g, out=step)
-                        np.add(capped, step, out=T[j])  # T_j = P_j + g T_{j−1}
-                        np.multiply(T[j], c, out=step)
-                    else:
-                        step[:] = D[0]
-                    if j in special:
-                        cols, w = special[j]
-                        step[cols] = w * T[j, cols]
-                    if j:
-                        np.add(D[j - 1], step, out=D[j])  # D_j = D_{j−1} + (1 − e^{−width_j})T_j
-                    else:
-                        D[0] = step
+                np.cumprod(T, axis=0, out=T)  # P_ℓ = P_{ℓ−1}·ρ_ℓ down each column
+                gain = np.broadcast_to(c_step, T.shape).copy()
+                gain[r_hi, last_piece] = w_hi
+                T, D = _piece_sums(T, g, gain)
+                if reads is not None:
+                    self._read = (T[r, c], np.where(r > 0, D[np.maximum(r - 1, 0), c], 0.0), D[r, c])
+                    return
+            else:
+                by_row = np.argsort(r_hi, kind="stable")
+                cut = np.flatnonzero(np.diff(r_hi[by_row])) + 1
+                special = {int(r_hi[grp[0]]): (last_piece[grp], w_hi[grp]) for grp in np.split(by_row, cut) if grp.size}
+                swept = self._sweep(first, g, c_step, extent, special, None if reads is None else (r, c))
+                if reads is not None:
+                    self._read = swept
+                    return
+                T, D = swept
         self.T, self.D = T, D
+
+    def _sweep(self, first, g, c_step, extent, special, reads):
+        """The recurrences of the table row by row over all its columns: P_ℓ = P_{ℓ−1}·ρ_ℓ, T_j = min(P_j, e^{700}) +
+        g·T_{j−1}, D_j = D_{j−1} + (1 − e^{−width_j})T_j, in the same order and with the same roundings as the
+        per-column form (cumprod, lfilter, cumsum).  Columns are in ascending order of ``extent`` (their rows), so
+        the columns still open at row j are a suffix: each row works on that suffix only.  ``special``: row →
+        (columns, 1 − e^{−width}) of the columns whose window's last piece it is.  Returns the tables (T, D) (past a
+        column's extent D = ∞, so D stays nondecreasing down each column; T there is never read), or, given
+        ``reads`` = (rows r, columns c), only T_r, D_{r−1} (0 at r = 0) and D_r of each read, kept as the sweep
+        passes row r.  From the first term capped at e^{700} on, D is ∞, as in :func:`_piece_sums`."""
+        n, rows, eps0, lo, k = first.size, self.rows, self.eps0, self.lo, self.k
+        if np.any(extent[1:] < extent[:-1]):
+            raise AssertionError("_RRRows: the columns must come in ascending order of their rows")  # (internal)
+        starts = np.searchsorted(extent, np.arange(rows), side="right")  # row j: the columns starts[j]: are open
+        em, steps = np.exp(-eps0), _step_ratios(k, rows)
+        capping = bool(np.any(self.ref < -699.0))  # else every P ≤ e^{−ref}(1 + 1e-12) < e^{700}: min is the identity
+        P, T_row, D_row = first.copy(), np.empty(n), np.zeros(n)
+        step, ratio, ell = np.empty(n), np.empty(n), lo.astype(np.int64)  # ell: ℓ = lo + j of row j
+        if reads is None:
+            T, D = np.empty((rows, n)), np.full((rows, n), np.inf)
+        else:
+            r, c = reads
+            order = np.argsort(r, kind="stable")
+            at = np.searchsorted(r[order], np.arange(rows + 1))
+            read_T, read_D, read_D_here = np.empty(r.size), np.empty(r.size), np.empty(r.size)
+        for j in range(rows):
+            s = int(starts[j])
+            if s == n:
+                break
+            Ps, Ts, Ds, st = P[s:], T_row[s:], D_row[s:], step[s:]
+            if j == 0:
+                np.minimum(Ps, _CAP, out=Ts)
+            else:
+                ra, ls = ratio[s:], ell[s:]
+                np.add(ls, 1, out=ls)
+                steps.take(ls, out=ra, mode="clip")  # (ℓ < ⌈k/2⌉ + rows, the length of ``steps``: no clipping)
+                np.multiply(ra, em[s:], out=ra)
+                np.multiply(Ps, ra, out=Ps)  # P_ℓ = P_{ℓ−1}·ρ_ℓ
+                np.multiply(Ts, g[s:], out=Ts)
+                if capping:
+                    np.minimum(Ps, _CAP, out=st)
+                    np.add(st, Ts, out=Ts)  # T_j = min(P_j, cap) + g T_{j−1}
+                else:
+                    np.add(Ps, Ts, out=Ts)
+            if reads is not None and at[j] < at[j + 1]:
+                mine = order[at[j]:at[j + 1]]
+                read_T[mine] = T_row[c[mine]]
+                read_D[mine] = D_row[c[mine]]  # D_{j−1} (0 before the first row)
+            np.multiply(Ts, c_step[s:], out=st)
+            if j in special:
+                cols, w = special[j]
+                step[cols] = w * T_row[cols]
+            np.add(Ds, st, out=Ds)  # D_j = D_{j−1} + (1 − e^{−width_j})T_j
+            if capping:  # from a capped term on, D is only known to exceed every target: ∞
+                np.copyto(Ds, np.inf, where=Ps >= _CAP)
+            if reads is not None and at[j] < at[j + 1]:
+                read_D_here[mine] = D_row[c[mine]]
+            if reads is None:
+                T[j, s:] = Ts
+                D[j, s:] = Ds
+        if reads is not None:
+            return read_T, read_D, read_D_here
+        return T, D
 
     def _edges(self, j: np.ndarray, cols: np.ndarray):
         """(upper, lower, width) of piece j for the given mechanisms: [max(L_j − 2ε₀, 0), L_j], the last piece
@@ -636,26 +736,33 @@ class _RRRows:
         out[on] = _piece_epsilon(t, D_j, D_prev, T_j, *self._edges(j, c))
         return out
 
+    def _reads(self, cols: np.ndarray, last: np.ndarray):
+        """The cells :meth:`bound` reads for these entries: (the entries with a row, each one's row r = min(last, hi)
+        − lo and column), the rows in lo … top of a live column."""
+        j = np.minimum(last, self.hi[cols]).astype(np.int64)
+        on = self.live[cols] & (j >= self.lo[cols]) & (j <= self.top[cols])
+        return on, (j - self.lo[cols])[on], cols[on]
+
     def bound(self, cols: np.ndarray, eps: np.ndarray, last: np.ndarray) -> np.ndarray:
         """An upper bound on log δ_RR(ε) in units of e^{ref} for one ε per mechanism, given the last active ℓ (the
         largest with L_ℓ > ε, found with the exact lattice gap; ≥ 0): on its piece j = min(last, hi),
-        δ_RR(ε) = D_{j−1} + T_j(1 − e^{ε−L_j}) over the window, raised by the rounding of the sums ((3(r + 1) + 808)u
-        relative and (6(r + 1) + 8)·2⁻¹⁰⁷⁴ absolute for sums of r + 1 terms, r = j − lo; each term e^{log P − ref}
-        within 808u, |log P − ref| ≤ 800) and by the direct form's 10u·S, with the dropped terms (``_ROW_DROPPED``)
-        added.  Where every active term is below the window (j < lo, or no term above the floor) only the dropped
-        terms remain.  (j > top is not reached: the solver's ε lies at or below the piece it was solved on, and
-        optimal_delta's columns reach every entry's last; there the bound is δ_RR ≤ 1.)"""
-        j = np.minimum(last, self.hi[cols]).astype(np.int64)
+        δ_RR(ε) = D_{j−1} + T_j(1 − e^{ε−L_j}) over the window, raised by the rounding of the terms and sums ((8(r + 1)
+        + 808)u relative — 5u a ratio step and 3u a sum, per term — and (6(r + 1) + 8)·2⁻¹⁰⁷⁴ absolute for sums of r + 1
+        terms, r = j − lo; each term e^{log P − ref} within 808u, |log P − ref| ≤ 800) and by the direct form's 10u·S,
+        with the dropped terms (``_ROW_DROPPED``) added (:func:`_log_piece_bound`); ∞ past a capped term.  Where every
+        active term is below the window (j < lo, or no term above the floor) only the dropped terms remain.  (j > top
+        is not reached: the solver's ε lies at or below the piece it was solved on, and optimal_delta's columns reach
+        every entry's last; there the bound is δ_RR ≤ 1.)"""
+        on, r, c = self._reads(cols, last)
         out = np.full(eps.shape, math.log(_ROW_DROPPED))  # nothing in the window is active
-        out[j > self.top[cols]] = -self.ref[cols[j > self.top[cols]]]  # (not reached) δ_RR ≤ 1
-        on = self.live[cols] & (j >= self.lo[cols]) & (j <= self.top[cols])
-        c, jj = cols[on], j[on]
-        r = jj - self.lo[c]
-        gap = _lattice_gap(eps[on], self.eps0[c], self.k - 2.0 * jj)
-        with np.errstate(divide="ignore"):
-            value = np.where(r > 0, self.D[np.maximum(r - 1, 0), c], 0.0) + self.T[r, c] * -np.expm1(gap)
-            value = value * (1.0 + (8.0 * (r + 1) + 808.0) * _U) + (6.0 * (r + 1) + 8.0) * 2.0**-1074
-            out[on] = np.log(value + _ROW_DROPPED) + 10.0 * _U * self.s_max[c]
+        beyond = np.minimum(last, self.hi[cols]) > self.top[cols]
+        out[beyond] = -self.ref[cols[beyond]]  # (not reached) δ_RR ≤ 1
+        gap = _lattice_gap(eps[on], self.eps0[c], self.k - 2.0 * (self.lo[c] + r))
+        if self._read is None:
+            T_r, D_prev, D_here = self.T[r, c], np.where(r > 0, self.D[np.maximum(r - 1, 0), c], 0.0), self.D[r, c]
+        else:  # (the cells read as the rows were swept: these entries')
+            T_r, D_prev, D_here = self._read
+        out[on] = _log_piece_bound(D_prev, T_r, D_here, gap, r + 1, 8.0, _ROW_DROPPED, 10.0 * _U * self.s_max[c])
         return out
 
 
@@ -695,28 +802,40 @@ def _columns(eps0: np.ndarray, ref: np.ndarray):
     return order, np.cumsum(new) - 1, order[new]
 
 
-def _tables(eps0: np.ndarray, k: int, ref: np.ndarray, column: np.ndarray, windows):
+def _tables(eps0: np.ndarray, k: int, ref: np.ndarray, column: np.ndarray, windows, last=None):
     """The chunks of ``_RRRows`` for columns (ε₀, ref) with their ``windows`` (:func:`_row_windows`), widest last;
-    yields (the chunk's tables, the entries' positions in ``column`` order it serves, their column in the chunk)."""
+    yields (the chunk's tables, the entries' positions in ``column`` order it serves, their column in the chunk).
+    Given ``last`` (each entry's last active ℓ, in ``column`` order), a chunk keeps only the cells its entries'
+    :meth:`_RRRows.bound` reads (no table: the chunks are then cut by columns, _SWEEP_COLUMNS, not by cells)."""
     lo, top = windows[0], windows[2]
     width = np.maximum(top - lo + 1, 0)
     by_width = np.argsort(width.astype(np.int16), kind="stable")  # (a radix sort: widths are below 2¹⁵)
     starts = np.searchsorted(column, np.arange(width.size + 1))  # a column's entries: starts[c] … starts[c + 1] − 1
-    for part in _row_chunks(width[by_width]):
+    parts = (_row_chunks(width[by_width]) if last is None
+             else (slice(a, a + _SWEEP_COLUMNS) for a in range(0, width.size, _SWEEP_COLUMNS)))
+    for part in parts:
         cols = by_width[part]
-        rows = _RRRows(eps0[cols], k, ref[cols], *(w[cols] for w in windows))
         count = starts[cols + 1] - starts[cols]
         within = np.repeat(np.arange(cols.size), count)  # each member's column in the chunk
         members = starts[cols][within] + (np.arange(within.size) - (np.cumsum(count) - count)[within])
+        reads = None if last is None else (within, last[members])
+        rows = _RRRows(eps0[cols], k, ref[cols], *(w[cols] for w in windows), reads=reads)
         yield rows, members, within
 
 
-def _level(eps: np.ndarray, eps0: np.ndarray, k: int, last: np.ndarray) -> np.ndarray:
+def _flips(eps0):
+    """(q, log q, log p) of randomized response at ε₀ (``_binomial.flip_probabilities``)."""
+    q, _, log_q, log_p = _binomial.flip_probabilities(eps0)
+    return q, log_q, log_p
+
+
+def _level(eps: np.ndarray, eps0: np.ndarray, k: int, last: np.ndarray, flips) -> np.ndarray:
     """log of a lower bound on δ_RR(ε) (last ≥ 0, the last active ℓ), in the direct form: with ℓ' = min(M, last − 1)
     (M the mode), δ_RR(ε) ≥ P_ℓ'(1 − e^{ε − L_ℓ'}) ≥ (1 − e^{−2ε₀})P_ℓ' (ε < L_last ≤ L_ℓ' − 2ε₀) and δ_RR(ε) ≥
     P_last(1 − e^{ε − L_last}); the latter's factor is taken at least e^{−500} (a level above δ_RR only raises the
-    floor: the dropped terms, added to the bound, are then larger than they need be, never missed)."""
-    q, _, log_q, log_p = _binomial.flip_probabilities(eps0)
+    floor: the dropped terms, added to the bound, are then larger than they need be, never missed).  ``flips``:
+    (q, log q, log p) per entry (:func:`_flips`)."""
+    q, log_q, log_p = flips
     m = (k + 1) // 2
     mode = np.minimum(np.floor((k + 1) * q), m - 1).astype(np.int64)
     last = last.astype(np.int64)
@@ -741,12 +860,16 @@ def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: int) -> np.ndarray:
     if live.size == 0:
         return out
     e, e0, la = eps[live], eps0[live], last[live]
-    ref = _ROW_SPAN * np.floor(_level(e, e0, k, la) / _ROW_SPAN)
+    flips = _flips(e0)
+    ref = _ROW_SPAN * np.floor(_level(e, e0, k, la, flips) / _ROW_SPAN)
     order, column, first = _columns(e0, ref)
-    need = np.zeros(first.size, dtype=np.int64)
-    np.maximum.at(need, column, la[order].astype(np.int64))
-    windows = _row_windows(e0[first], k, ref[first], need=need)
-    for rows, members, cols in _tables(e0[first], k, ref[first], column, windows):
+    if first.size == order.size:  # one entry per column (distinct mechanisms)
+        need = la[first].astype(np.int64)
+    else:
+        need = np.zeros(first.size, dtype=np.int64)
+        np.maximum.at(need, column, la[order].astype(np.int64))
+    windows = _row_windows(e0[first], k, ref[first], need=need, flips=tuple(f[first] for f in flips))
+    for rows, members, cols in _tables(e0[first], k, ref[first], column, windows, last=la[order]):
         idx = order[members]
         out[live[idx]] = rows.bound(cols, e[idx], la[idx]) + rows.ref[cols]
     return out
@@ -795,10 +918,11 @@ def _by_blocks(fn, types, *views) -> np.ndarray:
 def optimal_log_delta(eps, eps0, k, delta0=0.0):
     """Natural log of :func:`optimal_delta` (−inf where δ = 0): use it when δ would underflow.
 
-    An upper bound by construction: the float evaluation is raised by its error allowance,
-    relative 1e-12 + 1e-14·√k in δ (``_evaluation_margin``; for k ≤ 1000 also the direct form's 10u·S, below
-    3e-12, and the terms the window drops, ``_RRRows``; for k > 1000 the derived error of the window's log-masses,
-    O(√k·u), ``_RRProfile.log_error``), so the δ reported is never below the exact one.  Works
+    An upper bound by construction: the float evaluation is raised by its error allowance (for k ≤ 1000 the
+    tables' derived rounding bound, the direct form's 10u·S, below 3e-12, and the terms the window drops,
+    ``_RRRows``; for k > 1000 the derived error of the window's log-masses, O(√k·u), ``_RRProfile.log_error``),
+    then by a relative 1e-12 for the log-space steps after it (plus 1e-14·√k of slack for k > 1000;
+    ``_evaluation_margin``), so the δ reported is never below the exact one.  Works
     through the entries in blocks of 2¹⁶ (``_by_blocks``): the working memory stays ~40 MB at any number of inputs."""
     eps = np.asarray(check_epsilon(eps, "eps"))
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
@@ -814,7 +938,7 @@ def _optimal_log_deltas(flat_e: np.ndarray, flat_e0: np.ndarray, flat_k: np.ndar
     on = np.flatnonzero(flat_e0 > 0.0)
     # one row per entry for k ≤ _K_BATCH, else one profile per mechanism (ε₀, k) and scale of δ
     log_rr[on] = _log_rr_by_mechanism(flat_e[on], flat_e0[on], flat_k[on])
-    # an upper bound: δ_RR raised by its evaluation allowance (relative 1e-12 + 1e-14·√k), A by its rounding
+    # an upper bound: δ_RR raised by its evaluation allowance (``_evaluation_margin``), A by its rounding
     return _log_total_bound(log_rr, flat_d0, flat_k)
 
 
@@ -917,12 +1041,27 @@ def _log_rr_targets(delta: np.ndarray, delta0: np.ndarray, k: np.ndarray) -> np.
 
 
 def _evaluation_margin(k):
-    """Relative error allowance for δ_RR evaluated in floats: 1e-12, plus 1e-14·√k for the binomial
-    log-probabilities' error (the rounding of k·q, about k·2⁻⁵³, enters through the deviance whose slope is about
-    z/√(kq); measured 1.65e-11 at k = 1e9, allowed 3.2e-10 there).  The √k part is measured, not derived, and was
-    below the float error in the far tail (1.8e-11 at k = 1.4·10⁴, δ ≈ 1e-226): for k > 1000 the profile adds the
-    derived bound of its window on top (``_RRProfile.log_error``), so this allowance is only extra slack there."""
-    return _SAFETY + 1e-14 * np.sqrt(k)  # (a float for an int k, an array for an array)
+    """The relative allowance on δ_RR that the bounds of the tables leave to the caller: 1e-12 (``_SAFETY``) for
+    k ≤ 1000, plus 1e-14·√k for k > 1000.
+
+    k ≤ 1000 (:class:`_RRRows`, derived): :meth:`_RRRows.bound` already raises the value by every error of the table
+    — the first term's 10u·S, the ratio steps and the sums ((8(r + 1) + 808)u and the subnormal absolute term), the
+    dropped terms — so only the log-space steps after it remain: log(value) within one ulp of a number of size at
+    most 745 (the value lies between the dropped terms' 4e^{−33} and ~e^{708}), the additions of 10u·S, of ref and of
+    this margin (half an ulp of the result each), and the final exponential (a few ulps; ``exp_no_underflow`` rounds
+    up below the normal range).  Wherever δ_RR > 0 at k ≤ 1000, |log δ_RR| ≤ k log 2 + 745 ≤ 1439: δ_RR(ε) ≥ P₀(1 −
+    e^{ε − kε₀}) with P₀ = p^k ≥ 2^{−k} and the gap kε₀ − ε, a nonzero difference of floats (or, past the first
+    piece, 2ε₀ ≥ 2^{−1073}), at least 2^{−1074}; so these steps move log δ by at most ulp(745) + 3·½ulp(1439) + 8u <
+    6e-13, inside the 1e-12.  (The measured 1e-14·√k that was added here too covered the rounding of k·q in Loader's
+    form, which this path does not use.)
+
+    k > 1000 (:class:`_RRProfile`): the window's log-masses carry their own derived error (``log_error``,
+    ``_binomial.window_log_mass_error``), added to the bound; the measured 1e-14·√k (the rounding of k·q in
+    Loader's deviance; measured 1.65e-11 at k = 1e9) is kept there as slack."""
+    k = np.asarray(k)
+    extra = np.where(k > _K_BATCH, 1e-14 * np.sqrt(np.maximum(k, 1)), 0.0)
+    out = _SAFETY + extra
+    return float(out) if out.ndim == 0 else out
 
 
 _GROUP_SPAN = 64.0  # targets are grouped by ⌊log target / 64⌋: one window and one scale per group
@@ -1077,10 +1216,10 @@ def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
     at most δ.  Compare :func:`optimal_epsilon`, exact at any ε.
 
     Safe by construction: a lattice point is accepted only when its printed δ, enlarged by the evaluation
-    error allowance of the sum (1e-12 + 1e-14·√k relative, ``_evaluation_margin``) and by the derived error of the
-    log-masses it sums (``_binomial.window_log_mass_error`` over its window; without it, at ε₀ = 0.0037,
-    k = 13 967, ℓ = 5092, a δ 5e-12 below the exact δ_ℓ was accepted: the printed value was 1.1e-11 low), is at
-    most δ."""
+    error allowance of the sum (``_evaluation_margin``: 1e-12 relative, 1e-12 + 1e-14·√k for k > 1000) and by the
+    derived error of the log-masses it sums (``_binomial.window_log_mass_error`` over its window; without it, at
+    ε₀ = 0.0037, k = 13 967, ℓ = 5092, a δ 5e-12 below the exact δ_ℓ was accepted: the printed value was 1.1e-11
+    low), is at most δ."""
     eps0 = float(check_epsilon(eps0, "eps0", strictly_positive=True, scalar=True))
     k = check_positive_int(k, "k", maximum=_K_MAX)
     delta = float(check_delta(delta, "delta", scalar=True))

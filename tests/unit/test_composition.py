@@ -522,3 +522,47 @@ def test_window_log_mass_error_bounds_every_mass_of_its_window():
             whole = B.window_log_mass_error(lo, hi, k, q, p, log_q, log_p)
             assert whole >= each.max(), (eps0, k, lo, hi, whole, each.max())
             assert whole <= 2.0 * each.max(), (eps0, k, lo, hi, whole, each.max())
+
+
+def test_optimal_delta_swept_chunks_change_no_bit(monkeypatch):
+    """optimal_delta's columns are swept row by row, in chunks of ``_SWEEP_COLUMNS`` columns, keeping only the cells
+    each entry reads (no table; issue 23: 10⁶ distinct mechanisms in the bulk, where δ ≈ 1).  Chunks of 9 columns (the
+    row sweep) and of 10⁶ (one chunk) give the same bits, the same as the scalar calls (one column: the per-column
+    form), over ε₀ from 1e-300 to 1.7e308, k = 1 … 1000, ε from 0 past kε₀, δ₀ = 0 and 1e-8."""
+    rng = np.random.default_rng(2310)
+    n = 3000
+    eps0 = np.concatenate([[5e-324, 1e-300, 1e-9, 700.0, 1e300, 1.7e308], 10.0 ** rng.uniform(-4, 1.5, n - 6)])
+    k = rng.choice([1, 2, 3, 10, 99, 100, 999, 1000], n)
+    with np.errstate(over="ignore"):
+        eps = np.minimum(eps0 * k * rng.uniform(0.0, 1.1, n), 1e300)
+    eps[::7] = rng.uniform(0.0, 5.0, eps[::7].size)  # the bulk: ε small against kε₀, δ near 1
+    delta0 = np.resize([0.0, 0.0, 1e-8], n)
+    monkeypatch.setattr(C, "_SWEEP_COLUMNS", 10**6)
+    whole = C.optimal_log_delta(eps, eps0, k, delta0)
+    monkeypatch.setattr(C, "_SWEEP_COLUMNS", 9)
+    assert np.array_equal(C.optimal_log_delta(eps, eps0, k, delta0), whole)
+    for i in rng.choice(n, 60, replace=False):
+        assert C.optimal_log_delta(float(eps[i]), float(eps0[i]), int(k[i]), float(delta0[i])) == whole[i], i
+    assert np.all(whole <= 0.0) and np.any(whole > -1e-3) and np.any(whole < -30.0)
+
+
+def test_optimal_log_delta_far_tail_of_large_k_forms_only_the_rows_it_reads():
+    """k > 1000, ε just below kε₀ (only the all-kept outcome, or the first two, active): log δ ≈ −4.7·10⁸ at ε₀ = 0.5,
+    k = 10⁹.  Every term of the binomial lies above that scale's floor, and the profile formed all ⌈k/2⌉ rows (the
+    process was killed for memory); the rows past the entries' last active ℓ are no longer formed.  The value is an
+    upper bound on the closed form Σ_{ℓ ≤ 1} C(k, ℓ) q^ℓ p^{k−ℓ}(1 − e^{ε − L_ℓ}) (50-digit mpmath), loose by at most
+    1e-4 relative (the whole window's derived log-mass error), and the array call equals the scalar calls."""
+    import mpmath as mp
+
+    for eps0, k in [(0.5, 10**9), (1e-4, 10**9), (0.01, 10**7)]:
+        eps = np.array([eps0 * (k - 0.5), eps0 * (k - 1.5), eps0 * (k - 2.0) + eps0 / 8])
+        got = C.optimal_log_delta(eps, eps0, k)
+        with mp.workdps(50):
+            e0 = mp.mpf(eps0)
+            q, p = 1 / (1 + mp.exp(e0)), 1 / (1 + mp.exp(-e0))
+            for e, g in zip(eps, got):
+                terms = [mp.binomial(k, ell) * q**ell * p ** (k - ell) * -mp.expm1(mp.mpf(e) - e0 * (k - 2 * ell))
+                         for ell in range(2) if e0 * (k - 2 * ell) > e]
+                want = mp.log(mp.fsum(terms))
+                assert want <= g <= want + 1e-4, (eps0, k, e, g, float(want))
+        assert np.array_equal(got, [C.optimal_log_delta(float(e), eps0, k) for e in eps])
