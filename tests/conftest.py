@@ -258,12 +258,15 @@ def _session(config=None) -> Path:
 
 _CONFIG: list = []  # the session's config, for the fixtures
 _SELECTED_FILES: set[Path] = set()  # the test files of the session's tests
+_MPMATH_PRECISION: list = []  # mpmath's working precision when collection ended (the test modules set it)
 
 
 def pytest_collection_finish(session):
     """Start the background job if the session's tests need the built book and no other worker has."""
     _CONFIG[:] = [session.config]
     _SELECTED_FILES.update(Path(item.path) for item in session.items)
+    if "mpmath" in sys.modules:
+        _MPMATH_PRECISION[:] = [sys.modules["mpmath"].mp.prec]
     if session.config.option.collectonly or _reuse_build():
         return
     if not any(_needs(item, "strict_build") for item in session.items):
@@ -406,6 +409,16 @@ def _printed_editions_script() -> str:
 
 def _job_started() -> bool:
     return (_session() / "claimed").exists()
+
+
+@pytest.fixture(autouse=True)
+def _mpmath_precision_as_collected():
+    """Every test starts at the mpmath precision that collection left (test modules set ``mp.dps`` when
+    imported), whatever the tests before it in the process set: the precision is one global per process, and
+    which tests run before which on a worker is the scheduler's choice (a reference at ``mp.dps = 30`` left by
+    test_report failed two of test_disclosure_directed's cases when they followed it)."""
+    if _MPMATH_PRECISION and "mpmath" in sys.modules:
+        sys.modules["mpmath"].mp.prec = _MPMATH_PRECISION[0]
 
 
 @pytest.fixture(scope="session")
