@@ -50,9 +50,10 @@ book-student: $(STAMP) system
 # The whole suite (what CI runs): the linter, then every test, on two pytest-xdist workers.  The strict book build
 # is the one execution of the chapters: tests/conftest.py starts it in the background when collection ends, the
 # tests that do not need it run meanwhile (the workers yield to the build), and those that read the built book
-# (pages, links, browser, PDF) run last.  When the build ends, the student edition is built from its executed
-# notebooks and both PDFs are printed, in the background as well.  --dist loadgroup keeps the tests that share a
-# fixture on one worker; --no-loadscope-reorder keeps the order conftest gives (the built book's tests last).
+# (pages, links, browser, PDF) run last.  When the build ends, the book's PDF is printed while the student edition
+# is built from the executed notebooks and printed, in the background as well.  --dist loadgroup keeps the tests
+# that share a fixture on one worker; --no-loadscope-reorder keeps the order conftest gives (the built book's
+# tests last; in each phase the longest units first, LONGEST_UNITS).
 test: $(STAMP) system lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup --no-loadscope-reorder tests -p no:cacheprovider
 

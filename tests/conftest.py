@@ -6,9 +6,11 @@ every test that needs a built book (``strict_build``) reads its HTML, its execut
 (``_build/jupyter_execute``) or its log.  It takes minutes and keeps about one core busy (the kernel or
 Sphinx, in turn), so when the collected tests need it, it is started as soon as collection ends, and, when the
 strict build succeeds, the printed editions (``printed_editions``, for the PDF test) are made right after it by
-the same background job: the student edition built from the strict build's executed notebooks, then both
-editions printed to PDF.  The tests that need the built book are moved to the end of the run, those that need
-the PDFs after them; the ``strict_build`` and ``printed_editions`` fixtures wait for the background job.
+the same background job: the student edition built from the strict build's executed notebooks and printed to
+PDF, while the book's edition is printed beside it.  The tests that need the built book or the PDFs are moved to
+the end of the run; the ``strict_build`` and ``printed_editions`` fixtures wait for the background job.  In
+each of the two phases the longest units of work go first (:data:`LONGEST_UNITS`), so that the workers end
+together.
 
 ``make test`` runs the tests on two pytest-xdist workers (``-n 2 --dist loadgroup --no-loadscope-reorder``,
 with this file's scheduler):
@@ -87,6 +89,7 @@ MARKERS = {
 #: Session fixtures made once for several tests (the tests that use one run in one process, which makes it):
 #: the intro assignment (which starts the autograder zip's grading), intro rerun with a changed ε, the PDFs read.
 SHARED_FIXTURES = {"intro_assignment": "intro-assignment", "changed_run": "rerun-intro", "pdfs": "printed-pdfs"}
+REGISTRY_UNIT = "claims-registry"  # the unit of the registry's tests
 
 
 def unit_of_work(item) -> str | None:
@@ -102,7 +105,7 @@ def unit_of_work(item) -> str | None:
     if path.startswith("tests/e2e/test_autograder_zip"):
         return SHARED_FIXTURES["intro_assignment"]
     if any(path == m or path.startswith(m + "/") for m in REGISTRY_MODULES) or item.get_closest_marker("registry"):
-        return "claims-registry"
+        return REGISTRY_UNIT
     if Path(path).name in SPLIT_MODULES:
         return None
     return f"{path}#{_stage(item)}"
@@ -142,11 +145,54 @@ def _stage(item) -> int:
     return 2 if _needs(item, "printed_editions") else 1 if _needs(item, "strict_build") else 0
 
 
+#: The longest units of work (:func:`unit_of_work`), longest first: each phase of the run (the tests that do not
+#: need the built book, then those that do) sends these out before its other units, and the rest in their
+#: collected order, so that what is left for the end of a phase is short units that even out the two workers
+#: (longest processing time first).  CPU time of each in one make test on 2 cores (session 10; the unit's
+#: process and the subprocesses it waited for): the claims registry 111 s; the intro assignment 77 s (otter's
+#: grading, and the autograder zip's grading in a thread that its last test waits for); test_report 50 s; the
+#: fresh environment 48 s; test_privacy_loss_attack 26 s; of the built book's tests, the PDFs read 61 s (two
+#: processes; they ran last and ended the run 70 s after the other worker) and intro rerun 11 s.  Every other
+#: unit took under 17 s; the browser's visits are units of one page each.
+LONGEST_UNITS = (REGISTRY_UNIT, "intro-assignment", "tests/unit/test_report.py#0",
+                 "tests/e2e/test_fresh_environment.py#0", "tests/unit/test_privacy_loss_attack.py#0",
+                 "printed-pdfs", "rerun-intro")
+
+
+def unknown_units(names=LONGEST_UNITS) -> list[str]:
+    """The names in ``names`` that cannot be a unit of :func:`unit_of_work` (a group that no longer exists, a
+    module moved): :data:`LONGEST_UNITS` would quietly stop ordering them, so collection fails on any."""
+    groups = {*SHARED_FIXTURES.values(), REGISTRY_UNIT}
+    return [name for name in names if name not in groups and not (
+        "#" in name and (ROOT / name.split("#")[0]).is_file() and name.rsplit("#", 1)[1] in ("0", "1", "2"))]
+
+
+def _visits_a_page_with_code(item) -> bool:
+    """Whether a test of a :data:`SPLIT_MODULES` module visits a page the build executes (a chapter, the
+    reproducibility report: the pages with outputs and figures, 5–40 s each in the browser, the others 2–10 s)."""
+    doc = getattr(item, "callspec", None) and item.callspec.params.get("doc")
+    if not isinstance(doc, str) or Path(item.path).name not in SPLIT_MODULES:
+        return False
+    md = ROOT / f"{doc}.md"
+    return (ROOT / f"{doc}.ipynb").is_file() or (md.is_file() and "```{code-cell}" in md.read_text())
+
+
+def run_order(stages: dict, unit: str, item) -> tuple[bool, int, bool]:
+    """Where ``item`` (of the unit ``unit``) goes in the run: its phase (does it need the built book, from
+    ``stages``: each unit's :func:`_stage`, the latest of its tests'), then its unit's place in
+    :data:`LONGEST_UNITS` (the others after them), then, of the browser's visits, those of pages with code."""
+    rank = LONGEST_UNITS.index(unit) if unit in LONGEST_UNITS else len(LONGEST_UNITS)
+    return stages[unit] > 0, rank, not _visits_a_page_with_code(item)
+
+
 def pytest_collection_modifyitems(session, config, items):
-    """The tests that need the built book run last, those that need the printed editions after them (each in
-    their collected order); a group of tests (:func:`unit_of_work`) runs when its last member can.  An xdist
-    worker writes each test's group to the session's folder, for the controller's scheduler (below)."""
+    """The tests that need the built book or the printed editions run last; a group of tests
+    (:func:`unit_of_work`) runs when its last member can; in each phase the longest units go first
+    (:func:`run_order`), the others in their collected order.  An xdist worker writes each test's group to the
+    session's folder, for the controller's scheduler (below)."""
     groups = {item.nodeid: unit_of_work(item) for item in items}
+    if unknown_units():
+        raise pytest.UsageError(f"LONGEST_UNITS in tests/conftest.py names no unit of work: {unknown_units()}")
     split = split_fixtures(items, groups)
     if split:
         raise pytest.UsageError("tests that share a fixture would run in different processes (add the fixture to "
@@ -155,7 +201,7 @@ def pytest_collection_modifyitems(session, config, items):
     for item in items:
         key = groups[item.nodeid] or item.nodeid
         stage[key] = max(stage.get(key, 0), _stage(item))
-    items.sort(key=lambda item: stage[groups[item.nodeid] or item.nodeid])  # stable
+    items.sort(key=lambda item: run_order(stage, groups[item.nodeid] or item.nodeid, item))  # stable
     if _is_worker(config):
         path = _session(config) / "groups.json"
         tmp = path.with_name(f"groups-{config.workerinput['workerid']}.json")
@@ -212,12 +258,15 @@ def _session(config=None) -> Path:
 
 _CONFIG: list = []  # the session's config, for the fixtures
 _SELECTED_FILES: set[Path] = set()  # the test files of the session's tests
+_MPMATH_PRECISION: list = []  # mpmath's working precision when collection ended (the test modules set it)
 
 
 def pytest_collection_finish(session):
     """Start the background job if the session's tests need the built book and no other worker has."""
     _CONFIG[:] = [session.config]
     _SELECTED_FILES.update(Path(item.path) for item in session.items)
+    if "mpmath" in sys.modules:
+        _MPMATH_PRECISION[:] = [sys.modules["mpmath"].mp.prec]
     if session.config.option.collectonly or _reuse_build():
         return
     if not any(_needs(item, "strict_build") for item in session.items):
@@ -337,26 +386,39 @@ def printed_result(edition: str) -> Path:
 def _printed_editions_script() -> str:
     """Write the student edition from the strict build's executed notebooks (``student_edition --executed``: the
     solutions cut, nothing executed again but the reproducibility report, whose code differs) and build it;
-    then, if Chromium is installed, print both editions (``python -m dpsemantics.book.pdf … --json``)."""
+    if Chromium is installed, print both editions (``python -m dpsemantics.book.pdf … --json``): the book's
+    edition, which needs only the strict build, is printed while the student edition is written and built,
+    the student edition when its build ends.  Succeeds when every step does."""
     from dpsemantics.book import pdf
 
     results = [printed_result("book"), printed_result("book-student")]
-    steps = [shlex.join(["rm", "-f", *map(str, results)]),
-             shlex.join([sys.executable, "-m", "dpsemantics.book.student_edition", str(STUDENT_SRC),
-                         "--executed", str(ROOT / "_build" / "jupyter_execute")]),
-             f"cd {shlex.quote(str(STUDENT_SRC))}",
-             shlex.join([_jupyter_book_exe(), "build", ".", "--keep-going"])]
-    if pdf.chromium() is not None:
-        printing = [sys.executable, "-m", "dpsemantics.book.pdf"]
-        steps += [shlex.join([*printing, str(ROOT / "_build" / "html"), str(PDF_OUT / "book.pdf"),
-                              "--json", str(results[0])]),
-                  shlex.join([*printing, str(STUDENT_SRC / "_build" / "html"), str(PDF_OUT / "book-student.pdf"),
-                              "--edition", STUDENT_EDITION, "--json", str(results[1])])]
-    return "(" + " && ".join(steps) + ")"
+    student = [shlex.join([sys.executable, "-m", "dpsemantics.book.student_edition", str(STUDENT_SRC),
+                           "--executed", str(ROOT / "_build" / "jupyter_execute")]),
+               f"cd {shlex.quote(str(STUDENT_SRC))}",
+               shlex.join([_jupyter_book_exe(), "build", ".", "--keep-going"])]
+    clear = shlex.join(["rm", "-f", *map(str, results)])
+    if pdf.chromium() is None:
+        return "(" + " && ".join([clear, *student]) + ")"
+    printing = [sys.executable, "-m", "dpsemantics.book.pdf"]
+    book = shlex.join([*printing, str(ROOT / "_build" / "html"), str(PDF_OUT / "book.pdf"), "--json", str(results[0])])
+    student.append(shlex.join([*printing, str(STUDENT_SRC / "_build" / "html"), str(PDF_OUT / "book-student.pdf"),
+                               "--edition", STUDENT_EDITION, "--json", str(results[1])]))
+    return (f"({clear} && {{ ({book}) & book=$!; ({' && '.join(student)}); student=$?; wait $book; book=$?; "
+            f'[ "$student" = 0 ] && [ "$book" = 0 ]; }})')
 
 
 def _job_started() -> bool:
     return (_session() / "claimed").exists()
+
+
+@pytest.fixture(autouse=True)
+def _mpmath_precision_as_collected():
+    """Every test starts at the mpmath precision that collection left (test modules set ``mp.dps`` when
+    imported), whatever the tests before it in the process set: the precision is one global per process, and
+    which tests run before which on a worker is the scheduler's choice (a reference at ``mp.dps = 30`` left by
+    test_report failed two of test_disclosure_directed's cases when they followed it)."""
+    if _MPMATH_PRECISION and "mpmath" in sys.modules:
+        sys.modules["mpmath"].mp.prec = _MPMATH_PRECISION[0]
 
 
 @pytest.fixture(scope="session")
