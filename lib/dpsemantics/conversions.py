@@ -402,8 +402,9 @@ def zcdp_delta(rho, eps, tight: bool = False):
     that mechanism is ρ-zCDP — see :func:`zcdp_gaussian_delta`.
 
     Rounded up (never below the exact δ of the formula): log δ is raised by its evaluation error
-    (``_tight_log_delta_upper``; 6 ulps of (ε − ρ)²/(4ρ) for the simple form), and e^{log δ} by exp's 4 ulps;
-    a δ below the float range is 5e-324, not 0.
+    (``_tight_log_delta_upper``; 6 ulps of (ε − ρ)²/(4ρ) for the simple form), and e^{log δ} rounded up
+    (``_rounding.exp_up``: a few ulps in the normal range, never below e^{log δ} under it); a δ below the float
+    range is 5e-324, not 0.
     """
     rho = check_positive(rho, "rho")
     eps = check_epsilon(eps, "eps")
@@ -420,10 +421,8 @@ def zcdp_delta(rho, eps, tight: bool = False):
         log_delta = np.empty(r.shape)
         for idx in np.ndindex(r.shape):
             log_delta[idx] = _tight_log_delta_scalar(float(r[idx]), float(e[idx]))
-    # log δ is an upper bound; exp within 4 ulps in the normal range (below it exp_no_underflow already rounds
-    # up); at most 1
-    delta = _rounding.exp_no_underflow(log_delta)
-    return _out(np.minimum(np.where(delta >= np.finfo(float).tiny, _rounding.up(delta, 4), delta), 1.0))
+    # log δ is an upper bound; its exponential rounded up at every magnitude (_rounding.exp_up); at most 1
+    return _out(np.minimum(_rounding.exp_up(log_delta), 1.0))
 
 
 def zcdp_gaussian_delta(rho, eps):

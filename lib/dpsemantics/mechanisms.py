@@ -410,10 +410,10 @@ def gaussian_delta(eps, sigma, sensitivity=1.0):
     two allowances, relative: twice that 1e-12 (``_GAUSSIAN_DELTA_ERROR``), and the rounding of r: ∂δ/∂r = φ(a)
     exactly (a = r/2 − ε/r; the two terms' derivatives combine through e^ε φ(b) = φ(a)), so an error |r − r*| ≤ u·r
     moves δ by at most u·κ·δ(1 + O(u·κ)) with κ = r·φ(a)/δ, allowed twice (1.1e-14 at ρ = 10⁴, ε = ρ; 1e-10 at
-    r = 10⁶, where the 1e-12 alone fell short).  The factor and the product are each rounded to nearest and stepped
-    one ulp up in the normal range (after np.exp's few ulps, covered by a further 8u).  Below the normal range
-    (δ < 2.2e-308) ``_rounding.exp_no_underflow`` applies each entry's own factor, so an exact δ below the smallest
-    float is returned as 5e-324, not 0 — also where log δ itself is below −1.8e308: δ > 0 at every finite ε
+    r = 10⁶, where the 1e-12 alone fell short).  e^{log δ}(1 + allowance) is then rounded up by
+    ``_rounding.exp_up``, each entry with its own allowance: a few ulps in the normal range (np.exp's error
+    included), and below it (δ < 2.2e-308) never below that value, so an exact δ below the smallest float is
+    returned as 5e-324, not 0 — also where log δ itself is below −1.8e308: δ > 0 at every finite ε
     (``tests/unit/test_underflow.py``).  At most 1.  :func:`gaussian_sigma`'s σ meets it: δ(σ) ≤ the δ asked for."""
     log_d = np.asarray(gaussian_log_delta(eps, sigma, sensitivity), dtype=float)
     eps, r = np.broadcast_arrays(np.asarray(eps, dtype=float), _gaussian_ratio(sigma, sensitivity))
@@ -427,15 +427,7 @@ def _gaussian_delta_upper_at(eps: np.ndarray, r: np.ndarray, log_d: np.ndarray) 
         log_kappa = np.log(r) - 0.5 * a * a - 0.5 * _LOG_2PI - log_d
         kappa = np.where(np.isfinite(log_kappa), np.exp(np.minimum(log_kappa, 700.0)), np.inf)
         rel = np.minimum(2.0 * _GAUSSIAN_DELTA_ERROR + 2.0 * _U * kappa, 1.0)
-        normal = np.exp(log_d)
-        out = np.nextafter(normal * np.nextafter(1.0 + rel + 8.0 * _U, np.inf), np.inf)  # rounded up twice
-        low = ~(normal >= np.finfo(float).tiny)
-        if np.any(low):  # each entry below the normal range with its own allowance (exp_no_underflow takes one)
-            out = np.array(out, dtype=float, ndmin=1)
-            flat_log, flat_rel = np.broadcast_to(log_d, out.shape), np.broadcast_to(rel, out.shape)
-            for idx in zip(*np.nonzero(np.broadcast_to(low, out.shape))):
-                out[idx] = _rounding.exp_no_underflow(float(flat_log[idx]), float(flat_rel[idx]))
-            out = out.reshape(np.shape(normal))
+        out = _rounding.exp_up(log_d, rel)  # e^{log δ}(1 + rel) rounded up, each entry with its own allowance
     return np.minimum(np.maximum(out, _rounding.SMALLEST_SUBNORMAL), 1.0)
 
 
@@ -449,10 +441,10 @@ def _sigma_log_margin(delta: np.ndarray) -> np.ndarray:
     check :func:`gaussian_delta` (σ) ≤ δ at the first try (derivation in :func:`gaussian_sigma`).
 
     4e (e = ``_GAUSSIAN_DELTA_ERROR`` = 1e-12, the evaluation error of log δ), plus 4u(8 + |log δ|) for the roundings
-    of log δ and of the subtraction (u·|log δ| each) and the few ulps of np.exp and of the allowance's product.
-    Below the normal range (δ < 2.2e-308) the bound is ``exp_no_underflow``'s: its value times (1 + 2⁻⁴⁰)(1 + 1e-13)
-    (another 2e-12 allowed), rounded to the subnormal grid (to nearest: ``ldexp``) and then one step s = 5e-324 up,
-    so it is at most δ when that value is below δ − s/2: the target is δ − s/2."""
+    of log δ and of the subtraction (u·|log δ| each) and ``_rounding.exp_up``'s step (at most 22u above the product).
+    Below the normal range (δ < 2.2e-308) the bound is ``exp_no_underflow``'s (which ``exp_up`` uses there): its
+    value times (1 + 2⁻⁴⁰)(1 + 1e-13) (another 2e-12 allowed), rounded to the subnormal grid (to nearest: ``ldexp``)
+    and then one step s = 5e-324 up, so it is at most δ when that value is below δ − s/2: the target is δ − s/2."""
     tiny = float(np.finfo(float).tiny)
     sub = delta < tiny
     with np.errstate(divide="ignore", invalid="ignore"):

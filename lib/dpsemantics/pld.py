@@ -45,7 +45,7 @@ import numpy as np
 from scipy.signal import fftconvolve, lfilter
 from scipy.special import expit, log_ndtr
 
-from . import _rounding
+from . import _rounding, mechanisms
 from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import as_float, check_delta, check_epsilon, check_positive, check_positive_int
 
@@ -542,8 +542,8 @@ class PrivacyLossDistribution:
         side); default h = √(2μ)/2000."""
         sigma = float(check_positive(sigma, "sigma", scalar=True))
         sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
+        r = float(mechanisms._gaussian_ratio(sigma, sensitivity))  # Δ/σ, the one ratio the Gaussian profile uses
         with np.errstate(over="ignore", under="ignore"):
-            r = sensitivity / sigma
             mu = 0.5 * r * r
         if not (0.0 < mu < 1e12):
             raise ValueError("sigma must give 0 < (sensitivity/sigma)**2/2 < 1e12 "

@@ -184,3 +184,24 @@ def test_laplace_composition_bracket_contains_the_contour_reference():
     low, high = PLD.laplace(0.1, h=1e-3).self_compose(1000).delta_bounds(eps)
     assert low <= exact <= high <= exact * (1 + 1e-4)
     assert low >= exact * (1 - 1e-3)
+
+
+@pytest.mark.parametrize("sigma, sensitivity", [(5e-324, 1.0), (1.7e308, 1.0), (1.0, 1.7e308), (1e-300, 1.0),
+                                                (1e-6 / 1.5, 1.0), (1e160, 1e-160)])
+def test_gaussian_at_sigma_extremes_is_a_clear_error_naming_sigma(sigma, sensitivity):
+    """Δ/σ is formed by the Gaussian profile's one ratio (``mechanisms._gaussian_ratio``): where it overflows,
+    underflows, or gives μ = (Δ/σ)²/2 ≥ 1e12, a one-line ValueError naming sigma, not a ZeroDivisionError or NaN."""
+    with pytest.raises(ValueError, match="sigma"):
+        PLD.gaussian(sigma, sensitivity)
+
+
+@pytest.mark.parametrize("sigma, sensitivity, eps", [(1e-6 * 1.0001, 1.0, 1e11), (1e5, 1.0, 1e-6),
+                                                     (3e150, 3e150, 0.3), (2e-150, 1e-150, 1.0)])
+def test_gaussian_at_sigma_extremes_brackets_the_closed_form(sigma, sensitivity, eps):
+    """Just inside the limits (μ near 1e12, μ = 5e-11, and Δ, σ near the ends of the float range with a moderate
+    ratio) the bracket contains Balle & Wang's closed form at σ/Δ."""
+    with mp.workdps(60):
+        exact = gaussian_delta(eps, mp.mpf(sigma) / mp.mpf(sensitivity))
+    low, high = PLD.gaussian(sigma, sensitivity).delta_bounds(eps)
+    assert low <= exact <= high
+    assert high <= exact * 1.01 + 1e-12
