@@ -415,29 +415,37 @@ def _gaussian_log_delta_array(eps: np.ndarray, r: np.ndarray) -> np.ndarray:
         a = r / 2 - ratio
         b = -r / 2 - ratio
         out[ok & (a <= 0) & (0.5 * a * a > 1e300)] = -np.inf
-        # bulk (a > 0): δ = Φ(a) − ½e^{−a²/2} erfcx(−b/√2)
-        first = ndtr(a)
-        d = first - 0.5 * np.exp(-0.5 * a * a) * erfcx(-b / _SQRT2)
-        cond = np.where(d > 0, first / d, np.inf)
-        bulk = ok & (a > 0) & (cond <= 1e3)
-        out[bulk] = np.log(d[bulk])
-        corner = ok & (a > 0) & (cond > 1e3)  # where Φ(a) − e^ε Φ(b) cancels
-        if np.any(corner):
-            out[corner] = _log_delta_bulk_cancelling(eps[corner], a[corner], b[corner])
-        # tail (a ≤ 0, u < 30): δ = ½e^{−a²/2}(erfcx(u) − erfcx(v))
-        u, v = -a / _SQRT2, -b / _SQRT2
-        eu, ev = erfcx(u), erfcx(v)
-        diff = eu - ev
-        tail = ok & (a <= 0) & (u < 30.0) & (0.5 * a * a <= 1e300) & (np.where(diff > 0, eu / diff, np.inf) <= 1e3)
-        out[tail] = (-0.5 * a * a + math.log(0.5) + np.log(diff))[tail]
-        # far tail (u ≥ 30): the asymptotic series differenced term by term (_log_erfcx_differences)
-        far = ok & (a <= 0) & (u >= 30.0) & (0.5 * a * a <= 1e300)
-        if np.any(far):
-            out[far] = -0.5 * a[far] ** 2 + math.log(0.5) + _log_erfcx_differences(u[far], r[far] / _SQRT2)
-        # the tail where erfcx(u) − erfcx(v) cancels (u < 30, h = v − u ≪ u): differenced without cancellation
-        near = ok & (a <= 0) & (u < 30.0) & ~tail & (0.5 * a * a <= 1e300)
-        if np.any(near):
-            out[near] = -0.5 * a[near] ** 2 + math.log(0.5) + _log_erfcx_differences(u[near], r[near] / _SQRT2)
+        # bulk (a > 0): δ = Φ(a) − ½e^{−a²/2} erfcx(−b/√2); each branch is evaluated on its own entries only
+        at = np.flatnonzero(ok & (a > 0))
+        if at.size:
+            ab, bb = a[at], b[at]
+            first = ndtr(ab)
+            d = first - 0.5 * np.exp(-0.5 * ab * ab) * erfcx(-bb / _SQRT2)
+            bulk = np.where(d > 0, first / d, np.inf) <= 1e3
+            out[at[bulk]] = np.log(d[bulk])
+            corner = ~bulk  # where Φ(a) − e^ε Φ(b) cancels
+            if np.any(corner):
+                out[at[corner]] = _log_delta_bulk_cancelling(eps[at[corner]], ab[corner], bb[corner])
+        at = np.flatnonzero(ok & (a <= 0) & (0.5 * a * a <= 1e300))
+        if at.size:
+            at_a, at_r = a[at], r[at]
+            head = -0.5 * at_a * at_a + math.log(0.5)
+            u = -at_a / _SQRT2
+            # far tail (u ≥ 30): the asymptotic series differenced term by term (_log_erfcx_differences)
+            far = u >= 30.0
+            if np.any(far):
+                out[at[far]] = head[far] + _log_erfcx_differences(u[far], at_r[far] / _SQRT2)
+            # tail (u < 30): δ = ½e^{−a²/2}(erfcx(u) − erfcx(v)) where that difference does not cancel
+            inner = np.flatnonzero(~far)
+            ui = u[inner]
+            eu, ev = erfcx(ui), erfcx(-b[at[inner]] / _SQRT2)
+            diff = eu - ev
+            tail = np.where(diff > 0, eu / diff, np.inf) <= 1e3
+            out[at[inner[tail]]] = head[inner[tail]] + np.log(diff[tail])
+            # where it cancels (h = v − u ≪ u): differenced without cancellation
+            near = inner[~tail]
+            if near.size:
+                out[at[near]] = head[near] + _log_erfcx_differences(u[near], at_r[near] / _SQRT2)
     rest = np.isnan(out)  # the mpmath corner (and NaN input, which the callers refuse before)
     for idx in zip(*np.nonzero(rest)):
         out[idx] = _gaussian_log_delta_scalar(float(eps[idx]), float(r[idx]))
