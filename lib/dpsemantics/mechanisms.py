@@ -624,36 +624,36 @@ def _gaussian_log_ratios(eps: np.ndarray, log_target: np.ndarray, delta: np.ndar
         # check cover) and a point counts as safe only when η/2 below it; it is
         # accepted when the step left is below 1e-13 or what noise of 4η would move; after 12 steps an entry bisects
         eta = 1e-13 + 8.0 * _U * np.abs(log_target)
-        todo = np.arange(n)
+        # the entries still moving, compacted as they finish: their x, ε, target, η, bracket and whether f(lo) was seen
+        idx, xt, e, lt, e_t, lo_t, hi_t, seen = np.arange(n), x, eps, log_target, eta, lo, hi, lo_seen
         for step in range(200):
-            xt = x[todo]
             r = np.exp(xt)
-            log_d = _gaussian_log_deltas(eps[todo], r)
-            f = log_d - log_target[todo]
-            e_t = eta[todo]
+            log_d = _gaussian_log_deltas(e, r)
+            f = log_d - lt
             safe = f <= -0.5 * e_t
-            lo[todo[safe]] = xt[safe]
-            lo_seen[todo[safe]] = True
-            hi[todo[~safe]] = xt[~safe]
-            a = r / 2 - eps[todo] / r
+            lo_t, hi_t, seen = np.where(safe, xt, lo_t), np.where(safe, hi_t, xt), seen | safe
+            ratio = e / r
+            a = r / 2 - ratio
             g = np.exp(xt - 0.5 * a * a - 0.5 * _LOG_2PI - log_d)  # f′ = r φ(a)/δ
-            g2 = g * (1.0 - a * (r / 2 + eps[todo] / r) - g)  # f″ = f′ (d log(rφ(a))/dx − f′)
+            g2 = g * (1.0 - a * (r / 2 + ratio) - g)  # f″ = f′ (d log(rφ(a))/dx − f′)
             newton = (f + e_t) / g
             halley = xt - newton / (1.0 - 0.5 * newton * g2 / g)
             halley = np.where(np.isfinite(halley), halley, xt - newton)
             noise_step = 4.0 * e_t / g
-            lo_t, hi_t = lo[todo], hi[todo]
             tol = np.maximum(_NEWTON_TOL, 8.0 * np.spacing(np.abs(xt)))
             # above the target with a step too small to move x (steep δ: κ ~ 1e4 at ε = 1e6): step down by 2·tol
             # rather than bisect towards the far initial lo (which accepted r = e^{−180} for r = e^{7.2})
             halley = np.where(~safe & ~(halley < xt - tol), xt - 2.0 * tol, halley)
             done = (safe & (np.abs(halley - xt) <= np.maximum(tol, noise_step))) | ((hi_t - lo_t) <= tol)
-            answer[todo[done]] = lo_t[done]
+            answer[idx[done]] = lo_t[done]
+            lo_seen[idx[done]] = seen[done]
             inside = np.isfinite(halley) & (halley > lo_t) & (halley < hi_t) & (step < 12)
-            x[todo] = np.where(inside, halley, 0.5 * (lo_t + hi_t))
-            todo = todo[~done]
-            if todo.size == 0:
+            xt = np.where(inside, halley, 0.5 * (lo_t + hi_t))
+            if np.all(done):
                 break
+            if np.any(done):
+                keep = ~done
+                idx, xt, e, lt, e_t, lo_t, hi_t, seen = (v[keep] for v in (idx, xt, e, lt, e_t, lo_t, hi_t, seen))
     missing = np.flatnonzero(~lo_seen | np.isnan(answer))
     if missing.size:  # the bracket closed on the initial lo: the smallest representable r must be checked
         r_min = np.exp(np.full(missing.size, _LOG_R_MIN))
