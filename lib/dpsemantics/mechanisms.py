@@ -400,7 +400,7 @@ def _gaussian_log_delta_array(eps: np.ndarray, r: np.ndarray) -> np.ndarray:
     grids) by the scalar routine.  10⁶ elements in well under a second."""
     eps, r = np.broadcast_arrays(eps, r)
     shape = eps.shape
-    eps, r = np.atleast_1d(eps), np.atleast_1d(r)
+    eps, r = np.ravel(eps), np.ravel(r)  # (1-d: the branches index their own entries)
     out = np.full(eps.shape, np.nan)
     with np.errstate(all="ignore"):
         positive = (r > 0) & np.isfinite(r)

@@ -286,7 +286,7 @@ class _Lattice:
         above = i < n
         z_ext, p_ext = np.append(z, 0.0), np.append(p, 0.0)  # index n: no point (ε above the lattice)
         first, before = z_ext[i], np.maximum(i - 1, 0)
-        with np.errstate(invalid="ignore"):  # ε = +∞: no point above it, C = 0
+        with np.errstate(invalid="ignore", over="ignore"):  # ε above the lattice (or +∞): no point above it, C = 0
             near = np.where(above, -np.expm1(eps - first), 0.0)
             placement = 2 * _U * ((np.abs(first) + np.abs(eps)) * c[i]
                                   + np.where(i > 0, (np.abs(z_ext[before]) + np.abs(eps)) * p_ext[before], 0.0))
