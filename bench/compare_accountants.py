@@ -25,14 +25,20 @@ Three quantities, each row timed in this one process (median of ``--repeats`` ca
    Thm 8, in mpmath).  Each error column says its direction: "+" above the truth (safe for a δ), "−" below.
 5. **optimal_epsilon's time up to k = 10⁹** (no peer: the PLD cannot reach k = 10⁹ at ε₀-exact resolution in
    reasonable time); the row checks that time grows with k.
-6. **Every calibration that broadcasts, over 10⁶ inputs** (seeded random arrays over the ranges a user meets):
+6. **Every composition calibration that broadcasts, over 10⁶ inputs** (seeded random arrays over the ranges a user
+   meets; the other calibrations are section 7):
    wall-clock and CPU seconds of one call (no peer).  ``optimal_epsilon`` and ``optimal_delta``: one mechanism with
    10⁶ values of δ or ε; 10⁶ distinct mechanisms of k = 10, 100 and 1000 (one column each of a 2-D table that holds
    each column's window of terms: optimal_delta at ε from 0.01 to 5, where δ is near 1 and the window the whole
    bulk, and at the ε of a δ from 1e-12 to 1e-2, where the window is the tail); and 10³ distinct mechanisms of
    k = 10⁴ (one profile each, about a millisecond).
+7. **Every other calibration or conversion, over 10⁶ hostile inputs** (``bench/calibration_timing.py``): each
+   public function of ``mechanisms``, ``conversions``, ``disclosure`` and ``pld`` that returns an ε, δ, σ, ρ or a
+   posterior bound and broadcasts, one call on seeded arrays that mix every magnitude a caller may pass (ε from
+   10⁻¹² to 630, δ from 10⁻³⁰⁰ to 1 − 10⁻¹², …), CPU and wall-clock seconds; the scalar-only ones (``releases``)
+   as 10³ calls in a loop.
 
-``--sections 2,3,6`` reruns only those sections and keeps the others from the existing ``--out`` file
+``--sections 2,3,7`` reruns only those sections and keeps the others from the existing ``--out`` file
 (``--only-pld`` is ``--sections 4,5``).
 
 Run through ``make bench`` (peers in their own virtual environment, bench/requirements.txt); writes
@@ -61,6 +67,7 @@ from dpsemantics import composition, conversions, mechanisms
 from dpsemantics.pld import PrivacyLossDistribution
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import calibration_timing  # noqa: E402  (section 7)
 from laplace_reference import laplace_delta  # noqa: E402  (mpmath only: independent of both engines)
 
 mpmath.mp.dps = 50
@@ -79,11 +86,11 @@ def timed(fn, repeats: int):
 
 _SECTION_OF = {"composition ε": 1, "zCDP → ε (tight)": 2, "Gaussian σ": 3, "Laplace composition δ": 4,
                "Laplace composition δ at equal accuracy": 4, "Gaussian composition δ": 4, "optimal_epsilon time": 5,
-               "calibration over many inputs": 6}
+               "calibration over many inputs": 6, calibration_timing.QUANTITY: 7}
 
 
 def _section(r) -> int:
-    """The section (1–6 of the module docstring) a row belongs to."""
+    """The section (1–7 of the module docstring) a row belongs to."""
     return _SECTION_OF[r["quantity"]]
 
 
@@ -327,16 +334,13 @@ def optimal_epsilon_timing(repeats):
 
 
 def broadcast_timing():
-    """Section 6: one call of each broadcasting calibration on seeded random arrays (10⁶ entries unless said)."""
-    from dpsemantics import disclosure
-
+    """Section 6: one call of each broadcasting composition calibration on seeded random arrays (10⁶ entries unless
+    said); the other calibrations are section 7 (``calibration_timing``)."""
     rng = np.random.default_rng(2026)
     n = 10**6
     eps = rng.uniform(0.01, 5.0, n)
     delta = 10.0 ** rng.uniform(-12, -2, n)
-    rho = 10.0 ** rng.uniform(-4, 0, n)
-    sigma = rng.uniform(0.5, 10.0, n)
-    delta_prime = np.minimum(delta * 10.0 ** rng.uniform(0.1, 3, n), 1.0)
+    rng.uniform(size=3 * n)  # the draws of the rows now in section 7 (ρ, σ, δ′): the inputs below stay the same
     few = 10**3  # distinct mechanisms of large k: the cost is per mechanism
     eps0_few, delta_few = rng.uniform(0.001, 1.0, few), 10.0 ** rng.uniform(-12, -2, few)
     eps0_many = rng.uniform(0.001, 2.0, n)  # distinct mechanisms of k ≤ 1000: one column each of a 2-D table
@@ -366,23 +370,6 @@ def broadcast_timing():
          few, lambda: composition.optimal_delta(eps[:few], eps0_few, 10**4)),
         ("composition.advanced_epsilon", "ε₀ and slack δ arrays, k = 100", n,
          lambda: composition.advanced_epsilon(eps / 10, 100, delta)),
-        ("conversions.zcdp_epsilon", "ρ and δ arrays (Theorem 2.7)", n, lambda: conversions.zcdp_epsilon(rho, delta)),
-        ("conversions.zcdp_epsilon", "ρ and δ arrays, tight conversion", n,
-         lambda: conversions.zcdp_epsilon(rho, delta, tight=True)),
-        ("conversions.zcdp_delta", "ρ and ε arrays, tight conversion", n,
-         lambda: conversions.zcdp_delta(rho, eps, tight=True)),
-        ("conversions.zcdp_gaussian_delta", "ρ and ε arrays", n, lambda: conversions.zcdp_gaussian_delta(rho, eps)),
-        ("conversions.pdp_epsilon", "ε, δ, δ′ arrays", n, lambda: conversions.pdp_epsilon(eps, delta, delta_prime)),
-        ("conversions.pdp_delta", "ε, δ, ε′ arrays", n, lambda: conversions.pdp_delta(eps, delta, eps + 1.0)),
-        ("mechanisms.gaussian_delta", "ε and σ arrays", n, lambda: mechanisms.gaussian_delta(eps, sigma)),
-        ("mechanisms.gaussian_sigma", "ε and δ arrays", n, lambda: mechanisms.gaussian_sigma(eps, delta)),
-        ("mechanisms.laplace_delta", "ε and ε_mech arrays", n, lambda: mechanisms.laplace_delta(eps, eps + 0.5)),
-        ("disclosure.dp_epsilon_for_pdp", "ε′, δ, δ′ arrays", n,
-         lambda: disclosure.dp_epsilon_for_pdp(eps + 1.0, delta, np.minimum(delta * 1e3, 1.0))),
-        ("disclosure.epsilon_for_ratio", "ratio, δ, δ′ arrays", n,
-         lambda: disclosure.epsilon_for_ratio(np.exp(eps + 1.0), delta, np.minimum(delta * 1e3, 1.0))),
-        ("disclosure.epsilon_for_posterior", "posterior, δ, δ′ arrays (prior 0.1)", n,
-         lambda: disclosure.epsilon_for_posterior(0.1, np.full(n, 0.5), delta, np.minimum(delta * 1e3, 1.0))),
     ]
     rows = []
     for name, setting, inputs, fn in cases:
@@ -421,7 +408,7 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="k up to 1000 only")
     parser.add_argument("--only-pld", action="store_true", help="only the Laplace/Gaussian composition rows and "
                         "optimal_epsilon's timing (sections 4 and 5), merged into an existing --out file")
-    parser.add_argument("--sections", default="1,2,3,4,5,6", help="the sections to run (comma-separated); the "
+    parser.add_argument("--sections", default="1,2,3,4,5,6,7", help="the sections to run (comma-separated); the "
                         "other sections' rows are kept from an existing --out file")
     args = parser.parse_args(argv)
     sections = {4, 5} if args.only_pld else {int(v) for v in args.sections.split(",")}
@@ -430,9 +417,11 @@ def main(argv=None) -> int:
     ks = [10, 100, 1000] if args.quick else [10, 100, 1000, 10_000, 100_000]
     e0, rows = args.eps0, []
     print("peers:", ", ".join(f"{k} {v or 'missing'}" for k, v in avail.items()))
-    if sections != {1, 2, 3, 4, 5, 6}:  # keep the other sections of the last run
-        kept = json.loads(Path(args.out).read_text())["rows"]
-        rows = [r for r in kept if _section(r) not in sections]
+    if sections != {1, 2, 3, 4, 5, 6, 7}:  # keep the other sections of the last run
+        last = json.loads(Path(args.out).read_text())
+        rows = [r for r in last["rows"] if _section(r) not in sections]
+        if sections.isdisjoint({1, 2, 3, 4}):  # no peer was run: the peers named are those of the kept rows
+            avail = last["meta"]["peers"]
     for delta0 in (0.0, 1e-8) if 1 in sections else ():
         for k in ks:
             delta = k * delta0 + SLACK
@@ -476,6 +465,8 @@ def main(argv=None) -> int:
         rows += optimal_epsilon_timing(1 if args.quick else 3)
     if 6 in sections:
         rows += broadcast_timing()
+    if 7 in sections:
+        rows += calibration_timing.rows()
     rows.sort(key=_section)  # the sections in order, whichever were rerun
 
     head = (f"{'quantity':<18} {'peer':<15} {'setting':<32} {'params':<34} {'our rel err':>11} {'peer rel err':>12} "

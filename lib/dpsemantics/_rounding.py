@@ -9,7 +9,9 @@ search loop: the error bound is part of the formula's analysis, written beside e
 ``up(x, ulps)`` and ``down(x, ulps)`` broadcast; 0, ±inf and NaN are returned unchanged (a result that
 is exactly 0 or infinite is exact, and NaN is refused before it gets here).  ``exp_no_underflow(log_x, rel)``
 exponentiates a log-space bound without rounding it down below the normal range (where ``np.exp`` keeps only
-absolute accuracy and returns 0 below 2.5e-324); ``mul_away(a, b)`` is a product rounded away from 0.
+absolute accuracy and returns 0 below 2.5e-324); ``exp_up(log_x, rel)`` is e^{log_x}·(1 + rel) rounded up at every
+magnitude, in the normal range as well as below it (the last step of a δ computed in logs); ``mul_away(a, b)`` is a
+product rounded away from 0.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 
 import math
 
-__all__ = ["up", "down", "exp_no_underflow", "mul_away", "SMALLEST_SUBNORMAL", "UNIT_ROUNDOFF"]
+__all__ = ["up", "down", "exp_no_underflow", "exp_up", "mul_away", "SMALLEST_SUBNORMAL", "UNIT_ROUNDOFF"]
 
 UNIT_ROUNDOFF = float(np.finfo(float).eps) / 2  # u = 2⁻⁵³: a correctly rounded operation errs by at most u relative
 _TINY = float(np.finfo(float).tiny)  # the smallest normal float, 2.2e-308
@@ -53,8 +55,9 @@ def exp_no_underflow(log_x, rel: float = 0.0):
     """exp(log_x) for a log-space bound ``log_x``: ``np.exp(log_x)`` where that is a normal float (relative error
     below a few ulps, which the caller's own relative allowance covers), and below the normal range a float
     **never below** exp(log_x)·(1 + rel) — the smallest subnormal 5e-324, not 0, when that is below it.
-    ``rel`` is the caller's relative allowance (its error bound on e^{log_x}), which a multiplication after the
-    fact could not apply to a subnormal.  Broadcasts; −inf gives 0, NaN stays NaN.
+    ``rel`` is the caller's relative allowance (its error bound on e^{log_x}, a number or an array that broadcasts
+    against ``log_x``), which a multiplication after the fact could not apply to a subnormal.  Broadcasts; −inf
+    gives 0, NaN stays NaN.  :func:`exp_up` adds the outward step in the normal range too.
 
     Below 2.2e-308 ``np.exp`` rounds to the subnormal grid (absolute accuracy only: 6 subnormal ulps low at
     2e-317).  So it is exponentiated in the normal range instead, y = fl(log_x + fl(64 ln 2)), and scaled back by
@@ -67,9 +70,48 @@ def exp_no_underflow(log_x, rel: float = 0.0):
         out = np.exp(log_x)
         low = (out < _TINY) & (log_x > -np.inf)
         if np.any(low):
-            y = np.where(low, log_x + _SHIFT, 0.0)
-            scaled = np.ldexp(np.exp(y) * ((1.0 + float(rel)) * (1.0 + 2.0**-40)), -64)
-            out = np.where(low, np.nextafter(scaled, np.inf), out)
+            out = np.where(low, _exp_below_normal(np.where(low, log_x, 0.0), rel), out)
+    return float(out) if out.ndim == 0 else out
+
+
+def _exp_below_normal(log_x: np.ndarray, rel) -> np.ndarray:
+    """:func:`exp_no_underflow`'s value for entries whose e^{log_x} is below the normal range (its docstring)."""
+    with np.errstate(under="ignore", over="ignore"):
+        scaled = np.ldexp(np.exp(log_x + _SHIFT) * ((1.0 + np.asarray(rel, dtype=float)) * (1.0 + 2.0**-40)), -64)
+    return np.nextafter(scaled, np.inf)
+
+
+#: np.exp's relative error in the normal range: within 4 ulps (1 in glibc; NumPy's SIMD kernels allow up to 4), and
+#: one ulp of a normal float x is at most 2u·x
+_EXP_REL_ERROR = 8.0 * UNIT_ROUNDOFF
+
+
+def exp_up(log_x, rel=0.0):
+    """A float **never below** e^{log_x}·(1 + rel), for every entry: the exponential of a log-space upper bound with
+    the caller's relative allowance ``rel`` ≥ 0 (its error bound on e^{log_x}; a number or an array that broadcasts
+    against ``log_x``), rounded up at every magnitude.  Vectorised (no loop over entries); −inf gives exactly 0,
+    +inf (and any value beyond the largest float) +inf, NaN stays NaN.
+
+    In the normal range (E = fl(e^{log_x}) ≥ 2.2e-308): E ≥ e^{log_x}(1 − 8u) (``np.exp`` within 4 ulps, u = 2⁻⁵³),
+    the factor F = fl(fl(1 + rel)·(1 + 10u)) stepped one ulp up, and the result fl(E·F) stepped one ulp up.  Each
+    rounding to nearest loses at most u relative and each ``nextafter`` toward +∞ gains at least u (one ulp of a
+    normal float x is more than u·x), so the result is at least
+    e^{log_x}(1 + rel)·(1 − 8u)(1 − u)³(1 + u)²(1 + 10u) ≥ e^{log_x}(1 + rel)(1 + u − 100u²) > e^{log_x}(1 + rel),
+    and at most about (1 + rel)(1 + 22u) above it (a few ulps, 2.4e-15 relative).
+    Below it: :func:`exp_no_underflow` with the same ``rel`` (exponentiated at e^{log_x + 64 ln 2}, where it is
+    normal, with a further 2⁻⁴⁰ relative, scaled back by 2⁻⁶⁴ and stepped one subnormal up), so a positive bound too
+    small for a float is 5e-324, not 0.
+    ``conversions.zcdp_delta`` and ``mechanisms.gaussian_delta`` end with it."""
+    log_x = np.asarray(log_x, dtype=float)
+    rel = np.asarray(rel, dtype=float)
+    with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+        e = np.exp(log_x)
+        factor = np.nextafter((1.0 + rel) * (1.0 + 10.0 * UNIT_ROUNDOFF), np.inf)
+        out = np.nextafter(e * factor, np.inf)
+        low = e < _TINY
+        if np.any(low):
+            below = _exp_below_normal(np.where(low, log_x, 0.0), np.where(low, rel, 0.0))
+            out = np.where(low, np.where(log_x == -np.inf, 0.0, below), out)
     return float(out) if out.ndim == 0 else out
 
 

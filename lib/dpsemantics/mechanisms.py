@@ -25,7 +25,7 @@ from typing import Callable, Hashable, Sequence
 
 import mpmath
 import numpy as np
-from scipy.special import erfcx, expit, ndtr, ndtri
+from scipy.special import erf, erfcx, expit, ndtr, ndtri
 
 from . import _rounding
 from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
@@ -259,9 +259,11 @@ def _log_erfcx_differences(u: np.ndarray, h: np.ndarray) -> np.ndarray:
     """log(erfcx(u) − erfcx(u + h)) for u ≥ 0 and h > 0 where the difference cancels, for arrays.
 
     u ≥ 6: the asymptotic series (1/(x√π)) Σ_m c_m x^{−2m}, c_m = (−1)^m (2m − 1)!!/2^m, differenced term by term
-    through u^{−n} − v^{−n} = u^{−n}·(−expm1(n·log(u/v))), log(u/v) = log1p(−h/v) (no cancellation: each
-    difference is formed from h), kept relative to the first term, h/(uv), which stays in logs (no underflow
-    at u ~ 1e150); 36 terms below u = 30 (the remainder is below e^{−36} of the sum), 8 above (below 1e-20).
+    through u^{−n} − v^{−n} = u^{−n}(1 − ρⁿ) = u^{−n}·(h/v)·G_n with ρ = u/v and G_n = 1 + ρ + … + ρ^{n−1} (no
+    cancellation: each difference is formed from h, and G_n is a sum of positive terms, built by the recurrence
+    G_{n+2} = G_n + ρⁿ(1 + ρ) with a relative error below 2n·u, and u^{−2m} as a running product), kept relative
+    to the first term, h/(uv), which stays in logs (no underflow at u ~ 1e150); 36 terms below u = 30 (the
+    remainder is below e^{−36} of the sum), 8 above (below 1e-20).  No transcendental function inside the sum.
     u < 6: the Taylor series in h, −Σ_{n≥1} y⁽ⁿ⁾(u)hⁿ/n!, with y = erfcx, y′ = 2uy − 2/√π and
     y⁽ⁿ⁺¹⁾ = 2u y⁽ⁿ⁾ + 2n y⁽ⁿ⁻¹⁾ (differentiating y′ = 2uy − 2/√π), 14 terms; this route is taken only where the
     difference cancels (it is below 10⁻³ of erfcx(u)), so h·|y′/y| < 10⁻³ and the terms fall by more than 10²
@@ -273,13 +275,17 @@ def _log_erfcx_differences(u: np.ndarray, h: np.ndarray) -> np.ndarray:
             continue
         ub, hb = u[part], h[part]
         vb = ub + hb
-        log_ratio = np.log1p(-hb / vb)  # log(u/v), from h
-        first = -np.expm1(log_ratio)  # h/v
+        rho = ub / vb  # u/v in (0, 1]
+        rho2, one_plus = rho * rho, 1.0 + rho
+        with np.errstate(over="ignore"):
+            inverse_square = 1.0 / (ub * ub)  # 0 beyond u = 1e154, where every correction is below an ulp
+        grow, rho_power, power = np.ones(ub.shape), rho, np.ones(ub.shape)  # G_1, ρ¹, u⁰
         rest = np.zeros(ub.shape)
         for m in range(1, terms):
-            n = 2 * m + 1
-            grow = np.where(first > 0, -np.expm1(n * log_ratio) / np.where(first > 0, first, 1.0), n)
-            rest += _ERFCX_ASYMPTOTIC[m] * ub ** (-2 * m) * grow
+            grow = grow + rho_power * one_plus  # G_{2m+1} = G_{2m−1} + ρ^{2m−1}(1 + ρ)
+            rho_power = rho_power * rho2
+            power = power * inverse_square  # u^{−2m}
+            rest += _ERFCX_ASYMPTOTIC[m] * power * grow
         out[part] = np.log(hb) - np.log(vb) - np.log(ub) + np.log1p(rest) - 0.5 * math.log(math.pi)
     small = ~big
     if np.any(small):
@@ -296,8 +302,30 @@ def _log_erfcx_differences(u: np.ndarray, h: np.ndarray) -> np.ndarray:
     return out
 
 
+def _log_delta_at_zero(r: np.ndarray) -> np.ndarray:
+    """log δ(0; r) = log(Φ(r/2) − Φ(−r/2)) = log erf(r/(2√2)) for finite r > 0 (Balle & Wang 2018, Theorem 8 at
+    ε = 0); below r = 1e-300, erf(x) = 2x/√π to far below an ulp, so log δ = log r − ½ log 2π."""
+    tiny = r <= 1e-300
+    with np.errstate(divide="ignore"):
+        return np.where(tiny, np.log(np.where(tiny, r, 1.0)) - 0.5 * math.log(2 * math.pi),
+                        np.log(erf(np.where(tiny, 1.0, r) / (2 * _SQRT2))))
+
+
+def _log_delta_bulk_cancelling(eps: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """log δ in the bulk (a > 0 > b) where Φ(a) − e^ε Φ(b) cancels, for arrays: there ε < r²/2 with r = a − b small,
+    and δ = (Φ(a) − Φ(b)) − expm1(ε)·Φ(b) (the same quantity), with Φ(a) − Φ(b) = ½(erf(a/√2) + erf(−b/√2)) a sum of
+    two positive terms (each erf within a few ulps; a, b within an ulp of r/2 absolutely, which moves erf(a/√2) by
+    u·r/√(2π), a few u relative to Φ(a) − Φ(b) ≥ r·φ(r)), and expm1(ε)Φ(b) ≤ r²/4, at most r/1.6 of the first term:
+    no cancellation once r < 1e-2, which the bulk's cancellation test (Φ(a) above 10³ δ) implies (δ ≥ 0.35·r there).
+    An entry where the difference is not at least half its first term is NaN (the caller's mpmath route)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        first = 0.5 * (erf(a / _SQRT2) + erf(-b / _SQRT2))
+        d = first - np.expm1(eps) * ndtr(b)
+        return np.where(d >= 0.5 * first, np.log(d), np.nan)
+
+
 def _gaussian_log_delta_mp(eps: float, r: float, digits: float) -> float:
-    """log δ in mpmath at enough digits for the cancellation at hand (rare: tiny ε and tiny Δ/σ)."""
+    """log δ in mpmath at enough digits for the cancellation at hand (the last resort: not met on the tests' grids)."""
     digits = min(digits, 600.0) if math.isfinite(digits) else 600.0
     with mpmath.workdps(int(30 + max(0.0, digits))):
         e, rr = mpmath.mpf(eps), mpmath.mpf(r)
@@ -312,15 +340,18 @@ def _gaussian_log_delta_scalar(eps: float, r: float) -> float:
     Balle & Wang (2018), Theorem 8: δ = Φ(a) − e^ε Φ(b), a = r/2 − ε/r, b = −r/2 − ε/r.  Because
     b² − a² = 2ε, e^ε Φ(b) = ½ e^{−a²/2} erfcx(−b/√2): no e^ε is ever formed, and in the tail (a ≤ 0)
     δ = ½ e^{−a²/2} (erfcx(−a/√2) − erfcx(−b/√2)), whose logarithm never underflows.  Where the
-    difference cancels (v − u ≪ u) it is summed as a series in h = v − u (:func:`_log_erfcx_differences`); the
-    remaining ill-conditioned corner (ε < r²/2 with r < 1e-4) goes to mpmath.
+    difference cancels (v − u ≪ u) it is summed as a series in h = v − u (:func:`_log_erfcx_differences`); where
+    Φ(a) − e^ε Φ(b) cancels in the bulk (ε < r²/2 with r small) it is rewritten without the cancellation
+    (:func:`_log_delta_bulk_cancelling`); mpmath remains for what neither form covers (not met on the tests' grids).
+    ε = 0 is :func:`_log_delta_at_zero`.  The array routine :func:`_gaussian_log_delta_array` takes the same
+    branches by the same tests, through the same array helpers, so it gives the same values.
     """
     if r == math.inf:
         return 0.0  # disjoint outputs: δ = 1 at every finite ε
     if r == 0.0:
         return -math.inf  # identical outputs (Δ/σ underflows): δ = 0
     if eps == 0.0:
-        return math.log(math.erf(r / (2 * _SQRT2))) if r > 1e-300 else math.log(r) - 0.5 * math.log(2 * math.pi)
+        return float(_log_delta_at_zero(np.array([r]))[0])
     ratio = eps / r
     if ratio == math.inf:
         return -math.inf
@@ -332,6 +363,9 @@ def _gaussian_log_delta_scalar(eps: float, r: float) -> float:
         d = first - second
         cond = first / d if d > 0 else math.inf
         if cond > 1e3:
+            out = float(_log_delta_bulk_cancelling(np.array([eps]), np.array([a]), np.array([b]))[0])
+            if not math.isnan(out):
+                return out
             return _gaussian_log_delta_mp(eps, r, math.log10(cond) if cond < math.inf else 20 + math.log10(1 / r))
         return math.log(d)
     u, v = -a / _SQRT2, -b / _SQRT2  # 0 ≤ u < v
@@ -362,41 +396,60 @@ def gaussian_log_delta(eps, sigma, sensitivity=1.0):
 
 
 def _gaussian_log_delta_array(eps: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """:func:`_gaussian_log_delta_scalar` over arrays: the well-conditioned branches (the bulk with
-    condition ≤ 1e3, the tail through erfcx with u < 30 and condition ≤ 1e3, the far tail's asymptotic
-    series) in NumPy, every other
-    element (ε = 0, r at 0 or ∞, the asymptotic and the mpmath corners) by the scalar routine.  The same
-    formulas, so the same values; 10⁶ elements in well under a second."""
+    """:func:`_gaussian_log_delta_scalar` over arrays: every branch in NumPy (the bulk with condition ≤ 1e3 and its
+    cancelling corner, the tail through erfcx with u < 30 and condition ≤ 1e3, the tails where erfcx(u) − erfcx(v)
+    cancels and the far tail's asymptotic series, ε = 0, r at 0 or ∞), chosen by the scalar routine's own tests and
+    evaluated by the same array helpers, so the same values; what is left (the mpmath corner, not met on the tests'
+    grids) by the scalar routine.  10⁶ elements in well under a second."""
     eps, r = np.broadcast_arrays(eps, r)
     shape = eps.shape
-    eps, r = np.atleast_1d(eps), np.atleast_1d(r)
+    eps, r = np.ravel(eps), np.ravel(r)  # (1-d: the branches index their own entries)
     out = np.full(eps.shape, np.nan)
     with np.errstate(all="ignore"):
-        ok = (eps > 0) & (r > 0) & np.isfinite(r)
+        positive = (r > 0) & np.isfinite(r)
+        out[r == np.inf] = 0.0  # disjoint outputs: δ = 1
+        out[r == 0.0] = -np.inf  # identical outputs: δ = 0
+        zero = positive & (eps == 0)
+        out[zero] = _log_delta_at_zero(r[zero])
+        ok = (eps > 0) & positive
         ratio = np.where(ok, eps / np.where(ok, r, 1.0), 0.0)
+        out[ok & ~np.isfinite(ratio)] = -np.inf  # ε/r beyond the float range: δ below e^{−10³⁰⁸}
         ok &= np.isfinite(ratio)
         a = r / 2 - ratio
         b = -r / 2 - ratio
-        # bulk (a > 0): δ = Φ(a) − ½e^{−a²/2} erfcx(−b/√2)
-        first = ndtr(a)
-        d = first - 0.5 * np.exp(-0.5 * a * a) * erfcx(-b / _SQRT2)
-        bulk = ok & (a > 0) & (d > 0) & (first <= 1e3 * d)
-        out[bulk] = np.log(d[bulk])
-        # tail (a ≤ 0, u < 30): δ = ½e^{−a²/2}(erfcx(u) − erfcx(v))
-        u, v = -a / _SQRT2, -b / _SQRT2
-        eu, ev = erfcx(u), erfcx(v)
-        diff = eu - ev
-        tail = ok & (a <= 0) & (u < 30.0) & (0.5 * a * a <= 1e300) & (diff > 0) & (eu <= 1e3 * diff)
-        out[tail] = (-0.5 * a * a + math.log(0.5) + np.log(diff))[tail]
-        # far tail (u ≥ 30): the asymptotic series differenced term by term (_log_erfcx_differences)
-        far = ok & (a <= 0) & (u >= 30.0) & (0.5 * a * a <= 1e300)
-        if np.any(far):
-            out[far] = -0.5 * a[far] ** 2 + math.log(0.5) + _log_erfcx_differences(u[far], r[far] / _SQRT2)
-        # the tail where erfcx(u) − erfcx(v) cancels (u < 30, h = v − u ≪ u): differenced without cancellation
-        near = ok & (a <= 0) & (u < 30.0) & ~tail & (0.5 * a * a <= 1e300)
-        if np.any(near):
-            out[near] = -0.5 * a[near] ** 2 + math.log(0.5) + _log_erfcx_differences(u[near], r[near] / _SQRT2)
-    rest = ~(bulk | tail | far | near)
+        out[ok & (a <= 0) & (0.5 * a * a > 1e300)] = -np.inf
+        # bulk (a > 0): δ = Φ(a) − ½e^{−a²/2} erfcx(−b/√2); each branch is evaluated on its own entries only
+        at = np.flatnonzero(ok & (a > 0))
+        if at.size:
+            ab, bb = a[at], b[at]
+            first = ndtr(ab)
+            d = first - 0.5 * np.exp(-0.5 * ab * ab) * erfcx(-bb / _SQRT2)
+            bulk = np.where(d > 0, first / d, np.inf) <= 1e3
+            out[at[bulk]] = np.log(d[bulk])
+            corner = ~bulk  # where Φ(a) − e^ε Φ(b) cancels
+            if np.any(corner):
+                out[at[corner]] = _log_delta_bulk_cancelling(eps[at[corner]], ab[corner], bb[corner])
+        at = np.flatnonzero(ok & (a <= 0) & (0.5 * a * a <= 1e300))
+        if at.size:
+            at_a, at_r = a[at], r[at]
+            head = -0.5 * at_a * at_a + math.log(0.5)
+            u = -at_a / _SQRT2
+            # far tail (u ≥ 30): the asymptotic series differenced term by term (_log_erfcx_differences)
+            far = u >= 30.0
+            if np.any(far):
+                out[at[far]] = head[far] + _log_erfcx_differences(u[far], at_r[far] / _SQRT2)
+            # tail (u < 30): δ = ½e^{−a²/2}(erfcx(u) − erfcx(v)) where that difference does not cancel
+            inner = np.flatnonzero(~far)
+            ui = u[inner]
+            eu, ev = erfcx(ui), erfcx(-b[at[inner]] / _SQRT2)
+            diff = eu - ev
+            tail = np.where(diff > 0, eu / diff, np.inf) <= 1e3
+            out[at[inner[tail]]] = head[inner[tail]] + np.log(diff[tail])
+            # where it cancels (h = v − u ≪ u): differenced without cancellation
+            near = inner[~tail]
+            if near.size:
+                out[at[near]] = head[near] + _log_erfcx_differences(u[near], at_r[near] / _SQRT2)
+    rest = np.isnan(out)  # the mpmath corner (and NaN input, which the callers refuse before)
     for idx in zip(*np.nonzero(rest)):
         out[idx] = _gaussian_log_delta_scalar(float(eps[idx]), float(r[idx]))
     return out.reshape(shape)
@@ -413,10 +466,10 @@ def gaussian_delta(eps, sigma, sensitivity=1.0):
     two allowances, relative: twice that 1e-12 (``_GAUSSIAN_DELTA_ERROR``), and the rounding of r: ∂δ/∂r = φ(a)
     exactly (a = r/2 − ε/r; the two terms' derivatives combine through e^ε φ(b) = φ(a)), so an error |r − r*| ≤ u·r
     moves δ by at most u·κ·δ(1 + O(u·κ)) with κ = r·φ(a)/δ, allowed twice (1.1e-14 at ρ = 10⁴, ε = ρ; 1e-10 at
-    r = 10⁶, where the 1e-12 alone fell short).  The factor and the product are each rounded to nearest and stepped
-    one ulp up in the normal range (after np.exp's few ulps, covered by a further 8u).  Below the normal range
-    (δ < 2.2e-308) ``_rounding.exp_no_underflow`` applies each entry's own factor, so an exact δ below the smallest
-    float is returned as 5e-324, not 0 — also where log δ itself is below −1.8e308: δ > 0 at every finite ε
+    r = 10⁶, where the 1e-12 alone fell short).  e^{log δ}(1 + allowance) is then rounded up by
+    ``_rounding.exp_up``, each entry with its own allowance: a few ulps in the normal range (np.exp's error
+    included), and below it (δ < 2.2e-308) never below that value, so an exact δ below the smallest float is
+    returned as 5e-324, not 0 — also where log δ itself is below −1.8e308: δ > 0 at every finite ε
     (``tests/unit/test_underflow.py``).  At most 1.  :func:`gaussian_sigma`'s σ meets it: δ(σ) ≤ the δ asked for."""
     log_d = np.asarray(gaussian_log_delta(eps, sigma, sensitivity), dtype=float)
     eps, r = np.broadcast_arrays(np.asarray(eps, dtype=float), _gaussian_ratio(sigma, sensitivity))
@@ -430,15 +483,7 @@ def _gaussian_delta_upper_at(eps: np.ndarray, r: np.ndarray, log_d: np.ndarray) 
         log_kappa = np.log(r) - 0.5 * a * a - 0.5 * _LOG_2PI - log_d
         kappa = np.where(np.isfinite(log_kappa), np.exp(np.minimum(log_kappa, 700.0)), np.inf)
         rel = np.minimum(2.0 * _GAUSSIAN_DELTA_ERROR + 2.0 * _U * kappa, 1.0)
-        normal = np.exp(log_d)
-        out = np.nextafter(normal * np.nextafter(1.0 + rel + 8.0 * _U, np.inf), np.inf)  # rounded up twice
-        low = ~(normal >= np.finfo(float).tiny)
-        if np.any(low):  # each entry below the normal range with its own allowance (exp_no_underflow takes one)
-            out = np.array(out, dtype=float, ndmin=1)
-            flat_log, flat_rel = np.broadcast_to(log_d, out.shape), np.broadcast_to(rel, out.shape)
-            for idx in zip(*np.nonzero(np.broadcast_to(low, out.shape))):
-                out[idx] = _rounding.exp_no_underflow(float(flat_log[idx]), float(flat_rel[idx]))
-            out = out.reshape(np.shape(normal))
+        out = _rounding.exp_up(log_d, rel)  # e^{log δ}(1 + rel) rounded up, each entry with its own allowance
     return np.minimum(np.maximum(out, _rounding.SMALLEST_SUBNORMAL), 1.0)
 
 
@@ -452,10 +497,10 @@ def _sigma_log_margin(delta: np.ndarray) -> np.ndarray:
     check :func:`gaussian_delta` (σ) ≤ δ at the first try (derivation in :func:`gaussian_sigma`).
 
     4e (e = ``_GAUSSIAN_DELTA_ERROR`` = 1e-12, the evaluation error of log δ), plus 4u(8 + |log δ|) for the roundings
-    of log δ and of the subtraction (u·|log δ| each) and the few ulps of np.exp and of the allowance's product.
-    Below the normal range (δ < 2.2e-308) the bound is ``exp_no_underflow``'s: its value times (1 + 2⁻⁴⁰)(1 + 1e-13)
-    (another 2e-12 allowed), rounded to the subnormal grid (to nearest: ``ldexp``) and then one step s = 5e-324 up,
-    so it is at most δ when that value is below δ − s/2: the target is δ − s/2."""
+    of log δ and of the subtraction (u·|log δ| each) and ``_rounding.exp_up``'s step (at most 22u above the product).
+    Below the normal range (δ < 2.2e-308) the bound is ``exp_no_underflow``'s (which ``exp_up`` uses there): its
+    value times (1 + 2⁻⁴⁰)(1 + 1e-13) (another 2e-12 allowed), rounded to the subnormal grid (to nearest: ``ldexp``)
+    and then one step s = 5e-324 up, so it is at most δ when that value is below δ − s/2: the target is δ − s/2."""
     tiny = float(np.finfo(float).tiny)
     sub = delta < tiny
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -582,36 +627,36 @@ def _gaussian_log_ratios(eps: np.ndarray, log_target: np.ndarray, delta: np.ndar
         # check cover) and a point counts as safe only when η/2 below it; it is
         # accepted when the step left is below 1e-13 or what noise of 4η would move; after 12 steps an entry bisects
         eta = 1e-13 + 8.0 * _U * np.abs(log_target)
-        todo = np.arange(n)
+        # the entries still moving, compacted as they finish: their x, ε, target, η, bracket and whether f(lo) was seen
+        idx, xt, e, lt, e_t, lo_t, hi_t, seen = np.arange(n), x, eps, log_target, eta, lo, hi, lo_seen
         for step in range(200):
-            xt = x[todo]
             r = np.exp(xt)
-            log_d = _gaussian_log_deltas(eps[todo], r)
-            f = log_d - log_target[todo]
-            e_t = eta[todo]
+            log_d = _gaussian_log_deltas(e, r)
+            f = log_d - lt
             safe = f <= -0.5 * e_t
-            lo[todo[safe]] = xt[safe]
-            lo_seen[todo[safe]] = True
-            hi[todo[~safe]] = xt[~safe]
-            a = r / 2 - eps[todo] / r
+            lo_t, hi_t, seen = np.where(safe, xt, lo_t), np.where(safe, hi_t, xt), seen | safe
+            ratio = e / r
+            a = r / 2 - ratio
             g = np.exp(xt - 0.5 * a * a - 0.5 * _LOG_2PI - log_d)  # f′ = r φ(a)/δ
-            g2 = g * (1.0 - a * (r / 2 + eps[todo] / r) - g)  # f″ = f′ (d log(rφ(a))/dx − f′)
+            g2 = g * (1.0 - a * (r / 2 + ratio) - g)  # f″ = f′ (d log(rφ(a))/dx − f′)
             newton = (f + e_t) / g
             halley = xt - newton / (1.0 - 0.5 * newton * g2 / g)
             halley = np.where(np.isfinite(halley), halley, xt - newton)
             noise_step = 4.0 * e_t / g
-            lo_t, hi_t = lo[todo], hi[todo]
             tol = np.maximum(_NEWTON_TOL, 8.0 * np.spacing(np.abs(xt)))
             # above the target with a step too small to move x (steep δ: κ ~ 1e4 at ε = 1e6): step down by 2·tol
             # rather than bisect towards the far initial lo (which accepted r = e^{−180} for r = e^{7.2})
             halley = np.where(~safe & ~(halley < xt - tol), xt - 2.0 * tol, halley)
             done = (safe & (np.abs(halley - xt) <= np.maximum(tol, noise_step))) | ((hi_t - lo_t) <= tol)
-            answer[todo[done]] = lo_t[done]
+            answer[idx[done]] = lo_t[done]
+            lo_seen[idx[done]] = seen[done]
             inside = np.isfinite(halley) & (halley > lo_t) & (halley < hi_t) & (step < 12)
-            x[todo] = np.where(inside, halley, 0.5 * (lo_t + hi_t))
-            todo = todo[~done]
-            if todo.size == 0:
+            xt = np.where(inside, halley, 0.5 * (lo_t + hi_t))
+            if np.all(done):
                 break
+            if np.any(done):
+                keep = ~done
+                idx, xt, e, lt, e_t, lo_t, hi_t, seen = (v[keep] for v in (idx, xt, e, lt, e_t, lo_t, hi_t, seen))
     missing = np.flatnonzero(~lo_seen | np.isnan(answer))
     if missing.size:  # the bracket closed on the initial lo: the smallest representable r must be checked
         r_min = np.exp(np.full(missing.size, _LOG_R_MIN))

@@ -45,7 +45,7 @@ import numpy as np
 from scipy.signal import fftconvolve, lfilter
 from scipy.special import expit, log_ndtr
 
-from . import _rounding
+from . import _rounding, mechanisms
 from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import as_float, check_delta, check_epsilon, check_positive, check_positive_int
 
@@ -263,15 +263,45 @@ class _Lattice:
                         max(self.rel, other.rel) + _U)
 
     def delta(self, eps: np.ndarray, h: float) -> np.ndarray:
-        """Σ_{i: ih > ε} p_i (1 − e^{ε − ih}) + p_∞, ± the round-off bound over the entries summed (√count·err)."""
-        z = (self.start + np.arange(self.probs.size)) * h
-        out = np.empty(eps.shape)
-        for idx in np.ndindex(eps.shape):
-            on = z > eps[idx]
-            s = float(np.sum(self.probs[on] * -np.expm1(eps[idx] - z[on])))
-            slack = self.err * math.sqrt(int(np.count_nonzero(on))) + (self.rel + 4 * _U) * s
-            out[idx] = s + self.inf + (slack if self.direction == "up" else -slack)
+        """Σ_{j: z_j > ε} p_j (1 − e^{ε − z_j}) + p_∞ (z_j = (start + j)·h), ± the round-off bounds, for every ε at
+        once (O(N + len(ε)), no loop over ε).
+
+        With i the first point above ε, C_i = Σ_{j≥i} p_j e^{−(z_j − z_i)} (:func:`_discounted_tail_sums`) and
+        B_i = Σ_{j≥i} p_j (1 − e^{−(z_j − z_i)}) = B_{i+1} + (1 − e^{−h})·C_{i+1}, the sum is B_i + (1 − e^{ε − z_i})·C_i:
+        every term and every partial sum is nonnegative, so nothing cancels (as it would in Σp − e^{ε}Σp·e^{−z}).
+        The recursions run over at most n = N − i entries, each step a product and a sum of nonnegative numbers and
+        the factor e^{−h} within 2u: the value is within 8(n + 2)u of itself relative.  The first point z_i is a
+        rounded product (within u·z_i of (start + i)·h) and ε − z_i one more rounding, which moves 1 − e^{ε − z_i} by
+        at most 2u(|z_i| + |ε|) absolutely (its slope is at most 1), so that term's error is at most
+        2u(|z_i| + |ε|)·C_i however close ε is to z_i; and the point before, z_{i−1} ≤ ε as rounded, may lie above ε
+        exactly, by at most that much, which it would contribute times p_{i−1} (the indices start + i stay far below
+        2⁵², so the spacing h exceeds 2u·|z| and no other point is in doubt).  All are added (with ``rel``, the
+        masses' own error, and the round-off bound √n·``err``) in the lattice's direction."""
+        p = self.probs
+        n = p.size
+        z = (self.start + np.arange(n)) * h
+        i = np.searchsorted(z, eps, side="right")  # the first point above ε (z increases)
+        c = _discounted_tail_sums(p, h)
+        b = np.append(np.cumsum((-math.expm1(-h) * c[1:])[::-1])[::-1], 0.0)  # B_i = Σ_{j>i} (1 − e^{−h}) C_j
+        above = i < n
+        z_ext, p_ext = np.append(z, 0.0), np.append(p, 0.0)  # index n: no point (ε above the lattice)
+        first, before = z_ext[i], np.maximum(i - 1, 0)
+        with np.errstate(invalid="ignore", over="ignore"):  # ε above the lattice (or +∞): no point above it, C = 0
+            near = np.where(above, -np.expm1(eps - first), 0.0)
+            placement = 2 * _U * ((np.abs(first) + np.abs(eps)) * c[i]
+                                  + np.where(i > 0, (np.abs(z_ext[before]) + np.abs(eps)) * p_ext[before], 0.0))
+            placement = np.where(np.isfinite(eps), placement, 0.0)  # ε = ±∞: e^{ε − z} is exactly 0 or ∞
+        s = b[i] + near * c[i]
+        count = n - i
+        slack = self.err * np.sqrt(count) + (self.rel + 4 * _U + 8 * (count + 2) * _U) * s + placement
+        out = s + self.inf + (slack if self.direction == "up" else -slack)
         return np.clip(out, 0.0, 1.0)
+
+
+def _discounted_tail_sums(p: np.ndarray, h: float) -> np.ndarray:
+    """C_i = Σ_{j≥i} p_j e^{−(j−i)h} for i = 0, …, N, by the stable backward recursion C_i = p_i + e^{−h}C_{i+1}
+    (C_N = 0): the lattice law's discounted upper tails, from which its privacy profile is read."""
+    return np.append(lfilter([1.0], [1.0, -math.exp(-h)], p[::-1])[::-1], 0.0)
 
 
 def _profile_at(lat: _Lattice, h: float, e: np.ndarray) -> np.ndarray:
@@ -284,7 +314,7 @@ def _profile_at(lat: _Lattice, h: float, e: np.ndarray) -> np.ndarray:
     p = lat.probs
     n = p.size
     a = np.append(np.cumsum(p[::-1])[::-1], 0.0)
-    c = np.append(lfilter([1.0], [1.0, -math.exp(-h)], p[::-1])[::-1], 0.0)
+    c = _discounted_tail_sums(p, h)
     i = np.clip(e - lat.start + 1, 0, n)
     with np.errstate(over="ignore"):
         d = a[i] - np.exp((e - lat.start - i) * h) * c[i]
@@ -542,8 +572,8 @@ class PrivacyLossDistribution:
         side); default h = √(2μ)/2000."""
         sigma = float(check_positive(sigma, "sigma", scalar=True))
         sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
+        r = float(mechanisms._gaussian_ratio(sigma, sensitivity))  # Δ/σ, the one ratio the Gaussian profile uses
         with np.errstate(over="ignore", under="ignore"):
-            r = sensitivity / sigma
             mu = 0.5 * r * r
         if not (0.0 < mu < 1e12):
             raise ValueError("sigma must give 0 < (sensitivity/sigma)**2/2 < 1e12 "
