@@ -316,7 +316,8 @@ def _start_job(folder: Path, printed: bool) -> None:
 
     (folder / "started").write_text(repr(time.time()))
     # the strict build's reproducibility report evaluates the registry and leaves its results in the session's
-    # folder; the student edition's report (its code differs: it is executed again) reads them there
+    # folder; the student edition's report (its code differs: it is executed again) reads them there, and so do
+    # both for the claims whose results the registry's status tests (tests/claims/test_claims.py) left there first
     env = os.environ | {SHARED_RESULTS_ENV: str(folder)}
     # its own process group (session), so that stopping it ends what it started too (kernels, Sphinx, Chromium)
     proc = subprocess.Popen(["sh", "-c", _job_script(folder, printed)], cwd=ROOT, start_new_session=True,

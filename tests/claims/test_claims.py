@@ -1,15 +1,18 @@
 """The claims registry: every claim evaluates, has the expected status, and points into the book."""
 
 import json
+import os
 import re
 import subprocess
 import sys
 
 import pytest
 
+from conftest import SESSION_ENV
 from dpsemantics import book, claims
 
 ALL = claims.registry()
+_DIGEST: list[str] = []  # the package source's digest, formed once
 
 
 def test_registry_is_not_empty_and_ids_unique():
@@ -21,6 +24,9 @@ def test_registry_is_not_empty_and_ids_unique():
 @pytest.mark.parametrize("claim", ALL, ids=[c.id for c in ALL])
 def test_claim_status_is_as_expected(claim):
     result = claims.evaluate(claim)
+    if os.environ.get(SESSION_ENV):  # make test: the strict build's claims page reads it, not evaluating it again
+        _DIGEST[:] = _DIGEST or [claims._source_digest()]
+        claims.share_results(os.environ[SESSION_ENV], [result], _DIGEST[0])
     assert result.status == claim.expected, (
         f"{claim.id}: printed {claim.printed!r}, computed {result.computed!r}, status {result.status}, "
         f"expected {claim.expected}"

@@ -47,3 +47,17 @@ def test_a_claim_is_evaluated_once_per_source(tmp_path, monkeypatch):
     # ... and another source is evaluated afresh
     monkeypatch.setattr(claims, "_source_digest", lambda: "another-source")
     assert [(r.status, r.computed) for r in claims.evaluate_all(PAPER)] == [(r.status, r.computed) for r in first]
+
+
+def test_results_shared_by_another_process_are_read_not_evaluated(tmp_path, monkeypatch):
+    """What ``make test``'s registry tests leave (:func:`claims.share_results`, one claim per call) is what the
+    strict build's :func:`claims.evaluate_all` returns, and it evaluates nothing itself."""
+    own = claims.registry(PAPER)
+    for claim in own:
+        claims.share_results(tmp_path, [claims.evaluate(claim)])
+    assert set(_rows(tmp_path)) == {c.id for c in own} and len(list(tmp_path.glob("results-*.pickle"))) == len(own)
+    monkeypatch.setenv(claims.SHARED_RESULTS_ENV, str(tmp_path))
+    monkeypatch.setattr(claims, "evaluate", lambda claim: (_ for _ in ()).throw(AssertionError(claim.id)))
+    read = claims.evaluate_all(PAPER)
+    assert [r.claim.id for r in read] == [c.id for c in own]
+    assert len(list(tmp_path.glob("results-*.pickle"))) == len(own)  # nothing written: nothing was evaluated

@@ -48,6 +48,7 @@ import math
 import os
 import pickle
 import pkgutil
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Union
@@ -411,12 +412,21 @@ def evaluate_all(paper: str | None = None) -> list[Result]:
     for path in sorted(Path(folder).glob(f"results-*-{digest}.pickle")):  # written below, by this run's processes
         known |= {row[0]: row for row in pickle.loads(path.read_bytes())}
     new = {c.id: evaluate(c) for c in claims if c.id not in known}
-    if new:
-        path = Path(folder) / f"results-{os.getpid()}-{len(known)}-{digest}.pickle"
-        partial = path.with_suffix(".partial")
-        partial.write_bytes(pickle.dumps([(i, r.computed, r.status, r.verdict) for i, r in new.items()]))
-        partial.replace(path)  # whole or absent for a reader
+    share_results(folder, list(new.values()), digest)
     return [new[c.id] if c.id in new else Result(c, *known[c.id][1:]) for c in claims]
+
+
+def share_results(folder, results: list[Result], digest: str | None = None) -> None:
+    """Write ``results`` (of :func:`evaluate`, on the registry's own claims) to ``folder`` for :func:`evaluate_all`
+    in other processes of the same source (``make test``'s registry tests leave theirs for the strict build's
+    claims page).  One file per call, written whole or not at all."""
+    if not results:
+        return
+    digest = digest or _source_digest()
+    path = Path(folder) / f"results-{os.getpid()}-{uuid.uuid4().hex}-{digest}.pickle"
+    partial = path.with_suffix(".partial")
+    partial.write_bytes(pickle.dumps([(r.claim.id, r.computed, r.status, r.verdict) for r in results]))
+    partial.replace(path)  # whole or absent for a reader
 
 
 def get(claim_id: str) -> Claim:
