@@ -370,8 +370,9 @@ def relative_probability(model: StructuralModel, population, event, do_first, do
     """RP_{𝓜,𝒫}(ρ, φ, ψ) = Pr[ρ | do(φ)] / Pr[ρ | do(ψ)] (Tschantz et al., eq. 26).
 
     ``inf`` when only the denominator is zero; a ``ValueError`` when both are (the ratio is undefined)."""
+    _check_model(model)
     for role, assignment in (("do_first", do_first), ("do_second", do_second)):
-        _check_model(model)._check_assignment(assignment, role)
+        model._check_assignment(assignment, role)
     p = model.probability(population, event, do=do_first)
     q = model.probability(population, event, do=do_second)
     if q == 0:
@@ -431,7 +432,8 @@ def brp_epsilon(model: StructuralModel, effect, cause, *, extra_do=None) -> floa
     The maximum over all populations equals the maximum over point-mass populations: every
     Pr_{𝓜,𝒫}[Y=y | do(X=x)] = Σ_u 𝒫(u)·Pr_{𝓜}[Y=y | do(X=x), U=u] is linear in 𝒫, and
     Σ 𝒫(u)a_u / Σ 𝒫(u)b_u ≤ max_u a_u/b_u (mediant inequality)."""
-    _variables(_check_model(model), effect, "effect"), _variables(model, cause, "cause")
+    _variables(_check_model(model), effect, "effect")
+    _variables(model, cause, "cause")
     best = 0.0
     for pop in model.point_populations():
         best = max(best, effect_size(model, pop, effect, cause, extra_do=extra_do))
@@ -454,9 +456,7 @@ def _mechanism_equation(mechanism: FiniteMechanism):
 
 
 def _database_shape(mechanism: FiniteMechanism) -> tuple[int, list]:
-    if not isinstance(mechanism, FiniteMechanism):
-        raise ValueError(f"mechanism must be a FiniteMechanism (got {type(mechanism).__name__})")
-    n, domain = mechanism.record_domain()
+    n, domain = check_instance(mechanism, FiniteMechanism, "mechanism").record_domain()
     return n, sorted(domain, key=repr)
 
 
@@ -837,8 +837,9 @@ def log_ratio_by_value(model: StructuralModel, population, effect: str, cause, *
     """For each value y of ``effect``: max over cause values x₁, x₂ of log Pr[Y=y | ·(X=x₁)] / Pr[Y=y | ·(X=x₂)],
     where · is ``do`` (intervention, eq. 26) or ``given`` (conditioning, the associative view).
     Cause values of probability zero are skipped under conditioning."""
-    if not isinstance(effect, str) or _variables(_check_model(model), effect, "effect") != (effect,):
+    if not isinstance(effect, str):
         raise ValueError(f"effect must be one variable of the model (got effect={effect!r})")
+    _variables(_check_model(model), effect, "effect")
     rows = _readings(model, population, effect, cause, mode)
     values = model.domains[effect]
     table = np.array([[r.get(v, 0.0) for v in values] for r in rows])

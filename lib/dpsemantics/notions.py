@@ -145,12 +145,12 @@ def _check_adversary(n: int, i, S) -> tuple[int, tuple[int, ...]]:
     if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < n:
         raise ValueError(f"i must be a record index in 0..{n - 1} (got i={i!r})")
     try:
-        S = tuple(sorted(check_positive_int(j, "S", minimum=0) for j in S))
+        indices = tuple(sorted(check_positive_int(j, "S", minimum=0) for j in S))
     except TypeError:  # not a collection of indices
-        raise ValueError(f"S must be a set of record indices other than i={i} (got S={S!r})") from None
-    if len(set(S)) != len(S) or any(not 0 <= j < n or j == i for j in S):
+        indices = None
+    if indices is None or len(set(indices)) != len(indices) or any(not 0 <= j < n or j == i for j in indices):
         raise ValueError(f"S must be a set of record indices other than i={i} (got S={S!r})")
-    return int(i), S
+    return int(i), indices
 
 
 def _adversary_view(model: _Model, i: int, S: tuple[int, ...]):
