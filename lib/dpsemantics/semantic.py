@@ -587,9 +587,11 @@ def corrected_conditioning_delta(eps, delta, delta_hat):
     Pr[B′ ∈ Bad′₂] ≤ δ/δ̂; off Bad₀, Pr[B = t] ≤ e^{2ε} Pr[B′ = t], hence Pr[B ∈ Bad′₂] ≤ e^{2ε}δ/δ̂.
     (The same bound holds over t ~ B′ by symmetry.)
     ``dpsemantics.claims.semantic_evidence.conditioning_counterexample`` shows that the printed 2δ/δ̂ + 2δ/(1 − e^{−ε}) is not enough."""
-    finite = np.isfinite(delta_hat)  # δ̂ = ∞ (the limit): the second term is 0, whatever e^{2ε} is
+    # δ̂ = ∞ (the limit) or δ = 0: the second term is 0, whatever e^{2ε} is (∞·0 would be NaN past ε ≈ 355)
+    live = np.isfinite(delta_hat) & (delta > 0)
     with np.errstate(over="ignore"):
-        second = np.where(finite, (1 + np.exp(2 * eps)) * delta / np.where(finite, delta_hat, 1.0), 0.0)
+        second = np.where(live, (1 + np.exp(2 * eps)) * np.where(live, delta, 1.0) / np.where(live, delta_hat, 1.0),
+                          0.0)
     return -2 * delta / np.expm1(-eps) + second
 
 

@@ -551,3 +551,15 @@ def test_log_ratio_spread_and_the_tilt_bound():
         S.log_ratio_spread([0.5, -0.1])
     with pytest.raises(ValueError, match="spread"):
         S.tilt_statistical_difference(-1.0)
+
+
+def test_corrected_conditioning_delta_at_delta_zero_past_exp_overflow():
+    """δ = 0 makes both terms of δ″ = 2δ/(1 − e^{−ε}) + (1 + e^{2ε})δ/δ̂ zero; past ε ≈ 355 e^{2ε} overflows and
+    ∞·0 gave NaN (with a RuntimeWarning); δ > 0 there is ∞ (overflow read as infinity), δ̂ = ∞ leaves 2δ/(1 − e^{−ε})."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert S.corrected_conditioning_delta(400.0, 0.0, 0.5) == 0.0
+        assert S.corrected_conditioning_delta(400.0, 1e-6, 0.5) == math.inf
+        assert S.corrected_conditioning_delta(400.0, 1e-6, math.inf) == pytest.approx(2e-6, rel=1e-15)
