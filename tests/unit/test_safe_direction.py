@@ -386,6 +386,24 @@ def test_zcdp_epsilon_never_below_exact(rho, delta):
     assert e <= want * (1 + 1e-12)
 
 
+def test_zcdp_epsilon_never_below_exact_on_hostile_inputs():
+    """The simple form is raised by a derived error bound, not checked against its inverse: every ρ from the
+    smallest subnormal to 1e300, δ from 5e-324 to the float below 1 (where L = −log δ is tiny and its own rounding
+    matters), in one broadcast call; the direction against mpmath, and at most 3e-15 above."""
+    rng = np.random.default_rng(23)
+    n = 600
+    rho = 10.0 ** rng.uniform(-323, 300, n)
+    rho[:20] = 5e-324
+    delta = np.maximum(np.exp(rng.uniform(-745, 0, n)), 5e-324)
+    delta[20:120] = 1 - 10.0 ** rng.uniform(-16, -1, 100)
+    delta[120:130] = np.nextafter(1.0, 0.0)
+    got = C.zcdp_epsilon(rho, delta)
+    for r, d, e in zip(rho, delta, got):
+        want = mp.mpf(r) + 2 * mp.sqrt(mp.mpf(r) * -mp.log(mp.mpf(d)))
+        assert mp.mpf(e) >= want, (r, d)
+        assert mp.mpf(e) <= want * (1 + 3e-15) + mp.mpf(5e-323), (r, d)
+
+
 @pytest.mark.parametrize("rho", [1e-305, 1e-290, 1e-8, 0.01, 1.0])
 @pytest.mark.parametrize("delta", [1e-12, 1e-6, 0.1])
 def test_zcdp_epsilon_tight_meets_delta(rho, delta):
