@@ -40,6 +40,7 @@ __all__ = [
     "check_single_value",
     "check_instance",
     "overflow_is_infinity",
+    "refuse_where",
 ]
 
 # Databases in {0,1}^n are enumerated: 2^20 of them (a million rows) is the most a finite mechanism here holds.
@@ -113,6 +114,19 @@ def _bad(arr, mask, name, requirement):
     bad = arr[mask] if arr.ndim else arr
     shown = _show(bad.flat[0] if np.ndim(bad) else bad)
     raise ValueError(f"{name} must be {requirement} (got {name}={shown})")
+
+
+def refuse_where(bad, requirement: str, **named):
+    """Raise ``ValueError(f"{requirement} (got a=…, b=…)")`` if ``bad`` holds anywhere, showing the named values at
+    the first entry where it does (and that entry's index for an array), never whole arrays: a message a caller can
+    read when one entry in a million is wrong.  The named values broadcast against ``bad``."""
+    bad = np.asarray(bad, dtype=bool)
+    if not np.any(bad):
+        return
+    idx = np.unravel_index(int(np.argmax(bad)), bad.shape) if bad.ndim else ()
+    shown = ", ".join(f"{n}={_show(np.broadcast_to(np.asarray(v), bad.shape)[idx])}" for n, v in named.items())
+    where = f" at index {tuple(int(i) for i in idx)}" if bad.size > 1 else ""
+    raise ValueError(f"{requirement} (got {shown}{where})")
 
 
 def check_epsilon(eps, name: str = "eps", *, allow_inf: bool = False, strictly_positive: bool = False,

@@ -42,7 +42,7 @@ from . import _rounding, indistinguishability
 from .privacy_loss import PrivacyLoss
 from ._broadcast import broadcasting
 from ._validate import (as_float, as_output, broadcast, check_delta, check_distribution_pair, check_epsilon,
-                        check_instance, check_positive, check_positive_int, check_probability)
+                        check_instance, check_positive, check_positive_int, check_probability, refuse_where)
 
 __all__ = [
     "EPS_TILDE_LIMIT",
@@ -320,8 +320,7 @@ def posterior_interval_probability(prior, low, high, loss: PrivacyLoss, *, tol: 
     p = check_probability(prior, "prior", open_low=True, open_high=True)
     low, high = check_probability(low, "low"), check_probability(high, "high")
     check_instance(loss, PrivacyLoss, "loss")
-    if np.any(np.asarray(low) > np.asarray(high)):
-        raise ValueError(f"low must be at most high (got low={low!r}, high={high!r})")
+    refuse_where(np.asarray(low) > np.asarray(high), "low must be at most high", low=low, high=high)
     out = []
     for present, part in ((True, loss), (False, loss.dual)):
         a, b = _interval_in_z(p, low, high, present)
@@ -484,17 +483,14 @@ def _dp_epsilon_for_pdp(eps_prime, delta, delta_prime, name: str = "eps_prime"):
     eps_prime = np.asarray(eps_prime, dtype=float)
     delta = np.asarray(check_delta(delta, "delta"), dtype=float)
     delta_prime = np.asarray(check_delta(delta_prime, "delta_prime", open_low=True), dtype=float)
-    if np.any(delta_prime <= delta):
-        raise ValueError(f"delta_prime must exceed delta (got delta_prime={delta_prime!r}, delta={delta!r})")
+    refuse_where(delta_prime <= delta, "delta_prime must exceed delta", delta_prime=delta_prime, delta=delta)
     # ε = ε′ + log1p(−(δ/δ′)(1 + e^{−ε′})): no log(e^{ε′}(δ′ − δ) − δ) − log δ′ cancellation
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         x = (delta / delta_prime) * (1.0 + np.exp(-eps_prime))
         eps = eps_prime + np.log1p(-np.minimum(x, 1.0))
-    if np.any(~(eps >= 0)):
-        raise ValueError(
-            f"{name} is too small to be reached from any eps >= 0 with delta={delta!r}, "
-            f"delta_prime={delta_prime!r} (got {name} giving eps_prime={float(np.min(eps_prime))!r})"
-        )
+    refuse_where(~(eps >= 0), f"{name} is too small to be reached from any eps >= 0 at this delta and delta_prime",
+                 **{name if name == "eps_prime" else f"{name} giving eps_prime": eps_prime, "delta": delta,
+                    "delta_prime": delta_prime})
     # x within 3 ulps, log1p within 1 ulp of |log1p| (amplified by 1/(1 − x) for x near 1), the sum within
     # 1 ulp of the larger term: subtract that bound, so ε is never above the exact value
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -525,8 +521,7 @@ def epsilon_for_ratio(max_ratio, delta, delta_prime):
     """The largest ε for which the posterior-to-prior ratio stays within [1/r, r] with probability ≥ 1 − δ′
     (Corollary 3.11(2) solved for ε)."""
     r = as_float(max_ratio, "max_ratio")
-    if np.any(np.asarray(r) <= 1) or np.any(np.isinf(r)):
-        raise ValueError(f"max_ratio must be finite and > 1 (got max_ratio={r!r})")
+    refuse_where((np.asarray(r) <= 1) | np.isinf(r), "max_ratio must be finite and > 1", max_ratio=r)
     return _dp_epsilon_for_pdp(_rounding.down(np.log(r), 2), delta, delta_prime, "max_ratio")
 
 
@@ -535,8 +530,7 @@ def epsilon_for_posterior(prior, max_posterior, delta, delta_prime):
     posterior of at most ``max_posterior`` (Corollary 3.10(2) solved for ε: ε′ = logit(post) − logit(p))."""
     p = np.asarray(check_probability(prior, "prior", open_low=True, open_high=True), dtype=float)
     m = np.asarray(check_probability(max_posterior, "max_posterior", open_high=True), dtype=float)
-    if np.any(m <= p):
-        raise ValueError(f"max_posterior must exceed prior (got max_posterior={m!r}, prior={p!r})")
+    refuse_where(m <= p, "max_posterior must exceed prior", max_posterior=m, prior=p)
     lm, lp = np.asarray(logit(m)), np.asarray(logit(p))
     # each logit within 3 ulps of itself, the difference within 1 ulp: ε′ rounded down by that much
     eps_prime = (lm - lp) - 4.0 * (np.spacing(np.abs(lm)) + np.spacing(np.abs(lp))) - np.spacing(np.abs(lm - lp))
@@ -550,9 +544,8 @@ def epsilon_for_profile(priors, max_posteriors, delta, delta_prime) -> float:
     priors, max_posteriors = broadcast(priors=check_probability(priors, "priors", open_low=True, open_high=True),
                                        max_posteriors=check_probability(max_posteriors, "max_posteriors",
                                                                         open_high=True))
-    if np.any(max_posteriors <= priors):
-        raise ValueError(f"max_posteriors must exceed priors, point by point (got max_posteriors={max_posteriors!r}, "
-                         f"priors={priors!r})")
+    refuse_where(max_posteriors <= priors, "max_posteriors must exceed priors, point by point",
+                 max_posteriors=max_posteriors, priors=priors)
     eps = epsilon_for_posterior(priors, max_posteriors, delta, delta_prime)
     return float(np.min(eps))
 

@@ -50,7 +50,7 @@ from scipy.optimize import brentq
 from scipy.special import expit
 
 from ._validate import (as_float, check_distribution, check_epsilon, check_positive_int, check_probability,
-                        check_instance, check_record_count, check_single_value)
+                        check_instance, check_record_count, check_single_value, refuse_where)
 from ._broadcast import broadcasting
 from .mechanisms import FiniteMechanism
 from .semantic import log_ratio_spread, tilt_statistical_difference
@@ -382,8 +382,8 @@ def zhao_converse_level(eps):
 @broadcasting(eps=check_epsilon)
 def ks_converse_level(eps):
     """Kasiviswanathan & Smith, Theorem 2.2 in Zhao's parametrisation: ε/6-SP ⇒ ε-DP, valid for ε ≤ 1.35."""
-    if np.any(eps > KS_CONVERSE_LIMIT + 1e-12):
-        raise ValueError(f"eps must be <= 1.35 for Kasiviswanathan & Smith's converse (got eps={eps!r})")
+    refuse_where(eps > KS_CONVERSE_LIMIT + 1e-12, "eps must be <= 1.35 for Kasiviswanathan & Smith's converse",
+                 eps=eps)
     return eps / 6
 
 
@@ -540,8 +540,7 @@ def membership_privacy_of(mechanism: FiniteMechanism, prior, b) -> np.ndarray | 
 @broadcasting(alpha=as_float, q=check_probability)
 def scaled_posterior_ratio(alpha, q):
     """Zhao, eq. (39): ``P[x_i|Y]/P[x_i] = α/(αq + 1 − q)`` under a distribution scaled to ``P[x_i] = q``."""
-    if np.any(alpha < 1) or np.any(np.isinf(alpha)):
-        raise ValueError(f"alpha must be finite and >= 1 (got alpha={alpha!r})")
+    refuse_where((alpha < 1) | np.isinf(alpha), "alpha must be finite and >= 1", alpha=alpha)
     return alpha / (alpha * q + 1 - q)
 
 

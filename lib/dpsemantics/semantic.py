@@ -73,6 +73,7 @@ from ._validate import (
     check_record_count,
     check_single_value,
     overflow_is_infinity,
+    refuse_where,
 )
 from ._broadcast import broadcasting
 from .indistinguishability import _exp_times, smallest_delta
@@ -486,8 +487,7 @@ def tight_semantic_epsilon(eps):
 def thm22_converse_epsilon(eps_sem):
     """Theorem 2.2's converse as stated: ε/2-semantic privacy implies 3ε-DP for ε ≤ 0.45, i.e.
     s-semantic privacy implies 6s-DP for s ≤ 0.225.  Raises outside the stated range."""
-    if np.any(eps_sem > 0.225):
-        raise ValueError(f"eps_sem must be <= 0.225 (= 0.45/2, Theorem 2.2's range) (got eps_sem={eps_sem})")
+    refuse_where(eps_sem > 0.225, "eps_sem must be <= 0.225 (= 0.45/2, Theorem 2.2's range)", eps_sem=eps_sem)
     return 6 * eps_sem
 
 
@@ -504,8 +504,7 @@ def tight_converse_epsilon(eps_sem):
 def two_point_converse_epsilon(eps_sem):
     """What the two-point belief of the proof of Theorem 2.2 (equation 6) yields from s-semantic
     privacy: posterior odds ≤ (½ + s)/(½ − s), i.e. (2 artanh 2s)-DP, for s < ½."""
-    if np.any(eps_sem >= 0.5):
-        raise ValueError(f"eps_sem must be < 0.5 for equation (6) to bound anything (got eps_sem={eps_sem})")
+    refuse_where(eps_sem >= 0.5, "eps_sem must be < 0.5 for equation (6) to bound anything", eps_sem=eps_sem)
     return 2 * np.arctanh(2 * eps_sem)
 
 

@@ -4,6 +4,9 @@ import numpy as np
 import pytest
 
 from dpsemantics import _validate as v
+from dpsemantics import disclosure as D
+from dpsemantics import notions as N
+from dpsemantics.privacy_loss import PrivacyLoss
 
 
 @pytest.mark.parametrize(
@@ -38,3 +41,26 @@ def test_accepts_valid_input_and_keeps_shape():
     assert v.check_positive_int(3.0, "k") == 3
     np.testing.assert_array_equal(v.check_delta([0.0, 1.0]), [0.0, 1.0])
     np.testing.assert_allclose(v.check_row_stochastic([[0.25, 0.75]]), [[0.25, 0.75]])
+
+
+@pytest.mark.parametrize(
+    "call, pattern",
+    [
+        (lambda: D.dp_epsilon_for_pdp(np.linspace(1, 2, 2000), 0.1, np.linspace(0.05, 0.9, 2000)),
+         r"delta_prime must exceed delta \(got delta_prime=0.05, delta=0.1 at index \(0,\)\)"),
+        (lambda: D.epsilon_for_ratio(np.r_[np.full(999, 2.0), 0.5], 0.1, 0.5),
+         r"max_ratio must be finite and > 1 \(got max_ratio=0.5 at index \(999,\)\)"),
+        (lambda: D.epsilon_for_posterior(0.3, np.r_[np.full(10, 0.5), 0.3], 0.0, 0.1),
+         r"max_posterior=0.3, prior=0.3 at index \(10,\)"),
+        (lambda: N.ks_converse_level(np.linspace(0, 3, 1000)), r"eps=1.35135.* at index \(450,\)"),
+        (lambda: N.scaled_posterior_ratio(np.linspace(3, 0, 1000), 0.3), r"alpha must be finite and >= 1"),
+        (lambda: D.posterior_interval_probability(0.3, np.full(500, 0.6), np.linspace(0.9, 0.1, 500),
+                                                  PrivacyLoss.laplace(1.0)), r"low=0.6, high=0.5"),
+    ],
+)
+def test_a_relation_between_arrays_is_refused_at_its_first_bad_entry(call, pattern):
+    """An error about one entry of a long array shows that entry and its index, not the arrays (the messages had
+    printed numpy's summarised repr of both, with neither the offending entry nor where it was)."""
+    with pytest.raises(ValueError, match=pattern) as err:
+        call()
+    assert len(str(err.value)) < 200 and "array(" not in str(err.value)
