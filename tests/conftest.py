@@ -258,15 +258,13 @@ def _session(config=None) -> Path:
 
 _CONFIG: list = []  # the session's config, for the fixtures
 _SELECTED_FILES: set[Path] = set()  # the test files of the session's tests
-_MPMATH_PRECISION: list = []  # mpmath's working precision when collection ended (the test modules set it)
+MPMATH_DIGITS = 50  # mpmath's working precision at the start of every test (a module needing more says so)
 
 
 def pytest_collection_finish(session):
     """Start the background job if the session's tests need the built book and no other worker has."""
     _CONFIG[:] = [session.config]
     _SELECTED_FILES.update(Path(item.path) for item in session.items)
-    if "mpmath" in sys.modules:
-        _MPMATH_PRECISION[:] = [sys.modules["mpmath"].mp.prec]
     if session.config.option.collectonly or _reuse_build():
         return
     if not any(_needs(item, "strict_build") for item in session.items):
@@ -413,13 +411,15 @@ def _job_started() -> bool:
 
 
 @pytest.fixture(autouse=True)
-def _mpmath_precision_as_collected():
-    """Every test starts at the mpmath precision that collection left (test modules set ``mp.dps`` when
-    imported), whatever the tests before it in the process set: the precision is one global per process, and
-    which tests run before which on a worker is the scheduler's choice (a reference at ``mp.dps = 30`` left by
-    test_report failed two of test_disclosure_directed's cases when they followed it)."""
-    if _MPMATH_PRECISION and "mpmath" in sys.modules:
-        sys.modules["mpmath"].mp.prec = _MPMATH_PRECISION[0]
+def _mpmath_precision():
+    """Every test starts at ``MPMATH_DIGITS`` digits, whatever the tests before it in the process set and whichever
+    modules were collected: the precision is one global per process, and which tests run before which on a worker
+    is the scheduler's choice.  (A reference at ``mp.dps = 30`` left by test_report failed two of
+    test_disclosure_directed's cases when they followed it; and while modules set ``mp.dps`` when imported, a test
+    ran at the precision of the last module collected — test_semantic's mpmath root failed at 60 digits when only a
+    few files were run, and passed at the 50 of the whole suite.)  A module that needs more uses ``mp.workdps``."""
+    if "mpmath" in sys.modules:
+        sys.modules["mpmath"].mp.dps = MPMATH_DIGITS
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,11 @@ import pytest
 
 from dpsemantics import conversions, disclosure
 
-mp.mp.dps = 60
+
+@pytest.fixture(autouse=True)
+def _digits():
+    with mp.workdps(60):
+        yield
 
 PRIORS = [2.5e-310, 1e-300, 1.9143655964255758e-261, 5.2e-116, 1e-17, 0.17232647202240880, 0.3, 0.5,
           0.6911656825540583, 1 - 1e-12, 1 - 2.0**-53]

@@ -14,7 +14,11 @@ import pytest
 
 from dpsemantics import conversions, mechanisms
 
-mp.mp.dps = 50
+
+@pytest.fixture(autouse=True)
+def _digits():
+    with mp.workdps(50):
+        yield
 
 RHO_EPS = [(9.629270863855327, 39.45309077622214), (0.37944652764636977, 0.3826109016227727), (1e-6, 0.01),
            (0.0021396495831664920, 0.0023966099059344074), (0.5, 3.0), (2.0, 60.0), (1e-3, 0.5), (0.01, 2.0)]
