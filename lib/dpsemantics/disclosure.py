@@ -290,8 +290,7 @@ def bayes_posterior(prior, like_present, like_absent):
     a = np.asarray(as_float(like_present, "like_present"), dtype=float)
     b = np.asarray(as_float(like_absent, "like_absent"), dtype=float)
     for name, v in (("like_present", a), ("like_absent", b)):
-        if np.any(v < 0) or np.any(np.isinf(v)):
-            raise ValueError(f"{name} must be finite and >= 0 (got {name}={v.ravel()[(v < 0) | np.isinf(v)][0]!r})")
+        refuse_where((v < 0) | np.isinf(v), f"{name} must be finite and >= 0", **{name: v})
     num = p * a
     den = num + (1.0 - p) * b
     if np.any(den <= 0):
