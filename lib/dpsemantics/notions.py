@@ -51,6 +51,7 @@ from scipy.special import expit
 
 from ._validate import (as_float, check_distribution, check_epsilon, check_positive_int, check_probability,
                         check_instance, check_record_count, check_single_value, refuse_where)
+from . import _rounding
 from ._broadcast import broadcasting
 from .mechanisms import FiniteMechanism
 from .semantic import log_ratio_spread, tilt_statistical_difference
@@ -472,8 +473,13 @@ def membership_privacy_lemma1(ratio, b) -> float:
     top = math.log(ratio)  # g_ε(b) ≥ e^ε, so ε = ln(ratio) always suffices
     f = lambda e: math.log(membership_g(b, e)) - math.log(ratio)  # noqa: E731
     if f(top) <= 0:
-        return top
-    return float(brentq(f, 0.0, top, xtol=1e-14, rtol=1e-14))
+        return float(_rounding.up(top, 2))  # math.log within 1 ulp
+    # The ε returned is one a guarantee rests on: never below the exact root.  Brent's root is within
+    # 1e-14(1 + ε) of the root of the float f; f is within 32u(1 + ε + ln ratio) of the exact one (g's exp, log1p
+    # and divisions, then two logs), and the exact f rises with slope at least 1 in ε (d log g/dε ≥ 1 on both
+    # branches of eq. (26)), so its root is within that much of the float f's.
+    root = float(brentq(f, 0.0, top, xtol=1e-14, rtol=1e-14))
+    return float(_rounding.up(root + 2e-14 * (1.0 + root) + 32.0 * _rounding.UNIT_ROUNDOFF * (1.0 + root + top), 2))
 
 
 def membership_privacy(mechanism: FiniteMechanism, prior, b) -> float:

@@ -75,6 +75,7 @@ from ._validate import (
     overflow_is_infinity,
     refuse_where,
 )
+from . import _rounding
 from ._broadcast import broadcasting
 from .indistinguishability import _exp_times, smallest_delta
 from .mechanisms import FiniteMechanism, clamped_geometric_pmf
@@ -461,26 +462,34 @@ def semantic_epsilon(mechanism: FiniteMechanism, *, default=0, method: str = "ex
 # ---------------------------------------------------------------------------------------------------
 # The paper's bounds, and the exact values they bound
 # ---------------------------------------------------------------------------------------------------
+# Each is an ε that a guarantee rests on (a semantic ε a DP mechanism is certified to meet, or a DP ε a
+# semantically private one is), so each is rounded up by its evaluation error (``_rounding``): NumPy's tanh, expm1
+# and arctanh within 4 ulps (the allowance this package takes for NumPy's elementary functions), a product by 6
+# within half an ulp, the halving and doubling exact.  A statistical difference is at most 1, so tanh's bound is
+# capped there.  Tested against mpmath (tests/unit/test_safe_direction.py).
+_ELEMENTARY_ULPS = 4
 
 
 @broadcasting(eps=check_epsilon)
 def thm22_epsilon(eps):
     """Theorem 2.2 as stated: ε-DP implies (e^ε − 1)-semantic privacy."""
-    return np.expm1(eps)
+    return _rounding.up(np.expm1(eps), _ELEMENTARY_ULPS)
 
 
 @broadcasting(eps=check_epsilon)
 def thm22_proof_epsilon(eps):
     """What the proof of Theorem 2.2 (§3.2, "restated": ε/2-DP ⇒ (e^ε − 1)-SP) gives for ε-DP:
     e^{2ε} − 1, weaker than the statement."""
-    return np.expm1(2 * eps)
+    return _rounding.up(np.expm1(2 * eps), _ELEMENTARY_ULPS)
 
 
 @broadcasting(eps=check_epsilon)
 def tight_semantic_epsilon(eps):
     """The exact worst case over all ε-DP mechanisms: tanh(ε/2) (the chapter proves the bound; the
     two-sided geometric count with n ≥ 2 attains it).  ε-DP keeps r(x) in [e^{−ε}, e^ε], so R ≤ e^{2ε}."""
-    return np.tanh(eps / 2)
+    half = eps / 2  # exact, except below the normal range, where the ulps below cover it — and where it is 0
+    safe = np.where((half == 0) & (eps > 0), _rounding.SMALLEST_SUBNORMAL, np.tanh(half))
+    return np.minimum(_rounding.up(safe, _ELEMENTARY_ULPS), 1.0)
 
 
 @broadcasting(eps_sem=check_epsilon)
@@ -488,7 +497,7 @@ def thm22_converse_epsilon(eps_sem):
     """Theorem 2.2's converse as stated: ε/2-semantic privacy implies 3ε-DP for ε ≤ 0.45, i.e.
     s-semantic privacy implies 6s-DP for s ≤ 0.225.  Raises outside the stated range."""
     refuse_where(eps_sem > 0.225, "eps_sem must be <= 0.225 (= 0.45/2, Theorem 2.2's range)", eps_sem=eps_sem)
-    return 6 * eps_sem
+    return _rounding.up(6 * eps_sem, 1)
 
 
 @broadcasting(eps_sem=check_probability)
@@ -497,7 +506,7 @@ def tight_converse_epsilon(eps_sem):
     nothing smaller works.  (Semantic ε ≥ tanh(ε_DP/4) because a neighbour pair differing in record i
     gives R ≥ e^{ε_DP}.)  ∞ at s ≥ 1."""
     with np.errstate(divide="ignore"):
-        return 4 * np.arctanh(eps_sem)
+        return _rounding.up(4 * np.arctanh(eps_sem), _ELEMENTARY_ULPS)
 
 
 @broadcasting(eps_sem=check_probability)
@@ -505,7 +514,7 @@ def two_point_converse_epsilon(eps_sem):
     """What the two-point belief of the proof of Theorem 2.2 (equation 6) yields from s-semantic
     privacy: posterior odds ≤ (½ + s)/(½ − s), i.e. (2 artanh 2s)-DP, for s < ½."""
     refuse_where(eps_sem >= 0.5, "eps_sem must be < 0.5 for equation (6) to bound anything", eps_sem=eps_sem)
-    return 2 * np.arctanh(2 * eps_sem)
+    return _rounding.up(2 * np.arctanh(2 * eps_sem), _ELEMENTARY_ULPS)
 
 
 @broadcasting(eps=partial(check_epsilon, strictly_positive=True), n=check_positive)
