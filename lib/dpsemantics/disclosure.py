@@ -165,7 +165,7 @@ def ratio_bounds(eps):
 def prior_ratio_bounds(prior, eps):
     """The prior-dependent ratio bounds behind Theorem 3.3 (proof in Appendix A.3):
     ``1/(p + (1−p)e^{ε}) ≤ X/p ≤ 1/(p + (1−p)e^{−ε})``.  The ratio needs p > 0.  Rounded outward
-    (``_posterior_form``); exact at ε = 0 and p = 1.  An upper bound beyond the float range is +inf."""
+    (``_posterior_form``); exact at ε = 0 and p = 1; the upper bound at most 1/p (X ≤ 1), +inf where 1/p is."""
     return _ratio_bounds(prior, 1.0 - prior, eps)
 
 
@@ -175,9 +175,12 @@ def _ratio_bounds(p, q, eps):
     low, low_ulps = _posterior_form(p, q, -eps, reciprocal=True)
     high, high_ulps = _posterior_form(p, q, eps, reciprocal=True)
     exact = (eps == 0) | (q == 0)
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", divide="ignore"):
+        # X ≤ 1, so X/p ≤ 1/p whatever ε: the cap keeps the bound finite where the allowance, which grows with ε, is
+        # larger than the value (at ε = 1e300 it was 3.6e285)
+        trivial = _rounding.up(1.0 / p, 1)
         return (np.where(exact, 1.0, np.clip(_rounding.down(low, low_ulps), 0.0, 1.0)),
-                np.where(exact, 1.0, np.maximum(_rounding.up(high, high_ulps), 1.0)))
+                np.where(exact, 1.0, np.clip(_rounding.up(high, high_ulps), 1.0, trivial)))
 
 
 @broadcasting(eps=check_epsilon)
@@ -197,7 +200,7 @@ def prior_difference_bounds(prior, eps):
     cancellation occurs near p = 0 or 1: high = (1 − p)(1 − e^{−ε})·p/(p + (1 − p)e^{−ε}) and
     low = −p(1 − e^{−ε})·(1 − p)/((1 − p) + p·e^{−ε}).  Rounded outward: the fraction's error
     (``_posterior_form``, n ulps, at most 2nu relative), −expm1's 8u, q's u and two products' 2u — so
-    2n + 12 ulps; exact (0) at ε = 0 and p ∈ {0, 1}."""
+    2n + 12 ulps; exact (0) at ε = 0 and p ∈ {0, 1}; never outside [−p, 1 − p], the move the posterior can make."""
     p = prior
     q = 1.0 - p
     one_minus_em = -np.expm1(-eps)
@@ -206,7 +209,9 @@ def prior_difference_bounds(prior, eps):
     still = (p * q == 0) | (eps == 0)  # the posterior cannot move
     high = np.where(still, 0.0, _rounding.up(q * one_minus_em * up_part, 2.0 * up_ulps + 12.0))
     low = np.where(still, 0.0, _rounding.down(-p * one_minus_em * down_part, 2.0 * down_ulps + 12.0))
-    return low, high
+    # the posterior lies in [0, 1], so its move in [−p, 1 − p] whatever ε: the caps keep the bounds inside it where
+    # the allowance, which grows with ε, exceeds the value (±1.8e285 at ε = 1e300, ±inf at 1e308)
+    return np.maximum(low, -p), np.minimum(high, _rounding.up(q, 1))
 
 
 @broadcasting(eps=check_epsilon)

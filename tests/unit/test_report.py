@@ -355,6 +355,9 @@ TRACEBACKS = [
     ["--mechanism", "laplace", "--epsilon", "0.44", "--k", "180"],
     ["--mechanism", "laplace", "--epsilon", "1", "--k", "40"],
     ["--mechanism", "zcdp", "--rho", "1e308"],
+    ["--mechanism", "laplace", "--epsilon", "1e308"],  # these three: "eps must be finite (got eps=inf)" (2ε′, (m + 1)ε)
+    ["--mechanism", "dp", "--epsilon", "1e308", "--delta", "1e-6"],
+    ["--mechanism", "randomized-response", "--epsilon", "1.7e308"],
     ["--mechanism", "zcdp", "--rho", "0.1", "--delta-prime", "1e-300"],
     ["--mechanism", "dp", "--epsilon", "1", "--delta", "1e-7", "--k", "365"],
     ["--mechanism", "randomized-response", "--epsilon", "800"],

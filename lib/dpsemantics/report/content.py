@@ -214,10 +214,11 @@ def _reading(rel, eps_prime, dp) -> dict:
                    + ": several units belonging to one person (several days, devices, relatives) add up")
     if rel["neighbours"] == "unbounded":
         group = None
-        if math.isfinite(eps_prime) and 2 * dp < 1:
-            group = {"eps_prime": 2 * eps_prime, "delta_prime": 2 * dp,
+        group_eps = 2 * eps_prime  # +inf past half the float range: no value reading then
+        if math.isfinite(group_eps) and 2 * dp < 1:
+            group = {"eps_prime": group_eps, "delta_prime": 2 * dp,
                      "posteriors": [{"prior": p,
-                                     "posterior_upper": float(disclosure.posterior_bounds(p, 2 * eps_prime)[1])}
+                                     "posterior_upper": float(disclosure.posterior_bounds(p, group_eps)[1])}
                                     for p in rel["priors"]]}
         return {
             "neighbours": "unbounded",
@@ -311,7 +312,8 @@ def _causal(eps, pure, dp) -> dict:
         "epsilon": eps, "pure": pure, "delta_prime": None if pure else dp,
         "effect_bound": eps,
         "relative_probability_max": _f(math.exp(eps)) if eps < 700 else None,
-        "relatives": [{"relatives": m, "effect": float(causal.relatives_effect(eps, m)) if eps <= 30 else (m + 1) * eps}
+        "relatives": [{"relatives": m,
+                       "effect": float(causal.relatives_effect(eps, m)) if eps <= 30 else _f((m + 1) * eps)}
                       for m in (1, 2, 3)],
         "theorems": "Tschantz, Sen & Datta §6.1: ε-DP is ε-bounded relative probability (Definition 9) from each data "
                     "point to the output; §6.3: a status copied into m relatives' data has effect up to (m + 1)ε",
