@@ -7,6 +7,7 @@ relative) on the unsafe side at p = 1.9e-261, ``prior_ratio_bounds`` 223 ulps, a
 any of these functions were rounded to nearest, below an upper bound or above a lower one."""
 
 import itertools
+from math import inf
 
 import mpmath as mp
 import pytest
@@ -86,3 +87,17 @@ def test_the_symmetric_bounds_of_section_44_are_outward(p, eps):
     # X/p and (1 − X)/(1 − p): the second ratio's bounds are the first's at the complementary prior
     assert lo <= min(low(P, E) / P, low(1 - P, E) / (1 - P)) and hi >= max(high(P, E) / P, high(1 - P, E) / (1 - P))
     assert disclosure.symmetric_difference_bound(p, eps) >= max(high(P, E) - P, high(1 - P, E) - (1 - P))
+
+
+@pytest.mark.parametrize("eps", [40.0, 700.0, 1e5, 1e15, 1e300, 1.7976931348623157e308])
+def test_prior_dependent_bounds_never_leave_their_trivial_range(eps):
+    """The allowance of the ratio and difference bounds grows with ε; the bounds themselves may not: the posterior
+    lies in [0, 1], so X/p ≤ 1/p and X − p ∈ [−p, 1 − p] (at ε = 1e300 the difference bound was ±1.8e285, and the
+    report refused the release at 1e308 with ±inf).  Still outward against the exact values."""
+    for p in PRIORS:
+        P, E = mp.mpf(p), mp.mpf(eps)
+        down, up = disclosure.prior_difference_bounds(p, eps)
+        assert -p <= down <= low(P, E) - P and high(P, E) - P <= up <= (1 - P) * (1 + mp.mpf(2.0**-51))
+        r_low, r_high = disclosure.prior_ratio_bounds(p, eps)
+        assert 0 <= r_low <= low(P, E) / P and high(P, E) / P <= r_high
+        assert r_high <= (1 / P) * (1 + mp.mpf(2.0**-51)) or (1 / P > mp.mpf(1.7976931348623157e308) and r_high == inf)
