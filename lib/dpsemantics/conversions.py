@@ -144,14 +144,17 @@ def pdp_to_dp(eps, delta):
 
 
 def pure_to_zcdp(eps):
-    """ρ = ε²/2: a pure ε-DP mechanism is (ε²/2)-zCDP (Bun & Steinke 2016, Proposition 1.4).
+    """ρ = ε²/2: a pure ε-DP mechanism is (ε²/2)-zCDP (Bun & Steinke 2016, Proposition 1.4), rounded up.
 
     Not stated in paper 004; Kazan's §2 defines zCDP (Definition 2.6) and converts it to approximate DP
     (Theorem 2.7, :func:`zcdp_epsilon`).
     """
-    eps = check_epsilon(eps, "eps")
-    with np.errstate(over="ignore"):  # ε > 1.9e154: ρ beyond the float range is +inf
-        return _out(0.5 * np.asarray(eps) ** 2)
+    eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
+    with np.errstate(over="ignore", under="ignore"):  # ε > 1.9e154: ρ beyond the float range is +inf
+        square = _rounding.mul_away(eps, eps)  # a ρ a guarantee rests on: ε² rounded up (exact when it is a float)
+        rho = 0.5 * square
+    # the halving is exact unless ρ is subnormal, where it may round down (or to 0, as may ε² itself): one ulp up
+    return _out(np.where((2.0 * rho < square) | ((rho == 0) & (eps > 0)), np.nextafter(rho, np.inf), rho))
 
 
 def _log_inv_delta(delta):

@@ -81,3 +81,19 @@ def test_gaussian_delta_is_never_below_the_exact_profile(eps, sigma):
         got = mechanisms.gaussian_delta(eps, sigma)
         assert exact <= got
         assert exact == 0 or got <= max(exact * (1 + 1e-9), mp.mpf(5e-324) * 4)
+
+
+def test_pure_to_zcdp_is_the_smallest_float_not_below_half_eps_squared():
+    """Bun & Steinke, Proposition 1.4: ε-DP ⇒ (ε²/2)-zCDP.  ρ is a guarantee: the float returned is the exact ε²/2
+    rounded up (it was rounded to nearest, below the exact value for about half of all ε, and 0 below ε ≈ 1.5e-162,
+    which no zCDP function accepts)."""
+    rng = np.random.default_rng(11)
+    eps = np.r_[5e-324, 1e-320, 1e-200, 1.4e-162, 1e-160, 2.0**-511, 1e-10, 0.1, 0.3, 1.0, 3.0, 1e154,
+                10.0 ** rng.uniform(-170, 154, 300)]
+    got = conversions.pure_to_zcdp(eps)
+    for e, r in zip(eps, got):
+        exact = mp.mpf(float(e)) ** 2 / 2
+        assert mp.mpf(float(r)) >= exact, e
+        if mp.mpf(2.0) ** -968 < exact < mp.mpf(2.0) ** 994:  # and the smallest such float (mul_away's exact range)
+            assert mp.mpf(float(np.nextafter(r, 0.0))) < exact, e
+    assert conversions.pure_to_zcdp(1.0) == 0.5 and conversions.pure_to_zcdp(0.0) == 0.0
