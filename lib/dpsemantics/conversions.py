@@ -169,12 +169,18 @@ def _tight_eps_scalar(rho: float, L: float) -> float:
     derivative is ρ − (L − log1p t)/t²; the unique stationary point solves ρt² + log1p(t) = L, which has
     exactly one root in (0, √(L/ρ)] because the left side increases from 0.
     """
-    # log1p(t) ≤ L bounds the root as well as ρt² ≤ L: the second bracket keeps a subnormal ρ harmless
-    hi = min(np.sqrt(L / rho), np.expm1(L)) if L < 700 else np.sqrt(L / rho)
+    # log1p(t) ≤ L bounds the root as well as ρt² ≤ L: the second bracket keeps a subnormal ρ harmless.  √L/√ρ (not
+    # √(L/ρ), which loses digits when L/ρ is subnormal) raised by 1e-15 as in _tight_eps_many: rounded to nearest,
+    # ρ·hi² fell below L at ρ = 1e30 and Brent's bracket had no sign change
+    hi = float(np.sqrt(L) / np.sqrt(rho) * (1 + 1e-15))
+    hi = min(hi, float(np.expm1(L))) if L < 700 else hi
+    hi = max(hi, _rounding.SMALLEST_SUBNORMAL)
+    f = lambda s: rho * s * s + np.log1p(s) - L  # noqa: E731
+    if not f(hi) > 0.0:  # the root is at or below the smallest float (or at hi): any t gives a valid bound
+        return float(_tight_eps_upper(np.array([hi]), np.array([rho]), np.array([L]))[0])
     # disp=False: where ρt² is below the resolution of log1p(t) (ρ ≲ 1e-290) the last digits of the root
     # cannot settle; any t gives a valid bound, and zcdp_epsilon checks the one returned
-    t = brentq(lambda s: rho * s * s + np.log1p(s) - L, 0.0, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps,
-               maxiter=500, disp=False)
+    t = brentq(f, 0.0, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500, disp=False)
     if t <= 0.0:  # pragma: no cover - the root is strictly positive for L > 0
         t = np.nextafter(0.0, 1.0)
     return float(_tight_eps_upper(np.array([t]), np.array([rho]), np.array([L]))[0])
@@ -311,9 +317,9 @@ def _tight_eps_many(rho: np.ndarray, L: np.ndarray) -> np.ndarray:
     """
     # log1p(t) ≤ L bounds the root as well as ρt² ≤ L: the second bracket keeps a subnormal ρ harmless
     with np.errstate(over="ignore"):
-        hi = np.sqrt(L / rho) * (1 + 1e-15)
+        hi = np.sqrt(L) / np.sqrt(rho) * (1 + 1e-15)  # (√(L/ρ) loses digits when L/ρ is subnormal)
         hi = np.where(L < 700, np.minimum(hi, np.expm1(np.minimum(L, 700.0))), hi)
-    hi = np.minimum(hi, 1e300)
+    hi = np.clip(hi, _rounding.SMALLEST_SUBNORMAL, 1e300)  # L/ρ below the float range: any t gives a valid bound
 
     t = _increasing_root_in_log(lambda t, r, el: r * t * t + np.log1p(t) - el,
                                 lambda t, r, el: t * (2 * r * t + 1 / (1 + t)),

@@ -9,6 +9,7 @@ stationarity condition); it imports nothing from the package."""
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import mpmath as mp
 import numpy as np
@@ -49,3 +50,19 @@ def test_tight_epsilon_is_confirmed_by_the_inverse_conversion_on_hostile_inputs(
     eps = conversions.zcdp_epsilon(rho, delta, tight=True)
     assert np.all(conversions.zcdp_delta(rho, eps, tight=True) <= delta)
     assert np.all(eps <= conversions.zcdp_epsilon(rho, delta))  # never above the simple form
+
+
+@pytest.mark.parametrize("rho,delta", [(1e30, 6.155262085515453e-07), (1e150, 1e-300), (1e300, 0.5),
+                                       (1e300, 1 - 2.0**-53), (1e308, 1 - 2.0**-53), (1.7e308, 1e-6)])
+def test_tight_epsilon_at_huge_rho_is_a_number_not_a_bracket_error(rho, delta):
+    """One input took Brent's method with the bracket [0, √(L/ρ)]: rounded, ρ·hi² fell below L and SciPy raised "f(a)
+    and f(b) must have different signs" (at ρ = 1e30, δ = 6.2e-7 and ρ = 1e150, δ = 1e-300); √(L/ρ) of a subnormal
+    L/ρ lost its digits; and many inputs took log 0 with a RuntimeWarning where L/ρ underflowed.  Now a safe ε at
+    both sizes: never below the exact value, which is ρ + 2√(ρL) up to a part in 10¹⁵ here."""
+    exact = exact_tight_epsilon(rho, delta)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        one = conversions.zcdp_epsilon(rho, delta, tight=True)
+        many = conversions.zcdp_epsilon(np.full(20, rho), delta, tight=True)
+    for got in (one, float(many[0])):
+        assert exact <= got <= exact * (1 + mp.mpf(1e-14)), (rho, delta, got)
