@@ -700,14 +700,26 @@ def per_release_epsilon(eps_total, k, delta_total, delta0=0.0, *, method: str = 
 def composed_epsilon(eps0, ks, delta, method: str = "optimal"):
     """The total ε of k-fold composition of pure ε₀-DP mechanisms at total δ, for each k in ``ks``
     (Kazan et al., Theorem 2.8; Figures 2 and 3): ``"basic"`` kε₀, ``"advanced"`` (Dwork–Rothblum–Vadhan),
-    ``"optimal"`` (exact, any ε) or ``"lattice"`` (optimal restricted to the printed lattice points)."""
+    ``"optimal"`` (exact, any ε) or ``"lattice"`` (optimal restricted to the printed lattice points).
+
+    One call of the composition function with the array of ks where it broadcasts (``basic_epsilon``,
+    ``advanced_epsilon``, ``optimal_epsilon``: each entry equals its scalar call, so the values are those of
+    ``composition.composed_epsilon_by`` k by k); ``"lattice"`` (a bisection over the lattice) is one call per k."""
     from . import composition
 
     ks = np.atleast_1d(composition._check_k(ks, "ks"))
     eps0 = float(check_epsilon(eps0, "eps0", scalar=True))
     delta = float(check_delta(delta, "delta", scalar=True))
     composition._check_method(method)  # one table of methods: composition.COMPOSITION_METHODS
-    return np.array([composition.composed_epsilon_by(method, eps0, int(k), delta) for k in ks])
+    if method == "lattice" or ks.size == 0:
+        return np.array([composition.composed_epsilon_by(method, eps0, int(k), delta) for k in ks.ravel()],
+                        dtype=float).reshape(ks.shape)
+    composition.composed_epsilon_by(method, eps0, int(ks.flat[0]), delta)  # the table's errors, named as there
+    if method == "basic":
+        return np.asarray(composition.basic_epsilon(eps0, ks), dtype=float)
+    if method == "advanced":  # the slack is the total δ: these mechanisms are pure (δ₀ = 0)
+        return np.asarray(composition.advanced_epsilon(eps0, ks, delta, 0.0), dtype=float)
+    return np.asarray(composition.optimal_epsilon(eps0, ks, delta, 0.0), dtype=float)
 
 
 def composed_posterior_bound(prior, eps0, ks, delta, delta_prime, method: str = "optimal"):
@@ -726,13 +738,14 @@ def composed_posterior_bound(prior, eps0, ks, delta, delta_prime, method: str = 
 def zcdp_eps_prime(rho, ks, delta_prime, *, tight: bool = False):
     """Kazan et al., Example 4.1 (Figures 4 and 5): ε′ after k releases of ρ-zCDP each (Theorem 2.9: kρ in
     total), converted to (ε, δ)-DP and then to (ε′, δ′)-PDP with the δ that minimises ε′
-    (:func:`best_zcdp_pdp_epsilon`)."""
+    (:func:`best_zcdp_pdp_epsilon`, one call over all the ks)."""
     from . import composition
 
     ks = np.atleast_1d(composition._check_k(ks, "ks"))
     rho = float(check_positive(rho, "rho", scalar=True))
-    return np.array([best_zcdp_pdp_epsilon(float(composition.zcdp_compose(rho, int(k))), delta_prime, tight=tight)[0]
-                     for k in ks])
+    delta_prime = float(check_delta(delta_prime, "delta_prime", open_low=True, scalar=True))
+    return np.asarray(best_zcdp_pdp_epsilon(composition.zcdp_compose(rho, ks), delta_prime, tight=tight)[0],
+                      dtype=float)
 
 
 def first_exceeding(values, threshold, start: int = 1):
