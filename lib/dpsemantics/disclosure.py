@@ -467,13 +467,18 @@ def _split_stationarity(s, rho, log_inv_dp, tight: bool):
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         u = rho * t * t + (np.log1p(t) if tight else 0.0) - log_inv_dp
         du = 2.0 * rho * t + (1.0 / (1.0 + t) if tight else 0.0)  # L′(t)
-        eps = rho * (1.0 + 2.0 * t) - (np.log1p(1.0 / t) if tight else 0.0)
-        sig = expit(-(u + np.maximum(eps, 0.0)))
+        # u + ε = ρ(1 + t)² − log(1/δ′) (+ log t for the tight form: log1p t − log1p(1/t) = log t); ρ(1 + t) first,
+        # as ρt·t above: t² overflows where ρ is subnormal
+        sig = expit(-(rho * (1.0 + t) * (1.0 + t) - log_inv_dp + (s if tight else 0.0)))
         slack = kappa / (t * du) if tight else 0.0
         keep = 1.0 - sig * (1.0 + t) - slack  # A
         gap = -np.expm1(-u)  # 1 − r = 1 − δ/δ′, and log expm1(u) = u + log(1 − r)
         phi = u + np.log(gap) + np.log(keep) - s
-        phi = np.where((u > 0) & (keep > 0) & (eps >= 0) & ~np.isnan(phi), phi, -np.inf)
+        valid = (u > 0) & (keep > 0) & ~np.isnan(phi)
+        if tight:  # the tight ε = ρ(1 + 2t) − log1p(1/t) is clipped at 0 only where ρt(1 + 2t) < 1 (log1p(1/t) ≤ 1/t)
+            low = np.flatnonzero(rho * t * (1.0 + 2.0 * t) < 1.0)
+            valid[low] &= rho[low] * (1.0 + 2.0 * t[low]) >= np.log1p(1.0 / t[low])
+        phi = np.where(valid, phi, -np.inf)
         dkeep = sig * ((1.0 - sig) * (du + du / t) * (1.0 + t) - 1.0)  # −(σ′(1 + t) + σ), σ′ = −σ(1 − σ)(L′ + ε′)
         if tight:  # + κ(L′ + tL″)/(tL′)², L″ = 2ρ − 1/(1 + t)²
             dkeep = dkeep + slack * (du + t * (2.0 * rho - 1.0 / (1.0 + t) ** 2)) / (t * du)
@@ -483,8 +488,9 @@ def _split_stationarity(s, rho, log_inv_dp, tight: bool):
 
 def _minimising_order(rho, log_inv_dp, tight: bool):
     """The order t (1-d arrays) at which Φ of :func:`_split_stationarity` changes sign, by Newton steps in s = log t
-    kept inside a shrinking bracket (a step that leaves it, or is not finite, is a bisection), until a step is below
-    4 ulps of s (near the largest t searched where Φ is negative up to there: the best δ is at the floor e^{−708}).
+    kept inside a shrinking bracket (a step that leaves it, or is not finite, is a bisection), from a first guess two
+    fixed-point steps from the root, until a Newton step is below 1e-9 of s or the bracket 4 ulps wide (near the
+    largest t searched where Φ is negative up to there: the best δ is at the floor e^{−708}).
     Entries never mix, so an entry's t does not depend on the others.  Every t gives a valid δ: its precision decides
     how close ε′ comes to the minimum, never whether it holds."""
     top = -_LOG_DELTA_FLOOR
@@ -494,10 +500,13 @@ def _minimising_order(rho, log_inv_dp, tight: bool):
         t_hi = math.sqrt(top) / np.sqrt(rho)  # (top/ρ overflows for a subnormal ρ)
         if tight:
             t_hi = np.minimum(t_hi, np.expm1(top))
-        # first guess: Φ = 0 with σ = 0 is ρt² = log(1/δ′) (tight) or ρt² = log(1/δ′) + log1p t (Theorem 2.7)
+        # first guess: Φ = 0 (with κ = 0) is e^u = 1 + t(1 + e^{−ε}), i.e. ρt² = log(1/δ′) + log1p(t(1 + e^{−ε}))
+        # for Theorem 2.7 and, with e^{−ε} = e^{−ρ(1+2t)}(1 + 1/t), ρt² = log(1/δ′) + log1p(e^{−ρ(1+2t)}) for the
+        # tight form: two fixed-point steps from ρt² = log(1/δ′)
         t0 = np.sqrt(log_inv_dp) / np.sqrt(rho)
-        if not tight:
-            t0 = np.sqrt(log_inv_dp + np.log1p(t0)) / np.sqrt(rho)
+        for _ in range(2):
+            decay = np.exp(-rho * (1.0 + 2.0 * t0))
+            t0 = np.sqrt(log_inv_dp + np.log1p(decay if tight else t0 * (1.0 + decay))) / np.sqrt(rho)
     a = np.log(np.maximum(t_lo, 1e-300))
     b = np.log(t_hi)
     out = np.empty(rho.shape)
@@ -513,10 +522,12 @@ def _minimising_order(rho, log_inv_dp, tight: bool):
         with np.errstate(invalid="ignore", divide="ignore"):
             newton = np.where(phi == 0, s, s - phi / dphi)
         inside = np.isfinite(newton) & (newton >= a) & (newton <= b)
-        tol = 4.0 * np.finfo(float).eps * np.maximum(np.abs(s), 1.0)
-        # a short Newton step ends the search only where Φ is small: where A is tiny, log A is steep and Newton
-        # creeps towards the root in short steps (growing geometrically); a step too short to move s bisects
-        done = (b - a <= tol) | (phi == 0) | (inside & (np.abs(newton - s) <= tol) & (np.abs(phi) <= 1.0))
+        scale = np.maximum(np.abs(s), 1.0)
+        # a Newton step below 1e-9 (relative) is the last (Newton's error after it is of order its square); it ends
+        # the search only where Φ is small: where A is tiny, log A is steep and Newton creeps towards the root in
+        # short steps (growing geometrically); a step too short to move s bisects
+        done = ((b - a <= 4.0 * np.finfo(float).eps * scale) | (phi == 0)
+                | (inside & (np.abs(newton - s) <= 1e-9 * scale) & (np.abs(phi) <= 1.0)))
         s = np.where(inside & ((newton != s) | done), newton, 0.5 * (a + b))
         if np.any(done):
             out[idx[done]] = np.exp(s[done])
