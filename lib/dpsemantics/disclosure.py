@@ -548,7 +548,7 @@ def _split_delta(t, rho, log_inv_dp, delta_prime, tight: bool):
 
 def _split_eps_prime(rho, delta, delta_prime, tight: bool):
     """``pdp_epsilon(zcdp_epsilon(rho, delta, tight), delta, delta_prime)`` (1-d arrays, one entry at a time in
-    effect): the package's safe conversions, +∞ where ε is (ρ near the float maximum)."""
+    effect): the package's safe conversions, +∞ where zcdp_epsilon's ε is (ρ near the float maximum)."""
     from . import conversions
 
     # zcdp_epsilon(tight=True) solves more than _VECTOR_MIN entries at once and fewer one by one (the last bits
