@@ -7,8 +7,10 @@ The inputs are seeded (``SEED``) and span the magnitudes a caller may pass, all 
 to 630 with exact zeros, δ from 10⁻³⁰⁰ to 1 − 10⁻¹², σ and ρ over twelve and fourteen decades, priors from
 10⁻³⁰⁰ to 1 − 10⁻¹⁵ — so every branch of each function (bulk, tail, far tail, subnormal results) runs in the same
 call.  Functions that take single numbers only (``releases``, ``PrivacyLossDistribution.epsilon``,
-``approximate_bounds``) are listed with the time of 10³ calls in a loop; functions that loop over their entries
-by design (``best_zcdp_pdp_epsilon``: an optimisation per entry) are timed on 10³ entries and say so.
+``approximate_bounds``) are listed with the time of 10³ calls in a loop.  The functions over a sequence of k
+(``composed_epsilon``, ``composed_posterior_bound``, ``zcdp_eps_prime``) are timed at ks = 1 … 10⁶, or 1 … 10⁴ for
+the optimal composition (each distinct k > 1000 is one profile in ``composition``) and 1 … 10³ for the lattice
+(a bisection per k); the rows say how many.
 
 Run alone (``python bench/calibration_timing.py``: prints the table) or as ``compare_accountants.py --sections 7``
 (into ``_build/bench.json`` / ``bench/results.json``, rendered on the book's Numerics page).
@@ -27,6 +29,7 @@ from dpsemantics.pld import PrivacyLossDistribution
 SEED = 20260723
 N = 10**6
 FEW = 10**3  # scalar-only functions and per-entry loops: this many calls
+KS_OPTIMAL = 10**4  # ks = 1 … this for the optimal composition (one profile per distinct k > 1000)
 QUANTITY = "calibration over 10⁶ hostile inputs"
 TARGET_SECONDS = 2.0
 
@@ -81,6 +84,7 @@ def cases(x: dict[str, np.ndarray]):
     lattice = PrivacyLossDistribution.laplace(0.1, h=0.001).self_compose(100)  # 100 Laplace runs, one lattice
     eps_lattice = 10.0 ** np.random.default_rng(SEED + 1).uniform(-6, 1.2, N)  # up to 16 (the lattice's top)
     few = slice(0, FEW)
+    ks = np.arange(1, N + 1)
     one = [(float(a), float(b)) for a, b in zip(x["eps_second"][few], sd[few])]
     return [
         ("mechanisms.randomized_response_delta", "ε, ε_rr", N,
@@ -126,8 +130,26 @@ def cases(x: dict[str, np.ndarray]):
          lambda: disclosure.epsilon_for_posterior(prior, post_max, sd, dp)),
         ("disclosure.epsilon_for_profile", "priors, posteriors, δ, δ′", N,
          lambda: disclosure.epsilon_for_profile(prior, post_max, sd, dp)),
-        ("disclosure.best_zcdp_pdp_epsilon", "ρ (an optimisation per entry: 10³ entries)", FEW,
-         lambda: disclosure.best_zcdp_pdp_epsilon(x["rho"][few], 1e-6)),
+        ("disclosure.best_zcdp_pdp_epsilon", "ρ, δ′ = 10⁻⁶ (Theorem 2.7)", N,
+         lambda: disclosure.best_zcdp_pdp_epsilon(x["rho"], 1e-6)),
+        ("disclosure.best_zcdp_pdp_epsilon", "ρ, δ′ = 10⁻⁶, tight", N,
+         lambda: disclosure.best_zcdp_pdp_epsilon(x["rho"], 1e-6, tight=True)),
+        ("disclosure.best_zcdp_pdp_epsilon", "ρ, δ′ (both arrays), tight", N,
+         lambda: disclosure.best_zcdp_pdp_epsilon(x["rho"], dp, tight=True)),
+        ("disclosure.composed_epsilon", "ks = 1 … 10⁶, basic", N,
+         lambda: disclosure.composed_epsilon(0.1, ks, 1e-6, "basic")),
+        ("disclosure.composed_epsilon", "ks = 1 … 10⁶, advanced", N,
+         lambda: disclosure.composed_epsilon(0.1, ks, 1e-6, "advanced")),
+        ("disclosure.composed_epsilon", "ks = 1 … 10⁴, optimal (a profile per k > 1000)", KS_OPTIMAL,
+         lambda: disclosure.composed_epsilon(0.1, ks[:KS_OPTIMAL], 1e-6, "optimal")),
+        ("disclosure.composed_epsilon", "ks = 1 … 10³, lattice (scalar only: a bisection per k)", FEW,
+         lambda: disclosure.composed_epsilon(0.1, ks[:FEW], 1e-6, "lattice")),
+        ("disclosure.composed_posterior_bound", "ks = 1 … 10⁶, basic", N,
+         lambda: disclosure.composed_posterior_bound(0.5, 0.1, ks, 1e-6, 1e-5, "basic")),
+        ("disclosure.zcdp_eps_prime", "ks = 1 … 10⁶ (Theorem 2.7)", N,
+         lambda: disclosure.zcdp_eps_prime(0.01, ks, 1e-6)),
+        ("disclosure.zcdp_eps_prime", "ks = 1 … 10⁶, tight", N,
+         lambda: disclosure.zcdp_eps_prime(0.01, ks, 1e-6, tight=True)),
         ("PrivacyLossDistribution.delta", "10⁶ values of ε on one lattice (100 Laplace runs)", N,
          lambda: lattice.delta(eps_lattice)),
         ("PrivacyLossDistribution.delta_bounds", "10⁶ values of ε on one lattice (100 Laplace runs)", N,

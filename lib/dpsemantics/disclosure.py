@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
-from scipy.optimize import minimize_scalar
 from scipy.special import expit
 
 from . import _rounding, indistinguishability
@@ -445,40 +444,167 @@ def approximate_bounds(eps, delta, delta_prime, prior=0.5) -> DisclosureBounds:
                             rlow, rhigh, prlow, prhigh, difference_bound(eps_prime), up, down)
 
 
-_LOG_DELTA_FLOOR = -690.0  # the smallest log δ best_zcdp_pdp_epsilon searches over
+_LOG_DELTA_FLOOR = -708.0  # the smallest log δ best_zcdp_pdp_epsilon searches over (e^{-708}: still a normal float)
+_SPLIT_STEPS = 200  # bracketed Newton steps at most (a bisection over the whole range takes about 60)
 
 
-@broadcasting(elementwise=True, rho=check_positive)
+def _split_stationarity(s, rho, log_inv_dp, tight: bool):
+    """``(Φ, dΦ/ds)`` at the order α = 1 + t, t = e^s, for :func:`best_zcdp_pdp_epsilon` (1-d arrays).
+
+    Both conversions of ρ-zCDP are an order α = 1 + t chosen for δ = e^{−L}.  Theorem 2.7's ε = ρ + 2√(ρL) is
+    the value at t = √(L/ρ) of αρ + L/(α − 1), so L(t) = ρt² and ε(t) = ρ(1 + 2t); the tight conversion (Canonne,
+    Kamath & Steinke 2020, Corollary 13) is stationary where ρt² + log1p t = L, so L(t) = ρt² + log1p t and
+    ε(t) = (1 + t)ρ − log1p(1/t) + (L − log1p t)/t = ρ(1 + 2t) − log1p(1/t) (clipped at 0).  In both, dε/dL = 1/t
+    (the envelope theorem).  With u = L − log(1/δ′) the gap between log δ′ and log δ (r = δ/δ′ = e^{−u}),
+    Theorem 3.9's ε′ = ε + log1p(e^{−u−ε}) − log1p(−e^{−u}) has
+
+        t·dε′/dL = A − t/expm1(u),   A = 1 − σ(1 + t) − κ/(t·L′(t)),   σ = 1/(1 + e^{u+ε}),
+
+    where κ/t is what the safe evaluation adds to the tight ε at order t (``conversions._tight_eps_upper``: 32u/t
+    is its leading term, u the unit round-off; κ = 0 for Theorem 2.7), which matters only where t is tiny (δ′ near
+    1).  This has the sign of Φ = log expm1(u) + log A − log t where A > 0, and is negative elsewhere (Φ = −∞
+    there, as where u ≤ 0, δ ≥ δ′, and where the tight ε is clipped at 0: ε′ falls with L).  The minimising δ is
+    where Φ changes sign from − to +.  L increases with t, so t parametrises δ."""
+    t = np.exp(s)
+    kappa = 32.0 * _rounding.UNIT_ROUNDOFF if tight else 0.0
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        u = rho * t * t + (np.log1p(t) if tight else 0.0) - log_inv_dp
+        du = 2.0 * rho * t + (1.0 / (1.0 + t) if tight else 0.0)  # L′(t)
+        # u + ε = ρ(1 + t)² − log(1/δ′) (+ log t for the tight form: log1p t − log1p(1/t) = log t); ρ(1 + t) first,
+        # as ρt·t above: t² overflows where ρ is subnormal
+        sig = expit(-(rho * (1.0 + t) * (1.0 + t) - log_inv_dp + (s if tight else 0.0)))
+        slack = kappa / (t * du) if tight else 0.0
+        keep = 1.0 - sig * (1.0 + t) - slack  # A
+        gap = -np.expm1(-u)  # 1 − r = 1 − δ/δ′, and log expm1(u) = u + log(1 − r)
+        phi = u + np.log(gap) + np.log(keep) - s
+        valid = (u > 0) & (keep > 0) & ~np.isnan(phi)
+        if tight:  # the tight ε = ρ(1 + 2t) − log1p(1/t) is clipped at 0 only where ρt(1 + 2t) < 1 (log1p(1/t) ≤ 1/t)
+            low = np.flatnonzero(rho * t * (1.0 + 2.0 * t) < 1.0)
+            valid[low] &= rho[low] * (1.0 + 2.0 * t[low]) >= np.log1p(1.0 / t[low])
+        phi = np.where(valid, phi, -np.inf)
+        dkeep = sig * ((1.0 - sig) * (du + du / t) * (1.0 + t) - 1.0)  # −(σ′(1 + t) + σ), σ′ = −σ(1 − σ)(L′ + ε′)
+        if tight:  # + κ(L′ + tL″)/(tL′)², L″ = 2ρ − 1/(1 + t)²
+            dkeep = dkeep + slack * (du + t * (2.0 * rho - 1.0 / (1.0 + t) ** 2)) / (t * du)
+        dphi = t * (du / gap + dkeep / keep) - 1.0
+    return phi, dphi
+
+
+def _minimising_order(rho, log_inv_dp, tight: bool):
+    """The order t (1-d arrays) at which Φ of :func:`_split_stationarity` changes sign, by Newton steps in s = log t
+    kept inside a shrinking bracket (a step that leaves it, or is not finite, is a bisection), from a first guess two
+    fixed-point steps from the root, until a Newton step is below 1e-9 of s or the bracket 4 ulps wide (near the
+    largest t searched where Φ is negative up to there: the best δ is at the floor e^{−708}).
+    Entries never mix, so an entry's t does not depend on the others.  Every t gives a valid δ: its precision decides
+    how close ε′ comes to the minimum, never whether it holds."""
+    top = -_LOG_DELTA_FLOOR
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        # t_lo solves ρt² + t = log(1/δ′), where L(t) ≤ log(1/δ′): δ ≥ δ′; t_hi has L(t) ≥ 708: δ at the floor
+        t_lo = 2.0 * log_inv_dp / (1.0 + np.sqrt(1.0 + 4.0 * rho * log_inv_dp))
+        t_hi = math.sqrt(top) / np.sqrt(rho)  # (top/ρ overflows for a subnormal ρ)
+        if tight:
+            t_hi = np.minimum(t_hi, np.expm1(top))
+        # first guess: Φ = 0 (with κ = 0) is e^u = 1 + t(1 + e^{−ε}), i.e. ρt² = log(1/δ′) + log1p(t(1 + e^{−ε}))
+        # for Theorem 2.7 and, with e^{−ε} = e^{−ρ(1+2t)}(1 + 1/t), ρt² = log(1/δ′) + log1p(e^{−ρ(1+2t)}) for the
+        # tight form: two fixed-point steps from ρt² = log(1/δ′)
+        t0 = np.sqrt(log_inv_dp) / np.sqrt(rho)
+        for _ in range(2):
+            decay = np.exp(-rho * (1.0 + 2.0 * t0))
+            t0 = np.sqrt(log_inv_dp + np.log1p(decay if tight else t0 * (1.0 + decay))) / np.sqrt(rho)
+    a = np.log(np.maximum(t_lo, 1e-300))
+    b = np.log(t_hi)
+    out = np.empty(rho.shape)
+    idx = np.arange(rho.size)
+    s = np.clip(np.log(np.where(t0 > 0, t0, 1.0)), a, b)
+    for _ in range(_SPLIT_STEPS):
+        if idx.size == 0:
+            break
+        phi, dphi = _split_stationarity(s, rho, log_inv_dp, tight)
+        below = phi < 0
+        a = np.where(below, s, a)
+        b = np.where(below, b, s)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            newton = np.where(phi == 0, s, s - phi / dphi)
+        inside = np.isfinite(newton) & (newton >= a) & (newton <= b)
+        scale = np.maximum(np.abs(s), 1.0)
+        # a Newton step below 1e-9 (relative) is the last (Newton's error after it is of order its square); it ends
+        # the search only where Φ is small: where A is tiny, log A is steep and Newton creeps towards the root in
+        # short steps (growing geometrically); a step too short to move s bisects
+        done = ((b - a <= 4.0 * np.finfo(float).eps * scale) | (phi == 0)
+                | (inside & (np.abs(newton - s) <= 1e-9 * scale) & (np.abs(phi) <= 1.0)))
+        s = np.where(inside & ((newton != s) | done), newton, 0.5 * (a + b))
+        if np.any(done):
+            out[idx[done]] = np.exp(s[done])
+            go = ~done
+            idx, a, b, s, rho, log_inv_dp = idx[go], a[go], b[go], s[go], rho[go], log_inv_dp[go]
+    out[idx] = np.exp(s)  # still moving after _SPLIT_STEPS steps (none in the tests): the last iterate, valid
+    return out
+
+
+def _split_delta(t, rho, log_inv_dp, delta_prime, tight: bool):
+    """The δ whose best order is t (:func:`_split_stationarity`): δ′·e^{−u}, u = L(t) − log(1/δ′), kept in
+    [e^{−708}, δ′) as a float."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        u = rho * t * t + (np.log1p(t) if tight else 0.0) - log_inv_dp
+        delta = np.clip(delta_prime * np.exp(-u), math.exp(_LOG_DELTA_FLOOR), np.nextafter(delta_prime, 0.0))
+    return np.where(np.isnan(delta), math.exp(_LOG_DELTA_FLOOR), delta)
+
+
+def _split_eps_prime(rho, delta, delta_prime, tight: bool):
+    """``pdp_epsilon(zcdp_epsilon(rho, delta, tight), delta, delta_prime)`` (1-d arrays, one entry at a time in
+    effect): the package's safe conversions, +∞ where zcdp_epsilon's ε is (ρ near the float maximum)."""
+    from . import conversions
+
+    # zcdp_epsilon(tight=True) solves more than _VECTOR_MIN entries at once and fewer one by one (the last bits
+    # differ): a short call is padded so that every entry takes the same path whatever the length of the call
+    n = rho.size
+    pad = max(conversions._VECTOR_MIN + 1 - n, 0) if tight else 0
+    eps = np.asarray(conversions.zcdp_epsilon(np.concatenate([rho, np.full(pad, rho[0])]),
+                                              np.concatenate([delta, np.full(pad, delta[0])]), tight=tight))[:n]
+    finite = np.isfinite(eps)
+    return np.where(finite, conversions.pdp_epsilon(np.where(finite, eps, 0.0), delta, delta_prime), np.inf), eps
+
+
+@broadcasting(rho=check_positive, delta_prime=partial(check_delta, open_low=True))
 def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
     """Kazan et al., Example 4.1: the smallest ε′ reachable from ρ-zCDP at confidence 1 − δ′.
 
     ρ-zCDP gives (ε(δ), δ)-DP for every δ (Theorem 2.7, or the tight conversion of Canonne, Kamath &
     Steinke with ``tight=True``), and each of these gives (ε′(δ), δ′)-PDP by Theorem 3.9 for δ < δ′.
-    The paper does not say which δ it used; we take the one minimising ε′.  Returns ``(eps_prime, delta)``.
+    The paper does not say which δ it used; we take the one minimising ε′ over δ ∈ [e^{−708}, δ′).
+    Returns ``(eps_prime, delta)``; broadcasts over ``rho`` and ``delta_prime``.
+
+    The minimising δ solves a stationarity condition in the order of the conversion (:func:`_split_stationarity`),
+    by bracketed Newton steps on all entries at once (:func:`_minimising_order`).  Every δ < δ′ gives a valid ε′,
+    so the δ found decides tightness only: the ε′ returned is the package's safe conversions evaluated at the δ
+    returned — ``pdp_epsilon(zcdp_epsilon(rho, delta, tight), delta, delta_prime)``, each rounded up — so that δ
+    reproduces it.  ``zcdp_epsilon(tight=True)`` is the smaller of the two conversions; where it returned
+    clearly more than the tight form at the order found (it falls back to Theorem 2.7 where it cannot certify the
+    tight one, ρ below about 1e-307), the optimum of Theorem 2.7's form is tried too and the smaller ε′ kept.
+    Each entry's result does not depend on the other entries (an array call is the stack of its scalar calls).
     """
-    from . import conversions
-
-    delta_prime = check_delta(delta_prime, "delta_prime", open_low=True, scalar=True)
-    log_dp = math.log(delta_prime)
-    if log_dp <= _LOG_DELTA_FLOOR + 1.0:  # no room for a δ below δ′ in the search range
-        raise ValueError(f"delta_prime must be at least {math.exp(_LOG_DELTA_FLOOR + 1.0):.3g} here: the search needs "
-                         f"a delta below it, above e^{_LOG_DELTA_FLOOR:g} (got delta_prime={delta_prime!r})")
-
-    def f(log_delta):
-        d = np.exp(log_delta)
-        e = np.asarray(conversions.zcdp_epsilon(rho, d, tight=tight))
-        finite = np.isfinite(e)  # ρ near the float maximum: ε and so ε′ are +inf
-        return np.where(finite, conversions.pdp_epsilon(np.where(finite, e, 0.0), d, delta_prime), np.inf)
-
-    lo = _LOG_DELTA_FLOOR  # log δ′ − 700 lies below it for every δ′ ≤ 1
-    hi = log_dp + math.log1p(-1e-9)
-    grid = np.linspace(lo, hi, 120)
-    vals = np.asarray(f(grid), dtype=float)
-    i = int(np.argmin(vals))
-    a, b = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
-    res = minimize_scalar(lambda x: float(f(x)), bounds=(a, b), method="bounded", options={"xatol": 1e-10})
-    best_x, best_v = (res.x, res.fun) if res.fun <= vals[i] else (grid[i], vals[i])
-    return float(best_v), float(math.exp(best_x))
+    if np.any(np.log(delta_prime) <= _LOG_DELTA_FLOOR):  # no room for a δ below δ′ in the search range
+        bad = float(np.ravel(delta_prime)[np.argmax(np.ravel(np.log(delta_prime) <= _LOG_DELTA_FLOOR))])
+        raise ValueError(f"delta_prime must exceed e^{_LOG_DELTA_FLOOR:g} = {math.exp(_LOG_DELTA_FLOOR):.3g} here: the "
+                         f"search needs a delta below it, at or above that floor (got delta_prime={bad!r})")
+    shape = rho.shape  # (the decorator has broadcast rho and delta_prime)
+    r, dp = np.ravel(rho), np.ravel(delta_prime)
+    if r.size == 0:
+        return np.zeros(shape), np.zeros(shape)
+    log_inv_dp = -np.log(dp)
+    t = _minimising_order(r, log_inv_dp, tight)
+    delta = _split_delta(t, r, log_inv_dp, dp, tight)
+    eps_prime, eps = _split_eps_prime(r, delta, dp, tight)
+    if tight:
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            form = np.maximum(r * (1.0 + 2.0 * t) - np.log1p(1.0 / t), 0.0)
+            loose = np.flatnonzero(np.isfinite(eps) & (eps > form * (1.0 + 1e-6) + 64.0 * _rounding.UNIT_ROUNDOFF / t))
+        if loose.size:
+            d2 = _split_delta(_minimising_order(r[loose], log_inv_dp[loose], False), r[loose], log_inv_dp[loose],
+                              dp[loose], False)
+            e2 = _split_eps_prime(r[loose], d2, dp[loose], True)[0]
+            better = e2 < eps_prime[loose]
+            eps_prime[loose[better]], delta[loose[better]] = e2[better], d2[better]
+    return eps_prime.reshape(shape), delta.reshape(shape)
 
 
 def _dp_epsilon_for_pdp(eps_prime, delta, delta_prime, name: str = "eps_prime"):
@@ -582,14 +708,26 @@ def per_release_epsilon(eps_total, k, delta_total, delta0=0.0, *, method: str = 
 def composed_epsilon(eps0, ks, delta, method: str = "optimal"):
     """The total ε of k-fold composition of pure ε₀-DP mechanisms at total δ, for each k in ``ks``
     (Kazan et al., Theorem 2.8; Figures 2 and 3): ``"basic"`` kε₀, ``"advanced"`` (Dwork–Rothblum–Vadhan),
-    ``"optimal"`` (exact, any ε) or ``"lattice"`` (optimal restricted to the printed lattice points)."""
+    ``"optimal"`` (exact, any ε) or ``"lattice"`` (optimal restricted to the printed lattice points).
+
+    One call of the composition function with the array of ks where it broadcasts (``basic_epsilon``,
+    ``advanced_epsilon``, ``optimal_epsilon``: each entry equals its scalar call, so the values are those of
+    ``composition.composed_epsilon_by`` k by k); ``"lattice"`` (a bisection over the lattice) is one call per k."""
     from . import composition
 
     ks = np.atleast_1d(composition._check_k(ks, "ks"))
     eps0 = float(check_epsilon(eps0, "eps0", scalar=True))
     delta = float(check_delta(delta, "delta", scalar=True))
     composition._check_method(method)  # one table of methods: composition.COMPOSITION_METHODS
-    return np.array([composition.composed_epsilon_by(method, eps0, int(k), delta) for k in ks])
+    if method == "lattice" or ks.size == 0:
+        return np.array([composition.composed_epsilon_by(method, eps0, int(k), delta) for k in ks.ravel()],
+                        dtype=float).reshape(ks.shape)
+    composition.composed_epsilon_by(method, eps0, int(ks.flat[0]), delta)  # the table's errors, named as there
+    if method == "basic":
+        return np.asarray(composition.basic_epsilon(eps0, ks), dtype=float)
+    if method == "advanced":  # the slack is the total δ: these mechanisms are pure (δ₀ = 0)
+        return np.asarray(composition.advanced_epsilon(eps0, ks, delta, 0.0), dtype=float)
+    return np.asarray(composition.optimal_epsilon(eps0, ks, delta, 0.0), dtype=float)
 
 
 def composed_posterior_bound(prior, eps0, ks, delta, delta_prime, method: str = "optimal"):
@@ -608,13 +746,14 @@ def composed_posterior_bound(prior, eps0, ks, delta, delta_prime, method: str = 
 def zcdp_eps_prime(rho, ks, delta_prime, *, tight: bool = False):
     """Kazan et al., Example 4.1 (Figures 4 and 5): ε′ after k releases of ρ-zCDP each (Theorem 2.9: kρ in
     total), converted to (ε, δ)-DP and then to (ε′, δ′)-PDP with the δ that minimises ε′
-    (:func:`best_zcdp_pdp_epsilon`)."""
+    (:func:`best_zcdp_pdp_epsilon`, one call over all the ks)."""
     from . import composition
 
     ks = np.atleast_1d(composition._check_k(ks, "ks"))
     rho = float(check_positive(rho, "rho", scalar=True))
-    return np.array([best_zcdp_pdp_epsilon(float(composition.zcdp_compose(rho, int(k))), delta_prime, tight=tight)[0]
-                     for k in ks])
+    delta_prime = float(check_delta(delta_prime, "delta_prime", open_low=True, scalar=True))
+    return np.asarray(best_zcdp_pdp_epsilon(composition.zcdp_compose(rho, ks), delta_prime, tight=tight)[0],
+                      dtype=float)
 
 
 def first_exceeding(values, threshold, start: int = 1):
