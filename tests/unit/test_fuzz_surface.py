@@ -217,9 +217,13 @@ def _alarm(*_):
     raise _Hang
 
 
+REFUSED = object()  # what _judge returns for a call refused with a ValueError that names a parameter
+
+
 def _judge(func, args, names, *, refuse: str | None = None, kwargs: dict | None = None):
     """Call ``func(*args, **kwargs)``: a ValueError must name one of ``names``; a result must hold no NaN; with
-    ``refuse`` (a parameter given a value that is not valid), only a ValueError naming it is accepted."""
+    ``refuse`` (a parameter given a value that is not valid), only a ValueError naming it is accepted.  Returns
+    the result, or REFUSED."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         old = signal.signal(signal.SIGALRM, _alarm)
@@ -230,7 +234,7 @@ def _judge(func, args, names, *, refuse: str | None = None, kwargs: dict | None 
         except ValueError as err:
             assert _names_one(err, [refuse] if refuse else names), \
                 f"{func.__name__}{tuple(args)!r}{kwargs or ''}: message names no parameter: {err}"
-            return
+            return REFUSED
         except _Hang:
             pytest.fail(f"{func.__name__}{tuple(args)!r}{kwargs or ''} ran for more than 20 s")
         except Exception as err:  # noqa: BLE001 - the point of the test
@@ -240,6 +244,7 @@ def _judge(func, args, names, *, refuse: str | None = None, kwargs: dict | None 
             signal.signal(signal.SIGALRM, old)
     assert refuse is None, f"{func.__name__}{tuple(args)!r}{kwargs or ''} accepted {refuse} (returned {result!r:.80})"
     _no_nan(result, func)
+    return result
 
 
 def _no_nan(result, func):
