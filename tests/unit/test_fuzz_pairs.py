@@ -175,11 +175,45 @@ def test_pair_known_failures_still_fail(func, given):
     surface._judge(function, [], list(given), kwargs=_call(module, function, given))
 
 
+
+# ------------------------------------------------------------------ objects: the PLD type, PrivacyLoss, the releases
+#
+# The methods and constructors of test_fuzz_surface.OBJECT_CALLS, every pair of their numeric parameters, the same
+# cross product and rule (a release's field name counts for its parameter: ``epsilon`` for ``eps``); no broadcast
+# pairs here (the methods take scalars).
+
+
+def _object_pairs():
+    out = []
+    for label, func, other in surface.OBJECT_CALLS:
+        base = surface._object_base(label, func, other)
+        numbers = [i for i, (name, value, _) in enumerate(base) if name not in surface.METHOD_OBJECTS
+                   and isinstance(value, (int, float)) and not isinstance(value, bool)]
+        out += [(label, func, other, i, j) for i, j in itertools.combinations(numbers, 2)]
+    return out
+
+
+OBJECT_PAIRS = _object_pairs()
+
+
+@pytest.mark.parametrize("label, func, other, i, j", OBJECT_PAIRS,
+                         ids=[f"{label}[{i},{j}]" for label, _, _, i, j in OBJECT_PAIRS])
+def test_extremes_in_every_pair_of_method_parameters(label, func, other, i, j):
+    base = surface._object_base(label, func, other)
+    varied = [base[i][0], base[j][0]]
+    names = varied + [surface.FIELD_ALIASES[n] for n in varied if n in surface.FIELD_ALIASES]
+    for x, y in itertools.product(_extremes(base[i][1]), _extremes(base[j][1])):
+        args = list(base)
+        args[i], args[j] = (base[i][0], x, base[i][2]), (base[j][0], y, base[j][2])
+        surface._judge(surface._bound_call(label, func, args), [], names)
+
+
 # ------------------------------------------------------------------ the defects the pair sweep found, as named cases
 #
 # Each was a pass of the one-parameter sweep and a failure here; the name says the call and what it gave before.
 
 from dpsemantics import disclosure, indistinguishability, semantic  # noqa: E402
+from dpsemantics import pld as pld_module  # noqa: E402
 
 PAIR_DEFECT_VALUES = {
     # (1 + e^ε)·δ at δ = 0 once e^ε overflows: ∞·0
@@ -217,6 +251,13 @@ PAIR_DEFECT_ERRORS = {
         {"eps"}),
     "epsilon_for_profile(.., delta=[0, 0, 5e-324], ..) (was 'operands could not be broadcast')": (
         lambda: disclosure.epsilon_for_profile([0.2, 0.5], [0.5, 0.8], np.array([0, 0, 5e-324]), 1e-300), {"delta"}),
+    # the lattice spans 2ε: the message blamed h alone, which the caller had not changed
+    "PrivacyLossDistribution.geometric(1e300, 1, h=0.01) (was 'h is too small: the lattice would need')": (
+        lambda: pld_module.PrivacyLossDistribution.geometric(1e300, 1, h=0.01), {"eps"}),
+    "PrivacyLossDistribution.approximate_dp(1e300, 0, h=0.01) (was 'h is too small: the lattice would need')": (
+        lambda: pld_module.PrivacyLossDistribution.approximate_dp(1e300, 0, h=0.01), {"eps"}),
+    "PrivacyLossDistribution.gaussian(1e-3, 1, h=1e-4) (was 'h is too small: the lattice would need')": (
+        lambda: pld_module.PrivacyLossDistribution.gaussian(1e-3, 1, h=1e-4), {"sigma", "sensitivity"}),
     # the table is (k + 1)^n rows of k + 2·margin + 1 outputs: clamped_geometric_pmf refused 'high', a parameter
     # median_mechanism does not have
     "median_mechanism(1, 10**6, 0.5) (was 'high must be at most 1000000')": (
