@@ -1,6 +1,7 @@
 """The whole public surface under extreme numbers: every public function of every mathematical module.
 
-``test_fuzz_numerics.py`` fuzzes the calibrations in depth; this file covers the breadth (issue 23): each
+``test_fuzz_numerics.py`` fuzzes the calibrations in depth, ``test_fuzz_pairs.py`` extremes in two parameters
+at once; this file covers the breadth (issue 23): each
 function of ``__all__`` in mechanisms, conversions, composition, indistinguishability, disclosure, semantic,
 notions and causal is called with a valid base call (built from the table VALID by parameter name, or given
 whole in BASE_CALLS), then with one parameter at a time replaced by each extreme value of its kind: numbers
