@@ -674,6 +674,9 @@ def epsilon_for_profile(priors, max_posteriors, delta, delta_prime) -> float:
     priors, max_posteriors = broadcast(priors=check_probability(priors, "priors", open_low=True, open_high=True),
                                        max_posteriors=check_probability(max_posteriors, "max_posteriors",
                                                                         open_high=True))
+    # one ε for the whole profile: δ and δ′ are single numbers (arrays would broadcast against the profile)
+    delta = check_delta(delta, "delta", scalar=True)
+    delta_prime = check_delta(delta_prime, "delta_prime", scalar=True)
     refuse_where(max_posteriors <= priors, "max_posteriors must exceed priors, point by point",
                  max_posteriors=max_posteriors, priors=priors)
     eps = epsilon_for_posterior(priors, max_posteriors, delta, delta_prime)

@@ -71,8 +71,9 @@ def smallest_delta(p, q, eps):
 
 def is_indistinguishable(p, q, eps, delta, *, tol: float = 1e-12) -> bool:
     """Whether ``p ≈_(ε,δ) q`` (Lecture 1, Definition 2.1), up to floating-point slack ``tol``."""
-    delta = check_delta(delta)
-    return bool(np.all(smallest_delta(p, q, eps) <= delta + tol))
+    eps = check_epsilon(eps, "eps", allow_inf=True, scalar=True)  # one answer: arrays are refused, not reduced
+    delta = check_delta(delta, scalar=True)
+    return bool(smallest_delta(p, q, eps) <= delta + tol)
 
 
 def total_variation(p, q) -> float:
@@ -138,7 +139,8 @@ def transitivity_parameters(eps, delta):
     """
     eps = check_epsilon(eps, "eps")
     delta = check_delta(delta)
-    return as_output(2 * np.asarray(eps)), as_output(np.minimum(1.0, (1 + np.exp(eps)) * delta))
+    # δ + e^ε·δ: at δ = 0 it is 0 for every ε, where (1 + e^ε)·δ was ∞·0 = NaN once e^ε overflows
+    return as_output(2 * np.asarray(eps)), as_output(np.minimum(1.0, delta + _exp_times(eps, delta)))
 
 
 def smallest_delta_over_events(p, q, eps) -> float:
@@ -171,13 +173,13 @@ def transitivity_witness(eps, delta, t=None):
     eps = check_epsilon(eps, "eps", scalar=True)
     delta = check_delta(delta, "delta", scalar=True)
     t = float(delta) if t is None else float(check_delta(t, "t", scalar=True))
-    e = float(np.exp(eps))
-    p = np.array([(1 + e) * delta, e * e * t, 0.0])
-    q = np.array([delta, e * t, 0.0])
+    # e^ε·x with 0 for x = 0 at every ε (δ = 0 or t = 0 with e^ε beyond the float range: not ∞·0 = NaN)
+    q = np.array([delta, _exp_times(eps, t), 0.0])
+    p = np.array([delta + _exp_times(eps, delta), _exp_times(eps, q[1]), 0.0])
     r = np.array([0.0, t, 0.0])
     if p[:2].sum() > 1:
         raise ValueError("delta too large for the witness: (1 + e^eps)*delta + e^(2 eps)*t must be <= 1 "
-                         f"(got delta={delta}, t={t})")
+                         f"(got eps={eps}, delta={delta}, t={t})")
     p[2], q[2], r[2] = 1 - p[:2].sum(), 1 - q[:2].sum(), 1 - r[:2].sum()
     if not (is_indistinguishable(p, q, eps, delta) and is_indistinguishable(q, r, eps, delta)):
         raise ValueError(f"no three-point witness for eps={eps}, delta={delta}, t={t}: delta or t too "

@@ -495,12 +495,13 @@ def _optimistic(loss: _ContinuousLoss, h: float, shift: float = 0.0) -> _Lattice
     return _Lattice(i0, probs, inf, 0.0, "down", rel).trimmed()
 
 
-def _check_h(h, span: float, reach: float = 0.0) -> float:
-    """``h`` checked: the lattice over ``span`` needs at most _POINTS_MAX points, and the loss values, up to ``reach``
-    in size, must be whole multiples of h that a float holds exactly (below 2⁵²)."""
+def _check_h(h, span: float, span_of: str, reach: float = 0.0) -> float:
+    """``h`` checked: the lattice over ``span`` (the caller's parameters that set it: ``span_of``, for the message)
+    needs at most _POINTS_MAX points, and the loss values, up to ``reach`` in size, must be whole multiples of h
+    that a float holds exactly (below 2⁵²)."""
     h = float(check_positive(h, "h", scalar=True))
     if not span / h <= _POINTS_MAX:
-        raise ValueError("h is too small: the lattice would need "
+        raise ValueError(f"h is too small for the span {span_of} = {span:.3g}: the lattice would need "
                          f"{span / h:.3g} points, more than {_POINTS_MAX:.0e} (got h={h!r})")
     if not reach / h < 2.0**52:
         raise ValueError(f"h is too small for loss values of size {reach:.3g}: they would lie {reach / h:.3g} steps "
@@ -551,7 +552,7 @@ class PrivacyLossDistribution:
         eps = float(check_epsilon(eps, "eps", strictly_positive=True, scalar=True))
         if eps > 700:
             raise ValueError(f"eps must be at most 700 here (got eps={eps!r})")
-        h = _check_h(eps / 1000 if h is None else h, 2 * eps)
+        h = _check_h(eps / 1000 if h is None else h, 2 * eps, "2*eps")
         c = math.log(0.5) - eps / 2
 
         def log_p(a, b):  # P[a < L ≤ b] on the open part (−ε, ε): ½e^{−ε/2}(e^{b/2} − e^{a/2})
@@ -579,7 +580,7 @@ class PrivacyLossDistribution:
             raise ValueError("sigma must give 0 < (sensitivity/sigma)**2/2 < 1e12 "
                              f"(got sigma={sigma!r}, sensitivity={sensitivity!r})")
         s = math.sqrt(2 * mu)
-        h = _check_h(s / 2000 if h is None else h, 80 * s)
+        h = _check_h(s / 2000 if h is None else h, 80 * s, "80*sensitivity/sigma")
 
         def log_cell(centre):
             def f(a, b):  # log(Φ((b − c)/s) − Φ((a − c)/s)), from the side of the smaller tail
@@ -598,7 +599,7 @@ class PrivacyLossDistribution:
     def randomized_response(cls, eps, h=None) -> "PrivacyLossDistribution":
         """ε-randomized response: L = ±ε with probabilities expit(±ε).  Default h = ε/1000 (exact on it)."""
         eps = float(check_epsilon(eps, "eps", strictly_positive=True, scalar=True))
-        h = _check_h(eps / 1000 if h is None else h, 2 * eps)
+        h = _check_h(eps / 1000 if h is None else h, 2 * eps, "2*eps")
         return cls._from_loss(_ContinuousLoss(None, None, -eps, eps,
                                               [(eps, float(expit(eps))), (-eps, float(expit(-eps)))]), h)
 
@@ -609,7 +610,7 @@ class PrivacyLossDistribution:
         −ε for noise ≥ Δ.  Default h = ε/(1000Δ) (every atom on the lattice)."""
         eps = float(check_epsilon(eps, "eps", strictly_positive=True, scalar=True))
         d = check_positive_int(sensitivity, "sensitivity", maximum=10**6)
-        h = _check_h(eps / (1000 * d) if h is None else h, 2 * eps)
+        h = _check_h(eps / (1000 * d) if h is None else h, 2 * eps, "2*eps")
         a = math.exp(-eps / d)
         atoms = [(eps, 1 / (1 + a)), (-eps, a**d / (1 + a))]
         atoms += [(eps * (d - 2 * j) / d, math.tanh(eps / d / 2) * a**j) for j in range(1, d)]
@@ -622,9 +623,9 @@ class PrivacyLossDistribution:
         eps = float(check_epsilon(eps, "eps", scalar=True))
         delta = float(check_delta(delta, "delta", open_high=True, scalar=True))
         if eps == 0.0:
-            h = _check_h(1e-3 if h is None else h, 1.0)
+            h = _check_h(1e-3 if h is None else h, 1.0, "1 (eps = 0)")
             return cls._from_loss(_ContinuousLoss(None, None, 0.0, 0.0, [(0.0, 1 - delta)], inf=delta), h)
-        h = _check_h(eps / 1000 if h is None else h, 2 * eps)
+        h = _check_h(eps / 1000 if h is None else h, 2 * eps, "2*eps")
         atoms = [(eps, (1 - delta) * float(expit(eps))), (-eps, (1 - delta) * float(expit(-eps)))]
         return cls._from_loss(_ContinuousLoss(None, None, -eps, eps, atoms, inf=delta), h)
 
@@ -641,7 +642,7 @@ class PrivacyLossDistribution:
         inf = float(np.sum(w[np.isposinf(v)]))
         lo, hi = (float(v[finite].min()), float(v[finite].max())) if np.any(finite) else (0.0, 0.0)
         h = _check_h((hi - lo) / 1000 if h is None and hi > lo else 1e-3 if h is None else h, hi - lo,
-                     max(abs(lo), abs(hi)))
+                     "max(values) - min(values)", max(abs(lo), abs(hi)))
         atoms = [(float(a), float(m)) for a, m in zip(v[finite], w[finite])]
         return cls._from_loss(_ContinuousLoss(None, None, lo, hi, atoms, inf=inf), h)
 

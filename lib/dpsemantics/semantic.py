@@ -681,7 +681,8 @@ def testing_bound(eps, delta, alpha):
     """The largest power of a level-α test of one record's value against an (ε, δ)-DP mechanism:
     1 − β ≤ e^ε α + δ (Wasserman & Zhou for δ = 0; K&S §2.1, equation (4) with the exponent repaired), and
     symmetrically 1 − β ≤ 1 − e^{−ε}(1 − δ − α).  Returns the smaller of the two, capped at 1."""
-    first = np.exp(eps) * alpha + delta
+    with np.errstate(invalid="ignore"):  # α = 0: e^ε·α is 0 at every ε, not ∞·0 = NaN once e^ε overflows
+        first = np.where(alpha > 0, np.exp(eps) * alpha, 0.0) + delta
     second = 1 - np.exp(-eps) * (1 - delta - alpha)
     return np.minimum(np.minimum(first, second), 1.0)
 
@@ -799,9 +800,10 @@ def dwork_mcsherry_sd(t, sigma):
     """Theorem A.2's counterexample: belief uniform on {0ⁿ, (1, 0ⁿ⁻¹)}, output t = Σx + N(0, σ²).
     Game 1 does not update (both databases become 0ⁿ), so SD(b̄₀, b̄₁) = |Pr[(1,0ⁿ⁻¹) | t] − ½| with
     log-odds (2t − 1)/(2σ²)."""
-    with np.errstate(over="ignore", divide="ignore", under="ignore"):  # σ → 0: the log-odds are ±inf
-        log_odds = (2 * t - 1) / (2 * sigma**2)
-    return np.abs(expit(np.nan_to_num(log_odds, nan=0.0)) - 0.5)
+    # (t − ½)/σ/σ: σ → 0 gives ±inf; t = ±inf gives ±inf at every finite σ (σ² overflowing made it ∞/∞ = NaN)
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):
+        log_odds = (t - 0.5) / sigma / sigma
+    return np.abs(expit(log_odds) - 0.5)
 
 
 @broadcasting(n=check_positive, sigma=check_positive, eps_prime=check_epsilon)
@@ -830,6 +832,11 @@ def median_mechanism(n: int, k: int, eps, s: int = 1, *, margin: int = 3) -> Fin
     eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
     s = check_positive_int(s, "s", maximum=2**53)  # (ε/s is formed as a float)
     margin = check_positive_int(margin, "margin", minimum=0, maximum=10**6)
+    if k + margin > 10**6:  # clamped_geometric_pmf's largest output
+        raise ValueError(f"k + margin must be at most 10**6, the largest output (got k={k}, margin={margin})")
+    if (k + 1) ** n * (k + 2 * margin + 1) > 2**24:  # the table: a row of k + 2·margin + 1 outputs per database
+        raise ValueError(f"n, k and margin must give a table of at most 2**24 entries, (k + 1)**n databases times "
+                         f"k + 2*margin + 1 outputs (got n={n}, k={k}, margin={margin})")
     databases = list(itertools.product(range(k + 1), repeat=n))
     outputs = np.arange(-margin, k + margin + 1)
     rows = [clamped_geometric_pmf(int(np.median(x)), eps / s, -margin, k + margin) for x in databases]

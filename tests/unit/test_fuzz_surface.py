@@ -1,6 +1,7 @@
 """The whole public surface under extreme numbers: every public function of every mathematical module.
 
-``test_fuzz_numerics.py`` fuzzes the calibrations in depth; this file covers the breadth (issue 23): each
+``test_fuzz_numerics.py`` fuzzes the calibrations in depth, ``test_fuzz_pairs.py`` extremes in two parameters
+at once; this file covers the breadth (issue 23): each
 function of ``__all__`` in mechanisms, conversions, composition, indistinguishability, disclosure, semantic,
 notions and causal is called with a valid base call (built from the table VALID by parameter name, or given
 whole in BASE_CALLS), then with one parameter at a time replaced by each extreme value of its kind: numbers
@@ -217,9 +218,13 @@ def _alarm(*_):
     raise _Hang
 
 
+REFUSED = object()  # what _judge returns for a call refused with a ValueError that names a parameter
+
+
 def _judge(func, args, names, *, refuse: str | None = None, kwargs: dict | None = None):
     """Call ``func(*args, **kwargs)``: a ValueError must name one of ``names``; a result must hold no NaN; with
-    ``refuse`` (a parameter given a value that is not valid), only a ValueError naming it is accepted."""
+    ``refuse`` (a parameter given a value that is not valid), only a ValueError naming it is accepted.  Returns
+    the result, or REFUSED."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         old = signal.signal(signal.SIGALRM, _alarm)
@@ -230,7 +235,7 @@ def _judge(func, args, names, *, refuse: str | None = None, kwargs: dict | None 
         except ValueError as err:
             assert _names_one(err, [refuse] if refuse else names), \
                 f"{func.__name__}{tuple(args)!r}{kwargs or ''}: message names no parameter: {err}"
-            return
+            return REFUSED
         except _Hang:
             pytest.fail(f"{func.__name__}{tuple(args)!r}{kwargs or ''} ran for more than 20 s")
         except Exception as err:  # noqa: BLE001 - the point of the test
@@ -240,6 +245,7 @@ def _judge(func, args, names, *, refuse: str | None = None, kwargs: dict | None 
             signal.signal(signal.SIGALRM, old)
     assert refuse is None, f"{func.__name__}{tuple(args)!r}{kwargs or ''} accepted {refuse} (returned {result!r:.80})"
     _no_nan(result, func)
+    return result
 
 
 def _no_nan(result, func):
