@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -1306,10 +1307,7 @@ def max_eps0(eps_total, k, delta, delta0=0.0, method: str = "optimal"):
     total = COMPOSITION_METHODS[method]
     if method == "basic":
         total(eps_total, k, delta, delta0)  # raises if kδ₀ > δ
-        eps0 = eps_total / k
-        while k * eps0 > eps_total:  # the product may round up: step to the safe side
-            eps0 = math.nextafter(eps0, 0.0)
-        return eps0
+        return _basic_eps0(float(eps_total), k)
     if method == "lattice":  # a step function of ε₀: bisect for the largest feasible ε₀
         lo, hi = 0.0, float(eps_total)
         for _ in range(80):
@@ -1325,9 +1323,52 @@ def max_eps0(eps_total, k, delta, delta0=0.0, method: str = "optimal"):
     # relative tolerance in ε₀ (an absolute one would be meaningless for tiny budgets), then step to the
     # safe side: the returned ε₀ must compose to at most ε_total
     root = brentq(g, 0.0, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=400)
-    while root > 0 and g(root) > 0:
-        root = float(np.nextafter(root, 0.0))
-    return float(root)
+    return _safe_root(g, float(root))
+
+
+def _basic_eps0(eps_total: float, k: int) -> float:
+    """The largest ε₀ ≈ ε_total/k with kε₀ ≤ ε_total exactly (and so also in floats): q = fl(ε_total/k) is within
+    half an ulp of the quotient, so q ≤ (ε_total/k)(1 + u); where the exact product k·q exceeds ε_total (compared
+    exactly, in rational arithmetic: one product of an integer and a float), the float below q is at most
+    q(1 − u) < ε_total/k (below the normal range: q − 2⁻¹⁰⁷⁴ < ε_total/k, the quotient being within 2⁻¹⁰⁷⁵).  One
+    outward ``nextafter``, no loop.  (The loop it replaces compared the float product, which rounds: 1/10⁴ gave
+    ε₀ = fl(10⁻⁴), whose exact 10⁴·ε₀ exceeds 1 by 4.8e-17.)"""
+    eps0 = eps_total / k
+    if k * Fraction(eps0) > Fraction(eps_total):
+        eps0 = math.nextafter(eps0, 0.0)
+    return eps0
+
+
+_ROOT_STEPS = 64  # at most this many evaluations of the composed ε below Brent's root (each a doubling or a halving)
+
+
+def _safe_root(g, root: float) -> float:
+    """The ε₀ that :func:`max_eps0` returns from Brent's ``root`` of g(ε₀) = composed ε − ε_total (g increasing):
+    ``root`` itself where g(root) ≤ 0; else a bracket [lo, root] with g(lo) ≤ 0 < g(root) is found below it in
+    steps of 2ⁱ ulps (i = 2, 3, …: lo = root − 2ⁱ ulps, at most ~12 steps since Brent's root is within a relative
+    4·2⁻⁵² of the exact one), then bisected on the float grid (the integers of the floats' bit patterns, which
+    order the positive floats) down to adjacent floats; lo is returned: g(lo) ≤ 0, so the returned ε₀ composes to
+    at most ε_total under the method, whatever the rounding of g near the root.  At most 2·_ROOT_STEPS evaluations
+    (the Build of issue 23: never a search loop of ulp steps); if no lo is found, 0 (the composition of ε₀ = 0 is
+    ε = 0 ≤ ε_total)."""
+    if root <= 0.0 or g(root) <= 0.0:
+        return max(root, 0.0)
+    bits = lambda x: int(np.float64(x).view(np.int64))  # noqa: E731  (positive floats: order-preserving)
+    value = lambda b: float(np.int64(b).view(np.float64))  # noqa: E731
+    hi = bits(root)
+    lo = None
+    for i in range(2, _ROOT_STEPS):
+        candidate = max(hi - 2**i, 0)
+        if candidate == 0 or g(value(candidate)) <= 0.0:
+            lo = candidate
+            break
+        hi = candidate
+    if not lo:  # (not reached: 2⁶³ ulps below any float is 0)
+        return 0.0
+    while hi - lo > 1:  # g(value(lo)) ≤ 0 < g(value(hi)): at most i bisection steps
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if g(value(mid)) <= 0.0 else (lo, mid)
+    return value(lo)
 
 
 # --------------------------------------------------------------------------------------------------
