@@ -957,10 +957,11 @@ def optimal_delta(eps, eps0, k, delta0=0.0):
     ~1e-308 underflow — use :func:`optimal_log_delta` there.
     """
     log_d = np.asarray(optimal_log_delta(eps, eps0, k, delta0), dtype=float)
-    # Below the normal range np.exp keeps only absolute accuracy (measured 6 subnormal ulps low at 2e-317, on the
-    # unsafe side): exp_no_underflow never rounds below exp(log δ) there, and a δ below the smallest float is that
-    # float, not 0.
-    return _out(_rounding.exp_no_underflow(log_d))
+    # exp_up never rounds below e^{log δ}, at any magnitude: in the normal range one outward step (np.exp may be a few
+    # ulps low), below it the exponential taken in the normal range and scaled back (np.exp keeps only absolute
+    # accuracy there: measured 6 subnormal ulps low at 2e-317), and a δ below the smallest float is that float, not 0.
+    # log δ ≤ 0, and δ = 1 stays 1 (the outward step would pass it).
+    return _out(np.minimum(_rounding.exp_up(log_d), 1.0))
 
 
 def _lattice_window(eps0: float, k: int, ell: int) -> tuple[int, int]:
@@ -1049,8 +1050,9 @@ def _evaluation_margin(k):
     — the first term's 10u·S, the ratio steps and the sums ((8(r + 1) + 808)u and the subnormal absolute term), the
     dropped terms — so only the log-space steps after it remain: log(value) within one ulp of a number of size at
     most 745 (the value lies between the dropped terms' 4e^{−33} and ~e^{708}), the additions of 10u·S, of ref and of
-    this margin (half an ulp of the result each), and the final exponential (a few ulps; ``exp_no_underflow`` rounds
-    up below the normal range).  Wherever δ_RR > 0 at k ≤ 1000, |log δ_RR| ≤ k log 2 + 745 ≤ 1439: δ_RR(ε) ≥ P₀(1 −
+    this margin (half an ulp of the result each), and the final exponential (``_rounding.exp_up``: rounded up at
+    every magnitude, so it costs nothing of the margin).
+    Wherever δ_RR > 0 at k ≤ 1000, |log δ_RR| ≤ k log 2 + 745 ≤ 1439: δ_RR(ε) ≥ P₀(1 −
     e^{ε − kε₀}) with P₀ = p^k ≥ 2^{−k} and the gap kε₀ − ε, a nonzero difference of floats (or, past the first
     piece, 2ε₀ ≥ 2^{−1073}), at least 2^{−1074}; so these steps move log δ by at most ulp(745) + 3·½ulp(1439) + 8u <
     6e-13, inside the 1e-12.  (The measured 1e-14·√k that was added here too covered the rounding of k·q in Loader's
