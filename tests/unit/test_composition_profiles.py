@@ -66,13 +66,17 @@ def test_optimal_delta_of_distinct_mechanisms_equals_scalar_calls(grid):
 
 
 def test_optimal_epsilon_of_distinct_mechanisms_equals_scalar_calls():
-    """Targets from the far tail to the bulk, next to A where δ₀ > 0, and ε = 0 (δ above δ(0)), many mechanisms in
+    """Targets from the far tail to the bulk, just below δ(0) (the window's last piece, down to ε = 0: k odd, it is
+    narrower than 2ε₀), next to A where δ₀ > 0, and ε = 0 (δ above δ(0)), many mechanisms in
     one call (the entries of one mechanism and scale share a profile) against one call each (one profile each)."""
     rows = []
     for e0 in EPS0S:
         for k in KS:
             for d in (1e-300, 1e-6, 0.999):
                 rows.append((e0, k, d, 0.0))
+            at_zero = float(C.optimal_delta(0.0, e0, k))  # δ(0): just below it the answer is on the last piece
+            if 0.0 < at_zero < 1.0:
+                rows += [(e0, k, at_zero * (1 - 1e-3), 0.0), (e0, k, at_zero * (1 - 1e-9), 0.0)]
             a = -math.expm1(k * math.log1p(-1e-9))
             rows += [(e0, k, a * (1 + 1e-14), 1e-9), (e0, k, a * 1.5, 1e-9), (e0, k, min(a + 1e-6, 0.9), 1e-9)]
     eps0, k, delta, delta0 = (np.array(c) for c in zip(*rows))
