@@ -1241,7 +1241,7 @@ def optimal_delta(eps, eps0, k, delta0=0.0):
     attained by randomized response (with a δ₀ reveal outcome).  At ε = (k − 2ℓ)ε₀ it equals the printed
     lattice value (:func:`optimal_lattice`).  The gaps ε − (k − 2ℓ)ε₀ are formed exactly, so a value next to
     a lattice point keeps its relative accuracy.  k ≤ 10⁹.  Broadcasts over all arguments (many distinct
-    mechanisms of k ≤ 1000 at once; see :func:`optimal_epsilon` and the Numerics page for times); values below
+    mechanisms at once; see :func:`optimal_epsilon` and the Numerics page for times); values below
     ~1e-308 underflow — use :func:`optimal_log_delta` there.
     """
     log_d = np.asarray(optimal_log_delta(eps, eps0, k, delta0), dtype=float)
@@ -1494,8 +1494,10 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     time, one per column of a 2-D table that holds only the rows of each column's window (``_RRRows``: the terms
     within e^{−33}/k of the target, up to the piece of the answer; in chunks of 2¹⁹ cells: 10⁶ distinct mechanisms
     of k = 1000 in about 2 s); larger k get one profile per mechanism (ε₀, k) and per e^64 of target, with all the δ
-    of a group solved at once (10⁶ values of δ for one mechanism in under a second; each further mechanism adds
-    about 1 ms).  The entries go through blocks of 2¹⁶ (``_by_blocks``), so the working memory stays ~40 MB at any
+    of a group solved at once (10⁶ values of δ for one mechanism in under a second); from four distinct mechanisms
+    of k ≤ 10⁶ on, their profiles are built together (``_RRProfiles``, the same bits), and each costs its window's
+    O(√k) terms, a few tenths of a microsecond each (10⁴ mechanisms of k = 10⁴ in about 4 s).  The entries go
+    through blocks of 2¹⁶ (``_by_blocks``), so the working memory stays ~40 MB at any
     number of inputs.  The result of every entry equals its scalar call.
     """
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
