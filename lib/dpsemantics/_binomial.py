@@ -70,10 +70,11 @@ def each_log(x) -> np.ndarray:
                     dtype=float).reshape(np.shape(x))
 
 
-def log_binom_pmf(ell: np.ndarray, k, log_q, log_p, q, p, log_k=None) -> np.ndarray:
+def log_binom_pmf(ell: np.ndarray, k, log_q, log_p, q, p, log_k=None, s_k=None) -> np.ndarray:
     """log C(k, ℓ) q^ℓ p^{k−ℓ} (p = 1 − q given separately, both exact), Loader's saddle-point form.  The law's
-    parameters k, log q, log p, q, p (and ``log_k`` = math.log(k), formed here when not given) are numbers, or arrays
-    of ℓ's shape (one law per entry; each entry gets the bits its own law's call gives it)."""
+    parameters k, log q, log p, q, p (and ``log_k`` = math.log(k), ``s_k`` = stirlerr(k), formed here when not
+    given) are numbers, or arrays of ℓ's shape (one law per entry; each entry gets the bits its own law's call gives
+    it)."""
     ell = np.asarray(ell, dtype=float)
     out = np.empty_like(ell)
     lo, hi = ell == 0, ell == k
@@ -85,7 +86,10 @@ def log_binom_pmf(ell: np.ndarray, k, log_q, log_p, q, p, log_k=None) -> np.ndar
     if log_k is None:
         log_k = math.log(k) if np.ndim(k) == 0 else each_log(k)
     with np.errstate(divide="ignore", invalid="ignore"):
-        s_k = stirlerr(np.array([float(k)]))[0] if np.ndim(k) == 0 else stirlerr(kk)
+        if s_k is None:
+            s_k = stirlerr(np.array([float(k)]))[0] if np.ndim(k) == 0 else stirlerr(kk)
+        else:
+            s_k = _part(s_k, mid)
         out[mid] = (
             s_k - stirlerr(e) - stirlerr(kk - e)
             - bd0(e, kk * _part(q, mid)) - bd0(kk - e, kk * _part(p, mid))

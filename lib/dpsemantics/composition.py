@@ -455,10 +455,11 @@ def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int, profiles: dict | None 
 # --- many distinct mechanisms of k > _K_BATCH at once -------------------------------------------------------
 
 _MANY_PROFILES = 4  # from this many distinct mechanisms (ε₀, k) of k > _K_BATCH in one call on, built together
-# ... if k ≤ _K_TOGETHER: past it a window holds ≳ 10⁵ terms, whose evaluation (~0.15 µs each) outweighs the ~1 ms of
-# Python work a profile costs, and one profile at a time keeps its arrays in cache (together they ran 2× slower)
-_K_TOGETHER = 10**6
-_PROFILE_TERMS = 2**18  # terms per batch of _RRProfiles (its working arrays, a dozen of 2 MB, stay in cache)
+# ... if k ≤ _K_TOGETHER: past it a window holds ≳ 10⁴ terms, whose evaluation (a few tenths of a µs each)
+# outweighs the ~1 ms of Python work a profile costs, and one profile at a time was as fast or faster (measured with
+# 200 mechanisms: at k = 10⁶ optimal_delta equal, optimal_epsilon 1.7× slower together; at 10⁵ together faster)
+_K_TOGETHER = 10**5
+_PROFILE_TERMS = 2**16  # terms per batch of _RRProfiles (its working arrays, a dozen of 512 kB, stay in cache)
 
 
 def _each(fn, x: np.ndarray) -> np.ndarray:
@@ -583,7 +584,8 @@ class _RRProfiles:
         col = np.repeat(np.arange(cols.size), size)
         c = cols[col]
         ell = (w.lo[c] + (np.arange(total) - self.offset[col])).astype(float)
-        log_p = _binomial.log_binom_pmf(ell, w.kf[c], w.log_q[c], w.log_p[c], w.q[c], w.p[c], w.log_k[c])
+        s_k = _binomial.stirlerr(w.kf[cols])[col]  # (per column, as the scalar form forms it once)
+        log_p = _binomial.log_binom_pmf(ell, w.kf[c], w.log_q[c], w.log_p[c], w.q[c], w.p[c], w.log_k[c], s_k)
         self.eps0, self.kf, self.ref = w.eps0[cols], w.kf[cols], w.ref[cols]
         self.log_error = w.log_error[cols].copy()
         unknown = np.flatnonzero(~w.ends_known[cols] & (size > 0))
@@ -670,6 +672,18 @@ def _profile_columns(keys: np.ndarray):
     return np.ravel(column), first
 
 
+def _check_bucket(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """⌊log P_ℓ*/64⌋ of :func:`_optimal_log_rr`'s grouping (ℓ* = min(mode, last active ℓ)) per entry; NaN where no
+    loss exceeds ε (δ_RR = 0: no profile is read)."""
+    last = _last_active(eps, eps0, k)
+    q, p, log_q, log_p = _binomial.flip_probabilities(eps0)
+    mode = np.minimum(((k + 1).astype(float) * q).astype(np.int64), k)
+    top = np.maximum(np.minimum(last, mode), 0)
+    with np.errstate(invalid="ignore"):
+        bucket = np.floor(_binomial.log_binom_pmf(top, k.astype(float), log_q, log_p, q, p) / _GROUP_SPAN)
+    return np.where(last >= 0, bucket, np.nan)
+
+
 def _profiles_log_rr(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray) -> np.ndarray:
     """:func:`_optimal_log_rr` for 1-d arrays, one mechanism (ε₀ > 0, k > _K_BATCH) per entry, every profile built
     at once (:class:`_ProfileWindows`, :class:`_RRProfiles`): the same grouping (per ε₀, k and ⌊log P_ℓ*/64⌋, cut at
@@ -681,10 +695,7 @@ def _profiles_log_rr(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray) -> np.nda
     if live.size == 0:
         return out
     e, e0, kk, la = eps[live], eps0[live], k[live], last[live]
-    q, p, log_q, log_p = _binomial.flip_probabilities(e0)
-    mode = np.minimum(((kk + 1).astype(float) * q).astype(np.int64), kk)
-    top = np.minimum(la, mode)
-    bucket = np.floor(_binomial.log_binom_pmf(top, kk.astype(float), log_q, log_p, q, p) / _GROUP_SPAN)
+    bucket = _check_bucket(e, e0, kk)
     column, first = _profile_columns(np.stack([e0, kk.astype(float), bucket], axis=1))
     cut = np.zeros(first.size, dtype=np.int64)
     np.maximum.at(cut, column, la.astype(np.int64))
@@ -699,40 +710,48 @@ def _profiles_log_rr(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray) -> np.nda
     return out
 
 
-def _profiles_epsilons(eps0: np.ndarray, k: np.ndarray, log_t: np.ndarray) -> np.ndarray:
+def _profiles_epsilons(eps0: np.ndarray, k: np.ndarray, log_t: np.ndarray, slack: np.ndarray | None = None,
+                       rounds: int = 60) -> np.ndarray:
     """The loop of :func:`_optimal_epsilons` for many distinct mechanisms of k > _K_BATCH at once (1-d arrays, log_t
     the rounded-down targets): per (ε₀, k, ⌊log target/64⌋) the same profile, now built together with the others
-    (:class:`_ProfileWindows`, :class:`_RRProfiles`), each target solved below itself by the same margins, the ε
-    rounded up 4 ulps and checked by :func:`_profiles_log_rr` (the bits of :func:`_optimal_log_rr`), the failing
-    entries solved again with the extra margin doubled.  Every entry gets the bits of its own scalar call."""
-    out = np.zeros(eps0.shape)
+    (:class:`_ProfileWindows`, :class:`_RRProfiles`), each target solved below itself by the same margins (``slack``:
+    the extra margin, the evaluation margin at first), the ε rounded up 4 ulps and checked by :func:`_profiles_log_rr`
+    (the bits of :func:`_optimal_log_rr`), all entries in one check; the failing entries are solved again with the
+    extra margin doubled (their profiles, rebuilt, are the same), up to ``rounds`` times, then ε = ∞.  Every entry
+    gets the bits of its own scalar call."""
     bucket = np.floor(log_t / _GROUP_SPAN)
     column, first = _profile_columns(np.stack([eps0, k.astype(float), bucket], axis=1))
     windows = _ProfileWindows(eps0[first], k[first], _GROUP_SPAN * bucket[first], None)
     margin = _evaluation_margin(k)
+    slack = margin.copy() if slack is None else slack
+    ref = windows.ref[column]
+    target = log_t - ref
+    e = np.zeros(eps0.shape)  # (a column with nothing above the floor: δ_RR(0) ≤ target, ε = 0)
+    log_rr = np.full(eps0.shape, -np.inf)
+    lent = np.zeros(eps0.shape, dtype=bool)
     by_column = np.argsort(column, kind="stable")
     starts = np.searchsorted(column[by_column], np.arange(first.size + 1))
     for cols in windows.batches():
         members = by_column[starts[cols[0]]:starts[cols[-1] + 1]]
         tables = _RRProfiles(windows, cols)
         which = column[members] - cols[0]
-        ref = tables.ref[which]
-        target, error, mg = log_t[members] - ref, tables.log_error[which], margin[members]
-        e0, kk = eps0[members], k[members]
-        eps = np.where(tables.size[which] == 0, 0.0, math.inf)  # (nothing above the floor: δ_RR(0) ≤ target, ε = 0)
-        slack = mg.copy()
-        todo = np.flatnonzero(tables.size[which] > 0)
-        for _ in range(60):
-            if todo.size == 0:
-                break
-            e = np.atleast_1d(_rounding.up(tables.solve(which[todo], target[todo] - mg[todo] - error[todo]
-                                                        - slack[todo]), 4))
-            ok = np.isinf(e) | (_profiles_log_rr(e, e0[todo], kk[todo]) - ref[todo] + mg[todo] <= target[todo])
-            eps[todo[ok]] = e[ok]
-            todo = todo[~ok]
-            slack[todo] *= 2.0  # (the margin reaches the size of δ itself long before 60 rounds; then ε = inf)
-        out[members] = eps
-    return out
+        on = tables.size[which] > 0
+        m, w = members[on], which[on]
+        e[m] = _rounding.up(tables.solve(w, target[m] - margin[m] - tables.log_error[w] - slack[m]), 4)
+        # the check's profile is this one where its scale (of the largest active term at e) is the target's: read it
+        # here, as _optimal_epsilons lends its tables (the same bits as a profile cut at e's last active ℓ)
+        same = _check_bucket(e[m], eps0[m], k[m]) == bucket[m]
+        log_rr[m[same]] = tables.bound(w[same], e[m[same]], _DROPPED) + tables.ref[w[same]]
+        lent[m[same]] = True
+    solved = windows.size[column] > 0
+    rest = np.flatnonzero(solved & ~lent)
+    log_rr[rest] = _profiles_log_rr(e[rest], eps0[rest], k[rest])
+    ok = ~solved | np.isinf(e) | (log_rr - ref + margin <= target)
+    fail = np.flatnonzero(~ok)
+    if fail.size:  # (the margin reaches the size of δ itself long before 60 rounds; then ε = inf)
+        e[fail] = (_profiles_epsilons(eps0[fail], k[fail], log_t[fail], 2.0 * slack[fail], rounds - 1) if rounds > 1
+                   else math.inf)
+    return e
 
 
 # --- many distinct small mechanisms at once (k ≤ _K_BATCH) ---------------------------------------------------
@@ -1495,7 +1514,7 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     within e^{−33}/k of the target, up to the piece of the answer; in chunks of 2¹⁹ cells: 10⁶ distinct mechanisms
     of k = 1000 in about 2 s); larger k get one profile per mechanism (ε₀, k) and per e^64 of target, with all the δ
     of a group solved at once (10⁶ values of δ for one mechanism in under a second); from four distinct mechanisms
-    of k ≤ 10⁶ on, their profiles are built together (``_RRProfiles``, the same bits), and each costs its window's
+    of k ≤ 10⁵ on, their profiles are built together (``_RRProfiles``, the same bits), and each costs its window's
     O(√k) terms, a few tenths of a microsecond each (10⁴ mechanisms of k = 10⁴ in about 4 s).  The entries go
     through blocks of 2¹⁶ (``_by_blocks``), so the working memory stays ~40 MB at any
     number of inputs.  The result of every entry equals its scalar call.
