@@ -182,23 +182,85 @@ def log_mass_error(j: np.ndarray, k: int, q: float, p: float, log_q: float, log_
     return out
 
 
-def _deviance_error_max(xa, xb, m):
+def _deviance_error_max(xa: float, xb: float, m: float):
     """(a bound on the evaluation error of bd0(x, m), the largest |bd0(x, m)|) over the whole x in [xa, xb] (1 ≤ xa ≤
     xb), majorising :func:`log_mass_error`'s two forms piece by piece.  bd0(·, m) is convex with its minimum 0 at m,
     so its largest value is at an end; the series form's bound 24u·bd0 + 1e-24·x is taken at those largest values.
     The direct form is used only where |x − m| ≥ 0.1(x + m), i.e. x ≤ 9m/11 or x ≥ 11m/9 (taken 1e-9 wider, far
     beyond the float test's rounding); its bound 6u(x(|log x| + |log m| + |log(x/m)|) + m + x) is majorised by the
     sum of its parts' maxima: x log x and x|log m| increase (x ≥ 1), x log(m/x) (x < m) is largest at m/e, and for
-    x > m every part increases.  Arrays (one window per entry; the logarithms by :func:`each_log`, as ``math.log``)."""
+    x > m every part increases."""
+    u = _U
+    if not m > 0:  # k·q underflowed: as in log_mass_error, no bound (those masses are formed as 0, never kept)
+        return math.inf, math.inf
+    value = float(np.max(np.abs(bd0(np.array([xa, xb]), m))))
+    err = 24.0 * u * value + 1e-24 * xb
+    log_m = abs(math.log(m))
+    left, right = m * (9.0 / 11.0) * (1.0 + 1e-9), m * (11.0 / 9.0) * (1.0 - 1e-9)
+    if xa <= left:  # a part of the window on the direct form, below the mode
+        xl = min(xb, left)
+        peak = min(max(m / math.e, xa), xl)
+        far = xl * math.log(xl) + xl * log_m + peak * math.log(m / peak) + m + xl
+        err = max(err, 6.0 * u * far)
+    if xb >= right:  # above the mode
+        far = xb * math.log(xb) + xb * log_m + xb * math.log(xb / m) + m + xb
+        err = max(err, 6.0 * u * far)
+    return err, value
+
+
+def window_log_mass_error(lo: int, hi: int, k: int, q: float, p: float, log_q: float, log_p: float) -> float:
+    """A bound on :func:`log_mass_error` over every j in [lo, hi] at once (0 ≤ lo ≤ hi ≤ k), from O(1) evaluations:
+    each of its parts is replaced by its largest value on the window — |j − kq| at an end; the Stirling errors
+    (non-increasing in n: 128u up to 15, then 691/(360360n¹¹) + u/n) at the smallest j and k − j; the deviances'
+    by :func:`_deviance_error_max`; the logarithms' |log j| + |log(k − j)| ≤ log hi + log(k − lo); the moduli
+    likewise (s(n) ≥ 0 is decreasing).  A sum of these maxima bounds the maximum of the sum, so every mass of the
+    window is within e^{±bound} of the exact Binomial(k, q*) mass: a sum of such masses with positive weights has
+    the same relative error (the k-fold profile of :mod:`~dpsemantics.composition`, k > 1000).  It costs what a
+    few masses cost, where log_mass_error over a window of 10⁶ terms took seconds.  :func:`window_log_mass_errors`
+    for many windows at once."""
+    u = _U
+    out = 0.0
+    if lo == 0:
+        out = 8.0 * u * k * abs(log_p)
+    if hi == k:
+        out = max(out, 8.0 * u * k * abs(log_q))
+    a, b = max(lo, 1), min(hi, k - 1)
+    if a > b:
+        return out
+    m1, m2 = k * q, k * p
+    alpha = FLIP_ERROR
+    param = (max(abs(a - m1), abs(b - m1)) + alpha * m1) * 2.0 * alpha + k * 2.0 * alpha * alpha
+    n = np.array([float(k), float(a), float(k - b)])
+    s = stirlerr(n)
+    with np.errstate(over="ignore"):
+        stirling = np.where(n <= 15, 128.0 * u, 691.0 / (360360.0 * n**11) + u / n)
+    d1, v1 = _deviance_error_max(float(a), float(b), m1)
+    d2, v2 = _deviance_error_max(float(k - b), float(k - a), m2)
+    logs = abs(math.log(k)) + 2.0 + math.log(b) + math.log(k - a)
+    half = 0.5 * (abs(math.log(k)) + _LOG_2PI + math.log(b) + math.log(k - a))
+    moduli = float(np.sum(np.abs(s))) + v1 + v2 + half
+    terms = float(np.sum(stirling)) + d1 + d2 + 3.0 * u * logs
+    return max(out, (param + terms + 5.0 * u * (moduli + terms)) * (1.0 + 1e-6))
+
+
+def _deviance_error_maxes(xa, xb, m):
+    """(a bound on the evaluation error of bd0(x, m), the largest |bd0(x, m)|) over the whole x in [xa, xb] (1 ≤ xa ≤
+    xb), majorising :func:`log_mass_error`'s two forms piece by piece.  bd0(·, m) is convex with its minimum 0 at m,
+    so its largest value is at an end; the series form's bound 24u·bd0 + 1e-24·x is taken at those largest values.
+    The direct form is used only where |x − m| ≥ 0.1(x + m), i.e. x ≤ 9m/11 or x ≥ 11m/9 (taken 1e-9 wider, far
+    beyond the float test's rounding); its bound 6u(x(|log x| + |log m| + |log(x/m)|) + m + x) is majorised by the
+    sum of its parts' maxima: x log x and x|log m| increase (x ≥ 1), x log(m/x) (x < m) is largest at m/e, and for
+    x > m every part increases.  :func:`_deviance_error_max` for arrays (one window per entry; the logarithms by
+    :func:`each_log`, as ``math.log``, so that each entry gets the scalar form's bits)."""
     xa, xb, m = (np.asarray(v, dtype=float) for v in (xa, xb, m))
     on = m > 0  # k·q underflowed: as in log_mass_error, no bound (those masses are formed as 0, never kept)
     m = np.where(on, m, 1.0)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (the branch not taken may overflow)
-        return _deviance_error_max_on(xa, xb, m, on)
+        return _deviance_error_maxes_on(xa, xb, m, on)
 
 
-def _deviance_error_max_on(xa, xb, m, on):
-    """:func:`_deviance_error_max` where m > 0 (``on``; elsewhere ∞)."""
+def _deviance_error_maxes_on(xa, xb, m, on):
+    """:func:`_deviance_error_maxes` where m > 0 (``on``; elsewhere ∞)."""
     u = _U
     value = np.maximum(np.abs(bd0(xa, m)), np.abs(bd0(xb, m)))
     err = 24.0 * u * value + 1e-24 * xb
@@ -215,22 +277,10 @@ def _deviance_error_max_on(xa, xb, m, on):
     return np.where(on, err, math.inf), np.where(on, value, math.inf)
 
 
-def window_log_mass_error(lo: int, hi: int, k: int, q: float, p: float, log_q: float, log_p: float) -> float:
-    """A bound on :func:`log_mass_error` over every j in [lo, hi] at once (0 ≤ lo ≤ hi ≤ k), from O(1) evaluations:
-    each of its parts is replaced by its largest value on the window — |j − kq| at an end; the Stirling errors
-    (non-increasing in n: 128u up to 15, then 691/(360360n¹¹) + u/n) at the smallest j and k − j; the deviances'
-    by :func:`_deviance_error_max`; the logarithms' |log j| + |log(k − j)| ≤ log hi + log(k − lo); the moduli
-    likewise (s(n) ≥ 0 is decreasing).  A sum of these maxima bounds the maximum of the sum, so every mass of the
-    window is within e^{±bound} of the exact Binomial(k, q*) mass: a sum of such masses with positive weights has
-    the same relative error (the k-fold profile of :mod:`~dpsemantics.composition`, k > 1000).  It costs what a
-    few masses cost, where log_mass_error over a window of 10⁶ terms took seconds.  :func:`window_log_mass_errors`
-    for many windows at once."""
-    return float(window_log_mass_errors(*(np.array([v]) for v in (lo, hi, k, q, p, log_q, log_p)))[0])
-
-
 def window_log_mass_errors(lo, hi, k, q, p, log_q, log_p) -> np.ndarray:
     """:func:`window_log_mass_error` for many windows (1-d arrays, one law and window per entry), the same
-    operations entry by entry (``math.log`` by :func:`each_log`)."""
+    operations entry by entry (``math.log`` by :func:`each_log`), so that each entry gets the bits of its scalar call
+    (tests/unit/test_binomial_masses.py); the scalar form stays apart, as it is several times faster for one window."""
     u = _U
     lo, hi, k = (np.asarray(v, dtype=np.int64) for v in (lo, hi, k))
     q, p, log_q, log_p = (np.asarray(v, dtype=float) for v in (q, p, log_q, log_p))
@@ -254,8 +304,8 @@ def _window_errors(out, on, kf, af, bf, ka, kb, q, p, log_q, log_p):
     n = np.stack([kf, af, kb])
     s = stirlerr(n)
     stirling = np.where(n <= 15, 128.0 * u, 691.0 / (360360.0 * n**11) + u / n)
-    d1, v1 = _deviance_error_max(af, bf, m1)
-    d2, v2 = _deviance_error_max(kb, ka, m2)
+    d1, v1 = _deviance_error_maxes(af, bf, m1)
+    d2, v2 = _deviance_error_maxes(kb, ka, m2)
     log_k, log_b, log_ka = each_log(kf), each_log(bf), each_log(ka)
     logs = np.abs(log_k) + 2.0 + log_b + log_ka
     half = 0.5 * (np.abs(log_k) + _LOG_2PI + log_b + log_ka)
