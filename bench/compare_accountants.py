@@ -30,8 +30,8 @@ Three quantities, each row timed in this one process (median of ``--repeats`` ca
    wall-clock and CPU seconds of one call (no peer).  ``optimal_epsilon`` and ``optimal_delta``: one mechanism with
    10⁶ values of δ or ε; 10⁶ distinct mechanisms of k = 10, 100 and 1000 (one column each of a 2-D table that holds
    each column's window of terms: optimal_delta at ε from 0.01 to 5, where δ is near 1 and the window the whole
-   bulk, and at the ε of a δ from 1e-12 to 1e-2, where the window is the tail); and 10³ distinct mechanisms of
-   k = 10⁴ (one profile each, about a millisecond).
+   bulk, and at the ε of a δ from 1e-12 to 1e-2, where the window is the tail); and 10³ and 10⁴ distinct mechanisms
+   of k = 10⁴ and 10⁵ (their profiles built together; the cost is the O(√k) terms of each window).
 7. **Every other calibration or conversion, over 10⁶ hostile inputs** (``bench/calibration_timing.py``): each
    public function of ``mechanisms``, ``conversions``, ``disclosure`` and ``pld`` that returns an ε, δ, σ, ρ or a
    posterior bound and broadcasts, one call on seeded arrays that mix every magnitude a caller may pass (ε from
@@ -341,8 +341,7 @@ def broadcast_timing():
     eps = rng.uniform(0.01, 5.0, n)
     delta = 10.0 ** rng.uniform(-12, -2, n)
     rng.uniform(size=3 * n)  # the draws of the rows now in section 7 (ρ, σ, δ′): the inputs below stay the same
-    few = 10**3  # distinct mechanisms of large k: the cost is per mechanism
-    eps0_few, delta_few = rng.uniform(0.001, 1.0, few), 10.0 ** rng.uniform(-12, -2, few)
+    rng.uniform(size=2 * 10**3)  # the draws of two rows now among ``large`` below: the inputs after stay the same
     eps0_many = rng.uniform(0.001, 2.0, n)  # distinct mechanisms of k ≤ 1000: one column each of a 2-D table
     distinct = []
     for k in (10, 100, 1000):
@@ -356,18 +355,31 @@ def broadcast_timing():
     eps_tail = composition.optimal_epsilon(eps0_many, 1000, delta)
     distinct.append(("composition.optimal_delta", "10⁶ distinct mechanisms (ε₀ random, k = 1000), ε of a δ in "
                      "1e-12…1e-2", n, lambda: composition.optimal_delta(eps_tail, eps0_many, 1000)))
+    # distinct mechanisms of k > 1000: their profiles are built together (composition._RRProfiles); the cost is the
+    # terms of each window (Loader's form), O(√k) a mechanism
+    large = []
+    for k, count in ((10**4, 10**3), (10**4, 10**4), (10**5, 10**3), (10**5, 10**4)):
+        e0s, ds = eps0_many[:count], delta[:count]
+        tail = composition.optimal_epsilon(e0s, k, ds)
+        power = {10**3: "³", 10**4: "⁴", 10**5: "⁵"}
+        label = f"10{power[count]} distinct mechanisms (ε₀ random, k = 10{power[k]})"
+        large += [
+            ("composition.optimal_epsilon", label, count,
+             lambda k=k, e=e0s, d=ds: composition.optimal_epsilon(e, k, d)),
+            ("composition.optimal_delta", label + ", ε in 0.01…5", count,
+             lambda k=k, e=e0s: composition.optimal_delta(eps[:e.size], e, k)),
+            ("composition.optimal_delta", label + ", ε of a δ in 1e-12…1e-2", count,
+             lambda k=k, e=e0s, t=tail: composition.optimal_delta(t, e, k)),
+        ]
     cases = [
         ("composition.optimal_epsilon", "one mechanism (ε₀ = 0.1, k = 100), 10⁶ values of δ",
          n, lambda: composition.optimal_epsilon(0.1, 100, delta)),
         ("composition.optimal_epsilon", "one mechanism (ε₀ = 0.01, k = 10⁴), 10⁶ values of δ",
          n, lambda: composition.optimal_epsilon(0.01, 10**4, delta)),
         *distinct,
-        ("composition.optimal_epsilon", "10³ distinct mechanisms (ε₀ random, k = 10⁴)",
-         few, lambda: composition.optimal_epsilon(eps0_few, 10**4, delta_few)),
+        *large,
         ("composition.optimal_delta", "one mechanism (ε₀ = 0.1, k = 100), 10⁶ values of ε",
          n, lambda: composition.optimal_delta(eps, 0.1, 100)),
-        ("composition.optimal_delta", "10³ distinct mechanisms (ε₀ random, k = 10⁴)",
-         few, lambda: composition.optimal_delta(eps[:few], eps0_few, 10**4)),
         ("composition.advanced_epsilon", "ε₀ and slack δ arrays, k = 100", n,
          lambda: composition.advanced_epsilon(eps / 10, 100, delta)),
     ]

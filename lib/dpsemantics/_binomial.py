@@ -37,39 +37,63 @@ def stirlerr(n: np.ndarray) -> np.ndarray:
     return out
 
 
-def bd0(x: np.ndarray, m: float) -> np.ndarray:
-    """x log(x/m) + m − x without cancellation (Loader's deviance; series where x is near m)."""
+def _part(a, mask):
+    """a[mask] for an array ``a`` (of the mask's shape), ``a`` itself for a number (a parameter shared by all)."""
+    return a[mask] if np.ndim(a) else a
+
+
+def bd0(x: np.ndarray, m) -> np.ndarray:
+    """x log(x/m) + m − x without cancellation (Loader's deviance; series where x is near m).  ``m``: a number, or
+    an array of x's shape (one m per entry: many binomial laws at once, the same operations entry by entry)."""
     x = np.asarray(x, dtype=float)
     out = np.empty_like(x)
     near = np.abs(x - m) < 0.1 * (x + m)
-    xn = x[near]
-    v = (xn - m) / (xn + m)
-    total = (xn - m) * v
+    xn, mn = x[near], _part(m, near)
+    v = (xn - mn) / (xn + mn)
+    total = (xn - mn) * v
     term = 2 * xn * v
     for j in range(1, 12):
         term = term * v * v
         total = total + term / (2 * j + 1)
     out[near] = total
-    xf = x[~near]
+    xf, mf = x[~near], _part(m, ~near)
     with np.errstate(divide="ignore"):
-        out[~near] = xf * (np.log(xf) - np.log(m)) + m - xf
+        out[~near] = xf * (np.log(xf) - np.log(mf)) + mf - xf
     return out
 
 
-def log_binom_pmf(ell: np.ndarray, k: int, log_q: float, log_p: float, q: float, p: float) -> np.ndarray:
-    """log C(k, ℓ) q^ℓ p^{k−ℓ} (p = 1 − q given separately, both exact), Loader's saddle-point form."""
+def each_log(x) -> np.ndarray:
+    """``math.log`` entry by entry (a float array): the logarithm the scalar forms take of their numbers, so that an
+    array of many laws gets the bits of one law at a time on every machine (NumPy's vectorised log may differ from
+    the C library's by an ulp where it has SIMD kernels).  Entries ≤ 0 give −inf (they are masked by the callers)."""
+    return np.array([math.log(v) if v > 0 else -math.inf for v in np.asarray(x, dtype=float).ravel().tolist()],
+                    dtype=float).reshape(np.shape(x))
+
+
+def log_binom_pmf(ell: np.ndarray, k, log_q, log_p, q, p, log_k=None, s_k=None) -> np.ndarray:
+    """log C(k, ℓ) q^ℓ p^{k−ℓ} (p = 1 − q given separately, both exact), Loader's saddle-point form.  The law's
+    parameters k, log q, log p, q, p (and ``log_k`` = math.log(k), ``s_k`` = stirlerr(k), formed here when not
+    given) are numbers, or arrays of ℓ's shape (one law per entry; each entry gets the bits its own law's call gives
+    it)."""
     ell = np.asarray(ell, dtype=float)
     out = np.empty_like(ell)
     lo, hi = ell == 0, ell == k
-    out[lo] = k * log_p
-    out[hi] = k * log_q
+    out[lo] = _part(k, lo) * _part(log_p, lo)
+    out[hi] = _part(k, hi) * _part(log_q, hi)
     mid = ~(lo | hi)
     e = ell[mid]
+    kk = _part(k, mid)
+    if log_k is None:
+        log_k = math.log(k) if np.ndim(k) == 0 else each_log(k)
     with np.errstate(divide="ignore", invalid="ignore"):
+        if s_k is None:
+            s_k = stirlerr(np.array([float(k)]))[0] if np.ndim(k) == 0 else stirlerr(kk)
+        else:
+            s_k = _part(s_k, mid)
         out[mid] = (
-            stirlerr(np.array([float(k)]))[0] - stirlerr(e) - stirlerr(k - e)
-            - bd0(e, k * q) - bd0(k - e, k * p)
-            + 0.5 * (math.log(k) - _LOG_2PI - np.log(e) - np.log(k - e))
+            s_k - stirlerr(e) - stirlerr(kk - e)
+            - bd0(e, kk * _part(q, mid)) - bd0(kk - e, kk * _part(p, mid))
+            + 0.5 * (_part(log_k, mid) - _LOG_2PI - np.log(e) - np.log(kk - e))
         )
     return np.where(np.isnan(out), -np.inf, out)
 
@@ -192,7 +216,8 @@ def window_log_mass_error(lo: int, hi: int, k: int, q: float, p: float, log_q: f
     likewise (s(n) ≥ 0 is decreasing).  A sum of these maxima bounds the maximum of the sum, so every mass of the
     window is within e^{±bound} of the exact Binomial(k, q*) mass: a sum of such masses with positive weights has
     the same relative error (the k-fold profile of :mod:`~dpsemantics.composition`, k > 1000).  It costs what a
-    few masses cost, where log_mass_error over a window of 10⁶ terms took seconds."""
+    few masses cost, where log_mass_error over a window of 10⁶ terms took seconds.  :func:`window_log_mass_errors`
+    for many windows at once."""
     u = _U
     out = 0.0
     if lo == 0:
@@ -216,3 +241,74 @@ def window_log_mass_error(lo: int, hi: int, k: int, q: float, p: float, log_q: f
     moduli = float(np.sum(np.abs(s))) + v1 + v2 + half
     terms = float(np.sum(stirling)) + d1 + d2 + 3.0 * u * logs
     return max(out, (param + terms + 5.0 * u * (moduli + terms)) * (1.0 + 1e-6))
+
+
+def _deviance_error_maxes(xa, xb, m):
+    """(a bound on the evaluation error of bd0(x, m), the largest |bd0(x, m)|) over the whole x in [xa, xb] (1 ≤ xa ≤
+    xb), majorising :func:`log_mass_error`'s two forms piece by piece.  bd0(·, m) is convex with its minimum 0 at m,
+    so its largest value is at an end; the series form's bound 24u·bd0 + 1e-24·x is taken at those largest values.
+    The direct form is used only where |x − m| ≥ 0.1(x + m), i.e. x ≤ 9m/11 or x ≥ 11m/9 (taken 1e-9 wider, far
+    beyond the float test's rounding); its bound 6u(x(|log x| + |log m| + |log(x/m)|) + m + x) is majorised by the
+    sum of its parts' maxima: x log x and x|log m| increase (x ≥ 1), x log(m/x) (x < m) is largest at m/e, and for
+    x > m every part increases.  :func:`_deviance_error_max` for arrays (one window per entry; the logarithms by
+    :func:`each_log`, as ``math.log``, so that each entry gets the scalar form's bits)."""
+    xa, xb, m = (np.asarray(v, dtype=float) for v in (xa, xb, m))
+    on = m > 0  # k·q underflowed: as in log_mass_error, no bound (those masses are formed as 0, never kept)
+    m = np.where(on, m, 1.0)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (the branch not taken may overflow)
+        return _deviance_error_maxes_on(xa, xb, m, on)
+
+
+def _deviance_error_maxes_on(xa, xb, m, on):
+    """:func:`_deviance_error_maxes` where m > 0 (``on``; elsewhere ∞)."""
+    u = _U
+    value = np.maximum(np.abs(bd0(xa, m)), np.abs(bd0(xb, m)))
+    err = 24.0 * u * value + 1e-24 * xb
+    log_m = np.abs(each_log(m))
+    left, right = m * (9.0 / 11.0) * (1.0 + 1e-9), m * (11.0 / 9.0) * (1.0 - 1e-9)
+    # a part of the window on the direct form, below the mode
+    xl = np.minimum(xb, left)
+    peak = np.minimum(np.maximum(m / math.e, xa), xl)
+    far = xl * each_log(xl) + xl * log_m + peak * each_log(m / peak) + m + xl
+    err = np.where(xa <= left, np.maximum(err, 6.0 * u * far), err)
+    # above the mode
+    far = xb * each_log(xb) + xb * log_m + xb * each_log(xb / m) + m + xb
+    err = np.where(xb >= right, np.maximum(err, 6.0 * u * far), err)
+    return np.where(on, err, math.inf), np.where(on, value, math.inf)
+
+
+def window_log_mass_errors(lo, hi, k, q, p, log_q, log_p) -> np.ndarray:
+    """:func:`window_log_mass_error` for many windows (1-d arrays, one law and window per entry), the same
+    operations entry by entry (``math.log`` by :func:`each_log`), so that each entry gets the bits of its scalar call
+    (tests/unit/test_binomial_masses.py); the scalar form stays apart, as it is several times faster for one window."""
+    u = _U
+    lo, hi, k = (np.asarray(v, dtype=np.int64) for v in (lo, hi, k))
+    q, p, log_q, log_p = (np.asarray(v, dtype=float) for v in (q, p, log_q, log_p))
+    kf = k.astype(float)
+    out = np.where(lo == 0, 8.0 * u * kf * np.abs(log_p), 0.0)
+    out = np.where(hi == k, np.maximum(out, 8.0 * u * kf * np.abs(log_q)), out)
+    a, b = np.maximum(lo, 1), np.minimum(hi, k - 1)
+    on = a <= b
+    a, b = np.where(on, a, 1), np.where(on, b, 1)
+    af, bf, ka, kb = a.astype(float), b.astype(float), (k - a).astype(float), (k - b).astype(float)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # (entries without a window: masked below)
+        return _window_errors(out, on, kf, af, bf, ka, kb, q, p, log_q, log_p)
+
+
+def _window_errors(out, on, kf, af, bf, ka, kb, q, p, log_q, log_p):
+    """:func:`window_log_mass_errors`' sum of the parts' maxima, for windows [a, b] (``on``; elsewhere ``out``)."""
+    u = _U
+    m1, m2 = kf * q, kf * p
+    alpha = FLIP_ERROR
+    param = (np.maximum(np.abs(af - m1), np.abs(bf - m1)) + alpha * m1) * 2.0 * alpha + kf * 2.0 * alpha * alpha
+    n = np.stack([kf, af, kb])
+    s = stirlerr(n)
+    stirling = np.where(n <= 15, 128.0 * u, 691.0 / (360360.0 * n**11) + u / n)
+    d1, v1 = _deviance_error_maxes(af, bf, m1)
+    d2, v2 = _deviance_error_maxes(kb, ka, m2)
+    log_k, log_b, log_ka = each_log(kf), each_log(bf), each_log(ka)
+    logs = np.abs(log_k) + 2.0 + log_b + log_ka
+    half = 0.5 * (np.abs(log_k) + _LOG_2PI + log_b + log_ka)
+    moduli = ((np.abs(s[0]) + np.abs(s[1])) + np.abs(s[2])) + v1 + v2 + half
+    terms = ((stirling[0] + stirling[1]) + stirling[2]) + d1 + d2 + 3.0 * u * logs
+    return np.where(on, np.maximum(out, (param + terms + 5.0 * u * (moduli + terms)) * (1.0 + 1e-6)), out)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -449,6 +450,308 @@ def _optimal_log_rr(eps: np.ndarray, eps0: float, k: int, profiles: dict | None 
         idx = live[members]
         out[idx] = prof.bound(tables, eps[idx], dropped=_DROPPED) + ref
     return out
+
+
+# --- many distinct mechanisms of k > _K_BATCH at once -------------------------------------------------------
+
+_MANY_PROFILES = 4  # from this many distinct mechanisms (ε₀, k) of k > _K_BATCH in one call on, built together
+# ... if k ≤ _K_TOGETHER: past it a window holds ≳ 10⁴ terms, whose evaluation (a few tenths of a µs each)
+# outweighs the ~1 ms of Python work a profile costs, and one profile at a time was as fast or faster (measured with
+# 200 mechanisms: at k = 10⁶ optimal_delta equal, optimal_epsilon 1.7× slower together; at 10⁵ together faster)
+_K_TOGETHER = 10**5
+_PROFILE_TERMS = 2**16  # terms per batch of _RRProfiles (its working arrays, a dozen of 512 kB, stay in cache)
+
+
+def _each(fn, x: np.ndarray) -> np.ndarray:
+    """``fn`` (a ``math`` function) entry by entry: the scalar form's own rounding for every column."""
+    return np.array([fn(v) for v in np.asarray(x, dtype=float).tolist()], dtype=float)
+
+
+class _ProfileWindows:
+    """The windows of many :class:`_RRProfile` at once: one column per (ε₀, k, ref, cut) (1-d arrays; k > _K_BATCH,
+    ε₀ > 0), with the floor ref − 60 − log k of :func:`_optimal_log_rr` and the same window, rule for rule, found
+    with vectorised steps instead of a Python call per profile:
+
+    * k ≤ _K_DIRECT: _RRProfile evaluates all ⌈k/2⌉ terms and keeps those above the floor; here the two ends are
+      found by bisection on either side of c = min(mode, ⌈k/2⌉ − 1) (``_first_true``).  The kept terms are one
+      interval: log P is concave, and where the float log P crosses the floor its slope, |ℓ − kq|/(kqp) ≥ 10 standard
+      deviations / (kqp)^{1/2} ≥ 0.07 a step at k ≤ 20 000, exceeds its error (``log_error``, below 1e-11) many times
+      over, so the float values cross the floor once on each side.  c is always above the floor (its mass is at least
+      1/(k + 1), the floor at most e^{−60}/k); were it not, the window is empty, as _RRProfile's would be.  With a
+      ``cut`` below the window's end the rows past it are not formed: they are never read, and the rows up to it are
+      the same (the last row of the window, which reaches down to ε = 0, is then not among them).
+    * k > _K_DIRECT: the same normal-approximation offset and doubling steps as _RRProfile, for every column at once.
+
+    ``log_error`` (``_binomial.window_log_mass_errors``) is formed for all columns whose window ends do not depend on
+    the terms; the others (a mass that underflows) get theirs from the formed terms, as _RRProfile's
+    ``_window_error``.  What a column gets depends only on its own (ε₀, k, ref, cut)."""
+
+    def __init__(self, eps0: np.ndarray, k: np.ndarray, ref: np.ndarray, cut: np.ndarray | None):
+        self.eps0, self.k, self.ref = eps0, k.astype(np.int64), ref
+        k = self.k
+        self.kf = kf = k.astype(float)
+        self.q, self.p, self.log_q, self.log_p = q, p, log_q, log_p = _binomial.flip_probabilities(eps0)
+        self.log_k = _binomial.each_log(kf)
+        floor = ref - 60.0 - self.log_k
+        m = (k + 1) // 2
+        mode = np.minimum(((k + 1).astype(float) * q).astype(np.int64), k)  # _binomial.binomial_mode
+        n = eps0.size
+        lo, end = np.zeros(n, dtype=np.int64), np.full(n, -1, dtype=np.int64)
+        window_end = np.full(n, -1, dtype=np.int64)  # the last row of the whole window (for log_error)
+        self.flag_last = np.ones(n, dtype=bool)  # the last formed row is the window's last piece (down to ε = 0)
+        self.ends_known = np.ones(n, dtype=bool)  # else log_error from the first and last finite formed terms
+
+        direct = np.flatnonzero(k <= _K_DIRECT)
+        if direct.size:
+            c = np.minimum(mode[direct], m[direct] - 1)
+            live = self._log_p(c, direct) >= floor[direct]
+            d, c = direct[live], c[live]
+            fl = floor[d]
+            lo[d] = _first_true(lambda x: self._log_p(x, d) >= fl, np.zeros_like(c), c)
+            window_end[d] = _first_true(lambda x: self._log_p(x, d) < fl, c + 1, m[d] - 1) - 1
+            end[d] = window_end[d] if cut is None else np.minimum(window_end[d], cut[d])
+            self.flag_last[d] = end[d] == window_end[d]
+        large = np.flatnonzero(k > _K_DIRECT)
+        if large.size:
+            g, md, fl = large, mode[large], floor[large]
+            sd = np.sqrt(kf[g] * q[g] * p[g])
+            lp_mode = self._log_p(md, g)
+            offset = (1.5 * (np.sqrt(2.0 * np.maximum(lp_mode - fl, 0.0)) + 3.0) * sd).astype(np.int64) + 10
+            lo_off, hi_off = offset.copy(), offset.copy()
+            todo = np.flatnonzero(md - lo_off > 0)
+            while todo.size:  # widened until both ends are below the floor (each step doubles)
+                todo = todo[self._log_p(md[todo] - lo_off[todo], g[todo]) >= fl[todo]]
+                lo_off[todo] *= 2
+                todo = todo[md[todo] - lo_off[todo] > 0]
+            todo = np.flatnonzero(md + hi_off < k[g])
+            while todo.size:
+                todo = todo[self._log_p(md[todo] + hi_off[todo], g[todo]) >= fl[todo]]
+                hi_off[todo] *= 2
+                todo = todo[md[todo] + hi_off[todo] < k[g[todo]]]
+            glo, gtop = np.maximum(md - lo_off, 0), np.minimum(md + hi_off, m[g] - 1)
+            lo[g], end[g], window_end[g] = glo, gtop, gtop
+            self.ends_known[g] = False
+            if cut is not None:
+                ct = cut[g]
+                inside = np.flatnonzero((glo <= ct) & (ct < gtop))
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    finite = (np.isfinite(self._log_p(glo[inside], g[inside]))
+                              & np.isfinite(self._log_p(gtop[inside], g[inside])))
+                w = inside[finite]
+                end[g[w]] = ct[w]
+                self.ends_known[g[w]] = True
+        self.lo, self.end = lo, end
+        self.size = np.maximum(end - lo + 1, 0)
+        known = np.flatnonzero(self.ends_known & (self.size > 0))
+        self.log_error = np.zeros(n)
+        self.log_error[known] = _binomial.window_log_mass_errors(lo[known], window_end[known], k[known], q[known],
+                                                                 p[known], log_q[known], log_p[known])
+
+    def _log_p(self, ell, cols):
+        """log P_ℓ for whole ℓ (an int array of cols' shape, or (rows, cols)) of the columns ``cols``."""
+        ell = np.asarray(ell)
+        pick = lambda a: np.broadcast_to(a[cols], ell.shape)  # noqa: E731
+        return _binomial.log_binom_pmf(ell.astype(float), pick(self.kf), pick(self.log_q), pick(self.log_p),
+                                       pick(self.q), pick(self.p), pick(self.log_k))
+
+    def batches(self):
+        """Column index arrays of at most _PROFILE_TERMS formed terms each (one column at least)."""
+        total = np.cumsum(self.size)
+        start = 0
+        while start < self.size.size:
+            stop = max(int(np.searchsorted(total, total[start] - self.size[start] + _PROFILE_TERMS, side="right")),
+                       start + 1)
+            yield np.arange(start, stop)
+            start = stop
+
+
+class _RRProfiles:
+    """The tables of :class:`_RRProfile` for many columns (``cols`` of a :class:`_ProfileWindows`) at once, their
+    windows concatenated in one array: the terms by one call of Loader's form (one law per entry), the pieces'
+    edges and gains element by element, and per column the two recurrences (``_piece_sums``: ``lfilter`` and
+    ``cumsum``, in C) — every operation the one :meth:`_RRProfile.tables` applies, in the same order, so that each
+    column's T and D are those of its own profile bit for bit.  :meth:`bound` and :meth:`solve` are those of
+    _RRProfile for one column per entry, with the searches (``searchsorted`` there) done as one bisection over all
+    entries (the same first index: −L and D are nondecreasing within a column)."""
+
+    def __init__(self, windows: _ProfileWindows, cols: np.ndarray):
+        w = windows
+        self.cols = cols
+        size = w.size[cols]
+        self.size = size
+        self.offset = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
+        total = int(np.sum(size))
+        col = np.repeat(np.arange(cols.size), size)
+        c = cols[col]
+        ell = (w.lo[c] + (np.arange(total) - self.offset[col])).astype(float)
+        s_k = _binomial.stirlerr(w.kf[cols])[col]  # (per column, as the scalar form forms it once)
+        log_p = _binomial.log_binom_pmf(ell, w.kf[c], w.log_q[c], w.log_p[c], w.q[c], w.p[c], w.log_k[c], s_k)
+        self.eps0, self.kf, self.ref = w.eps0[cols], w.kf[cols], w.ref[cols]
+        self.log_error = w.log_error[cols].copy()
+        unknown = np.flatnonzero(~w.ends_known[cols] & (size > 0))
+        if unknown.size:  # (_RRProfile._window_error: the first and last formed masses that are not 0)
+            fin = np.isfinite(log_p)
+            idx = np.arange(total)
+            starts = self.offset[unknown]
+            first = np.minimum.reduceat(np.where(fin, idx, total), self.offset[size > 0])
+            last = np.maximum.reduceat(np.where(fin, idx, -1), self.offset[size > 0])
+            where = np.searchsorted(np.flatnonzero(size > 0), unknown)
+            first, last = first[where], last[where]
+            has = first < starts + size[unknown]
+            u = unknown[has]
+            cu = cols[u]
+            self.log_error[u] = _binomial.window_log_mass_errors(
+                w.lo[cu] + (first[has] - starts[has]), w.lo[cu] + (last[has] - starts[has]), w.k[cu], w.q[cu],
+                w.p[cu], w.log_q[cu], w.log_p[cu])
+        e0 = self.eps0[col]
+        with np.errstate(over="ignore", invalid="ignore"):  # ε₀ near the float maximum: ∞ − ∞ in the lower ends
+            g, gain_lattice = _each(math.exp, -2.0 * self.eps0), -_each(math.expm1, -2.0 * self.eps0)
+            upper = e0 * (self.kf[col] - 2.0 * ell)
+            last_piece = np.zeros(total, dtype=bool)
+            flagged = np.flatnonzero(w.flag_last[cols] & (size > 0))
+            last_piece[self.offset[flagged] + size[flagged] - 1] = True
+            lower = np.where(last_piece, 0.0, np.maximum(upper - 2.0 * e0, 0.0))
+            width = np.where(np.isinf(upper), np.inf, upper - lower)
+            gain = np.where(width == 2.0 * e0, gain_lattice[col], -np.expm1(-width))
+            P = np.exp(log_p - self.ref[col])
+        T, D = np.empty(total), np.empty(total)
+        for i in np.flatnonzero(size > 0).tolist():  # the recurrences, per column (in C; ~10 µs each)
+            a, b = int(self.offset[i]), int(self.offset[i] + size[i])
+            T[a:b], D[a:b] = _piece_sums(P[a:b], g[i], gain[a:b])
+        self.T, self.D, self.upper, self.lower, self.width = T, D, upper, lower, width
+        self.n = self.kf[col] - 2.0 * ell
+
+    def bound(self, which: np.ndarray, eps: np.ndarray, dropped: float) -> np.ndarray:
+        """:meth:`_RRProfile.bound` for one ε per entry, ``which`` its column (an index into ``cols``); −inf where
+        no term of the window is active."""
+        if self.D.size == 0:  # (not reached: a window holds the largest active term)
+            return np.full(eps.shape, -np.inf)
+        s, z, e0 = self.offset[which], self.size[which], self.eps0[which]
+        s = np.minimum(s, self.D.size - 1)  # (an empty last column: its entries are masked below)
+        last = np.maximum(z - 1, 0)
+        with np.errstate(invalid="ignore"):
+            first_at_or_below = _first_true(lambda x: -self.upper[s + x] >= -eps, np.zeros_like(z), z - 1)
+        j = first_at_or_below - 1
+        nxt = np.minimum(j + 1, last)
+        here = np.maximum(j, 0)
+        gap_next = _lattice_gap(eps, e0, self.n[s + nxt])
+        gap_here = _lattice_gap(eps, e0, self.n[s + here])
+        take_next = (j + 1 < z) & (gap_next < 0)
+        take_here = ~take_next & (j >= 0) & (gap_here < 0)
+        j = np.where(take_next, j + 1, np.where(take_here, j, j - 1))
+        gap = np.where(take_next, gap_next, gap_here)
+        redo = ~take_next & ~take_here & (j >= 0)
+        if np.any(redo):
+            gap[redo] = _lattice_gap(eps[redo], e0[redo], self.n[s[redo] + j[redo]])
+        out = np.full(eps.shape, -np.inf)
+        on = (j >= 0) & (z > 0)
+        jj, at = j[on], s[on] + j[on]
+        D_prev = np.where(jj > 0, self.D[np.maximum(at - 1, 0)], 0.0)
+        out[on] = _log_piece_bound(D_prev, self.T[at], self.D[at], gap[on], jj + 1, 3.0, dropped,
+                                   self.log_error[which[on]])
+        return out
+
+    def solve(self, which: np.ndarray, log_target: np.ndarray) -> np.ndarray:
+        """:meth:`_RRProfile.solve` for one target per entry, ``which`` its column."""
+        if self.D.size == 0:  # (nothing above the floor: δ_RR(0) ≤ target, ε = 0)
+            return np.zeros(log_target.shape)
+        s, z = np.minimum(self.offset[which], self.D.size - 1), self.size[which]
+        t = np.exp(log_target)
+        j = _first_true(lambda x: self.D[s + x] >= t, np.zeros_like(z), z - 1)
+        out = np.zeros(t.shape)
+        on = j < z
+        at, jj, t = s[on] + j[on], j[on], t[on]
+        D_prev = np.where(jj > 0, self.D[np.maximum(at - 1, 0)], 0.0)
+        out[on] = _piece_epsilon(t, self.D[at], D_prev, self.T[at], self.upper[at], self.lower[at], self.width[at])
+        return out
+
+
+def _profile_columns(keys: np.ndarray):
+    """The distinct rows of ``keys`` (n × 3: ε₀, k, bucket) as (the entries' column, the columns' first entries)."""
+    _, first, column = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    return np.ravel(column), first
+
+
+def _check_bucket(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """⌊log P_ℓ*/64⌋ of :func:`_optimal_log_rr`'s grouping (ℓ* = min(mode, last active ℓ)) per entry; NaN where no
+    loss exceeds ε (δ_RR = 0: no profile is read)."""
+    last = _last_active(eps, eps0, k)
+    q, p, log_q, log_p = _binomial.flip_probabilities(eps0)
+    mode = np.minimum(((k + 1).astype(float) * q).astype(np.int64), k)
+    top = np.maximum(np.minimum(last, mode), 0)
+    with np.errstate(invalid="ignore"):
+        bucket = np.floor(_binomial.log_binom_pmf(top, k.astype(float), log_q, log_p, q, p) / _GROUP_SPAN)
+    return np.where(last >= 0, bucket, np.nan)
+
+
+def _profiles_log_rr(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """:func:`_optimal_log_rr` for 1-d arrays, one mechanism (ε₀ > 0, k > _K_BATCH) per entry, every profile built
+    at once (:class:`_ProfileWindows`, :class:`_RRProfiles`): the same grouping (per ε₀, k and ⌊log P_ℓ*/64⌋, cut at
+    the group's largest last active ℓ), the same windows and tables, so each entry gets the bits of
+    :func:`_optimal_log_rr` for its own mechanism (tests/unit/test_composition_profiles.py)."""
+    out = np.full(eps.shape, -np.inf)
+    last = _last_active(eps, eps0, k)
+    live = np.flatnonzero(last >= 0)
+    if live.size == 0:
+        return out
+    e, e0, kk, la = eps[live], eps0[live], k[live], last[live]
+    bucket = _check_bucket(e, e0, kk)
+    column, first = _profile_columns(np.stack([e0, kk.astype(float), bucket], axis=1))
+    cut = np.zeros(first.size, dtype=np.int64)
+    np.maximum.at(cut, column, la.astype(np.int64))
+    windows = _ProfileWindows(e0[first], kk[first], _GROUP_SPAN * bucket[first], cut)
+    by_column = np.argsort(column, kind="stable")
+    starts = np.searchsorted(column[by_column], np.arange(first.size + 1))
+    for cols in windows.batches():
+        members = by_column[starts[cols[0]]:starts[cols[-1] + 1]]
+        tables = _RRProfiles(windows, cols)
+        out[live[members]] = tables.bound(column[members] - cols[0], e[members], _DROPPED) + tables.ref[
+            column[members] - cols[0]]
+    return out
+
+
+def _profiles_epsilons(eps0: np.ndarray, k: np.ndarray, log_t: np.ndarray, slack: np.ndarray | None = None,
+                       rounds: int = 60) -> np.ndarray:
+    """The loop of :func:`_optimal_epsilons` for many distinct mechanisms of k > _K_BATCH at once (1-d arrays, log_t
+    the rounded-down targets): per (ε₀, k, ⌊log target/64⌋) the same profile, now built together with the others
+    (:class:`_ProfileWindows`, :class:`_RRProfiles`), each target solved below itself by the same margins (``slack``:
+    the extra margin, the evaluation margin at first), the ε rounded up 4 ulps and checked by :func:`_profiles_log_rr`
+    (the bits of :func:`_optimal_log_rr`), all entries in one check; the failing entries are solved again with the
+    extra margin doubled (their profiles, rebuilt, are the same), up to ``rounds`` times, then ε = ∞.  Every entry
+    gets the bits of its own scalar call."""
+    bucket = np.floor(log_t / _GROUP_SPAN)
+    column, first = _profile_columns(np.stack([eps0, k.astype(float), bucket], axis=1))
+    windows = _ProfileWindows(eps0[first], k[first], _GROUP_SPAN * bucket[first], None)
+    margin = _evaluation_margin(k)
+    slack = margin.copy() if slack is None else slack
+    ref = windows.ref[column]
+    target = log_t - ref
+    e = np.zeros(eps0.shape)  # (a column with nothing above the floor: δ_RR(0) ≤ target, ε = 0)
+    log_rr = np.full(eps0.shape, -np.inf)
+    lent = np.zeros(eps0.shape, dtype=bool)
+    by_column = np.argsort(column, kind="stable")
+    starts = np.searchsorted(column[by_column], np.arange(first.size + 1))
+    for cols in windows.batches():
+        members = by_column[starts[cols[0]]:starts[cols[-1] + 1]]
+        tables = _RRProfiles(windows, cols)
+        which = column[members] - cols[0]
+        on = tables.size[which] > 0
+        m, w = members[on], which[on]
+        e[m] = _rounding.up(tables.solve(w, target[m] - margin[m] - tables.log_error[w] - slack[m]), 4)
+        # the check's profile is this one where its scale (of the largest active term at e) is the target's: read it
+        # here, as _optimal_epsilons lends its tables (the same bits as a profile cut at e's last active ℓ)
+        same = _check_bucket(e[m], eps0[m], k[m]) == bucket[m]
+        log_rr[m[same]] = tables.bound(w[same], e[m[same]], _DROPPED) + tables.ref[w[same]]
+        lent[m[same]] = True
+    solved = windows.size[column] > 0
+    rest = np.flatnonzero(solved & ~lent)
+    log_rr[rest] = _profiles_log_rr(e[rest], eps0[rest], k[rest])
+    ok = ~solved | np.isinf(e) | (log_rr - ref + margin <= target)
+    fail = np.flatnonzero(~ok)
+    if fail.size:  # (the margin reaches the size of δ itself long before 60 rounds; then ε = inf)
+        e[fail] = (_profiles_epsilons(eps0[fail], k[fail], log_t[fail], 2.0 * slack[fail], rounds - 1) if rounds > 1
+                   else math.inf)
+    return e
 
 
 # --- many distinct small mechanisms at once (k ≤ _K_BATCH) ---------------------------------------------------
@@ -886,7 +1189,12 @@ def _log_rr_by_mechanism(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray) -> np
         out[members] = _rows_log_rr(eps[members], eps0[members], int(kb))
     big = np.flatnonzero(~small)
     keys = np.stack([eps0[big], k[big].astype(float)], axis=1)
-    for (a, b), members in _group_slices(keys):
+    groups = list(_group_slices(keys))
+    together = np.flatnonzero(k[big] <= _K_TOGETHER)
+    if len(together) and len(np.unique(keys[together], axis=0)) >= _MANY_PROFILES:  # built together, the same bits
+        out[big[together]] = _profiles_log_rr(eps[big[together]], eps0[big[together]], k[big[together]])
+        groups = [(key, members) for key, members in groups if key[1] > _K_TOGETHER]
+    for (a, b), members in groups:
         idx = big[members]
         out[idx] = _optimal_log_rr(eps[idx], float(a), int(b))
     return out
@@ -952,14 +1260,15 @@ def optimal_delta(eps, eps0, k, delta0=0.0):
     attained by randomized response (with a δ₀ reveal outcome).  At ε = (k − 2ℓ)ε₀ it equals the printed
     lattice value (:func:`optimal_lattice`).  The gaps ε − (k − 2ℓ)ε₀ are formed exactly, so a value next to
     a lattice point keeps its relative accuracy.  k ≤ 10⁹.  Broadcasts over all arguments (many distinct
-    mechanisms of k ≤ 1000 at once; see :func:`optimal_epsilon` and the Numerics page for times); values below
+    mechanisms at once; see :func:`optimal_epsilon` and the Numerics page for times); values below
     ~1e-308 underflow — use :func:`optimal_log_delta` there.
     """
     log_d = np.asarray(optimal_log_delta(eps, eps0, k, delta0), dtype=float)
-    # Below the normal range np.exp keeps only absolute accuracy (measured 6 subnormal ulps low at 2e-317, on the
-    # unsafe side): exp_no_underflow never rounds below exp(log δ) there, and a δ below the smallest float is that
-    # float, not 0.
-    return _out(_rounding.exp_no_underflow(log_d))
+    # exp_up never rounds below e^{log δ}, at any magnitude: in the normal range one outward step (np.exp may be a few
+    # ulps low), below it the exponential taken in the normal range and scaled back (np.exp keeps only absolute
+    # accuracy there: measured 6 subnormal ulps low at 2e-317), and a δ below the smallest float is that float, not 0.
+    # log δ ≤ 0, and δ = 1 stays 1 (the outward step would pass it).
+    return _out(np.minimum(_rounding.exp_up(log_d), 1.0))
 
 
 def _lattice_window(eps0: float, k: int, ell: int) -> tuple[int, int]:
@@ -1048,8 +1357,9 @@ def _evaluation_margin(k):
     — the first term's 10u·S, the ratio steps and the sums ((8(r + 1) + 808)u and the subnormal absolute term), the
     dropped terms — so only the log-space steps after it remain: log(value) within one ulp of a number of size at
     most 745 (the value lies between the dropped terms' 4e^{−33} and ~e^{708}), the additions of 10u·S, of ref and of
-    this margin (half an ulp of the result each), and the final exponential (a few ulps; ``exp_no_underflow`` rounds
-    up below the normal range).  Wherever δ_RR > 0 at k ≤ 1000, |log δ_RR| ≤ k log 2 + 745 ≤ 1439: δ_RR(ε) ≥ P₀(1 −
+    this margin (half an ulp of the result each), and the final exponential (``_rounding.exp_up``: rounded up at
+    every magnitude, so it costs nothing of the margin).
+    Wherever δ_RR > 0 at k ≤ 1000, |log δ_RR| ≤ k log 2 + 745 ≤ 1439: δ_RR(ε) ≥ P₀(1 −
     e^{ε − kε₀}) with P₀ = p^k ≥ 2^{−k} and the gap kε₀ − ε, a nonzero difference of floats (or, past the first
     piece, 2ε₀ ≥ 2^{−1073}), at least 2^{−1074}; so these steps move log δ by at most ulp(745) + 3·½ulp(1439) + 8u <
     6e-13, inside the 1e-12.  (The measured 1e-14·√k that was added here too covered the rounding of k·q in Loader's
@@ -1111,7 +1421,12 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
         out[idx] = _rows_epsilons(eps0[idx], int(kb), log_t[idx])
     live = live[~small]
     keys = np.stack([eps0[live], k[live].astype(float), np.floor(log_t[live] / _GROUP_SPAN)], axis=1)
-    for (e0, kf, bucket), members in _group_slices(keys):
+    groups = list(_group_slices(keys))
+    together = k[live] <= _K_TOGETHER
+    if len({(a, b) for (a, b, _), _ in groups if b <= _K_TOGETHER}) >= _MANY_PROFILES:  # built together, same bits
+        out[live[together]] = _profiles_epsilons(eps0[live[together]], k[live[together]], log_t[live[together]])
+        groups = [(key, members) for key, members in groups if key[1] > _K_TOGETHER]
+    for (e0, kf, bucket), members in groups:
         idx = live[members]
         kk = int(kf)
         ref = _GROUP_SPAN * bucket
@@ -1198,8 +1513,10 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     time, one per column of a 2-D table that holds only the rows of each column's window (``_RRRows``: the terms
     within e^{−33}/k of the target, up to the piece of the answer; in chunks of 2¹⁹ cells: 10⁶ distinct mechanisms
     of k = 1000 in about 2 s); larger k get one profile per mechanism (ε₀, k) and per e^64 of target, with all the δ
-    of a group solved at once (10⁶ values of δ for one mechanism in under a second; each further mechanism adds
-    about 1 ms).  The entries go through blocks of 2¹⁶ (``_by_blocks``), so the working memory stays ~40 MB at any
+    of a group solved at once (10⁶ values of δ for one mechanism in under a second); from four distinct mechanisms
+    of k ≤ 10⁵ on, their profiles are built together (``_RRProfiles``, the same bits), and each costs its window's
+    O(√k) terms, a few tenths of a microsecond each (10⁴ mechanisms of k = 10⁴ in about 4 s).  The entries go
+    through blocks of 2¹⁶ (``_by_blocks``), so the working memory stays ~40 MB at any
     number of inputs.  The result of every entry equals its scalar call.
     """
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
@@ -1306,10 +1623,7 @@ def max_eps0(eps_total, k, delta, delta0=0.0, method: str = "optimal"):
     total = COMPOSITION_METHODS[method]
     if method == "basic":
         total(eps_total, k, delta, delta0)  # raises if kδ₀ > δ
-        eps0 = eps_total / k
-        while k * eps0 > eps_total:  # the product may round up: step to the safe side
-            eps0 = math.nextafter(eps0, 0.0)
-        return eps0
+        return _basic_eps0(float(eps_total), k)
     if method == "lattice":  # a step function of ε₀: bisect for the largest feasible ε₀
         lo, hi = 0.0, float(eps_total)
         for _ in range(80):
@@ -1325,9 +1639,52 @@ def max_eps0(eps_total, k, delta, delta0=0.0, method: str = "optimal"):
     # relative tolerance in ε₀ (an absolute one would be meaningless for tiny budgets), then step to the
     # safe side: the returned ε₀ must compose to at most ε_total
     root = brentq(g, 0.0, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=400)
-    while root > 0 and g(root) > 0:
-        root = float(np.nextafter(root, 0.0))
-    return float(root)
+    return _safe_root(g, float(root))
+
+
+def _basic_eps0(eps_total: float, k: int) -> float:
+    """The largest ε₀ ≈ ε_total/k with kε₀ ≤ ε_total exactly (and so also in floats): q = fl(ε_total/k) is within
+    half an ulp of the quotient, so q ≤ (ε_total/k)(1 + u); where the exact product k·q exceeds ε_total (compared
+    exactly, in rational arithmetic: one product of an integer and a float), the float below q is at most
+    q(1 − u) < ε_total/k (below the normal range: q − 2⁻¹⁰⁷⁴ < ε_total/k, the quotient being within 2⁻¹⁰⁷⁵).  One
+    outward ``nextafter``, no loop.  (The loop it replaces compared the float product, which rounds: 1/10⁴ gave
+    ε₀ = fl(10⁻⁴), whose exact 10⁴·ε₀ exceeds 1 by 4.8e-17.)"""
+    eps0 = eps_total / k
+    if k * Fraction(eps0) > Fraction(eps_total):
+        eps0 = math.nextafter(eps0, 0.0)
+    return eps0
+
+
+_ROOT_STEPS = 64  # at most this many evaluations of the composed ε below Brent's root (each a doubling or a halving)
+
+
+def _safe_root(g, root: float) -> float:
+    """The ε₀ that :func:`max_eps0` returns from Brent's ``root`` of g(ε₀) = composed ε − ε_total (g increasing):
+    ``root`` itself where g(root) ≤ 0; else a bracket [lo, root] with g(lo) ≤ 0 < g(root) is found below it in
+    steps of 2ⁱ ulps (i = 2, 3, …: lo = root − 2ⁱ ulps, at most ~12 steps since Brent's root is within a relative
+    4·2⁻⁵² of the exact one), then bisected on the float grid (the integers of the floats' bit patterns, which
+    order the positive floats) down to adjacent floats; lo is returned: g(lo) ≤ 0, so the returned ε₀ composes to
+    at most ε_total under the method, whatever the rounding of g near the root.  At most 2·_ROOT_STEPS evaluations
+    (the Build of issue 23: never a search loop of ulp steps); if no lo is found, 0 (the composition of ε₀ = 0 is
+    ε = 0 ≤ ε_total)."""
+    if root <= 0.0 or g(root) <= 0.0:
+        return max(root, 0.0)
+    bits = lambda x: int(np.float64(x).view(np.int64))  # noqa: E731  (positive floats: order-preserving)
+    value = lambda b: float(np.int64(b).view(np.float64))  # noqa: E731
+    hi = bits(root)
+    lo = None
+    for i in range(2, _ROOT_STEPS):
+        candidate = max(hi - 2**i, 0)
+        if candidate == 0 or g(value(candidate)) <= 0.0:
+            lo = candidate
+            break
+        hi = candidate
+    if not lo:  # (not reached: 2⁶³ ulps below any float is 0)
+        return 0.0
+    while hi - lo > 1:  # g(value(lo)) ≤ 0 < g(value(hi)): at most i bisection steps
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if g(value(mid)) <= 0.0 else (lo, mid)
+    return value(lo)
 
 
 # --------------------------------------------------------------------------------------------------

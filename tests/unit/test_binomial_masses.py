@@ -179,3 +179,29 @@ def test_geometric_pdp_delta_at_every_float_atom_is_not_below_the_exact_tail(e0,
             tail = mp.fsum(m for v, m in atoms if abs(v) > Fraction(t))
             if tail > 0:
                 assert mp.mpf(float(loss.pdp_delta(t))) >= tail, (e0, d, t)
+
+
+def test_many_laws_at_once_have_the_bits_of_one_at_a_time():
+    """log_binom_pmf with one law per entry and window_log_mass_errors (many windows) give every entry the float of
+    the one-law call (composition builds many profiles together with them and promises the bits of one profile each),
+    over ε₀ from the smallest subnormal to 1e300, k from 1001 to 10⁹, windows at the mode, the ends and the tails."""
+    rows, pmf_args = [], []
+    for e0 in (5e-324, 1e-300, 1e-9, 1e-4, 0.01, 0.3, 1.0, 5.0, 30.0, 700.0, 1e300):
+        q, p, log_q, log_p = _binomial.flip_probabilities(e0)
+        for k in (1001, 20_000, 20_001, 123_457, 10**6, 10**9):
+            mode = _binomial.binomial_mode(e0, k)
+            for lo, hi in ((0, mode), (max(mode - 100, 0), min(mode + 100, k)), (0, k), (mode, k), (1, 1),
+                           (max(mode - 5000, 0), max(mode - 10, 0))):
+                if lo <= hi:
+                    rows.append((lo, hi, k, q, p, log_q, log_p))
+            ell = np.unique(np.clip(np.concatenate([np.arange(0, 8), mode + np.arange(-20, 20), [k - 1, k]]), 0, k))
+            pmf_args.append((ell.astype(float), k, log_q, log_p, q, p))
+    many = _binomial.window_log_mass_errors(*(np.array(c) for c in zip(*rows)))
+    one = np.array([_binomial.window_log_mass_error(*r) for r in rows])
+    assert np.array_equal(many, one)
+    ell = np.concatenate([a[0] for a in pmf_args])
+    law = [np.concatenate([np.full(a[0].size, float(a[i])) for a in pmf_args]) for i in range(1, 6)]
+    with np.errstate(over="ignore"):  # (k·log q overflows to −∞ at ε₀ = 1e300, in both forms)
+        many = _binomial.log_binom_pmf(ell, *law)
+        one = np.concatenate([_binomial.log_binom_pmf(*a) for a in pmf_args])
+    assert np.array_equal(many, one)

@@ -150,3 +150,22 @@ def test_optimal_epsilon_meets_its_delta_exactly_and_is_tight():
             assert ref_log_delta(e * (1 - 1e-9), e0, kk, d0) > log_d, (e0, kk, d, d0, e)
             tight += 1
     assert checked > 300 and tight > 100
+
+
+def test_optimal_delta_exponentiates_outward():
+    """optimal_delta is e^{optimal_log_delta} rounded up at every magnitude (``_rounding.exp_up``; before, np.exp to
+    nearest in the normal range, a few ulps either way, left to the relative margin): never below the exact
+    exponential of the log bound (mpmath), within 1e-14 of it, and never above 1 (δ = 1 stays 1)."""
+    eps, eps0, k, delta0 = _delta_grid()
+    eps = np.concatenate([eps, [0.0, 0.0, 1e-3]])
+    eps0 = np.concatenate([eps0, [50.0, 5e-324, 1e-3]])
+    k = np.concatenate([k, [1000, 1, 10**6]])
+    delta0 = np.concatenate([delta0, [0.5, 0.0, 0.0]])
+    log_d = C.optimal_log_delta(eps, eps0, k, delta0)
+    d = C.optimal_delta(eps, eps0, k, delta0)
+    assert np.all(d <= 1.0) and np.any(d == 1.0)
+    for ld, dd in zip(log_d, d):
+        exact = mp.exp(mp.mpf(float(ld)))
+        assert dd >= exact and (dd == 0.0) == (ld == -np.inf)
+        if exact > mp.mpf(2.0**-1022):
+            assert dd <= exact * (1 + mp.mpf(1e-14))
