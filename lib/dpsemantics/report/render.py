@@ -4,11 +4,17 @@ text) and CSV, with the report's own number formatting (this module imports noth
 
 Formatting rules: probabilities as percentages with enough digits never to show 0 % or 100 %, bounds that
 reach 99.99 % or more as "above 99.99 %", and a level that bounds nothing as "no guarantee at this level".
+A bound is printed rounded outward at its last digit — an upper bound (a posterior bound, ε′, a level, the upper
+end of an interval) up, a lower bound down — so the digits shown are never tighter than the bound computed (the
+float is read as its shortest decimal, which reads back as the same float: a pure ε of 0.1 prints as 0.1, not as
+0.1001, the next 4-digit decimal above the binary 0.1000000000000000055); the inputs (priors, δ′, the release's
+parameters) are rounded to nearest.
 """
 
 from __future__ import annotations
 
 import csv
+import decimal
 import html
 import io
 import json
@@ -29,41 +35,60 @@ _ROUTES = (("single_point", "single point (as the paper converts)"),
            ("exact", "exact (privacy-loss distribution)"))
 
 
-def number(x, digits: int = 4) -> str:
-    """A number with ``digits`` significant digits, exponents as × 10ⁿ; None as "–"."""
+_ROUNDING = {None: decimal.ROUND_HALF_EVEN, "up": decimal.ROUND_CEILING, "down": decimal.ROUND_FLOOR}
+
+
+def _significant(x: decimal.Decimal, digits: int, direction) -> decimal.Decimal:
+    """x to ``digits`` significant digits, rounded to nearest (``direction=None``), up or down (toward ±∞)."""
+    with decimal.localcontext() as ctx:
+        ctx.prec = 800  # exact: a double has at most 767 significant decimal digits
+        return x.quantize(decimal.Decimal(1).scaleb(x.adjusted() - digits + 1), rounding=_ROUNDING[direction])
+
+
+def number(x, digits: int = 4, direction: str | None = None) -> str:
+    """A number with ``digits`` significant digits (more in [10⁻⁴, 10⁶) where the integer part needs them),
+    exponents as × 10ⁿ; None as "–".  ``direction``: None rounds to nearest, ``"up"`` toward +∞ (an upper bound),
+    ``"down"`` toward −∞ (a lower bound), from the shortest decimal of the float (or the Decimal given)."""
     if x is None:
         return "–"
     if isinstance(x, int) and not isinstance(x, bool):
         return str(x)
-    x = float(x)
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
+    if not isinstance(x, decimal.Decimal):
+        x = float(x)
+        if math.isinf(x):
+            return "∞" if x > 0 else "−∞"
+        x = decimal.Decimal(repr(x))
     if x == 0:
         return "0"
-    if 1e-4 <= abs(x) < 1e6:
-        text = f"{x:.{digits}g}"
-        return text if "e" not in text else number(x, digits + 1)
-    mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
+    if decimal.Decimal("1e-4") <= abs(x) < 1000000:
+        q = _significant(x, max(digits, x.adjusted() + 1), direction)
+        if abs(q) < 1000000:  # (rounding up can carry into the next decade: then the × 10ⁿ form below)
+            text = format(q, "f")
+            return text.rstrip("0").rstrip(".") if "." in text else text
+    q = _significant(x, digits, direction)
+    mantissa, exponent = format(q, f".{digits - 1}e").split("e")
     mantissa = mantissa.rstrip("0").rstrip(".")
     return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
 
 
-def percent(x) -> str:
-    """A probability as a percentage: "above 99.99 %" from 0.9999 on, "below 0.01 %" under 0.0001."""
+def percent(x, direction: str | None = None) -> str:
+    """A probability as a percentage: "above 99.99 %" from 0.9999 on, "below 0.01 %" under 0.0001; ``direction`` as
+    in :func:`number` (100·x is formed exactly)."""
     if x is None:
         return "–"
     if x >= 0.9999:
         return "above 99.99 %"
     if 0 < x < 1e-4:
         return "below 0.01 %"
-    return f"{number(100 * x, 4)} %"
+    return f"{number(decimal.Decimal(repr(float(x))) * 100, 4, direction)} %"
 
 
 def level(x, vacuous_at: float = 1.0) -> str:
-    """A semantic or Bayesian level: "no guarantee at this level" when it bounds nothing (≥ ``vacuous_at``)."""
+    """A semantic or Bayesian level, an upper bound (rounded up): "no guarantee at this level" when it bounds
+    nothing (≥ ``vacuous_at``)."""
     if x is None or x >= vacuous_at:
         return NO_GUARANTEE
-    return number(x)
+    return number(x, direction="up")
 
 
 def _exact_text(report) -> str:
@@ -75,11 +100,11 @@ def _exact_text(report) -> str:
     narrow = (not ex["is_bound"]) or (low is not None and high is not None and number(low) == number(high) and all(
         lo is not None and hi is not None and percent(lo) == percent(hi) for lo, hi in posts))
     if narrow:
-        return f"Exact: {ex['method']} (ε′ = {number(eps)})."
-    text = f"Upper bound (not exact at the digits shown): {ex['method']} (ε′ ≤ {number(eps)}"
+        return f"Exact: {ex['method']} (ε′ = {number(eps, direction='up')})."
+    text = f"Upper bound (not exact at the digits shown): {ex['method']} (ε′ ≤ {number(eps, direction='up')}"
     if low is not None and high is not None:
-        text += f"; the mechanism's own ε′ lies in [{number(low)}, {number(high)}]"
-    ranges = [f"prior {number(d['prior'])}: [{percent(lo)}, {percent(hi)}]" for (lo, hi), d in
+        text += f"; the mechanism's own ε′ lies in [{number(low, direction='down')}, {number(high, direction='up')}]"
+    ranges = [f"prior {number(d['prior'])}: [{percent(lo, 'down')}, {percent(hi, 'up')}]" for (lo, hi), d in
               zip(posts, report["disclosure"]) if lo is not None and hi is not None]
     if ranges:
         text += "; the exact route's posterior lies in " + ", ".join(ranges)
@@ -89,7 +114,7 @@ def _exact_text(report) -> str:
 def _route_cell(report, row_value, route) -> str:
     """A posterior bound of one route: the percentage, or why there is none."""
     if row_value is not None:
-        return percent(row_value)
+        return percent(row_value, "up")
     if route == "exact" and report["methods"]["exact"]["method"] is None:
         return "unavailable"
     return NO_GUARANTEE
@@ -238,7 +263,7 @@ def headline_text(report) -> str:
     if h["posterior_upper"] is None:
         return (f"No guarantee at this level: at δ′ = {dp} no route bounds an adversary's belief {about}.")
     end = ("can end above 99.99 %, so the guarantee leaves this belief almost unbounded"
-           if h["posterior_upper"] >= 0.9999 else f"ends at most at {percent(h['posterior_upper'])}")
+           if h["posterior_upper"] >= 0.9999 else f"ends at most at {percent(h['posterior_upper'], 'up')}")
     return (f"An adversary who knows every other record and starts from a belief of {percent(h['prior'])} {about} "
             f"{end}, with probability at least 1 − δ′ (δ′ = {dp}; {h['route'].replace('_', ' ')} route); with "
             "probability at most δ′ it may go beyond.")
@@ -265,10 +290,10 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
     rows = None
     if r["value_reading"]:
         v = r["value_reading"]
-        paras.append(f"The target's value: {r['value_reading_note']} (ε′ = {number(v['eps_prime'])}, "
+        paras.append(f"The target's value: {r['value_reading_note']} (ε′ = {number(v['eps_prime'], direction='up')}, "
                      f"δ′ = {number(v['delta_prime'])}).")
         rows = [["prior (first value)", "posterior upper bound (value)"]] + [
-            [number(x["prior"]), percent(x["posterior_upper"])] for x in v["posteriors"]]
+            [number(x["prior"]), percent(x["posterior_upper"], "up")] for x in v["posteriors"]]
     paras.append("Outside the guarantee: " + "; ".join(r["not_covered"]) + ".")
     out.append(("What the guarantee is about", paras, rows))
     if report["plain_language"]:
@@ -278,18 +303,21 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
         pu = d["posterior_upper"]
         vac_ratio = d["ratio"]["high"] is None or d["ratio"]["high"] >= 1 / d["prior"] * (1 - 1e-12)
         rows.append([number(d["prior"])] + [_route_cell(report, pu[k], k) for k, _ in _ROUTES]
-                    + [percent(d["posterior_lower"]) if d["posterior_lower"] > 0 else NO_GUARANTEE,
-                       NO_GUARANTEE if vac_ratio else f"[{number(d['ratio']['low'])}, {number(d['ratio']['high'])}]",
-                       f"−{percent(-d['difference']['down'])} … +{percent(d['difference']['up'])}"])
+                    + [percent(d["posterior_lower"], "down") if d["posterior_lower"] > 0 else NO_GUARANTEE,
+                       NO_GUARANTEE if vac_ratio else
+                       f"[{number(d['ratio']['low'], direction='down')}, {number(d['ratio']['high'], direction='up')}]",
+                       f"−{percent(-d['difference']['down'], 'up')} … +{percent(d['difference']['up'], 'up')}"])
     eps = report["eps_prime"]
     exact_text = _exact_text(report) if m["exact"]["method"] else f"Exact: unavailable — {m['exact']['unavailable']}."
     out.append(("Disclosure risk (Kazan et al.)", [
-        f"With probability at least 1 − δ′ = {number(1 - dp, 6)}, the posterior of an adversary who knows every "
+        f"With probability at least 1 − δ′ = {number(1 - decimal.Decimal(repr(dp)), 6, 'down')}, the posterior of an "
+        "adversary who knows every "
         "other record stays below the upper bound in the table. It is computed three ways.",
-        f"Single point: {m['single_point']['method']} (ε′ = {number(eps['single_point'])}; "
+        f"Single point: {m['single_point']['method']} (ε′ = {number(eps['single_point'], direction='up')}; "
         f"{m['single_point']['theorems']}).",
         f"Best point: {m['best_point']['method']}; the best point is (ε, δ) = ({number(m['best_point']['eps'])}, "
-        f"{number(m['best_point']['delta'])}), ε′ = {number(eps['best_point'])} ({m['best_point']['theorems']}).",
+        f"{number(m['best_point']['delta'])}), ε′ = {number(eps['best_point'], direction='up')} "
+        f"({m['best_point']['theorems']}).",
         exact_text,
         "Lower bound, ratio (posterior/prior) and change (posterior − prior) use the smallest ε′ known "
         "(Theorems 3.2, 3.3, 3.5 and Lemma 3.4).",
@@ -297,8 +325,9 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
     pf = report["prior_free"]
     if pf["eps_prime"] is not None:
         out.append(("Whatever the prior", [
-            f"For every prior the posterior-to-prior ratio lies in [{number(pf['ratio']['low'])}, "
-            f"{number(pf['ratio']['high'])}] and the posterior moves by at most {percent(pf['difference'])} (points); "
+            f"For every prior the posterior-to-prior ratio lies in [{number(pf['ratio']['low'], direction='down')}, "
+            f"{number(pf['ratio']['high'], direction='up')}] and the posterior moves by at most "
+            f"{percent(pf['difference'], 'up')} (points); "
             f"the largest move is possible from priors {number(pf['worst_case_priors']['up'])} (up) and "
             f"{number(pf['worst_case_priors']['down'])} (down). {pf['theorems']}."], None))
     out += _other_papers(report)
@@ -306,7 +335,7 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
     if comp["horizon"] > 1:
         rows_c = [["repeated", "single point", "best point", "exact", "largest change"]] + [
             [str(r["repetitions"])] + [_route_cell(report, r[k], k) for k, _ in _ROUTES]
-            + [percent(r["difference"]) if r["difference"] is not None else NO_GUARANTEE] for r in comp["rows"]]
+            + [percent(r["difference"], "up") if r["difference"] is not None else NO_GUARANTEE] for r in comp["rows"]]
         out.append(("Composition", [
             f"Horizon: {comp['horizon']} repetitions ({rel['horizon_reason']}). Prior {number(comp['prior'])}, "
             f"δ′ = {number(comp['delta_prime'])}; {comp['method']}."], rows_c))
@@ -343,25 +372,27 @@ def _other_papers(report):
     b = report["bayesian"]
     if b["epsilon"] is not None:
         rows_b = [["prior b", "membership privacy ε", "g(b)"]] + [
-            [number(r["prior"]), number(r["epsilon_mp"]), number(r["g"])] for r in b["membership"]]
+            [number(r["prior"]), number(r["epsilon_mp"], direction="up"), number(r["g"])] for r in b["membership"]]
         if report["neighbours"] == "bounded":  # membership privacy is about membership: not covered here
             rows_b = None
         bsp = (f" Bayesian semantic privacy by Zhao's Theorem 1: {level(b['bsp_zhao'])}; exactly: "
                f"{level(b['bsp_exact'])}." if b["bsp_exact"] is not None else "")
         out.append(("Bayesian readings (Zhao)", [
             f"Read at ε = {number(b['epsilon'])} ({_holds(b)}). Bayesian DP leakage with independent records: "
-            f"{number(b['bdp_independent'])}.{bsp}", b["theorems"] + "."
+            f"{number(b['bdp_independent'], direction='up')}.{bsp}", b["theorems"] + "."
             + (" Membership privacy is about membership, which a guarantee with bounded neighbours does not cover: "
                "its table is left out." if rows_b is None else "")], rows_b))
     c = report["causal"]
     if c["epsilon"] is not None:
-        rel_text = "; ".join(f"{r['relatives']} relative{'s' if r['relatives'] > 1 else ''}: {number(r['effect'])}"
+        rel_text = "; ".join(f"{r['relatives']} relative{'s' if r['relatives'] > 1 else ''}: "
+                             f"{number(r['effect'], direction='up')}"
                              for r in c["relatives"])
-        ratio = number(c["relative_probability_max"]) if c["relative_probability_max"] is not None else "beyond 10³⁰⁰"
+        ratio = (number(c["relative_probability_max"], direction="up") if c["relative_probability_max"] is not None
+                 else "beyond 10³⁰⁰")
         out.append(("Causal reading (Tschantz, Sen & Datta)", [
             f"Read at ε = {number(c['epsilon'])} ({_holds(c)}). Bounded: the effect of intervening on one person's "
             f"data point on the output, Pr[O = o | do(D_i = d)] ≤ e^ε · Pr[O = o | do(D_i = d′)], with ε = "
-            f"{number(c['effect_bound'])} (relative probability at most {ratio}).",
+            f"{number(c['effect_bound'], direction='up')} (relative probability at most {ratio}).",
             "Not bounded: the effect of a person's status when it also shapes other people's data (relatives, "
             f"households): each copy adds up to ε. Computed for a status copied into relatives' data: {rel_text}.",
             c["theorems"] + "."], None))
