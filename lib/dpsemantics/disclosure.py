@@ -490,7 +490,7 @@ def _split_stationarity(s, rho, log_inv_dp, tight: bool):
 
 
 def _minimising_order(rho, log_inv_dp, tight: bool):
-    """The order t (1-d arrays) at which Φ of :func:`_split_stationarity` changes sign, by Newton steps in s = log t
+    """The order t (1-d arrays) at which Φ of ``_split_stationarity`` changes sign, by Newton steps in s = log t
     kept inside a shrinking bracket (a step that leaves it, or is not finite, is a bisection), from a first guess two
     fixed-point steps from the root, until a Newton step is below 1e-9 of s or the bracket 4 ulps wide (near the
     largest t searched where Φ is negative up to there: the best δ is at the floor e^{−708}).
@@ -541,7 +541,7 @@ def _minimising_order(rho, log_inv_dp, tight: bool):
 
 
 def _split_delta(t, rho, log_inv_dp, delta_prime, tight: bool):
-    """The δ whose best order is t (:func:`_split_stationarity`): δ′·e^{−u}, u = L(t) − log(1/δ′), kept in
+    """The δ whose best order is t (``_split_stationarity``): δ′·e^{−u}, u = L(t) − log(1/δ′), kept in
     [e^{−708}, δ′) as a float."""
     with np.errstate(over="ignore", invalid="ignore"):
         u = rho * t * t + (np.log1p(t) if tight else 0.0) - log_inv_dp
@@ -573,8 +573,8 @@ def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
     The paper does not say which δ it used; we take the one minimising ε′ over δ ∈ [e^{−708}, δ′).
     Returns ``(eps_prime, delta)``; broadcasts over ``rho`` and ``delta_prime``.
 
-    The minimising δ solves a stationarity condition in the order of the conversion (:func:`_split_stationarity`),
-    by bracketed Newton steps on all entries at once (:func:`_minimising_order`).  Every δ < δ′ gives a valid ε′,
+    The minimising δ solves a stationarity condition in the order of the conversion (``_split_stationarity``),
+    by bracketed Newton steps on all entries at once (``_minimising_order``).  Every δ < δ′ gives a valid ε′,
     so the δ found decides tightness only: the ε′ returned is the package's safe conversions evaluated at the δ
     returned — ``pdp_epsilon(zcdp_epsilon(rho, delta, tight), delta, delta_prime)``, each rounded up — so that δ
     reproduces it.  ``zcdp_epsilon(tight=True)`` is the smaller of the two conversions; where it returned
