@@ -101,7 +101,7 @@ def exp_up(log_x, rel=0.0):
     Below it: :func:`exp_no_underflow` with the same ``rel`` (exponentiated at e^{log_x + 64 ln 2}, where it is
     normal, with a further 2⁻⁴⁰ relative, scaled back by 2⁻⁶⁴ and stepped one subnormal up), so a positive bound too
     small for a float is 5e-324, not 0.
-    ``conversions.zcdp_delta`` and ``mechanisms.gaussian_delta`` end with it."""
+    ``conversions.zcdp_delta``, ``mechanisms.gaussian_delta`` and ``composition.optimal_delta`` end with it."""
     log_x = np.asarray(log_x, dtype=float)
     rel = np.asarray(rel, dtype=float)
     with np.errstate(under="ignore", over="ignore", invalid="ignore"):
