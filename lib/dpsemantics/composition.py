@@ -1633,12 +1633,20 @@ def max_eps0(eps_total, k, delta, delta0=0.0, method: str = "optimal"):
         return lo
     total(1e-12, k, delta, delta0)  # raises if δ is too small for any finite ε
     g = lambda e0: total(e0, k, delta, delta0) - eps_total  # noqa: E731
-    hi = eps_total  # expand until the composed ε exceeds the budget (ε(ε₀) ≥ ε₀, so hi = ε_total suffices)
-    while g(hi) < 0:  # pragma: no cover - every method composes to at least ε₀
-        hi *= 2.0
+    # expand until the composed ε exceeds the budget.  With δ > 0 the composed ε can be far below ε₀ (0 for every ε₀
+    # whose δ(0) is within δ), so a tiny budget can need an ε₀ many decades above it: the factor squares at each step
+    # (2, 4, 16, 256, …), at most 11 evaluations from 5e-324 to any float, the last point below staying the lower end
+    # of the bracket, which is then bisected in log ε₀ to a factor 2 (at most 11 more) for Brent's method.  (Doubling
+    # took about 1 000 evaluations from ε_total = 5e-324: 161 s at k = 10⁹.)
+    lo, hi, factor = 0.0, eps_total, 2.0
+    while g(hi) < 0:
+        lo, hi, factor = hi, min(hi * factor, _FLOAT_MAX), factor * factor
+    while lo > 0 and hi > 2.0 * lo:  # then halve the bracket in log ε₀ (Brent bisects linearly: 10³ steps here)
+        mid = math.exp(0.5 * (math.log(lo) + math.log(hi)))
+        lo, hi = (mid, hi) if g(mid) < 0 else (lo, mid)
     # relative tolerance in ε₀ (an absolute one would be meaningless for tiny budgets), then step to the
     # safe side: the returned ε₀ must compose to at most ε_total
-    root = brentq(g, 0.0, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=400)
+    root = brentq(g, lo, hi, xtol=4e-323, rtol=4 * np.finfo(float).eps, maxiter=400)  # xtol: 8 subnormal ulps
     return _safe_root(g, float(root))
 
 
@@ -1655,6 +1663,7 @@ def _basic_eps0(eps_total: float, k: int) -> float:
     return eps0
 
 
+_FLOAT_MAX = float(np.finfo(float).max)
 _ROOT_STEPS = 64  # at most this many evaluations of the composed ε below Brent's root (each a doubling or a halving)
 
 

@@ -29,7 +29,20 @@ CASES = [
     (1.0, 3000, 1e-6, 0.0),
     (20.0, 7, 1e-3, 1e-5),
     (1e-6, 50, 1e-6, 0.0),
+    (5e-324, 10, 1e-6, 0.0),  # budgets far below the answer: with δ > 0 the composed ε is 0 up to ε₀ ≈ 8e-7
+    (1e-300, 1, 1e-6, 0.0),
 ]
+
+
+def test_a_tiny_budget_takes_few_evaluations(monkeypatch):
+    """ε_total = 5e-324 with δ = 1e-6: the answer is about 8e-7, 10³ doublings above the budget, and the expansion
+    that doubled took about 1 000 evaluations of the composed ε (161 s at k = 10⁹); squaring the factor, then halving
+    the bracket in log ε₀, takes about 60 (Brent's and the safe-side steps included)."""
+    calls = []
+    optimal = C.COMPOSITION_METHODS["optimal"]
+    monkeypatch.setitem(C.COMPOSITION_METHODS, "optimal", lambda *a: calls.append(a) or optimal(*a))
+    e0 = C.max_eps0(5e-324, 10, 1e-6)
+    assert 7e-7 < e0 < 9e-7 and len(calls) <= 100, (e0, len(calls))
 
 
 @pytest.mark.parametrize("eps_total,k,delta,delta0", CASES)
@@ -55,7 +68,8 @@ def test_advanced_max_eps0_is_safe_against_the_formula(eps_total, k, delta, delt
     slack = delta - k * delta0
     with mp.workdps(50):
         assert _ref_advanced(e0, k, slack) <= eps_total
-        assert _ref_advanced(e0 * (1 + 1e-9), k, slack) > eps_total
+        # not far on the safe side: a relative 1e-9 more, or (for a subnormal answer) the next float, is too much
+        assert _ref_advanced(max(e0 * (1 + 1e-9), math.nextafter(e0, 1.0)), k, slack) > eps_total
 
 
 @pytest.mark.parametrize("eps_total,k", [(1.0, 10**4), (0.81, 12), (1.0, 3), (1.0, 10**9), (5e-324, 1),
