@@ -179,7 +179,7 @@ def _tight_eps_scalar(rho: float, L: float) -> float:
     if not f(hi) > 0.0:  # the root is at or below the smallest float (or at hi): any t gives a valid bound
         return float(_tight_eps_upper(np.array([hi]), np.array([rho]), np.array([L]))[0])
     # disp=False: where ρt² is below the resolution of log1p(t) (ρ ≲ 1e-290) the last digits of the root
-    # cannot settle; any t gives a valid bound, and zcdp_epsilon checks the one returned
+    # cannot settle; any t gives a valid bound, and _tight_eps_upper adds the bound's own evaluation error
     t = brentq(f, 0.0, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500, disp=False)
     if t <= 0.0:  # pragma: no cover - the root is strictly positive for L > 0
         t = np.nextafter(0.0, 1.0)
