@@ -15,6 +15,7 @@ import itertools
 import mpmath as mp
 import numpy as np
 import pytest
+from golden import golden_section
 
 from dpsemantics import composition, conversions
 
@@ -200,19 +201,7 @@ def _mp_tight_eps(rho, delta):
         a = 1 + t
         return a * rho + mp.log(t / a) + (L - mp.log(a)) / t
 
-    lo, hi = mp.mpf(-60), mp.log(mp.sqrt(L / rho)) + 5
-    invphi = (mp.sqrt(5) - 1) / 2
-    c, d = hi - invphi * (hi - lo), lo + invphi * (hi - lo)
-    gc, gd = g(c), g(d)
-    for _ in range(400):
-        if gc < gd:
-            hi, d, gd = d, c, gc
-            c = hi - invphi * (hi - lo)
-            gc = g(c)
-        else:
-            lo, c, gc = c, d, gd
-            d = lo + invphi * (hi - lo)
-            gd = g(d)
+    lo, hi, _ = golden_section(g, mp.mpf(-60), mp.log(mp.sqrt(L / rho)) + 5, steps=400)
     return max(g((lo + hi) / 2), mp.mpf(0))
 
 

@@ -15,6 +15,7 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
+from golden import golden_section
 
 from dpsemantics import composition as K
 from dpsemantics import conversions as C
@@ -425,11 +426,7 @@ def test_zcdp_epsilon_tight_meets_delta(rho, delta):
     xs = np.linspace(-6, 160, 4000)
     f = lambda x: log_delta(1 + mp.mpf(10) ** x)  # noqa: E731
     i = min(range(len(xs)), key=lambda j: f(xs[j]))
-    a, b = mp.mpf(xs[max(i - 1, 0)]), mp.mpf(xs[min(i + 1, len(xs) - 1)])
-    g = (mp.sqrt(5) - 1) / 2
-    for _ in range(150):
-        c, d = b - g * (b - a), a + g * (b - a)
-        a, b = (a, d) if f(c) < f(d) else (c, b)
+    a, _, _ = golden_section(f, mp.mpf(xs[max(i - 1, 0)]), mp.mpf(xs[min(i + 1, len(xs) - 1)]), steps=150)
     best = min(f(a), f(xs[i]))
     assert best <= mp.log(delta)
 
