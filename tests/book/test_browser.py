@@ -992,10 +992,11 @@ def test_no_plumbing_in_visible_code():
     assert not found, found
 
 
-# The chapter template (book/notation.md): the title and introduction, then the hidden "Parameters of this chapter"
-# cell (tag ``parameters``) before the first section, the paper's sections, and the same closing sections in the
-# same order; *margin* defined once per chapter; the book's own results labelled "(this book)", never "ours".
-CLOSING_SECTIONS = ["Exercises", "Summary", "What this chapter checked"]
+# The chapter template (book/notation.md): the title, a Key idea box and the introduction, then the hidden
+# "Parameters of this chapter" cell (tag ``parameters``) before the first section, the reading path (the paper's
+# ideas, taught), and the same closing sections in the same order: the summary and exercises, then the paper's
+# slips and the book's readings, then the checks (collapsed in HTML); *margin* defined once per chapter; the book's own results labelled "(this book)", never "ours".
+CLOSING_SECTIONS = ["Summary", "Exercises", "Notes on the paper", "How this was checked"]
 # The one chapter that reproduces no paper of its own (it applies the others' results to a reader's release): no
 # exercises and no claims of its own to check, so it closes with its summary.
 NO_PAPER_OF_ITS_OWN = {"your-release": ["Summary"]}
@@ -1037,16 +1038,19 @@ def _cells(*specs):
 
 
 def test_template_faults_on_sample_chapters():
+    closing = [("md", f"## {s}") for s in CLOSING_SECTIONS[:-1]]
     good = _cells(("md", "# Title\nintro"), ("code", "eps = 1", ["parameters", "hide-input"]), ("md", "## A section"),
-                  ("md", "## Exercises"), ("md", "## Summary"), ("md", "## What this chapter checked\nthe *margin*, "
-                                                                       "the worst case as a fraction of the bound"))
+                  *closing, ("md", "## How this was checked\nthe *margin*, the worst case as a fraction of the bound"))
     assert template_faults(good) == []
     late_parameters = _cells(("md", "# T"), ("md", "## A"), ("code", "eps = 1", ["parameters"]),
                              *[("md", f"## {s}") for s in CLOSING_SECTIONS])
     assert any("after the first section" in f for f in template_faults(late_parameters))
-    swapped = _cells(("md", "# T"), ("code", "x", ["parameters"]), ("md", "## Exercises"),
-                     ("md", "## What this chapter checked"), ("md", "## Summary"))
+    swapped = _cells(("md", "# T"), ("code", "x", ["parameters"]),
+                     *[("md", f"## {s}") for s in reversed(CLOSING_SECTIONS)])
     assert any("closing sections" in f for f in template_faults(swapped))
+    old_frame = _cells(("md", "# T"), ("code", "x", ["parameters"]), ("md", "## Exercises"), ("md", "## Summary"),
+                       ("md", "## What this chapter checked"))
+    assert any("closing sections" in f for f in template_faults(old_frame))
     two_claims = _cells(("md", "# T"), ("code", "x", ["parameters"]), ("md", "## All claims of this chapter"),
                         *[("md", f"## {s}") for s in CLOSING_SECTIONS])
     assert any("also earlier" in f for f in template_faults(two_claims))

@@ -5,12 +5,12 @@ Enabled in ``_config.yml`` under ``sphinx.extra_extensions``; the pages are ``bo
 * ``{api-summary} dpsemantics.<module>`` — a table of the module's public objects (its ``__all__``) with
   their one-line summaries, each linked to its entry below (Sphinx's autosummary, fed from ``__all__`` so
   the list cannot go stale).
-* ``{claim}`<id>``` — a link to a claim's row in the reproducibility report, for prose and for the
-  "Checked by" line of a theorem box.  An id the registry does not know is a build warning (an error
+* ``{claim}`<id>``` — a link to a claim's row in the reproducibility report: a superscript mark in prose and in
+  the margin note of a theorem box, the id itself in a chapter's "How this was checked" section.  An id the registry does not know is a build warning (an error
   under the strict build).
 * Every documented function and class gets two lists, computed at build time: **Used in** — the chapter
   sections whose code cells call it (:mod:`dpsemantics.book.api_usage`); **Stated in** — the theorem and
-  definition boxes whose "Computed by" line links to it.  So a reader goes from a result to its code and
+  definition boxes whose "Computed by" line (in the margin note just before the box) links to it.  So a reader goes from a result to its code and
   back, as d2l's "Defined in" notes do.
 """
 
@@ -118,7 +118,11 @@ def _claim_ids() -> frozenset[str]:
 
 
 def claim_role(name, rawtext, text, lineno, inliner, options=None, content=None):
-    """``{claim}`id``` → the id in code style, linked to its row of the reproducibility report."""
+    """``{claim}`id``` → a link to a claim's row of the reproducibility report.
+
+    In a chapter's reading path it is shown as a small superscript number, like a footnote mark (the id stays in
+    the link's title); in the section that shows how the chapter was checked (:data:`CHECKS_SECTION`) the id itself
+    is shown, in code style (:func:`_resolve_claim_links` decides, once the page's sections are known)."""
     env = inliner.document.settings.env
     claim_id = text.strip()
     literal = nodes.literal(claim_id, claim_id)
@@ -131,11 +135,44 @@ def claim_role(name, rawtext, text, lineno, inliner, options=None, content=None)
     return [node], []
 
 
+#: The title of the closing section of a chapter that shows how its results were checked: collapsed in HTML
+#: (:func:`dpsemantics.book.sphinx_extras` wraps its body in ``<details>``), and the one place where claim links
+#: show the claim's id.
+CHECKS_SECTION = "How this was checked"
+
+
+def in_checks_section(node) -> bool:
+    """Whether a node lies in a section titled :data:`CHECKS_SECTION` (or one of its subsections)."""
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, nodes.section):
+            title = parent.next_node(nodes.title)
+            if title is not None and title.astext().strip() == CHECKS_SECTION:
+                return True
+        parent = parent.parent
+    return False
+
+
 def _resolve_claim_links(app, doctree, docname):
-    for ref in doctree.findall(nodes.reference):
+    """Point every claim link at its row of the reproducibility report; outside the checks section, show it as
+    a superscript mark numbered in order of first appearance on the page (one number per claim)."""
+    marks: dict[str, int] = {}
+    for ref in list(doctree.findall(nodes.reference)):
         claim_id = ref.get("dpsemantics_claim")
-        if claim_id and not ref.get("refuri"):
+        if not claim_id:
+            continue
+        if not ref.get("refuri"):
             ref["refuri"] = app.builder.get_relative_uri(docname, CLAIMS_PAGE) + "#" + claim_anchor(claim_id)
+        if docname == CLAIMS_PAGE or in_checks_section(ref):
+            continue
+        number = marks.setdefault(claim_id, len(marks) + 1)
+        ref["reftitle"] = f"check {number}: claim {claim_id} in the reproducibility report"
+        ref["classes"].append("claim-mark")
+        ref.children = []
+        ref += nodes.Text(f"[{number}]")
+        sup = nodes.superscript("", "", classes=["claim-mark"])
+        ref.replace_self(sup)
+        sup += ref
 
 
 _LITERAL = re.compile(r"(``.+?``)", re.S)
@@ -288,9 +325,22 @@ def _section_ids(doctree) -> dict[str, str]:
     return ids
 
 
+def box_margin(box):
+    """The margin note placed immediately before a theorem box (a ``{margin}`` sidebar), which carries the box's
+    "Computed by …" line: beside the box, out of its text; ``None`` when there is none."""
+    parent = box.parent
+    if parent is None:
+        return None
+    index = parent.index(box)
+    previous = parent[index - 1] if index else None
+    if isinstance(previous, nodes.sidebar) and "margin" in previous.get("classes", []):
+        return previous
+    return None
+
+
 def _boxes_citing(doctree, docname, proofs) -> dict[str, list[tuple[str, str, str]]]:
-    """Documented object → the theorem boxes of one chapter (docname, box id, box title) whose text links to
-    it."""
+    """Documented object → the theorem boxes of one chapter (docname, box id, box title) whose text, or whose
+    margin note (:func:`box_margin`), links to it."""
     cited: dict[str, list[tuple[str, str, str]]] = {}
     def is_box(n):
         return isinstance(n, nodes.Element) and n.get("realtype") and n.get("label") in proofs
@@ -298,7 +348,10 @@ def _boxes_citing(doctree, docname, proofs) -> dict[str, list[tuple[str, str, st
     for box in doctree.findall(is_box):
         label = box["label"]
         title = proofs[label].get("dpsemantics_title") or proofs[label]["realtype"].title()
-        for ref in box.findall(addnodes.pending_xref):
+        margin = box_margin(box)
+        refs = list(box.findall(addnodes.pending_xref)) + (list(margin.findall(addnodes.pending_xref))
+                                                            if margin is not None else [])
+        for ref in refs:
             if ref.get("refdomain") == "py" and ref.get("reftarget", "").startswith("dpsemantics."):
                 boxes = cited.setdefault(ref["reftarget"], [])
                 if (docname, label, title) not in boxes:

@@ -18,6 +18,9 @@
 4. Theorem boxes titled by one rule: ``Theorem — Name (Paper, Theorem 3.2)`` (``proof_title_format``), and
    cross-references to unnumbered boxes (the book keeps the papers' numbers, so its boxes are
    ``:nonumber:``) show the box's title instead of sphinx-proof's blank "Theorem ".
+8. Teach first, then check: a chapter's closing section "How this was checked" is collapsed in HTML (its body in
+   ``<details>``, :func:`collapse_checks_sections`; a link into it opens it), and claim links in the reading path
+   are superscript marks (:func:`dpsemantics.book.api_reference.claim_role`).
 
 Sphinx's default ``mathjax_path`` is a CDN address.  This extension copies MathJax 3 (the ``es5``
 bundle shipped by the PyPI package ``django-static-mathjax``, a pinned dependency of the book; it has
@@ -118,6 +121,13 @@ main span.math-punct { white-space: nowrap; }
 main .cell_input pre { white-space: pre-wrap; overflow-wrap: break-word; }
 /* links inside theorem and exercise boxes keep WCAG AA contrast on the boxes' tinted backgrounds */
 main div.proof a, main div.admonition a, main aside a { color: #0a4d8c; }
+/* a claim mark in the reading path: a small superscript link, like a footnote mark */
+main sup.claim-mark { font-size: 0.7em; line-height: 0; }
+main sup.claim-mark a { text-decoration: none; }
+/* the collapsed "How this was checked" section: a visible, keyboard-reachable summary line */
+main details.dps-checks > summary { cursor: pointer; font-weight: 600; padding: 0.4em 0; }
+/* the Key idea box that opens every chapter */
+main div.admonition.key-idea { border-left-width: 0.4em; font-size: 1.05em; }
 html[data-theme="dark"] main div.proof a, html[data-theme="dark"] main div.admonition a,
 html[data-theme="dark"] main aside a { color: #9cc9ff; }
 """
@@ -314,6 +324,54 @@ def _reader_paste_text_role():
     return ReaderPasteText()
 
 
+#: The summary line of a chapter's collapsed checks section.
+CHECKS_SUMMARY = "Show how this chapter's results were checked: claims, searches, certificates and margins"
+#: Opens the collapsed checks section when a link (the page's contents, a claim mark) points inside it.
+_OPEN_CHECKS_JS = """\
+(function () {
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    for (var e = target; e; e = e.parentElement) { if (e.tagName === "DETAILS") { e.open = true; } }
+    if (target) { target.scrollIntoView(); }
+  }
+  window.addEventListener("hashchange", openTarget);
+  document.addEventListener("DOMContentLoaded", openTarget);
+})();
+"""
+OPEN_CHECKS_JS = "dpsemantics-open-checks.js"
+
+
+def collapse_checks_sections(doctree) -> int:
+    """Wrap the body of every section titled "How this was checked" in ``<details>`` (HTML only), so a chapter's
+    checking apparatus is one click away from its reading path; the PDF opens every ``<details>`` before it
+    prints.  Returns the number of sections wrapped."""
+    from .api_reference import CHECKS_SECTION
+
+    wrapped = 0
+    for section in list(doctree.findall(nodes.section)):
+        title = section.next_node(nodes.title)
+        if title is None or title.astext().strip() != CHECKS_SECTION or title.parent is not section:
+            continue
+        index = section.index(title)
+        section.insert(index + 1, nodes.raw("", f'<details class="dps-checks"><summary>{CHECKS_SUMMARY}'
+                                                "</summary>\n", format="html"))
+        section.append(nodes.raw("", "</details>\n", format="html"))
+        wrapped += 1
+    return wrapped
+
+
+def _collapse_checks(app, doctree, docname):
+    if app.builder.format == "html":
+        collapse_checks_sections(doctree)
+
+
+def _write_open_checks_js(app):
+    static = Path(app.outdir) / "_static"
+    static.mkdir(parents=True, exist_ok=True)
+    (static / OPEN_CHECKS_JS).write_text(_OPEN_CHECKS_JS)
+
+
 def setup(app):
     app.add_role_to_domain("glue", "text", _reader_paste_text_role(), override=True)
     app.add_post_transform(DashExerciseSubtitles)
@@ -327,6 +385,9 @@ def setup(app):
     app.add_post_transform(NameUnnumberedProofReferences)
     app.connect("builder-inited", _write_table_css)
     app.add_css_file(TABLE_CSS)
+    app.connect("doctree-resolved", _collapse_checks)
+    app.connect("builder-inited", _write_open_checks_js)
+    app.add_js_file(OPEN_CHECKS_JS)
     app.connect("config-inited", _use_local_mathjax, priority=900)
     app.connect("build-finished", _copy_mathjax)
     app.connect("html-page-context", _drop_duplicate_scripts, priority=900)  # after other extensions add theirs
