@@ -101,7 +101,8 @@ SAMPLE = """<html><body><main><article>
 <section id="t"><h1>Title</h1>
 <div class="admonition key-idea"><p class="admonition-title">Key idea</p><p>DP bounds the change.</p></div>
 <p>Ada answers a survey{extra}.</p>
-<aside class="sidebar margin"><p>Computed by dpsemantics.disclosure.posterior_bounds; checked by kazan-thm3.2.</p></aside>
+<aside class="sidebar margin"><p>Computed by dpsemantics.disclosure.posterior_bounds; checked by kazan-thm3.2.</p>
+</aside>
 <div class="cell"><div class="cell_input"><pre>disclosure.posterior_bounds(0.5, 1.0)</pre></div>
 <div class="cell_output"><p>0.731</p></div></div>
 <section id="s"><h2>A section</h2><p>one two three</p></section>
@@ -125,7 +126,8 @@ def test_the_reading_path_detectors_on_sample_pages():
     no_box = SAMPLE.format(extra="").replace('class="admonition key-idea"', 'class="admonition note"')
     assert not key_idea_first(reading_path(no_box))
     late_box = no_box.replace('<section id="s"><h2>A section</h2>',
-                              '<section id="s"><h2>A section</h2><div class="admonition key-idea"><p>Key idea</p></div>')
+                              "<section id=\"s\"><h2>A section</h2>"
+                              "<div class=\"admonition key-idea\"><p>Key idea</p></div>")
     assert not key_idea_first(reading_path(late_box))
 
 

@@ -6,12 +6,12 @@ Enabled in ``_config.yml`` under ``sphinx.extra_extensions``; the pages are ``bo
   their one-line summaries, each linked to its entry below (Sphinx's autosummary, fed from ``__all__`` so
   the list cannot go stale).
 * ``{claim}`<id>``` — a link to a claim's row in the reproducibility report: a superscript mark in prose and in
-  the margin note of a theorem box, the id itself in a chapter's "How this was checked" section.  An id the registry does not know is a build warning (an error
-  under the strict build).
+  the margin note of a theorem box, the id itself in a chapter's "How this was checked" section.  An id the
+  registry does not know is a build warning (an error under the strict build).
 * Every documented function and class gets two lists, computed at build time: **Used in** — the chapter
   sections whose code cells call it (:mod:`dpsemantics.book.api_usage`); **Stated in** — the theorem and
-  definition boxes whose "Computed by" line (in the margin note just before the box) links to it.  So a reader goes from a result to its code and
-  back, as d2l's "Defined in" notes do.
+  definition boxes whose "Computed by" line (in the margin note just before the box) links to it.  So a reader
+  goes from a result to its code and back, as d2l's "Defined in" notes do.
 """
 
 from __future__ import annotations
