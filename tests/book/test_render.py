@@ -167,3 +167,22 @@ def test_prose_leaves_inline_code_alone():
     """A variable set as code keeps its name: "check of `sigma`" is not "check of `σ`" (issue 25)."""
     assert prose("check of `sigma` and `delta_at_half`, sigma = 2") == "check of `sigma` and `delta_at_half`, σ = 2"
     assert prose("`x_i` and x_i") == "`x_i` and x<sub>i</sub>"
+
+
+def test_evidence_label_names_what_a_certificate_covers():
+    """Issue 35: 24 certificates computed at a few parameter values were labelled "certified" alone."""
+    from dpsemantics.claims import Verdict
+    from dpsemantics.book.render import evidence_label
+
+    listed = Verdict(True, 0.9, ("certified-lp",), 12, domain="every mechanism with 3 outputs, at e^ε ∈ {11/10, 2}")
+    assert listed.scope == "listed values" and listed.listed_values == ("e^ε ∈ {11/10, 2}",)
+    assert "at the listed values only" in evidence_label(listed) and "11/10, 2" in evidence_label(listed)
+    twice = Verdict(True, 0.9, ("certified-interval",), 5, domain="b ∈ [0, 1] (both branches) at ε ∈ {0.1, 0.5}")
+    assert twice.listed_values == ("ε ∈ {0.1, 0.5}",)  # not "b ∈ [0, 1]", an interval, nor "branches"
+    whole = Verdict(True, 1.0, ("certified-interval",), 40, domain="ε ∈ [10⁻⁹, 50], q ∈ [0, 1]")
+    assert whole.scope == "whole domain" and evidence_label(whole).startswith("certified (interval arithmetic) on ε")
+    refuted = Verdict(False, 1.5, ("certified-lp",), 1, domain="every population: refuted at ε = 1/2")
+    assert refuted.scope == "counterexample" and evidence_label(refuted).startswith("certified counterexample")
+    search = Verdict(True, 0.99, ("search",), 120, methods=("random-search",), domain="120 cases")
+    assert search.scope == "cases tried"
+    assert evidence_label(search) == "search (random search) on the cases tried: 120 cases"

@@ -281,6 +281,26 @@ def status_sentence(results, noun: str = "printed value", link=None) -> str:
     return f"In the claims registry, {head}; {'; '.join(others)}."
 
 
+def evidence_label(verdict) -> str:
+    """What a verdict's evidence proves, in words that claim no more (:attr:`dpsemantics.claims.Verdict.scope`): a
+    certificate on its whole stated domain ("certified (exact LP) on every …"), a certificate at finitely many
+    parameter values, named with them ("certified (interval arithmetic) at the listed values only: ε ∈ {0.1, 0.5}"),
+    a certified counterexample, or a search on the cases tried (its methods)."""
+    domain = prose(verdict.domain) if verdict.domain else ""
+    scope = verdict.scope
+    if scope != "cases tried":
+        how = "exact LP" if verdict.kind == "certified-lp" else "interval arithmetic"
+        if scope == "counterexample":
+            return f"certified counterexample ({how})" + (f": {domain}" if domain else "")
+        if scope == "listed values":
+            return (f"certified ({how}) at the listed values only: {prose('; '.join(verdict.listed_values))} "
+                    f"(domain: {domain})")
+        return f"certified ({how}) on {domain}" if domain else f"certified ({how})"
+    words = verdict.kind.replace("-", " ")
+    methods = ", ".join(m.replace("-", " ") for m in verdict.methods)
+    return (f"{words} ({methods})" if methods else words) + (f" on the cases tried: {domain}" if domain else "")
+
+
 def margin_cell(verdict) -> str:
     """A verdict's margin (worst case as a fraction of the bound; 1 = attained) and how many cases backed it."""
     margin = "∞" if verdict.margin == float("inf") else number(verdict.margin, 3)
@@ -293,8 +313,9 @@ def _captioned(caption: str, lines: list[str]) -> list[str]:
 
 
 def checked_report(results, unchecked=None) -> str:
-    """The Markdown of a chapter's closing section "What this chapter checked", from the claims registry, as
-    numbered, captioned tables: relations attacked (evidence, margin with its cases, outcome; the chapter's
+    """The Markdown of a chapter's closing section "How this was checked", from the claims registry, as
+    numbered, captioned tables: relations attacked (evidence as :func:`evidence_label` words it, margin with its
+    cases, outcome; the chapter's
     prose defines the margin once), printed values recomputed (at the printed precision), and the statements
     left unchecked with the reason (``unchecked``: rows of (where, statement, why not); left out when ``None``)."""
     relations = [r for r in results if r.verdict is not None]
@@ -302,7 +323,7 @@ def checked_report(results, unchecked=None) -> str:
     lines = _captioned("Relations, attacked: the evidence, the margin and the worst case found.", [
         "| where | claim | evidence | margin | worst case | outcome |", "|---|---|---|---|---|---|",
         *[f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | "
-          f"{', '.join(e.replace('-', ' ') for e in r.verdict.evidence)} | {margin_cell(r.verdict)} | "
+          f"{evidence_label(r.verdict)} | {margin_cell(r.verdict)} | "
           f"{value_cell(r.verdict.worst)} | {outcome(r)} |" for r in relations]])
     lines += [""] + _captioned("Printed values, recomputed at the printed precision.", [
         "| where | claim | printed | computed | outcome |", "|---|---|---|---|---|",

@@ -48,6 +48,7 @@ import math
 import os
 import pickle
 import pkgutil
+import re
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,6 +95,9 @@ SEARCH_METHODS = {
 
 #: Certified kinds: a verdict of these kinds is a proof on its domain (or a counterexample).
 CERTIFIED = ("certified-interval", "certified-lp")
+#: A list of parameter values in a verdict's domain (``e^ε ∈ {11/10, 2}``, ``ε ∈ {0.1, 0.5}``): a certificate
+#: whose domain names one holds at those values only (:attr:`Verdict.scope`).
+_LISTED_VALUES = re.compile(r"(?<![\w^])(?:e\^\{?ε\}?|[εδρnbk]) ∈ \{[^}]*\}")
 
 #: What kind of disagreement a discrepancy is.
 FINDINGS = {
@@ -162,6 +166,24 @@ class Verdict:
     @property
     def certified(self) -> bool:
         return self.kind in CERTIFIED
+
+    @property
+    def listed_values(self) -> tuple[str, ...]:
+        """The finitely many parameter values a certificate was computed at, as its ``domain`` names them
+        (``"e^ε ∈ {11/10, 3/2, 2, 5}"``); empty when the domain names no such list."""
+        return tuple(_LISTED_VALUES.findall(self.domain or ""))
+
+    @property
+    def scope(self) -> str:
+        """What the evidence covers, in the words a label may use: ``"whole domain"`` (a certificate on the
+        statement's stated domain), ``"listed values"`` (a certificate at finitely many parameter values only:
+        :attr:`listed_values`), ``"counterexample"`` (a certified refutation) or ``"cases tried"`` (a search or
+        closed form evaluated on cases)."""
+        if not self.certified:
+            return "cases tried"
+        if not self.holds:
+            return "counterexample"
+        return "listed values" if self.listed_values else "whole domain"
 
     @classmethod
     def unchecked(cls, why: str, *, tried: int = 0, methods=()) -> "Verdict":
@@ -317,6 +339,8 @@ class Result:
             "evidence": self.verdict.kind if self.verdict else None,
             "methods": list(self.verdict.methods) if self.verdict else None,
             "domain": self.verdict.domain if self.verdict else None,
+            "scope": self.verdict.scope if self.verdict else None,
+            "listed_values": list(self.verdict.listed_values) if self.verdict else None,
             "certificate": self.verdict.certificate if self.verdict else None,
             "supremum": self.verdict.supremum if self.verdict else None,
             "supremum_from": self.verdict.supremum_from if self.verdict else None,

@@ -27,17 +27,20 @@ def main(argv=None) -> int:
         return 0
     rows = [("id", "where", "printed", "computed", "status", "evidence")]
     rows += [(r.claim.id, r.claim.where, _fmt(r.claim.printed), _fmt(r.computed), r.status,
-              r.verdict.kind if r.verdict else "") for r in results]
+              (r.verdict.kind + (" (listed values only)" if r.verdict.scope == "listed values" else "")
+               if r.verdict else "")) for r in results]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
     n_rep = sum(r.status == "reproduced" for r in results)
     n_disc = sum(r.status == "discrepancy" for r in results)
     relations = [r for r in results if r.verdict is not None]
-    n_cert = sum(r.verdict.certified for r in relations)
+    n_cert = sum(r.verdict.scope in ("whole domain", "counterexample") for r in relations)
+    n_listed = sum(r.verdict.scope == "listed values" for r in relations)
     n_not = len(results) - n_rep - n_disc
     print(f"\n{len(results)} claims: {n_rep} reproduced, {n_disc} discrepancies, {n_not} not checked; "
-          f"{n_cert} of {len(relations)} relations certified (interval or LP)")
+          f"of {len(relations)} relations, {n_cert} certified on their whole stated domain or refuted by a certified "
+          f"counterexample (interval or LP), {n_listed} certified at listed parameter values only")
     return 0
 
 
