@@ -4,23 +4,29 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 WHEELHOUSE := $(VENV)/wheelhouse
+WHEELS_STAMP := $(WHEELHOUSE)/.built-stamp
 
 .PHONY: book book-student test test-fast lint setup system browser clean strict-book claims rerun assignments grade pdf report bench
 
-setup: $(STAMP)
+setup: $(STAMP) $(WHEELS_STAMP)
 
+# What the book needs: the pinned dependencies and the package (make book, make rerun, make report, ...).
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[book,test]"
-	@# Wheels for tests/e2e/test_fresh_environment.py, which runs the first chapter in a fresh virtual environment as
-	@# Colab would, offline: the package's dependencies, a kernel, and the build backend for its own wheel.
+	@touch $(STAMP)
+
+# What only the tests need: wheels for tests/e2e/test_fresh_environment.py, which runs the first chapter in a fresh
+# virtual environment as Colab would, offline (the package's dependencies, a kernel, and the build backend for its
+# own wheel) ... and of the assignments' grading environment (otter-grader and the pins its autograder zip lists),
+# for the test that grades a submission from the zip alone in a fresh virtual environment, offline.  make book
+# does not build them (about a minute of a reader's set-up).
+$(WHEELS_STAMP): $(STAMP)
 	$(BIN)/python -m pip wheel --quiet --wheel-dir $(WHEELHOUSE) . "ipykernel==7.4.0" "setuptools>=68" wheel
-	@# ... and of the assignments' grading environment (otter-grader and the pins its autograder zip lists), for
-	@# the test that grades a submission from the zip alone in a fresh virtual environment, offline.
 	$(BIN)/python -m dpsemantics.book.assignments requirements > $(VENV)/grading-requirements.txt
 	$(BIN)/python -m pip wheel --quiet --wheel-dir $(WHEELHOUSE) -r $(VENV)/grading-requirements.txt
-	@touch $(STAMP)
+	@touch $(WHEELS_STAMP)
 
 book: $(STAMP) system
 	$(BIN)/jupyter-book build . --keep-going
@@ -54,7 +60,7 @@ book-student: $(STAMP) system
 # is built from the executed notebooks and printed, in the background as well.  --dist loadgroup keeps the tests
 # that share a fixture on one worker; --no-loadscope-reorder keeps the order conftest gives (the built book's
 # tests last; in each phase the longest units first, LONGEST_UNITS).
-test: $(STAMP) system lint
+test: $(STAMP) $(WHEELS_STAMP) system lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup --no-loadscope-reorder tests -p no:cacheprovider
 
 # Under two minutes: the linter and tests/unit (the mathematics, the release model, the report) on both cores; no
