@@ -14,15 +14,21 @@ ROOT = Path(__file__).resolve().parents[3]
 def docnames(root: Path = ROOT) -> list[str]:
     """The root page and every page listed in ``_toc.yml`` (chapters and their sections), in reading order
     (e.g. ``"book/intro"``, ``"book/api/semantic"``)."""
+    toc = _toc(root)
+    return [toc["root"]] + [doc for part in toc.get("parts", []) for doc in _pages(part.get("chapters", []))]
+
+
+def _toc(root: Path) -> dict:
     import yaml  # a book-build dependency: chapters in a fresh Python (Colab) never call this
 
-    def pages(entries):
-        for entry in entries:
-            yield entry["file"]
-            yield from pages(entry.get("sections", []))
+    return yaml.safe_load((Path(root) / "_toc.yml").read_text())
 
-    toc = yaml.safe_load((Path(root) / "_toc.yml").read_text())
-    return [toc["root"]] + [doc for part in toc.get("parts", []) for doc in pages(part.get("chapters", []))]
+
+def _pages(entries):
+    """The docnames of ``_toc.yml`` entries and of their sections, in order."""
+    for entry in entries:
+        yield entry["file"]
+        yield from _pages(entry.get("sections", []))
 
 
 def chapter_notebooks(root: Path = ROOT) -> list[Path]:
@@ -35,17 +41,8 @@ def chapter_notebooks(root: Path = ROOT) -> list[Path]:
 def numbered_notebooks(root: Path = ROOT) -> list[Path]:
     """The notebooks of the numbered parts of ``_toc.yml`` (``numbered: true``), in order: the chapters that
     carry a number ("Chapter 1" is the first of them, whatever unnumbered page comes before it)."""
-    import yaml
-
-    toc = yaml.safe_load((Path(root) / "_toc.yml").read_text())
-
-    def pages(entries):
-        for entry in entries:
-            yield entry["file"]
-            yield from pages(entry.get("sections", []))
-
-    numbered = {doc for part in toc.get("parts", []) if part.get("numbered")
-                for doc in pages(part.get("chapters", []))}
+    numbered = {doc for part in _toc(root).get("parts", []) if part.get("numbered")
+                for doc in _pages(part.get("chapters", []))}
     return [path for path in chapter_notebooks(root)
             if path.relative_to(Path(root)).with_suffix("").as_posix() in numbered]
 
