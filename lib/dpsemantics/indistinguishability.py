@@ -36,6 +36,7 @@ __all__ = [
     "transitivity_parameters",
     "smallest_delta_over_events",
     "transitivity_witness",
+    "transitivity_delta_limit",
     "group_parameters",
     "zcdp_rho",
     "zcdp_rho_bracket",
@@ -141,6 +142,20 @@ def transitivity_parameters(eps, delta):
     delta = check_delta(delta)
     # δ + e^ε·δ: at δ = 0 it is 0 for every ε, where (1 + e^ε)·δ was ∞·0 = NaN once e^ε overflows
     return as_output(2 * np.asarray(eps)), as_output(np.minimum(1.0, delta + _exp_times(eps, delta)))
+
+
+def transitivity_delta_limit(eps):
+    """The largest δ at which the answer (2ε, (1 + e^ε)δ) of Lecture 1, Exercise 7.2 cannot be improved:
+    1/(e^ε + 2) (this book).
+
+    For an event E with r(E) = 0 the chain's reverse steps give q(E) ≤ δ and
+    p(E) ≤ 1 − (1 − q(E) − δ)/e^ε, so p(E) = (1 + e^ε)δ needs (1 + e^ε)δ ≤ 1 − (1 − 2δ)/e^ε, i.e.
+    (e^ε − 1)(e^ε + 2)δ ≤ e^ε − 1.  Above this δ the worst chain needs less than (1 + e^ε)δ at 2ε (the linear
+    program of the claims registry finds the same limit); below it neither parameter can be lowered.
+    """
+    eps = check_epsilon(eps, "eps")
+    with np.errstate(over="ignore"):  # e^ε beyond the float range: the limit is 0
+        return as_output(1.0 / (np.exp(eps) + 2.0))
 
 
 def smallest_delta_over_events(p, q, eps) -> float:

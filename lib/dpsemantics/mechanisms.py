@@ -40,6 +40,8 @@ __all__ = [
     "local_randomized_response",
     "geometric_count",
     "two_sided_geometric_pmf",
+    "laplace_density",
+    "gaussian_density",
     "randomized_response_delta",
     "laplace_delta",
     "gaussian_delta",
@@ -179,6 +181,30 @@ def two_sided_geometric_pmf(k, eps):
     # (1 − a)/(1 + a) = tanh(ε/2); ε|k| beyond the float range gives e^{−∞} = 0, as it should
     with np.errstate(over="ignore"):
         return as_output(np.tanh(eps / 2) * np.exp(-eps * np.abs(k)))
+
+
+def laplace_density(z, eps, sensitivity=1.0):
+    """The density at ``z`` of the Laplace mechanism's noise, scale b = Δ/ε: e^{−|z|/b}/(2b) (Dwork, McSherry,
+    Nissim & Smith 2006; Dwork & Roth 2014, Definition 3.3).  A count with this noise added is ε-DP; its outputs
+    on two neighbours are this density centred at the two counts."""
+    eps = check_epsilon(eps, "eps", strictly_positive=True)
+    z, eps, sensitivity = broadcast(z=as_float(z, "z"), eps=eps, sensitivity=check_positive(sensitivity, "sensitivity"))
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        rate = eps / sensitivity  # 1/b; beyond the float range (b → 0) a point mass: ∞ at 0, 0 elsewhere
+        density = rate / 2 * np.exp(-rate * np.abs(z))
+        density = np.where(np.isinf(rate), np.where(z == 0, np.inf, 0.0), np.where(rate == 0, 0.0, density))
+    return as_output(density)
+
+
+def gaussian_density(z, sigma):
+    """The density at ``z`` of the Gaussian mechanism's noise N(0, σ²) (Balle & Wang 2018, whose Theorem 8 gives
+    the exact privacy profile, :func:`gaussian_delta`): e^{−z²/2σ²}/(σ√(2π))."""
+    sigma = check_positive(sigma, "sigma")
+    z, sigma = broadcast(z=as_float(z, "z"), sigma=sigma)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        u = z / sigma  # in log space, so that a density below the normal range is rounded once
+        density = np.exp(-0.5 * u * u - np.log(sigma) - 0.5 * math.log(2 * math.pi))
+    return as_output(density)
 
 
 def geometric_count(n: int, eps, *, low: int | None = None, high: int | None = None) -> FiniteMechanism:

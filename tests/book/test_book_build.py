@@ -97,6 +97,26 @@ def test_every_toc_notebook_exists_and_has_parameters_cell():
             f"{nb.name} is committed with outputs")
 
 
+def test_an_unnumbered_opening_page_does_not_shift_the_chapter_numbers(tmp_path):
+    """Issue 34: the opening page (*What ε means for a person*) is a notebook in an unnumbered part before the
+    chapters; it follows the chapters' rules (it is among ``chapter_notebooks``), but Chapter 1 stays the first
+    notebook of the numbered part, as Jupyter Book numbers it."""
+    from dpsemantics.book import toc
+
+    (tmp_path / "_toc.yml").write_text(
+        "format: jb-book\nroot: index\nparts:\n  - caption: Start here\n    chapters:\n      - file: front\n"
+        "  - caption: Chapters\n    numbered: true\n    chapters:\n      - file: one\n      - file: two\n"
+        "  - caption: Reference\n    chapters:\n      - file: notes\n")
+    for name in ("front", "one", "two", "notes"):
+        cells = [{"cell_type": "markdown", "metadata": {}, "source": [f"# Title {name}\n"]}]
+        (tmp_path / f"{name}.ipynb").write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4,
+                                                            "nbformat_minor": 5}))
+    assert [p.stem for p in toc.chapter_notebooks(tmp_path)] == ["front", "one", "two", "notes"]
+    assert toc.chapter_numbers(tmp_path) == {"one": 1, "two": 2}
+    assert toc.chapter_titles(tmp_path) == {"one": "1 Title one", "two": "2 Title two"}
+    assert "book/meaning" not in toc.chapter_numbers() and toc.chapter_numbers()["book/intro"] == 1
+
+
 def _raising_project(tmp_path: Path) -> Path:
     """A two-page book with the book's configuration (its extensions read ``pyproject.toml`` and the
     bibliography) whose first page raises in its second code cell."""

@@ -255,7 +255,7 @@ def test_outline_has_chapters_sections_and_subsections(pdfs):
     depths = [depth for depth, *_ in outline]
     assert depths.count(1) >= 60 and depths.count(2) >= 20, f"outline levels: {sorted(set(depths))}"
     sections = [t for depth, t, _, _ in outline if depth == 1]
-    assert "1.2. Indistinguishable distributions" in sections
+    assert "1.3. Indistinguishable distributions" in sections
     pages = [index for _, _, index, _ in outline]
     assert pages == sorted(pages), "the outline is not in page order"
 

@@ -99,3 +99,19 @@ def test_finish_raises_small_figure_text_to_80_percent_of_the_body():
         if text.get_text():
             assert text.get_fontsize() / 72 * fig.dpi * shown >= 0.8 * 16 - 1e-9, (text.get_text(), text.get_fontsize())
     plotting.plt.close(fig)
+
+
+def test_neighbour_figures_tell_the_datasets_apart_without_colour():
+    """Chapter 1's small multiple: each count panel draws D and D′ with different dashes and markers (greyscale-safe),
+    and the privacy-loss figure shows the geometric count's loss at exactly ±ε."""
+    from dpsemantics.book import neighbour_figures
+
+    fig, axes = neighbour_figures.neighbour_outputs(10, 1.0, 3.0)
+    for ax in axes[1:]:
+        a, b = ax.get_lines()[:2]
+        assert a.get_linestyle() != b.get_linestyle() and a.get_marker() != b.get_marker()
+    plotting.finish(fig, "fig-test")
+    fig, ax = neighbour_figures.privacy_losses(10, 0.7, 3.0)
+    geometric = ax.get_lines()[0].get_ydata()
+    assert np.allclose(np.abs(geometric), 0.7)
+    plotting.finish(fig, "fig-test")

@@ -123,6 +123,19 @@ def test_transitivity_lp_attains_the_answer_and_no_more():
         assert lecture_evidence.transitivity_worst_delta(eps, delta, eps_prime=1.9 * eps) > bound
 
 
+def test_transitivity_answer_is_tight_exactly_up_to_the_delta_limit():
+    """Exercise 7.2: (1 + e^ε)δ is needed at 2ε for δ up to 1/(e^ε + 2) and no further.  The worst chain comes from
+    the linear program over all chains on four outcomes; the limit is compared with it on both sides."""
+    for eps in (0.1, 0.5, 1.0, 2.0):
+        limit = ind.transitivity_delta_limit(eps)
+        for delta, tight in ((0.98 * limit, True), (1.02 * limit, False)):
+            worst = lecture_evidence.transitivity_worst_delta(eps, delta, outcomes=4)
+            bound = (1 + np.exp(eps)) * delta
+            assert (worst >= bound * (1 - 1e-7)) if tight else (worst < bound * (1 - 1e-4)), (eps, delta, worst)
+    assert ind.transitivity_delta_limit(1.0) == pytest.approx(0.21194, abs=5e-6)
+    assert ind.transitivity_delta_limit(800.0) == 0.0
+
+
 def test_group_parameters_pure_case_and_chain_sum():
     assert ind.group_parameters(0.5, 0.0, 4) == (2.0, 0.0)
     e, d = ind.group_parameters(1.0, 1e-6, 3)

@@ -186,3 +186,23 @@ def test_gaussian_sigma_broadcasts_and_equals_its_scalar_calls():
         mech.gaussian_sigma(1.0, np.array([1e-6, 1.0]))
     with pytest.raises(ValueError, match="sigma is not a finite positive float for eps=0.0, delta=1e-320"):
         mech.gaussian_sigma(np.zeros(2), np.array([1e-6, 1e-320]), 1e10)  # σ ≈ Δ√(2π)/δ
+
+
+def test_laplace_and_gaussian_densities_against_scipy_and_their_privacy_loss():
+    """The noise densities the book draws on two neighbours: scipy.stats's Laplace and normal densities, total mass 1,
+    and the Laplace log-ratio between neighbouring counts within ±ε (equal to ±ε outside [count, count + Δ])."""
+    z = np.linspace(-12, 12, 97)
+    for eps, sens in [(0.5, 1.0), (1.0, 2.0), (3.0, 0.5)]:
+        got = mech.laplace_density(z, eps, sens)
+        assert np.allclose(got, stats.laplace.pdf(z, scale=sens / eps), rtol=1e-13, atol=0)
+        mass = 2 * integrate.quad(lambda v: mech.laplace_density(v, eps, sens), 0, np.inf)[0]
+        assert mass == pytest.approx(1, rel=1e-9)
+        loss = np.log(mech.laplace_density(z - sens, eps, sens) / got)
+        assert np.all(np.abs(loss) <= eps * (1 + 1e-12))
+        assert np.isclose(loss.max(), eps) and np.isclose(loss.min(), -eps)
+    for sigma in (0.3, 1.0, 7.0):
+        want = stats.norm.pdf(z, scale=sigma)
+        normal = want > 1e-300  # below, both are subnormal numbers with few digits
+        assert np.allclose(mech.gaussian_density(z, sigma)[normal], want[normal], rtol=1e-12, atol=0)
+    assert mech.laplace_density(0.0, 1e300, 1e-300) == np.inf
+    assert mech.laplace_density(1.0, 1e300, 1e-300) == 0.0

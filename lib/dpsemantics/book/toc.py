@@ -14,42 +14,58 @@ ROOT = Path(__file__).resolve().parents[3]
 def docnames(root: Path = ROOT) -> list[str]:
     """The root page and every page listed in ``_toc.yml`` (chapters and their sections), in reading order
     (e.g. ``"book/intro"``, ``"book/api/semantic"``)."""
+    toc = _toc(root)
+    return [toc["root"]] + [doc for part in toc.get("parts", []) for doc in _pages(part.get("chapters", []))]
+
+
+def _toc(root: Path) -> dict:
     import yaml  # a book-build dependency: chapters in a fresh Python (Colab) never call this
 
-    def pages(entries):
-        for entry in entries:
-            yield entry["file"]
-            yield from pages(entry.get("sections", []))
+    return yaml.safe_load((Path(root) / "_toc.yml").read_text())
 
-    toc = yaml.safe_load((Path(root) / "_toc.yml").read_text())
-    return [toc["root"]] + [doc for part in toc.get("parts", []) for doc in pages(part.get("chapters", []))]
+
+def _pages(entries):
+    """The docnames of ``_toc.yml`` entries and of their sections, in order."""
+    for entry in entries:
+        yield entry["file"]
+        yield from _pages(entry.get("sections", []))
 
 
 def chapter_notebooks(root: Path = ROOT) -> list[Path]:
-    """The listed pages that are Jupyter notebooks, in table-of-contents order."""
+    """The listed pages that are Jupyter notebooks, in table-of-contents order: the numbered chapters and the
+    unnumbered notebook pages (the opening page, *What ε means for a person*), which follow the same rules."""
     files = [Path(root) / f"{doc}.ipynb" for doc in docnames(root)]
     return [f for f in files if f.exists()]
 
 
+def numbered_notebooks(root: Path = ROOT) -> list[Path]:
+    """The notebooks of the numbered parts of ``_toc.yml`` (``numbered: true``), in order: the chapters that
+    carry a number ("Chapter 1" is the first of them, whatever unnumbered page comes before it)."""
+    numbered = {doc for part in _toc(root).get("parts", []) if part.get("numbered")
+                for doc in _pages(part.get("chapters", []))}
+    return [path for path in chapter_notebooks(root)
+            if path.relative_to(Path(root)).with_suffix("").as_posix() in numbered]
+
+
 def chapter_numbers(root: Path = ROOT) -> dict[str, int]:
-    """Each chapter notebook's number in the table of contents, by docname (``{"book/intro": 1, ...}``); empty
-    where there is no table of contents to read (a chapter opened alone in a fresh Python, as Colab runs it:
+    """Each numbered chapter notebook's number in the table of contents, by docname (``{"book/intro": 1, ...}``);
+    empty where there is no table of contents to read (a chapter opened alone in a fresh Python, as Colab runs it:
     no ``_toc.yml`` beside the installed package, no PyYAML)."""
     try:
         return {path.relative_to(Path(root)).with_suffix("").as_posix(): number
-                for number, path in enumerate(chapter_notebooks(root), start=1)}
+                for number, path in enumerate(numbered_notebooks(root), start=1)}
     except (ImportError, OSError):
         return {}
 
 
 def chapter_titles(root: Path = ROOT) -> dict[str, str]:
-    """Each chapter notebook's title, its first Markdown heading, by docname, numbered as the table of contents
+    """Each numbered chapter notebook's title, its first Markdown heading, by docname, numbered as the table of contents
     numbers the chapters (``{"book/intro": "1 What differential privacy says: the definitions", ...}``): the
     one source for a chapter's name anywhere else in the book (the notion map's legend)."""
     import json
 
     titles = {}
-    for number, path in enumerate(chapter_notebooks(root), start=1):
+    for number, path in enumerate(numbered_notebooks(root), start=1):
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         heading = next(line for c in cells if c["cell_type"] == "markdown"
                        for line in "".join(c["source"]).splitlines() if line.startswith("# "))
