@@ -997,9 +997,10 @@ def test_no_plumbing_in_visible_code():
 # ideas, taught), and the same closing sections in the same order: the summary and exercises, then the paper's
 # slips and the book's readings, then the checks (collapsed in HTML); *margin* defined once per chapter; the book's own results labelled "(this book)", never "ours".
 CLOSING_SECTIONS = ["Summary", "Exercises", "Notes on the paper", "How this was checked"]
-# The one chapter that reproduces no paper of its own (it applies the others' results to a reader's release): no
-# exercises and no claims of its own to check, so it closes with its summary.
-NO_PAPER_OF_ITS_OWN = {"your-release": ["Summary"]}
+# The pages that reproduce no paper of their own: the chapter that applies the others' results to a reader's
+# release (no exercises and no claims of its own to check: it closes with its summary), and the opening page (no
+# exercises; it checks its table against Bayes' rule).
+NO_PAPER_OF_ITS_OWN = {"your-release": ["Summary"], "meaning": ["Summary", "How this was checked"]}
 
 
 def template_faults(cells: list[dict], closing=CLOSING_SECTIONS) -> list[str]:
