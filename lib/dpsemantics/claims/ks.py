@@ -1626,9 +1626,9 @@ CLAIMS = [
                 "only a semantic δ of order δ, but a one-record, three-output (ε, δ)-DP mechanism "
                 "(ks.three_output_dp: outputs with likelihood ratios r and 1/r, mass δ/(r − e^ε) each, r just above "
                 "the value where the posterior moves by ε′) reaches about 10δ: semantic δ = 1.02·10⁻³ at ε = 0.01, δ "
-                "= 9.8·10⁻⁵ (recomputed without the package in tests/claims/test_audit_ks.py). Far below "
-                "δ′ = 4√(nδ), but "
-                "not 'of order δ'."),
+                "= 9.8·10⁻⁵ (recomputed without the package in tests/claims/test_audit_ks.py), i.e. about 0.10·√δ; at the "
+                "condition's edge as ε → 0 it tends to 0.105·√δ, the optimum of an exact LP over one-record "
+                "mechanisms. Far below δ′ = 4√(nδ), but of order √δ, not δ."),
     _claim("thm2.4-1-repaired", "Theorem 2.4 (1), proof repaired (this book)",
            "With the corrected Conditioning Lemma and δ̂ from the exact SD bound, n·δ″ ≤ 4√(nδ): the theorem "
            "survives", True, _certified_thm24_repaired,
@@ -1739,7 +1739,7 @@ CLAIMS = [
            "(median of 3 records in {0..4})", True, _search_cor44, expected="not-checked",
            note="Not checked: on every i.i.d. belief tried (concentrated on the middle value, within the theorem's "
                 "condition) the semantic δ at ε′ is exactly 0, so the search never approaches δ′. The proof's first "
-                "step (Lemma 3.3 (4)), which earlier gave this claim its margin, is ks-lem3.3-3-4."),
+                "step (Lemma 3.3 (4)) is attacked on its own by ks-lem3.3-3-4."),
     _claim("fn4-gaussian", "§4, footnote 4",
            "Gaussian noise instead of Laplace: (ε, δ) at local sensitivity 1 gives Theorem 4.2's (ε′, δ′) with "
            "δ₂ = δ + δ₁ (median of 3 records)", True, _search_fn4_gaussian, expected="not-checked",
@@ -1749,7 +1749,8 @@ CLAIMS = [
            "Gaussian noise with σ² = log(1/δ)/ε² is (ε, δ)-DP", True, _certified_a2_calibration,
            expected="discrepancy", finding="proof-gap",
            note="The exact profile gives δ(0.5) = 1.68e-5 > 1e-5 at δ = 1e-5; the calibration holds only for δ above "
-                "about 3.9e-5 at ε = 0.5 (3.9e-7 at ε = 0.1, 5.6e-4 at ε = 1). Theorem A.2 survives with the "
+                "about 3.9e-5 at ε = 0.5 (3.9e-7 at ε = 0.1, 5.6e-4 at ε = 1); at ε = 2 it holds only for δ in "
+                "[0.035, 0.535], and from ε ≈ 2.23 on for no δ in [1e-12, 0.9]. Theorem A.2 survives with the "
                 "standard calibration."),
     _claim("a2-ratio", "Appendix B, proof of Theorem A.2",
            "Pr[A = n | 0ⁿ]/Pr[A = n | (1,0ⁿ⁻¹)] = exp((−2n + 1)/(2σ)) (n = 10, σ = 2)", _a2_ratio_printed(),
@@ -1769,9 +1770,11 @@ NOT_CHECKED = [
     ("§2, 'our results extend directly to the interactive, continuous case'",
      "Every computation is on finite, non-interactive mechanisms; continuous noise is binned (Theorem A.2, "
      "footnote 4), which is post-processing and proves nothing about the continuous statement itself."),
-    ("Theorem 2.4 (1), tightness of $\\delta' = 4\\sqrt{n\\delta}$",
-     "The belief and mechanism searches find a semantic δ of order δ, not $\\sqrt{n\\delta}$; whether "
-     "$\\sqrt{n\\delta}$ is ever needed is not settled here (the search is over one- to three-record mechanisms)."),
+    ("Theorem 2.4 (1), the constant 4 in $\\delta' = 4\\sqrt{n\\delta}$ for n ≥ 2",
+     "For one record the order is settled: the three-output mechanism of ks-thm2.4-1-leaky-count reaches a semantic δ "
+     "of about 0.105·$\\sqrt{\\delta}$ at the edge of the condition (about 1/38 of δ′), and an exact linear program over "
+     "one-record (ε, δ)-DP mechanisms finds no more, so $\\sqrt{\\delta}$ is needed up to a constant. Whether the factor "
+     "$\\sqrt{n}$ and the constant 4 are needed for n ≥ 2 is not searched (the mechanism searches stop at three records)."),
     ("Lemma 3.4 corrected, the factor $e^{2\\varepsilon}$",
      "Proved, and approached as ε → 0; the counterexample reaches $e^{\\varepsilon}(1 - \\hat\\delta)$, and whether "
      "$e^{2\\varepsilon}$ can be lowered to $e^{\\varepsilon}$ is open."),
