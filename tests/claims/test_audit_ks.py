@@ -412,3 +412,44 @@ def test_theorem_24_1_registry_margin_is_at_least_the_construction():
     v = claims.evaluate(claims.get("ks-thm2.4-1-leaky-count")).verdict
     reached = three_output_semantic_delta(0.01, 9.8e-5, 1.2235, 0.5)
     assert reached[0] / reached[1] - 1e-4 <= v.margin <= 1
+
+
+def _largest_semantic_delta_one_record(eps, delta, b1):
+    """The largest semantic δ at ε′ = e^{3ε} − 1 + 2√δ (Theorem 2.4 (1), n = 1, default value 0) over one-record
+    (ε, δ)-DP mechanisms whose informative outputs take likelihood ratios L = P[o | 1]/P[o | 0] on a grid (from e⁻⁶
+    to e⁶, with e^{±ε}, 1 and the two ratios at which the belief (1 − b1, b1)'s posterior moves by more than ε′), plus
+    the two outputs that only one input reaches; a linear program in the masses, written apart from the package."""
+    b0, ep = 1 - b1, math.expm1(3 * eps) + 2 * math.sqrt(delta)
+    hi = (b0 * b1 + ep * b0) / (b0 * b1 - ep * b1) if b0 * b1 > ep * b1 else math.inf
+    lo = (b0 * b1 - ep * b0) / (b0 * b1 + ep * b1) if b0 * b1 > ep * b0 else 0.0
+    ratios = {math.exp(-eps), 1.0, math.exp(eps), *np.exp(np.linspace(-6, 6, 61))}
+    ratios |= {hi * (1 + 1e-9)} if math.isfinite(hi) else set()
+    ratios |= {lo * (1 - 1e-9)} if lo > 0 else set()
+    L = np.array(sorted(ratios))
+    sd = b0 * b1 * np.abs(L - 1) / (b0 + b1 * L)  # the posterior's move at an output of ratio L
+    k = len(L)
+    c = np.zeros(k + 2)  # masses under input 0 at each ratio; then the output only 1 reaches, the one only 0 reaches
+    c[:k] = np.where(sd > ep, -(b0 + b1 * L), 0.0)
+    c[k], c[k + 1] = (-b1 if b0 > ep else 0.0), (-b0 if b1 > ep else 0.0)
+    a_ub = np.zeros((2, k + 2))
+    a_ub[0, :k], a_ub[0, k] = np.maximum(L - math.exp(eps), 0), 1  # δ of P₁ against P₀
+    a_ub[1, :k], a_ub[1, k + 1] = np.maximum(1 - math.exp(eps) * L, 0), 1  # δ of P₀ against P₁
+    a_eq = np.zeros((2, k + 2))
+    a_eq[0, :k], a_eq[0, k + 1] = 1, 1
+    a_eq[1, :k], a_eq[1, k] = L, 1
+    r = linprog(c, A_ub=a_ub, b_ub=[delta, delta], A_eq=a_eq, b_eq=[1, 1], bounds=[(0, None)] * (k + 2),
+                method="highs")
+    assert r.status == 0
+    return -r.fun
+
+
+@pytest.mark.parametrize("eps", [0.001, 0.01])
+def test_theorem_24_1_needs_the_square_root_of_delta_for_one_record(eps):
+    """At the edge of Theorem 2.4 (1)'s condition, δ = (1 − e^{−ε})², the largest semantic δ over one-record
+    mechanisms on the likelihood-ratio grid is about 0.10·√δ (0.1034 at ε = 0.01, 0.1051 at ε = 0.001): of order √δ,
+    as δ′ = 4√δ is, and about 1/38 of it. The chapter's three-output mechanism reaches it; a grid LP is a lower bound
+    on the supremum over all mechanisms, which is what the chapter says it is."""
+    delta = 0.999999 * (1 - math.exp(-eps)) ** 2
+    best = max(_largest_semantic_delta_one_record(eps, delta, b1) for b1 in np.linspace(0.45, 0.55, 41))
+    assert 0.100 < best / math.sqrt(delta) < 0.107
+    assert best < 4 * math.sqrt(delta) / 30

@@ -1627,8 +1627,8 @@ CLAIMS = [
                 "(ks.three_output_dp: outputs with likelihood ratios r and 1/r, mass δ/(r − e^ε) each, r just above "
                 "the value where the posterior moves by ε′) reaches about 10δ: semantic δ = 1.02·10⁻³ at ε = 0.01, δ "
                 "= 9.8·10⁻⁵ (recomputed without the package in tests/claims/test_audit_ks.py), i.e. about 0.10·√δ; at the "
-                "condition's edge as ε → 0 it tends to 0.105·√δ, the optimum of an exact LP over one-record "
-                "mechanisms. Far below δ′ = 4√(nδ), but of order √δ, not δ."),
+                "condition's edge as ε → 0 it tends to 0.105·√δ, the largest value a linear program finds over "
+                "one-record mechanisms on a grid of likelihood ratios (tests/claims/test_audit_ks.py). Far below δ′ = 4√(nδ), but of order √δ, not δ."),
     _claim("thm2.4-1-repaired", "Theorem 2.4 (1), proof repaired (this book)",
            "With the corrected Conditioning Lemma and δ̂ from the exact SD bound, n·δ″ ≤ 4√(nδ): the theorem "
            "survives", True, _certified_thm24_repaired,
@@ -1772,8 +1772,8 @@ NOT_CHECKED = [
      "footnote 4), which is post-processing and proves nothing about the continuous statement itself."),
     ("Theorem 2.4 (1), the constant 4 in $\\delta' = 4\\sqrt{n\\delta}$ for n ≥ 2",
      "For one record the order is settled: the three-output mechanism of ks-thm2.4-1-leaky-count reaches a semantic δ "
-     "of about 0.105·$\\sqrt{\\delta}$ at the edge of the condition (about 1/38 of δ′), and an exact linear program over "
-     "one-record (ε, δ)-DP mechanisms finds no more, so $\\sqrt{\\delta}$ is needed up to a constant. Whether the factor "
+     "of about 0.105·$\\sqrt{\\delta}$ at the edge of the condition (about 1/38 of δ′), and a linear program over "
+     "one-record (ε, δ)-DP mechanisms whose outputs take 66 likelihood ratios (a grid) finds no more, so $\\sqrt{\\delta}$ is needed up to a constant. Whether the factor "
      "$\\sqrt{n}$ and the constant 4 are needed for n ≥ 2 is not searched (the mechanism searches stop at three records)."),
     ("Lemma 3.4 corrected, the factor $e^{2\\varepsilon}$",
      "Proved, and approached as ε → 0; the counterexample reaches $e^{\\varepsilon}(1 - \\hat\\delta)$, and whether "
