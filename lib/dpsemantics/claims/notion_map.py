@@ -193,14 +193,14 @@ RELATIONS: tuple[Relation, ...] = (
     # The converse of Theorem 1 needs ⊥ to have prior mass: with records in {0, 1, 2} and a prior that never gives
     # record i the value ⊥, Game i is undefined, and randomized response between 1 and 2 has BSP 0 and BDP 2 (ε = 2).
     Relation("bsp", "bdp", r"$\frac{1}{2} - \frac{1}{e^{\varepsilon}+1} \mapsto \varepsilon$", "Zhao, Theorem 1",
-             "zhao", condition="⊥ has positive prior mass (a hypothesis the paper omits); Game i read as conditioning on Xᵢ = ⊥",
+             "zhao", condition="⊥ has positive prior mass (omitted in the paper); Game i conditions on Xᵢ = ⊥",
              caveat="P[⊥]>0", claims=("zhao-thm1-converse",),
              needs=("zhao-thm1-converse-three-values", "zhao-thm1-converse-replace-reading")),
     Relation("bsp", "sp", "same level", "Zhao, Section II (ii) (S = N∖{i} in Definition 2)", "zhao",
              condition="prior of full support", caveat="full-support prior",
              claims=("zhao-ii-bsp-implies-sp",)),
     Relation("bdp", "mp", "same ε", "Zhao, Theorem 3 (via Lemma 1, Corollary 1)", "zhao",
-             condition="family D* of two-point priors", caveat="two-point priors D*",
+             condition="family F* of two-point priors (Zhao's D*)", caveat="two-point priors F*",
              claims=("zhao-thm3",)),
     Relation("mp", "bdp", "same ε", "Zhao, Theorem 4", "zhao",
              condition="downward-scalable family", caveat="downward-scalable family",
