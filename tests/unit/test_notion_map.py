@@ -121,6 +121,29 @@ def test_dp_and_bdp_arrows_carry_their_conditions():
         assert labels[k] == f"[{k + 1}]*" and rows[k]["condition"] == r.condition
 
 
+def test_bsp_to_bdp_arrow_is_drawn_with_its_hypothesis():
+    """Zhao's Theorem 1 converse (BSP ⇒ BDP) holds only when ⊥ has positive prior mass: the registry refutes it
+    without (records in {0, 1, 2}, BSP 0 and BDP 2). The arrow carries that condition, is joined to the refuting
+    claim, stays valid as stated with its condition, and the drawing writes the hypothesis on the arrow."""
+    (rel,) = [r for r in M.RELATIONS if (r.source, r.target) == ("bsp", "bdp")]
+    assert "⊥" in rel.condition and "prior mass" in rel.condition and "⊥" in rel.caveat
+    assert "zhao-thm1-converse-three-values" in rel.needs
+    by_id = {c.id: c for c in claims.registry()}
+    assert all(by_id[c].expected == "discrepancy" for c in rel.needs)
+    assert M.status(rel) == "valid"
+    k = M.RELATIONS.index(rel)
+    row = M.table_rows()[k]
+    assert row["condition"] == rel.condition and "zhao-thm1-converse-three-values" in row["needs"]
+    assert notion_map_figure.edge_labels()[k] == f"[{k + 1}]*\n{rel.caveat}"
+    texts = [t.get_text() for t in notion_map_figure.draw().axes[0].texts]
+    assert f"[{k + 1}]*\n{rel.caveat}" in texts
+    for r, label in zip(M.RELATIONS, notion_map_figure.edge_labels()):  # every omitted hypothesis is written out
+        if r.needs:
+            assert r.caveat in label, label
+    with pytest.raises(ValueError, match="needs"):
+        M.Relation("dp", "sp", "x", "Theorem 1", "zhao", needs=("zhao-thm1-converse-three-values",))
+
+
 def test_dp_to_bdp_fails_without_independence():
     """The condition is needed: copied records, ε-local randomized response on two records: DP ε, BDP 2ε."""
     from dpsemantics import notions

@@ -1,7 +1,7 @@
 """The notion map drawn: every notion of :mod:`dpsemantics.claims.notion_map` as a box coloured by its chapter,
 every relation as an arrow styled by its status in the claims registry and labelled with its number in the
 chapter's table, which gives its parameter map, theorem and condition (a ``*`` on the map marks an arrow that
-holds only under a condition).
+holds only under a condition; an arrow whose condition is a hypothesis the paper leaves out carries it in words).
 
 Graphviz (``dot``, Debian's ``graphviz``) lays the map out: it ranks the notions, routes every arrow
 around the boxes and places every label where nothing else is.  Matplotlib then draws that layout in the book's house style, so the figure looks like the
@@ -49,10 +49,14 @@ def node_labels() -> list[str]:
 def edge_labels() -> list[str]:
     """Each arrow's label, in the order of :data:`RELATIONS`: ``[k]``, its row of the chapter's table (which
     gives the parameter map, the theorem and the condition), ``[k]*`` for an arrow that holds only under a
-    condition, and ``✗ [k] refuted`` for an arrow whose claim is a discrepancy."""
+    condition, ``[k]*`` over its caveat for an arrow whose condition a claim shows is needed (``Relation.needs``:
+    a hypothesis the paper leaves out, written on the arrow), and ``✗ [k] refuted`` for an arrow whose claim is a
+    discrepancy."""
     labels = []
     for k, (r, mark) in enumerate(zip(RELATIONS, statuses()), start=1):
         text = f"[{k}]" + ("*" if r.condition else "")
+        if r.needs:
+            text += f"\n{r.caveat}"
         labels.append(f"✗ {text}\nrefuted" if mark == "refuted" else text)
     return labels
 

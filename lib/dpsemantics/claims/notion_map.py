@@ -13,6 +13,9 @@ Yang et al. (SIGMOD 2015) that the book only meets through TSD's §3 citation; t
 Arrows are joined to the registry: each names the ids of the claims that check it (``Relation.claims``), and
 :func:`status` reads the registry — an arrow whose claim is a discrepancy is ``"refuted"`` and is drawn dashed,
 crossed and labelled so (never as a valid arrow); an arrow with no claim yet is ``"unchecked"`` and drawn dotted.
+An arrow that holds only under a hypothesis the paper leaves out names, in ``Relation.needs``, the claims that refute
+it without that hypothesis (discrepancies that do not refute the arrow as stated with its condition); the figure
+writes the hypothesis on such an arrow.
 
 No chapter is typed here.  A notion is defined in the chapter of its paper (the ``CHAPTER`` of that paper's claims
 module); an arrow is checked in the chapter of its first claim, or, with no claim, in the chapter of its paper
@@ -75,7 +78,10 @@ class Relation:
     """An arrow ``source → target``: ``transform`` is the parameter map (Matplotlib mathtext), ``theorem``
     the result that proves it, ``paper`` its claims key, ``condition`` any side condition and ``caveat`` its
     short form for the figure (required with a condition), ``both_ways`` for an equivalence at the same
-    parameters, ``claims`` the ids of the claims in :mod:`dpsemantics.claims` that check it (see :func:`status`)."""
+    parameters, ``claims`` the ids of the claims in :mod:`dpsemantics.claims` that check it (see :func:`status`),
+    ``needs`` the ids of the claims that show its condition is needed (the relation without the condition is a
+    discrepancy of the registry; they do not change :func:`status`, and the figure labels the arrow with its
+    caveat)."""
 
     source: str
     target: str
@@ -86,11 +92,15 @@ class Relation:
     both_ways: bool = False
     claims: tuple[str, ...] = ()
     caveat: str = ""
+    needs: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.condition and not self.caveat:
             raise ValueError(f"caveat must summarise the condition of {self.source} → {self.target} "
                              f"(got condition={self.condition!r}, caveat='')")
+        if self.needs and not self.condition:
+            raise ValueError(f"needs names claims that show a condition is needed: {self.source} → {self.target} "
+                             f"has no condition (got needs={self.needs!r})")
 
     @property
     def chapter(self) -> str:
@@ -180,13 +190,17 @@ RELATIONS: tuple[Relation, ...] = (
              claims=("zhao-thm2-converse",)),
     Relation("bdp", "bsp", r"$\varepsilon \mapsto e^{2\varepsilon} - 1$", "Zhao, Theorem 1", "zhao",
              claims=("zhao-thm1-forward",)),
+    # The converse of Theorem 1 needs ⊥ to have prior mass: with records in {0, 1, 2} and a prior that never gives
+    # record i the value ⊥, Game i is undefined, and randomized response between 1 and 2 has BSP 0 and BDP 2 (ε = 2).
     Relation("bsp", "bdp", r"$\frac{1}{2} - \frac{1}{e^{\varepsilon}+1} \mapsto \varepsilon$", "Zhao, Theorem 1",
-             "zhao", claims=("zhao-thm1-converse",)),
+             "zhao", condition="⊥ has positive prior mass (omitted in the paper); Game i conditions on Xᵢ = ⊥",
+             caveat="P[⊥]>0", claims=("zhao-thm1-converse",),
+             needs=("zhao-thm1-converse-three-values", "zhao-thm1-converse-replace-reading")),
     Relation("bsp", "sp", "same level", "Zhao, Section II (ii) (S = N∖{i} in Definition 2)", "zhao",
              condition="prior of full support", caveat="full-support prior",
              claims=("zhao-ii-bsp-implies-sp",)),
     Relation("bdp", "mp", "same ε", "Zhao, Theorem 3 (via Lemma 1, Corollary 1)", "zhao",
-             condition="family D* of two-point priors", caveat="two-point priors D*",
+             condition="family F* of two-point priors (Zhao's D*)", caveat="two-point priors F*",
              claims=("zhao-thm3",)),
     Relation("mp", "bdp", "same ε", "Zhao, Theorem 4", "zhao",
              condition="downward-scalable family", caveat="downward-scalable family",
@@ -257,7 +271,7 @@ def status(rel: Relation, *, evaluate: bool = False, _statuses: dict | None = No
     (the claims test checks that it is what the computation gives); ``evaluate=True`` recomputes the claims.
     An id that is not in the registry is an error."""
     statuses = _statuses if _statuses is not None else _registry_statuses(evaluate)
-    missing = [c for c in rel.claims if c not in statuses]
+    missing = [c for c in (*rel.claims, *rel.needs) if c not in statuses]
     if missing:
         raise ValueError(f"arrow {rel.source} → {rel.target} names claims not in the registry (got {missing})")
     if not rel.claims:
@@ -273,7 +287,7 @@ def statuses(*, evaluate: bool = False) -> list[str]:
 
 def table_rows() -> list[dict]:
     """One dict per arrow (numbered as on the figure): source, target, transformation, theorem, condition,
-    chapter, the claims that check it and its :func:`status`."""
+    chapter, the claims that check it, the claims that show its condition is needed and its :func:`status`."""
     rows = []
     marks = statuses()
     for k, r in enumerate(RELATIONS, start=1):
@@ -289,6 +303,7 @@ def table_rows() -> list[dict]:
                 "caveat": r.caveat,
                 "chapter": r.chapter,
                 "claims": ", ".join(r.claims),
+                "needs": ", ".join(r.needs),
                 "status": marks[k - 1],
             }
         )
