@@ -35,7 +35,8 @@ PAGES = [str(p.relative_to(ROOT).with_suffix("")) for p in book.chapter_notebook
 
 def _heading(section) -> str:
     h = section.find(re.compile(r"^h[1-6]$"))
-    return re.sub(r"[#¶]\s*$", "", h.get_text(" ", strip=True)).strip() if h else ""
+    text = re.sub(r"[#¶]\s*$", "", h.get_text(" ", strip=True)).strip() if h else ""
+    return re.sub(r"^\d+(\.\d+)*\.?\s+", "", text)  # the section number the book puts before a title
 
 
 def reading_path(html: str):
