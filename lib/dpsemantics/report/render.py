@@ -222,7 +222,8 @@ def figures(report: dict, only: str | None = None) -> dict:
             continue
         lines = "; ".join(drawn) if drawn else "no route gives a bound at this δ′"
         if name == "fig-report-prior":
-            cap = (f"Upper bound on the posterior against the prior (probability ≥ 1 − δ′, δ′ = {dp}): {lines}; "
+            prob = "on every output: pure ε-DP" if report.get("always") else f"probability ≥ 1 − δ′, δ′ = {dp}"
+            cap = (f"Upper bound on the posterior against the prior ({prob}): {lines}; "
                    "the grey diagonal is posterior = prior.")
         elif name == "fig-report-posterior":
             cap = (f"Upper bound on the posterior of an adversary with prior {number(report['composition']['prior'])} "
@@ -255,18 +256,58 @@ def mechanism_line(c) -> str:
     return f"{c['mechanism']} ({', '.join(parts)}), run {runs}"
 
 
+def _who(report) -> str:
+    unit = report.get("unit")
+    return f"one {unit.split(' (')[0]}" if unit else "one record"
+
+
 def headline_text(report) -> str:
+    """The headline as a decision-maker reads it: who, from what belief, to at most what belief, and how often the
+    bound may fail (never, for a pure release)."""
     h = report["headline"]
-    dp = number(report["release"]["delta_prime"])
-    about = ("that the target is in the data" if report["neighbours"] == "unbounded"
-             else "that the target's record holds one value rather than another (the target being in the data)")
+    dp = report["release"]["delta_prime"]
+    who = _who(report)
+    if report["neighbours"] == "unbounded":
+        about = f"that {who} is in the data"
+    else:
+        about = f"about which of two values the record of {who} holds (knowing that it is in the data)"
     if h["posterior_upper"] is None:
-        return (f"No guarantee at this level: at δ′ = {dp} no route bounds an adversary's belief {about}.")
-    end = ("can end above 99.99 %, so the guarantee leaves this belief almost unbounded"
-           if h["posterior_upper"] >= 0.9999 else f"ends at most at {percent(h['posterior_upper'], 'up')}")
-    return (f"An adversary who knows every other record and starts from a belief of {percent(h['prior'])} {about} "
-            f"{end}, with probability at least 1 − δ′ (δ′ = {dp}; {h['route'].replace('_', ' ')} route); with "
-            "probability at most δ′ it may go beyond.")
+        return (f"No protection can be stated here: allowing a failure probability of {percent(dp)} (δ′), no bound "
+                f"limits what someone who knows every other record can learn {about}.")
+    start = f"Someone who knows every other record and is {percent(h['prior'])} sure {about}"
+    if h["posterior_upper"] >= 0.9999:
+        end = "can become more than 99.99 % sure: the release hardly limits this belief"
+    else:
+        end = f"becomes at most {percent(h['posterior_upper'], 'up')} sure"
+    if h.get("always"):
+        text = (f"{start} {end}" + (", whatever the release shows" if h["posterior_upper"] < 0.9999 else "")
+                + ": the guarantee is pure ε-DP, so this bound never fails.")
+        if h.get("tighter_with_delta_prime") is not None:
+            text += (f" Allowing rare outputs (total probability at most δ′ = {percent(dp)}) on which it may not "
+                     f"hold, the bound is {percent(h['tighter_with_delta_prime'], 'up')}.")
+        return text
+    return (f"{start} {end}, except on rare outputs of total probability at most {percent(dp)} (δ′, the failure "
+            "probability this report allows), on which the belief may go higher.")
+
+
+def _value_paragraph(v) -> tuple[str, list | None]:
+    dp = number(v["delta_prime"])
+    if v["posteriors"] and all(x["posterior_upper"] is None for x in v["posteriors"]):
+        why = ""
+        if v.get("reveal") is not None:
+            why = (f": by group privacy the release may reveal the value outright with probability up to "
+                   f"{number(v['reveal'], direction='up')}, which is not below δ′ = {dp}")
+        return (f"The target's value: no guarantee at δ′ = {dp}{why}. Method: {v['method']}.", None)
+    if v["always"]:
+        when = f"on every output (ε = {number(v['eps_prime'], direction='up')} for the pair, pure)"
+    else:
+        when = (f"with probability at least 1 − δ′ (δ′ = {dp}; ε′ = {number(v['eps_prime'], direction='up')} for "
+                "the pair)")
+    rows = [["prior (first value)", "posterior upper bound (value)"]] + [
+        [number(x["prior"]), percent(x["posterior_upper"], "up") if x["posterior_upper"] is not None
+         else NO_GUARANTEE] for x in v["posteriors"]]
+    return (f"The target's value: the posterior that the target's record holds one value rather than another stays "
+            f"below the bound in the table {when}. Method: {v['method']}.", rows)
 
 
 def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None]]:
@@ -289,43 +330,62 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
              f"What carries over: {r['carries_over']}."]
     rows = None
     if r["value_reading"]:
-        v = r["value_reading"]
-        paras.append(f"The target's value: {r['value_reading_note']} (ε′ = {number(v['eps_prime'], direction='up')}, "
-                     f"δ′ = {number(v['delta_prime'])}).")
-        rows = [["prior (first value)", "posterior upper bound (value)"]] + [
-            [number(x["prior"]), percent(x["posterior_upper"], "up")] for x in v["posteriors"]]
+        text, rows = _value_paragraph(r["value_reading"])
+        paras.append(text)
     paras.append("Outside the guarantee: " + "; ".join(r["not_covered"]) + ".")
     out.append(("What the guarantee is about", paras, rows))
     if report["plain_language"]:
         out.append(("In plain language", [report["plain_language"]], None))
-    rows = [["prior", "single point", "best point", "exact", "lower bound", "ratio", "change"]]
+    always = report.get("always")
+    first = report["disclosure"][0] if report["disclosure"] else None
+    marks = {k: bool(first and all(d["holds_always"][k] for d in report["disclosure"])) if always else False
+             for k, _ in _ROUTES}
+    head = {"single_point": "single point", "best_point": "best point", "exact": "exact"}
+    rows = [["prior"] + (["always (pure ε)"] if always else [])
+            + [head[k] + (" (always)" if always and marks[k] else " (prob. ≥ 1 − δ′)" if always else "")
+               for k, _ in _ROUTES] + ["lower bound", "ratio", "change"]]
     for d in report["disclosure"]:
         pu = d["posterior_upper"]
         vac_ratio = d["ratio"]["high"] is None or d["ratio"]["high"] >= 1 / d["prior"] * (1 - 1e-12)
-        rows.append([number(d["prior"])] + [_route_cell(report, pu[k], k) for k, _ in _ROUTES]
+        rows.append([number(d["prior"])] + ([percent(d["posterior_always"], "up")] if always else [])
+                    + [_route_cell(report, pu[k], k) for k, _ in _ROUTES]
                     + [percent(d["posterior_lower"], "down") if d["posterior_lower"] > 0 else NO_GUARANTEE,
                        NO_GUARANTEE if vac_ratio else
                        f"[{number(d['ratio']['low'], direction='down')}, {number(d['ratio']['high'], direction='up')}]",
                        f"−{percent(-d['difference']['down'], 'up')} … +{percent(d['difference']['up'], 'up')}"])
     eps = report["eps_prime"]
     exact_text = _exact_text(report) if m["exact"]["method"] else f"Exact: unavailable — {m['exact']['unavailable']}."
+    if always:
+        pure = number(rel["pure_epsilon"], direction="up")
+        opening = (f"The release is pure ε-DP with ε = {pure} in total: its privacy loss never exceeds ε, so on every "
+                   "output (probability 1) the posterior of an adversary who knows every other record stays below "
+                   "the 'always' column (Kazan et al. Theorems 2.3 and 3.2); so do the lower bound, ratio and change.")
+        if not all(marks.values()):
+            opening += (f" Columns marked 'prob. ≥ 1 − δ′' are smaller bounds that hold except on outputs of total "
+                        f"probability at most δ′ = {number(dp)}.")
+        lower = "Lower bound, ratio (posterior/prior) and change (posterior − prior) are read at the pure ε (always)."
+    else:
+        opening = (f"With probability at least 1 − δ′ = {number(1 - decimal.Decimal(repr(dp)), 6, 'down')}, the "
+                   "posterior of an adversary who knows every other record stays below the upper bound in the table. "
+                   "It is computed three ways.")
+        lower = ("Lower bound, ratio (posterior/prior) and change (posterior − prior) use the smallest ε′ known "
+                 "(Theorems 3.2, 3.3, 3.5 and Lemma 3.4), with probability at least 1 − δ′.")
     out.append(("Disclosure risk (Kazan et al.)", [
-        f"With probability at least 1 − δ′ = {number(1 - decimal.Decimal(repr(dp)), 6, 'down')}, the posterior of an "
-        "adversary who knows every "
-        "other record stays below the upper bound in the table. It is computed three ways.",
+        opening,
         f"Single point: {m['single_point']['method']} (ε′ = {number(eps['single_point'], direction='up')}; "
         f"{m['single_point']['theorems']}).",
         f"Best point: {m['best_point']['method']}; the best point is (ε, δ) = ({number(m['best_point']['eps'])}, "
         f"{number(m['best_point']['delta'])}), ε′ = {number(eps['best_point'], direction='up')} "
         f"({m['best_point']['theorems']}).",
         exact_text,
-        "Lower bound, ratio (posterior/prior) and change (posterior − prior) use the smallest ε′ known "
-        "(Theorems 3.2, 3.3, 3.5 and Lemma 3.4).",
+        lower,
     ], rows))
     pf = report["prior_free"]
     if pf["eps_prime"] is not None:
         out.append(("Whatever the prior", [
-            f"For every prior the posterior-to-prior ratio lies in [{number(pf['ratio']['low'], direction='down')}, "
+            ("On every output (pure ε-DP), for" if report.get("always") else
+             f"With probability at least 1 − δ′ (δ′ = {number(dp)}), for")
+            + f" every prior the posterior-to-prior ratio lies in [{number(pf['ratio']['low'], direction='down')}, "
             f"{number(pf['ratio']['high'], direction='up')}] and the posterior moves by at most "
             f"{percent(pf['difference'], 'up')} (points); "
             f"the largest move is possible from priors {number(pf['worst_case_priors']['up'])} (up) and "
