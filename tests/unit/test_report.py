@@ -467,6 +467,9 @@ def test_existing_output_refused_then_replaced_with_force(tmp_path, capsys):
     code, cap = run(argv, capsys)
     assert code == 2 and cap.err.startswith("error: output: ") and len(cap.err.strip().splitlines()) == 1
     assert _listing(out) == ["stale.svg"]
+    code, cap = run(argv + ["--force"], capsys)  # not an earlier report (no marker): --force refuses too
+    assert code == 2 and "is not an earlier report" in cap.err and _listing(out) == ["stale.svg"]
+    (out / ".dpsemantics-report").write_text("")  # as an earlier report leaves it
     code, _ = run(argv + ["--force"], capsys)
     assert code == 0 and "stale.svg" not in _listing(out) and "report.json" in _listing(out)
     assert _listing(tmp_path) == ["out"] + [f"out/{name}" for name in _listing(out)]  # no temporary folder left

@@ -27,7 +27,7 @@ import math
 import numpy as np
 
 from .. import causal, disclosure, notions, releases, semantic
-from .fields import ReleaseError, validate
+from .fields import ReleaseError, validate, warnings_for
 
 __all__ = ["SCHEMA_VERSION", "build", "parse_release", "interpret"]
 
@@ -201,6 +201,7 @@ def interpret(release: dict, *, resolution: int = 2**18, horizon: int | None = N
         "composition": _composition(model, priors[-1], dp, horizon),
     }
     out["headline"] = _headline(out)
+    out["warnings"] = warnings_for(rel) + list((rel.get("source") or {}).get("overridden") or [])
     return out
 
 

@@ -314,7 +314,10 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
     """(heading, paragraphs, table rows with a header row) for both renderers."""
     rel, m = report["release"], report["methods"]
     dp = rel["delta_prime"]
-    out = [("Headline", [headline_text(report)], None)]
+    out = []
+    if report.get("warnings"):
+        out.append(("Read this first", list(report["warnings"]), None))
+    out.append(("Headline", [headline_text(report)], None))
     about = [mechanism_line(c) for c in rel["mechanisms"]]
     about.append(f"Privacy unit: {report['unit'] or 'not stated'}. Neighbouring relation: {report['neighbours']}.")
     about.append(f"Adversaries' priors: {', '.join(number(p) for p in rel['priors'])}; δ′ = {number(dp)}.")
@@ -542,20 +545,39 @@ class OutputError(ValueError):
     """The output folder cannot be written as asked (exists, is a file, is not writable)."""
 
 
+#: The file every report folder holds: --force replaces a folder only when it holds this file (an earlier report).
+MARKER = ".dpsemantics-report"
+
+
 def check_output(folder, force: bool = False) -> Path:
-    """Refuse an output that is a file, or an existing non-empty folder unless ``force``; before any work."""
+    """Refuse, before any work: an output that is a file; an existing non-empty folder unless ``force``, and with
+    ``force`` one that does not hold an earlier report (its marker file); a place where no folder can be created
+    (tried: a temporary folder is made and removed in the nearest existing parent)."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise OutputError(f"{folder} exists and is not a folder")
-    if folder.is_dir() and any(folder.iterdir()) and not force:
-        raise OutputError(f"{folder} exists and is not empty (use --force to replace it)")
-    parent = folder.absolute().parent
-    probe = parent
+    if folder.is_dir() and any(folder.iterdir()):
+        if not force:
+            raise OutputError(f"{folder} exists and is not empty (use --force to replace an earlier report)")
+        if not (folder / MARKER).is_file():
+            raise OutputError(f"{folder} is not an earlier report (it has no {MARKER} file): --force replaces only "
+                              "a folder this tool wrote; choose another --output")
+    probe = folder.absolute().parent
     while not probe.exists():
         probe = probe.parent
     if not probe.is_dir() or not os.access(probe, os.W_OK):
         raise OutputError(f"cannot write into {probe}")
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".dpsemantics-probe-", dir=probe))
+    except OSError as err:
+        raise OutputError(f"cannot write into {probe}: {err.strerror or err}") from None
     return folder
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_files(files: dict, folder, *, force: bool = False) -> list[Path]:
@@ -570,6 +592,8 @@ def write_files(files: dict, folder, *, force: bool = False) -> list[Path]:
         raise OutputError(f"cannot write into {parent}: {err.strerror or err}") from None
     old = None
     try:
+        os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp makes 0700: the folder is as readable as the umask says
+        files = {**files, MARKER: "This folder was written by python -m dpsemantics.report; --force may replace it.\n"}
         for name, text in files.items():
             (tmp / name).write_text(text, encoding="utf-8")
         if folder.exists():
@@ -584,7 +608,7 @@ def write_files(files: dict, folder, *, force: bool = False) -> list[Path]:
     finally:
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
-    return [folder / name for name in files]
+    return [folder / name for name in files if name != MARKER]
 
 
 def report_files(report: dict) -> dict:
