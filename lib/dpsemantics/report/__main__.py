@@ -250,12 +250,12 @@ def _compare(args) -> int:
         data["priors"] = union
         validate(data)
     from .content import interpret, parse_release
-    from .render import write_files, number, percent
+    from .render import write_files, number, percent, prior as prior_text
 
     reports = [interpret(parse_release(data)) for data in raw]
     priors = union
     header = ["release", "unit", "neighbours", "ρ", "δ′", "ε′ (best point)"] + [
-        f"posterior from prior {number(p)}" for p in priors]
+        f"posterior from prior {prior_text(p)}" for p in priors]
     rows = []
     for rep in reports:
         best = {}

@@ -226,7 +226,10 @@ def _headline(rep) -> dict:
     the bound that holds on every output (probability 1), with the smaller one that holds with probability ≥ 1 − δ′
     when a route gives one."""
     best_prior, best_value, route, tighter = None, -1.0, None, None
-    for row in rep["disclosure"]:
+    rows = rep["disclosure"]
+    # the priors a bound can say something about first: from a belief above 99.99 % no release moves it much
+    rows = [row for row in rows if row["prior"] < 0.9999] or rows
+    for row in rows:
         u = row["posterior_upper"]
         known = [(u[key], key) for key in ("exact", "best_point", "single_point") if u[key] is not None]
         if row["posterior_always"] is not None:

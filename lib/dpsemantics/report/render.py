@@ -24,7 +24,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-__all__ = ["number", "percent", "level", "figures", "markdown", "html_page", "csv_tables", "write", "NO_GUARANTEE"]
+__all__ = ["number", "epsilon", "percent", "prior", "level", "figures", "markdown", "html_page", "csv_tables", "write",
+           "NO_GUARANTEE"]
 
 NO_GUARANTEE = "no guarantee at this level"
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -71,16 +72,39 @@ def number(x, digits: int = 4, direction: str | None = None) -> str:
     return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
 
 
+def epsilon(x, direction: str | None = "up") -> str:
+    """A privacy-loss level (ε, ε′) as every sentence of a report prints it: three decimals from 1 on (four
+    significant digits below 1), rounded up by default, so one ε′ reads the same everywhere on the page."""
+    if x is None or isinstance(x, bool):
+        return number(x)
+    x = float(x)
+    if not math.isfinite(x) or x == 0:
+        return number(x)
+    digits = 4 if abs(x) < 1 else int(math.floor(math.log10(abs(x)))) + 4
+    return number(x, min(max(digits, 4), 20), direction)
+
+
 def percent(x, direction: str | None = None) -> str:
-    """A probability as a percentage: "above 99.99 %" from 0.9999 on, "below 0.01 %" under 0.0001; ``direction`` as
-    in :func:`number` (100·x is formed exactly)."""
+    """A probability as a percentage: "above 99.99 %" from 0.9999 on, small ones as × 10ⁿ % (never "0 %");
+    ``direction`` as in :func:`number` (100·x is formed exactly)."""
     if x is None:
         return "–"
     if x >= 0.9999:
         return "above 99.99 %"
-    if 0 < x < 1e-4:
-        return "below 0.01 %"
     return f"{number(decimal.Decimal(repr(float(x))) * 100, 4, direction)} %"
+
+
+def _shortest_digits(x: float) -> int:
+    return len(decimal.Decimal(repr(float(x))).as_tuple().digits)
+
+
+def prior(x, as_percent: bool = False) -> str:
+    """A prior (an input) with every digit it was given, so 0.9999999999999999 never reads as 1 and 10⁻³⁰⁰ never
+    as 0; as a percentage with ``as_percent``."""
+    digits = max(4, _shortest_digits(x))
+    if as_percent:
+        return f"{number(decimal.Decimal(repr(float(x))) * 100, digits)} %"
+    return number(x, digits)
 
 
 def level(x, vacuous_at: float = 1.0) -> str:
@@ -100,11 +124,11 @@ def _exact_text(report) -> str:
     narrow = (not ex["is_bound"]) or (low is not None and high is not None and number(low) == number(high) and all(
         lo is not None and hi is not None and percent(lo) == percent(hi) for lo, hi in posts))
     if narrow:
-        return f"Exact: {ex['method']} (ε′ = {number(eps, direction='up')})."
-    text = f"Upper bound (not exact at the digits shown): {ex['method']} (ε′ ≤ {number(eps, direction='up')}"
+        return f"Exact: {ex['method']} (ε′ = {epsilon(eps)})."
+    text = f"Upper bound (not exact at the digits shown): {ex['method']} (ε′ ≤ {epsilon(eps)}"
     if low is not None and high is not None:
         text += f"; the mechanism's own ε′ lies in [{number(low, direction='down')}, {number(high, direction='up')}]"
-    ranges = [f"prior {number(d['prior'])}: [{percent(lo, 'down')}, {percent(hi, 'up')}]" for (lo, hi), d in
+    ranges = [f"prior {prior(d['prior'])}: [{percent(lo, 'down')}, {percent(hi, 'up')}]" for (lo, hi), d in
               zip(posts, report["disclosure"]) if lo is not None and hi is not None]
     if ranges:
         text += "; the exact route's posterior lies in " + ", ".join(ranges)
@@ -226,7 +250,7 @@ def figures(report: dict, only: str | None = None) -> dict:
             cap = (f"Upper bound on the posterior against the prior ({prob}): {lines}; "
                    "the grey diagonal is posterior = prior.")
         elif name == "fig-report-posterior":
-            cap = (f"Upper bound on the posterior of an adversary with prior {number(report['composition']['prior'])} "
+            cap = (f"Upper bound on the posterior of an adversary with prior {prior(report['composition']['prior'])} "
                    f"(probability ≥ 1 − δ′, δ′ = {dp}) when the whole release is repeated up to "
                    f"{report['composition']['horizon']} times: {lines}.")
         else:
@@ -257,8 +281,70 @@ def mechanism_line(c) -> str:
 
 
 def _who(report) -> str:
+    unit = (report.get("unit") or "").split(" (")[0].split(",")[0].strip()
+    return f"one {unit}" if unit and not unit.lower().startswith("not ") else "one record"
+
+
+_PUBLISHED_NAMES = {"epsilon": "ε", "delta": "δ", "rho": "ρ", "roughly_epsilon": "roughly ε",
+                    "roughly_delta": "roughly δ", "count_epsilon_largest": "largest count ε"}
+
+
+def _summary(report) -> list[str]:
+    """The director's summary: who is protected, against what, what is published exactly, and the publisher's own
+    figures beside the report's ε′ at δ′, with one sentence reconciling them."""
+    rel = report["release"]
     unit = report.get("unit")
-    return f"one {unit.split(' (')[0]}" if unit else "one record"
+    paras = [f"Who is protected: {unit or 'not stated'}. This is the privacy unit, the one record the guarantee is "
+             "about; several units of one person (days, devices) add up."]
+    if report["neighbours"] == "unbounded":
+        paras.append("Against what: learning whether such a record is in the data at all (membership: neighbouring "
+                     "data sets differ by one record added or removed). Changing a record's value counts as two such "
+                     "steps, so the record's value is protected less (see 'What the guarantee is about').")
+    else:
+        paras.append("Against what: learning the value of such a record, given that it is in the data (neighbouring "
+                     "data sets differ in one record's value). Whether a record is in the data is not protected by "
+                     "this guarantee.")
+    inv = report.get("invariants") or []
+    if inv:
+        paras.append("Published exactly, outside the guarantee: " + "; ".join(inv) + ". Whatever these exact counts "
+                     "reveal (for instance that a block holds a given number of units or people) has no protection "
+                     "at all.")
+    else:
+        paras.append("Published exactly, outside the guarantee: nothing stated by the source.")
+    pub = rel.get("published") or {}
+    dp = rel["delta_prime"]
+    if report.get("always"):
+        ours = (f"this report: ε = {epsilon(rel['pure_epsilon'])}, pure, so its bounds hold on every "
+                "output (no failure probability δ′ is needed)")
+    else:
+        e = report["eps_prime"]["exact"] if report["eps_prime"]["exact"] is not None else report["eps_prime"][
+            "best_point"]
+        ours = (f"this report: ε′ = {epsilon(e)} at δ′ = {number(dp)} (the privacy loss exceeds ε′ "
+                "with probability at most δ′: Kazan et al. Definition 2.4)" if e is not None else
+                f"this report: no ε′ at δ′ = {number(dp)}")
+    if pub:
+        theirs = ", ".join(f"{_PUBLISHED_NAMES.get(k, k)} = {number(v)}" for k, v in pub.items())
+        text = f"The publisher's own figures: {theirs}; {ours}."
+        if "delta" in pub and pub["delta"] and not report.get("always"):
+            text += (f" Both describe the same release: the publisher's (ε, δ) is one point of its privacy profile "
+                     f"(ε-DP up to a slack δ = {number(pub['delta'])}), while ε′ is the loss exceeded only with "
+                     f"probability δ′ = {number(dp)}; allowing failures that much more often gives a different ε, "
+                     "and the posterior bounds below follow from ε′ at δ′.")
+        elif report.get("always") and "epsilon" in pub:
+            text += " The numbers agree: a pure guarantee has no failure probability to trade against ε."
+        paras.append(text)
+    else:
+        paras.append(f"The publisher's own figures: not recorded; {ours}.")
+    return paras
+
+
+def _finer(report) -> list:
+    """The source's finer readings (per attribute, per geography, per query), as tables with their captions."""
+    out = []
+    for block in (report.get("source") or {}).get("finer") or []:
+        rows = [list(block["columns"])] + [[str(c) for c in row] for row in block["rows"]]
+        out.append((block["caption"] + f" — {block['source']}.", rows))
+    return out
 
 
 def headline_text(report) -> str:
@@ -274,7 +360,7 @@ def headline_text(report) -> str:
     if h["posterior_upper"] is None:
         return (f"No protection can be stated here: allowing a failure probability of {percent(dp)} (δ′), no bound "
                 f"limits what someone who knows every other record can learn {about}.")
-    start = f"Someone who knows every other record and is {percent(h['prior'])} sure {about}"
+    start = f"Someone who knows every other record and is {prior(h['prior'], True)} sure {about}"
     if h["posterior_upper"] >= 0.9999:
         end = "can become more than 99.99 % sure: the release hardly limits this belief"
     else:
@@ -299,12 +385,12 @@ def _value_paragraph(v) -> tuple[str, list | None]:
                    f"{number(v['reveal'], direction='up')}, which is not below δ′ = {dp}")
         return (f"The target's value: no guarantee at δ′ = {dp}{why}. Method: {v['method']}.", None)
     if v["always"]:
-        when = f"on every output (ε = {number(v['eps_prime'], direction='up')} for the pair, pure)"
+        when = f"on every output (ε = {epsilon(v['eps_prime'])} for the pair, pure)"
     else:
-        when = (f"with probability at least 1 − δ′ (δ′ = {dp}; ε′ = {number(v['eps_prime'], direction='up')} for "
+        when = (f"with probability at least 1 − δ′ (δ′ = {dp}; ε′ = {epsilon(v['eps_prime'])} for "
                 "the pair)")
     rows = [["prior (first value)", "posterior upper bound (value)"]] + [
-        [number(x["prior"]), percent(x["posterior_upper"], "up") if x["posterior_upper"] is not None
+        [prior(x["prior"]), percent(x["posterior_upper"], "up") if x["posterior_upper"] is not None
          else NO_GUARANTEE] for x in v["posteriors"]]
     return (f"The target's value: the posterior that the target's record holds one value rather than another stays "
             f"below the bound in the table {when}. Method: {v['method']}.", rows)
@@ -318,9 +404,10 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
     if report.get("warnings"):
         out.append(("Read this first", list(report["warnings"]), None))
     out.append(("Headline", [headline_text(report)], None))
+    out.append(("Summary for decision-makers", _summary(report), None))
     about = [mechanism_line(c) for c in rel["mechanisms"]]
     about.append(f"Privacy unit: {report['unit'] or 'not stated'}. Neighbouring relation: {report['neighbours']}.")
-    about.append(f"Adversaries' priors: {', '.join(number(p) for p in rel['priors'])}; δ′ = {number(dp)}.")
+    about.append(f"Adversaries' priors: {', '.join(prior(p) for p in rel['priors'])}; δ′ = {number(dp)}.")
     src = report.get("source")
     if src:
         if src.get("mechanism_note"):
@@ -328,6 +415,11 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
         for s in src["sources"]:
             about.append(f"{s['states']}: “{s['sentence']}” — {s['where']}, {s['url']} ({s['confirmed']}).")
     out.append((rel.get("title") or "The release", about, None))
+    finer = _finer(report)
+    for i, (caption, rows_f) in enumerate(finer):
+        out.append(("Finer readings (from the source)" + (f", {i + 1}" if len(finer) > 1 else ""), [
+            caption + " Each is the publisher's ε for a narrower question than the whole release's (one attribute, "
+            "or a record within a smaller area); the whole release's reading is the one above."], rows_f))
     r = report["reading"]
     paras = [f"The question the posterior answers: {r['question']} The prior is {r['prior_means']}.",
              f"What carries over: {r['carries_over']}."]
@@ -350,7 +442,7 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
     for d in report["disclosure"]:
         pu = d["posterior_upper"]
         vac_ratio = d["ratio"]["high"] is None or d["ratio"]["high"] >= 1 / d["prior"] * (1 - 1e-12)
-        rows.append([number(d["prior"])] + ([percent(d["posterior_always"], "up")] if always else [])
+        rows.append([prior(d["prior"])] + ([percent(d["posterior_always"], "up")] if always else [])
                     + [_route_cell(report, pu[k], k) for k, _ in _ROUTES]
                     + [percent(d["posterior_lower"], "down") if d["posterior_lower"] > 0 else NO_GUARANTEE,
                        NO_GUARANTEE if vac_ratio else
@@ -359,7 +451,7 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
     eps = report["eps_prime"]
     exact_text = _exact_text(report) if m["exact"]["method"] else f"Exact: unavailable — {m['exact']['unavailable']}."
     if always:
-        pure = number(rel["pure_epsilon"], direction="up")
+        pure = epsilon(rel["pure_epsilon"])
         opening = (f"The release is pure ε-DP with ε = {pure} in total: its privacy loss never exceeds ε, so on every "
                    "output (probability 1) the posterior of an adversary who knows every other record stays below "
                    "the 'always' column (Kazan et al. Theorems 2.3 and 3.2); so do the lower bound, ratio and change.")
@@ -375,10 +467,10 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
                  "(Theorems 3.2, 3.3, 3.5 and Lemma 3.4), with probability at least 1 − δ′.")
     out.append(("Disclosure risk (Kazan et al.)", [
         opening,
-        f"Single point: {m['single_point']['method']} (ε′ = {number(eps['single_point'], direction='up')}; "
+        f"Single point: {m['single_point']['method']} (ε′ = {epsilon(eps['single_point'])}; "
         f"{m['single_point']['theorems']}).",
         f"Best point: {m['best_point']['method']}; the best point is (ε, δ) = ({number(m['best_point']['eps'])}, "
-        f"{number(m['best_point']['delta'])}), ε′ = {number(eps['best_point'], direction='up')} "
+        f"{number(m['best_point']['delta'])}), ε′ = {epsilon(eps['best_point'])} "
         f"({m['best_point']['theorems']}).",
         exact_text,
         lower,
@@ -400,7 +492,7 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
             [str(r["repetitions"])] + [_route_cell(report, r[k], k) for k, _ in _ROUTES]
             + [percent(r["difference"], "up") if r["difference"] is not None else NO_GUARANTEE] for r in comp["rows"]]
         out.append(("Composition", [
-            f"Horizon: {comp['horizon']} repetitions ({rel['horizon_reason']}). Prior {number(comp['prior'])}, "
+            f"Horizon: {comp['horizon']} repetitions ({rel['horizon_reason']}). Prior {prior(comp['prior'])}, "
             f"δ′ = {number(comp['delta_prime'])}; {comp['method']}."], rows_c))
     else:
         out.append(("Composition", ["Horizon: the release is read once (horizon 1); set --horizon to see it repeated."],
@@ -430,30 +522,30 @@ def _other_papers(report):
                                      "at a cost growing with the number of records, which is not part of a release: "
                                      "the exact level over all beliefs is given for pure DP only.")
         out.append(("Semantic privacy (Kasiviswanathan & Smith)", [
-            f"Read at ε = {number(s['epsilon'])} ({_holds(s)}). Semantic privacy levels: " + "; ".join(parts) + ".",
+            f"Read at ε = {epsilon(s['epsilon'])} ({_holds(s)}). Semantic privacy levels: " + "; ".join(parts) + ".",
             s["theorems"] + "." + note], None))
     b = report["bayesian"]
     if b["epsilon"] is not None:
         rows_b = [["prior b", "membership privacy ε", "g(b)"]] + [
-            [number(r["prior"]), number(r["epsilon_mp"], direction="up"), number(r["g"])] for r in b["membership"]]
+            [prior(r["prior"]), number(r["epsilon_mp"], direction="up"), number(r["g"])] for r in b["membership"]]
         if report["neighbours"] == "bounded":  # membership privacy is about membership: not covered here
             rows_b = None
         bsp = (f" Bayesian semantic privacy by Zhao's Theorem 1: {level(b['bsp_zhao'])}; exactly: "
                f"{level(b['bsp_exact'])}." if b["bsp_exact"] is not None else "")
         out.append(("Bayesian readings (Zhao)", [
-            f"Read at ε = {number(b['epsilon'])} ({_holds(b)}). Bayesian DP leakage with independent records: "
+            f"Read at ε = {epsilon(b['epsilon'])} ({_holds(b)}). Bayesian DP leakage with independent records: "
             f"{number(b['bdp_independent'], direction='up')}.{bsp}", b["theorems"] + "."
             + (" Membership privacy is about membership, which a guarantee with bounded neighbours does not cover: "
                "its table is left out." if rows_b is None else "")], rows_b))
     c = report["causal"]
     if c["epsilon"] is not None:
         rel_text = "; ".join(f"{r['relatives']} relative{'s' if r['relatives'] > 1 else ''}: "
-                             f"{number(r['effect'], direction='up')}"
+                             f"{epsilon(r['effect'])}"
                              for r in c["relatives"])
         ratio = (number(c["relative_probability_max"], direction="up") if c["relative_probability_max"] is not None
                  else "beyond 10³⁰⁰")
         out.append(("Causal reading (Tschantz, Sen & Datta)", [
-            f"Read at ε = {number(c['epsilon'])} ({_holds(c)}). Bounded: the effect of intervening on one person's "
+            f"Read at ε = {epsilon(c['epsilon'])} ({_holds(c)}). Bounded: the effect of intervening on one person's "
             f"data point on the output, Pr[O = o | do(D_i = d)] ≤ e^ε · Pr[O = o | do(D_i = d′)], with ε = "
             f"{number(c['effect_bound'], direction='up')} (relative probability at most {ratio}).",
             "Not bounded: the effect of a person's status when it also shapes other people's data (relatives, "
