@@ -172,3 +172,61 @@ def test_refusals_come_before_any_computation(argv, field, capsys, tmp_path):
     assert code == 2 and one_line_error(cap, field)
     assert time.perf_counter() - start < 2.0  # a composition of 10⁶–10⁷ runs would take far longer
     assert not Path(tmp_path / "o").exists()
+
+
+# ------------------------------------------------------------------ the page a director reads
+
+
+def test_prior_figure_axes_are_chosen_from_the_release(tmp_path, capsys):
+    """The Census persons release bounds the posterior above 99 % from the prior 0.01 on: on a linear prior axis
+    every curve is flat at 1.  The axis must show where the bound moves."""
+    out = tmp_path / "p"
+    assert run(["--release", "census-2020-pl94-persons", "--output", str(out)], capsys)[0] == 0
+    curve = json.loads((out / "report.json").read_text())["posterior_curve"]
+    ys = [y for y in curve["best_point"] if y is not None]
+    assert min(ys) < 0.05 and max(ys) > 0.95, (min(ys), max(ys))
+
+
+GALLERY = ["census-2020-pl94-persons", "census-2020-pl94-units", "census-2020-pl94-pr-persons",
+           "census-2020-pl94-pr-units", "wikipedia-pageviews-current", "wikipedia-pageviews-historical",
+           "microsoft-us-broadband-zip", "israel-live-births-2014", "wikimedia-geoeditors-monthly"]
+
+
+@pytest.mark.parametrize("name", GALLERY)
+def test_every_gallery_entry_has_a_summary_before_the_theory(name, tmp_path, capsys):
+    out = tmp_path / name
+    code, cap = run(["--release", name, "--horizon", "1", "--output", str(out)], capsys)
+    assert code == 0, cap.err
+    md = (out / "report.md").read_text()
+    entry = json.loads((Path(__file__).parents[2] / "lib/dpsemantics/report/gallery.json").read_text())[
+        "releases"][name]
+    summary = md.index("## Summary for decision-makers")
+    assert summary < md.index("## What the guarantee is about") < md.index("## Disclosure risk")
+    text = md[summary:].split("\n## ", 1)[0]
+    assert "Who is protected: " + entry["release"]["unit"] in text
+    assert "Against what: " in text and "Published exactly, outside the guarantee: " in text
+    assert "The publisher's own figures: " in text
+    for inv in entry["release"].get("invariants", []):
+        assert inv in text
+    # every source is quoted with its address
+    for src in entry["sources"]:
+        assert f"“{src['sentence']}”" in md and src["url"] in md
+    # "best point route" is method-section wording, not the headline's
+    head = md.split("## Headline", 1)[1].split("\n## ", 1)[0]
+    assert "route" not in head and "best point" not in head
+
+
+def test_census_summary_reconciles_the_publishers_epsilon_and_shows_finer_readings(tmp_path, capsys):
+    out = tmp_path / "prp"
+    assert run(["--release", "census-2020-pl94-pr-persons", "--horizon", "1", "--output", str(out)], capsys)[0] == 0
+    md = (out / "report.md").read_text()
+    text = md.split("## Summary for decision-makers", 1)[1].split("\n## ", 1)[0]
+    assert "ε = 17.14, δ = 1 × 10⁻¹⁰" in text and "Both describe the same release" in text
+    # one ε′ on the page: the summary's is the one the method section prints
+    import re
+
+    ours = re.search(r"this report: ε′ = ([0-9.]+) at δ′", text).group(1)
+    assert re.findall(r"ε′ = ([0-9.]+)", md.split("## Disclosure risk", 1)[1].split("Best point:", 1)[1])[0] == ours
+    # the certificate's per-attribute values, as a table
+    for attr, value in (("hhgq", "8.69"), ("votingage", "9.49"), ("hispanic", "11.65"), ("cenrace", "11.69")):
+        assert f"| {attr} | {value} |" in md

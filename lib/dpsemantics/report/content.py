@@ -197,7 +197,7 @@ def interpret(release: dict, *, resolution: int = 2**18, horizon: int | None = N
         "semantic": _semantic(reading_eps, pure is not None, dp),
         "bayesian": _bayesian(reading_eps, pure is not None, priors, dp),
         "causal": _causal(reading_eps, pure is not None, dp),
-        "posterior_curve": _curve(single, best, exact, dp),
+        "posterior_curve": _curve(single, best, exact, dp, pure),
         "composition": _composition(model, priors[-1], dp, horizon),
     }
     out["headline"] = _headline(out)
@@ -414,10 +414,23 @@ def _causal(eps, pure, dp) -> dict:
     }
 
 
-def _curve(single, best, exact, dp) -> dict:
-    """The upper posterior against the prior (for the posterior-against-prior plot), each route."""
-    grid = [float(x) for x in np.linspace(0.005, 0.995, 100)]
-    return {"priors": grid, "delta_prime": dp,
+def _curve(single, best, exact, dp, pure=None) -> dict:
+    """The upper posterior against the prior (for the posterior-against-prior plot), each route.  The priors are
+    chosen from the release: a linear grid on (0, 1) when the bound is informative there, else a logarithmic grid
+    around the prior 1/(1 + e^ε′) whose bound is 1/2 (two decades either side), so the curves are not flat at 1."""
+    eps = pure if pure is not None else (best.eps_prime if exact is None else min(best.eps_prime, exact.pdp_eps))
+    log_x = math.isfinite(eps) and eps > math.log(199.0)  # the bound at prior 0.005 is already above 1/2
+    if log_x:
+        log_middle = -eps - math.log1p(math.exp(-eps))  # log 1/(1 + e^ε)
+        low = math.exp(max(log_middle - math.log(100.0), math.log(1e-300)))
+        high = math.exp(min(log_middle + math.log(100.0), math.log(0.5)))
+        if not low < high:  # ε beyond the float range of priors: the widest logarithmic grid
+            low, high = 1e-300, 0.5
+        grid = [float(x) for x in np.geomspace(low, high, 100)]
+    else:
+        grid = [float(x) for x in np.linspace(0.005, 0.995, 100)]
+    return {"priors": grid, "delta_prime": dp, "log_x": log_x,
+            "always": None if pure is None else [_post(p, pure) for p in grid],
             "single_point": [_post(p, single.eps_prime) for p in grid],
             "best_point": [_post(p, best.eps_prime) for p in grid],
             "exact": None if exact is None else [_from_loss(p, exact.threshold, best.eps_prime) for p in grid]}

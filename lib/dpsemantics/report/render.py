@@ -177,17 +177,27 @@ def _prior_figure(report):
     curve = report["posterior_curve"]
     fig, ax = _new_figure()
     drawn = []
-    for i, (key, label) in enumerate(_ROUTES):
-        ys = curve[key]
+    series = list(_ROUTES)
+    if curve.get("always") is not None:
+        series = [("always", "pure ε: on every output")] + series
+    for i, (key, label) in enumerate(series):
+        ys = curve.get(key)
         if ys is None or any(y is None for y in ys):
             continue
-        ax.plot(curve["priors"], ys, color=_PALETTE[i], linestyle=_LINESTYLES[i], label=label)
+        ax.plot(curve["priors"], ys, color=_PALETTE[i % len(_PALETTE)], linestyle=_LINESTYLES[i % len(_LINESTYLES)],
+                label=label)
         drawn.append(label)
-    ax.plot([0, 1], [0, 1], color="#777777", linewidth=0.8, label="posterior = prior")
+    xs = curve["priors"]
+    ax.plot(xs, xs, color="#777777", linewidth=0.8, label="posterior = prior")
     ax.set_xlabel("prior" + (" (target in the data)" if report["neighbours"] == "unbounded"
-                             else " (target's record holds the first value)"))
+                             else " (target's record holds the first value)")
+                  + (", logarithmic: the priors where this release's bound moves" if curve.get("log_x") else ""))
     ax.set_ylabel("posterior upper bound")
-    ax.set_xlim(0, 1)
+    if curve.get("log_x"):
+        _log_x(ax)
+        ax.set_xlim(xs[0], xs[-1])
+    else:
+        ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
     ax.legend(loc="lower right", fontsize=8)
     return fig, drawn
