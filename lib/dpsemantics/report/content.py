@@ -9,6 +9,13 @@ What is computed, and from which result:
   whole privacy profile, :meth:`~dpsemantics.releases.Composed.best_point`) and ``exact`` (the mechanism's own
   privacy-loss law through Theorem 3.1, :meth:`~dpsemantics.releases.Composed.exact`).  Ratio and difference
   bounds (Theorems 3.3, 3.5), worst-case priors (Lemma 3.4) and §4.1's plain-language paragraph come with them.
+* **Pure releases.**  When every part is pure ε-DP the privacy loss never exceeds the total ε, so the bound at ε
+  holds on every output (Theorems 2.3 and 3.2): ``posterior_always``, the headline and the lower bound, ratio and
+  change are read there; route bounds below it hold with probability ≥ 1 − δ′ and are marked so (``holds_always``).
+* **The value reading under unbounded neighbours** (``reading.value_reading``): a value change is a removal and an
+  addition, so each part's guarantee is taken for a group of two (pure ε → 2ε; (ε, δ) → (2ε, (1 + e^ε)δ); ρ → 4ρ; a
+  Gaussian mechanism at twice its sensitivity), composed, and read at δ′ like the membership bound — never at 2ε′
+  and 2δ′, which is false.
 * **The reading depends on the neighbouring relation.**  Kazan et al. state their results for unbounded DP
   (a record added or removed), so the posterior is about *membership*; they list the bounded version as
   future work (§5).  With bounded neighbours (a record's value replaced) the same computation — Bayes's rule
@@ -137,7 +144,7 @@ def interpret(release: dict, *, resolution: int = 2**18, horizon: int | None = N
     rows = []
     for p in priors:
         finite = math.isfinite(eps_read)
-        low = float(disclosure.posterior_bounds(p, eps_read)[0]) if finite else 0.0
+        low, high_both = (float(x) for x in disclosure.posterior_bounds(p, eps_read)) if finite else (0.0, None)
         rlow, rhigh = disclosure.prior_ratio_bounds(p, eps_read) if finite else (0.0, 1.0 / p)
         dlow, dhigh = disclosure.prior_difference_bounds(p, eps_read) if finite else (-p, 1 - p)
         always = None if pure is None else _post(p, pure)
@@ -150,6 +157,8 @@ def interpret(release: dict, *, resolution: int = 2**18, horizon: int | None = N
             "posterior_upper": upper,
             "holds_always": {key: _at_least(value, always) for key, value in upper.items()},
             "posterior_lower": low,
+            # the upper bound from the same event as the lower one (|L| ≤ ε′, Definition 2.4): the two hold together
+            "posterior_upper_with_lower": high_both,
             "ratio": {"low": float(rlow), "high": _f(rhigh)},
             "difference": {"down": float(dlow), "up": float(dhigh)},
         })

@@ -50,7 +50,8 @@ FIELDS = {
     "k": "how many times this mechanism is run on the same data (whole number >= 1, default 1)",
     "priors": "the adversaries' prior probabilities (that the target is in the data, or, with bounded "
               "neighbours, that the target's record holds one of two values), each in (0, 1)",
-    "delta_prime": "δ′ in (0, 1): the disclosure bounds hold with probability at least 1 − δ′",
+    "delta_prime": "δ′ in (0, 1): the disclosure bounds hold with probability at least 1 − δ′ (a pure ε-DP "
+                   "release's bounds hold always; above 0.1 the report warns)",
     "unit": "the privacy unit: what one 'record' protected by the guarantee is (a person, a device-day, ...)",
     "neighbours": "unbounded (a record added or removed: the guarantee is about membership) or bounded (a "
                   "record's value changed: the guarantee is about the value, given that the record is there)",

@@ -386,6 +386,35 @@ def headline_text(report) -> str:
             "probability this report allows), on which the belief may go higher.")
 
 
+def _plain_text(report) -> str | None:
+    """Kazan et al. §4.1's explanation for a general audience, for every release (membership or value), with the
+    numbers of the disclosure table as the page prints them (one formatter, rounded outward); None when no route
+    bounds the posterior at the prior shown."""
+    rows = report["disclosure"]
+    row = next((d for d in rows if d["prior"] == 0.5), rows[-1])
+    # the lower and upper ends from one event (|L| ≤ ε′), so "between … and …" fails with probability ≤ δ′ in all
+    high = row["posterior_always"] if row.get("posterior_always") is not None else row["posterior_upper_with_lower"]
+    move = report["prior_free"]["difference"]
+    if high is None or move is None:
+        return None
+    always = report.get("always")
+    dp = report["release"]["delta_prime"]
+    if report["neighbours"] == "unbounded":
+        what = "whether your record is in the data"
+        belief = "that your record was included"
+    else:
+        what = "the value of your record (not whether it is in the data, which this guarantee does not cover)"
+        belief = "that your record holds one value rather than another"
+    when = ("whatever the release shows: under pure differential privacy this cannot fail" if always else
+            f"except on rare outputs, of total probability at most {percent(dp)}, on which their belief may move "
+            "further")
+    return (f"The published result limits what anyone can learn about {what}. Take someone who knows everyone "
+            f"else's data and was {prior(row['prior'], True)} sure beforehand {belief}: after the release they are "
+            f"between {percent(row['posterior_lower'], 'down')} and {percent(high, 'up')} sure, {when}. Whatever "
+            f"they believed beforehand, the release moves that belief by at most {percent(move, 'up')[:-2]} "
+            "percentage points" + ("." if always else " (with the same exception)."))
+
+
 def _value_paragraph(v) -> tuple[str, list | None]:
     dp = number(v["delta_prime"])
     if v["posteriors"] and all(x["posterior_upper"] is None for x in v["posteriors"]):
@@ -439,8 +468,9 @@ def _sections(report: dict) -> list[tuple[str, list[str], list[list[str]] | None
         paras.append(text)
     paras.append("Outside the guarantee: " + "; ".join(r["not_covered"]) + ".")
     out.append(("What the guarantee is about", paras, rows))
-    if report["plain_language"]:
-        out.append(("In plain language", [report["plain_language"]], None))
+    plain = _plain_text(report)
+    if plain:
+        out.append(("In plain language", [plain], None))
     always = report.get("always")
     first = report["disclosure"][0] if report["disclosure"] else None
     marks = {k: bool(first and all(d["holds_always"][k] for d in report["disclosure"])) if always else False
