@@ -315,3 +315,33 @@ def test_plain_language_interval_fails_at_most_delta_prime(neighbours, tmp_path,
     outside = [i for i, (a, b) in enumerate(zip(p_in, p_out))
                if (x := posterior(0.5, a, b)) is not None and not low <= x <= high]
     assert max(sum(p_in[i] for i in outside), sum(p_out[i] for i in outside)) <= rep["release"]["delta_prime"]
+
+
+def gaussian_failure(prior, bound, mu):
+    """P[posterior > bound] for the pair N(0, σ²), N(Δ, σ²) with μ = Δ²/(2σ²), the output drawn from the first
+    hypothesis's law: the loss is N(μ, 2μ) there, and the posterior exceeds the bound when the loss exceeds
+    logit(bound) − logit(prior)."""
+    if bound >= 1:
+        return 0.0
+    t = math.log(bound / (1 - bound)) - math.log(prior / (1 - prior))
+    return 0.5 * math.erfc((t - mu) / (2 * math.sqrt(mu)))
+
+
+def test_gaussian_membership_and_value_bounds_fail_at_most_delta_prime(tmp_path, capsys):
+    """A Gaussian mechanism (σ = 2, Δ = 1): membership against the pair at distance Δ; the value reading against the
+    pair at distance 2Δ (a removal then an addition, by the triangle inequality), computed with erfc here."""
+    sigma = 2.0
+    rep, _ = run(["--mechanism", "gaussian", "--sigma", str(sigma), *PRIORS], tmp_path, capsys)
+    dp = rep["release"]["delta_prime"]
+    mu1, mu2 = 1 / (2 * sigma**2), 4 / (2 * sigma**2)
+    for row in rep["disclosure"]:
+        for key, value in row["posterior_upper"].items():
+            if value is not None:
+                assert gaussian_failure(row["prior"], value, mu1) <= dp * (1 + 1e-9), key
+    v = rep["reading"]["value_reading"]
+    assert not v["always"]
+    for row in v["posteriors"]:
+        assert row["posterior_upper"] is not None
+        assert gaussian_failure(row["prior"], row["posterior_upper"], mu2) <= dp * (1 + 1e-9)
+        # near-tight: the pair's own law is used, so the failure probability is not far below δ′
+        assert gaussian_failure(row["prior"], row["posterior_upper"], mu2) > dp / 10

@@ -371,6 +371,9 @@ def headline_text(report) -> str:
         return (f"No protection can be stated here: allowing a failure probability of {percent(dp)} (δ′), no bound "
                 f"limits what someone who knows every other record can learn {about}.")
     start = f"Someone who knows every other record and is {prior(h['prior'], True)} sure {about}"
+    if h["prior"] >= 0.9999:
+        return (f"{start} is almost certain already: no bound on how much surer they become says anything here; "
+                "read the release at smaller priors (--prior).")
     if h["posterior_upper"] >= 0.9999:
         end = "can become more than 99.99 % sure: the release hardly limits this belief"
     else:
