@@ -319,8 +319,10 @@ def _summary(report) -> list[str]:
         paras.append("Published exactly, outside the guarantee: " + "; ".join(inv) + ". Whatever these exact counts "
                      "reveal (for instance that a block holds a given number of units or people) has no protection "
                      "at all.")
-    else:
+    elif report.get("source"):
         paras.append("Published exactly, outside the guarantee: nothing stated by the source.")
+    else:
+        paras.append("Published exactly, outside the guarantee: none given (--invariant names them).")
     pub = rel.get("published") or {}
     dp = rel["delta_prime"]
     if report.get("always"):
@@ -343,8 +345,13 @@ def _summary(report) -> list[str]:
         elif report.get("always") and "epsilon" in pub:
             text += " The numbers agree: a pure guarantee has no failure probability to trade against ε."
         paras.append(text)
-    else:
+    elif report.get("source"):
         paras.append(f"The publisher's own figures: not recorded; {ours}.")
+    else:
+        paras.append(f"The guarantee, as given: {'; '.join(mechanism_line(c) for c in rel['mechanisms'])}; {ours}."
+                     + ("" if report.get("always") else " The parameters given describe the mechanism or one point of "
+                        "its privacy profile; ε′ at δ′ is the level its privacy loss exceeds with probability at "
+                        "most δ′, and the posterior bounds below follow from it."))
     return paras
 
 
@@ -423,8 +430,9 @@ def _value_paragraph(v) -> tuple[str, list | None]:
     if v["posteriors"] and all(x["posterior_upper"] is None for x in v["posteriors"]):
         why = ""
         if v.get("reveal") is not None:
-            why = (f": by group privacy the release may reveal the value outright with probability up to "
-                   f"{number(v['reveal'], direction='up')}, which is not below δ′ = {dp}")
+            why = (f": group privacy leaves the two values a slack δ = {number(v['reveal'], direction='up')}, not "
+                   f"below δ′ = {dp}, and a mechanism with this guarantee can reveal the value outright on outputs of "
+                   "probability above δ′ (for one (ε, δ) part, e^ε·δ of them)")
         return (f"The target's value: no guarantee at δ′ = {dp}{why}. Method: {v['method']}.", None)
     if v["always"]:
         when = f"on every output (ε = {epsilon(v['eps_prime'])} for the pair, pure)"
