@@ -230,3 +230,15 @@ def test_census_summary_reconciles_the_publishers_epsilon_and_shows_finer_readin
     # the certificate's per-attribute values, as a table
     for attr, value in (("hhgq", "8.69"), ("votingage", "9.49"), ("hispanic", "11.65"), ("cenrace", "11.69")):
         assert f"| {attr} | {value} |" in md
+
+
+def test_exact_rationals_on_the_command_line(tmp_path, capsys):
+    code, cap = run(["--mechanism", "zcdp", "--rho", "11417641/152349649", "--prior", "1/3", "--horizon", "1",
+                     "--output", str(tmp_path / "o")], capsys)
+    assert code == 0, cap.err
+    rep = json.loads((tmp_path / "o" / "report.json").read_text())
+    assert rep["release"]["priors"] == [1 / 3]
+    with pytest.raises(SystemExit) as stop:  # argparse's own refusal, in the report's one-line form
+        main(["--mechanism", "zcdp", "--rho", "1/x", "--output", str(tmp_path / "p")])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith("error: arguments: ") and len(err.strip().splitlines()) == 1

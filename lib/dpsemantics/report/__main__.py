@@ -39,6 +39,18 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"error: arguments: {message}\n")
 
 
+def _num(text: str):
+    """A number flag: a float, or an exact rational "a/b" kept as written (the release's checks read it)."""
+    try:
+        return float(text)
+    except ValueError:
+        from .fields import _RATIONAL
+
+        if _RATIONAL.fullmatch(text):
+            return text.strip()
+        raise argparse.ArgumentTypeError(f"not a number or an exact rational a/b: {text!r}") from None
+
+
 def _parser() -> argparse.ArgumentParser:
     epilog = "Fields of a release (flags or JSON keys):\n" + "\n".join(f"  {k}: {v}" for k, v in FIELDS.items())
     epilog += ("\n  mechanisms: (JSON only) a list of mechanisms, each with its own fields and k, composed together"
@@ -48,18 +60,18 @@ def _parser() -> argparse.ArgumentParser:
                "no duplicate keys.")
     p = _Parser(prog="python -m dpsemantics.report", description=__doc__, epilog=epilog,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    for flag, kind in (("mechanism", str), ("epsilon", float), ("delta", float), ("sigma", float),
-                       ("sensitivity", float), ("rho", float), ("k", float)):
+    for flag, kind in (("mechanism", str), ("epsilon", _num), ("delta", _num), ("sigma", _num),
+                       ("sensitivity", _num), ("rho", _num), ("k", _num)):
         p.add_argument(f"--{flag}", type=kind, help=FIELDS[flag],
                        metavar="{" + ",".join(MECHANISMS) + "}" if kind is str else None)
-    p.add_argument("--prior", type=float, action="append", help=f"{FIELDS['priors']}; repeatable "
+    p.add_argument("--prior", type=_num, action="append", help=f"{FIELDS['priors']}; repeatable "
                                                                 f"(default {' '.join(str(x) for x in DEFAULT_PRIORS)})")
-    p.add_argument("--delta-prime", type=float, dest="delta_prime",
+    p.add_argument("--delta-prime", type=_num, dest="delta_prime",
                    help=f"{FIELDS['delta_prime']} (default {DEFAULT_DELTA_PRIME})")
     p.add_argument("--unit", help=FIELDS["unit"])
     p.add_argument("--neighbours", choices=NEIGHBOURS, help=FIELDS["neighbours"])
     p.add_argument("--invariant", action="append", dest="invariants", help=FIELDS["invariants"] + "; repeatable")
-    p.add_argument("--horizon", type=float, help=FIELDS["horizon"])
+    p.add_argument("--horizon", type=_num, help=FIELDS["horizon"])
     p.add_argument("--name", help=FIELDS["name"] + " (default 'release', the JSON file's or the gallery's name)")
     p.add_argument("--from", dest="source", type=Path, help="read the release from this JSON file (flags given too "
                                                              "override its top-level fields)")
