@@ -190,8 +190,8 @@ def _prior_figure(report):
     xs = curve["priors"]
     ax.plot(xs, xs, color="#777777", linewidth=0.8, label="posterior = prior")
     ax.set_xlabel("prior" + (" (target in the data)" if report["neighbours"] == "unbounded"
-                             else " (target's record holds the first value)")
-                  + (", logarithmic: the priors where this release's bound moves" if curve.get("log_x") else ""))
+                             else " (record holds the first value)")
+                  + (", log scale" if curve.get("log_x") else ""))
     ax.set_ylabel("posterior upper bound")
     if curve.get("log_x"):
         _log_x(ax)
@@ -256,9 +256,12 @@ def figures(report: dict, only: str | None = None) -> dict:
             continue
         lines = "; ".join(drawn) if drawn else "no route gives a bound at this δ′"
         if name == "fig-report-prior":
-            prob = "on every output: pure ε-DP" if report.get("always") else f"probability ≥ 1 − δ′, δ′ = {dp}"
+            prob = (f"the pure-ε curve on every output, the others with probability ≥ 1 − δ′, δ′ = {dp}"
+                    if report.get("always") else f"probability ≥ 1 − δ′, δ′ = {dp}")
             cap = (f"Upper bound on the posterior against the prior ({prob}): {lines}; "
-                   "the grey diagonal is posterior = prior.")
+                   "the grey diagonal is posterior = prior."
+                   + (" The priors run on a logarithmic axis around the one from which the bound reaches 1/2: on "
+                      "a linear axis every curve would sit at 1." if report["posterior_curve"].get("log_x") else ""))
         elif name == "fig-report-posterior":
             cap = (f"Upper bound on the posterior of an adversary with prior {prior(report['composition']['prior'])} "
                    f"(probability ≥ 1 − δ′, δ′ = {dp}) when the whole release is repeated up to "
