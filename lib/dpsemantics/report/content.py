@@ -38,8 +38,10 @@ from .fields import ReleaseError, validate, warnings_for
 
 __all__ = ["SCHEMA_VERSION", "build", "parse_release", "interpret"]
 
-#: The version of report.json's layout (2: numbers as numbers, unit, neighbours, invariants, horizon, headline).
-SCHEMA_VERSION = 2
+#: The version of report.json's layout (2: numbers as numbers, unit, neighbours, invariants, horizon, headline;
+#: 3: always, posterior_always, holds_always, posterior_upper_with_lower, warnings, release.published, the value
+#: reading by group privacy at δ′ (its delta_prime is δ′, no longer 2δ′), posterior_curve.log_x).
+SCHEMA_VERSION = 3
 #: Composition rows computed at most (spread over 1 … horizon).
 COMPOSITION_POINTS = 12
 
