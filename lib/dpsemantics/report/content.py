@@ -296,7 +296,8 @@ VALUE_METHOD = ("a change of the target's value is a removal and an addition, a 
 
 def _value_reading(model, priors, dp) -> dict:
     """The value reading under unbounded neighbours, from :func:`_doubled`: never ε′ and δ′ doubled, which is
-    false (an (ε, δ)-DP mechanism can reveal the value with probability (1 + e^ε)δ > 2δ′ for δ′ just above δ)."""
+    false (an (ε, δ)-DP mechanism can put the value posterior at 1 on outputs of probability e^ε·δ, above 2δ′ for
+    δ′ < e^ε·δ/2: issue 36's example, ε = 3, δ = 0.002, δ′ = 0.01)."""
     doubled = _doubled(model)
     if doubled is None or doubled.reveal() >= dp:
         reveal = None if doubled is None else doubled.reveal()
