@@ -14,7 +14,7 @@ import re
 from fractions import Fraction
 
 __all__ = ["FIELDS", "MECHANISMS", "NEIGHBOURS", "DEFAULT_PRIORS", "DEFAULT_DELTA_PRIME", "K_MAX", "MAX_PARTS",
-           "MAX_PRIORS", "HORIZON_MAX", "ReleaseError", "validate", "default_horizon"]
+           "MAX_PRIORS", "HORIZON_MAX", "MAX_DIGITS", "ReleaseError", "validate", "default_horizon", "warnings_for"]
 
 _POSITIVE = {"low": 0.0, "low_open": True}
 _NON_NEGATIVE = {"low": 0.0}
@@ -66,8 +66,8 @@ MAX_DIGITS = 400
 #: A δ′ above this is read, with a warning: the bounds may then fail on a large share of the outputs.
 DELTA_PRIME_PLAUSIBLE = 0.1
 _RATIONAL = re.compile(r"\s*(\d+)\s*(?:/\s*(\d+)\s*)?")
-#: The fields whose exact rationals are rounded up to a float (a larger value is the safe side); sigma down.
-_UP, _DOWN = ("epsilon", "delta", "rho", "sensitivity"), ("sigma",)
+#: The fields whose exact rationals are rounded up to a float (a larger value is the safe side); σ and δ′ down.
+_UP, _DOWN = ("epsilon", "delta", "rho", "sensitivity"), ("sigma", "delta_prime")
 
 #: The priors a report reads the release at when the release names none.
 DEFAULT_PRIORS = (0.01, 0.1, 0.5)
@@ -93,7 +93,7 @@ class ReleaseError(ValueError):
 
 def _exact(field, value):
     """An exact rational written "a/b" (or a whole number "a") as a float: rounded up for a parameter whose larger
-    value is the safe side (ε, δ, ρ, sensitivity), down for σ, to nearest otherwise."""
+    value is the safe side (ε, δ, ρ, sensitivity), down for σ and δ′, to nearest otherwise (priors)."""
     match = _RATIONAL.fullmatch(value)
     if not match:
         raise ReleaseError(field, f"must be a number or an exact rational 'a/b' (got {value!r})")
