@@ -385,7 +385,7 @@ def headline_text(report) -> str:
         return (f"{start} is almost certain already: no bound on how much surer they become says anything here; "
                 "read the release at smaller priors (--prior).")
     if h["posterior_upper"] >= 0.9999:
-        end = "can become more than 99.99 % sure: the release hardly limits this belief"
+        end = "may become more than 99.99 % sure: the guarantee does not rule it out"
     else:
         end = f"becomes at most {percent(h['posterior_upper'], 'up')} sure"
     if h.get("always"):
@@ -395,6 +395,9 @@ def headline_text(report) -> str:
             text += (f" Allowing rare outputs (total probability at most δ′ = {percent(dp)}) on which it may not "
                      f"hold, the bound is {percent(h['tighter_with_delta_prime'], 'up')}.")
         return text
+    if h["posterior_upper"] >= 0.9999:
+        return (f"{start} {end}, even leaving aside rare outputs of total probability up to {percent(dp)} (δ′, the "
+                "failure probability this report allows).")
     return (f"{start} {end}, except on rare outputs of total probability at most {percent(dp)} (δ′, the failure "
             "probability this report allows), on which the belief may go higher.")
 
