@@ -389,8 +389,11 @@ def headline_text(report) -> str:
     else:
         end = f"becomes at most {percent(h['posterior_upper'], 'up')} sure"
     if h.get("always"):
-        text = (f"{start} {end}" + (", whatever the release shows" if h["posterior_upper"] < 0.9999 else "")
-                + ": the guarantee is pure ε-DP, so this bound never fails.")
+        if h["posterior_upper"] >= 0.9999:
+            text = (f"{start} may become more than 99.99 % sure: the guarantee is pure ε-DP, whose bound never "
+                    "fails, but at this ε it does not rule such a belief out.")
+        else:
+            text = f"{start} {end}, whatever the release shows: the guarantee is pure ε-DP, so this bound never fails."
         if h.get("tighter_with_delta_prime") is not None:
             text += (f" Allowing rare outputs (total probability at most δ′ = {percent(dp)}) on which it may not "
                      f"hold, the bound is {percent(h['tighter_with_delta_prime'], 'up')}.")
@@ -426,7 +429,8 @@ def _plain_text(report) -> str | None:
             "further")
     return (f"The published result limits what anyone can learn about {what}. Take someone who knows everyone "
             f"else's data and was {prior(row['prior'], True)} sure beforehand {belief}: after the release they are "
-            f"between {percent(row['posterior_lower'], 'down')} and {percent(high, 'up')} sure, {when}. Whatever "
+            f"between {percent(row['posterior_lower'], 'down')} and "
+            f"{percent(high, 'up').replace('above', 'more than')} sure, {when}. Whatever "
             f"they believed beforehand, the release moves that belief by at most {percent(move, 'up')[:-2]} "
             "percentage points" + ("." if always else " (with the same exception)."))
 
