@@ -8,8 +8,11 @@
 
 Writes report.html (self-contained, with figures), report.md (+ its figures as SVG), report.json (numbers as
 numbers, with a schema_version), report.csv and composition.csv into DIR (default ./NAME-report/ in the
-current directory).  An existing non-empty DIR is refused unless --force, which replaces it whole.  A JSON
-file holds the same fields as the flags, and may list several different mechanisms composed together:
+current directory).  An existing non-empty DIR is refused unless --force, which replaces it whole when it holds
+an earlier report (the .dpsemantics-report file every report folder has).  --compare reads every release at the
+union of the priors asked and takes only --prior, --delta-prime, --output and --force.  Numbers may be written as
+exact rationals "a/b".  A JSON file holds the same fields as the flags, and may list several different mechanisms
+composed together:
 
     {"name": "two-queries", "priors": [0.1, 0.5], "delta_prime": 0.01, "unit": "person",
      "neighbours": "unbounded", "mechanisms": [{"mechanism": "laplace", "epsilon": 0.2, "k": 3},
