@@ -415,9 +415,13 @@ def test_bounded_neighbours_change_the_reading(tmp_path, capsys):
     assert "membership" in b_md and "given that the target is in the data" in b_md
     # the numbers are the same; what they are about differs
     assert u["disclosure"] == b["disclosure"]
-    # unbounded: a value change is a group of two, read at 2ε′ and 2δ′
+    # unbounded: a value change is a group of two; for ρ-zCDP group privacy gives 4ρ (Bun & Steinke Prop. 1.9),
+    # read at the same δ′ (never ε′ and δ′ doubled: tests/unit/test_report_sentences.py shows that false)
     v = u["reading"]["value_reading"]
-    assert v["eps_prime"] == pytest.approx(2 * u["eps_prime"]["best_point"]) and v["delta_prime"] == 0.02
+    four = R.interpret({"mechanism": "zcdp", "rho": 2.0, "priors": u["release"]["priors"], "horizon": 1})
+    assert v["eps_prime"] == pytest.approx(four["eps_prime"]["best_point"], rel=1e-9) and v["delta_prime"] == 0.01
+    assert [x["posterior_upper"] for x in v["posteriors"]] == pytest.approx(
+        [d["posterior_upper"]["best_point"] for d in four["disclosure"]], rel=1e-9)
     assert b["reading"]["value_reading"] is None
 
 
@@ -463,6 +467,9 @@ def test_existing_output_refused_then_replaced_with_force(tmp_path, capsys):
     code, cap = run(argv, capsys)
     assert code == 2 and cap.err.startswith("error: output: ") and len(cap.err.strip().splitlines()) == 1
     assert _listing(out) == ["stale.svg"]
+    code, cap = run(argv + ["--force"], capsys)  # not an earlier report (no marker): --force refuses too
+    assert code == 2 and "is not an earlier report" in cap.err and _listing(out) == ["stale.svg"]
+    (out / ".dpsemantics-report").write_text("")  # as an earlier report leaves it
     code, _ = run(argv + ["--force"], capsys)
     assert code == 0 and "stale.svg" not in _listing(out) and "report.json" in _listing(out)
     assert _listing(tmp_path) == ["out"] + [f"out/{name}" for name in _listing(out)]  # no temporary folder left

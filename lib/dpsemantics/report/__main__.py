@@ -8,8 +8,11 @@
 
 Writes report.html (self-contained, with figures), report.md (+ its figures as SVG), report.json (numbers as
 numbers, with a schema_version), report.csv and composition.csv into DIR (default ./NAME-report/ in the
-current directory).  An existing non-empty DIR is refused unless --force, which replaces it whole.  A JSON
-file holds the same fields as the flags, and may list several different mechanisms composed together:
+current directory).  An existing non-empty DIR is refused unless --force, which replaces it whole when it holds
+an earlier report (the .dpsemantics-report file every report folder has).  --compare reads every release at the
+union of the priors asked and takes only --prior, --delta-prime, --output and --force.  Numbers may be written as
+exact rationals "a/b".  A JSON file holds the same fields as the flags, and may list several different mechanisms
+composed together:
 
     {"name": "two-queries", "priors": [0.1, 0.5], "delta_prime": 0.01, "unit": "person",
      "neighbours": "unbounded", "mechanisms": [{"mechanism": "laplace", "epsilon": 0.2, "k": 3},
@@ -25,7 +28,8 @@ import json
 import sys
 from pathlib import Path
 
-from .fields import DEFAULT_DELTA_PRIME, DEFAULT_PRIORS, FIELDS, MECHANISMS, NEIGHBOURS, ReleaseError
+from .fields import (DEFAULT_DELTA_PRIME, DEFAULT_PRIORS, FIELDS, MAX_DIGITS, MECHANISMS, NEIGHBOURS, ReleaseError,
+                     warnings_for)
 
 #: Limits on a release file (--from): size, nesting depth, list entries.
 MAX_BYTES = 1_000_000
@@ -38,6 +42,18 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"error: arguments: {message}\n")
 
 
+def _num(text: str):
+    """A number flag: a float, or an exact rational "a/b" kept as written (the release's checks read it)."""
+    try:
+        return float(text)
+    except ValueError:
+        from .fields import _RATIONAL
+
+        if _RATIONAL.fullmatch(text):
+            return text.strip()
+        raise argparse.ArgumentTypeError(f"not a number or an exact rational a/b: {text!r}") from None
+
+
 def _parser() -> argparse.ArgumentParser:
     epilog = "Fields of a release (flags or JSON keys):\n" + "\n".join(f"  {k}: {v}" for k, v in FIELDS.items())
     epilog += ("\n  mechanisms: (JSON only) a list of mechanisms, each with its own fields and k, composed together"
@@ -47,18 +63,18 @@ def _parser() -> argparse.ArgumentParser:
                "no duplicate keys.")
     p = _Parser(prog="python -m dpsemantics.report", description=__doc__, epilog=epilog,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    for flag, kind in (("mechanism", str), ("epsilon", float), ("delta", float), ("sigma", float),
-                       ("sensitivity", float), ("rho", float), ("k", float)):
+    for flag, kind in (("mechanism", str), ("epsilon", _num), ("delta", _num), ("sigma", _num),
+                       ("sensitivity", _num), ("rho", _num), ("k", _num)):
         p.add_argument(f"--{flag}", type=kind, help=FIELDS[flag],
                        metavar="{" + ",".join(MECHANISMS) + "}" if kind is str else None)
-    p.add_argument("--prior", type=float, action="append", help=f"{FIELDS['priors']}; repeatable "
+    p.add_argument("--prior", type=_num, action="append", help=f"{FIELDS['priors']}; repeatable "
                                                                 f"(default {' '.join(str(x) for x in DEFAULT_PRIORS)})")
-    p.add_argument("--delta-prime", type=float, dest="delta_prime",
+    p.add_argument("--delta-prime", type=_num, dest="delta_prime",
                    help=f"{FIELDS['delta_prime']} (default {DEFAULT_DELTA_PRIME})")
     p.add_argument("--unit", help=FIELDS["unit"])
     p.add_argument("--neighbours", choices=NEIGHBOURS, help=FIELDS["neighbours"])
     p.add_argument("--invariant", action="append", dest="invariants", help=FIELDS["invariants"] + "; repeatable")
-    p.add_argument("--horizon", type=float, help=FIELDS["horizon"])
+    p.add_argument("--horizon", type=_num, help=FIELDS["horizon"])
     p.add_argument("--name", help=FIELDS["name"] + " (default 'release', the JSON file's or the gallery's name)")
     p.add_argument("--from", dest="source", type=Path, help="read the release from this JSON file (flags given too "
                                                              "override its top-level fields)")
@@ -114,8 +130,14 @@ def read_json(path: Path) -> dict:
         depth -= ch in "]}"
         if depth > MAX_DEPTH + 1:
             raise ReleaseError("from", f"the JSON file is nested deeper than {MAX_DEPTH} levels")
+    def whole(digits):
+        if len(digits.lstrip("-")) > MAX_DIGITS:
+            raise ReleaseError("from", f"a number in {path} has {len(digits.lstrip('-'))} digits (at most "
+                                       f"{MAX_DIGITS})")
+        return int(digits)
+
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates,
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_int=whole,
                           parse_constant=lambda c: (_ for _ in ()).throw(ReleaseError("from", f"{c} is not a number")))
     except json.JSONDecodeError as err:
         raise ReleaseError("from", f"{path} is not valid JSON ({err.msg}, line {err.lineno})") from None
@@ -140,6 +162,39 @@ def _whole(data: dict) -> dict:
     return data
 
 
+_PARAMETERS = ("mechanism", "epsilon", "delta", "sigma", "sensitivity", "rho", "k")
+
+
+def _sources_first(data: dict, flags: dict) -> None:
+    """A gallery entry's neighbouring relation, unit and invariants, where its source states them, are not
+    overridden: refused in one line naming the source.  Other changes of what the source states (a mechanism's
+    parameters, a relation the source does not state) are read, with a warning at the top of the report."""
+    src = data["source"]
+    stated = set(src.get("stated", []))
+    name = src["gallery"]
+    for key in ("neighbours", "unit", "invariants"):
+        if key in flags and flags[key] != data.get(key) and key in stated:
+            why = ""
+            if key == "neighbours" and flags[key] == "unbounded" and data.get("invariants"):
+                why = (" A membership reading would contradict it: what the source publishes exactly (invariants: "
+                       + "; ".join(data["invariants"]) + ") is outside the accounting, so membership that these "
+                       "counts reveal is not protected at all.")
+            quote = next((s["sentence"] for s in src["sources"] if key.rstrip("s") in s["states"]), None)
+            raise ReleaseError(key, f"the source of {name} states {key} {data.get(key)!r}"
+                               + (f" (“{quote}”)" if quote else "") + f"; refused.{why} Copy the entry into a "
+                               "JSON file and use --from to read a release of your own.")
+    changed = [key for key in (*_PARAMETERS, "neighbours", "unit", "invariants")
+               if key in flags and flags[key] != data.get(key)]
+    if changed:
+        src = dict(src)
+        src["overridden"] = [f"This report changes what the gallery entry {name} gives for {key} "
+                             f"({data.get(key)!r} → {flags[key]!r}); "
+                             + ("its source states it, so this is not the published release."
+                                if key in stated or key in _PARAMETERS else
+                                "its source does not state it (the entry's reading).") for key in changed]
+        data["source"] = src
+
+
 def release_from_args(args) -> dict:
     """The release as a dict: the gallery entry or JSON file's fields, then the flags given."""
     data = {}
@@ -152,6 +207,8 @@ def release_from_args(args) -> dict:
     elif args.source is not None:
         data = read_json(args.source)
     flags = {key: value for key, value in _flags(args).items() if value is not None}
+    if args.release is not None:
+        _sources_first(data, flags)
     if "mechanism" in flags and "mechanisms" in data:
         data.pop("mechanisms")
     data.update(flags)
@@ -173,36 +230,65 @@ def _list() -> int:
     return 0
 
 
-def _compare(args) -> int:
-    from .content import interpret, parse_release
-    from .gallery import names, release
-    from .render import write_files, number, percent
+#: Flags --compare applies (to every release); any other release flag given with --compare is refused.
+COMPARE_FLAGS = ("priors", "delta_prime")
 
-    reports = []
+
+def _compare_refusals(args) -> None:
+    """--compare reads each release as published: a flag it cannot apply to all of them is refused, not ignored."""
+    given = [key for key, value in _flags(args).items() if value is not None and key not in COMPARE_FLAGS]
+    given += [key for key in ("source", "release") if getattr(args, key) is not None]
+    if given:
+        flag = {"priors": "prior", "delta_prime": "delta-prime", "invariants": "invariant",
+                "source": "from"}.get(given[0], given[0])
+        raise ReleaseError("compare", f"--{flag} cannot be applied to the releases compared (--compare takes "
+                                      "--prior, --delta-prime, --output and --force; run a release alone to "
+                                      "change its other fields)")
+
+
+def _compare(args) -> int:
+    from .gallery import names, release
+    from .fields import validate
+
+    _compare_refusals(args)
+    raw = []
     for item in args.compare:
         data = release(item) if item in names() else read_json(Path(item))
-        for key in ("priors", "delta_prime"):
+        for key in COMPARE_FLAGS:
             if _flags(args)[key] is not None:
                 data[key] = _flags(args)[key]
         data["horizon"] = 1
-        reports.append(interpret(parse_release(_whole(data))))
-    priors = reports[0]["release"]["priors"]
-    header = ["release", "unit", "neighbours", "ρ", "ε′ (best point)"] + [f"posterior from prior {number(p)}"
-                                                                         for p in priors]
+        raw.append(_whole(data))
+    # every release at the union of the priors asked (each release's own, or --prior for all), checked first
+    union = sorted({p for data in raw for p in validate(data)["priors"]})
+    for data in raw:
+        data["priors"] = union
+        validate(data)
+    from .content import interpret, parse_release
+    from .render import write_files, number, percent, prior as prior_text
+
+    reports = [interpret(parse_release(data)) for data in raw]
+    priors = union
+    header = ["release", "unit", "neighbours", "ρ", "δ′", "ε′ (best point)"] + [
+        f"posterior from prior {prior_text(p)}" for p in priors]
     rows = []
     for rep in reports:
         best = {}
         for row in rep["disclosure"]:
             known = [v for v in row["posterior_upper"].values() if v is not None]
+            if row.get("posterior_always") is not None:
+                known.append(row["posterior_always"])
             best[row["prior"]] = min(known) if known else None
         rows.append([rep["release"].get("title") or rep["release"]["name"], rep["unit"] or "–", rep["neighbours"],
-                     number(rep["release"]["rho"]), number(rep["eps_prime"]["best_point"])]
-                    + [percent(best.get(p)) if best.get(p) is not None else "no guarantee at this level"
+                     number(rep["release"]["rho"]), number(rep["release"]["delta_prime"]),
+                     number(rep["eps_prime"]["best_point"], direction="up")]
+                    + [percent(best.get(p), "up") if best.get(p) is not None else "no guarantee at this level"
                        for p in priors])
-    dp = reports[0]["release"]["delta_prime"]
-    md = ["# Releases compared", "", f"Best upper bound on the posterior known for each release (probability ≥ 1 − δ′, "
-          f"δ′ = {number(dp)}); with bounded neighbours the prior is about the target's value, with unbounded "
-          "ones about membership.", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    md = ["# Releases compared", "", "Best upper bound on the posterior known for each release, at every prior asked "
+          "(the union of the releases' priors): it holds with probability at least 1 − δ′ (δ′ in its column), "
+          "and on every output for a pure ε-DP release; with bounded neighbours the prior is about the target's "
+          "value, with unbounded ones about membership.", "", "| " + " | ".join(header) + " |",
+          "|" + "---|" * len(header)]
     md += ["| " + " | ".join(r) + " |" for r in rows]
     import csv
     import io
@@ -211,8 +297,8 @@ def _compare(args) -> int:
     csv.writer(buf, lineterminator="\n").writerows([header] + rows)
     folder = args.output or Path.cwd() / "compare-report"
     files = {"compare.md": "\n".join(md) + "\n", "compare.csv": buf.getvalue(),
-             "compare.json": json.dumps({"schema_version": reports[0]["schema_version"], "reports": reports},
-                                        indent=2, ensure_ascii=False, allow_nan=False)}
+             "compare.json": json.dumps({"schema_version": reports[0]["schema_version"], "priors": priors,
+                                         "reports": reports}, indent=2, ensure_ascii=False, allow_nan=False)}
     written = write_files(files, folder, force=args.force)
     print("\n".join(md[4:]))
     print(f"wrote {len(written)} files into {folder}")
@@ -227,8 +313,8 @@ def main(argv=None) -> int:
         if args.compare:
             from .render import check_output
 
-            if args.output is not None:
-                check_output(args.output, args.force)
+            _compare_refusals(args)
+            check_output(args.output or Path.cwd() / "compare-report", args.force)
             return _compare(args)
         from .fields import validate
 
@@ -238,6 +324,8 @@ def main(argv=None) -> int:
         from .render import check_output
 
         check_output(folder, args.force)  # refuse before computing
+        for text in warnings_for(validate(data)) + list((data.get("source") or {}).get("overridden") or []):
+            print(f"warning: {text}", file=sys.stderr)
         from .content import interpret, parse_release
         from .render import write
 

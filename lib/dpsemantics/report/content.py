@@ -9,6 +9,13 @@ What is computed, and from which result:
   whole privacy profile, :meth:`~dpsemantics.releases.Composed.best_point`) and ``exact`` (the mechanism's own
   privacy-loss law through Theorem 3.1, :meth:`~dpsemantics.releases.Composed.exact`).  Ratio and difference
   bounds (Theorems 3.3, 3.5), worst-case priors (Lemma 3.4) and §4.1's plain-language paragraph come with them.
+* **Pure releases.**  When every part is pure ε-DP the privacy loss never exceeds the total ε, so the bound at ε
+  holds on every output (Theorems 2.3 and 3.2): ``posterior_always``, the headline and the lower bound, ratio and
+  change are read there; route bounds below it hold with probability ≥ 1 − δ′ and are marked so (``holds_always``).
+* **The value reading under unbounded neighbours** (``reading.value_reading``): a value change is a removal and an
+  addition, so each part's guarantee is taken for a group of two (pure ε → 2ε; (ε, δ) → (2ε, (1 + e^ε)δ); ρ → 4ρ; a
+  Gaussian mechanism at twice its sensitivity), composed, and read at δ′ like the membership bound — never at 2ε′
+  and 2δ′, which is false.
 * **The reading depends on the neighbouring relation.**  Kazan et al. state their results for unbounded DP
   (a record added or removed), so the posterior is about *membership*; they list the bounded version as
   future work (§5).  With bounded neighbours (a record's value replaced) the same computation — Bayes's rule
@@ -27,12 +34,14 @@ import math
 import numpy as np
 
 from .. import causal, disclosure, notions, releases, semantic
-from .fields import ReleaseError, validate
+from .fields import ReleaseError, validate, warnings_for
 
 __all__ = ["SCHEMA_VERSION", "build", "parse_release", "interpret"]
 
-#: The version of report.json's layout (2: numbers as numbers, unit, neighbours, invariants, horizon, headline).
-SCHEMA_VERSION = 2
+#: The version of report.json's layout (2: numbers as numbers, unit, neighbours, invariants, horizon, headline;
+#: 3: always, posterior_always, holds_always, posterior_upper_with_lower, warnings, release.published, the value
+#: reading by group privacy at δ′ (its delta_prime is δ′, no longer 2δ′), posterior_curve.log_x).
+SCHEMA_VERSION = 3
 #: Composition rows computed at most (spread over 1 … horizon).
 COMPOSITION_POINTS = 12
 
@@ -130,22 +139,32 @@ def interpret(release: dict, *, resolution: int = 2**18, horizon: int | None = N
     model, dp, priors = rel["model"], rel["delta_prime"], rel["priors"]
     single, best, exact = _routes(model, dp, resolution)
     eps_small = _smallest(best, exact)
+    pure = model.pure_epsilon()
+    # pure ε-DP: the privacy loss never exceeds ε, so the posterior bound at ε holds on every output (Kazan et al.
+    # Theorems 2.3 and 3.2); the lower bound, ratio and change are read there too (probability 1)
+    eps_read = pure if pure is not None else eps_small
     rows = []
     for p in priors:
-        finite = math.isfinite(eps_small)
-        low = float(disclosure.posterior_bounds(p, eps_small)[0]) if finite else 0.0
-        rlow, rhigh = disclosure.prior_ratio_bounds(p, eps_small) if finite else (0.0, 1.0 / p)
-        dlow, dhigh = disclosure.prior_difference_bounds(p, eps_small) if finite else (-p, 1 - p)
+        finite = math.isfinite(eps_read)
+        low, high_both = (float(x) for x in disclosure.posterior_bounds(p, eps_read)) if finite else (0.0, None)
+        rlow, rhigh = disclosure.prior_ratio_bounds(p, eps_read) if finite else (0.0, 1.0 / p)
+        dlow, dhigh = disclosure.prior_difference_bounds(p, eps_read) if finite else (-p, 1 - p)
+        always = None if pure is None else _post(p, pure)
+        upper = {"single_point": _post(p, single.eps_prime), "best_point": _post(p, best.eps_prime),
+                 "exact": (None if exact is None else _from_loss(p, exact.threshold, best.eps_prime))
+                 if not (exact is None and pure is not None) else always}
         rows.append({
             "prior": p, "delta_prime": dp,
-            "posterior_upper": {"single_point": _post(p, single.eps_prime), "best_point": _post(p, best.eps_prime),
-                                "exact": None if exact is None else _from_loss(p, exact.threshold, best.eps_prime)},
+            "posterior_always": always,
+            "posterior_upper": upper,
+            "holds_always": {key: _at_least(value, always) for key, value in upper.items()},
             "posterior_lower": low,
+            # the upper bound from the same event as the lower one (|L| ≤ ε′, Definition 2.4): the two hold together
+            "posterior_upper_with_lower": high_both,
             "ratio": {"low": float(rlow), "high": _f(rhigh)},
             "difference": {"down": float(dlow), "up": float(dhigh)},
         })
-    pure = model.pure_epsilon()
-    reading_eps = pure if pure is not None else eps_small
+    reading_eps = eps_read
     horizon = rel["horizon"] if horizon is None else horizon
     out = {
         "schema_version": SCHEMA_VERSION,
@@ -154,13 +173,15 @@ def interpret(release: dict, *, resolution: int = 2**18, horizon: int | None = N
             "mechanisms": [{"mechanism": m.name, **m.parameters(), "k": k} for m, k in model.parts],
             "priors": priors, "delta_prime": dp, "horizon": horizon, "horizon_reason": rel["horizon_reason"],
             "rho": _f(model.rho()) if model.rho() is not None else None, "pure_epsilon": pure,
+            "published": (rel.get("source") or {}).get("published"),
         },
         "unit": rel["unit"],
         "neighbours": rel["neighbours"],
         "invariants": rel["invariants"],
         "source": rel.get("source"),
         "eps_prime": {"single_point": _f(single.eps_prime), "best_point": _f(best.eps_prime),
-                      "exact": _f(eps_small) if exact else None},
+                      "exact": _f(eps_small) if exact else (pure if pure is not None else None)},
+        "always": pure is not None,
         "methods": {
             "single_point": {"method": single.method, "theorems": single.theorems,
                              "eps": _f(single.eps), "delta": float(single.delta)},
@@ -174,61 +195,146 @@ def interpret(release: dict, *, resolution: int = 2**18, horizon: int | None = N
                                          for p in priors],
                        "theorems": "Kazan et al. Theorem 3.1 (posterior from the privacy-loss variable), "
                                    "Definition 2.4"}
-                      if exact else {"method": None, "is_bound": None, "theorems": "Kazan et al. Theorem 3.1",
+                      if exact else _pure_worst_case(pure, priors) if pure is not None else
+                      {"method": None, "is_bound": None, "theorems": "Kazan et al. Theorem 3.1",
                                      "unavailable": "part of the release is known only by its guarantee, not by its "
                                                     "mechanism: Theorem 3.1 needs the privacy-loss distribution, and "
                                                     "mechanisms with the same guarantee have different ones"}),
         },
         "disclosure": rows,
-        "prior_free": _prior_free(eps_small),
+        "prior_free": _prior_free(eps_read),
         "plain_language": _plain(best, exact, priors, dp, rel["neighbours"]),
-        "reading": _reading(rel, eps_small, dp),
+        "reading": _reading(rel, model, dp),
         "semantic": _semantic(reading_eps, pure is not None, dp),
         "bayesian": _bayesian(reading_eps, pure is not None, priors, dp),
         "causal": _causal(reading_eps, pure is not None, dp),
-        "posterior_curve": _curve(single, best, exact, dp),
+        "posterior_curve": _curve(single, best, exact, dp, pure),
         "composition": _composition(model, priors[-1], dp, horizon),
     }
     out["headline"] = _headline(out)
+    out["warnings"] = warnings_for(rel) + list((rel.get("source") or {}).get("overridden") or [])
     return out
 
 
+def _at_least(value, always) -> bool:
+    """Whether a route's bound is no tighter than the pure bound (then it holds on every output, as that one does)."""
+    return always is not None and value is not None and value >= always * (1 - 1e-12)
+
+
+def _pure_worst_case(pure, priors) -> dict:
+    """The exact route for a release known only by its pure guarantee: the worst case over all ε-DP mechanisms is
+    the pure bound itself (randomized response with ε attains it, on an output of probability e^ε/(1 + e^ε))."""
+    return {"method": "exact worst case over all mechanisms with this pure guarantee: the privacy loss never "
+                      f"exceeds ε = {pure:.6g}, and randomized response with this ε reaches it "
+                      "(Kazan et al. Theorems 2.3, 3.2)",
+            "is_bound": False, "eps_prime_low": pure, "eps_prime_high": pure, "threshold_low": pure,
+            "threshold_high": pure, "posterior_low": [_post(p, pure) for p in priors],
+            "theorems": "Kazan et al. Theorems 2.3 and 3.2 (pure DP: the bound holds on every output)"}
+
+
 def _headline(rep) -> dict:
-    """The largest posterior reachable from the priors asked (best bound known for each prior)."""
-    best_prior, best_value, route = None, -1.0, None
-    for row in rep["disclosure"]:
+    """The largest posterior reachable from the priors asked (best bound known for each prior): for a pure release
+    the bound that holds on every output (probability 1), with the smaller one that holds with probability ≥ 1 − δ′
+    when a route gives one."""
+    best_prior, best_value, route, tighter = None, -1.0, None, None
+    rows = rep["disclosure"]
+    # the priors a bound can say something about first: from a belief above 99.99 % no release moves it much
+    rows = [row for row in rows if row["prior"] < 0.9999] or rows
+    for row in rows:
         u = row["posterior_upper"]
         known = [(u[key], key) for key in ("exact", "best_point", "single_point") if u[key] is not None]
-        value, key = min(known) if known else (1.0, None)
+        if row["posterior_always"] is not None:
+            value, key = row["posterior_always"], "always"
+            less = [v for v, k in known if not row["holds_always"][k] and v < value]
+            small = min(less) if less else None
+        else:
+            value, key = min(known) if known else (1.0, None)
+            small = None
         if value >= best_value:
-            best_prior, best_value, route = row["prior"], value, key
+            best_prior, best_value, route, tighter = row["prior"], value, key, small
     return {"prior": best_prior, "posterior_upper": None if route is None else best_value, "route": route,
+            "always": route == "always", "tighter_with_delta_prime": tighter,
             "delta_prime": rep["release"]["delta_prime"], "neighbours": rep["neighbours"]}
 
 
-def _reading(rel, eps_prime, dp) -> dict:
+def _doubled(model) -> releases.Composed | None:
+    """Each part's guarantee for a change of one record's value, a removal then an addition (group privacy for two
+    steps, applied to each part, then composed): pure ε → 2ε; (ε, δ) → (2ε, (1 + e^ε)δ); ρ-zCDP → 4ρ (Bun & Steinke
+    2016, Proposition 1.9); a Gaussian mechanism at twice its sensitivity (its outputs move by at most 2Δ, by the
+    triangle inequality), whose own law is then used.  ``None`` when a part has no guarantee left (δ ≥ 1)."""
+    parts = []
+    for m, k in model.parts:
+        if isinstance(m, releases.Gaussian):
+            try:
+                parts.append((releases.Gaussian(m.sigma, 2 * m.sensitivity), k))
+            except ValueError:
+                return None
+        elif isinstance(m, releases.ZCDP):
+            if not math.isfinite(4 * m.rho0):
+                return None
+            parts.append((releases.ZCDP(4 * m.rho0), k))
+        elif m.pure_epsilon() is not None:
+            e = 2 * m.pure_epsilon()
+            if not math.isfinite(e):
+                return None
+            parts.append((releases.ApproxDP(e, 0.0), k))
+        elif isinstance(m, releases.ApproxDP):
+            d = (1 + math.exp(m.eps)) * m.delta0 if m.eps < 700 else math.inf
+            if not d < 1 or not math.isfinite(2 * m.eps):
+                return None
+            parts.append((releases.ApproxDP(2 * m.eps, d), k))
+        else:  # a mechanism this reading does not know: no value reading rather than a wrong one
+            return None
+    return releases.Composed(parts)
+
+
+VALUE_METHOD = ("a change of the target's value is a removal and an addition, a group of two: group privacy at the "
+                "level of each part's guarantee (pure ε → 2ε; (ε, δ) → (2ε, (1 + e^ε)δ); ρ → 4ρ; a Gaussian mechanism "
+                "at twice its sensitivity, with its own law), composed, then read like the membership bound "
+                "(Kazan et al. Theorem 3.9 at the best point, or Theorem 3.1 with the mechanism's own law)")
+
+
+def _value_reading(model, priors, dp) -> dict:
+    """The value reading under unbounded neighbours, from :func:`_doubled`: never ε′ and δ′ doubled, which is
+    false (an (ε, δ)-DP mechanism can put the value posterior at 1 on outputs of probability e^ε·δ, above 2δ′ for
+    δ′ < e^ε·δ/2: issue 36's example, ε = 3, δ = 0.002, δ′ = 0.01)."""
+    doubled = _doubled(model)
+    if doubled is None or doubled.reveal() >= dp:
+        reveal = None if doubled is None else doubled.reveal()
+        return {"eps_prime": None, "delta_prime": dp, "always": False, "method": VALUE_METHOD,
+                "reveal": reveal, "posteriors": [{"prior": p, "posterior_upper": None} for p in priors]}
+    pure = doubled.pure_epsilon()
+    single, best, exact = _routes(doubled, dp, 2**14)
+    eps_small = _smallest(best, exact)
+    posts = []
+    for p in priors:
+        if pure is not None:
+            value = _post(p, pure)
+        else:
+            known = [v for v in (_post(p, single.eps_prime), _post(p, best.eps_prime),
+                                 None if exact is None else _from_loss(p, exact.threshold, best.eps_prime))
+                     if v is not None]
+            value = min(known) if known else None
+        posts.append({"prior": p, "posterior_upper": value})
+    eps = pure if pure is not None else eps_small
+    return {"eps_prime": _f(eps), "delta_prime": dp, "always": pure is not None, "method": VALUE_METHOD,
+            "reveal": max(0.0, doubled.reveal()), "posteriors": posts}
+
+
+def _reading(rel, model, dp) -> dict:
     """What the posterior is about, which results carry over, and what the guarantee does not cover."""
     outside = [f"invariant (published exactly, outside the accounting): {text}" for text in rel["invariants"]]
     outside.append("post-processing adds no privacy loss but the guarantee says nothing beyond the privacy unit"
                    + (f" ({rel['unit']})" if rel["unit"] else "")
                    + ": several units belonging to one person (several days, devices, relatives) add up")
     if rel["neighbours"] == "unbounded":
-        group = None
-        group_eps = 2 * eps_prime  # +inf past half the float range: no value reading then
-        if math.isfinite(group_eps) and 2 * dp < 1:
-            group = {"eps_prime": group_eps, "delta_prime": 2 * dp,
-                     "posteriors": [{"prior": p,
-                                     "posterior_upper": float(disclosure.posterior_bounds(p, group_eps)[1])}
-                                    for p in rel["priors"]]}
         return {
             "neighbours": "unbounded",
             "question": "is the target in the data?",
             "prior_means": "the adversary's probability that the target's record is in the data",
             "carries_over": "Kazan et al. Theorems 3.1–3.9 and Corollary 3.10 as stated (they assume unbounded DP)",
-            "value_reading": group,
-            "value_reading_note": "a change of the target's value is a removal and an addition, a group of two: "
-                                  "the privacy losses add (group privacy, as Tschantz, Sen & Datta §6.3 recall from "
-                                  "Dwork), so the value reading holds at 2ε′ with probability at least 1 − 2δ′",
+            "value_reading": _value_reading(model, rel["priors"], dp),
+            "value_reading_note": VALUE_METHOD,
             "not_covered": outside,
         }
     return {
@@ -320,10 +426,23 @@ def _causal(eps, pure, dp) -> dict:
     }
 
 
-def _curve(single, best, exact, dp) -> dict:
-    """The upper posterior against the prior (for the posterior-against-prior plot), each route."""
-    grid = [float(x) for x in np.linspace(0.005, 0.995, 100)]
-    return {"priors": grid, "delta_prime": dp,
+def _curve(single, best, exact, dp, pure=None) -> dict:
+    """The upper posterior against the prior (for the posterior-against-prior plot), each route.  The priors are
+    chosen from the release: a linear grid on (0, 1) when the bound is informative there, else a logarithmic grid
+    around the prior 1/(1 + e^ε′) whose bound is 1/2 (two decades either side), so the curves are not flat at 1."""
+    eps = pure if pure is not None else (best.eps_prime if exact is None else min(best.eps_prime, exact.pdp_eps))
+    log_x = math.isfinite(eps) and eps > math.log(199.0)  # the bound at prior 0.005 is already above 1/2
+    if log_x:
+        log_middle = -eps - math.log1p(math.exp(-eps))  # log 1/(1 + e^ε)
+        low = math.exp(max(log_middle - math.log(100.0), math.log(1e-300)))
+        high = math.exp(min(log_middle + math.log(100.0), math.log(0.5)))
+        if not low < high:  # ε beyond the float range of priors: the widest logarithmic grid
+            low, high = 1e-300, 0.5
+        grid = [float(x) for x in np.geomspace(low, high, 100)]
+    else:
+        grid = [float(x) for x in np.linspace(0.005, 0.995, 100)]
+    return {"priors": grid, "delta_prime": dp, "log_x": log_x,
+            "always": None if pure is None else [_post(p, pure) for p in grid],
             "single_point": [_post(p, single.eps_prime) for p in grid],
             "best_point": [_post(p, best.eps_prime) for p in grid],
             "exact": None if exact is None else [_from_loss(p, exact.threshold, best.eps_prime) for p in grid]}

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
+from fractions import Fraction
 
 __all__ = ["FIELDS", "MECHANISMS", "NEIGHBOURS", "DEFAULT_PRIORS", "DEFAULT_DELTA_PRIME", "K_MAX", "MAX_PARTS",
-           "MAX_PRIORS", "HORIZON_MAX", "ReleaseError", "validate", "default_horizon"]
+           "MAX_PRIORS", "HORIZON_MAX", "MAX_DIGITS", "ReleaseError", "validate", "default_horizon", "warnings_for"]
 
 _POSITIVE = {"low": 0.0, "low_open": True}
 _NON_NEGATIVE = {"low": 0.0}
@@ -48,7 +50,8 @@ FIELDS = {
     "k": "how many times this mechanism is run on the same data (whole number >= 1, default 1)",
     "priors": "the adversaries' prior probabilities (that the target is in the data, or, with bounded "
               "neighbours, that the target's record holds one of two values), each in (0, 1)",
-    "delta_prime": "δ′ in (0, 1): the disclosure bounds hold with probability at least 1 − δ′",
+    "delta_prime": "δ′ in (0, 1): the disclosure bounds hold with probability at least 1 − δ′ (a pure ε-DP "
+                   "release's bounds hold always; above 0.1 the report warns)",
     "unit": "the privacy unit: what one 'record' protected by the guarantee is (a person, a device-day, ...)",
     "neighbours": "unbounded (a record added or removed: the guarantee is about membership) or bounded (a "
                   "record's value changed: the guarantee is about the value, given that the record is there)",
@@ -57,6 +60,14 @@ FIELDS = {
                "default from the unit: 365 for a daily unit, 52 weekly, 12 monthly, else 10)",
     "name": "a name for the release (the report's folder name)",
 }
+
+#: The longest number a release field takes, in digits (a JSON integer, or a side of an exact rational "a/b").
+MAX_DIGITS = 400
+#: A δ′ above this is read, with a warning: the bounds may then fail on a large share of the outputs.
+DELTA_PRIME_PLAUSIBLE = 0.1
+_RATIONAL = re.compile(r"\s*(\d+)\s*(?:/\s*(\d+)\s*)?")
+#: The fields whose exact rationals are rounded up to a float (a larger value is the safe side); σ and δ′ down.
+_UP, _DOWN = ("epsilon", "delta", "rho", "sensitivity"), ("sigma", "delta_prime")
 
 #: The priors a report reads the release at when the release names none.
 DEFAULT_PRIORS = (0.01, 0.1, 0.5)
@@ -80,8 +91,38 @@ class ReleaseError(ValueError):
         super().__init__(f"{field}: {message}")
 
 
+def _exact(field, value):
+    """An exact rational written "a/b" (or a whole number "a") as a float: rounded up for a parameter whose larger
+    value is the safe side (ε, δ, ρ, sensitivity), down for σ and δ′, to nearest otherwise (priors)."""
+    match = _RATIONAL.fullmatch(value)
+    if not match:
+        raise ReleaseError(field, f"must be a number or an exact rational 'a/b' (got {value!r})")
+    if any(part and len(part) > MAX_DIGITS for part in match.groups()):
+        raise ReleaseError(field, f"has more than {MAX_DIGITS} digits (got a number of "
+                                  f"{max(len(p or '') for p in match.groups())} digits)")
+    num, den = int(match.group(1)), int(match.group(2) or 1)
+    if den == 0:
+        raise ReleaseError(field, f"has a zero denominator (got {value!r})")
+    exact = Fraction(num, den)
+    try:
+        x = float(exact)
+    except OverflowError:
+        raise ReleaseError(field, f"must be finite (got {value!r})") from None
+    name = field.rsplit(".", 1)[-1]
+    if name in _UP and Fraction(x) < exact:
+        x = math.nextafter(x, math.inf)
+    elif name in _DOWN and Fraction(x) > exact:
+        x = math.nextafter(x, 0.0)
+    return x
+
+
 def _number(field, value, *, low=0.0, low_open=False, high=math.inf, high_open=True, whole=False, maximum=None):
-    """A finite real (a whole number with ``whole``) in the stated range, or a ReleaseError naming ``field``."""
+    """A finite real (a whole number with ``whole``) in the stated range, or a ReleaseError naming ``field``; exact
+    rationals written "a/b" are accepted wherever a number is."""
+    if isinstance(value, str):
+        value = _exact(field, value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS:
+        raise ReleaseError(field, f"has more than {MAX_DIGITS} digits")
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ReleaseError(field, f"must be a {'whole ' if whole else ''}number (got {value!r})")
     x = float(value)
@@ -144,6 +185,25 @@ def _text(field, value, limit=400):
     return value.strip()
 
 
+def _reveal(comps) -> float:
+    """The probability with which the release may reveal a record outright (its δ at every ε): the dp parts' δ,
+    composed as 1 − Π(1 − δ)^k (plain Python, before the mathematics is imported)."""
+    log_keep = 0.0
+    for mech, k, fields, _ in comps:
+        if mech == "dp" and fields.get("delta", 0.0) > 0:
+            log_keep += k * math.log1p(-fields["delta"])
+    return -math.expm1(log_keep)
+
+
+def warnings_for(rel: dict) -> list[str]:
+    """Sentences printed at the top of the report for inputs that are valid but implausible."""
+    out = []
+    if rel["delta_prime"] > DELTA_PRIME_PLAUSIBLE:
+        out.append(f"δ′ = {rel['delta_prime']:g}: the bounds of this report may fail on outputs of total probability "
+                   f"up to {rel['delta_prime']:g}; a disclosure bound is usually read at δ′ of 0.05 or less.")
+    return out
+
+
 def default_horizon(unit: str | None) -> tuple[int, str]:
     """How many repetitions the composition section shows when the release names none, and why."""
     text = (unit or "").lower()
@@ -196,10 +256,11 @@ def validate(data) -> dict:
     dp = data.get("delta_prime")
     dp = DEFAULT_DELTA_PRIME if dp is None else dp
     dp = _number("delta_prime", dp, low=0.0, low_open=True, high=1.0)
-    name = data.get("name") or "release"
-    if (not isinstance(name, str) or not all(c.isalnum() or c in "-_." for c in name) or name.startswith(".")
-            or len(name) > 100):
-        raise ReleaseError("name", f"must be letters, digits, '-', '_' or '.' (got {name!r})")
+    name = data.get("name")
+    name = "release" if name is None else name
+    if (not isinstance(name, str) or not name or not all(c.isalnum() or c in "-_." for c in name)
+            or name.startswith(".") or len(name) > 100):
+        raise ReleaseError("name", f"must be one or more letters, digits, '-', '_' or '.' (got {name!r})")
     unit = data.get("unit")
     unit = None if unit is None else _text("unit", unit, 200)
     neighbours = data.get("neighbours", "unbounded")
@@ -215,6 +276,10 @@ def validate(data) -> dict:
     else:
         horizon = _number("horizon", horizon, low=1, whole=True, maximum=HORIZON_MAX)
         reason = "as given"
+    floor = _reveal(comps)
+    if floor >= dp:
+        raise ReleaseError("delta_prime", f"must exceed {floor:.6g}, the probability with which the release may give "
+                                          f"no protection at all (its total δ at every ε); got {dp!r}")
     return {"name": name, "components": comps, "priors": priors, "delta_prime": dp, "unit": unit,
             "neighbours": neighbours, "invariants": invariants, "horizon": horizon, "horizon_reason": reason,
             "title": data.get("title"), "source": data.get("source")}

@@ -41,8 +41,10 @@ def release(name: str) -> dict:
         raise ReleaseError("release", f"no published release named {name!r} (the gallery has "
                                       f"{', '.join(sorted(found))}; --list shows them)")
     entry = found[name]
-    fields = {key: number(value) if key in ("epsilon", "delta", "rho", "sigma", "sensitivity") else value
-              for key, value in entry["release"].items()}
+    # exact rationals "a/b" stay as written: the release's checks turn them into floats on the safe side
+    fields = dict(entry["release"])
+    fields.pop("stated", None)
     source = {"gallery": name, "mechanism_note": entry.get("mechanism_note"), "sources": entry["sources"],
+              "stated": entry["release"].get("stated", []), "finer": entry.get("finer"),
               "published": {key: number(value) for key, value in entry.get("published", {}).items()}}
     return {**fields, "name": name, "title": entry["title"], "source": source}
