@@ -1,7 +1,8 @@
 """Teach first, then check (issue 34): every chapter's reading path, read on the built page, is a textbook's.
 
 The *reading path* of a chapter is its built page without the sections a reader opens on purpose (Exercises,
-"Notes on the paper", "How this was checked"), without code inputs and without margin notes.  On it:
+"Notes on the paper", "How this was checked"), without code (cell inputs, and code blocks such as a command to
+type) and without margin notes.  On it:
 
 * at most :data:`MAX_WORDS` words (the anchors' chapters, d2l's and QuantEcon's, run 1 500–4 000);
 * no claim id as text (a claim is cited by a superscript mark), no "Computed by"/"checked by" line, no ``tests/``
@@ -50,6 +51,9 @@ def reading_path(html: str):
     for selector in ("div.cell_input", "aside.margin", "aside.sidebar", "div.margin", "script", "style",
                      "a.headerlink", "details.above-input", "div.cell_input-wrapper"):
         for node in article.select(selector):
+            node.decompose()
+    for node in article.select('div[class*="highlight-"]'):  # a code block of the text (a command to type) is code
+        if node.find_parent("div", class_="cell_output") is None:
             node.decompose()
     return article
 
@@ -106,7 +110,8 @@ SAMPLE = """<html><body><main><article>
 </aside>
 <div class="cell"><div class="cell_input"><pre>disclosure.posterior_bounds(0.5, 1.0)</pre></div>
 <div class="cell_output"><p>0.731</p></div></div>
-<section id="s"><h2>A section</h2><p>one two three</p></section>
+<section id="s"><h2>A section</h2><p>one two three</p>
+<div class="highlight-bash notranslate"><pre>python -m dpsemantics.report --list</pre></div></section>
 <section id="n"><h2>Notes on the paper</h2><p>kazan-thm3.2 posterior_bounds Computed by</p></section>
 <section id="c"><h2>How this was checked</h2><p>tests/claims/test_claims.py dpsemantics.claims</p></section>
 </section></article></main></body></html>"""

@@ -23,8 +23,9 @@ def test_rational_identity_proves_a_true_identity_and_refutes_a_false_one():
     assert not wrong.proved and wrong.value != 0 and len(wrong.counterexample) == 2
 
 
-def test_rational_identity_needs_the_true_degree():
-    """A polynomial of degree d + 1 vanishing on the d + 1 grid values is not 0: with the true degree it is refuted."""
+def test_rational_identity_is_not_fooled_by_a_low_degree():
+    """A polynomial of degree d + 1 vanishing on the d + 1 grid values is not 0: the degree is proved from the
+    computation, so a degree given too small no longer shrinks the grid."""
     grid = [F(k + 2) + F(1, 89) for k in range(4)]   # the values rational_identity uses for the first variable
 
     def f(x):
@@ -32,8 +33,8 @@ def test_rational_identity_needs_the_true_degree():
         for v in grid:
             out *= x - v
         return out
-    assert certify.rational_identity(f, 1, 3).proved          # a wrong (too small) degree bound is fooled
-    assert not certify.rational_identity(f, 1, 4).proved      # the true degree refutes it
+    assert not certify.rational_identity(f, 1, 3).proved      # a too small degree given: refuted all the same
+    assert not certify.rational_identity(f, 1, 4).proved
 
 
 def test_nonnegative_on_box_refutes_a_negative_function_quickly():
@@ -214,3 +215,28 @@ def test_figure_4_certificate_proves_the_printed_levels_and_refutes_higher_ones(
     assert abs(float(np.min(1 - (1 - u) / (np.exp(eps) + 1))) - 0.934327) < 1e-5
     assert certify.nonnegative_on_box(kazan._fig4_checks(), [(0.0, 1.0)]).proved
     assert not certify.nonnegative_on_box(kazan._fig4_checks(day20=0.935), [(0.0, 1.0)]).proved
+
+
+def test_rational_identity_proves_the_degree_it_relies_on():
+    """Issue 35: the grid's size was the caller's assumed degree (9 points at the default 8), so ∏(x − x_k) over
+    those 9 points — degree 9, not 0, negative on all of [0, 1] — was reported '≡ 0'. The degree is now bounded from
+    the computation itself, and a function that is not rational is refused."""
+    from fractions import Fraction
+
+    from dpsemantics.claims import certify
+
+    grid = [Fraction(k + 2) + Fraction(1, 89) for k in range(9)]  # the default grid's points for one variable
+
+    def vanishes_on_the_old_grid(x):  # ∏ (89x − 89x_k): integer coefficients, so it runs on intervals too
+        value = 1
+        for point in grid:
+            value = value * (x * point.denominator - point.numerator)
+        return value
+
+    assert certify.numerator_degrees(vanishes_on_the_old_grid, 1) == (9,)
+    assert not certify.rational_identity(vanishes_on_the_old_grid, 1, 8).proved
+    assert not certify.nonnegative_on_box([("∏(x − x_k) ≥ 0", vanishes_on_the_old_grid)], [(0.0, 1.0)]).proved
+    assert certify.rational_identity(lambda x, y: (x * x - y * y) / (x - y) - x - y, 2, 1).proved
+    assert certify.numerator_degrees(lambda x, y: x ** 3 / y - 1 / (x * y), 2) == (4, 1)  # (x⁴ − 1)/(xy)
+    with pytest.raises(TypeError):
+        certify.rational_identity(lambda x: abs(x) - x, 1, 2)

@@ -153,6 +153,11 @@ def test_json_rows_list_every_claim_with_status_evidence_and_domain():
     assert all(r["status"] in claims.STATUSES for r in rows)
     relations = [r for r in rows if r["printed"] is True]
     assert all(r["evidence"] in claims.EVIDENCE and r["domain"] and r["certificate"] for r in relations)
+    # a certificate computed at finitely many parameter values says so (issue 35): the Table 1 LPs at four e^ε
+    by_id = {r["id"]: r for r in relations}
+    assert by_id["tsd-table1-def2-attack"]["scope"] == "listed values"
+    assert by_id["tsd-table1-def2-attack"]["listed_values"] == ["e^ε ∈ {11/10, 3/2, 2, 5}"]
+    assert by_id["lecture-def4.1-equivalent-forms"]["scope"] == "whole domain"
     assert all(r["vacuous"] >= 0 and (r["cases"] > 0) == (r["status"] != "not-checked") for r in relations)
 
 
@@ -160,7 +165,7 @@ def test_cli_table_and_paper_filter():
     out = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "lecture"], capture_output=True,
                          text=True, check=True)
     assert ("lecture-s5-pure-composition" in out.stdout and "certified-lp" in out.stdout
-            and "relations certified" in out.stdout)
+            and "certified on their whole stated domain" in out.stdout)
     js = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "lecture", "--json"],
                         capture_output=True,
                         text=True, check=True)

@@ -16,7 +16,8 @@ Two kinds (see :data:`dpsemantics.claims.EVIDENCE`):
 Certificates on a whole (possibly unbounded) parameter domain, not a grid:
 
 - :func:`rational_identity` proves a rational function identically 0 by exact evaluation on a product grid of
-  degree + 1 points per variable (a polynomial of degree ≤ d in each variable vanishing there is 0);
+  d + 1 points per variable, d the numerator's degree in it as bounded from the computation itself
+  (:func:`numerator_degrees`; a polynomial of degree ≤ d in each variable vanishing there is 0);
 - :func:`nonnegative_on_box` proves a list of checks ``g ≥ 0`` on a box, each as an exact identity or by
   :func:`prove_nonnegative` — tight checks are written as identities, the others in a form whose sign the interval
   enclosure shows;
@@ -38,7 +39,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 __all__ = ["IntervalProof", "prove_nonnegative", "LPCertificate", "lp_upper_bound", "IdentityProof",
-           "rational_identity", "ParametricProof", "nonnegative_on_box", "parametric_dual_proof", "certified_by",
+           "rational_identity", "numerator_degrees", "ParametricProof", "nonnegative_on_box", "parametric_dual_proof", "certified_by",
            "PointProof", "interval_facts", "against_supremum"]
 
 
@@ -384,28 +385,103 @@ class IdentityProof:
         return f"not ≡ 0: {float(self.value):.6g} at {tuple(str(x) for x in self.counterexample)}"
 
 
+class _Degrees:
+    """A degree bound carried through a computation: ``num`` and ``den`` bound, per variable, the degrees of a
+    numerator and a denominator whose quotient is the value computed (not reduced; the numerator in lowest terms
+    divides this one, so its degree is no larger).  Supports exactly the field operations and integer powers, so a
+    function that does anything else (a comparison, ``abs``, ``math.exp``) raises ``TypeError``: it is not known to be
+    rational, and :func:`rational_identity` refuses it."""
+
+    __slots__ = ("num", "den")
+
+    def __init__(self, num, den):
+        self.num, self.den = tuple(num), tuple(den)
+
+    @staticmethod
+    def _of(other, n):
+        if isinstance(other, _Degrees):
+            return other
+        if isinstance(other, (int, Fraction)) and not isinstance(other, bool):
+            return _Degrees((0,) * n, (0,) * n)
+        raise TypeError(f"not a field operation on a rational function: {type(other).__name__}")
+
+    def _sum(self, other):
+        o = self._of(other, len(self.num))
+        num = tuple(max(a + d, b + c) for a, b, c, d in zip(self.num, o.num, self.den, o.den))
+        return _Degrees(num, tuple(c + d for c, d in zip(self.den, o.den)))
+
+    def _product(self, other):
+        o = self._of(other, len(self.num))
+        return _Degrees(tuple(a + b for a, b in zip(self.num, o.num)), tuple(c + d for c, d in zip(self.den, o.den)))
+
+    def _quotient(self, other):
+        o = self._of(other, len(self.num))
+        return _Degrees(tuple(a + d for a, d in zip(self.num, o.den)), tuple(c + b for c, b in zip(self.den, o.num)))
+
+    __add__ = __radd__ = __sub__ = __rsub__ = _sum
+    __mul__ = __rmul__ = _product
+    __truediv__ = _quotient
+
+    def __rtruediv__(self, other):
+        return self._of(other, len(self.num))._quotient(self)
+
+    def __neg__(self):
+        return self
+
+    __pos__ = __neg__
+
+    def __pow__(self, k):
+        if not isinstance(k, int) or isinstance(k, bool):
+            raise TypeError(f"not an integer power: {k!r}")
+        num, den = (self.num, self.den) if k >= 0 else (self.den, self.num)
+        return _Degrees(tuple(abs(k) * a for a in num), tuple(abs(k) * c for c in den))
+
+
+def numerator_degrees(f: Callable, nvars: int) -> tuple[int, ...]:
+    """A proved upper bound, per variable, on the degree of the numerator of ``f`` (computed with field operations
+    and integer powers only), from the computation itself (:class:`_Degrees`); ``TypeError`` when ``f`` does
+    anything else."""
+    args = [_Degrees(tuple(int(i == j) for j in range(nvars)), (0,) * nvars) for i in range(nvars)]
+    value = f(*args)
+    return _Degrees._of(value, nvars).num
+
+
+#: The most exact evaluations :func:`rational_identity` spends on one grid.
+MAX_IDENTITY_POINTS = 200_000
+
+
 def rational_identity(f: Callable, nvars: int, degree: int, *, shifts: int = 6) -> IdentityProof:
     """Prove that ``f`` (a rational function of ``nvars`` variables, computed with field operations only) is
-    identically 0, given that the numerator of ``f`` in lowest terms has degree ≤ ``degree`` in each variable.
+    identically 0.
 
-    ``f`` is evaluated exactly (:class:`fractions.Fraction`) on a product grid of ``degree + 1`` distinct values per
-    variable.  Where the evaluation divides by nothing that is 0, the value is the numerator's value over a non-zero
-    denominator; a polynomial of degree ≤ d in each variable that vanishes on such a grid is the zero polynomial.  A
-    grid that meets a pole is replaced by a shifted one.  A non-zero value refutes the identity (it is returned)."""
+    The degree of its numerator in each variable is bounded from the computation itself
+    (:func:`numerator_degrees`), never assumed: ``degree`` is a floor on the grid (at least ``degree + 1`` values
+    per variable), and a variable whose proved bound is higher gets ``bound + 1`` values.  ``f`` is evaluated
+    exactly (:class:`fractions.Fraction`) on that product grid; where the evaluation divides by nothing that is 0,
+    the value is the numerator's value over a non-zero denominator, and a polynomial of degree ≤ dᵢ in each
+    variable that vanishes on a grid of dᵢ + 1 values per variable is the zero polynomial.  A grid that meets a pole
+    is replaced by a shifted one.  A non-zero value refutes the identity (it is returned).  A grid of more than
+    :data:`MAX_IDENTITY_POINTS` points is refused (``ValueError``), as is a function that is not rational
+    (``TypeError``)."""
     from itertools import product
 
     if nvars < 1 or degree < 0:
         raise ValueError(f"need nvars >= 1 and degree >= 0 (got nvars={nvars}, degree={degree})")
+    sizes = [max(degree, bound) + 1 for bound in numerator_degrees(f, nvars)]
+    if math.prod(sizes) > MAX_IDENTITY_POINTS:
+        raise ValueError(f"the numerator's proved degree bounds {[n - 1 for n in sizes]} need a grid of "
+                         f"{math.prod(sizes)} points, more than {MAX_IDENTITY_POINTS}")
     for shift in range(shifts):
-        axes = [[Fraction(k + 2) + Fraction(i + 1, 89 + 7 * shift) for k in range(degree + 1)] for i in range(nvars)]
+        axes = [[Fraction(k + 2) + Fraction(i + 1, 89 + 7 * shift) for k in range(size)]
+                for i, size in enumerate(sizes)]
         try:
             count = 0
             for point in product(*axes):
                 value = Fraction(f(*point))
                 count += 1
                 if value != 0:
-                    return IdentityProof(False, count, degree, point, value)
-            return IdentityProof(True, count, degree)
+                    return IdentityProof(False, count, max(sizes) - 1, point, value)
+            return IdentityProof(True, count, max(sizes) - 1)
         except ZeroDivisionError:
             continue
     raise ValueError(f"every grid tried meets a pole of f (shifts={shifts})")
