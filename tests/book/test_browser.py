@@ -152,7 +152,9 @@ WIDE_MATH_SCRIPT = r"""
   return Array.from(article.querySelectorAll('mjx-container')).filter(m => {
     if (m.closest('table, .table-wrapper')) return false;  // tables have their own check
     const r = m.getBoundingClientRect();
-    return r.width > 0 && (r.right > right + 1 || m.scrollWidth > m.clientWidth + 1 && getComputedStyle(m).overflowX !== 'visible');
+    const margin = m.closest('aside.margin, aside.sidebar');  // a margin note stands beside the column: its own edge
+    const edge = margin ? margin.getBoundingClientRect().right : right;
+    return r.width > 0 && (r.right > edge + 1 || m.scrollWidth > m.clientWidth + 1 && getComputedStyle(m).overflowX !== 'visible');
   }).map(m => (m.getAttribute('aria-label') || m.textContent).replace(/\s+/g, ' ').trim().slice(0, 60));
 }
 """
@@ -1139,3 +1141,14 @@ def test_punctuation_after_inline_math_stays_with_it():
     held = [n for n in document.findall(nodes.inline) if "math-punct" in n["classes"]]
     assert len(held) == 1 and held[0].astext() == "x." and paragraph.astext() == "have x. Then y"
     assert "span.math-punct { white-space: nowrap; }" in _TABLE_RULES
+
+
+def test_wide_math_script_measures_a_margin_note_against_the_margin(browser):
+    """Math in a margin note stands beside the text column by design; it is too wide only past the note's edge."""
+    page = browser.new_page()
+    page.set_content("<main><article style='width: 300px'><aside class='margin' style='position: absolute; left: 320px;"
+                     " width: 120px'><mjx-container style='display: inline-block; width: 60px'>fits</mjx-container>"
+                     "<mjx-container style='display: inline-block; width: 400px'>past</mjx-container></aside>"
+                     "</article></main>")
+    assert page.evaluate(WIDE_MATH_SCRIPT) == ["past"]
+    page.close()

@@ -53,7 +53,14 @@ def test_an_array_equals_its_entries_one_by_one():
     eps, r = _hostile(2000, 5)
     together = mechanisms._gaussian_log_delta_array(eps, r)
     alone = np.array([mechanisms._gaussian_log_delta_scalar(float(e), float(x)) for e, x in zip(eps, r)])
-    assert np.array_equal(together, alone)
+    # The same formulas, but NumPy's array exp/log (SIMD: AVX-512 on the CI machine) and the scalar path's libm
+    # differ in the last bits, and a cancelling step amplifies that (up to about 10⁻¹³ in log δ here): equal within
+    # 10⁻¹² in log δ (δ within a relative 10⁻¹², half the 2·10⁻¹² evaluation allowance gaussian_delta adds), and
+    # exactly where either is 0 or infinite.
+    special = ~np.isfinite(together) | ~np.isfinite(alone) | (together == 0) | (alone == 0)
+    assert np.array_equal(together[special], alone[special])
+    gap = np.abs(together[~special] - alone[~special])
+    assert np.all(gap <= 1e-12 + 1e-13 * np.abs(alone[~special])), gap.max()
     sigma = 1.0 / r[:2000]  # (the first 2000 ratios lie in 1e-8 … 1e3)
     grid = mechanisms.gaussian_log_delta(eps[:2000].reshape(40, 50), sigma.reshape(40, 50))
     assert grid.shape == (40, 50)
