@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
 import io
 import re
 import shutil
@@ -405,7 +404,27 @@ def make_assignment(chapter_nb: Path, outdir: Path, root: Path = ROOT, *, quiet:
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink) if quiet else contextlib.nullcontext():
         otter_assign(str(master), str(folder), no_pdfs=True)
+    write_hidden_checks(chapter_nb, folder, root)
     return folder
+
+
+def write_hidden_checks(chapter_nb: Path, folder: Path, root: Path = ROOT) -> Path:
+    """``folder/grading/hidden-checks.json``: the reference intervals :func:`grade` compares answers with (the
+    grader's copy of the hidden tests, outside the student and autograder folders)."""
+    import json
+
+    from . import coursework
+    from .grader import HIDDEN_CHECKS, hidden_checks
+
+    chapter = str(Path(chapter_nb).relative_to(root).with_suffix(""))
+    exercises = [ex for ex in catalogue(root) if ex.chapter == chapter]
+    questions = hidden_checks(exercises,
+                              lambda ex: coursework.references(ex.check_name, **(ex.params | ex.hidden_params)))
+    path = Path(folder) / HIDDEN_CHECKS
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"assignment": Path(chapter_nb).stem, "questions": questions,
+                                "manual": manual_questions(Path(chapter_nb).stem)}, indent=1))
+    return path
 
 
 def autograder_zip(chapter_dir: Path) -> Path:
@@ -416,37 +435,14 @@ def autograder_zip(chapter_dir: Path) -> Path:
     return found[-1]
 
 
-def grade(chapter_dir: Path, submissions: Path, csv_path: Path | None = None,
-          results: dict | None = None) -> list[dict]:
-    """Grade every ``*.ipynb`` in ``submissions`` with the chapter's autograder; one row per submission
-    (question scores, ``total``, ``possible`` of the autograded questions, then an empty column per written
-    question, named with its points, for the instructor, and ``written_possible``), written to ``csv_path``
-    when given.  ``results``, a dict, receives otter's full result per submission (its feedback)."""
-    from otter.api import grade_submission
+def grade(chapter_dir: Path, submissions: Path, csv_path: Path | None = None, results: dict | None = None,
+          *, timeout: float = 300.0, memory_mb: int = 4096) -> list[dict]:
+    """Grade every ``*.ipynb`` in ``submissions``, each in its own process with a timeout and a memory limit,
+    out of the student's reach (:func:`dpsemantics.book.grader.grade`); one row per submission, written to
+    ``csv_path`` when given."""
+    from .grader import grade as grade_apart
 
-    zip_path = autograder_zip(chapter_dir)
-    rows = []
-    for nb in sorted(Path(submissions).glob("*.ipynb")):
-        with contextlib.redirect_stdout(io.StringIO()):
-            result = grade_submission(str(nb), str(zip_path), quiet=True)
-        if results is not None:
-            results[nb.name] = result
-        row = {"submission": nb.name}
-        order = {ex.label: i for i, ex in enumerate(catalogue())}
-        names = sorted(result.test_files, key=lambda name: (order.get(name, len(order)), name))
-        row.update({name: result.get_score(name) for name in names})
-        row.update(total=result.total, possible=result.possible)
-        manual = manual_questions(Path(chapter_dir).name)
-        row.update({f"{name} (written, of {pts})": "" for name, pts in manual.items()})
-        row["written_possible"] = sum(manual.values())
-        rows.append(row)
-    if csv_path is not None:
-        fields = list(dict.fromkeys(k for row in rows for k in row))
-        with open(csv_path, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=fields)
-            writer.writeheader()
-            writer.writerows(rows)
-    return rows
+    return grade_apart(chapter_dir, submissions, csv_path, results, timeout=timeout, memory_mb=memory_mb)
 
 
 def main(argv=None) -> int:
@@ -459,11 +455,20 @@ def main(argv=None) -> int:
         p.add_argument("chapter_dir", type=Path, help="OUTDIR/CHAPTER written by the assignments command")
         p.add_argument("submissions", type=Path, help="folder of submitted notebooks")
         p.add_argument("--csv", type=Path, default=None, help="score table (default: SUBMISSIONS/scores.csv)")
+        p.add_argument("--timeout", type=float, default=300.0, help="seconds per notebook (default 300)")
+        p.add_argument("--memory", type=int, default=4096, help="address-space limit per notebook, MB (default 4096)")
         a = p.parse_args(args[1:])
+        from .grader import container_runtime
+
+        if container_runtime() is None:
+            print("warning: the notebooks run with your permissions (no Docker or podman found); grade in a "
+                  "container or an unprivileged account (book/instructors.md)", file=sys.stderr)
         csv_path = a.csv or a.submissions / "scores.csv"
-        rows = grade(a.chapter_dir, a.submissions, csv_path)
+        rows = grade(a.chapter_dir, a.submissions, csv_path, timeout=a.timeout, memory_mb=a.memory)
         for row in rows:
-            print(f"{row['submission']}: {row['total']:g} / {row['possible']:g}")
+            graded = row["status"] == "graded"
+            score = f"{row['total']:g} / {row['possible']:g}" if graded else f"error: {row['reason']}"
+            print(f"{row['submission']}: {score}")
         print(f"scores: {csv_path}")
         return 0
     p = argparse.ArgumentParser(prog="python -m dpsemantics.book.assignments")
