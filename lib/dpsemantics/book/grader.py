@@ -214,11 +214,14 @@ def _kill_group(pid: int) -> None:
 
 
 def run_notebook(notebook: Path, spec: dict, *, timeout: float, memory_mb: int,
-                 hide: tuple[Path, ...] | None = None, name: str = "submission.ipynb") -> tuple[dict | None, str]:
+                 hide: tuple[Path, ...] | None = None, name: str = "submission.ipynb",
+                 package: Path | None = None) -> tuple[dict | None, str]:
     """Run a notebook in its own process (group) and read its answers: (answers, the cells that raised, if any)
     or (None, the reason there are no answers).  ``hide``: folders to hide from the notebook in a sandbox
     (:func:`sandbox_available`); None runs it without one.  ``name``: the file name it runs under (the
-    assignment's, which otter's ``Notebook`` in its first cell looks for)."""
+    assignment's, which otter's ``Notebook`` in its first cell looks for).  ``package``: the folder holding the
+    ``dpsemantics`` the notebook runs with (the assignment's, copied into the run's folder; default: the
+    grader's own)."""
     with tempfile.TemporaryDirectory(prefix="dps-grade-") as tmp:
         work = Path(tmp)
         if Path(name).name != name or not name.endswith(".ipynb") or name in ("spec.json", "answers.json"):
@@ -228,6 +231,9 @@ def run_notebook(notebook: Path, spec: dict, *, timeout: float, memory_mb: int,
         out = work / "answers.json"
         env = {k: v for k, v in os.environ.items() if k in ("PATH", "PYTHONPATH", "LANG", "LC_ALL", "VIRTUAL_ENV")}
         package_root = str(Path(__file__).resolve().parents[2])  # the dpsemantics this grader is part of
+        if package is not None:
+            shutil.copytree(package, work / "package")
+            package_root = str(work / "package")
         env["PYTHONPATH"] = os.pathsep.join([package_root] + [str(Path(x).resolve()) for x in
                                                               env.get("PYTHONPATH", "").split(os.pathsep) if x])
         env.update(HOME=str(work), MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
@@ -235,7 +241,7 @@ def run_notebook(notebook: Path, spec: dict, *, timeout: float, memory_mb: int,
         cmd = [sys.executable, "-m", "dpsemantics.book.run_submission", name, "spec.json",
                "answers.json"]
         if hide is not None:
-            needed = [Path(sys.prefix).resolve(), Path(__file__).resolve(), work.resolve()]
+            needed = [Path(sys.prefix).resolve(), Path(package_root).resolve(), work.resolve()]
             hidden = [str(d) for d in hide if d.is_dir() and not any(n.is_relative_to(d) for n in needed)]
             cmd = _SANDBOX + ["sh", "-c", _HIDE, "sh", *hidden, "--", *cmd]
         with open(work / "stderr.txt", "wb") as err:
@@ -305,6 +311,8 @@ def grade(chapter_dir: Path, submissions: Path, csv_path: Path | None = None, re
     if sandbox is None:
         sandbox = sandbox_available()
     hide = (Path(chapter_dir).resolve(), Path(submissions).resolve()) if sandbox else None
+    package = Path(chapter_dir) / "grading" / "package"
+    package = package if (package / "dpsemantics").is_dir() else None  # the assignment's, without the answers
     rows = []
     for nb in sorted(Path(submissions).glob("*.ipynb")):
         row = {"submission": nb.name, "status": "graded", "reason": ""}
@@ -313,7 +321,7 @@ def grade(chapter_dir: Path, submissions: Path, csv_path: Path | None = None, re
         if not reason:
             started = time.monotonic()
             answers, reason = run_notebook(nb, spec, timeout=timeout, memory_mb=memory_mb, hide=hide,
-                                           name=f"{assignment}.ipynb")
+                                           name=f"{assignment}.ipynb", package=package)
             row["seconds"] = round(time.monotonic() - started, 1)
         if answers is not None:
             row["reason"] = reason  # graded; the cells that raised, if any, for the instructor
