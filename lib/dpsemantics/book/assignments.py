@@ -528,7 +528,10 @@ def master_notebook(chapter_nb: Path, root: Path = ROOT, seed: int | None = None
             cells.append(_raw("# BEGIN QUESTION\n" + yaml.safe_dump(written, sort_keys=False)))
             cells.append(nbformat.v4.new_markdown_cell(
                 f"## {ex.title}: the written part ({ex.written} points)\n\nAnswer the questions of *{ex.title}* "
-                "that ask for a reason or an explanation (not the numbers), in this cell."))
+                "that ask for a reason or an explanation (not the numbers), in this cell. Full marks need the claim, "
+                "the step that proves or refutes it (the inequality, the counterexample with its numbers, or the "
+                "line of the paper that fails and why) and what it means for the guarantee; half for the right "
+                "claim with a gap."))
             cells += [_raw("# BEGIN SOLUTION"),
                       nbformat.v4.new_markdown_cell(_md(part["solution"]) or "See the chapter."),
                       _raw("# END SOLUTION"), _raw("# END QUESTION")]
