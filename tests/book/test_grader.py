@@ -17,9 +17,10 @@ The tampers (each a blank notebook plus one cell; every one must score 0 on the 
 * otter's objects — ``otter.test_files.GradingResults.__init__`` patched so every result passes;
 * builtins — ``isinstance`` patched before the answers are read.
 
-Copying the chapter's numbers and calling the package function that computes an answer are not tampers the
-grader can see (the answer is a number either way); the seeded parameters and the prompts deal with them
-(``tests/book/test_assignments.py``).
+Copying the chapter (its solution code, with the chapter's parameters) scores 0 on every question whose
+parameters the seed moved.  Calling the package function that computes an answer, with the assignment's
+parameters, is not a tamper the grader can see (the answer is a right number either way): the prompts no longer
+name the function (``tests/book/test_assignments.py``), and the package is still installed.
 """
 
 import csv
@@ -29,7 +30,7 @@ import shutil
 import nbformat
 import pytest
 
-from dpsemantics.book import exercises, grader
+from dpsemantics.book import assignments, exercises, grader
 
 pytest.importorskip("otter", reason="otter-grader is not installed (pip install -e '.[test]')")
 
@@ -131,6 +132,10 @@ def graded(intro_assignment, tmp_path_factory):
     }
     for name, code in tampers.items():
         nbformat.write(_with_cell(blank, code), subs / f"tamper-{name}.ipynb")
+    chapter = nbformat.read(assignments.ROOT / "book" / "intro.ipynb", as_version=4)
+    parts = assignments.exercise_parts(chapter)
+    copied = "\n\n".join(code for ex in INTRO if ex.check and ex.answer for code in parts[ex.label]["code"])
+    nbformat.write(_with_cell(blank, copied), subs / "tamper-chapter.ipynb")  # the chapter's own solutions
     wrong = "\n".join(f"{v} = 0.0" for ex in INTRO for v in ex.answer if ex.check and ex.label != "intro-ex-transitive")
     wrong += "\neps_prime = delta_prime = lambda e, d: 0.0"
     nbformat.write(_with_cell(blank, wrong), subs / "zz-wrong-after.ipynb")  # graded after the disk tamper
@@ -144,7 +149,7 @@ def graded(intro_assignment, tmp_path_factory):
 
 def test_every_submission_has_a_row_and_the_honest_one_full_marks(graded):
     rows, table, *_ = graded
-    assert sorted(table) == sorted(rows) and len(rows) == 2 + len(BREAKERS) + 1 + 5 + 1
+    assert sorted(table) == sorted(rows) and len(rows) == 2 + len(BREAKERS) + 1 + 5 + 2
     honest = rows["honest.ipynb"]
     assert honest["status"] == "graded" and honest["total"] == POSSIBLE == honest["possible"] == 10
     assert all(honest[q] == p for q, p in POINTS.items())
@@ -174,6 +179,18 @@ def test_tampering_scores_zero(graded, tamper):
     row = rows[f"tamper-{tamper}.ipynb"]
     assert row["status"] == "graded", row
     assert row["total"] == 0 and all(row[q] == 0 for q in POINTS), row
+
+
+def test_the_chapters_own_solutions_score_zero_where_the_seed_moved_the_parameters(graded):
+    """Copying the chapter: its solution code, run with the chapter's parameters, answers every question of
+    the assignment (seed 1) whose parameters differ — and scores 0 on each; the formula of intro-ex-transitive
+    has no parameters, so the chapter's (right) formula keeps its points."""
+    rows, *_ = graded
+    row = rows["tamper-chapter.ipynb"]
+    seeded = [ex.label for ex in INTRO if ex.check and ex.answer and ex.params]
+    assert seeded and row["status"] == "graded"
+    assert all(row[label] == 0 for label in seeded), row
+    assert row["intro-ex-transitive"] == POINTS["intro-ex-transitive"]
 
 
 def test_overwriting_the_hidden_checks_changes_no_score(graded):
