@@ -94,13 +94,14 @@ pdf: book system
 
 # Coursework: one otter-grader assignment per chapter under _build/assignments/CHAPTER/ (student notebook with
 # public checks, solutions notebook, autograder zip with the hidden tests); CHAPTERS="intro causal-view" for some.
+SEED ?= 1
 assignments: $(STAMP)
-	$(BIN)/python -m dpsemantics.book.assignments _build/assignments $(CHAPTERS)
+	$(BIN)/python -m dpsemantics.book.assignments _build/assignments $(CHAPTERS) --seed $(SEED)
 
 # Grade a folder of submitted notebooks without Docker: make grade CHAPTER=intro SUBMISSIONS=dir writes dir/scores.csv
 grade: $(STAMP)
 	@test -n "$(CHAPTER)" -a -n "$(SUBMISSIONS)" || { echo "usage: make grade CHAPTER=intro SUBMISSIONS=folder-of-notebooks"; exit 2; }
-	@test -d _build/assignments/$(CHAPTER)/autograder || $(BIN)/python -m dpsemantics.book.assignments _build/assignments $(CHAPTER)
+	@test -d _build/assignments/$(CHAPTER)/grading || $(BIN)/python -m dpsemantics.book.assignments _build/assignments $(CHAPTER) --seed $(SEED)
 	$(BIN)/python -m dpsemantics.book.assignments grade _build/assignments/$(CHAPTER) $(SUBMISSIONS)
 
 claims: $(STAMP)

@@ -198,7 +198,7 @@ def test_hidden_tests_read_nothing_the_notebook_can_rebind(chapter):
         assert not (loads & set(dir(builtins)) - binds)
         assert not [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal))]
         assert "coursework" not in src and "dpsemantics" not in src and src != pub
-        assert "coursework." in pub
+        assert "coursework" not in pub and "dpsemantics" not in pub  # the student's wheel has no checks
 
 
 # Tampering cells, each appended to a notebook (a student who wants the points without the work).
@@ -315,8 +315,9 @@ def _submissions(folder, target):
     nbformat.write(student, target / "unanswered.ipynb")
     edited = 0
     for cell in solutions.cells:
-        if cell.cell_type == "code" and "eps_group = 3 * 0.5" in cell.source:
-            cell.source = cell.source.replace("eps_group = 3 * 0.5", "eps_group = 2 * 0.5")
+        if cell.cell_type == "code" and "\neps_group = " in "\n" + cell.source:
+            lines = cell.source.splitlines()
+            cell.source = "\n".join("eps_group = 0.1" if line.startswith("eps_group = ") else line for line in lines)
             edited += 1
     assert edited == 1
     nbformat.write(solutions, target / "one-wrong.ipynb")
@@ -363,17 +364,14 @@ def test_otter_grades_the_intro_assignment(intro_assignment, tmp_path):
     assert manual["intro-ex-tv"] == 2 and manual["intro-ex-transitive-written"] == 2
     assert all(f"{q} (written, of {p})" in table[0] for q, p in manual.items())
     assert float(table[0]["written_possible"]) == sum(manual.values())
-    # otter's feedback on the wrong answer: the verdict and the hint first, the tolerance, never the value
-    report = results["one-wrong.ipynb"].results["intro-ex-group"].summary()
-    assert "not within 0.001 (relative)" in report
-    assert report.index("not yet") < report.index("hint:") < report.index("[x ]"), report
+    # the grader's feedback on the wrong answer names the part, never a value
+    report = "\n".join(results["one-wrong.ipynb"]["intro-ex-group"])
+    assert report.startswith("eps_group:") and "delta_group" not in report, report
     delta_group = (1 + math.exp(0.5) + math.exp(1.0)) * 1e-3
     for x in (1.5, delta_group):
         for form in {f"{x:.6g}", f"{x:.4g}", f"{x:.3g}", f"{x:.4f}", repr(x), f"{np.float64(x)!r}"}:
             if len(form.strip("-0.")) >= 3:
                 assert form not in report, form
-
-
 
 
 def test_autograder_zip_carries_the_wheel_and_the_pins(intro_assignment):
@@ -407,17 +405,172 @@ def test_written_parts_are_manual_questions_with_points():
 def test_the_tamper_suite_would_catch_checks_run_in_the_kernel():
     """The suite is not vacuous: with hidden tests that call the notebook's ``coursework`` checks (the old
     design), rebinding ``coursework`` or replacing the checks earns every point on a blank notebook."""
-    master = MASTERS["semantic-privacy"]
     files = []
-    for path, source in _test_files(master, "semantic-privacy"):
-        public = source.split("@test_case(points=0, hidden=False)\n")[1].split("@test_case(")[0]
-        public = public.replace("def test_public(", "def test_public(env, ").replace(
-            "from dpsemantics.book import coursework", "coursework = env['coursework']")
-        points = source.split("@test_case(points=")[2].split(",")[0]
-        files.append((path, source.split("@test_case(")[0] + f"@test_case(points={points}, hidden=True)\n" + public))
-    blank = _student_code(master)
+    checked = [ex for ex in CATALOGUE if ex.chapter.endswith("semantic-privacy") and ex.check]
+    for ex in checked:
+        source = (f"from otter.test_files import test_case\n\nOK_FORMAT = False\n\nname = {ex.label!r}\n\n"
+                  f"@test_case(points={ex.points}, hidden=True)\ndef test_old(env, {', '.join(ex.answer)}):\n"
+                  f"    coursework = env['coursework']\n    assert coursework.{ex.call()}.correct\n")
+        files.append((f"semantic-privacy/{ex.label}.py", source))
+    blank = _student_code(MASTERS["semantic-privacy"])
     names = _answer_names("semantic-privacy")
-    possible = sum(ex.points for ex in CATALOGUE if ex.chapter.endswith("semantic-privacy") and ex.check)
+    possible = sum(ex.points for ex in checked)
+    assert grade_isolated(blank + [ASSIGN_WRONG.format(names=names)], files) == (0, possible)
     for tamper in ("rebind coursework", "replace the checks"):
         tampered = blank + [ASSIGN_WRONG.format(names=names), TAMPERS[tamper]]
         assert grade_isolated(tampered, files) == (possible, possible)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Nothing shipped that answers: the student's wheel, the seeded parameters, the prompts
+# ---------------------------------------------------------------------------------------------------------
+
+REFERENCE_CODE = ("def references", "_ref_", "first_crossing", "_REFERENCES")
+
+
+def test_student_wheel_carries_no_reference_computation(intro_assignment):
+    """The wheel handed out (and the package the grader runs notebooks with) has none of the reference code
+    that the book's own package has."""
+    import zipfile
+
+    source = (assignments.ROOT / "lib" / "dpsemantics" / "book" / "coursework.py").read_text()
+    assert all(p in source for p in REFERENCE_CODE), "the grep would find nothing anywhere"
+    for wheel in (intro_assignment / "student" / assignments.wheel_name(),
+                  intro_assignment / "autograder" / assignments.wheel_name()):
+        with zipfile.ZipFile(wheel) as z:
+            texts = {n: z.read(n).decode("utf-8", "replace") for n in z.namelist()}
+        assert "dpsemantics/book/coursework.py" in texts and "dpsemantics/mechanisms.py" in texts
+        assert not [(n, p) for n, t in texts.items() for p in REFERENCE_CODE if p in t]
+    package = intro_assignment / "grading" / "package" / "dpsemantics"
+    assert not [(f, p) for f in package.rglob("*.py") for p in REFERENCE_CODE if p in f.read_text()]
+
+
+def test_seeds_give_different_parameters_and_accepted_answers(tmp_path):
+    """SEED=1 and SEED=2 write different parameters and disjoint accepted intervals into the hidden checks;
+    the group-privacy answers are computed here from the parameters (k·ε, δ·Σᵢ₌₀^{k−1} e^{iε}), and the
+    chapter's printed answer (ε = 1.5 for three records at ε = 0.5) is rejected under both seeds."""
+    import json
+
+    intro = next(nb for nb in CHAPTERS if nb.stem == "intro")
+    checks = {}
+    for seed in (1, 2):
+        path = assignments.write_hidden_checks(intro, tmp_path / f"seed{seed}", seed=seed)
+        checks[seed] = json.loads(path.read_text())
+    assert checks[1]["parameters"] != checks[2]["parameters"]
+    intervals = {}
+    for seed, data in checks.items():
+        params = data["parameters"]["intro-ex-group"]
+        eps, delta, k = params["eps"], params["delta"], params["group_size"]
+        assert (eps, delta, k) != (0.5, 1e-3, 3)
+        want = {"eps_group": k * eps, "delta_group": delta * sum(math.exp(i * eps) for i in range(k))}
+        group = next(q for q in data["questions"] if q["name"] == "intro-ex-group")
+        for a in group["answers"]:
+            lo, hi = a["interval"]
+            assert lo <= want[a["var"]] <= hi, (seed, a)
+            intervals[(seed, a["var"])] = (lo, hi)
+        lo, hi = intervals[(seed, "eps_group")]
+        assert not lo <= 1.5 <= hi
+    a, b = intervals[(1, "eps_group")], intervals[(2, "eps_group")]
+    assert a[1] < b[0] or b[1] < a[0], (a, b)
+    with pytest.raises(ValueError, match="seed"):
+        assignments.assignment_params(next(ex for ex in CATALOGUE if ex.label == "intro-ex-group"), -1)
+
+
+SEEDED = {nb.stem: assignments.master_notebook(nb, seed=1) for nb in CHAPTERS}
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=IDS)
+def test_graded_prompts_name_no_function_and_state_the_precision(chapter):
+    """No auto-graded question names a package function (no ``module.function``; ``grader.check`` is the
+    notebook's own check), each numeric one states the precision it is graded to, and a seeded one lists the
+    assignment's parameters."""
+    import re
+
+    labels = {ex.label: ex for ex in CATALOGUE if ex.check and ex.answer}
+    current, seen = None, 0
+    for cell in SEEDED[chapter.stem].cells:
+        if cell.cell_type == "raw" and cell.source.startswith("# BEGIN QUESTION"):
+            current = cell.source.split("name: ")[1].split("\n")[0]
+            continue
+        if cell.cell_type == "markdown" and current in labels and cell.source.startswith("## "):
+            ex, text = labels[current], cell.source
+            named = set(re.findall(r"\b[A-Za-z_]\w*\.[A-Za-z_]\w*", text)) - {"grader.check", "e.g", "i.e"}
+            assert not named, (current, named)
+            if ex.check_name != "check_definition7_counterexample":
+                assert "**Graded to:**" in text, current
+            if ex.params:
+                assert "**This assignment's parameters**" in text, current
+            current, seen = None, seen + 1
+    assert seen == sum(1 for ex in labels.values() if chapter.stem in ex.chapter)
+
+
+def test_public_check_is_coarse_and_accepts_the_forms_the_hidden_one_does():
+    """The public check of intro-ex-group (seed 1) passes the right answer as a number, a one-element array
+    and a one-element list, and passes a wrong answer 10% off too (it is not an oracle for the graded value);
+    it fails a blank answer and one ten times off.  The hidden test (the zip's) accepts the same three forms."""
+    master = SEEDED["intro"]
+    _, tests = _split(master)
+    ex = next(ex for ex in CATALOGUE if ex.label == "intro-ex-group")
+    order = [e.label for e in CATALOGUE if e.chapter == "book/intro" and e.check and e.answer]
+    public = [src for src, _, h in tests if not h][order.index(ex.label)]
+    hidden = [src for src, _, h in tests if h][order.index(ex.label)]
+    plan = assignments.assignment_plan(next(nb for nb in CHAPTERS if nb.stem == "intro"), seed=1)
+    params = plan[ex.label][0]
+    eps, delta, k = params["eps"], params["delta"], params["group_size"]
+    right = (k * eps, delta * sum(math.exp(i * eps) for i in range(k)))
+
+    def run(src, name, *args):
+        namespace = {}
+        exec(compile(src, "<test>", "exec"), namespace)  # noqa: S102 - the generated test
+        try:
+            namespace[name](*args)
+            return True
+        except AssertionError:
+            return False
+
+    for form in (lambda x: x, lambda x: np.array([x]), lambda x: [x]):
+        assert run(public, "test_public", *map(form, right))
+        assert run(hidden, "test_hidden", *map(form, right))
+    assert run(public, "test_public", right[0] * 1.1, right[1] * 1.1)
+    assert not run(hidden, "test_hidden", right[0] * 1.1, right[1] * 1.1)
+    assert not run(public, "test_public", ..., ...)
+    assert not run(public, "test_public", right[0] * 10, right[1])
+
+
+def test_instructors_page_has_a_rubric_for_every_written_question_and_the_term_sections():
+    page = (assignments.ROOT / "book" / "instructors.md").read_text()
+    for heading in ("## A term with the book", "## Points", "## Rubrics for the written parts", "## Gradescope"):
+        assert heading in page, heading
+    rubrics = page.split("## Rubrics for the written parts")[1].split("\n## ")[0]
+    written = [ex.label for ex in CATALOGUE if ex.written or not (ex.check and ex.answer)]
+    assert written and not [label for label in written if f"`{label}`" not in rubrics]
+    syllabus = page.split("## A term with the book")[1].split("\n## ")[0]
+    assert not [ex.label for ex in CATALOGUE if f"`{ex.label}`" not in syllabus]
+    assert "with your permissions" in page
+    # the syllabus's points per assignment are the exercises' (summed here from the catalogue)
+    for chapter in {ex.chapter for ex in CATALOGUE}:
+        auto = sum(ex.points for ex in CATALOGUE if ex.chapter == chapter and ex.check and ex.answer)
+        written = sum(ex.written if ex.check and ex.answer else (ex.points or 2)
+                      for ex in CATALOGUE if ex.chapter == chapter)
+        assert f"| {chapter.split('/')[1]} ({auto} / {written}) |" in syllabus, chapter
+
+
+def test_formula_arguments_are_the_ones_the_hidden_checks_call():
+    """The prompt's (eps, delta) for intro-ex-transitive: the exact chaining (2ε, (1 + e^ε)δ) written here
+    passes the hidden check when called in that order, and fails with the arguments swapped."""
+    master = SEEDED["intro"]
+    text = next(c.source for c in master.cells if c.cell_type == "markdown" and "Transitivity" in c.source
+                and "Graded to" in c.source)
+    assert "a Python function of (eps, delta)" in text
+    from dpsemantics.book import grader
+
+    intro = next(nb for nb in CHAPTERS if nb.stem == "intro")
+    plan = assignments.assignment_plan(intro, seed=1)
+    ex = next(ex for ex in CATALOGUE if ex.label == "intro-ex-transitive")
+    (q,) = grader.hidden_checks([ex], lambda e: plan[e.label][1])
+    for order, expected in ((lambda e, d: (e, d), 2), (lambda e, d: (d, e), 0)):
+        answers = {}
+        for a in q["answers"]:
+            f = (lambda e, d: 2 * e) if a["var"] == "eps_prime" else (lambda e, d: (1 + math.exp(e)) * d)
+            answers[a["var"]] = [f(*order(*pt)) for pt in a["points"]]
+        assert grader.score_question(q, answers)[0] == expected

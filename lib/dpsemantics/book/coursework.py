@@ -30,6 +30,7 @@ from .. import causal, conversions, disclosure, mechanisms, notions, semantic
 from .. import indistinguishability as ind
 from ..privacy_loss import PrivacyLoss
 from .render import number
+from .student_coursework import Part  # one type for both editions of this module
 
 __all__ = [
     "Part", "CheckResult", "Reference", "FormulaReference", "references",
@@ -41,15 +42,6 @@ __all__ = [
     "check_definition4_slip", "check_profile_answer", "check_difference_peak", "check_laplace_answer",
     "check_figure3_slip", "check_example41_slip", "check_pdp_posterior",
 ]
-
-
-@dataclass(frozen=True)
-class Part:
-    """One part of an answer: its name, whether it is right, and feedback that does not give it away."""
-
-    name: str
-    ok: bool
-    feedback: str
 
 
 @dataclass(frozen=True)

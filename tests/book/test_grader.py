@@ -1,0 +1,239 @@
+"""``make grade``: a class's folder graded out of the students' reach, one notebook unable to break the rest.
+
+One folder of the intro assignment's submissions is graded once (module fixture, about 90 s: a process per
+notebook, one of them waiting for its timeout): an honest notebook (the solutions), the blank student
+notebook, the four class-breaking notebooks of issue 37 — ``os._exit(0)``, ``time.sleep(10**6)``,
+``builtins.isinstance = lambda *a: True``, no otter metadata — a notebook that asks for more memory than the
+limit, and the tampers.  The expected scores are the assignment's points from ``book/exercises.yml``, not the
+grader's output.
+
+The tampers (each a blank notebook plus one cell; every one must score 0 on the auto-graded questions):
+
+* ``coursework.references`` — the reference values with their tolerances, from the student's package;
+* tests on disk — read ``tests/*.py`` and write passing ones where otter would read them, and overwrite the
+  grader's own ``grading/hidden-checks.json`` (its absolute path written into the tamper, as a student who
+  found it would) with intervals that accept anything;
+* a frame peek — answers whose ``__float__`` walks the caller's frames for reference values;
+* otter's objects — ``otter.test_files.GradingResults.__init__`` patched so every result passes;
+* builtins — ``isinstance`` patched before the answers are read.
+
+Copying the chapter (its solution code, with the chapter's parameters) scores 0 on every question whose
+parameters the seed moved.  Calling the package function that computes an answer, with the assignment's
+parameters, is not a tamper the grader can see (the answer is a right number either way): the prompts no longer
+name the function (``tests/book/test_assignments.py``), and the package is still installed.
+"""
+
+import csv
+import json
+import shutil
+
+import nbformat
+import pytest
+
+from dpsemantics.book import assignments, exercises, grader
+
+pytest.importorskip("otter", reason="otter-grader is not installed (pip install -e '.[test]')")
+
+INTRO = [ex for ex in exercises.catalogue() if ex.chapter == "book/intro"]
+POINTS = {ex.label: ex.points for ex in INTRO if ex.check and ex.answer}
+POSSIBLE = sum(POINTS.values())
+TIMEOUT = 40
+
+BREAKERS = {
+    "exits": "import os\nos._exit(0)",
+    "hangs": "import time\ntime.sleep(10**6)",
+    "builtins": "import builtins\nbuiltins.isinstance = lambda *a: True",
+    "memory": "hog = bytearray(6 * 1024**3)  # lazily mapped: without the 3 GB limit this succeeds",
+}
+
+PEEK = '''
+import sys
+class Peek(float):
+    def __float__(self):
+        frame, seen = sys._getframe(1), []
+        while frame is not None:
+            for key, value in list(frame.f_locals.items()):
+                if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, float) for v in value):
+                    seen.append(sum(value) / 2)
+            frame = frame.f_back
+        return seen[0] if seen else 0.0
+    def __array__(self, dtype=None, copy=None):
+        import numpy as np
+        return np.asarray(self.__float__())
+eps_group, delta_group = Peek(0.0), Peek(0.0)
+eps_at_sigma2, sigma_for_half = Peek(0.0), Peek(0.0)
+'''
+
+PATCH_OTTER = '''
+import otter.test_files
+_init = otter.test_files.GradingResults.__init__
+def _all_pass(self, test_files, *a, **k):
+    for t in test_files:
+        for r in getattr(t, "test_case_results", []):
+            r.passed = True
+    _init(self, test_files, *a, **k)
+otter.test_files.GradingResults.__init__ = _all_pass
+'''
+
+DISK = '''
+import glob, json, os, pathlib
+stolen = [pathlib.Path(p).read_text() for p in glob.glob("tests/*.py") + glob.glob("../**/tests/*.py", recursive=True)]
+pathlib.Path("tests").mkdir(exist_ok=True)
+for name in {names!r}:
+    pathlib.Path(f"tests/{{name}}.py").write_text(
+        "from otter.test_files import test_case\\nOK_FORMAT = False\\nname = %r\\npoints = 100\\n"
+        "@test_case(points=100, hidden=True)\\ndef test_ok():\\n    pass\\n" % name)
+try:
+    checks = json.loads(pathlib.Path({checks!r}).read_text())
+    for q in checks["questions"]:
+        for a in q["answers"]:
+            if "interval" in a:
+                a["interval"] = [-1e308, 1e308]
+            else:
+                a["intervals"] = [[-1e308, 1e308]] * len(a["intervals"])
+    pathlib.Path({checks!r}).write_text(json.dumps(checks))
+except OSError:
+    pass
+'''
+
+
+def _with_cell(nb, code, *, first=False):
+    nb = nbformat.from_dict(json.loads(nbformat.writes(nb)))
+    cell = nbformat.v4.new_code_cell(code)
+    nb.cells.insert(3 if first else len(nb.cells), cell)
+    return nb
+
+
+@pytest.fixture(scope="module")
+def graded(intro_assignment, tmp_path_factory):
+    """(rows by submission, per-question feedback, the hidden checks' text before and after) of one grading."""
+    folder = tmp_path_factory.mktemp("grade") / "intro"
+    shutil.copytree(intro_assignment, folder)
+    subs = folder.parent / "submissions"
+    subs.mkdir()
+    solutions = nbformat.read(folder / "autograder" / "intro.ipynb", as_version=4)
+    blank = nbformat.read(folder / "student" / "intro.ipynb", as_version=4)
+    nbformat.write(solutions, subs / "honest.ipynb")
+    nbformat.write(blank, subs / "blank.ipynb")
+    for name, code in BREAKERS.items():
+        nbformat.write(_with_cell(solutions, code), subs / f"break-{name}.ipynb")
+    nometa = _with_cell(solutions, "x = 1")
+    del nometa.metadata["otter"]
+    nbformat.write(nometa, subs / "break-nometa.ipynb")
+    checks_path = folder / grader.HIDDEN_CHECKS
+    tampers = {
+        "references": "from dpsemantics.book import coursework\n"
+                      "r = coursework.references('check_group_answer', eps=0.5, delta=1e-3, group_size=3)\n"
+                      "eps_group, delta_group = r[0].value, r[1].value",
+        "disk": DISK.format(names=list(POINTS), checks=str(checks_path)),
+        "frame-peek": PEEK,
+        "otter-results": PATCH_OTTER,
+        "builtins": "import builtins\nbuiltins.isinstance = lambda *a: True\nbuiltins.float = lambda *a: 1.5",
+    }
+    for name, code in tampers.items():
+        nbformat.write(_with_cell(blank, code), subs / f"tamper-{name}.ipynb")
+    chapter = nbformat.read(assignments.ROOT / "book" / "intro.ipynb", as_version=4)
+    parts = assignments.exercise_parts(chapter)
+    copied = "\n\n".join(code for ex in INTRO if ex.check and ex.answer for code in parts[ex.label]["code"])
+    nbformat.write(_with_cell(blank, copied), subs / "tamper-chapter.ipynb")  # the chapter's own solutions
+    wrong = "\n".join(f"{v} = 0.0" for ex in INTRO for v in ex.answer if ex.check and ex.label != "intro-ex-transitive")
+    wrong += "\neps_prime = delta_prime = lambda e, d: 0.0"
+    nbformat.write(_with_cell(blank, wrong), subs / "zz-wrong-after.ipynb")  # graded after the disk tamper
+    before = checks_path.read_text()
+    results = {}
+    rows = grader.grade(folder, subs, subs / "scores.csv", results, timeout=TIMEOUT, memory_mb=3072, sandbox=False)
+    with open(subs / "scores.csv") as f:
+        table = {r["submission"]: r for r in csv.DictReader(f)}
+    return {r["submission"]: r for r in rows}, table, results, before, checks_path.read_text()
+
+
+def test_every_submission_has_a_row_and_the_honest_one_full_marks(graded):
+    rows, table, *_ = graded
+    assert sorted(table) == sorted(rows) and len(rows) == 2 + len(BREAKERS) + 1 + 5 + 2
+    honest = rows["honest.ipynb"]
+    assert honest["status"] == "graded" and honest["total"] == POSSIBLE == honest["possible"] == 10
+    assert all(honest[q] == p for q, p in POINTS.items())
+    assert float(table["honest.ipynb"]["total"]) == POSSIBLE
+    assert rows["blank.ipynb"]["total"] == 0
+
+
+def test_class_breaking_notebooks_get_their_own_row_with_the_reason(graded):
+    rows, table, *_ = graded
+    assert rows["break-exits.ipynb"]["status"] == "error"
+    assert "ended before its answers were collected" in rows["break-exits.ipynb"]["reason"]
+    assert rows["break-hangs.ipynb"]["status"] == "error"
+    assert f"timed out after {TIMEOUT} s" in rows["break-hangs.ipynb"]["reason"]
+    assert rows["break-nometa.ipynb"]["status"] == "error"
+    assert "not a submission for assignment 'intro'" in rows["break-nometa.ipynb"]["reason"]
+    for name in ("break-exits.ipynb", "break-hangs.ipynb", "break-nometa.ipynb"):
+        assert table[name]["total"] == "" and table[name]["reason"], table[name]
+    # answers given before the builtins were broken, or before the allocation failed, are still read
+    assert rows["break-builtins.ipynb"]["status"] == "graded" and rows["break-builtins.ipynb"]["total"] == POSSIBLE
+    memory = rows["break-memory.ipynb"]
+    assert memory["status"] == "graded" and "MemoryError" in memory["reason"] and memory["total"] == POSSIBLE
+
+
+@pytest.mark.parametrize("tamper", ["references", "disk", "frame-peek", "otter-results", "builtins"])
+def test_tampering_scores_zero(graded, tamper):
+    rows, *_ = graded
+    row = rows[f"tamper-{tamper}.ipynb"]
+    assert row["status"] == "graded", row
+    assert row["total"] == 0 and all(row[q] == 0 for q in POINTS), row
+
+
+def test_the_chapters_own_solutions_score_zero_where_the_seed_moved_the_parameters(graded):
+    """Copying the chapter: its solution code, run with the chapter's parameters, answers every question of
+    the assignment (seed 1) whose parameters differ — and scores 0 on each; the formula of intro-ex-transitive
+    has no parameters, so the chapter's (right) formula keeps its points."""
+    rows, *_ = graded
+    row = rows["tamper-chapter.ipynb"]
+    seeded = [ex.label for ex in INTRO if ex.check and ex.answer and ex.params]
+    assert seeded and row["status"] == "graded"
+    assert all(row[label] == 0 for label in seeded), row
+    assert row["intro-ex-transitive"] == POINTS["intro-ex-transitive"]
+
+
+def test_overwriting_the_hidden_checks_changes_no_score(graded):
+    """The tamper really rewrote the file (the grader ran without the sandbox) and no later row changed."""
+    rows, _, _, before, after = graded
+    assert before != after and "1e+308" in after
+    assert rows["zz-wrong-after.ipynb"]["total"] == 0  # graded after the file was rewritten (sorted order)
+
+
+def test_feedback_names_the_part_never_the_value(graded):
+    _, _, results, *_ = graded
+    feedback = results["blank.ipynb"]["intro-ex-group"]
+    assert feedback and all(line.startswith(("eps_group", "delta_group")) for line in feedback)
+    assert not any(ch.isdigit() for line in feedback for ch in line)
+
+
+def test_the_sandbox_hides_the_assignment(intro_assignment, tmp_path):
+    """With unprivileged namespaces the notebook sees an empty assignment folder and no network."""
+    if not grader.sandbox_available():
+        pytest.skip("unshare cannot make unprivileged namespaces here")
+    folder = tmp_path / "intro"
+    shutil.copytree(intro_assignment, folder)
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    checks = folder / grader.HIDDEN_CHECKS
+    blank = nbformat.read(folder / "student" / "intro.ipynb", as_version=4)
+    probe = (f"import os, pathlib, socket\nseen = os.listdir({str(folder)!r})\n"
+             f"pathlib.Path({str(checks)!r}).parent.mkdir(parents=True, exist_ok=True)\n"
+             f"pathlib.Path({str(checks)!r}).write_text('{{}}')\n"
+             "try:\n    socket.create_connection(('1.1.1.1', 80), timeout=2)\n    net = 1.5\nexcept OSError:\n"
+             "    net = 0.0\neps_group = float(len(seen)) + net")
+    nbformat.write(_with_cell(blank, probe), subs / "probe.ipynb")
+    before = checks.read_text()
+    rows = grader.grade(folder, subs, None, timeout=TIMEOUT, sandbox=True)
+    assert rows[0]["status"] == "graded", rows[0]
+    assert checks.read_text() == before
+    answers, _ = grader.run_notebook(subs / "probe.ipynb", {"answers": [{"var": "eps_group", "kind": "number"}]},
+                                     timeout=TIMEOUT, memory_mb=3072, hide=(folder, subs), name="intro.ipynb")
+    assert answers == {"eps_group": 0.0}, answers
+
+
+def test_bad_limits_are_value_errors(intro_assignment, tmp_path):
+    with pytest.raises(ValueError, match="timeout"):
+        grader.grade(intro_assignment, tmp_path, timeout=0)
+    with pytest.raises(ValueError, match="memory_mb"):
+        grader.grade(intro_assignment, tmp_path, memory_mb=10)
