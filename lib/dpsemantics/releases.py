@@ -34,7 +34,7 @@ from fractions import Fraction
 import numpy as np
 
 from . import _rounding, composition, conversions, disclosure, mechanisms
-from .pld import PrivacyLossDistribution
+from .pld import PrivacyLossDistribution, tilted_self_composition
 from .privacy_loss import PrivacyLoss
 from ._validate import check_delta, check_epsilon, check_positive, check_positive_int
 
@@ -939,6 +939,9 @@ class Composed(Mechanism):
         rho = self._rho_up()
         if rho is not None:
             out["zcdp"] = float(conversions.zcdp_delta(rho, e, tight=True))
+        tilted = self._tilted(e) if e > 0 and out.get("profile", 0.0) < 1e-6 else None
+        if tilted is not None:
+            out["pld-tilted"] = float(tilted(e))
         groups = self._route_parts()
         if groups is not None:
             stated, rho_z = groups
@@ -990,7 +993,25 @@ class Composed(Mechanism):
         prof = None if self.reveal() >= d else self.profile()
         if prof is not None:
             out["profile"] = _profile_epsilon(prof[0], d, self.pure_epsilon(), min(out.values(), default=math.inf))
+        best = min(out.values(), default=math.inf)
+        tilted = self._tilted(best) if math.isfinite(best) and d < 1e-6 else None
+        if tilted is not None:
+            out["pld-tilted"] = _profile_epsilon(tilted, d, self.pure_epsilon(), best)
         return out
+
+    def _tilted(self, eps_target: float):
+        """δ(ε) at ε ≥ 0 of one kind of mechanism run k times whose profile the package has only through the PLD
+        (Laplace, geometric with Δ > 1), on the lattice tilted towards ``eps_target``
+        (:func:`~dpsemantics.pld.tilted_self_composition`: accurate in the far tail); ``None`` elsewhere."""
+        parts = self.merged()
+        if len(parts) != 1 or parts[0][0].profile(parts[0][1]) is not None or parts[0][0].pld(1.0) is None:
+            return None
+        m, k = parts[0]
+        try:
+            with np.errstate(all="ignore"):
+                return tilted_self_composition(m.pld(self._pld(2**18).h), k, eps_target)
+        except _NUMERIC:
+            return None
 
     def _pure_up(self):
         """The total pure ε Σk_iε_i, exact and rounded up (:func:`_sum_up`), or ``None``."""
