@@ -49,7 +49,7 @@ from . import _rounding, mechanisms
 from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import as_float, check_delta, check_epsilon, check_positive, check_positive_int
 
-__all__ = ["PrivacyLossDistribution"]
+__all__ = ["PrivacyLossDistribution", "tilted_self_composition"]
 
 _TAIL = 1e-30  # mass this small at either end of a lattice is moved to the safe side after each step
 _POINTS_MAX = 50_000_000  # a lattice longer than this does not fit in memory comfortably
@@ -788,8 +788,11 @@ def tilted_self_composition(one: "PrivacyLossDistribution", k: int, eps_target: 
     from scipy.fft import next_fast_len
     from scipy.special import logsumexp
 
+    if not isinstance(one, PrivacyLossDistribution):
+        raise ValueError(f"one must be a PrivacyLossDistribution (got {one!r})")
     lat, h = one.pessimistic, one.h
     k = check_positive_int(k, "k", maximum=10**9)
+    eps_target = float(check_epsilon(eps_target, "eps_target", scalar=True))
     if lat.err > 0 or not eps_target > 0 or lat.probs.size < 2:
         return None
     p = lat.probs
@@ -830,20 +833,28 @@ def tilted_self_composition(one: "PrivacyLossDistribution", k: int, eps_target: 
     keep = zs > 0
     with np.errstate(divide="ignore", over="ignore"):
         probs = np.where(keep & (run > 0), np.exp(np.log(np.where(run > 0, run, 1.0)) + log_factor), 0.0)
-    rel_k = min(k * rel * (1 + k * rel), 1.0) + 4 * _U * (float(np.max(np.abs(log_factor[keep]), initial=0.0)) + 1)
+    if k * rel > 0.01:  # (1 + rel)^k − 1 ≤ k·rel(1 + k·rel) holds only for k·rel small
+        return None
+    with np.errstate(divide="ignore"):
+        log_run = np.abs(np.log(run[keep & (run > 0)]))
+    rel_k = k * rel * (1 + k * rel) + 4 * _U * (float(np.max(np.abs(log_factor[keep]), initial=0.0))
+                                                 + float(np.max(log_run, initial=0.0)) + 1)
     inf = -math.expm1(k * math.log1p(-min(lat.inf, 1.0))) if lat.inf < 1 else 1.0
-    with np.errstate(over="ignore", under="ignore"):
-        inf += tau_hi * math.exp(min(k * big_l - lam * hi * h, 700.0))  # the tilted tail beyond the window, untilted
-    law = _Lattice(lo, probs, inf, 0.0, "up", rel_k)
+    if tau_hi > 0:  # the tilted tail beyond the window, untilted (e^{kΛ − λz} ≤ its value at the window's top)
+        top = k * big_l - lam * hi * h
+        inf += tau_hi * math.exp(top) if top < 700 else math.inf
+    law = _Lattice(lo, probs, min(inf, 1.0), 0.0, "up", rel_k)
+    inf_extra = 0.0 if inf <= 1.0 else 1.0  # a tail beyond the float range: no guarantee from this route
     spread = 1.0 / math.sqrt(-math.expm1(-2.0 * lam * h))
 
     def delta(eps):
         e = np.asarray(check_epsilon(eps, "eps"), dtype=float)
         i = np.clip(np.searchsorted(zs, e, side="right"), 0, zs.size - 1)  # the first point above ε
-        with np.errstate(over="ignore", under="ignore"):
-            fft = err * spread * np.exp(np.minimum(log_factor[i], 700.0)) * (1 + 1e-10)
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            fft = err * spread * np.exp(log_factor[i]) * (1 + 1e-10) if err > 0 else np.zeros(e.shape)
         fft = np.where(e < zs[-1], fft, 0.0)
-        out = np.minimum(law.delta(e, h) + fft * (1 + 4 * _U), 1.0)
+        with np.errstate(over="ignore"):
+            out = np.minimum(law.delta(e, h) + inf_extra + fft * (1 + 4 * _U), 1.0)
         return float(out) if out.ndim == 0 else out
 
     return delta

@@ -239,3 +239,32 @@ def test_geometric_through_the_tilted_lattice(eps):
     d = exact * 0.5
     e = release.epsilon(d)
     assert _geometric_kfold_delta(e, 0.1, 3, 300) <= d < _geometric_kfold_delta(e * (1 - 1e-2), 0.1, 3, 300)
+
+
+@pytest.mark.parametrize("target", [8.0, 26.0, 60.0])
+def test_tilted_lattice_never_below_the_exact_profile(target):
+    """The tilted k-fold Laplace profile, read at points near and far from the ε it was tilted towards (where its
+    allowance is large): never below the exact δ, 1 where it gives nothing, and close near the target."""
+    from dpsemantics.pld import PrivacyLossDistribution, tilted_self_composition
+
+    k = 1000
+    fn = tilted_self_composition(PrivacyLossDistribution.laplace(0.1, h=1e-3), k, target)
+    for eps in (0.0, 5.5, 8.0, 15.0, 26.0, 40.0, 60.0, 90.0, 99.9, 100.0, 150.0):
+        value, exact = fn(eps), laplace_kfold_delta(eps, 0.1, k)
+        assert exact <= value <= 1.0, (eps, value, exact)
+        if abs(eps - target) < 1e-9 and exact > 0:
+            assert value <= exact * 1.001
+    assert tilted_self_composition(PrivacyLossDistribution.laplace(0.1, h=1e-3), k, 1.0) is None  # below the mean
+
+
+def test_tilted_lattice_refuses_bad_input():
+    from dpsemantics.pld import PrivacyLossDistribution, tilted_self_composition
+
+    one = PrivacyLossDistribution.laplace(0.1, h=1e-2)
+    for name, call in [("one", lambda: tilted_self_composition("laplace", 10, 1.0)),
+                       ("k", lambda: tilted_self_composition(one, 0, 1.0)),
+                       ("k", lambda: tilted_self_composition(one, 10**10, 1.0)),
+                       ("eps_target", lambda: tilted_self_composition(one, 10, math.nan)),
+                       ("eps_target", lambda: tilted_self_composition(one, 10, -1.0))]:
+        with pytest.raises(ValueError, match=name):
+            call()
