@@ -818,6 +818,7 @@ def tilted_self_composition(one: "PrivacyLossDistribution", k: int, eps_target: 
     rel = lat.rel + 8 * _U * float(np.max(np.abs(log_p[finite]) + np.abs(lam * z[finite]) + abs(big_l) + 1.0))
     base = _Lattice(lat.start, tilted, 0.0, 0.0, "up", rel)
     lo, hi, tau_hi, _ = _chernoff_window(base, k, _TAIL)
+    tau_hi *= 1 + 3 * k * rel  # the bound is taken from the computed masses: (1 + rel)^k of the exact ones
     width = hi - lo + 1
     n = next_fast_len(max(width, tilted.size), real=True)
     if n > _POINTS_MAX:
