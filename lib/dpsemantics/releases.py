@@ -29,11 +29,12 @@ import functools
 import inspect
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
-from . import composition, conversions, disclosure, mechanisms
-from .pld import PrivacyLossDistribution
+from . import _rounding, composition, conversions, disclosure, mechanisms
+from .pld import PrivacyLossDistribution, tilted_self_composition
 from .privacy_loss import PrivacyLoss
 from ._validate import check_delta, check_epsilon, check_positive, check_positive_int
 
@@ -54,7 +55,7 @@ __all__ = [
 ]
 
 #: The largest number of runs of one mechanism a release may hold (the lattice composition's limit).
-K_MAX = 10**7
+K_MAX = 10**9
 _NUMERIC = (ValueError, OverflowError, FloatingPointError, ZeroDivisionError)
 
 
@@ -576,6 +577,102 @@ class ZCDP(Mechanism):
 # ------------------------------------------------------------------------------------------------------
 
 
+def _profile_epsilon(fn, d: float, pure, hint: float = math.inf) -> float:
+    """The smallest ε with fn(ε) ≤ d for a profile ``fn`` never below the exact one (bisection, returning the end
+    where fn ≤ d: the safe side); ``inf`` if none ≤ 1e6.  ``hint``, an ε another route already gives: when fn meets
+    d there but not 10⁻⁹ below it, the profile cannot do better and ``hint`` is returned after two evaluations."""
+    with np.errstate(all="ignore"):
+        if math.isfinite(hint) and hint > 0 and fn(hint) <= d:
+            if fn(hint * (1 - 1e-9)) > d:
+                return float(hint)
+            lo, hi = 0.0, float(hint)
+        else:
+            lo, hi = 0.0, _eps_ceiling(pure)
+        while fn(hi) > d:
+            if hi > 1e6:
+                return math.inf
+            lo, hi = hi, 4.0 * hi
+        if fn(lo) <= d:
+            return lo
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (lo, mid) if fn(mid) <= d else (mid, hi)
+            if hi - lo <= 1e-12 * max(1.0, hi):
+                break
+    return float(hi)
+
+
+def _sum_up(pairs) -> float:
+    """Σ k·x over ``(k, x)`` pairs of whole numbers and floats, exactly (rationals) and rounded up to a float: never
+    below the exact sum, and equal to it when it is a float (2 for 2 × 1.0)."""
+    exact = sum((Fraction(int(k)) * Fraction(x) for k, x in pairs), Fraction(0))
+    out = float(exact)  # rounded to nearest (inf beyond the float range)
+    return math.nextafter(out, math.inf) if math.isfinite(out) and Fraction(out) < exact else out
+
+
+def _stated_sums(stated):
+    """For parts stated as ``(ε_i, δ_i, k_i)``: the runs K, max ε_i, max δ_i, and Σk_iε_i, Σk_iδ_i,
+    A = Σk_iε_i(e^{ε_i} − 1), B = Σk_iε_i², each rounded up (n terms of a few correctly rounded operations on
+    non-negative numbers, expm1 within 1 ulp: within (2n + 4)u relative, raised by 4n + 8 ulps)."""
+    m = len(stated)
+    e = np.array([s[0] for s in stated])
+    d = np.array([s[1] for s in stated])
+    k = np.array([float(s[2]) for s in stated])
+    with np.errstate(over="ignore", invalid="ignore"):
+        sums = [float(np.sum(k * e)), float(np.sum(k * d)), float(np.sum(k * e * np.expm1(e))), float(np.sum(k * e * e))]
+    sums = [math.inf if math.isnan(v) else float(_rounding.up(v, 4 * m + 8)) for v in sums]
+    sums[:2] = _sum_up((s[2], s[0]) for s in stated), _sum_up((s[2], s[1]) for s in stated)
+    return (int(sum(s[2] for s in stated)), float(e.max()), float(d.max()), *sums)
+
+
+def _stated_floor(stated) -> float:
+    """The smallest total δ below which no route of :func:`_stated_epsilons` gives a finite ε (a lower end)."""
+    runs, _, d_max, _, d_sum, _, _ = _stated_sums(stated)
+    return min(d_sum, -math.expm1(runs * math.log1p(-d_max)))
+
+
+def _stated_deltas(stated, e: np.ndarray) -> dict:
+    """δ at each ε of ``e`` for parts stated as ``(ε_i, δ_i, k_i)``, by route: ``basic``, ``optimal`` (Kairouz, Oh &
+    Viswanath at (max ε_i, max δ_i) over all runs) and ``advanced`` (Theorem 2.8(2) solved for δ:
+    δ = Σk_iδ_i + exp(−(ε − A)²/(2B)) for ε > A); each never below the exact value of its formula."""
+    runs, e_max, d_max, e_sum, d_sum, a, b = _stated_sums(stated)
+    out = {"basic": np.where(e >= e_sum, min(d_sum, 1.0), 1.0)}
+    try:
+        with np.errstate(all="ignore"):
+            out["optimal"] = np.minimum(np.asarray(composition.optimal_delta(e, e_max, runs, d_max), dtype=float), 1.0)
+    except _NUMERIC:
+        pass
+    with np.errstate(all="ignore"):
+        x = np.maximum(e - a, 0.0)  # one correctly rounded subtraction of floats: within u relative
+        t = np.where(x > 0, _rounding.down(x * x / (2.0 * b), 8), 0.0)  # 2B exact, square and quotient: 3u
+        slack = np.where(x > 0, _rounding.exp_up(-t), 1.0)
+        out["advanced"] = np.minimum(_rounding.up(d_sum + slack, 2), 1.0)
+    return out
+
+
+def _stated_epsilons(stated, d: np.ndarray) -> dict:
+    """ε at each total δ of ``d`` (< 1) for parts stated as ``(ε_i, δ_i, k_i)``, by the routes of
+    :func:`_stated_deltas` solved for ε; ``inf`` where a route gives none."""
+    runs, e_max, d_max, e_sum, d_sum, a, b = _stated_sums(stated)
+    out = {"basic": np.where(d >= d_sum, e_sum, math.inf)}
+    floor = -math.expm1(runs * math.log1p(-d_max))
+    opt = np.full(d.shape, math.inf)
+    go = np.flatnonzero(d > floor * (1 + 1e-12))
+    for idx in (go, *([i] for i in go)):  # all at once; one at a time if one of them is refused
+        try:
+            with np.errstate(all="ignore"):
+                opt[idx] = composition.optimal_epsilon(e_max, runs, d[idx], d_max)
+            break
+        except _NUMERIC:
+            continue
+    out["optimal"] = opt
+    with np.errstate(all="ignore"):
+        slack = _rounding.down(d - d_sum, 1)  # never above the exact δ − Σk_iδ_i
+        adv = _rounding.up(a + np.sqrt(2.0 * b * -np.log(np.where(slack > 0, slack, 1.0))), 10)
+        out["advanced"] = np.where(slack > 0, np.where(np.isnan(adv), math.inf, adv), math.inf)
+    return out
+
+
 class Composed(Mechanism):
     """Mechanisms run on the same data: ``Composed([a, b.repeat(3), (c, 2)])``.  Parts are kept as
     ``(mechanism, runs)`` pairs; compositions given as parts are flattened."""
@@ -799,33 +896,142 @@ class Composed(Mechanism):
                              "point (a loss beyond the float range): the profile's bound is used", True)
         return _exact_from_tails(t, low, up, dp, pld.h)
 
-    # ---- the generic questions ----------------------------------------------------------------------
-    def delta(self, eps) -> float:
-        """The privacy profile δ(ε) (exact or an upper bound; from the single stated point when no profile is
-        known: δ of basic composition for ε at or above its ε, else 1)."""
+    # ---- the generic questions: the best of every route ---------------------------------------------
+    def _route_parts(self):
+        """``(stated, rho_z)``: the merged parts with a stated (ε, δ) point as ``(ε, δ, k)`` triples, and the total ρ
+        (rounded up) of the parts known only by ρ (``None`` when there are none); ``None`` when a part has neither."""
+        stated, rho_z = [], []
+        for m, k in self.merged():
+            s = m.stated_point()
+            if s is not None:
+                stated.append((float(s[0]), float(s[1]), k))
+                continue
+            r = m.rho()
+            if r is None:
+                return None
+            rho_z.append((k, r))
+        return stated, (_sum_up(rho_z) if rho_z else None)
+
+    def delta_routes(self, eps) -> dict:
+        """δ(ε) by every route this composition has, each an upper bound on the exact profile (so the smallest is the
+        answer, :meth:`delta`), by name:
+
+        * ``profile``: :meth:`profile` (exact for one kind of mechanism, else the pessimistic privacy-loss
+          distribution);
+        * ``pure``: 0 at or above the total pure ε (Kazan et al. Theorem 2.8(1): δ(ε) = 0 there);
+        * ``zcdp``: the total ρ converted by Canonne, Kamath & Steinke (2020, Corollary 13), when every part has a ρ;
+        * ``basic``, ``optimal``, ``advanced``: the parts' stated (ε_i, δ_i) by basic composition, by the optimal
+          composition of K = Σk_i runs of (max ε_i, max δ_i) (Kairouz, Oh & Viswanath 2015; every part is also
+          (max ε_i, max δ_i)-DP), and by advanced composition (Theorem 2.8(2), heterogeneous, solved for δ);
+        * ``stated+zcdp``: stated parts next to parts known only by ρ: δ_A(ε_a) + δ_Z(ε − ε_a) (basic composition of
+          the two groups), the best ε_a on a grid, δ_A the best of the three above and δ_Z Corollary 13.
+
+        Every sum that decides a route is rounded up (never below its exact value)."""
         e = float(check_epsilon(eps, "eps", scalar=True))
+        out = {}
         prof = self.profile()
         if prof is not None:
-            return float(min(prof[0](e), 1.0))
-        point = self.single_point(0.5)
-        return point.delta if e >= point.eps else 1.0
+            with np.errstate(all="ignore"):
+                out["profile"] = float(min(prof[0](e), 1.0))
+        pure = self._pure_up()
+        if pure is not None and e >= pure:
+            out["pure"] = 0.0
+        rho = self._rho_up()
+        if rho is not None:
+            out["zcdp"] = float(conversions.zcdp_delta(rho, e, tight=True))
+        tilted = self._tilted(e) if e > 0 and out.get("profile", 0.0) < 1e-6 else None
+        if tilted is not None:
+            out["pld-tilted"] = float(tilted(e))
+        groups = self._route_parts()
+        if groups is not None:
+            stated, rho_z = groups
+            if stated and rho_z is None:
+                out.update({name: float(v[0]) for name, v in _stated_deltas(stated, np.array([e])).items()})
+            elif stated:
+                ea = e * np.linspace(0.0, 1.0, 257)
+                ez = np.maximum(_rounding.down(e - ea, 1), 0.0)
+                da = np.min(np.stack(list(_stated_deltas(stated, ea).values())), axis=0)
+                dz = np.asarray(conversions.zcdp_delta(rho_z, ez, tight=True), dtype=float)
+                out["stated+zcdp"] = float(min(np.min(_rounding.up(da + dz, 1)), 1.0))
+        return out
+
+    def epsilon_routes(self, delta) -> dict:
+        """The smallest ε with δ(ε) ≤ ``delta`` by every route this composition has (the routes of
+        :meth:`delta_routes`, each solved for ε directly: the profile by bisection to the safe side, the optimal
+        composition by :func:`~dpsemantics.composition.optimal_epsilon`, advanced composition in closed form, the
+        stated and zCDP groups at the best split of δ on a grid); each is at least the exact ε, so the smallest is
+        the answer (:meth:`epsilon`).  ``inf`` where a route gives no guarantee."""
+        d = float(check_delta(delta, "delta", open_low=True, scalar=True))
+        if d >= 1.0:
+            return {"trivial": 0.0}
+        out = {}
+        pure = self._pure_up()
+        if pure is not None:
+            out["pure"] = pure
+        rho = self._rho_up()
+        if rho is not None:
+            out["zcdp"] = float(conversions.zcdp_epsilon(rho, d, tight=True))
+        groups = self._route_parts()
+        if groups is not None:
+            stated, rho_z = groups
+            if stated and rho_z is None:
+                out.update({name: float(v[0]) for name, v in _stated_epsilons(stated, np.array([d])).items()})
+            elif stated:
+                floor = _stated_floor(stated)
+                if d > floor:
+                    da = floor + (d - floor) * np.concatenate([np.geomspace(1e-9, 0.5, 128), 1 - np.geomspace(0.5, 1e-9, 128)])
+                    dz = _rounding.down(d - da, 1)
+                    ok = (da > floor) & (dz > 0)
+                    da, dz = da[ok], dz[ok]
+                    ea = np.min(np.stack(list(_stated_epsilons(stated, da).values())), axis=0)
+                    ez = np.asarray(conversions.zcdp_epsilon(rho_z, dz, tight=True), dtype=float)
+                    out["stated+zcdp"] = float(np.min(_rounding.up(ea + ez, 1), initial=math.inf))
+                else:
+                    out["stated+zcdp"] = math.inf
+        # the profile never falls below δ(∞) = the chance of revealing the record: no ε at all when that reaches δ
+        # (inf is the safe answer at the float edge too)
+        prof = None if self.reveal() >= d else self.profile()
+        if prof is not None:
+            out["profile"] = _profile_epsilon(prof[0], d, self.pure_epsilon(), min(out.values(), default=math.inf))
+        best = min(out.values(), default=math.inf)
+        tilted = self._tilted(best) if math.isfinite(best) and d < 1e-6 else None
+        if tilted is not None:
+            out["pld-tilted"] = _profile_epsilon(tilted, d, self.pure_epsilon(), best)
+        return out
+
+    def _tilted(self, eps_target: float):
+        """δ(ε) at ε ≥ 0 of one kind of mechanism run k times whose profile the package has only through the PLD
+        (Laplace, geometric with Δ > 1), on the lattice tilted towards ``eps_target``
+        (:func:`~dpsemantics.pld.tilted_self_composition`: accurate in the far tail); ``None`` elsewhere."""
+        parts = self.merged()
+        if len(parts) != 1 or parts[0][0].profile(parts[0][1]) is not None or parts[0][0].pld(1.0) is None:
+            return None
+        m, k = parts[0]
+        try:
+            with np.errstate(all="ignore"):
+                return tilted_self_composition(m.pld(self._pld(2**18).h), k, eps_target)
+        except _NUMERIC:
+            return None
+
+    def _pure_up(self):
+        """The total pure ε Σk_iε_i, exact and rounded up (:func:`_sum_up`), or ``None``."""
+        eps = [(k, m.pure_epsilon()) for m, k in self.parts]
+        return None if any(e is None for _, e in eps) else _sum_up(eps)
+
+    def _rho_up(self):
+        """The total ρ Σk_iρ_i, exact and rounded up (:func:`_sum_up`), or ``None``."""
+        rhos = [(k, m.rho()) for m, k in self.parts]
+        return None if any(r is None for _, r in rhos) else _sum_up(rhos)
+
+    def delta(self, eps) -> float:
+        """The privacy profile δ(ε): the smallest of the upper bounds of :meth:`delta_routes` (exact where a route is
+        exact); 1 when no route gives a guarantee."""
+        return min(self.delta_routes(eps).values(), default=1.0)
 
     def epsilon(self, delta) -> float:
-        """The smallest ε with δ(ε) ≤ δ (bisection on the profile, to the safe side); ``inf`` if none ≤ 1e6."""
-        d = float(check_delta(delta, "delta", open_low=True, scalar=True))
-        lo, hi = 0.0, _eps_ceiling(self.pure_epsilon())
-        while self.delta(hi) > d:
-            if hi > 1e6:
-                return math.inf
-            lo, hi = hi, 4.0 * hi
-        if self.delta(lo) <= d:
-            return lo
-        for _ in range(200):
-            mid = 0.5 * (lo + hi)
-            lo, hi = (lo, mid) if self.delta(mid) <= d else (mid, hi)
-            if hi - lo <= 1e-12 * max(1.0, hi):
-                break
-        return hi
+        """The smallest ε with δ(ε) ≤ δ known: the smallest of :meth:`epsilon_routes` (each never below the exact
+        value); ``inf`` when no route gives one."""
+        return min(self.epsilon_routes(delta).values(), default=math.inf)
 
     def pdp_epsilon(self, delta_prime) -> float:
         """The smallest PDP ε′ known at δ′: the best of the profile route and the mechanism's own law."""
