@@ -336,6 +336,12 @@ def evidence_label(verdict) -> str:
     return (f"{words} ({methods})" if methods else words) + (f" on the cases tried: {domain}" if domain else "")
 
 
+def evidence_summary(verdict) -> str:
+    """:func:`evidence_label`'s words without the domain they cover, for a compact table ("certified (exact LP)",
+    "certified (interval arithmetic) at the listed values only", "search (optimised search)")."""
+    return re.split(r": | on ", evidence_label(verdict), maxsplit=1)[0]
+
+
 def margin_cell(verdict) -> str:
     """A verdict's margin (worst case as a fraction of the bound; 1 = attained) and how many cases backed it."""
     margin = "∞" if verdict.margin == float("inf") else number(verdict.margin, 3)
