@@ -778,6 +778,33 @@ def test_page_fits_a_phone(browser, server, doc):
         f"{doc} is {width['scroll']} px wide at {PHONE['width']} px: {width['wide']}")
 
 
+#: The claims page is an index a reader scans: at most this many screens (1280 × 900) tall with its details closed.
+CLAIMS_PAGE_SCREENS = 15
+
+
+def test_claims_page_is_a_readable_index(browser, server):
+    """Issue 39: the reproducibility report was 66 screens tall.  Per paper, a compact table with every claim's
+    anchor (the chapters' {claim} links land on it), the details behind a toggle; under 15 screens at 1280 px."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server}/book/claims.html", wait_until="load")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    anchors = page.evaluate("document.querySelectorAll('main code.claim-id[id^=\"claim-\"]').length")
+    toggles = page.evaluate("document.querySelectorAll('main details.dps-claim-details').length")
+    empty_columns = page.evaluate("""Array.from(document.querySelectorAll('main table')).flatMap(t => {
+        const rows = Array.from(t.querySelectorAll('tbody tr'));
+        const n = rows.length ? rows[0].children.length : 0;
+        return [...Array(n).keys()].filter(k => rows.every(r => !(r.children[k]?.textContent || '').trim()));
+    })""")
+    context.close()
+    from dpsemantics import claims
+
+    assert anchors == len(claims.registry()), (anchors, len(claims.registry()))
+    assert toggles >= len({c.paper for c in claims.registry()})
+    assert not empty_columns, f"empty columns in the claims tables: {empty_columns}"
+    assert height <= CLAIMS_PAGE_SCREENS * 900, f"the claims page is {height} px tall ({height / 900:.1f} screens)"
+
+
 def test_page_width_script_finds_a_page_wider_than_a_phone(browser):
     """The phone check is not true by construction: a long unbreakable inline code makes a sample page scroll
     sideways and is named; the same page with the code wrapped fits."""
