@@ -1709,8 +1709,8 @@ CLAIMS = [
            "A|_{B=t} ≈ A′|_{B′=t} with (3ε, δ̂) except on mass ≤ 2δ/δ̂ + 2δ/(1 − e^{−ε}) (the proof's δ″, which "
            "Theorem 2.4 uses), over t ~ B and over t ~ B′", True, _certified_lemma34_holds,
            expected="discrepancy", finding="false-statement",
-           note="False as printed. Binary A, transcripts t₁, t₂, t₀: P = [[u(1−a), e^ε u(1−a), ·], [ua, 0, 0]], "
-                "Q = [[u(1−a), u(1−a), ·], [0, ua, 0]], a just above δ̂, u = δ/a: the joint δ is exactly δ, t₁ and "
+           note="False as printed. Binary A, transcripts t₁, t₂, t₀: P with rows (u(1−a), e^ε u(1−a), ·) and (ua, 0, 0), "
+                "Q with rows (u(1−a), u(1−a), ·) and (0, ua, 0), a just above δ̂, u = δ/a: the joint δ is exactly δ, t₁ and "
                 "t₂ are both bad, and Pr[B ∈ {t₁, t₂}] ≈ (1 + e^ε(1 − δ̂))δ/δ̂ (3.45e-5 against 2.32e-5 at ε = 1, "
                 "δ̂ = 0.1, δ = 1e-6); the mirror image breaks the bound over t ~ B′. The gap: 'by a similar "
                 "argument' bounds Pr[B′ ∈ Bad′₂], not Pr[B ∈ Bad′₂] (ks-lem3.4-similar-argument). Read literally "
