@@ -337,9 +337,10 @@ def evidence_label(verdict) -> str:
 
 
 def evidence_summary(verdict) -> str:
-    """:func:`evidence_label`'s words without the domain they cover, for a compact table ("certified (exact LP)",
-    "certified (interval arithmetic) at the listed values only", "search (optimised search)")."""
-    return re.split(r": | on ", evidence_label(verdict), maxsplit=1)[0]
+    """:func:`evidence_label`'s first words, for a compact table: its kind without the domain it covers or a
+    search's methods ("certified (exact LP)", "certified (interval arithmetic), listed values only", "search")."""
+    words = re.split(r": | on ", evidence_label(verdict), maxsplit=1)[0]
+    return re.sub(r"^search \([^)]*\)", "search", words).replace(" at the listed values only", ", listed values only")
 
 
 def margin_cell(verdict) -> str:
