@@ -195,3 +195,19 @@ def test_evidence_label_names_what_a_certificate_covers():
     search = Verdict(True, 0.99, ("search",), 120, methods=("random-search",), domain="120 cases")
     assert search.scope == "cases tried"
     assert evidence_label(search) == "search (random search) on the cases tried: 120 cases"
+
+
+def test_evidence_summary_is_the_labels_kind_without_its_domain():
+    """The claims page's compact table shows the first words of evidence_label: the kind and scope of a
+    certificate, a search without its methods, never the domain (which the claim's details give in full)."""
+    from dpsemantics.book.render import evidence_summary
+    from dpsemantics.claims import Verdict
+
+    listed = Verdict(True, 0.9, ("certified-lp",), 12, domain="every mechanism with 3 outputs, at e^ε ∈ {11/10, 2}")
+    whole = Verdict(True, 1.0, ("certified-interval",), 40, domain="ε ∈ [10⁻⁹, 50], q ∈ [0, 1]")
+    refuted = Verdict(False, 1.5, ("certified-lp",), 1, domain="every population: refuted at ε = 1/2")
+    search = Verdict(True, 0.99, ("search",), 120, methods=("random-search",), domain="120 cases")
+    assert evidence_summary(listed) == "certified (exact LP), listed values only"
+    assert evidence_summary(whole) == "certified (interval arithmetic)"
+    assert evidence_summary(refuted) == "certified counterexample (exact LP)"
+    assert evidence_summary(search) == "search"
