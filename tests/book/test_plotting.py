@@ -203,3 +203,19 @@ def test_svg_output_is_byte_identical_from_run_to_run(tmp_path):
     assert first == second and first != other
     assert b"<dc:date>" not in first
     assert plotting.mpl.rcParams["svg.hashsalt"]
+
+
+def test_svg_is_sized_in_pixels_at_the_figure_dpi():
+    """A 6.4 in figure at 110 dpi shows 704 px wide, as its PNG did; the drawing's coordinates are untouched."""
+    import io
+
+    fig, ax = plotting.new_figure()
+    ax.plot([0, 1], [0, 1])
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", metadata=plotting.SVG_METADATA)
+    svg = plotting._svg_in_pixels(buffer.getvalue(), fig.dpi)
+    root = svg[svg.index("<svg"):].split(">", 1)[0]
+    assert 'width="704.0px"' in root and "pt\"" not in root, root
+    assert "viewBox" in root and svg.replace(root, "") == buffer.getvalue().replace(
+        buffer.getvalue()[buffer.getvalue().index("<svg"):].split(">", 1)[0], "")
+    plotting.plt.close(fig)
