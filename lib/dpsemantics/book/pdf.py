@@ -167,7 +167,10 @@ ASSEMBLE = r"""async ({docs, site, title, author, edition}) => {
   for (const wrap of article.querySelectorAll(':scope > .print-doc')) {
     for (const h of wrap.querySelectorAll('h1, h2, h3, h4')) {
       const level = Number(h.tagName[1]) - 1;
-      const id = level === 0 ? wrap.id : (h.id || h.parentElement.id);
+      // a heading's own id, so that its bookmark lands on the heading, not on its section's top (which a
+      // heading kept with what follows it can leave at the foot of the page before)
+      if (level > 0 && !h.id && h.parentElement.id) h.id = 'print-heading-' + h.parentElement.id;
+      const id = level === 0 ? wrap.id : h.id;
       if (!id) continue;
       headings.push({level, id, title: plain(h), doc: wrap.dataset.doc});
       const numbered = wrap.querySelector('h1 .section-number');
