@@ -238,6 +238,75 @@ def python_in_output(text: str, printed: bool = False) -> bool:
         printed and re.search(PRINTED_SEQUENCE_PATTERN, text, re.MULTILINE) is not None)
 
 
+# Code-like strings in what a reader reads as content (issue 39): every table cell and caption of the page, and every
+# sentence a cell generated (its output's paragraphs and list items).  A call (``gaussian_sigma(``), a name with an
+# underscore, a list repr (``[0.5, 0.0, 0.0, 0.5]``) or tuples run together (``(0,0),(0,1)``), a case number
+# (``#0``), an equals sign without spaces (``n=10``) and a star for times (``0.999*max``).  Code (claim ids, which are
+# links set as code), math and the heading links' ``#`` are not judged, and neither is an event in mathematical
+# notation, which writes = without spaces by convention (``Pr[O=3 | do(D₁=1)]``, ``M[Y:=0]``): those are removed
+# first, innermost first (MATH_EVENT_PATTERN).  One pair of patterns, shared by the page walk and
+# :func:`code_like` (unit-tested on sample strings).
+MATH_EVENT_PATTERN = r"\b(?:Pr|Cr|P|do|M|RP)\s?[\[(][^\[\]()]*[\])]|\([^\[\]()=]*\)"
+CODE_LIKE_PATTERN = (
+    r"\b(?!(?:log|ln|exp|tanh|artanh|logit|sinh|cosh|min|max|sup|inf|median|clamp|Pr|Cr|Var|SD|TV|RP|do)\()"
+    r"[A-Za-z_][A-Za-z0-9_]+\((?!s\))"                    # a call: name(  (not a plural: relative(s))
+    r"|[A-Za-z0-9]_(?!\s)|(?<!\w)_[A-Za-z]"               # a name with an underscore
+    r"|\[\s*[-'\"\d.]+[^\[\]]*,[^\[\]]*,[^\[\]]*\]|\),\("  # a list repr; tuples run together
+    r"|#\s?\d"                                             # a case number
+    r"|[^\s:=<>!≤≥≠]=(?!=)|(?<!:)=[^\s=]"                  # = without spaces (not := or ==)
+    r"|[\w)]\*[\w(]|[\w)] \* [\w(]"                        # a star for times (not p*, the optimum)
+)
+
+
+def code_like(text: str) -> bool:
+    """Whether ``text`` (a table cell or a generated sentence, code and math removed) reads as code."""
+    while True:
+        stripped = re.sub(MATH_EVENT_PATTERN, " ", text)
+        if stripped == text:
+            break
+        text = stripped
+    return re.search(CODE_LIKE_PATTERN, text) is not None
+
+
+CODE_LIKE_SCRIPT = r"""
+([pattern, eventPattern]) => {
+  const code = new RegExp(pattern), event = new RegExp(eventPattern, 'g');
+  const found = [];
+  const main = document.querySelector('main') || document.body;
+  for (const part of main.querySelectorAll('td, th, caption, .cell_output p, .cell_output li')) {
+    if (!['TD', 'TH'].includes(part.tagName) && part.querySelector('td, p, li')) continue;
+    if (part.closest('.highlight, pre')) continue;
+    const copy = part.cloneNode(true);
+    copy.querySelectorAll('code, mjx-container, .math, script, .headerlink').forEach(e => e.remove());
+    let t = copy.textContent.replace(/\s+/g, ' ').trim(), before;
+    do { before = t; t = t.replace(event, ' '); } while (t !== before);
+    const m = code.exec(t);
+    if (m) found.push(t.slice(Math.max(0, m.index - 40), m.index + 40).trim());
+  }
+  return [...new Set(found)];
+}
+"""
+
+# The page at a phone's width: the document must not be wider than the viewport (a page that scrolls sideways).
+PHONE = {"width": 390, "height": 844}
+PAGE_WIDTH_SCRIPT = r"""
+() => {
+  const doc = document.documentElement, wide = [];
+  if (doc.scrollWidth > doc.clientWidth + 1) {
+    for (const e of document.querySelectorAll('main *')) {
+      const r = e.getBoundingClientRect();
+      if (r.right > doc.clientWidth + 1 && !e.closest('.table-wrapper, .pst-scrollable-table-container, mjx-container, '
+                                                       + 'div.highlight, .cell_output, .MathJax, .bd-sidebar-secondary'))
+        wide.push(`${e.tagName.toLowerCase()}${e.className ? '.' + String(e.className).split(' ')[0] : ''}: `
+                  + `${Math.round(r.right)} px: ${(e.textContent || '').trim().slice(0, 40)}`);
+      if (wide.length >= 5) break;
+    }
+  }
+  return {scroll: doc.scrollWidth, client: doc.clientWidth, wide};
+}
+"""
+
+
 PYTHON_IN_OUTPUTS_SCRIPT = r"""
 ([pattern, printedPattern]) => {
   const python = new RegExp(pattern), printed = new RegExp(printedPattern, 'm');
@@ -616,6 +685,7 @@ def _light_checks(page) -> dict:
         "doubled_links": page.evaluate(DOUBLED_LINKS_SCRIPT),
         "characters": page.evaluate(CHARACTERS_SCRIPT),
         "python_in_outputs": page.evaluate(PYTHON_IN_OUTPUTS_SCRIPT, [PYTHON_OUTPUT_PATTERN, PRINTED_SEQUENCE_PATTERN]),
+        "code_like": page.evaluate(CODE_LIKE_SCRIPT, [CODE_LIKE_PATTERN, MATH_EVENT_PATTERN]),
         "bare_indices": page.evaluate(TEXT_WALK_SCRIPT, BARE_INDEX_ARGS),
         "accessibility": _serious_accessibility_violations(page),
     }
@@ -683,6 +753,8 @@ def test_page_renders_in_browser(browser, server, doc):
         missing = [f"U+{ord(c):04X} {c}" for c in r["characters"] if not _font_covers(c)]
         assert not missing, f"characters no installed font can draw on {doc}: {missing}"
     assert not r["python_in_outputs"], f"Python data or names in outputs on {doc}: {r['python_in_outputs'][:5]}"
+    if not doc.startswith("book/api/"):  # the API reference documents code: its signatures and names are code
+        assert not r["code_like"], f"code-like table cells or generated sentences on {doc}: {r['code_like'][:8]}"
     # every page, the API reference too: its docstrings' indices are typeset (api_reference.docstring_for_page)
     assert not r["bare_indices"], f"indices typed as plain text (x_i) on {doc}: {r['bare_indices'][:5]}"
     assert not r["fallback_symbols"], f"symbols drawn by a fallback font on {doc}: {r['fallback_symbols'][:5]}"
@@ -690,6 +762,93 @@ def test_page_renders_in_browser(browser, server, doc):
     html = (HTML / f"{doc}.html").read_text(encoding="utf-8")
     if "\\(" in html or "\\[" in html:
         assert r["typeset"] > 0, f"{doc} has math but MathJax typeset nothing"
+
+
+@pytest.mark.parametrize("doc", docnames())
+def test_page_fits_a_phone(browser, server, doc):
+    """At 390 px (a phone), no page is wider than the viewport: tables, code blocks and equations scroll inside
+    their own boxes, long inline code wraps; the page itself never scrolls sideways."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{server}/{doc}.html", wait_until="load")
+    if page.evaluate("!!document.querySelector('script[src*=\"mathjax\"]')"):
+        page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=30000)
+        page.evaluate("MathJax.startup.promise")
+    width = page.evaluate(PAGE_WIDTH_SCRIPT)
+    _save_screenshots(page, SHOTS / "phone" / f"{doc.replace('/', '-')}.png")
+    context.close()
+    assert width["scroll"] <= width["client"] + 1, (
+        f"{doc} is {width['scroll']} px wide at {PHONE['width']} px: {width['wide']}")
+
+
+#: The claims page is an index a reader scans: at most this many screens (1280 × 900) tall with its details closed.
+CLAIMS_PAGE_SCREENS = 15
+
+
+def test_claims_page_is_a_readable_index(browser, server):
+    """Issue 39: the reproducibility report was 66 screens tall.  Per paper, a compact table with every claim's
+    anchor (the chapters' {claim} links land on it), the details behind a toggle; under 15 screens at 1280 px."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server}/book/claims.html", wait_until="load")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    anchors = page.evaluate("document.querySelectorAll('main code.claim-id[id^=\"claim-\"]').length")
+    toggles = page.evaluate("document.querySelectorAll('main details.dps-claim-details').length")
+    empty_columns = page.evaluate("""Array.from(document.querySelectorAll('main table')).flatMap(t => {
+        const rows = Array.from(t.querySelectorAll('tbody tr'));
+        const n = rows.length ? rows[0].children.length : 0;
+        return [...Array(n).keys()].filter(k => rows.every(r => !(r.children[k]?.textContent || '').trim()));
+    })""")
+    context.close()
+    from dpsemantics import claims
+
+    assert anchors == len(claims.registry()), (anchors, len(claims.registry()))
+    assert toggles >= len({c.paper for c in claims.registry()})
+    assert not empty_columns, f"empty columns in the claims tables: {empty_columns}"
+    assert height <= CLAIMS_PAGE_SCREENS * 900, f"the claims page is {height} px tall ({height / 900:.1f} screens)"
+
+
+def test_page_width_script_finds_a_page_wider_than_a_phone(browser):
+    """The phone check is not true by construction: a long unbreakable inline code makes a sample page scroll
+    sideways and is named; the same page with the code wrapped fits."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    long = "dpsemantics.conversions.zcdp_gaussian_delta_with_a_very_long_name_indeed"
+    page.set_content(f"<main><p>see <code style='white-space: nowrap'>{long}</code></p></main>")
+    width = page.evaluate(PAGE_WIDTH_SCRIPT)
+    assert width["scroll"] > width["client"] and any("code" in w for w in width["wide"]), width
+    page.set_content(f"<main><p>see <code style='overflow-wrap: anywhere'>{long}</code></p></main>")
+    width = page.evaluate(PAGE_WIDTH_SCRIPT)
+    assert width["scroll"] <= width["client"] + 1, width
+    context.close()
+
+
+@pytest.mark.parametrize("text", ["σ for ε = 0.5 by mech.gaussian_sigma", "check of eps_/at_/sigma2",
+                                  "ε = 0.5, n=10, δ = 0.999*max", "r=1.22347", "random pair #0", "b=0.0000",
+                                  "population [0.5, 0.0, 0.0, 0.5] over (0,0),(0,1),(1,0),(1,1)",
+                                  "Pr[R₁=1]=0.5, do(R₂=0)"])
+def test_code_like_catches(text):
+    assert code_like(text)
+
+
+@pytest.mark.parametrize("text", ["ε = 0.5, n = 10, δ = 0.999 × max", "random pair 0", "Pr[O=3 | do(D₁=1)]",
+                                  "ε₂ in M[Y:=0]", "b ∈ [0, 1]", "R₁ → O with 2 relative(s)", "p* on the grid",
+                                  "log(2)/3", "(ε, δ) = (1, 10⁻⁵)", "R₂ := R₁"])
+def test_code_like_passes(text):
+    assert not code_like(text)
+
+
+def test_code_like_script_on_a_page(browser):
+    """The page walk reads table cells, captions and generated sentences; it leaves out code (a claim id), math,
+    the heading links' # and prose the author wrote (outside cell outputs)."""
+    page = browser.new_page()
+    page.set_content("<main><p>n=10 in the author's prose is not judged</p><table><caption>Table 1. Checks "
+                     "<a class='headerlink'>#</a></caption><tr><td>random pair #0</td><td><code>ks-eq4-n=1</code>"
+                     "</td><td>Pr[O=3 | do(D₁=1)]</td></tr></table><div class='cell_output'><p>at n=10 the bound "
+                     "holds</p></div><mjx-container>x=1</mjx-container></main>")
+    assert page.evaluate(CODE_LIKE_SCRIPT, [CODE_LIKE_PATTERN, MATH_EVENT_PATTERN]) == [
+        "random pair #0", "at n=10 the bound holds"]
+    page.close()
 
 
 @pytest.mark.parametrize("doc", [d for d in docnames() if (ROOT / f"{d}.ipynb").exists()])

@@ -311,7 +311,7 @@ def test_pages_end_near_their_bottom(pdfs):
     reader, _, lines = _read(pdfs["book"]["pdf"])
     height = float(reader.pages[0].mediabox.height)
     last_pages = {doc["page"] - 2 for doc in pdfs["book"]["docs"]} | {len(reader.pages) - 1}
-    figures = {i for i, page in enumerate(reader.pages) if _image_count(page)}
+    figures = {i for i, page in enumerate(reader.pages) if _figure_count(page)}
     short, excused = [], 0
     for index, page in enumerate(lines):
         body = [y for y, t in page if pdf.MARGIN_MM["bottom"] * MM < y < height - pdf.MARGIN_MM["top"] * MM]
@@ -337,12 +337,66 @@ def _image_count(page) -> int:
     return count
 
 
+#: Path-construction operators (``l`` line to, ``c`` curve to) on a page above which it draws a vector figure: a
+#: figure printed from the book's SVG draws thousands, a page of text, tables and boxes a few dozen.
+VECTOR_FIGURE_OPERATORS = 400
+
+
+def _drawing_operators(obj) -> int:
+    """The ``l`` and ``c`` path operators in a page's (or form's) content and in the forms it draws."""
+    contents = obj.get_contents() if hasattr(obj, "get_contents") else obj
+    data = contents.get_data() if contents is not None else b""
+    count = len(re.findall(rb"\s[lc]\s", data))
+    for x in obj.get("/Resources", {}).get("/XObject", {}).values():
+        x = x.get_object()
+        if x.get("/Subtype") == "/Form":
+            count += _drawing_operators(x)
+    return count
+
+
+def _figure_count(page) -> int:
+    """Figures a page draws: its images, and one vector figure when it draws as many paths as a figure does."""
+    return _image_count(page) + (_drawing_operators(page) >= VECTOR_FIGURE_OPERATORS)
+
+
+_CAPTION = re.compile(r"^Fig\. (\d+\.\d+)\b")
+
+
 def test_figures_are_embedded(pdfs):
+    """Every figure's caption is printed, and the page it is on (or the one before, for a caption carried over)
+    draws a figure: the book's figures are SVG, printed as vector paths, so a figure is found by its paths."""
     for result in pdfs.values():
-        reader = pypdf.PdfReader(result["pdf"])
-        images = sum(_image_count(page) for page in reader.pages)
+        reader, _, lines = _read(result["pdf"])
+        captions = {}
+        for index, page in enumerate(lines):
+            for _, text in page:
+                m = _CAPTION.match(text.strip())
+                if m:
+                    captions.setdefault(m.group(1), index)
         figures = sum(doc["images"] for doc in result["docs"])
-        assert figures >= 25 and images >= figures, (result["pdf"], images, figures)
+        assert figures >= 25 and len(captions) >= 25, (result["pdf"], figures, sorted(captions))
+        drawn = {i for i, page in enumerate(reader.pages) if _figure_count(page)}
+        missing = [n for n, i in captions.items() if i not in drawn and i - 1 not in drawn]
+        assert not missing, f"{result['pdf']}: figures whose page draws no figure: {missing}"
+
+
+def test_a_vector_figure_is_counted_and_a_text_page_is_not(tmp_path):
+    """The figure detector on two one-page PDFs printed by Matplotlib: a plotted curve is a figure, text is not."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    noise = np.random.default_rng(0).normal(size=2000)  # a curve that path simplification cannot shorten
+    for name, draw in (("curve", lambda ax: ax.plot(np.linspace(0, 1, 2000), noise)),
+                       ("text", lambda ax: (ax.text(0.1, 0.5, "a page of text"), ax.set_axis_off()))):
+        fig, ax = plt.subplots()
+        draw(ax)
+        fig.savefig(tmp_path / f"{name}.pdf")
+        plt.close(fig)
+    assert _figure_count(pypdf.PdfReader(tmp_path / "curve.pdf").pages[0]) == 1
+    assert _figure_count(pypdf.PdfReader(tmp_path / "text.pdf").pages[0]) == 0
 
 
 def test_student_pdf_has_no_solutions(pdfs):

@@ -115,3 +115,107 @@ def test_neighbour_figures_tell_the_datasets_apart_without_colour():
     geometric = ax.get_lines()[0].get_ydata()
     assert np.allclose(np.abs(geometric), 0.7)
     plotting.finish(fig, "fig-test")
+
+
+def _two_curves(first: dict, second: dict):
+    fig, ax = plotting.new_figure()
+    x = np.linspace(0, 1, 30)
+    ax.plot(x, x, label="first", **first)
+    ax.plot(x, x**2, label="second", **second)
+    ax.legend()
+    return fig
+
+
+def test_orange_and_sky_blue_print_as_one_grey():
+    """Issue 39's Figs 2.5 and 2.7: the palette's orange and sky blue are one grey in print, so a greyscale
+    check must compare greys, not colours."""
+    orange, sky = plotting.PALETTE[1], plotting.PALETTE[2]
+    assert abs(plotting.grey_level(orange) - plotting.grey_level(sky)) < plotting.GREY_TOLERANCE
+    assert abs(plotting.grey_level("#000000") - plotting.grey_level(orange)) > plotting.GREY_TOLERANCE
+
+
+def test_series_alike_in_greyscale_are_refused():
+    """Orange and sky blue with the same dash and no marker (the issue's defect) are found, and finish refuses the
+    figure; a different dash, a different marker or a different grey tells them apart."""
+    orange, sky = plotting.PALETTE[1], plotting.PALETTE[2]
+    fig = _two_curves(dict(color=orange, linestyle="-"), dict(color=sky, linestyle="-"))
+    assert plotting.greyscale_clashes(fig) == ["'first' and 'second' (in 'panel 1')"]
+    with pytest.raises(ValueError, match="greyscale"):
+        plotting.finish(fig, "fig-test")
+    for second in (dict(color=sky, linestyle="--"), dict(color=sky, linestyle="-", marker="o"),
+                   dict(color="black", linestyle="-"), dict(color=sky, linestyle="-", linewidth=4)):
+        fig = _two_curves(dict(color=orange, linestyle="-"), second)
+        assert plotting.greyscale_clashes(fig) == [], second
+        plotting.finish(fig, "fig-test")
+    plotting.plt.close("all")
+
+
+def test_custom_dash_patterns_count_as_different():
+    """Two dash patterns given as tuples both read back as "--" from Matplotlib: the check compares the patterns."""
+    sky = plotting.PALETTE[2]
+    first, other = dict(color=sky, linestyle=plotting.LINESTYLES[4]), dict(color=sky, linestyle=plotting.LINESTYLES[7])
+    fig = _two_curves(first, other)
+    assert plotting.greyscale_clashes(fig) == []
+    fig = _two_curves(first, dict(first))
+    assert len(plotting.greyscale_clashes(fig)) == 1
+    plotting.plt.close("all")
+
+
+def test_scatter_series_alike_in_greyscale_are_found():
+    fig, ax = plotting.new_figure()
+    ax.scatter([0, 1], [0, 1], color=plotting.PALETTE[1], label="a")
+    ax.scatter([0, 1], [1, 0], color=plotting.PALETTE[2], label="b")
+    ax.legend()
+    assert len(plotting.greyscale_clashes(fig)) == 1
+    ax.scatter([0, 1], [0.5, 0.5], color=plotting.PALETTE[2], marker="s", label="c")
+    ax.legend()
+    assert len(plotting.greyscale_clashes(fig)) == 1  # c's squares differ from a's and b's circles
+    plotting.plt.close("all")
+
+
+def test_house_style_cycle_and_plot_series_are_greyscale_distinct():
+    """The default cycle (colour with dash) and plot_series (colour, dash and marker) never clash in grey."""
+    fig, ax = plotting.new_figure()
+    x = np.linspace(0, 1, 30)
+    for k in range(7):
+        ax.plot(x, x + k, label=f"curve {k}")
+    ax.legend()
+    assert plotting.greyscale_clashes(fig) == []
+    fig, ax = plotting.new_figure()
+    plotting.plot_series(ax, x, {f"s{k}": x * (k + 1) for k in range(8)})
+    assert plotting.greyscale_clashes(fig) == []
+    plotting.plt.close("all")
+
+
+def test_svg_output_is_byte_identical_from_run_to_run(tmp_path):
+    """The book shows figures as SVG; written with the house style's fixed hash salt and without a date, the same
+    figure gives the same bytes twice (tests/book/test_rerun.py relies on it), and a different figure does not."""
+    def svg(level, path):
+        fig, ax = plotting.new_figure()
+        ax.plot([0, 1], [0, level], label="a")
+        ax.legend()
+        plotting.finish(fig, "fig-test")
+        fig.savefig(path, format="svg", metadata=plotting.SVG_METADATA)
+        plotting.plt.close(fig)
+        return path.read_bytes()
+
+    first, second, other = svg(1, tmp_path / "a.svg"), svg(1, tmp_path / "b.svg"), svg(2, tmp_path / "c.svg")
+    assert first == second and first != other
+    assert b"<dc:date>" not in first
+    assert plotting.mpl.rcParams["svg.hashsalt"]
+
+
+def test_svg_is_sized_in_pixels_at_the_figure_dpi():
+    """A 6.4 in figure at 110 dpi shows 704 px wide, as its PNG did; the drawing's coordinates are untouched."""
+    import io
+
+    fig, ax = plotting.new_figure()
+    ax.plot([0, 1], [0, 1])
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", metadata=plotting.SVG_METADATA)
+    svg = plotting._svg_in_pixels(buffer.getvalue(), fig.dpi)
+    root = svg[svg.index("<svg"):].split(">", 1)[0]
+    assert 'width="704.0px"' in root and "pt\"" not in root, root
+    assert "viewBox" in root and svg.replace(root, "") == buffer.getvalue().replace(
+        buffer.getvalue()[buffer.getvalue().index("<svg"):].split(">", 1)[0], "")
+    plotting.plt.close(fig)

@@ -42,7 +42,7 @@ def test_prose_typesets_bare_indices(text, shown):
 
 @pytest.mark.parametrize("text, shown", [
     ("δ = 1e-6", "δ = 10⁻⁶"),
-    ("worst 3.45e-5 at b=1e-13", "worst 3.45×10⁻⁵ at b=10⁻¹³"),
+    ("worst 3.45e-5 at b=1e-13", "worst 3.45×10⁻⁵ at b = 10⁻¹³"),
     ("eps=1.0, delta=1e-08", "ε = 1.0, δ = 10⁻⁸"),
     ("gap 1.000e-06.", "gap 10⁻⁶."),
     ("ε up to 1.9e+154", "ε up to 1.9×10¹⁵⁴"),
@@ -109,8 +109,8 @@ def test_status_sentence_comes_from_the_results():
 @pytest.mark.parametrize("text, shown", [
     ("pair 92: PDP eps <= DP eps", "pair 92: PDP ε ≤ DP ε"),
     ("LP at prior 0.2, eps=0.5, delta’=0.002", "LP at prior 0.2, ε = 0.5, δ′ = 0.002"),
-    ("delta’’ vs 4 sqrt(delta/n)", "δ″ vs 4 sqrt(δ/n)"),
-    ("eta=0.0001415: (eps, delta)-DP", "eta=0.0001415: (ε, δ)-DP"),
+    ("delta’’ vs 4 sqrt(delta/n)", "δ″ vs 4 √(δ/n)"),
+    ("eta=0.0001415: (eps, delta)-DP", "η = 0.0001415: (ε, δ)-DP"),
     ("joint delta of (x, A(x)) vs (x, A(x_-1))", "joint δ of (x, A(x)) vs (x, A(x<sub>-1</sub>))"),
     ("Σ_c(… + δ)", "Σ<sub>c</sub>(… + δ)"),
     ("SD(b̄_0, b̄_1)", "SD(b̄<sub>0</sub>, b̄<sub>1</sub>)"),
@@ -118,6 +118,15 @@ def test_status_sentence_comes_from_the_results():
     ("§4, prog_status", "§4, `prog_status`"),
     ("profile (conversions.zcdp_gaussian_delta) and", "profile (`conversions.zcdp_gaussian_delta`) and"),
     ("see tests/test_indistinguishability.py", "see `tests/test_indistinguishability.py`"),
+    # issue 39's check-table cells
+    ("eps=0.5, n=10, delta=0.999*max", "ε = 0.5, n = 10, δ = 0.999 × max"),
+    ("random pair #0, 2 outcomes", "random pair 0, 2 outcomes"),
+    ("three-output mechanism, r=1.22347", "three-output mechanism, r = 1.22347"),
+    ("random mechanism 6: DP => informed SP", "random mechanism 6: DP ⇒ informed SP"),
+    ("local RR, n=3, ε=0.3, alpha=0.01", "local RR, n = 3, ε = 0.3, α = 0.01"),
+    # an event in mathematical notation keeps its spacing; the comparison after it does not
+    ("Pr[R1=1]=0.5, do(R2=0)", "Pr[R₁=1] = 0.5, do(R₂=0)"),
+    ("M[Y:=0], a == b", "M[Y:=0], a == b"),
 ])
 def test_prose_writes_python_as_a_reader_reads_it(text, shown):
     assert prose(text) == shown
@@ -186,3 +195,19 @@ def test_evidence_label_names_what_a_certificate_covers():
     search = Verdict(True, 0.99, ("search",), 120, methods=("random-search",), domain="120 cases")
     assert search.scope == "cases tried"
     assert evidence_label(search) == "search (random search) on the cases tried: 120 cases"
+
+
+def test_evidence_summary_is_the_labels_kind_without_its_domain():
+    """The claims page's compact table shows the first words of evidence_label: the kind and scope of a
+    certificate, a search without its methods, never the domain (which the claim's details give in full)."""
+    from dpsemantics.book.render import evidence_summary
+    from dpsemantics.claims import Verdict
+
+    listed = Verdict(True, 0.9, ("certified-lp",), 12, domain="every mechanism with 3 outputs, at e^ε ∈ {11/10, 2}")
+    whole = Verdict(True, 1.0, ("certified-interval",), 40, domain="ε ∈ [10⁻⁹, 50], q ∈ [0, 1]")
+    refuted = Verdict(False, 1.5, ("certified-lp",), 1, domain="every population: refuted at ε = 1/2")
+    search = Verdict(True, 0.99, ("search",), 120, methods=("random-search",), domain="120 cases")
+    assert evidence_summary(listed) == "certified (exact LP), listed values only"
+    assert evidence_summary(whole) == "certified (interval arithmetic)"
+    assert evidence_summary(refuted) == "certified counterexample (exact LP)"
+    assert evidence_summary(search) == "search"

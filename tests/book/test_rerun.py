@@ -28,11 +28,15 @@ def run_cli(*args):
                           cwd=ROOT)
 
 
-def figure_images(notebook):
-    """Each figure cell's displayed PNG images (base64, as the notebook stores them), by the figure's name."""
+SVG = "image/svg+xml"
+
+
+def figure_images(notebook, mime=SVG):
+    """Each figure cell's displayed images of type ``mime`` (the SVG text as the notebook stores it), by the
+    figure's name."""
     cells = json.loads(notebook.read_text())["cells"]
-    return {c["metadata"]["mystnb"]["figure"]["name"]: [o["data"]["image/png"] for o in c.get("outputs", [])
-                                                        if "image/png" in o.get("data", {})]
+    return {c["metadata"]["mystnb"]["figure"]["name"]: ["".join(o["data"][mime]) for o in c.get("outputs", [])
+                                                        if mime in o.get("data", {})]
             for c in cells if "figure" in c.get("metadata", {}).get("mystnb", {})}
 
 
@@ -61,10 +65,22 @@ def test_changed_eps_changes_a_figure(changed_run, strict_build):
     assert strict_build.returncode == 0, "the strict build failed; see test_strict_build_succeeds"
     changed, _ = changed_run
     book, rerun_images = figure_images(EXECUTED_INTRO), figure_images(changed / "intro.ipynb")
-    assert set(rerun_images) == set(book) and all(book.values()), "a figure cell displayed no PNG"
+    assert set(rerun_images) == set(book) and all(book.values()), "a figure cell displayed no SVG"
     differ = {name for name in book if rerun_images[name] != book[name]}
     assert "fig-intro-profiles" in differ
     assert differ != set(book), f"every figure differs from the build's, even those that do not depend on ε: {differ}"
+
+
+def test_every_built_figure_is_svg(strict_build):
+    """Every figure of every executed chapter is shown as SVG (vector on the page and in the printed book), never
+    as a PNG beside or instead of it."""
+    assert strict_build.returncode == 0, "the strict build failed; see test_strict_build_succeeds"
+    for name in rerun.chapters():
+        executed = EXECUTED_INTRO.with_name(f"{name}.ipynb")
+        svg, png = figure_images(executed), figure_images(executed, "image/png")
+        missing = [n for n, v in svg.items() if not v]
+        assert svg and not missing, f"{name}: a figure cell displayed no SVG: {missing}"
+        assert not any(png.values()), f"{name}: figures shown as PNG: {[n for n, v in png.items() if v]}"
 
 
 def test_book_sources_untouched(changed_run):

@@ -130,8 +130,11 @@ def draw_implication_diagram(ax, rows: list, *, conditional=None):
                                            ec="#333333"))
     colours = {"↔ DP": PALETTE[3], "→ DP": PALETTE[1], "← DP": PALETTE[4], "none": "#999999"}
     styles = {"↔ DP": "<|-|>", "→ DP": "-|>", "← DP": "<|-", "none": "-"}
+    # a dash pattern per relation as well as a colour, so that the relations stay apart in greyscale
+    dashes = {"↔ DP": "-", "→ DP": (0, (6, 2)), "← DP": (0, (1.5, 1.5)), "none": (0, (3, 1, 1, 1))}
     for r in rows:
-        _arrow_between(ax, boxes[r.number], boxes[1], style=styles[r.computed], color=colours[r.computed])
+        _arrow_between(ax, boxes[r.number], boxes[1], style=styles[r.computed], color=colours[r.computed],
+                       linestyle=dashes[r.computed])
     for k, (src, dst, label) in enumerate(conditional or []):
         rad = 0.45 if k % 2 == 0 else -0.45
         _arrow_between(ax, boxes[src], boxes[dst], style="-|>", color=PALETTE[6], lw=1.2, linestyle="--", rad=rad)
@@ -140,9 +143,8 @@ def draw_implication_diagram(ax, rows: list, *, conditional=None):
         ax.text(0.5 * (x0 + x1) + off + (0.08 if off >= 0 else -0.08), 0.5 * (y0 + y1) - 0.5 * rad * (x1 - x0), label,
                 ha="left" if off >= 0 else "right", va="center", fontsize=8, color=PALETTE[6], style="italic", zorder=4,
                 bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.9))
-    for label, colour in [("equivalent", colours["↔ DP"]), ("implies DP only", colours["→ DP"]),
-                          ("implied by DP only", colours["← DP"])]:
-        ax.plot([], [], color=colour, linestyle="-", label=label)
+    for label, kind in [("equivalent", "↔ DP"), ("implies DP only", "→ DP"), ("implied by DP only", "← DP")]:
+        ax.plot([], [], color=colours[kind], linestyle=dashes[kind], label=label)
     ax.plot([], [], color=PALETTE[6], linestyle="--", label="DP implies it under an assumption")
     ax.legend(loc="lower center", ncols=2, bbox_to_anchor=(0.5, -0.12))
     ys = [b.get_position()[1] for b in boxes.values()]

@@ -25,6 +25,9 @@ from .plotting import COLUMN_WIDTH, PALETTE
 __all__ = ["draw", "edge_labels", "layout", "node_labels", "FONTSIZE"]
 
 REFUTED_COLOUR = "#b2182b"
+#: A hatch per chapter beside its colour: the palette's sky blue, orange and purple print as one grey.
+CHAPTER_HATCHES = ["", "//", "", "..", "\\\\"]
+HATCH_COLOUR = "#7a7a7a"
 _STYLE = {"valid": ("-", PALETTE[0]), "refuted": ((0, (4, 2)), REFUTED_COLOUR), "unchecked": ((0, (1, 1.5)), "#777777")}
 _POINTS_PER_INCH = 72.0
 #: Text size of the map's arrow labels and legends, in points (box names half a point larger): at the column
@@ -140,6 +143,7 @@ def draw(ax=None, *, fontsize: float = FONTSIZE):
     ax.set_aspect("equal")
     ax.set_axis_off()
     colours = dict(zip(chapters(), [PALETTE[2], PALETTE[1], PALETTE[3], PALETTE[6], PALETTE[7]]))
+    hatches = dict(zip(chapters(), CHAPTER_HATCHES))
     by_key = {n.key: n for n in NOTIONS}
     names = dict(zip((n.key for n in NOTIONS), node_labels()))
     for obj in graph.get("objects", []):
@@ -147,7 +151,8 @@ def draw(ax=None, *, fontsize: float = FONTSIZE):
         x, y = _points(obj["pos"])[0]
         w, h = float(obj["width"]) * 72, float(obj["height"]) * 72
         ax.add_patch(FancyBboxPatch((x - w / 2 + 3, y - h / 2 + 3), w - 6, h - 6, boxstyle="round,pad=3", zorder=3,
-                                    facecolor=colours[n.chapter], edgecolor="black", linewidth=0.8, alpha=0.95))
+                                    facecolor=colours[n.chapter], edgecolor="black", linewidth=0.8, alpha=0.95,
+                                    hatch=hatches[n.chapter], hatchcolor=HATCH_COLOUR))
         ax.text(x, y, names[n.key], ha="center", va="center", fontsize=fontsize + 0.5, zorder=4,
                 multialignment="center")
     labels = edge_labels()
@@ -192,8 +197,9 @@ def _legends_below(fig, ax, colours, fontsize) -> None:
     from matplotlib.patches import Patch
 
     entries = [
-        ("box: defined in chapter", [Patch(facecolor=c, edgecolor="black", label=_chapter_name(ch))
-                                     for ch, c in colours.items()]),
+        ("box: defined in chapter", [Patch(facecolor=c, edgecolor="black", label=_chapter_name(ch), hatch=h,
+                                           hatchcolor=HATCH_COLOUR)
+                                     for (ch, c), h in zip(colours.items(), CHAPTER_HATCHES)]),
         ("arrow [k]: row k of the table below (⇔ both ways)", [
             Line2D([], [], color=_STYLE["valid"][1], linestyle=_STYLE["valid"][0], label="holds: its claims reproduce"),
             Line2D([], [], color=REFUTED_COLOUR, linestyle=_STYLE["refuted"][0],

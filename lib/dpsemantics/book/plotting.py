@@ -75,8 +75,53 @@ def use_house_style() -> None:
             "font.size": 10,
             "mathtext.fontset": "dejavusans",
             "figure.constrained_layout.use": True,
+            # SVG for the HTML (vector, so the printed book's figures are vector too), written the same way on
+            # every run: fixed ids (svg.hashsalt) and, in _show_as_svg and finish, no date in the metadata, so that
+            # a figure that does not depend on a parameter is byte-identical from one run to the next.
+            "svg.hashsalt": "dpsemantics",
+            "svg.fonttype": "path",
         }
     )
+    _show_as_svg()
+
+
+#: Keywords for every SVG the book writes: no ``<dc:date>`` (the run's time would make each run's figure differ).
+SVG_METADATA = {"Date": None}
+
+
+def _show_as_svg() -> None:
+    """In a notebook kernel, show figures as SVG (vector in the HTML and in the PDF printed from it), with
+    :data:`SVG_METADATA`; outside IPython (scripts, tests) do nothing."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is a dependency of the notebooks, not of the package
+        return
+    if get_ipython() is None:
+        return
+    from matplotlib.figure import Figure
+    from matplotlib_inline.backend_inline import set_matplotlib_formats
+
+    set_matplotlib_formats("svg", metadata=SVG_METADATA)
+    get_ipython().display_formatter.formatters["image/svg+xml"].for_type(Figure, svg_for_page)
+
+
+def svg_for_page(fig) -> str:
+    """``fig`` as the SVG the book shows: Matplotlib's (tight bounding box, :data:`SVG_METADATA`) with its width
+    and height in pixels at the figure's dpi, so that the page shows it at the size a PNG at that dpi had (an SVG
+    sized in points would show at 96/72 px per point, 13 % smaller, its text with it)."""
+    from IPython.core.pylabtools import print_figure
+
+    svg = print_figure(fig, "svg", bbox_inches="tight", metadata=SVG_METADATA)
+    return _svg_in_pixels(svg, fig.dpi)
+
+
+def _svg_in_pixels(svg: str, dpi: float) -> str:
+    """The root element's ``width``/``height`` in points rewritten in pixels at ``dpi`` (the viewBox keeps the
+    drawing's own coordinates, so the figure scales)."""
+    head, _, rest = svg.partition("<svg")
+    tag, _, body = rest.partition(">")
+    tag = re.sub(r'(width|height)="([\d.]+)pt"', lambda m: f'{m.group(1)}="{float(m.group(2)) * dpi / 72:.1f}px"', tag)
+    return f"{head}<svg{tag}>{body}"
 
 
 def new_figure(ncols: int = 1, nrows: int = 1, *, width: float | None = None, height: float | None = None, **kwargs):
@@ -100,6 +145,10 @@ def finish(fig, name: str) -> None:
     if fig.get_figwidth() > COLUMN_WIDTH * 1.001:
         raise ValueError(f"figure {name} is {fig.get_figwidth():.2f} in wide, wider than the text column "
                          f"({COLUMN_WIDTH} in): the page would shrink it and its text")
+    clashes = greyscale_clashes(fig)
+    if clashes:
+        raise ValueError(f"figure {name}: series that a greyscale print cannot tell apart (same grey, dash, marker "
+                         f"and width; give them different dashes or markers): {'; '.join(clashes)}")
     _legible_texts(fig)
     fig.canvas.draw()  # settles the layout, so that the axes' lengths are known
     for ax in fig.axes:
@@ -112,8 +161,8 @@ def finish(fig, name: str) -> None:
     if out:
         folder = Path(out)
         folder.mkdir(parents=True, exist_ok=True)
-        for ext in ("png", "svg"):
-            fig.savefig(folder / f"{name}.{ext}")
+        fig.savefig(folder / f"{name}.png")
+        fig.savefig(folder / f"{name}.svg", metadata=SVG_METADATA)
 
 
 def _power_tick(value: float) -> str:
@@ -331,3 +380,100 @@ def plot_series(ax, x, series, *, reasons=None, rtol: float = 1e-9, start: int =
     ax.legend(handles, texts, handler_map={tuple: HandlerTuple(ndivide=None, pad=0.6)}, handlelength=2.2 + 1.4 * max(
         len(g) - 1 for g in groups), **(legend or {}))
     return groups
+
+
+#: Two greys closer than this (on 0…1) read as one grey in print.
+GREY_TOLERANCE = 0.12
+
+
+def grey_level(color) -> float:
+    """The grey (0 black … 1 white) a greyscale print gives ``color``: its luma (ITU-R BT.601, the weights
+    printers and Pillow's ``convert("L")`` use), over white where it is transparent."""
+    from matplotlib.colors import to_rgba
+
+    r, g, b, a = to_rgba(color)
+    luma = 0.299 * r + 0.587 * g + 0.114 * b
+    return a * luma + (1 - a)
+
+
+def _first_color(colors):
+    import numpy as np
+
+    colors = np.asarray(colors, dtype=float).reshape(-1, 4)
+    return tuple(colors[0]) if len(colors) else (0, 0, 0, 0)
+
+
+def greyscale_style(artist):
+    """What a greyscale print shows of a legend entry's artist: its grey, its dash pattern (``None`` for no
+    line), its marker (``None`` for none) and its line width; a tuple of these for a tuple of artists (an entry
+    that shows several, :func:`plot_series`'s coinciding curves)."""
+    import numpy as np
+    from matplotlib.collections import Collection
+    from matplotlib.colors import to_rgba
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    if isinstance(artist, tuple):
+        return tuple(greyscale_style(a) for a in artist)
+    if isinstance(artist, Line2D):
+        style = artist.get_linestyle()
+        dash = None if style in ("None", "none", "", " ") else (
+            tuple(np.round(np.asarray(artist._unscaled_dash_pattern[1] or (), dtype=float), 2)) or "solid")
+        marker = artist.get_marker()
+        marker = None if marker in ("None", "none", "", " ", None) else str(marker)
+        color = artist.get_color() if dash is not None or marker is None else (
+            artist.get_markeredgecolor() if artist.get_markerfacecolor() in ("none", "white", "w") else
+            artist.get_markerfacecolor())
+        color = to_rgba(color, alpha=artist.get_alpha())
+        return (round(grey_level(color), 3), dash, marker, round(float(artist.get_linewidth()), 1) if dash else None)
+    if isinstance(artist, Collection):  # a scatter: its markers' shape and fill
+        paths = artist.get_paths()
+        shape = (tuple(np.round(paths[0].vertices, 2).ravel()) if len(paths) else None)
+        face = _first_color(artist.get_facecolor())
+        edge = _first_color(artist.get_edgecolor())
+        color = face if face[3] > 0 else edge
+        return (round(grey_level(color), 3), None, hash(shape), None)
+    if isinstance(artist, Patch):
+        return (round(grey_level(artist.get_facecolor()), 3), artist.get_hatch() or None, "patch", None)
+    return None
+
+
+def _same_in_grey(a, b) -> bool:
+    if a is None or b is None:
+        return False
+    if isinstance(a[0], tuple) or isinstance(b[0], tuple):  # entries of several artists: alike if all parts are
+        a = a if isinstance(a[0], tuple) else (a,)
+        b = b if isinstance(b[0], tuple) else (b,)
+        return len(a) == len(b) and all(_same_in_grey(x, y) for x, y in zip(a, b))
+    grey_a, dash_a, marker_a, width_a = a
+    grey_b, dash_b, marker_b, width_b = b
+    widths_alike = width_a is None or width_b is None or max(width_a, width_b) < 1.6 * min(width_a, width_b)
+    return abs(grey_a - grey_b) < GREY_TOLERANCE and dash_a == dash_b and marker_a == marker_b and widths_alike
+
+
+def _legend_entries(legend):
+    """``(text, artist)`` of each entry of ``legend``: the artist the legend draws as its key, which carries the
+    plotted artist's style (for a tuple entry, :func:`plot_series`'s coinciding curves, the first of them)."""
+    handles = getattr(legend, "legend_handles", None) or getattr(legend, "legendHandles", [])
+    texts = [t.get_text() for t in legend.get_texts()]
+    return list(zip(texts, handles))
+
+
+def greyscale_clashes(fig) -> list[str]:
+    """The legend entries of ``fig`` (each axes' legend and the figure's own) that a greyscale print shows
+    alike: two entries whose artists have greys within :data:`GREY_TOLERANCE` and the same dash pattern,
+    marker and (within a factor 1.6) line width.  A reader matches a curve to its entry by what the print
+    shows, so such a pair cannot be told apart.  Each clash reads ``"a" and "b" (in the panel titled …)``."""
+    legends = [(ax.get_title() or f"panel {i + 1}", ax.get_legend()) for i, ax in enumerate(fig.axes)]
+    legends += [("figure legend", legend) for legend in fig.legends]
+    clashes = []
+    for where, legend in legends:
+        if legend is None:
+            continue
+        entries = _legend_entries(legend)
+        styles = [(text, greyscale_style(artist)) for text, artist in entries]
+        for i in range(len(styles)):
+            for j in range(i + 1, len(styles)):
+                if _same_in_grey(styles[i][1], styles[j][1]):
+                    clashes.append(f"{styles[i][0]!r} and {styles[j][0]!r} (in {where!r})")
+    return clashes

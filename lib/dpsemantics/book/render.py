@@ -38,11 +38,22 @@ _IDENTIFIER = re.compile(r"(?<![\w./`<-])(?=[\w./-]*[A-Za-z0-9]_[A-Za-z0-9])[A-Z
 # A parameter written as Python names it in a registry string (``eps=0.01, delta’=0.5``, ``delta_hat=0.1``,
 # ``(eps, delta)-DP``): a reader sees the symbol (``ε = 0.01, δ′ = 0.5``, ``δ̂ = 0.1``, ``(ε, δ)-DP``); not inside
 # a claim id (``kazan-ex4.2-per-release-delta-prime``).
-_PARAMETER_NAMES = {"eps": "ε", "epsilon": "ε", "delta_hat": "δ̂", "delta": "δ", "rho": "ρ", "sigma": "σ"}
-_PARAMETER = re.compile(r"(?<![\w.])(?<!\w-)(?P<name>epsilon|eps|delta_hat|delta|rho|sigma)(?P<index>\d?)"
+_PARAMETER_NAMES = {"eps": "ε", "epsilon": "ε", "delta_hat": "δ̂", "delta": "δ", "rho": "ρ", "sigma": "σ",
+                    "alpha": "α", "eta": "η"}
+_PARAMETER = re.compile(r"(?<![\w.])(?<!\w-)(?P<name>epsilon|eps|delta_hat|delta|rho|sigma|alpha|eta)(?P<index>\d?)"
                         r"(?P<primes>[’′']*)"
                         r"(?![\w\-])(?P<equals>\s*=(?!=)\s*)?")
-_COMPARISONS = {"<=": "≤", ">=": "≥", "!=": "≠"}
+_COMPARISONS = {"<=": "≤", ">=": "≥", "!=": "≠", "=>": "⇒"}
+# What else a program writes and a reader would not (issue 39): ``n=10`` (an equals sign without spaces; not in
+# ``:=``, ``==`` or a tag's attribute), ``random pair #3`` (a case number), ``0.999*max`` (a star for times),
+# ``sqrt(…)``.
+_TIGHT_EQUALS = re.compile(r"(?<=[^\s=<>!:≤≥≠])=(?![=\s\"'])|(?<=[^\s=<>!:≤≥≠])=(?=\s)|(?<=\s)=(?![=\s\"'])")
+_CASE_NUMBER = re.compile(r"(?<=\w )#(?=\d)")
+_STAR_TIMES = re.compile(r"(?<=\d)\s?\*\s?(?=[A-Za-z(])")
+_SQRT = re.compile(r"\bsqrt\s?(?=\()")
+# An event in mathematical notation, where = is written without spaces by convention (``Pr[O=3 | do(D₁=1)]``,
+# ``M[Y:=0]``); innermost first, so that an intervention inside a probability is one event with it.
+_MATH_EVENT = re.compile(r"\b(?:Pr|Cr|P|do|M|RP)\s?[\[(][^\[\]()]*[\])]")
 
 
 def parameter_names(text: str) -> str:
@@ -55,7 +66,31 @@ def parameter_names(text: str) -> str:
                 + (" = " if m.group("equals") else ""))
 
     text = _PARAMETER.sub(symbol, text)
-    return re.sub(r"(?<![<>!=])(<=|>=|!=)(?!=)", lambda m: _COMPARISONS[m.group()], text)
+    text = re.sub(r"(?<![<>!=])(<=|>=|!=|=>)(?![=>])", lambda m: _COMPARISONS[m.group()], text)
+    return plain_operators(text)
+
+
+def plain_operators(text: str) -> str:
+    """``n=10`` → ``n = 10``, ``pair #3`` → ``pair 3``, ``0.999*max`` → ``0.999 × max``, ``sqrt(x)`` → ``√(x)``:
+    a program's way of writing them as a reader's (:func:`prose` applies it to every registry string)."""
+    text = _SQRT.sub("√", text)
+    text = _STAR_TIMES.sub(" × ", text)
+    text = _CASE_NUMBER.sub("", text)
+    events: list[str] = []
+
+    def hide(m):
+        events.append(m.group())
+        return f"\x00{len(events) - 1}\x00"
+
+    while True:  # events in mathematical notation keep their own spacing
+        hidden = _MATH_EVENT.sub(hide, text)
+        if hidden == text:
+            break
+        text = hidden
+    text = _TIGHT_EQUALS.sub(" = ", text)
+    while "\x00" in text:
+        text = re.sub(r"\x00(\d+)\x00", lambda m: events[int(m.group(1))], text)
+    return text
 
 
 # A claim's id in a registry note ("… the per-release δ): kazan-ex4.2-per-release-delta-prime."), linked to its row.
@@ -299,6 +334,13 @@ def evidence_label(verdict) -> str:
     words = verdict.kind.replace("-", " ")
     methods = ", ".join(m.replace("-", " ") for m in verdict.methods)
     return (f"{words} ({methods})" if methods else words) + (f" on the cases tried: {domain}" if domain else "")
+
+
+def evidence_summary(verdict) -> str:
+    """:func:`evidence_label`'s first words, for a compact table: its kind without the domain it covers or a
+    search's methods ("certified (exact LP)", "certified (interval arithmetic), listed values only", "search")."""
+    words = re.split(r": | on ", evidence_label(verdict), maxsplit=1)[0]
+    return re.sub(r"^search \([^)]*\)", "search", words).replace(" at the listed values only", ", listed values only")
 
 
 def margin_cell(verdict) -> str:

@@ -126,6 +126,17 @@ main sup.claim-mark { font-size: 0.7em; line-height: 0; }
 main sup.claim-mark a { text-decoration: none; }
 /* the collapsed "How this was checked" section: a visible, keyboard-reachable summary line */
 main details.dps-checks > summary { cursor: pointer; font-weight: 600; padding: 0.4em 0; }
+/* the claims page's index tables: one short line per claim where it fits (the details are behind a toggle) */
+main div.dps-claims-index table { font-size: 0.8em; line-height: 1.3; }
+main div.dps-claims-index td, main div.dps-claims-index th { padding: 0.2em 0.45em; }
+main details.dps-claim-details > summary { cursor: pointer; font-weight: 600; padding: 0.3em 0; }
+main details.dps-claim-details li { font-size: 0.9em; }
+/* on a phone, signatures, headings and the API reference's code wrap instead of widening the page */
+@media (max-width: 600px) {
+  main dt.sig, main dt.sig *, main h1 code, main h2 code, main h3 code, main h1 span.pre, main h2 span.pre,
+  main h3 span.pre, main h1, main h2, main h3 { white-space: normal !important; overflow-wrap: anywhere; }
+  main dt.sig { flex-wrap: wrap; }
+}
 /* the Key idea box that opens every chapter */
 main div.admonition.key-idea { border-left-width: 0.4em; font-size: 1.05em; }
 html[data-theme="dark"] main div.proof a, html[data-theme="dark"] main div.admonition a,

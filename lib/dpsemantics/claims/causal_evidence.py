@@ -257,7 +257,8 @@ def assumption_arcs(*, seed: int = 0, mechanisms: int = 12, eps: float = 0.5) ->
             if r > best_none:
                 best_none = r
                 name = "geometric count" if j == len(mechs) - 1 else f"random mechanism {j}"
-                witness = f"{name}, population {np.round(P, 3).ravel().tolist()} over (0,0),(0,1),(1,0),(1,1)"
+                witness = f"{name}, population " + ", ".join(
+                    f"{cell}: {w:.3g}" for cell, w in zip(("(0, 0)", "(0, 1)", "(1, 0)", "(1, 1)"), np.ravel(P)))
     return [AssumptionArc("independent data points", best_ind, best_none, witness),
             AssumptionArc("strong adversary", best_strong, best_none, witness)]
 

@@ -474,7 +474,7 @@ def _search_s21_testing():
         p0, p1 = record_test_distributions(m, i, prior, Sv, Tv)
         for a, pw in zip(alphas, S.most_powerful_power(p0, p1, alphas)):
             lhs.append(float(pw)); rhs.append(math.exp(eps) * a + delta)  # noqa: E702
-            labels.append(f"{name}, alpha={a:.2f}, prior={[round(float(v), 2) for v in prior]}")
+            labels.append(f"{name}, alpha={a:.2f}, prior ({', '.join(f'{float(v):.2g}' for v in prior)})")
 
     for eps in (0.1, 1.0, 3.0):
         add(f"randomized response eps={eps}", one_record_randomized_response(eps), eps, 0.0, [0.5, 0.5])
@@ -543,7 +543,7 @@ def _search_lemma33_part2_as_printed():
         p, q = _two_point_part2(eps)
         lhs.append(S.pointwise_delta(p, q, eps))
         rhs.append(2 * float(smallest_delta(p, q, eps)) / -math.expm1(-eps))
-        labels.append(f"p=(1/2,1/2), q_1 = e^-eps/2/1.001, eps={eps}")
+        labels.append(f"p = (1/2, 1/2), q_1 = e^-eps/2/1.001, eps={eps}")
     return lhs, rhs, labels, "extremal"
 
 
@@ -563,7 +563,7 @@ def _part2_proved_cases():
                 continue
             lhs.append(S.pointwise_delta(p, q, 2 * eps))
             rhs.append(2 * float(smallest_delta(p, q, eps)) / -math.expm1(-eps))
-            labels.append(f"hill-climbed pair {r}, eps={eps}: p={np.round(p, 4).tolist()}, q={np.round(q, 4).tolist()}")
+            labels.append(f"hill-climbed pair {r}, eps={eps}: p = ({', '.join(f'{v:.4g}' for v in np.ravel(p))}), q = ({', '.join(f'{v:.4g}' for v in np.ravel(q))})")
         for p, q in _random_pairs(100):
             lhs.append(S.pointwise_delta(p, q, 2 * eps))
             rhs.append(2 * float(smallest_delta(p, q, eps)) / -math.expm1(-eps))
@@ -1709,8 +1709,8 @@ CLAIMS = [
            "A|_{B=t} ≈ A′|_{B′=t} with (3ε, δ̂) except on mass ≤ 2δ/δ̂ + 2δ/(1 − e^{−ε}) (the proof's δ″, which "
            "Theorem 2.4 uses), over t ~ B and over t ~ B′", True, _certified_lemma34_holds,
            expected="discrepancy", finding="false-statement",
-           note="False as printed. Binary A, transcripts t₁, t₂, t₀: P = [[u(1−a), e^ε u(1−a), ·], [ua, 0, 0]], "
-                "Q = [[u(1−a), u(1−a), ·], [0, ua, 0]], a just above δ̂, u = δ/a: the joint δ is exactly δ, t₁ and "
+           note="False as printed. Binary A, transcripts t₁, t₂, t₀: P with rows (u(1−a), e^ε u(1−a), ·) and (ua, 0, 0), "
+                "Q with rows (u(1−a), u(1−a), ·) and (0, ua, 0), a just above δ̂, u = δ/a: the joint δ is exactly δ, t₁ and "
                 "t₂ are both bad, and Pr[B ∈ {t₁, t₂}] ≈ (1 + e^ε(1 − δ̂))δ/δ̂ (3.45e-5 against 2.32e-5 at ε = 1, "
                 "δ̂ = 0.1, δ = 1e-6); the mirror image breaks the bound over t ~ B′. The gap: 'by a similar "
                 "argument' bounds Pr[B′ ∈ Bad′₂], not Pr[B ∈ Bad′₂] (ks-lem3.4-similar-argument). Read literally "

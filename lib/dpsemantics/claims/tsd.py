@@ -134,7 +134,8 @@ def _appendix_b_search():
     lhs = [math.exp(causal.definition_epsilon(10, mech, P)) for P in pops]
     lhs += [math.exp(-causal.definition_epsilon(1, mech))]
     rhs = [1.0] * len(pops) + [0.0]
-    return np.array(lhs), np.array(rhs), [f"population {np.round(P, 3).tolist()}" for P in pops] + ["DP: e^(-ε_DP) = 0"]
+    labels = [f"population ({', '.join(f'{w:.3g}' for w in np.ravel(P))})" for P in pops]
+    return np.array(lhs), np.array(rhs), labels + ["DP: e^(-ε_DP) = 0"]
 
 
 def _def3_correlated_units():
@@ -457,7 +458,8 @@ def _mechanism_cases(n, k, m, *, pairs=None, weighted=(), hypothesis="dp", dista
             cert = evidence.mechanism_lp(n, k, m, E, hyp, obj, nor, LP_Q)
             sizes.add(cert.size)
             lhs.append(float(cert.bound)), rhs.append(float(E * LP_Q))
-            labels.append(f"e^ε = {E}: population {j} (weights {[str(x) for x in w]} on D₂), Pr[O=0 | do(D₁=0)] "
+            weights = ", ".join(str(x) for x in w)
+            labels.append(f"e^ε = {E}: population {j} (weights {weights} on D₂), Pr[O=0 | do(D₁=0)] "
                           f"given Pr[O=0 | do(D₁=1)] = {LP_Q}")
     return lhs, rhs, labels, sizes
 

@@ -301,7 +301,7 @@ def _g_minimum_grid(tighten: float = 1.0) -> Verdict:
         g = membership_g(bs, eps)
         lhs += [math.exp(eps)] * bs.size + [float(g[0]), float(g[-1])]
         rhs += list(g) + [math.exp(eps)] * 2
-        labels += [f"ε={eps}, b={b:.4f}" for b in bs] + [f"ε={eps}, g(0) vs e^ε", f"ε={eps}, g(1) vs e^ε"]
+        labels += [f"ε={eps}, b={b:.3g}" for b in bs] + [f"ε={eps}, g(0) vs e^ε", f"ε={eps}, g(1) vs e^ε"]
     return Verdict.of(lhs, rhs, evidence="closed-form", tighten=tighten, labels=labels)
 
 
@@ -368,7 +368,7 @@ def _improvement(tighten: float = 1.0) -> Verdict:
     from .certify import interval_verdict
 
     return interval_verdict(lambda e: iv.mpf(0.5) - 1 / (iv.exp(e) + 1) - e / 6, [(0.0, 1.35)], _EPS_GRID / 6,
-                            zhao_converse_level(_EPS_GRID), [f"ε={e:.4f}" for e in _EPS_GRID],
+                            zhao_converse_level(_EPS_GRID), [f"ε={e:.4g}" for e in _EPS_GRID],
                             dh=lambda e: iv.exp(e) / (iv.exp(e) + 1) ** 2 - iv.mpf(1) / 6, anchor=0.0,
                             domain="ε ∈ (0, 1.35], the printed range", tighten=tighten)
 
