@@ -776,10 +776,10 @@ def tilted_self_composition(one: "PrivacyLossDistribution", k: int, eps_target: 
 
     The FFT's round-off is a bound on the Euclidean norm of the whole error vector, so read directly it allows an
     error of about √n·‖err‖₂ on a tail sum, whatever the tail's size.  Here the law is exponentially tilted first,
-    p̃_j = p_j e^{λz_j − Λ} (Λ = log Σ p_j e^{λz_j}), with λ > 0 chosen so that the tilted k-fold mean sits at
-    ``eps_target``; the tilt commutes with convolution, (p^{*k})_s = (p̃^{*k})_s e^{kΛ − λz_s}, so an error vector
-    ẽ of the tilted power (the bound of ``_cyclic_power``) becomes ẽ_s e^{kΛ − λz_s} on the law, and on the sum
-    over the points from i up (Cauchy–Schwarz) at most ‖ẽ‖₂ e^{kΛ − λz_i}/√(1 − e^{−2λh}): small where the
+    p̃_j = p_j·exp(λz_j − Λ) (Λ = log Σ p_j·exp(λz_j)), with λ > 0 chosen so that the tilted k-fold mean sits at
+    ``eps_target``; the tilt commutes with convolution, (p^{*k})_s = (p̃^{*k})_s·exp(kΛ − λz_s), so an error vector
+    ẽ of the tilted power (the bound of ``_cyclic_power``) becomes ẽ_s·exp(kΛ − λz_s) on the law, and on the sum
+    over the points from i up (Cauchy–Schwarz) at most ‖ẽ‖₂·exp(kΛ − λz_i)/√(1 − exp(−2λh)): small where the
     profile is small.  The tilted masses are formed with a relative error of at most 8u(|log p_j| + |λz_j| + |Λ| + 1)
     (the computed Λ is used on both sides, so its own error cancels), carried k times like ``rel``; the untilted
     entries with a relative 4u(|kΛ − λz_s| + 1).  The points at or below 0 are left out (they add nothing to δ(ε) at

@@ -121,6 +121,13 @@ main span.math-punct { white-space: nowrap; }
 main .cell_input pre { white-space: pre-wrap; overflow-wrap: break-word; }
 /* links inside theorem and exercise boxes keep WCAG AA contrast on the boxes' tinted backgrounds */
 main div.proof a, main div.admonition a, main aside a { color: #0a4d8c; }
+/* on a phone, inline code in running text wraps instead of widening the page past the screen (only there: on a
+   wide screen an identifier is never broken inside a word) */
+@media (max-width: 600px) {
+  main p code.literal, main li code.literal, main dd code.literal, main p code.literal span.pre,
+  main li code.literal span.pre, main dd code.literal span.pre, main p a code, main li a code,
+  main td code.literal, main td code.literal span.pre { white-space: normal; overflow-wrap: anywhere; }
+}
 /* a claim mark in the reading path: a small superscript link, like a footnote mark */
 main sup.claim-mark { font-size: 0.7em; line-height: 0; }
 main sup.claim-mark a { text-decoration: none; }
