@@ -222,7 +222,7 @@ def test_zhao_dp_implies_bdp_lp_by_hand():
     1 − P[y | x₁ = 1] ≥ (1 − c)/e^ε; so the optimum is min(e^ε c, 1 − (1 − c)/e^ε): 11/100 at c = 1/10 and 10/11 at
     c = 9/10 (e^ε = 11/10).  The certificate must reach these and refute the bound scaled by 0.99."""
     from dpsemantics import claims
-    from dpsemantics.claims.zhao import _dp_bdp_lps
+    from dpsemantics.claims.notions_evidence import _dp_bdp_lps
 
     for label, cert, bound in _dp_bdp_lps():
         E = Fraction(label.split("e^ε = ")[1].split(",")[0])
