@@ -43,7 +43,8 @@ CLAIMS = [
     ),
     Claim(
         id="zhao-thm1-forward", paper="zhao", where="Theorem 1 (first part)",
-        statement="ε-Bayesian DP implies (e^{2ε} − 1)-Bayesian semantic privacy", printed=True, compute=E._relation("forward", True),
+        statement="ε-Bayesian DP implies (e^{2ε} − 1)-Bayesian semantic privacy", printed=True,
+        compute=E._relation("forward", True),
         note="Attacked at small ε (down to 0.005, where e^{2ε} − 1 < 1): the XOR mechanism attains the exact worst "
              "case tanh(ε/2); the ratio tanh(ε/2)/(e^{2ε} − 1) tends to 1/4 as ε → 0, so the printed bound is "
              "four times too large at best.",
@@ -51,7 +52,8 @@ CLAIMS = [
     ),
     Claim(
         id="zhao-thm1-converse", paper="zhao", where="Theorem 1 (second part)",
-        statement="(1/2 − 1/(e^ε+1))-Bayesian semantic privacy implies ε-Bayesian DP", printed=True, compute=E._relation("converse", True),
+        statement="(1/2 − 1/(e^ε+1))-Bayesian semantic privacy implies ε-Bayesian DP", printed=True,
+        compute=E._relation("converse", True),
         note="Attacked over mechanisms and priors: randomized response on one record (⊥ one of its values) has "
              "BSP tanh(ε/4), and the printed converse promises 2·artanh(2·tanh(ε/4)), which exceeds ε by "
              "O(ε³): the margin tends to 1 as ε → 0 — the converse is tight to first order.",
@@ -64,7 +66,8 @@ CLAIMS = [
     ),
     Claim(
         id="zhao-thm2-converse", paper="zhao", where="Theorem 2 (second part)",
-        statement="(1/2 − 1/(e^ε+1))-semantic privacy implies ε-DP", printed=True, compute=E._relation("converse", False),
+        statement="(1/2 − 1/(e^ε+1))-semantic privacy implies ε-DP", printed=True,
+        compute=E._relation("converse", False),
         note="As Theorem 1: randomized response on one record makes the margin tend to 1 as ε → 0.", chapter=CHAPTER,
     ),
     Claim(
@@ -77,7 +80,8 @@ CLAIMS = [
         chapter=CHAPTER,
     ),
     Claim(
-        id="zhao-thm3", paper="zhao", where="Theorem 3", statement="ε-Bayesian DP implies ε-membership privacy (family D*)",
+        id="zhao-thm3", paper="zhao", where="Theorem 3",
+        statement="ε-Bayesian DP implies ε-membership privacy (family D*)",
         printed=True, compute=E._theorem3,
         note="MP computed from the mechanisms directly (Definition 3, every output event, every two-point "
              "distribution of D* the prior allows, P[x_i] from 1e-13 to 1 − 1e-9); the bound is approached as "
@@ -86,7 +90,8 @@ CLAIMS = [
     ),
     Claim(
         id="zhao-thm4", paper="zhao", where="Theorem 4",
-        statement="For a downward-scalable family, ε-membership privacy implies ε-Bayesian DP", printed=True, compute=E._theorem4,
+        statement="For a downward-scalable family, ε-membership privacy implies ε-Bayesian DP", printed=True,
+        compute=E._theorem4,
         note="The family: every two-point distribution of D* at every P[x_i] ∈ (0, 1) (downward scalable).  Its MP ε, "
              "from Definition 3 directly, reaches the BDP leakage as the proof's scaled q → 0 (1e-13 here), so "
              "the margin is 1 up to rounding.  With P[x_i] fixed at 1/2 (not scalable) it fails: see the chapter.",
@@ -94,7 +99,8 @@ CLAIMS = [
     ),
     Claim(
         id="zhao-lemma1", paper="zhao", where="Lemma 1, eq. (23)",
-        statement="⟨D, ε⟩-MP holds iff P[Y|x_i]/P[Y|x̄_i] ≤ g(P_D[x_i]) (checked against all events)", printed=True, compute=E._lemma1,
+        statement="⟨D, ε⟩-MP holds iff P[Y|x_i]/P[Y|x̄_i] ≤ g(P_D[x_i]) (checked against all events)", printed=True,
+        compute=E._lemma1,
         chapter=CHAPTER,
     ),
     Claim(
@@ -103,15 +109,18 @@ CLAIMS = [
     ),
     Claim(
         id="zhao-cor1-g-monotone", paper="zhao", where="Proof of Corollary 1",
-        statement="g increases on [0, 1/(1+e^ε)] and decreases on (1/(1+e^ε), 1]", printed=True, compute=E._g_monotone, chapter=CHAPTER,
+        statement="g increases on [0, 1/(1+e^ε)] and decreases on (1/(1+e^ε), 1]", printed=True, compute=E._g_monotone,
+        chapter=CHAPTER,
     ),
     Claim(
         id="zhao-lemma1-g1-g2", paper="zhao", where="Proof of Lemma 1, eq. (38)",
-        statement="g1 ≤ g2 on (0, 1/(1+e^ε)] and g1 ≥ g2 on (1/(1+e^ε), e^{−ε})", printed=True, compute=E._g_branches, chapter=CHAPTER,
+        statement="g1 ≤ g2 on (0, 1/(1+e^ε)] and g1 ≥ g2 on (1/(1+e^ε), e^{−ε})", printed=True, compute=E._g_branches,
+        chapter=CHAPTER,
     ),
     Claim(
         id="zhao-eq39-threshold", paper="zhao", where="Proof of Theorem 4, eq. (39)",
-        statement="α/(αq + 1 − q) > e^ε exactly when q < (α − e^ε)/(e^ε(α − 1)), for α > e^ε", printed=True, compute=E._certified_eq39,
+        statement="α/(αq + 1 − q) > e^ε exactly when q < (α − e^ε)/(e^ε(α − 1)), for α > e^ε", printed=True,
+        compute=E._certified_eq39,
         chapter=CHAPTER,
     ),
     Claim(
@@ -129,14 +138,16 @@ __all__ = ["CLAIMS", "UNCHECKED"]
 CLAIMS += [
     Claim(
         id="zhao-sec1-dp-implies-bdp-independent", paper="zhao", where="Sec. I (BDP of Yang et al., their Theorem 1)",
-        statement="With independent records, ε-DP implies ε-Bayesian DP", printed=True, compute=E._dp_implies_bdp_certified,
+        statement="With independent records, ε-DP implies ε-Bayesian DP", printed=True,
+        compute=E._dp_implies_bdp_certified,
         note="Zhao introduces BDP as broadening DP to dependent records, citing Yang et al.  The condition is needed: "
              "with copied records ε-local randomized response on two records is ε-DP but its BDP leakage is 2ε.",
         chapter=CHAPTER,
     ),
     Claim(
         id="zhao-sec1-bdp-implies-dp-full-support", paper="zhao", where="Sec. I (BDP of Yang et al., their Theorem 2)",
-        statement="Under a prior of full support, ε-Bayesian DP implies ε-DP", printed=True, compute=E._bdp_implies_dp_full_support,
+        statement="Under a prior of full support, ε-Bayesian DP implies ε-DP", printed=True,
+        compute=E._bdp_implies_dp_full_support,
         note="The condition is needed: a prior on a single database makes every mechanism 0-BDP.",
         chapter=CHAPTER,
     ),
@@ -177,10 +188,12 @@ CLAIMS += [
         chapter=CHAPTER,
     ),
     Claim(
-        id="zhao-thm1-converse-replace-reading", paper="zhao", where="Theorem 1 (second part) with eq. (13) read as 'replace'",
+        id="zhao-thm1-converse-replace-reading", paper="zhao",
+        where="Theorem 1 (second part) with eq. (13) read as 'replace'",
         statement="(1/2 − 1/(e^ε+1))-BSP implies ε-BDP, with Game i drawing the unknown records given the true x_i and then "
         "replacing record i by ⊥",
-        printed=True, compute=lambda tighten=1.0: Verdict.of(*E._replace_reading_cases()[:2], evidence="extremal", tighten=tighten,
+        printed=True,
+        compute=lambda tighten=1.0: Verdict.of(*E._replace_reading_cases()[:2], evidence="extremal", tighten=tighten,
                                              labels=E._replace_reading_cases()[2]),
         expected="discrepancy", finding="different-reading",
         note="Eq. (13) leaves open whether the unknown records follow the prior given X_i = ⊥ or given the true x_i. "
@@ -215,7 +228,8 @@ CLAIMS += [
     Claim(
         id="zhao-thm1-converse-lemma-part", paper="zhao", where="Proof of Theorem 1, second part, after eq. (20)",
         statement="'From [3, Lemma 3.3-Property n], Y(x_{i+S}) and Y(x′_{i+S}) are (ε, 0)-indistinguishable' from point-wise "
-        "(ε, 0)-indistinguishability (printed Property 5)", printed=5, compute=lambda: 1, expected="discrepancy", finding="typo",
+        "(ε, 0)-indistinguishability (printed Property 5)", printed=5, compute=lambda: 1, expected="discrepancy",
+        finding="typo",
         note="Slip (a cross-reference): point-wise ⇒ (ε, δ)-indistinguishable is K&S Lemma 3.3 Part 1 "
              "(ks-lem3.3-1); Part 5 bounds the statistical difference. K&S's own proof cites Part 1 at this step.",
         chapter=CHAPTER,
