@@ -36,6 +36,7 @@ from .. import causal
 from ..mechanisms import randomized_response
 from ..notions import xor_randomized_response
 from . import Verdict
+from .certify import verdict_from
 
 __all__ = ["classify_relation", "Table1Row", "table1", "hill_climb", "TABLE1_DIRECTION", "definition_pair",
            "attack_table1_row", "AssumptionArc", "assumption_arcs", "population_ratio_lp", "mechanism_lp", "neighbours",
@@ -480,17 +481,6 @@ EPS = 0.5
 SEED = 11
 
 
-def _verdict(cache, evidence, *, supremum=None, supremum_from="", second=None):
-    """A claim's compute from a cached ``(lhs, rhs, labels)`` search.  ``supremum``/``supremum_from``: the known
-    supremum of lhs/rhs and its source; ``second``: a cached function returning ``(description, best ratio)`` of a
-    second, different optimiser (best ``None`` with a description saying why there is none)."""
-    def compute(tighten=1.0):
-        lhs, rhs, labels = cache()
-        text, best = second() if second else ("", None)
-        return Verdict.of(lhs, rhs, evidence=evidence, tighten=tighten, labels=labels, supremum=supremum,
-                          supremum_from=supremum_from, second=text, second_best=best)
-
-    return compute
 
 
 def _none(why):
@@ -842,14 +832,9 @@ def _experiment_search():
     return np.array(lhs), np.full(len(lhs), allowed), labels
 
 
-def _certified(cache):
-    """A claim's compute from a cached certified ``(lhs, rhs, labels, domain, certificate)``."""
-    def compute(tighten=1.0):
-        lhs, rhs, labels, domain, certificate = cache()
-        return Verdict.of(lhs, rhs, evidence="certified-lp", tighten=tighten, labels=labels, domain=domain,
-                          certificate=certificate)
-
-    return compute
+#: A claim's compute from a cached certified ``(lhs, rhs, labels, domain, certificate)``
+#: (:func:`dpsemantics.claims.certify.verdict_from`).
+_certified = functools.partial(verdict_from, fields=("domain", "certificate"), evidence="certified-lp")
 
 
 #: the rational e^ε at which the mechanism LPs are solved, and the normalised probability q = 𝒜(d′)(0)

@@ -317,14 +317,14 @@ def _a6(tighten=1.0):
         rhs += [delta, float(D.pair_pdp_delta(present, absent, eps))]
         labels += [f"eps={eps:g}, delta={delta:g}: difference condition",
                    f"eps={eps:g}, delta={delta:g}: delta < PDP delta"]
-    return _v(lhs, rhs, "extremal", tighten, labels)
+    return Verdict.of(lhs, rhs, evidence="extremal", tighten=tighten, labels=labels)
 
 
 def _exa1_domain(tighten=1.0):
     """Example A.1 says 'Let ε, δ > 0' and defines ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}): it needs
     e^{ε/2} < 3 (lhs e^{ε/2}, rhs 3) on a grid of ε up to 4, and a mixing probability δ(1 + e^{−ε̃}) ≤ 1."""
     eps = np.linspace(0.05, 4.0, 80)
-    return _v(np.exp(eps / 2), np.full(eps.size, 3.0), "closed-form", tighten, [f"eps={e:.3g}" for e in eps])
+    return Verdict.of(np.exp(eps / 2), np.full(eps.size, 3.0), evidence="closed-form", tighten=tighten, labels=[f"eps={e:.3g}" for e in eps])
 
 
 def _kfold(p, q, k):
@@ -394,7 +394,7 @@ def _sublinear(tighten=1.0):
     labels = [f"advanced eps(k)/k at k={k + 1} vs k={k}" for k in KS[:-1]] \
         + [f"optimal eps(k)/k <= eps0 at k={k}" for k in KS] \
         + ["optimal eps/k: k=150 vs 50", "optimal eps/k: k=50 vs 10"]
-    return _v(lhs, rhs, "exhaustive", tighten, labels)
+    return Verdict.of(lhs, rhs, evidence="exhaustive", tighten=tighten, labels=labels)
 
 
 def _slower(tighten=1.0):
@@ -402,7 +402,7 @@ def _slower(tighten=1.0):
     # opt ≤ basic + 1e-4 everywhere, and opt + 0.05 ≤ basic at k = 50
     lhs = list(opt) + [opt[49] + 0.05]
     rhs = list(basic + 1e-4) + [basic[49]]
-    return _v(lhs, rhs, "exhaustive", tighten, [f"k={k}" for k in KS] + ["k=50, 5 points below"])
+    return Verdict.of(lhs, rhs, evidence="exhaustive", tighten=tighten, labels=[f"k={k}" for k in KS] + ["k=50, 5 points below"])
 
 
 def _rr(e):
@@ -425,9 +425,6 @@ N_RANDOM = 150
 SEED = 4
 
 
-def _v(lhs, rhs, evidence, tighten, labels):
-    """A Verdict (vacuous cases, lhs = rhs = 0, are left out by :meth:`Verdict.of`)."""
-    return Verdict.of(lhs, rhs, evidence=evidence, tighten=tighten, labels=labels)
 
 
 @lru_cache(maxsize=None)
@@ -545,14 +542,14 @@ def _reverse(metric, eps_of=None):
 def _forward_claim(metric):
     def compute(tighten=1.0):
         lhs, rhs, labels = _forward(metric)
-        return _v(lhs, rhs, ("random-search", "optimised-search"), tighten, labels)
+        return Verdict.of(lhs, rhs, evidence=("random-search", "optimised-search"), tighten=tighten, labels=labels)
     return compute
 
 
 def _reverse_claim(metric, factor=1.0, eps_of=None):
     def compute(tighten=1.0):
         lhs, rhs, labels = _reverse(metric, eps_of)
-        return _v(lhs, factor * np.asarray(rhs), ("random-search", "optimised-search"), tighten, labels)
+        return Verdict.of(lhs, factor * np.asarray(rhs), evidence=("random-search", "optimised-search"), tighten=tighten, labels=labels)
     return compute
 
 
@@ -592,7 +589,7 @@ def _dp_to_metric(metric):
 def _dp_metric_claim(metric):
     def compute(tighten=1.0):
         lhs, rhs, labels = _dp_to_metric(metric)
-        return _v(lhs, rhs, ("optimised-search", "random-search"), tighten, labels)
+        return Verdict.of(lhs, rhs, evidence=("optimised-search", "random-search"), tighten=tighten, labels=labels)
     return compute
 
 
@@ -617,7 +614,7 @@ def _metric_to_dp(metric, eps_of=None):
 def _metric_dp_claim(metric, factor=1.0, eps_of=None):
     def compute(tighten=1.0):
         lhs, rhs, labels = _metric_to_dp(metric, eps_of)
-        return _v(lhs, factor * np.asarray(rhs), ("random-search", "optimised-search"), tighten, labels)
+        return Verdict.of(lhs, factor * np.asarray(rhs), evidence=("random-search", "optimised-search"), tighten=tighten, labels=labels)
     return compute
 
 
@@ -790,7 +787,7 @@ def _thm_a2():
 def _identity_claim(fn, evidence):
     def compute(tighten=1.0):
         lhs, rhs, labels = fn()
-        return _v(lhs, rhs, evidence, tighten, labels)
+        return Verdict.of(lhs, rhs, evidence=evidence, tighten=tighten, labels=labels)
     return compute
 
 
@@ -858,7 +855,7 @@ def _b44_like(eps, delta, dp, prior=0.5):
 def _closed(lhs_fn, rhs_fn, cases, evidence="closed-form"):
     """A Verdict over a list of cases from two functions of a case."""
     def compute(tighten=1.0):
-        return _v([lhs_fn(c) for c in cases], [rhs_fn(c) for c in cases], evidence, tighten, [str(c) for c in cases])
+        return Verdict.of([lhs_fn(c) for c in cases], [rhs_fn(c) for c in cases], evidence=evidence, tighten=tighten, labels=[str(c) for c in cases])
     return compute
 
 
@@ -876,7 +873,7 @@ def _zhao(tighten=1.0):
         lhs += [back, dp]
         rhs += [dp * (1 + slack), back * (1 + slack)]
         labels += [f"{(e, d, dp)}: Zhao's delta' <= delta'", f"{(e, d, dp)}: delta' <= Zhao's delta'"]
-    return _v(lhs, rhs, "closed-form", tighten, labels)
+    return Verdict.of(lhs, rhs, evidence="closed-form", tighten=tighten, labels=labels)
 
 
 _DP_FIG1 = list(np.logspace(-5.999, -5, 20))
@@ -937,8 +934,8 @@ def _fig7_shape(tighten=1.0):
     grid = np.linspace(1e-4, 1 - 1e-4, 9999)
     e = _b43(0.5).eps_prime
     arg = grid[np.argmax(D.symmetric_difference_bound(grid, e))]
-    return _v([0.1, float(D.symmetric_difference_bound(1e-6, e))], [abs(arg - 0.5), 1e-5], "exhaustive", tighten,
-              ["maximiser at least 0.1 from 1/2", "bound at p = 1e-6 below 1e-5"])
+    return Verdict.of([0.1, float(D.symmetric_difference_bound(1e-6, e))], [abs(arg - 0.5), 1e-5], evidence="exhaustive", tighten=tighten,
+              labels=["maximiser at least 0.1 from 1/2", "bound at p = 1e-6 below 1e-5"])
 
 
 def _ex11_randomized_response(tighten=1.0):
@@ -960,7 +957,7 @@ def _ex11_randomized_response(tighten=1.0):
     labels.append(f"§4.1: prior 0.001 grows by a factor {post(1e-3) / 1e-3:.5f} > 1.1")
     lhs.append(keep * (post(0.5) - 0.5 > 0.02)), rhs.append(0.01)
     labels.append(f"§4.1: prior 1/2 moves by {post(0.5) - 0.5:.5f} > 2 points")
-    return _v(lhs, rhs, "extremal", tighten, labels)
+    return Verdict.of(lhs, rhs, evidence="extremal", tighten=tighten, labels=labels)
 
 
 T_MAX = 100.0

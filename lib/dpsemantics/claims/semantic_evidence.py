@@ -35,6 +35,7 @@ from ..mechanisms import (
 )
 from . import Verdict
 from .certify import mechanism_lp
+from .certify import verdict_from
 
 __all__ = ["searched_semantic_epsilon", "worst_semantic_delta", "grid_informed_semantic_epsilon",
            "conditioning_counterexample"]
@@ -167,18 +168,9 @@ def conditioning_counterexample(eps, delta, delta_hat, *, slack: float = 1e-6):
 EPS_GRID = np.linspace(0.01, 3.0, 60)
 
 
-def _verdict(search):
-    """Turn a cached search returning ``(lhs, rhs, labels, evidence)`` into ``compute(tighten=1.0)``."""
-    cached = functools.cache(search)
-
-    def compute(tighten: float = 1.0) -> Verdict:
-        lhs, rhs, labels, evidence = cached()
-        return Verdict.of(lhs, rhs, evidence=evidence, tighten=tighten, labels=labels)
-
-    compute.__doc__ = search.__doc__
-    compute.__name__ = search.__name__.replace("_search", "")
-    compute.search = cached
-    return compute
+#: A cached search returning ``(lhs, rhs, labels, evidence)`` as ``compute(tighten=1.0)``
+#: (:func:`dpsemantics.claims.certify.verdict_from`; ``compute.search`` is the cached search).
+_verdict = functools.partial(verdict_from, fields=("evidence",), cache=True)
 
 
 def _random_mechanisms(count=40, seed=0, n_out=3, alpha=2.0):

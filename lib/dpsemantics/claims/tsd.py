@@ -25,6 +25,7 @@ import math
 from .. import causal
 from . import Claim, Verdict
 from . import causal_evidence as E
+from .certify import verdict_from
 
 CHAPTER = "book/causal-view"
 
@@ -159,7 +160,7 @@ CLAIMS = [
     Claim(id="tsd-appB-def10-not-dp", paper="tsd", where="Appendix B",
           statement="The mechanism of eqs. (31)–(33) satisfies Definition 10 with ε = 0 at every population with Pr[D₁=2] = 0 "
           "(30 random ones), but is not DP for any ε",
-          printed=True, compute=E._verdict(E._appendix_b_search, ("random-search", "extremal"),
+          printed=True, compute=verdict_from(E._appendix_b_search, evidence=("random-search", "extremal"),
                          supremum=1.0,
                          supremum_from="n = 1: conditioning on D₁ is the mechanism's row, and 𝒜(0) = 𝒜(1), so every "
                                        "population gives e^0 = 1 exactly",
@@ -215,7 +216,7 @@ CLAIMS = [
     Claim(id="tsd-s6.3-direct-indirect", paper="tsd", where="§6.3, direct and indirect effects",
           statement="The effect of Ada's status splits into a direct effect (via D₁, R₂ held) and an indirect one (via R₂, D₁ "
           "held): total ≤ direct + indirect in deterministic models, attained in the survey (ε each, 2ε in total)",
-          printed=True, compute=E._verdict(E._path_search, ("random-search", "extremal"),
+          printed=True, compute=verdict_from(E._path_search, evidence=("random-search", "extremal"),
                          supremum=1.0,
                          supremum_from="the survey (R₂ := R₁): total = direct + indirect = 2ε, §6.3",
                          second=E._path_second), chapter=CHAPTER),
@@ -232,14 +233,14 @@ CLAIMS = [
     Claim(id="tsd-thm1-composition", paper="tsd", where="§6.2, Theorem 1",
           statement="If X has ε₁-BRP to Y and ε₂-BRP to Z in every 𝓜[Y:=y], X has (ε₁+ε₂)-BRP to ⟨Y, Z⟩ (30 random models, local "
           "search over channels, the worked example)",
-          printed=True, compute=E._verdict(E._theorem1_search, ("random-search", "optimised-search", "extremal"),
+          printed=True, compute=verdict_from(E._theorem1_search, evidence=("random-search", "optimised-search", "extremal"),
                          supremum=1.0,
                          supremum_from="the worked example: randomized response selecting a release attains ε₁ + ε₂",
                          second=E._thm1_second), chapter=CHAPTER),
     Claim(id="tsd-thm1-post-processing", paper="tsd", where="§6.2, after Theorem 1",
           statement="Post-processing: Z := g(Y) has BRP from X at most that of Y (20 random g, and the identity, which attains "
           "it)",
-          printed=True, compute=E._verdict(E._post_processing_search, ("random-search", "extremal"),
+          printed=True, compute=verdict_from(E._post_processing_search, evidence=("random-search", "extremal"),
                          supremum=1.0,
                          supremum_from="g = identity: Z = Y",
                          second=E._post_processing_second), chapter=CHAPTER),
@@ -273,7 +274,7 @@ CLAIMS = [
     Claim(id="tsd-s1.1-randomization-breaks-association", paper="tsd", where="§1.1",
           statement="After an intervention on Byron's status it no longer reveals anything about Ada's, while observing it does "
           "(it moves Pr[R₁=1] by at least min(p, 1−p))",
-          printed=True, compute=E._verdict(E._breaks_association_search, "exhaustive",
+          printed=True, compute=verdict_from(E._breaks_association_search, evidence="exhaustive",
                          supremum=1.0,
                          supremum_from="the equalities Pr[R₁=1 | do(R₂=r)] = Pr[R₁=1] (§1.1)",
                          second=E._none("an exhaustive family of exact equalities (three priors, two "
@@ -294,13 +295,13 @@ CLAIMS = [
     Claim(id="tsd-s3-informed-adversary", paper="tsd", where="§3, after Proposition 1",
           statement="Depending on the circumstances either the informed (strong) or the uninformed adversary learns more: a "
           "computed example of each",
-          printed=True, compute=E._verdict(E._informed_search, "extremal",
+          printed=True, compute=verdict_from(E._informed_search, evidence="extremal",
                          second=E._none("an existence statement (either adversary can learn more): its two computed "
                                       "examples are its proof")), chapter=CHAPTER),
     Claim(id="tsd-s7-nondisclosure", paper="tsd", where="§7, quantitative form (this book)",
           statement="Statistical nondisclosure (the adversary's background knowledge is the true population) implies Definition "
           "3's check at that population with ε = 0 (the paper); the book's quantitative form: ε₃(𝒫) ≤ 2·ε_SND(𝒫)",
-          printed=True, compute=E._verdict(E._nondisclosure_search, ("random-search", "optimised-search", "extremal"),
+          printed=True, compute=verdict_from(E._nondisclosure_search, evidence=("random-search", "optimised-search", "extremal"),
                          supremum=1.0,
                          supremum_from="randomized response with Pr[truth] → ½ on one data point: the ratio tends to 1",
                          second=E._nondisclosure_second), chapter=CHAPTER,
@@ -309,7 +310,7 @@ CLAIMS = [
           statement="'Statistical nondisclosure implies 0-Bayesian₀ DP (Def. 3) since both are equivalent to requiring "
           "independence between D and O' (at the true population): Definition 3 with ε = 0 implies independence of D "
           "and O",
-          printed=True, compute=E._verdict(E._bayesian0_without_independence, "extremal",
+          printed=True, compute=verdict_from(E._bayesian0_without_independence, evidence="extremal",
                          second=E._none("a counterexample: the statement is false")), chapter=CHAPTER,
           expected="discrepancy",
           finding="false-statement",
@@ -321,7 +322,7 @@ CLAIMS = [
           statement="An effect size can be estimated from a black box by experiment: the 95% confidence interval for log RP from "
           "interventions on one data point covers the true effect at the nominal rate (seeded simulation, 4000 "
           "experiments per size; bound α + 3 standard errors)",
-          printed=True, compute=E._verdict(E._experiment_search, "random-search",
+          printed=True, compute=verdict_from(E._experiment_search, evidence="random-search",
                          supremum=E._EXPERIMENT_SUPREMUM,
                          supremum_from="a correct 95 % interval misses with probability α = 0.05, against the allowed "
                                        "α + 3 standard errors",
