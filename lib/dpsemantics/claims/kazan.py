@@ -29,8 +29,9 @@ FALSE_BY_ROUNDING = ("False as printed, by rounding: the bound is attained, and 
 CLAIMS = [
     # ---------------------------------------------------------------- Example 1.1 and its §4.1 sequel
     Claim(id="kazan-ex1.1-4.1-probability-statements", paper="kazan", where="Example 1.1, §4.1",
-          statement="(0.1, 10⁻⁷)-DP with δ′ = 0.01: with 99% probability the posterior (prior 50%) stays between 48% and 52%, "
-          "any prior grows by at most a factor 1.1 and moves by at most 2 points; with pure DP, 'guaranteed'",
+          statement="(0.1, 10⁻⁷)-DP with δ′ = 0.01: with 99% probability the posterior (prior 50%) stays between 48% "
+                    "and 52%, any prior grows by at most a factor 1.1 and moves by at most 2 points; with pure DP, "
+                    "'guaranteed'",
           printed=True,
           compute=certified_by(E._ex11_randomized_response, [("randomized response", E._ex11_facts)], kind="certified-interval",
                         domain="randomized response at ε = 0.1 (0.1-DP, so (0.1, 10⁻⁷)-DP): a counterexample",
@@ -52,13 +53,13 @@ CLAIMS = [
           finding="unsafe-rounding", chapter=CHAPTER),
     Claim(id="kazan-ex1.1-approx-low", paper="kazan", where="Example 1.1, §4.1",
           statement="(0.1, 1e-7)-DP, δ′=0.01: with 99% "
-          "probability posterior ≥ 48%",
+                    "probability posterior ≥ 48%",
           printed=0.48, compute=lambda: E._b44_like(0.1, 1e-7, 0.01).posterior_low, atol=P, bound="lower",
           note="Computed 47.50%; " + NEAREST + ". " + FALSE_BY_ROUNDING, expected="discrepancy",
           finding="unsafe-rounding", chapter=CHAPTER),
     Claim(id="kazan-ex1.1-approx-high", paper="kazan", where="Example 1.1, §4.1",
           statement="(0.1, 1e-7)-DP, δ′=0.01: with 99% "
-          "probability posterior ≤ 52%",
+                    "probability posterior ≤ 52%",
           printed=0.52, compute=lambda: E._b44_like(0.1, 1e-7, 0.01).posterior_high, atol=P, bound="upper",
           note="Computed 52.50%; " + NEAREST + ". " + FALSE_BY_ROUNDING, expected="discrepancy",
           finding="unsafe-rounding", chapter=CHAPTER),
@@ -67,12 +68,12 @@ CLAIMS = [
           compute=lambda: E._b44_like(0.1, 1e-7, 0.01).eps_prime, atol=0.0005, chapter=CHAPTER),
     Claim(id="kazan-4.1-ratio-up", paper="kazan", where="§4.1 (Corollary 3.11)",
           statement="with 99% probability the prior grows by "
-          "at most a factor 1.1",
+                    "at most a factor 1.1",
           printed=1.1, compute=lambda: E._b44_like(0.1, 1e-7, 0.01).ratio_high, atol=0.05, bound="upper",
           note="Computed e^{ε′} = 1.1052; printed to one decimal, on the unsafe side of the bound. " + FALSE_BY_ROUNDING, expected="discrepancy", finding="unsafe-rounding", chapter=CHAPTER),
     Claim(id="kazan-4.1-ratio-down", paper="kazan", where="§4.1 (Corollary 3.11)",
           statement="with 99% probability the prior shrinks by at "
-          "most a factor 0.90",
+                    "most a factor 0.90",
           printed=0.90, compute=lambda: E._b44_like(0.1, 1e-7, 0.01).ratio_low, atol=P, bound="lower",
           chapter=CHAPTER),
     Claim(id="kazan-4.1-difference", paper="kazan", where="§4.1 (Corollary 3.12)",
@@ -83,7 +84,7 @@ CLAIMS = [
     # ---------------------------------------------------------------- §2: results the paper restates
     Claim(id="kazan-thm2.3-pure-pdp", paper="kazan", where="Theorem 2.3",
           statement="(ε, 0)-DP ⇔ P[−ε ≤ Z ≤ ε] = 1: the smallest pure-DP ε of a pair "
-          "(bisection on the hockey-stick divergence) equals max |Z|, in both directions", printed=True,
+                    "(bisection on the hockey-stick divergence) equals max |Z|, in both directions", printed=True,
           compute=certified_by(E._identity_claim(E._thm23, ("random-search", "extremal")),
                         [("(⇒) linear program", E.pure_dp_proof),
                          ("(⇐) Theorem 2.5's linear program at δ = 0", E._LP25[1])],
@@ -93,14 +94,15 @@ CLAIMS = [
                                   "(ε, 0)-DP."), chapter=CHAPTER),
     Claim(id="kazan-thm2.5-pdp-dp", paper="kazan", where="Theorem 2.5",
           statement="(ε, δ)-PDP ⇒ (ε, δ)-DP: the hockey stick at ε of every (ε, δ)-PDP "
-          "pair is at most δ (exact LPs over all pairs on 3 and 4 outputs)", printed=True,
+                    "pair is at most δ (exact LPs over all pairs on 3 and 4 outputs)", printed=True,
           compute=certified_by(E._thm25, [E._LP25], kind="certified-lp", domain=f"{E._ALL}; every ε ≥ 0, δ ∈ [0, 1]",
                         reduction="Linear program over P(S∩B), Q(S∩B), P(S∖B), Q(S∖B) for every event S and B = "
                                   "{Z > ε}, dual (1, 1) bounds P(S) − e^ε Q(S) by δ."), chapter=CHAPTER),
     Claim(id="kazan-thm2.7-zcdp-dp", paper="kazan", where="Theorem 2.7",
           statement="ρ-zCDP ⇒ (ρ + 2√(ρ log(1/δ)), δ)-DP: the exact Gaussian profile "
-          "(conversions.zcdp_gaussian_delta), random finite pairs and optimised two-output pairs at their Rényi ρ "
-          "stay below δ", printed=True,
+                    "(conversions.zcdp_gaussian_delta), random finite pairs and optimised two-output pairs at their "
+                    "Rényi ρ "
+                    "stay below δ", printed=True,
           compute=E._thm27_claim,
           note="Holds on every case, but it is nearly tight, not loose: the Gaussian reaches only a fraction of δ, "
                 "while two-output pairs with one output almost impossible under Q come close — the issue's pair "
@@ -110,9 +112,9 @@ CLAIMS = [
                 "0.231 came "
                 "from the Gaussian only.", chapter=CHAPTER),
     Claim(id="kazan-thm2.8-composition", paper="kazan", where="Theorem 2.8",
-          statement="k mechanisms, the j-th (εⱼ, δⱼ)-DP, compose to (1) "
-          "(Σⱼ εⱼ, Σⱼ δⱼ), (2) the advanced (ε, kδ₀ + δ′), (3) the optimal ε at δ, which is the least: exact k-fold "
-          "leaky randomized response, k ≤ 6", printed=True,
+          statement="k mechanisms, the j-th (εⱼ, δⱼ)-DP, compose to (1) (Σⱼ εⱼ, Σⱼ δⱼ), (2) the advanced (ε, kδ₀ + "
+                    "δ′), (3) the optimal ε at δ, which is the least: exact k-fold "
+                    "leaky randomized response, k ≤ 6", printed=True,
           compute=against_supremum(E._identity_claim(E._thm28, ("extremal", "exhaustive")), 1.0,
                             "randomized response attains the optimal composition (Kairouz et al.), and the least-ε "
                             "cases compare δ with itself"),
@@ -121,23 +123,23 @@ CLAIMS = [
                 "composition are loose.", chapter=CHAPTER),
     Claim(id="kazan-thm3.1-posterior", paper="kazan", where="Theorem 3.1, eq. (2)",
           statement="the adversary's posterior is p/(p + (1 − p)e^{−Z}) (target present) or p/(p + (1 − p)e^{Z′}) (absent): "
-          "Bayes' rule on random finite pairs, both directions", printed=True,
+                    "Bayes' rule on random finite pairs, both directions", printed=True,
           compute=against_supremum(E._identity_claim(E._thm31, ("random-search",)), 1.0, "an identity: both sides are equal"), chapter=CHAPTER),
     Claim(id="kazan-thm2.9-zcdp-compose", paper="kazan", where="Theorem 2.9",
           statement="ρ₁-zCDP and ρ₂-zCDP compose to (ρ₁ + ρ₂)-zCDP: the Rényi ρ of "
-          "the product pair (computed from the product distribution) is at most the sum", printed=True,
+                    "the product pair (computed from the product distribution) is at most the sum", printed=True,
           compute=against_supremum(E._identity_claim(E._thm29, ("random-search", "extremal")), 1.0,
                             "equality for two copies of randomized response, whose Rényi divergences "
                             "peak at the same α"), chapter=CHAPTER),
     Claim(id="kazan-thmA.2-characterisation", paper="kazan", where="Appendix A.8, Theorem A.2",
-          statement="the DP δ at ε (max over every event S) equals P[Z > ε] − e^ε P[−Z′ > ε] = E[max{0, 1 − e^{ε−Z}}] = "
-          "∫_{ε}^{∞} e^{ε−z} P[Z > z] dz, both orders of the pair",
+          statement="the DP δ at ε (max over every event S) equals P[Z > ε] − e^ε P[−Z′ > ε] = E[max{0, 1 − e^{ε−Z}}] "
+                    "= ∫_{ε}^{∞} e^{ε−z} P[Z > z] dz, both orders of the pair",
           printed=True, compute=against_supremum(E._identity_claim(E._thm_a2, ("exhaustive", "random-search")), 1.0,
                                   "an identity: all four expressions are equal"), chapter=CHAPTER),
     # ---------------------------------------------------------------- §3: Theorems 3.2, 3.3, Lemma 3.4, Theorem 3.5
     Claim(id="kazan-thm3.2-forward", paper="kazan", where="Theorem 3.2 (⇒)",
           statement="(ε, δ)-PDP ⇒ for every prior and both hypotheses P[posterior "
-          "leaves eq. (3)] ≤ δ", printed=True,
+                    "leaves eq. (3)] ≤ δ", printed=True,
           compute=certified_by(E._forward_claim("posterior"), [E._MONO], kind="certified-interval", reduction=E._FWD,
                         domain=f"{E._ALL}; every prior p ∈ [0, 1], every ε ≥ 0"), chapter=CHAPTER),
     Claim(id="kazan-thm3.2-reverse", paper="kazan", where="Theorem 3.2 (⇐)",
@@ -150,15 +152,15 @@ CLAIMS = [
                                   chapter=CHAPTER),
     Claim(id="kazan-thm3.3-forward", paper="kazan", where="Theorem 3.3 (⇒)",
           statement="(ε, δ)-PDP ⇒ P[R ∉ [e^{−ε}, e^{ε}]] ≤ δ for "
-          "every prior in (0, 1]",
+                    "every prior in (0, 1]",
           printed=True,
           compute=certified_by(E._forward_claim("ratio"), [E._MONO, E._lemma("ratio")], kind="certified-interval",
                               reduction=E._FWD, domain=f"{E._ALL}; every prior p ∈ (0, 1], ε ∈ [0, 100]"),
           note="The ratio event is larger than the posterior event for every fixed prior > 0; the bound is "
                 "approached only as the prior tends to 0.", chapter=CHAPTER),
     Claim(id="kazan-thm3.3-reverse", paper="kazan", where="Theorem 3.3 (⇐)",
-          statement="the ratio bound for every prior in (0, 1] ⇒ (ε, δ)-PDP "
-          "(priors down to 1e-15, and per pair one prior below its outputs' critical priors, decided exactly)",
+          statement="the ratio bound for every prior in (0, 1] ⇒ (ε, δ)-PDP (priors down to 1e-15, and per pair one "
+                    "prior below its outputs' critical priors, decided exactly)",
           printed=True,
           compute=certified_by(E._reverse_claim("ratio"), [E._MONO, ("the ratio's events as p → 0", E.ratio_threshold_proof)],
                         kind="certified-interval", domain=f"{E._ALL}; priors p → 0, ε ∈ [0, 100]",
@@ -173,7 +175,7 @@ CLAIMS = [
                 chapter=CHAPTER),
     Claim(id="kazan-lem3.4-worst-priors", paper="kazan", where="Lemma 3.4",
           statement="the upper end of eq. (6) is largest at 1/(1 + e^{ε/2}), the "
-          "lower end smallest at 1/(1 + e^{−ε/2}) (bounded local searches from seven brackets)", printed=True,
+                    "lower end smallest at 1/(1 + e^{−ε/2}) (bounded local searches from seven brackets)", printed=True,
           compute=certified_by(E._identity_claim(E._lem34, "optimised-search"),
                         [E._lemma("difference"), ("zero at the two priors", E.worst_prior_proof)],
                         kind="certified-interval", domain="every prior p ∈ [0, 1], ε ∈ [0, 100]",
@@ -186,7 +188,7 @@ CLAIMS = [
                         reduction=E._FWD, domain=f"{E._ALL}; every prior p ∈ [0, 1], ε ∈ [0, 100]"), chapter=CHAPTER),
     Claim(id="kazan-thm3.5-2-two-delta", paper="kazan", where="Theorem 3.5(2)",
           statement="the difference bound with 1 − δ for every "
-          "prior ⇒ (ε, 2δ)-PDP",
+                    "prior ⇒ (ε, 2δ)-PDP",
           printed=True, compute=certified_by(E._reverse_claim("difference", factor=2.0),
                               [E._MONO, E._lemma("difference"), ("zero at the two priors", E.worst_prior_proof)],
                         kind="certified-interval", domain=f"{E._ALL}; every ε ∈ [0, 100]",
@@ -200,7 +202,7 @@ CLAIMS = [
                 "and the other side's mass is at most e^{−ε} times as large).", chapter=CHAPTER),
     Claim(id="kazan-thm3.5-2-eps-tilde", paper="kazan", where="Theorem 3.5(2)",
           statement="the difference bound with 1 − δ for every prior ⇒ "
-          "(ε̃, δ)-PDP, ε < 2 log 3", printed=True,
+                    "(ε̃, δ)-PDP, ε < 2 log 3", printed=True,
           compute=certified_by(E._reverse_claim("difference", eps_of="tilde"), [("the prior 1/2 at ε̃", E.eps_tilde_proof)],
                         kind="certified-interval", domain=f"{E._ALL}; every ε ∈ [0, 2 log 3)",
                         reduction="At the prior 1/2 the difference leaves ±tanh(ε/4) exactly where |Z| > ε̃, so the "
@@ -208,7 +210,7 @@ CLAIMS = [
                                   chapter=CHAPTER),
     Claim(id="kazan-a6-counterexample", paper="kazan", where="Appendix A.6, Example A.1",
           statement="the difference bound holds w.p. ≥ 1 − δ for every prior, yet the mechanism is not (ε, δ)-PDP "
-          "(checked on the example's real domain: ε < 2 log 3, δ(1 + e^{−ε̃}) ≤ 1)",
+                    "(checked on the example's real domain: ε < 2 log 3, δ(1 + e^{−ε̃}) ≤ 1)",
           printed=True, compute=E._a6, chapter=CHAPTER),
     Claim(id="kazan-exA.1-domain", paper="kazan", where="Appendix A.6, Example A.1",
           statement="'Let ε, δ > 0': ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}) is defined for every ε > 0",
@@ -223,12 +225,12 @@ CLAIMS = [
     # ---------------------------------------------------------------- Theorem 3.9 and Figure 1
     Claim(id="kazan-thm3.9-holds", paper="kazan", where="Theorem 3.9",
           statement="(ε, δ)-DP ⇒ (ε′, δ′)-PDP: P[|Z| > ε′] ≤ δ′ (LP over (ε, δ)-DP pairs, "
-          "random pairs at their own δ)", printed=True,
+                    "random pairs at their own δ)", printed=True,
           compute=certified_by(E._dp_metric_claim("posterior"), [E._LP39], kind="certified-lp", reduction=E._LP39_TEXT,
                         domain=f"{E._ALL}; every (ε, δ)-DP mechanism, ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1]"), chapter=CHAPTER),
     Claim(id="kazan-thm3.9-tight", paper="kazan", where="Theorem 3.9",
           statement="tight: a four-output (ε, δ)-DP mechanism has "
-          "P[|Z| > ε′ + η] → δ′ as η → 0",
+                    "P[|Z| > ε′ + η] → δ′ as η → 0",
           printed=True, compute=against_supremum(E._identity_claim(E._thm39_tight, "extremal"), 1.0,
                                   "the four-output pair is (ε, δ)-DP exactly and reaches δ′ as η → 0"),
           note="The statement itself holds; its margin is how close the four-output pair comes to δ′ (1 − O(η)).",
@@ -237,14 +239,14 @@ CLAIMS = [
           statement="ε′ > ε for every δ′ ∈ (δ, 1] (δ > 0)", printed=True, compute=E._exceeds_eps, chapter=CHAPTER),
     Claim(id="kazan-thm3.9-zhao", paper="kazan", where="Appendix A.8",
           statement="Theorem 3.9 agrees with Zhao et al.'s δ′ = "
-          "δ(1 + e^{−ε′})/(1 − e^{ε−ε′})",
+                    "δ(1 + e^{−ε′})/(1 − e^{ε−ε′})",
           printed=True,
           compute=certified_by(E._zhao, [("the identity", E.zhao_identity_proof)], kind="certified-interval",
                               domain="every ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1]",
                               reduction="An exact rational identity in (e^{−ε}, δ, δ′):"), chapter=CHAPTER),
     Claim(id="kazan-fig1-large", paper="kazan", where="Figure 1 description",
           statement="(1, 1e-6)-DP: for δ′ between 1e-6 and 1e-5, ε′ is "
-          "much larger than 1",
+                    "much larger than 1",
           printed=True, compute=E._fig1_large,
           note="'Much larger' read as > 1.1; at δ′ = 1e-5, ε′ = 1.14, and ε′ → ∞ as δ′ → 1e-6.", chapter=CHAPTER),
     Claim(id="kazan-fig1-converges", paper="kazan", where="Figure 1 description, §3.4",
@@ -271,7 +273,7 @@ CLAIMS = [
                         chapter=CHAPTER),
     Claim(id="kazan-cor3.11-1", paper="kazan", where="Corollary 3.11(1)",
           statement="the ratio bound for every prior in (0, 1] ⇒ (ε, δ)-DP "
-          "(priors down to 1e-15)", printed=True,
+                    "(priors down to 1e-15)", printed=True,
           compute=certified_by(E._metric_dp_claim("ratio"), [E._MONO, ("the ratio's events as p → 0", E.ratio_threshold_proof),
                                                     E._LP25],
                         kind="certified-lp", domain=f"{E._ALL}; priors p → 0, ε ∈ [0, 100]",
@@ -315,8 +317,8 @@ CLAIMS = [
           note="Not checked: the basic curve is kε₀ by definition. That kε₀ is what k pure mechanisms compose to "
                 "(the theorem behind the curve) is kazan-thm2.8-composition.", chapter=CHAPTER),
     Claim(id="kazan-fig2-sublinear", paper="kazan", where="Figure 2 description",
-          statement="advanced and optimal grow sub-linearly: ε(k)/k falls with "
-          "k (advanced strictly; optimal from k = 10 to 50 to 150, with small wiggles from its lattice structure)",
+          statement="advanced and optimal grow sub-linearly: ε(k)/k falls with k (advanced strictly; optimal from k = "
+                    "10 to 50 to 150, with small wiggles from its lattice structure)",
           printed=True, compute=E._sublinear, chapter=CHAPTER),
     Claim(id="kazan-fig3-basic-80", paper="kazan", where="§4.2, Figure 3",
           statement="80% posterior bound exceeded after 28 queries (basic)", printed=28,
@@ -338,9 +340,9 @@ CLAIMS = [
                 "only for the lattice version at δ = 1e-3 with log 4, where advanced composition gives 45, not 51. "
                 "Cause unresolved.", chapter=CHAPTER),
     Claim(id="kazan-fig3-joint-reading", paper="kazan", where="§4.2, Figure 3",
-          statement="51 (advanced) and 96 (optimal) come from one reading: the "
-          "latest optimal crossing that any threshold on ε reproducing the advanced 51 allows (δ = 1e-6; exact and "
-          "lattice optimal composition)", printed=96, compute=E._fig3_joint, expected="discrepancy",
+          statement="51 (advanced) and 96 (optimal) come from one reading: the latest optimal crossing that any "
+                    "threshold on ε reproducing the advanced 51 allows (δ = 1e-6; exact and "
+                    "lattice optimal composition)", printed=96, compute=E._fig3_joint, expected="discrepancy",
           finding="unresolved",
           note="Any reading of 'posterior above 80%' that is monotone in ε (any prior, δ′, base of the logarithm) "
                 "is a threshold T on the total ε, the same for both curves at the same δ. The advanced crossing 51 "
@@ -355,8 +357,8 @@ CLAIMS = [
                         reduction="The bound 1/(1 + e^{−0.05k}) by interval branch-and-bound:"),
           note="'Tapers off to one' read as within 1e-3 of one at k = 150.", chapter=CHAPTER),
     Claim(id="kazan-fig3-optimal-slower", paper="kazan", where="Figure 3 description",
-          statement="the optimal-composition bound rises more slowly than the basic one "
-          "(never above it by more than 1e-4, which is δ's effect in Theorem 3.9, and 5 points below it at k = 50)",
+          statement="the optimal-composition bound rises more slowly than the basic one (never above it by more than "
+                    "1e-4, which is δ's effect in Theorem 3.9, and 5 points below it at k = 50)",
           printed=True, compute=E._slower, chapter=CHAPTER),
     # ---------------------------------------------------------------- Example 4.1, Figures 4 and 5
     Claim(id="kazan-ex4.1-post-week", paper="kazan", where="Example 4.1, Figure 4",
@@ -403,18 +405,18 @@ CLAIMS = [
           compute=lambda: E._worst_41(202, 1), atol=P, chapter=CHAPTER),
     Claim(id="kazan-fig4-rises", paper="kazan", where="Figure 4 description",
           statement="the posterior bound rises quickly from 0.5 "
-          "(above 0.9 by day 20) and nears one after day 50",
+                    "(above 0.9 by day 20) and nears one after day 50",
           printed=True,
           compute=certified_by(E._closed(lambda c: c[1], lambda c: E._post_41(c[0]), [(20, 0.9), (50, 0.98)]),
                               [("every δ of the conversion", E._interval_facts(E._fig4_checks(), [(0.0, 1.0)]))],
                               kind="certified-interval", domain="days 20 and 50 (ρ = 0.01 per day, δ′ = 0.01), every "
-                              "δ ∈ (0, δ′) of the zCDP conversion",
+                                   "δ ∈ (0, δ′) of the zCDP conversion",
                               reduction="The bound is the least posterior over the conversion's δ; interval "
                                         "branch-and-bound over δ = uδ′, u ∈ (0, 1):"),
           note="'Rises quickly' read as above 0.9 by day 20, 'nears one' as above 0.98 at day 50.", chapter=CHAPTER),
     Claim(id="kazan-fig5-rises", paper="kazan", where="Figure 5 description",
           statement="the difference bound rises with every day and "
-          "nears one after day 150",
+                    "nears one after day 150",
           printed=True, compute=E._closed(lambda d: 0.95 if d == 0 else E._diff_41(d),
                          lambda d: E._diff_41(150) if d == 0 else E._diff_41(d + 1),
                          list(range(0, 210))),
@@ -436,7 +438,7 @@ CLAIMS = [
                 "for Theorem 2.8(3)'s per-release δ): kazan-ex4.2-per-release-delta-prime.", chapter=CHAPTER),
     Claim(id="kazan-ex4.2-per-release-delta-prime", paper="kazan", where="Example 4.2",
           statement="optimal composition allows ε ≈ 0.135 per release, "
-          "read with total δ = δ′ = 0.01 and the lattice points of Theorem 2.8(3)", printed=0.135,
+                    "read with total δ = δ′ = 0.01 and the lattice points of Theorem 2.8(3)", printed=0.135,
           compute=lambda: D.per_release_epsilon(E._ex42()[1], E.EX42["k"], E.EX42["delta_prime"], E.EX42["delta0"], method="lattice"),
           atol=0.0005, finding="different-reading",
           note="Reproduces 0.1351 (the exact optimal composition at the same δ gives 0.1365, outside the printed "
@@ -539,14 +541,13 @@ CLAIMS = [
           printed=0.5, compute=lambda: E._fig7_max(E.TEXT44), atol=0.05, chapter=CHAPTER),
     Claim(id="kazan-fig7-shape", paper="kazan", where="Figure 7 description",
           statement="largest near, but not at, 0.5; collapsing to 0 "
-          "near p = 0 and 1", printed=True,
+                    "near p = 0 and 1", printed=True,
           compute=certified_by(E._fig7_shape, [("Lemma 3.4's maximiser", E.worst_prior_proof),
                                       ("the curve at its maximiser and at p = 10⁻⁶", E._fig7_shape_facts)],
                         kind="certified-interval", domain="the caption's ε = 1.8, δ = 10⁻⁵, δ′ = 0.05; every prior",
                         reduction="The maximiser over p is 1/(1 + e^{ε′/2}) exactly (Lemma 3.4); "
                                   "interval enclosures:"), chapter=CHAPTER),
 ]
-
 
 SLIPS = [
     Claim(id="kazan-slip-4.3-theorem-3.10", paper="kazan", where="§4.3",
@@ -556,44 +557,43 @@ SLIPS = [
                "kazan-cor3.10-2).", expected="discrepancy", finding="typo", chapter=CHAPTER),
     Claim(id="kazan-slip-ex4.1-figure", paper="kazan", where="Example 4.1",
           statement="'Figure 5 plots a 99% upper bound on the adversary's posterior "
-          "probability' (83% after a week, 96% after a month)", printed="Figure 5", compute=E._figure_41,
+                    "probability' (83% after a week, 96% after a month)", printed="Figure 5", compute=E._figure_41,
           note="The posterior bound (prior 1/2) is Figure 4, by its caption and by the numbers "
                "(kazan-ex4.1-post-week); Figure 5 is the difference bound, described two sentences later.",
                expected="discrepancy", finding="typo", chapter=CHAPTER),
     Claim(id="kazan-slip-4.4-figure", paper="kazan", where="§4.4",
           statement="'Figure 7 plots 95% probability bounds on R̃ᵢ = "
-          "max{Xᵢ/pᵢ, (1 − Xᵢ)/(1 − pᵢ)}'",
+                    "max{Xᵢ/pᵢ, (1 − Xᵢ)/(1 − pᵢ)}'",
           printed="Figure 7", compute=E._figure_44,
           note="The ratio bounds are Figure 6 (its caption and description: about [0.3, 3] at p = 1/2); Figure 7 plots "
                "the difference bounds D̃ᵢ, as the next paragraph says.", expected="discrepancy", finding="typo",
                chapter=CHAPTER),
     Claim(id="kazan-slip-a3-equation", paper="kazan", where="Appendix A.3 (proof of Theorem 3.3, ⇐, second case)",
           statement="'Thus, from (3) with "
-          "Y ← M(x₁), for all pᵢ ∈ (0, 1]' — the ratio bound that follows is the hypothesis (5)", printed="(3)",
+                    "Y ← M(x₁), for all pᵢ ∈ (0, 1]' — the ratio bound that follows is the hypothesis (5)", printed="(3)",
           compute=lambda: E._hypothesis_used("ratio"),
           note="The converse assumes (5), the ratio bound; (3) is Theorem 3.2's posterior bound, a different event for "
                "every prior (computed on a grid). The first case of the same proof cites (5).", expected="discrepancy",
                finding="typo", chapter=CHAPTER),
     Claim(id="kazan-slip-a5-equation", paper="kazan", where="Appendix A.5 (proof of Theorem 3.5(2), second case)",
-          statement="'Thus, from (3) with "
-          "Y ← M(x₁), for all pᵢ ∈ (0, 1]' — the difference bound that follows is the hypothesis (9), for pᵢ ∈ [0, 1]",
+          statement="'Thus, from (3) with Y ← M(x₁), for all pᵢ ∈ (0, 1]' — the difference bound that follows is the "
+                    "hypothesis (9), for pᵢ ∈ [0, 1]",
           printed="(3)", compute=lambda: E._hypothesis_used("difference"),
           note="The converse assumes (9), the difference bound; the first case of the same proof cites (9) with "
                "pᵢ ∈ [0, 1]. The second case repeats the (3) and (0, 1] of Appendix A.3.", expected="discrepancy",
                finding="typo", chapter=CHAPTER),
     Claim(id="kazan-slip-a7-cor3.7-delta", paper="kazan", where="Appendix A.7 (proof of Corollary 3.7)",
           statement="'From Theorem 3.3, M satisfies "
-          "(ε, δ)-PDP if and only if … (29) ≥ 1' in the pure case", printed="(ε, δ)", compute=E._pure_parameter,
+                    "(ε, δ)-PDP if and only if … (29) ≥ 1' in the pure case", printed="(ε, δ)", compute=E._pure_parameter,
           note="The proof is about (ε, 0): Theorem 3.3 at δ = 0 gives the probability ≥ 1 of (29); the first sentence "
                "of the same proof and Corollary 3.6's proof say (ε, 0).", expected="discrepancy", finding="typo",
                chapter=CHAPTER),
     Claim(id="kazan-slip-a7-cor3.8-delta", paper="kazan", where="Appendix A.7 (proof of Corollary 3.8)",
           statement="'From Theorem 3.5, M satisfies "
-          "(ε, δ)-PDP if and only if … (30) ≥ 1' in the pure case", printed="(ε, δ)", compute=E._pure_parameter,
+                    "(ε, δ)-PDP if and only if … (30) ≥ 1' in the pure case", printed="(ε, δ)", compute=E._pure_parameter,
           note="As in Corollary 3.7's proof, the parameter is (ε, 0). At δ = 0 Theorem 3.5's two parts do give an "
                "equivalence (2δ = 0); for δ > 0 they do not, so 'if and only if' holds only in the pure case.",
                expected="discrepancy", finding="typo", chapter=CHAPTER),
 ]
-
 
 CLAIMS = CLAIMS + SLIPS

@@ -87,12 +87,12 @@ CLAIMS = [
                 "only a semantic δ of order δ, but a one-record, three-output (ε, δ)-DP mechanism "
                 "(ks.three_output_dp: outputs with likelihood ratios r and 1/r, mass δ/(r − e^ε) each, r just above "
                 "the value where the posterior moves by ε′) reaches about 10δ: semantic δ = 1.02·10⁻³ at ε = 0.01, δ "
-                "= 9.8·10⁻⁵ (recomputed without the package in tests/claims/test_audit_ks.py), i.e. about 0.10·√δ; at the "
-                "condition's edge as ε → 0 it tends to 0.105·√δ, the largest value a linear program finds over "
+                "= 9.8·10⁻⁵ (recomputed without the package in tests/claims/test_audit_ks.py), i.e. about 0.10·√δ; at "
+                "the condition's edge as ε → 0 it tends to 0.105·√δ, the largest value a linear program finds over "
                 "one-record mechanisms on a grid of likelihood ratios (tests/claims/test_audit_ks.py). Far below δ′ = 4√(nδ), but of order √δ, not δ.", chapter=CHAPTER),
     Claim(id="ks-thm2.4-1-repaired", paper="ks", where="Theorem 2.4 (1), proof repaired (this book)",
           statement="With the corrected Conditioning Lemma and δ̂ from the exact SD bound, n·δ″ ≤ 4√(nδ): the theorem "
-          "survives", printed=True, compute=E._certified_thm24_repaired,
+                    "survives", printed=True, compute=E._certified_thm24_repaired,
           note="The paper's route (δ̂ = √(nδ)) with the corrected lemma gives only δ′ ≤ (3 + e^{2ε})√(nδ); using the "
                 "slack in ε′ (δ̂ = 2√(nδ), Lemma 3.3 (5)) recovers 4√(nδ) for ε ≤ ½ ln 3; using the exact SD bound "
                 "(e^{ε̂} − 1 + 2δ̂)/(e^{ε̂} + 1) allows δ̂ ≥ (1 + e^{3ε})√(nδ) and n·δ″ < 3√(nδ) for every ε.",
@@ -134,7 +134,7 @@ CLAIMS = [
           printed=0.25, compute=E._eq5_hypothesis_test, atol=1e-12, chapter=CHAPTER),
     Claim(id="ks-eq4", paper="ks", where="§2.1, equation (4)",
           statement="Largest power 1 − β of a level-α test of one record against an ε-DP mechanism, printed e^{εα} "
-          "(ε = 1, α = 0.05)", printed=E._eq4_printed(), compute=E._eq4_computed, rtol=1e-9, expected="discrepancy",
+                    "(ε = 1, α = 0.05)", printed=E._eq4_printed(), compute=E._eq4_computed, rtol=1e-9, expected="discrepancy",
           finding="typo",
           bound="upper",
           note="e^{εα} ≥ 1 for all ε, α ≥ 0, so (4) as printed is vacuous; Wasserman & Zhou's bound reads "
@@ -147,7 +147,7 @@ CLAIMS = [
                 "paper's remark that (4) holds only for product distributions is about this setting.", chapter=CHAPTER),
     Claim(id="ks-s2.1-informed-beliefs", paper="ks", where="§2.1, 'Prior to Posterior Comparisons'",
           statement="Prior-to-posterior semantic privacy for informed beliefs (all entries but one fixed) is equivalent "
-          "to DP: exactly, sup SD(b, b̄[·|t]) = tanh(ε/4)", printed=True, compute=E._search_s21_informed_beliefs,
+                    "to DP: exactly, sup SD(b, b̄[·|t]) = tanh(ε/4)", printed=True, compute=E._search_s21_informed_beliefs,
           note="Read with the Game-0 posterior b̄₀: with K&S's b̄_i for the free entry i, the comparison is "
                 "trivially 0 (Game i does not depend on x_i). The equivalence is exact: s ⇔ 4 artanh(s).",
                 chapter=CHAPTER),
@@ -185,12 +185,12 @@ CLAIMS = [
                 "is ≥ 2 and makes the lemma vacuous (true but empty) when read literally.", chapter=CHAPTER),
     Claim(id="ks-lem3.4-holds", paper="ks", where="Lemma 3.4 (Conditioning Lemma)",
           statement="A|_{B=t} ≈ A′|_{B′=t} with (3ε, δ̂) except on mass ≤ 2δ/δ̂ + 2δ/(1 − e^{−ε}) (the proof's δ″, which "
-          "Theorem 2.4 uses), over t ~ B and over t ~ B′", printed=True, compute=E._certified_lemma34_holds,
+                    "Theorem 2.4 uses), over t ~ B and over t ~ B′", printed=True, compute=E._certified_lemma34_holds,
           expected="discrepancy", finding="false-statement",
           note="False as printed. Binary A, transcripts t₁, t₂, t₀: P with rows (u(1−a), e^ε u(1−a), ·) and (ua, 0, 0), "
-                "Q with rows (u(1−a), u(1−a), ·) and (0, ua, 0), a just above δ̂, u = δ/a: the joint δ is exactly δ, t₁ and "
-                "t₂ are both bad, and Pr[B ∈ {t₁, t₂}] ≈ (1 + e^ε(1 − δ̂))δ/δ̂ (3.45e-5 against 2.32e-5 at ε = 1, "
-                "δ̂ = 0.1, δ = 1e-6); the mirror image breaks the bound over t ~ B′. The gap: 'by a similar "
+                "Q with rows (u(1−a), u(1−a), ·) and (0, ua, 0), a just above δ̂, u = δ/a: the joint δ is exactly δ, "
+                "t₁ and t₂ are both bad, and Pr[B ∈ {t₁, t₂}] ≈ (1 + e^ε(1 − δ̂))δ/δ̂ (3.45e-5 against 2.32e-5 at ε = "
+                "1, δ̂ = 0.1, δ = 1e-6); the mirror image breaks the bound over t ~ B′. The gap: 'by a similar "
                 "argument' bounds Pr[B′ ∈ Bad′₂], not Pr[B ∈ Bad′₂] (ks-lem3.4-similar-argument). Read literally "
                 "(printed δ″ ≥ 2) the lemma is vacuous. Corrected: ks-lem3.4-corrected.", chapter=CHAPTER),
     Claim(id="ks-lem3.4-valid-steps", paper="ks", where="Lemma 3.4, proof",
@@ -219,13 +219,13 @@ CLAIMS = [
                 chapter=CHAPTER),
     Claim(id="ks-cor4.4-median", paper="ks", where="Corollary 4.4",
           statement="Laplace-type noise at local sensitivity s gives (e^{3ε} − 1 + √(nδ₁), 4√(nδ₁))-local semantic privacy "
-          "(median of 3 records in {0..4})", printed=True, compute=E._search_cor44, expected="not-checked",
+                    "(median of 3 records in {0..4})", printed=True, compute=E._search_cor44, expected="not-checked",
           note="Not checked: on every i.i.d. belief tried (concentrated on the middle value, within the theorem's "
                 "condition) the semantic δ at ε′ is exactly 0, so the search never approaches δ′. The proof's first "
                 "step (Lemma 3.3 (4)) is attacked on its own by ks-lem3.3-3-4.", chapter=CHAPTER),
     Claim(id="ks-fn4-gaussian", paper="ks", where="§4, footnote 4",
           statement="Gaussian noise instead of Laplace: (ε, δ) at local sensitivity 1 gives Theorem 4.2's (ε′, δ′) with "
-          "δ₂ = δ + δ₁ (median of 3 records)", printed=True, compute=E._search_fn4_gaussian, expected="not-checked",
+                    "δ₂ = δ + δ₁ (median of 3 records)", printed=True, compute=E._search_fn4_gaussian, expected="not-checked",
           note="Not checked, as ks-cor4.4-median: every semantic δ found at ε′ is 0. σ from the exact Gaussian "
                 "calibration (not Theorem A.2's σ² = log(1/δ)/ε², which is too small).", chapter=CHAPTER),
     Claim(id="ks-a2-gaussian-calibration", paper="ks", where="Appendix B, proof of Theorem A.2",
@@ -260,8 +260,9 @@ UNCHECKED = [
     ("Theorem 2.4 (1), the constant 4 in $\\delta' = 4\\sqrt{n\\delta}$ for n ≥ 2",
      "For one record the order is settled: the three-output mechanism of ks-thm2.4-1-leaky-count reaches a semantic δ "
      "of about 0.105·$\\sqrt{\\delta}$ at the edge of the condition (about 1/38 of δ′), and a linear program over "
-     "one-record (ε, δ)-DP mechanisms whose outputs take 66 likelihood ratios (a grid) finds no more, so $\\sqrt{\\delta}$ is needed up to a constant. Whether the factor "
-     "$\\sqrt{n}$ and the constant 4 are needed for n ≥ 2 is not searched (the mechanism searches stop at three records)."),
+     "one-record (ε, δ)-DP mechanisms whose outputs take 66 likelihood ratios (a grid) finds no more, so "
+     "$\\sqrt{\\delta}$ is needed up to a constant. Whether the factor $\\sqrt{n}$ and the constant 4 are needed for "
+     "n ≥ 2 is not searched (the mechanism searches stop at three records)."),
     ("Lemma 3.4 corrected, the factor $e^{2\\varepsilon}$",
      "Proved, and approached as ε → 0; the counterexample reaches $e^{\\varepsilon}(1 - \\hat\\delta)$, and whether "
      "$e^{2\\varepsilon}$ can be lowered to $e^{\\varepsilon}$ is open."),
@@ -290,7 +291,7 @@ CLAIMS += [
                 "nothing else changes.", chapter=CHAPTER),
     Claim(id="ks-s2.1-hypothesis-labels", paper="ks", where="§2.1, 'Hypothesis Testing'",
           statement="The labels of the hypothesis x_i ∈ S and of its alternative x_i ∈ T (printed 'H₁ … versus "
-          "the alternative H₁')",
+                    "the alternative H₁')",
           printed="H₁, H₁", compute=lambda: "H₀, H₁", expected="discrepancy", finding="typo",
           note="Slip (a hypothesis label): both hypotheses are printed H₁. The level α is the rejection probability "
                 "under x_i ∈ S, so x_i ∈ S is the null H₀ (as ks.record_test_distributions and the chapter name it).",

@@ -32,8 +32,8 @@ CHAPTER = "book/causal-view"
 
 SLIPS = [
     Claim(id="tsd-prop1-eq7-as-printed", paper="tsd", where="§3, proof of Proposition 1, eq. (7)",
-                statement="Eq. (7) as printed, Pr[𝒜(⟨d₁,…,dᵢ,…,dₙ⟩)=o] ≤ e^ε Pr[𝒜(⟨d₁,…,dᵢ,…,dₙ⟩)=o], is Definition 1's "
-                "inequality (checked as ε_DP ≤ the ε of (7) for two mechanisms that are not DP)",
+                statement="Eq. (7) as printed, Pr[𝒜(⟨d₁,…,dᵢ,…,dₙ⟩)=o] ≤ e^ε Pr[𝒜(⟨d₁,…,dᵢ,…,dₙ⟩)=o], is Definition "
+                          "1's inequality (checked as ε_DP ≤ the ε of (7) for two mechanisms that are not DP)",
                 compute=E._slip(E._eq7_as_printed, [0.0, 0.0],
                       ["eqs. (31)–(33): ε_DP − ε of (7)", "eqs. (18)–(19): ε_DP − ε of (7)"]),
                 note="The right side should have d′ᵢ: as printed both sides are the same probability, so (7) holds for "
@@ -42,9 +42,9 @@ SLIPS = [
                      "(tsd-table1-def2-attack is certified).", printed=True, expected="discrepancy", finding="typo",
                      chapter=CHAPTER),
     Claim(id="tsd-appB-cites-eq3", paper="tsd", where="Appendix B, after eq. (33)",
-                statement="Eqs. (34)–(35) follow 'using (3)', and '(3) says nothing about D₁ = 2': the inequality cited, (3), "
-                "holds for the mechanism of eqs. (31)–(33) with the ε that the population's check gives (checked as ε "
-                "of (3) − ε of (30) ≤ 0)",
+                statement="Eqs. (34)–(35) follow 'using (3)', and '(3) says nothing about D₁ = 2': the inequality "
+                          "cited, (3), holds for the mechanism of eqs. (31)–(33) with the ε that the population's "
+                          "check gives (checked as ε of (3) − ε of (30) ≤ 0)",
                 compute=E._slip(E._appendix_b_reference, [0.0], ["ε of (3) over every population minus ε of (30) at Pr[D₁=2] = 0"]),
                 note="(3) is Definition 2's inequality, which quantifies over every population and fails for this "
                      "mechanism (ε = ∞). The argument uses Definition 10's inequality (30) at the one population, "
@@ -57,8 +57,9 @@ SLIPS = [
                "order makes the bottom-up computation possible; the engine finds it for 𝓜^𝒜 (a cyclic model is "
                "rejected). 'Non-recursive' should read 'recursive'."),
     Claim(id="tsd-thm1-proof-condition", paper="tsd", where="§6.2, proof of Theorem 1",
-                statement="Property 1 is applied 'for any y such that Pr[Y=y] > 0', which makes Pr[Z=z | Y=y, do(X=x)] defined "
-                "(checked as 1[Pr[Y=y] > 0] ≤ 1[Pr[Y=y | do(X=x)] > 0] in the model Y := X, X uniform)",
+                statement="Property 1 is applied 'for any y such that Pr[Y=y] > 0', which makes Pr[Z=z | Y=y, "
+                          "do(X=x)] defined (checked as 1[Pr[Y=y] > 0] ≤ 1[Pr[Y=y | do(X=x)] > 0] in the model Y := "
+                          "X, X uniform)",
                 compute=E._slip(E._theorem1_condition, [0.0] * 4,
                       [f"y={y}, do(X={x})" for y, x in itertools.product((0, 1), (0, 1))]), finding="proof-gap",
                 note="The step conditions on Y = y under do(X = x), so it needs Pr[Y=y | do(X=x)] > 0, not Pr[Y=y] > "
@@ -67,17 +68,17 @@ SLIPS = [
                      "inequality are 0 (tsd-thm1-composition).", printed=True, expected="discrepancy", chapter=CHAPTER),
     Claim(id="tsd-s7-game-i-denominator", paper="tsd", where="§7, the posterior 'where person i does not provide data'",
                 statement="The printed posterior Pr[𝒜(d₋ᵢd′ᵢ)=o]·Cr[D=d | B] / Σ_d′ Pr[𝒜(d₋ᵢd′ᵢ)=o]·Cr[D=d′ | B] is "
-                "Kasiviswanathan and Smith's Game-i posterior (checked as |printed − Game i| ≤ 0: ε-DP count, n = 2, "
-                "uniform prior)",
+                          "Kasiviswanathan and Smith's Game-i posterior (checked as |printed − Game i| ≤ 0: ε-DP "
+                          "count, n = 2, uniform prior)",
                 compute=E._slip(E._game_i_denominator, [0.0], ["d = (1, 1), o = 2, person 2 gives 0"]),
                 note="Inside the sum the mechanism's argument must vary with d′ (𝒜(d′₋ᵢd′ᵢ)); as printed it is the "
                      "fixed 𝒜(d₋ᵢd′ᵢ), the factor cancels and the expression is the prior Cr[D=d | B] = ¼ whatever the "
                      "output, against the Game-i posterior 0.3112 here.", printed=True, expected="discrepancy",
                      finding="typo", chapter=CHAPTER),
     Claim(id="tsd-s7-d-minus-one", paper="tsd", where="§7, after the posterior",
-                statement="'d₋₁d′ᵢ is shorthand for d with its i-th component replaced with d′ᵢ' (checked as the posteriors with "
-                "component 1 and component i = 2 replaced being equal; ε-DP count, n = 2, a prior that is not "
-                "symmetric)",
+                statement="'d₋₁d′ᵢ is shorthand for d with its i-th component replaced with d′ᵢ' (checked as the "
+                          "posteriors with component 1 and component i = 2 replaced being equal; ε-DP count, n = 2, a "
+                          "prior that is not symmetric)",
                 compute=E._slip(E._minus_one_index, [0.0],
                       ["prior (0.1, 0.2, 0.3, 0.4), d = (1, 0), o = 2, d′ = 0: component 1 against component 2"]),
                 note="The subscript should be −i, as in the formula above it (d₋ᵢd′ᵢ); replacing component 1 instead "
@@ -85,16 +86,17 @@ SLIPS = [
                      "(component 1 replaced) against 0.3402 (component 2) here.", printed=True, expected="discrepancy",
                      finding="typo", chapter=CHAPTER),
     Claim(id="tsd-s4-conditioning-index", paper="tsd", where="§4, the probabilities in the model of prog_status",
-                statement="'Pr[O=o | Dᵢ=pos] is that probability conditioned upon seeing D₁ = pos' (and 𝓜[Dᵢ := pos] replaces "
-                "'the line assigning R₁ to D₁'): the index makes no difference in prog_status (checked for i = 3, "
-                "uniform R₁, R₃)",
+                statement="'Pr[O=o | Dᵢ=pos] is that probability conditioned upon seeing D₁ = pos' (and 𝓜[Dᵢ := pos] "
+                          "replaces 'the line assigning R₁ to D₁'): the index makes no difference in prog_status "
+                          "(checked for i = 3, uniform R₁, R₃)",
                 compute=E._slip(E._section4_index, [0.0], ["max over o of |Pr[O=o | D3=pos] − Pr[O=o | D1=pos]|"]),
                 note="Dᵢ should be D₁ (the sentence and the sub-model both speak of D₁). In prog_status D₁ and D₂ are "
                      "equal, but D₃ is not: conditioning on D₃ = pos gives another output distribution.", printed=True,
                      expected="discrepancy", finding="typo", chapter=CHAPTER),
     Claim(id="tsd-prop4-eq16-unweighted", paper="tsd", where="§5.2, proof of Proposition 4, eqs. (15)–(17)",
-          statement="The left side of eq. (16), Σ_{d₋ₙ} Pr[𝒜(d₋ₙ, dₙ)=o] without population weights, is Pr[O=o | do(Dₙ=dₙ)] "
-          "by Lemma 2, giving (17) (checked for the ε-DP count on three data points at the uniform population)",
+          statement="The left side of eq. (16), Σ_{d₋ₙ} Pr[𝒜(d₋ₙ, dₙ)=o] without population weights, is Pr[O=o | "
+                    "do(Dₙ=dₙ)] by Lemma 2, giving (17) (checked for the ε-DP count on three data points at the "
+                    "uniform population)",
           printed=True, compute=lambda tighten=1.0: Verdict.of(*E._prop4_eq16(), evidence="extremal", tighten=tighten,
                                               labels=[f"O={o}" for o in range(4)],
                                               second="none: a counterexample to the text as printed, computed exactly"),
@@ -135,14 +137,14 @@ CLAIMS = [
             printed=True, compute=E._certified(functools.partial(E._table1_certificate, number)), chapter=CHAPTER)
       for number, where in TABLE1_PROOFS],
     Claim(id="tsd-fig2-assumption-arcs", paper="tsd", where="Figure 2, (d) and (e)",
-          statement="DP implies Bayesian₀ DP with the same ε under either assumption (independent data points; a strong "
-          "adversary who conditions on every other data point), and not without one (a counterexample exceeds DP's ε; "
-          "LPs over every mechanism with 3 outputs on {0,1,2}²)",
+          statement="DP implies Bayesian₀ DP with the same ε under either assumption (independent data points; a "
+                    "strong adversary who conditions on every other data point), and not without one (a "
+                    "counterexample exceeds DP's ε; LPs over every mechanism with 3 outputs on {0,1,2}²)",
           printed=True, compute=E._certified(E._arcs_certificate), chapter=CHAPTER),
     Claim(id="tsd-def4-printed-condition", paper="tsd", where="§3, Definition 4 (as printed) and (b)",
-          statement="DP implies Definition 4's check at every population meeting its printed condition — Dᵢ independent of Dⱼ "
-          "conditioned upon the other data points — with the same ε (n = 3: every ε-DP mechanism with 2 outputs, by "
-          "LP)",
+          statement="DP implies Definition 4's check at every population meeting its printed condition — Dᵢ "
+                    "independent of Dⱼ conditioned upon the other data points — with the same ε (n = 3: every ε-DP "
+                    "mechanism with 2 outputs, by LP)",
           printed=True, compute=E._certified(E._def4_printed_certificate), expected="discrepancy",
           finding="false-statement",
           note="For n ≥ 3 the printed condition (pairwise independence given the remaining data points) admits the "
@@ -158,8 +160,8 @@ CLAIMS = [
           statement="Pr[O=1 | D₁=1] = 1/2 for the mechanism of eqs. (31)–(33)",
           printed=0.5, compute=E._appendix_b_probability(1, 1), atol=1e-12, chapter=CHAPTER),
     Claim(id="tsd-appB-def10-not-dp", paper="tsd", where="Appendix B",
-          statement="The mechanism of eqs. (31)–(33) satisfies Definition 10 with ε = 0 at every population with Pr[D₁=2] = 0 "
-          "(30 random ones), but is not DP for any ε",
+          statement="The mechanism of eqs. (31)–(33) satisfies Definition 10 with ε = 0 at every population with "
+                    "Pr[D₁=2] = 0 (30 random ones), but is not DP for any ε",
           printed=True, compute=verdict_from(E._appendix_b_search, evidence=("random-search", "extremal"),
                          supremum=1.0,
                          supremum_from="n = 1: conditioning on D₁ is the mechanism's row, and 𝒜(0) = 𝒜(1), so every "
@@ -167,26 +169,27 @@ CLAIMS = [
                          second=E._none("every population with Pr[D₁=2] = 0 gives the same ratio 1 exactly (eqs. "
                                       "31–33), so there is nothing to optimise")), chapter=CHAPTER),
     Claim(id="tsd-prop4-half", paper="tsd", where="Proposition 4, after eq. (19)",
-          statement="Pr[O=o | do(Dᵢ=d)] = 1/2 for every o, i and d for the mechanism of eqs. (18)–(19) at every population with "
-          "Pr[D₁=2] = Pr[D₂=2] = 0 (LPs over all of them; checked as Pr ≤ 1/2 for both outputs)",
+          statement="Pr[O=o | do(Dᵢ=d)] = 1/2 for every o, i and d for the mechanism of eqs. (18)–(19) at every "
+                    "population with Pr[D₁=2] = Pr[D₂=2] = 0 (LPs over all of them; checked as Pr ≤ 1/2 for both "
+                    "outputs)",
           printed=True, compute=E._certified(E._prop4_half_certificate), chapter=CHAPTER),
     Claim(id="tsd-prop4-def7-not-dp", paper="tsd", where="Proposition 4",
-          statement="The mechanism of eqs. (18)–(19) satisfies Definition 7 with ε = 0 at every such population (LPs over all of "
-          "them) but is not DP for any ε",
+          statement="The mechanism of eqs. (18)–(19) satisfies Definition 7 with ε = 0 at every such population (LPs "
+                    "over all of them) but is not DP for any ε",
           printed=True, compute=E._certified(E._prop4_separates_certificate), chapter=CHAPTER),
     Claim(id="tsd-s5.2-two-data-points", paper="tsd", where="§5.2, before Proposition 4",
-          statement="A counterexample to Definition 7 ⇒ DP needs two data points: with one data point Definition 7's ε equals "
-          "DP's at every population (LPs over every mechanism with 3 outputs)",
+          statement="A counterexample to Definition 7 ⇒ DP needs two data points: with one data point Definition 7's "
+                    "ε equals DP's at every population (LPs over every mechanism with 3 outputs)",
           printed=True,
           compute=E._certified(lambda: E._pairs_certificate(1, "one data point in {0,1,2} and every population",
                                                       "Lemma 1: Pr[O | do(D₁=v)] = 𝒜(v)")), chapter=CHAPTER),
     Claim(id="tsd-s3-def3-correlated", paper="tsd", where="§1.1 and §3",
-          statement="Conditioning on Ada's data point when Byron's always equals it: Definition 3's ε is 2ε for an ε-DP count "
-          "(the 'double dose')",
+          statement="Conditioning on Ada's data point when Byron's always equals it: Definition 3's ε is 2ε for an "
+                    "ε-DP count (the 'double dose')",
           printed=2.0, compute=E._def3_correlated_units, atol=1e-9, chapter=CHAPTER),
     Claim(id="tsd-s1.1-conditioning-d1", paper="tsd", where="§1.1",
-          statement="In the survey (R₂ := R₁), conditioning on Ada's data point D₁ moves the output distribution by up to a "
-          "factor e^{2ε}",
+          statement="In the survey (R₂ := R₁), conditioning on Ada's data point D₁ moves the output distribution by "
+                    "up to a factor e^{2ε}",
           printed=2.0, compute=E._conditioning_units, atol=1e-9, chapter=CHAPTER),
     Claim(id="tsd-s1.1-do-d1", paper="tsd", where="§1.1",
           statement="Intervening on Ada's data point D₁ has effect size ε on the output",
@@ -210,12 +213,13 @@ CLAIMS = [
           statement="From Dᵢ to an output computed without noise the BRP is unbounded",
           printed=math.inf, compute=E._rr_data_to_output, chapter=CHAPTER),
     Claim(id="tsd-s6.3-rr-status-to-output", paper="tsd", where="§6.3, randomized response",
-          statement="From Rᵢ to O the BRP is unbounded when statuses affect one another: with k relatives copying R₁ it is "
-          "exactly (k+1)ε, k = 0..4",
+          statement="From Rᵢ to O the BRP is unbounded when statuses affect one another: with k relatives copying R₁ "
+                    "it is exactly (k+1)ε, k = 0..4",
           printed=True, compute=E._certified(E._rr_relatives_certificate), chapter=CHAPTER),
     Claim(id="tsd-s6.3-direct-indirect", paper="tsd", where="§6.3, direct and indirect effects",
-          statement="The effect of Ada's status splits into a direct effect (via D₁, R₂ held) and an indirect one (via R₂, D₁ "
-          "held): total ≤ direct + indirect in deterministic models, attained in the survey (ε each, 2ε in total)",
+          statement="The effect of Ada's status splits into a direct effect (via D₁, R₂ held) and an indirect one "
+                    "(via R₂, D₁ held): total ≤ direct + indirect in deterministic models, attained in the survey (ε "
+                    "each, 2ε in total)",
           printed=True, compute=verdict_from(E._path_search, evidence=("random-search", "extremal"),
                          supremum=1.0,
                          supremum_from="the survey (R₂ := R₁): total = direct + indirect = 2ε, §6.3",
@@ -224,37 +228,37 @@ CLAIMS = [
           statement="For the ε-DP count prog_A, max over 𝒫 and i of RP̄(O, Dᵢ) is e^ε (the bound of eq. 28, attained)",
           printed=1.0, compute=E._prog_a_brp_units, atol=1e-9, chapter=CHAPTER, bound="upper"),
     Claim(id="tsd-def9-printed-bound", paper="tsd", where="§6.1, Definition 9",
-          statement="Definition 9 as printed (max_𝒫 RP̄ ≤ e^{-1}) is met by the ε-DP count for its data points, as 'DP is "
-          "equivalent to ε-BRP for all Dᵢ' requires",
+          statement="Definition 9 as printed (max_𝒫 RP̄ ≤ e^{-1}) is met by the ε-DP count for its data points, as "
+                    "'DP is equivalent to ε-BRP for all Dᵢ' requires",
           printed=True, compute=E._certified(E._definition9_certificate), expected="discrepancy", finding="typo",
           note="The printed bound e^{-1} is below 1, while RP̄ ≥ 1 always (take x₁ = x₂), so no model meets it. "
                "The bound must be e^ε, as eq. (28) and the sentence after the definition show; with e^ε the claim "
                "tsd-eq28-dp-bounds-rp reproduces.", chapter=CHAPTER),
     Claim(id="tsd-thm1-composition", paper="tsd", where="§6.2, Theorem 1",
-          statement="If X has ε₁-BRP to Y and ε₂-BRP to Z in every 𝓜[Y:=y], X has (ε₁+ε₂)-BRP to ⟨Y, Z⟩ (30 random models, local "
-          "search over channels, the worked example)",
+          statement="If X has ε₁-BRP to Y and ε₂-BRP to Z in every 𝓜[Y:=y], X has (ε₁+ε₂)-BRP to ⟨Y, Z⟩ (30 random "
+                    "models, local search over channels, the worked example)",
           printed=True, compute=verdict_from(E._theorem1_search, evidence=("random-search", "optimised-search", "extremal"),
                          supremum=1.0,
                          supremum_from="the worked example: randomized response selecting a release attains ε₁ + ε₂",
                          second=E._thm1_second), chapter=CHAPTER),
     Claim(id="tsd-thm1-post-processing", paper="tsd", where="§6.2, after Theorem 1",
-          statement="Post-processing: Z := g(Y) has BRP from X at most that of Y (20 random g, and the identity, which attains "
-          "it)",
+          statement="Post-processing: Z := g(Y) has BRP from X at most that of Y (20 random g, and the identity, "
+                    "which attains it)",
           printed=True, compute=verdict_from(E._post_processing_search, evidence=("random-search", "extremal"),
                          supremum=1.0,
                          supremum_from="g = identity: Z = Y",
                          second=E._post_processing_second), chapter=CHAPTER),
     Claim(id="tsd-lemma1-eq44", paper="tsd", where="Appendix C, Lemma 1, eq. (44)",
-          statement="Pr[O=o | do(D₁=d₁, …, Dₙ=dₙ)] = Pr[𝒜(d)=o] for every population (LPs; every mechanism on two binary data "
-          "points, two random ones with three outputs)",
+          statement="Pr[O=o | do(D₁=d₁, …, Dₙ=dₙ)] = Pr[𝒜(d)=o] for every population (LPs; every mechanism on two "
+                    "binary data points, two random ones with three outputs)",
           printed=True, compute=E._certified(lambda: E._lemma_certificate("lemma1")), chapter=CHAPTER),
     Claim(id="tsd-lemma2-eq78", paper="tsd", where="Appendix C, Lemma 2, eq. (78)",
-          statement="Pr[O=o | do(Dⱼ=d′)] = Σ Pr[D₋ⱼ = d₋ⱼ] Pr[𝒜(d₋ⱼ, d′)=o] (LPs over every population; every mechanism on two "
-          "binary data points, two random ones with three outputs)",
+          statement="Pr[O=o | do(Dⱼ=d′)] = Σ Pr[D₋ⱼ = d₋ⱼ] Pr[𝒜(d₋ⱼ, d′)=o] (LPs over every population; every "
+                    "mechanism on two binary data points, two random ones with three outputs)",
           printed=True, compute=E._certified(lambda: E._lemma_certificate("lemma2")), chapter=CHAPTER),
     Claim(id="tsd-lemma2-eq60-as-printed", paper="tsd", where="Appendix C, Lemma 2, eqs. (59)–(60)",
-          statement="Lemma 2's statement as printed: Pr[O=o | do(Dⱼ=d′ⱼ)] equals the unweighted sum Σ over the other data points "
-          "of Pr[𝒜(…, d′ⱼ, …)=o]",
+          statement="Lemma 2's statement as printed: Pr[O=o | do(Dⱼ=d′ⱼ)] equals the unweighted sum Σ over the other "
+                    "data points of Pr[𝒜(…, d′ⱼ, …)=o]",
           printed=True, compute=E._certified(lambda: E._lemma_certificate("printed")), expected="discrepancy",
           finding="typo",
           note="The statement (eqs. 59–60 in our copy) omits the population weights Pr_𝒫[D₋ⱼ = d₋ⱼ] that the proof's "
@@ -262,54 +266,55 @@ CLAIMS = [
                "one side of eqs. (15)–(16) and (21). With the weights (eq. 78) the lemma reproduces.", chapter=CHAPTER),
     Claim(id="tsd-s4-do-output-leaves-inputs", paper="tsd", where="§4",
           statement="Pr[D=d | do(O=o)] = Pr[D=d]: intervening downstream does not change the database (LPs over every "
-          "population)",
+                    "population)",
           printed=True, compute=E._certified(E._downstream_certificate), chapter=CHAPTER),
     Claim(id="tsd-s4-d1-d2-associated", paper="tsd", where="§4, prog_status",
           statement="D₁ and D₂ are equal (associated) in prog_status, yet neither causes the other: do(D₁) leaves D₂'s "
-          "distribution unchanged (LPs over every population)",
+                    "distribution unchanged (LPs over every population)",
           printed=True, compute=E._certified(E._associated_certificate), chapter=CHAPTER),
     Claim(id="tsd-s1.1-status-to-data-unbounded", paper="tsd", where="§1.1",
           statement="The effect of Byron's status on his data point is large (D₂ := R₂: unbounded)",
           printed=math.inf, compute=E._status_to_data_unbounded, chapter=CHAPTER),
     Claim(id="tsd-s1.1-randomization-breaks-association", paper="tsd", where="§1.1",
-          statement="After an intervention on Byron's status it no longer reveals anything about Ada's, while observing it does "
-          "(it moves Pr[R₁=1] by at least min(p, 1−p))",
+          statement="After an intervention on Byron's status it no longer reveals anything about Ada's, while "
+                    "observing it does (it moves Pr[R₁=1] by at least min(p, 1−p))",
           printed=True, compute=verdict_from(E._breaks_association_search, evidence="exhaustive",
                          supremum=1.0,
                          supremum_from="the equalities Pr[R₁=1 | do(R₂=r)] = Pr[R₁=1] (§1.1)",
                          second=E._none("an exhaustive family of exact equalities (three priors, two "
                                       "interventions)")), chapter=CHAPTER),
     Claim(id="tsd-s1.1-data-point-effect-any-relation", paper="tsd", where="§1.1",
-          statement="DP bounds the effect of Ada's data point by ε whatever the relation between the statuses (every joint law "
-          "of the statuses in the inheritance model, by LPs)",
+          statement="DP bounds the effect of Ada's data point by ε whatever the relation between the statuses (every "
+                    "joint law of the statuses in the inheritance model, by LPs)",
           printed=True, compute=E._certified(E._data_point_any_relation_certificate), chapter=CHAPTER),
     Claim(id="tsd-prop1-full-support", paper="tsd", where="§3, proof of Proposition 1",
-          statement="One population giving every database positive probability already makes Definition 2's check equal to DP "
-          "(LPs over every mechanism with 3 outputs on {0,1,2}²)",
+          statement="One population giving every database positive probability already makes Definition 2's check "
+                    "equal to DP (LPs over every mechanism with 3 outputs on {0,1,2}²)",
           printed=True, compute=E._certified(lambda: E._pairs_certificate(2, "{0,1,2}² at any full-support population",
                                                       "Pr[O | D=d] = 𝒜(d) for every d")), chapter=CHAPTER),
     Claim(id="tsd-s2-noninterference", paper="tsd", where="§2",
-          statement="Differential privacy with ε = 0 is noninterference; quantitatively, the effect of changing the whole input "
-          "is at most n·ε_DP and at least ε_DP",
+          statement="Differential privacy with ε = 0 is noninterference; quantitatively, the effect of changing the "
+                    "whole input is at most n·ε_DP and at least ε_DP",
           printed=True, compute=E._certified(E._noninterference_certificate), chapter=CHAPTER),
     Claim(id="tsd-s3-informed-adversary", paper="tsd", where="§3, after Proposition 1",
-          statement="Depending on the circumstances either the informed (strong) or the uninformed adversary learns more: a "
-          "computed example of each",
+          statement="Depending on the circumstances either the informed (strong) or the uninformed adversary learns "
+                    "more: a computed example of each",
           printed=True, compute=verdict_from(E._informed_search, evidence="extremal",
                          second=E._none("an existence statement (either adversary can learn more): its two computed "
                                       "examples are its proof")), chapter=CHAPTER),
     Claim(id="tsd-s7-nondisclosure", paper="tsd", where="§7, quantitative form (this book)",
-          statement="Statistical nondisclosure (the adversary's background knowledge is the true population) implies Definition "
-          "3's check at that population with ε = 0 (the paper); the book's quantitative form: ε₃(𝒫) ≤ 2·ε_SND(𝒫)",
+          statement="Statistical nondisclosure (the adversary's background knowledge is the true population) implies "
+                    "Definition 3's check at that population with ε = 0 (the paper); the book's quantitative form: "
+                    "ε₃(𝒫) ≤ 2·ε_SND(𝒫)",
           printed=True, compute=verdict_from(E._nondisclosure_search, evidence=("random-search", "optimised-search", "extremal"),
                          supremum=1.0,
                          supremum_from="randomized response with Pr[truth] → ½ on one data point: the ratio tends to 1",
                          second=E._nondisclosure_second), chapter=CHAPTER,
           note="The paper states only the implication at ε = 0; the factor 2 is this book's bound, not the paper's."),
     Claim(id="tsd-s7-equivalent-to-independence", paper="tsd", where="§7",
-          statement="'Statistical nondisclosure implies 0-Bayesian₀ DP (Def. 3) since both are equivalent to requiring "
-          "independence between D and O' (at the true population): Definition 3 with ε = 0 implies independence of D "
-          "and O",
+          statement="'Statistical nondisclosure implies 0-Bayesian₀ DP (Def. 3) since both are equivalent to "
+                    "requiring independence between D and O' (at the true population): Definition 3 with ε = 0 "
+                    "implies independence of D and O",
           printed=True, compute=verdict_from(E._bayesian0_without_independence, evidence="extremal",
                          second=E._none("a counterexample: the statement is false")), chapter=CHAPTER,
           expected="discrepancy",
@@ -319,9 +324,9 @@ CLAIMS = [
                "one direction holds: independence of D and O implies 0-Bayesian₀ DP, so the implication stands and its "
                "stated reason does not (recomputed without the package in tests/claims/test_audit_tsd.py)."),
     Claim(id="tsd-s8-experiment", paper="tsd", where="§8",
-          statement="An effect size can be estimated from a black box by experiment: the 95% confidence interval for log RP from "
-          "interventions on one data point covers the true effect at the nominal rate (seeded simulation, 4000 "
-          "experiments per size; bound α + 3 standard errors)",
+          statement="An effect size can be estimated from a black box by experiment: the 95% confidence interval for "
+                    "log RP from interventions on one data point covers the true effect at the nominal rate (seeded "
+                    "simulation, 4000 experiments per size; bound α + 3 standard errors)",
           printed=True, compute=verdict_from(E._experiment_search, evidence="random-search",
                          supremum=E._EXPERIMENT_SUPREMUM,
                          supremum_from="a correct 95 % interval misses with probability α = 0.05, against the allowed "

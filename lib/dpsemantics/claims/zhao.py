@@ -175,8 +175,8 @@ UNCHECKED = [
 CLAIMS += [
     Claim(
         id="zhao-thm1-converse-three-values", paper="zhao", where="Theorem 1 (second part), records with three values",
-        statement="(1/2 − 1/(e^ε+1))-BSP implies ε-BDP, under the book's BSP (belief points where ⊥ has prior mass 0 are "
-        "dropped), records in {0, 1, 2}",
+        statement="(1/2 − 1/(e^ε+1))-BSP implies ε-BDP, under the book's BSP (belief points where ⊥ has prior mass 0 "
+                  "are dropped), records in {0, 1, 2}",
         printed=True, compute=E._certified_three_values,
         expected="discrepancy", finding="different-reading",
         note="The book's BSP (notions.bayesian_semantic_privacy, reading 'condition') drops the belief points where ⊥ "
@@ -190,8 +190,8 @@ CLAIMS += [
     Claim(
         id="zhao-thm1-converse-replace-reading", paper="zhao",
         where="Theorem 1 (second part) with eq. (13) read as 'replace'",
-        statement="(1/2 − 1/(e^ε+1))-BSP implies ε-BDP, with Game i drawing the unknown records given the true x_i and then "
-        "replacing record i by ⊥",
+        statement="(1/2 − 1/(e^ε+1))-BSP implies ε-BDP, with Game i drawing the unknown records given the true x_i "
+                  "and then replacing record i by ⊥",
         printed=True,
         compute=lambda tighten=1.0: Verdict.of(*E._replace_reading_cases()[:2], evidence="extremal", tighten=tighten,
                                              labels=E._replace_reading_cases()[2]),
@@ -219,7 +219,7 @@ CLAIMS += [
     Claim(
         id="zhao-thm1-converse-definition-number", paper="zhao", where="Proof of Theorem 1, second part",
         statement="'b₀[·|y] will assign probabilities in [1/2 − s, 1/2 + s] … (by Definition n)': the definition the step uses "
-        "(printed Definition 1)", printed=1, compute=lambda: 2, expected="discrepancy", finding="typo",
+                  "(printed Definition 1)", printed=1, compute=lambda: 2, expected="discrepancy", finding="typo",
         note="Slip (a definition number): the hypothesis is s-Bayesian semantic privacy, Definition 2 (eq. (17)); "
              "Definition 1 is K&S's semantic privacy, which is the case S = N∖{i} only. The step is right with "
              "Definition 2.",
@@ -228,7 +228,7 @@ CLAIMS += [
     Claim(
         id="zhao-thm1-converse-lemma-part", paper="zhao", where="Proof of Theorem 1, second part, after eq. (20)",
         statement="'From [3, Lemma 3.3-Property n], Y(x_{i+S}) and Y(x′_{i+S}) are (ε, 0)-indistinguishable' from point-wise "
-        "(ε, 0)-indistinguishability (printed Property 5)", printed=5, compute=lambda: 1, expected="discrepancy",
+                  "(ε, 0)-indistinguishability (printed Property 5)", printed=5, compute=lambda: 1, expected="discrepancy",
         finding="typo",
         note="Slip (a cross-reference): point-wise ⇒ (ε, δ)-indistinguishable is K&S Lemma 3.3 Part 1 "
              "(ks-lem3.3-1); Part 5 bounds the statistical difference. K&S's own proof cites Part 1 at this step.",
