@@ -15,6 +15,9 @@ programs at the end of this module: :func:`mechanism_lp` (the worst mechanism wi
 a hypothesis given by pairs of databases) and :func:`population_ratio_lp` (the supremum over every population of a
 ratio of two linear functions of the population, Charnes–Cooper), each bounded by an exact-rational dual
 (:func:`dpsemantics.claims.certify.lp_upper_bound`).  :mod:`dpsemantics.claims.tsd` states each reduction.
+
+The module's last part holds the searches, LPs and certificates behind each claim of :mod:`dpsemantics.claims.tsd`
+(the Table 1 certificates, the lemma and downstream certificates); the registry itself is data.
 """
 
 from __future__ import annotations

@@ -652,7 +652,7 @@ def verdict_from(search: Callable, fields: Sequence[str] = (), *, second: Callab
             keywords["second"], keywords["second_best"] = second()
         return Verdict.of(lhs, rhs, tighten=tighten, labels=labels, **keywords)
 
-    compute.__doc__ = getattr(search, "__doc__", None)
-    compute.__name__ = getattr(search, "__name__", "compute").replace("_search", "")
+    if hasattr(search, "__name__"):  # a function, not a functools.partial or a lambda's closure
+        compute.__doc__, compute.__name__ = search.__doc__, search.__name__.replace("_search", "")
     compute.search = search
     return compute

@@ -12,10 +12,14 @@ below maximise the probability of an event over all pairs supported on a grid of
 of outputs with loss z_j as variables (their Q-masses are u_j e^{−z_j}), plus one output impossible under Q
 (z = +∞) and one impossible under P (z = −∞), every probability, every hockey-stick divergence and every PDP or
 disclosure condition is linear, and the search is a linear program.
+
+The module's last part holds the searches, linear programs, interval proofs and witnesses behind each claim of
+:mod:`dpsemantics.claims.kazan`; the registry itself is data.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -30,6 +34,7 @@ from functools import lru_cache
 from ..indistinguishability import zcdp_rho, zcdp_rho_bracket
 from ..mechanisms import leaky_randomized_response
 from . import Verdict
+from .certify import verdict_from
 
 __all__ = [
     "leaves_mask",
@@ -540,17 +545,18 @@ def _reverse(metric, eps_of=None):
 
 
 def _forward_claim(metric):
-    def compute(tighten=1.0):
-        lhs, rhs, labels = _forward(metric)
-        return Verdict.of(lhs, rhs, evidence=("random-search", "optimised-search"), tighten=tighten, labels=labels)
-    return compute
+    return verdict_from(functools.partial(_forward, metric), evidence=("random-search", "optimised-search"))
+
+
+def _scaled(search, factor, *args):
+    """A search's (lhs, rhs, labels) with the bound rhs scaled by ``factor`` (a constant of the printed statement)."""
+    lhs, rhs, labels = search(*args)
+    return lhs, factor * np.asarray(rhs), labels
 
 
 def _reverse_claim(metric, factor=1.0, eps_of=None):
-    def compute(tighten=1.0):
-        lhs, rhs, labels = _reverse(metric, eps_of)
-        return Verdict.of(lhs, factor * np.asarray(rhs), evidence=("random-search", "optimised-search"), tighten=tighten, labels=labels)
-    return compute
+    return verdict_from(functools.partial(_scaled, _reverse, factor, metric, eps_of),
+                        evidence=("random-search", "optimised-search"))
 
 
 @lru_cache(maxsize=None)
@@ -587,10 +593,7 @@ def _dp_to_metric(metric):
 
 
 def _dp_metric_claim(metric):
-    def compute(tighten=1.0):
-        lhs, rhs, labels = _dp_to_metric(metric)
-        return Verdict.of(lhs, rhs, evidence=("optimised-search", "random-search"), tighten=tighten, labels=labels)
-    return compute
+    return verdict_from(functools.partial(_dp_to_metric, metric), evidence=("optimised-search", "random-search"))
 
 
 @lru_cache(maxsize=None)
@@ -612,10 +615,8 @@ def _metric_to_dp(metric, eps_of=None):
 
 
 def _metric_dp_claim(metric, factor=1.0, eps_of=None):
-    def compute(tighten=1.0):
-        lhs, rhs, labels = _metric_to_dp(metric, eps_of)
-        return Verdict.of(lhs, factor * np.asarray(rhs), evidence=("random-search", "optimised-search"), tighten=tighten, labels=labels)
-    return compute
+    return verdict_from(functools.partial(_scaled, _metric_to_dp, factor, metric, eps_of),
+                        evidence=("random-search", "optimised-search"))
 
 
 def _pure_eps_by_hockey(p, q):
@@ -785,10 +786,7 @@ def _thm_a2():
 
 
 def _identity_claim(fn, evidence):
-    def compute(tighten=1.0):
-        lhs, rhs, labels = fn()
-        return Verdict.of(lhs, rhs, evidence=evidence, tighten=tighten, labels=labels)
-    return compute
+    return verdict_from(fn, evidence=evidence)
 
 
 @lru_cache(maxsize=None)

@@ -6,6 +6,10 @@ transitivity answer of Exercise 7.2 over every chain p ≈ q ≈ r on a few outc
 neither parameter can be lowered (:func:`~dpsemantics.indistinguishability.transitivity_witness`, the solution of the
 exercise's "can you do better?"); the search for the worst chain is evidence, kept here (the rule:
 :mod:`dpsemantics.claims`).
+
+The other evidence of the lecture's claims follows: the cases of §5's composition, of the two forms of
+indistinguishability and of total-variation privacy, the exact-rational LPs over chains (:func:`chain_lp`) and the
+interval proofs (:func:`composition_proof`, :func:`event_form_proof`, :func:`transitivity_proof`) that certify them.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ Seeded random mechanisms and priors for the searches, the named example mechanis
 :mod:`dpsemantics.claims.zhao` and the chapter check Theorems 1–3, and the table of the four leakage numbers those
 theorems relate; the notions themselves (BDP leakage, Bayesian semantic privacy, semantic privacy) are in
 :mod:`dpsemantics.notions`.
+
+The module's last part holds the searches, LPs and interval proofs behind each claim of
+:mod:`dpsemantics.claims.zhao`; the registry itself is data.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ one belief; the searches here look for the suprema over all beliefs without that
 method for the claims of :mod:`dpsemantics.claims.ks` and the chapter's checks.  They return lower bounds, as
 :func:`grid_informed_semantic_epsilon` does for the informed beliefs of §2.1.  :func:`conditioning_counterexample`
 is the book's witness against K&S Lemma 3.4 as its proof derives it (the paper prints no such example).
+
+The module's last part holds the searches, LPs (with exact-rational duals), interval certificates and witness
+constructions behind each claim of :mod:`dpsemantics.claims.ks`; the registry itself is data.
 """
 
 from __future__ import annotations
