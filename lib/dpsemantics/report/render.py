@@ -226,14 +226,17 @@ def _repetition_figure(report, series, ylabel, colours):
 
 def _composition_figure(report):
     fig, ax, drawn = _repetition_figure(report, _ROUTES, "posterior upper bound", 0)
-    ax.axhline(report["composition"]["prior"], color="#777777", linewidth=0.8)
+    ax.axhline(report["composition"]["prior"], color="#777777", linewidth=0.8,
+               label=f"prior {prior(report['composition']['prior'])}")
+    if drawn:
+        ax.legend(loc="lower right", fontsize=8)
     return fig, drawn
 
 
 def _readings_figure(report):
     series = (("difference", "largest change of any prior (Kazan et al. Theorem 3.5)"),
               ("semantic_exact", "semantic privacy, exact (tanh(ε/2), Kasiviswanathan & Smith)"))
-    fig, _, drawn = _repetition_figure(report, series, "bound", 1)
+    fig, _, drawn = _repetition_figure(report, series, "largest change of belief", 1)
     return fig, drawn
 
 
