@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 from dpsemantics import claims
-from dpsemantics.claims import certify, kazan, lecture
+from dpsemantics.claims import certify
+from dpsemantics.claims import indistinguishability_evidence as lecture
+from dpsemantics.claims import disclosure_evidence as kazan
 
 
 # ---------------------------------------------------------------- the machinery can fail

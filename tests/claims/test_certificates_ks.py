@@ -83,7 +83,7 @@ def test_theorem_42_with_theorem_24s_condition_is_not_refuted():
 def test_semantic_privacy_proof_fails_below_the_supremum():
     """Randomized response with ε₀ = 2 has semantic ε exactly tanh(1/2) = 0.46212: the branch-and-bound proves
     0.4622 and must fail at 0.4620."""
-    from dpsemantics.claims.ks import _rr_semantic_bound
+    from dpsemantics.claims.semantic_evidence import _rr_semantic_bound
 
     assert math.tanh(0.5) < 0.4622
     assert _rr_semantic_bound(Fraction(2), Fraction(4622, 10000)).proved
@@ -143,7 +143,7 @@ def test_lemma33_part2_lp_optimum_by_hand():
     q ≥ e^{2ε}p it gives p(e^{2ε} − e^ε) ≤ δ; the sum δe^ε/(e^ε − 1) + δ/(e^{2ε} − e^ε) = δ(1 + e^{2ε})/(e^{2ε} − e^ε)
     is the worst point-wise δ at 2ε (attained when the rest of the mass absorbs the difference).  The LP's exact dual
     bound must equal it (to 10⁻⁹) and stay below the proved 2δe^ε/(e^ε − 1)."""
-    from dpsemantics.claims.ks import part2_lp
+    from dpsemantics.claims.semantic_evidence import part2_lp
 
     for E in (Fraction(6, 5), Fraction(2), Fraction(3)):
         delta = Fraction(1, 100)
@@ -153,7 +153,7 @@ def test_lemma33_part2_lp_optimum_by_hand():
 
 
 def test_remark1_lp_optimum_is_min_one_d_sd():
-    from dpsemantics.claims.ks import mechanism_lp
+    from dpsemantics.claims.semantic_evidence import mechanism_lp
 
     for n, d, s in ((2, 2, Fraction(1, 4)), (3, 3, Fraction(1, 4)), (3, 2, Fraction(1, 3)), (3, 3, Fraction(1, 2))):
         x, y = (0,) * n, (1,) * d + (0,) * (n - d)
@@ -167,7 +167,7 @@ def test_lemma33_parts_3_4_lp_optimum_by_hand():
     δ₁ + (1 − δ₁)δ = δ + δ₁ − δδ₁ (attained by disjoint failing channels), strictly inside part 4's δ + δ₁; part 3 is
     attained (δ).  The exact dual bounds must equal these, and the tightened statement must be refuted."""
     from dpsemantics import claims
-    from dpsemantics.claims.ks import PARTS34_PRIOR, parts34_lp
+    from dpsemantics.claims.semantic_evidence import PARTS34_PRIOR, parts34_lp
 
     for failing in (frozenset(), frozenset({0}), frozenset({0, 1})):
         d1 = sum((PARTS34_PRIOR[a] for a in failing), Fraction(0))
@@ -203,7 +203,8 @@ def test_lemma34_exact_counterexample_by_closed_form():
     (ratio 2(1 − a) < 4), so Pr[B ∈ Bad′₂] = 2u(1 − a) ≈ 18δ > δ/δ̂ = 10δ.  The corrected lemma's bound
     4δ + (1 + 4)δ/δ̂ = 54δ is not refuted by the same pair."""
     from dpsemantics import claims
-    from dpsemantics.claims.ks import _exact_refutation, _search_lemma34_corrected, lemma34_exact_counterexample
+    from dpsemantics.claims.semantic_evidence import (_exact_refutation, _search_lemma34_corrected,
+                                                      lemma34_exact_counterexample)
 
     delta, dh = Fraction(1, 10**6), Fraction(1, 10)
     a = dh * (1 + Fraction(1, 10**6))
@@ -222,7 +223,7 @@ def test_zhao_dp_implies_bdp_lp_by_hand():
     1 − P[y | x₁ = 1] ≥ (1 − c)/e^ε; so the optimum is min(e^ε c, 1 − (1 − c)/e^ε): 11/100 at c = 1/10 and 10/11 at
     c = 9/10 (e^ε = 11/10).  The certificate must reach these and refute the bound scaled by 0.99."""
     from dpsemantics import claims
-    from dpsemantics.claims.zhao import _dp_bdp_lps
+    from dpsemantics.claims.notions_evidence import _dp_bdp_lps
 
     for label, cert, bound in _dp_bdp_lps():
         E = Fraction(label.split("e^ε = ")[1].split(",")[0])
@@ -249,7 +250,7 @@ def test_remark1_exact_semantic_delta_matches_the_package_below_one():
 
     from dpsemantics import claims
     from dpsemantics import semantic as S
-    from dpsemantics.claims.ks import random_index_semantic_delta_exact
+    from dpsemantics.claims.semantic_evidence import random_index_semantic_delta_exact
 
     assert random_index_semantic_delta_exact(3, Fraction(1, 5), Fraction(1, 2)) == Fraction(1, 5)
     mech = S.random_index_mechanism(3)

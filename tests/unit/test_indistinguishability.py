@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpsemantics import indistinguishability as ind
-from dpsemantics.claims import lecture_evidence
+from dpsemantics.claims import indistinguishability_evidence as evidence
 
 
 def brute_force_delta(p, q, eps):
@@ -115,12 +115,12 @@ def test_transitivity_lp_attains_the_answer_and_no_more():
     for eps, delta in [(0.1, 1e-3), (1.0, 1e-2), (2.0, 1e-3)]:
         bound = (1 + np.exp(eps)) * delta
         for m in (2, 3, 4):
-            best, (p, q, r) = lecture_evidence.transitivity_worst_delta(eps, delta, outcomes=m, return_chain=True)
+            best, (p, q, r) = evidence.transitivity_worst_delta(eps, delta, outcomes=m, return_chain=True)
             assert best == pytest.approx(bound, rel=1e-6)
             used = max(brute_force_delta(p, q, eps), brute_force_delta(q, r, eps))
             assert brute_force_delta(p, r, 2 * eps) <= (1 + np.exp(eps)) * used * (1 + 1e-9)
         # below 2ε the worst chain needs more than (1 + e^ε)δ: the bound is not an artefact of the answer's ε′
-        assert lecture_evidence.transitivity_worst_delta(eps, delta, eps_prime=1.9 * eps) > bound
+        assert evidence.transitivity_worst_delta(eps, delta, eps_prime=1.9 * eps) > bound
 
 
 def test_transitivity_answer_is_tight_exactly_up_to_the_delta_limit():
@@ -129,7 +129,7 @@ def test_transitivity_answer_is_tight_exactly_up_to_the_delta_limit():
     for eps in (0.1, 0.5, 1.0, 2.0):
         limit = ind.transitivity_delta_limit(eps)
         for delta, tight in ((0.98 * limit, True), (1.02 * limit, False)):
-            worst = lecture_evidence.transitivity_worst_delta(eps, delta, outcomes=4)
+            worst = evidence.transitivity_worst_delta(eps, delta, outcomes=4)
             bound = (1 + np.exp(eps)) * delta
             assert (worst >= bound * (1 - 1e-7)) if tight else (worst < bound * (1 - 1e-4)), (eps, delta, worst)
     assert ind.transitivity_delta_limit(1.0) == pytest.approx(0.21194, abs=5e-6)
@@ -183,7 +183,7 @@ def test_group_parameters_is_the_chained_sum_rounded_up(eps, delta, g):
 
 
 def test_group_parameters_and_transitivity_refuse_what_they_cannot_compute():
-    from dpsemantics.claims.lecture_evidence import transitivity_worst_delta
+    from dpsemantics.claims.indistinguishability_evidence import transitivity_worst_delta
     from dpsemantics.indistinguishability import group_parameters
 
     with pytest.raises(ValueError, match="group_size"):

@@ -361,10 +361,10 @@ check_ks_converse = _ref_ks_converse
 def _ref_eq4_slip(*, eps=0.7, alpha=0.1):
     """Exercise "Find the slip: equation (4)": the power bound at ``eps``, ``alpha`` as printed (e^{εα}) and the
     largest power of a level-α test against randomized response (K&S eq. (4); Wasserman & Zhou)."""
-    from ..claims import ks as ks_claims
+    from ..claims import semantic_evidence
 
     rr = mechanisms.one_record_randomized_response(eps)
-    p0, p1 = ks_claims.record_test_distributions(rr, 0, [0.5, 0.5], {0}, {1})
+    p0, p1 = semantic_evidence.record_test_distributions(rr, 0, [0.5, 0.5], {0}, {1})
     return (Reference("printed_bound", math.exp(eps * alpha)),
             Reference("corrected_bound", semantic.most_powerful_power(p0, p1, alpha), fraction=True))
 

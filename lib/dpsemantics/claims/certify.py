@@ -40,7 +40,7 @@ import numpy as np
 
 __all__ = ["IntervalProof", "prove_nonnegative", "LPCertificate", "lp_upper_bound", "IdentityProof",
            "rational_identity", "numerator_degrees", "ParametricProof", "nonnegative_on_box", "parametric_dual_proof", "certified_by",
-           "PointProof", "interval_facts", "against_supremum"]
+           "PointProof", "interval_facts", "against_supremum", "verdict_from"]
 
 
 def _count(n: int, noun: str, plural: str = "") -> str:
@@ -625,4 +625,34 @@ def against_supremum(search: Callable, supremum: float, source: str) -> Callable
     def compute(tighten=1.0):
         v = search(tighten=tighten)
         return replace(v, supremum=supremum, supremum_from=source)
+    return compute
+
+
+def verdict_from(search: Callable, fields: Sequence[str] = (), *, second: Callable | None = None, cache: bool = False,
+                 **fixed) -> Callable:
+    """The one adapter from a search to a claim's ``compute(tighten=1.0)``: ``search()`` returns
+    ``(lhs, rhs, labels, *values)``, ``fields`` names the :meth:`~dpsemantics.claims.Verdict.of` keyword of each value
+    (``"evidence"``, ``"domain"``, ``"certificate"``), ``fixed`` holds the keywords common to every call (e.g.
+    ``evidence``, ``supremum``).  ``second``, if given, returns ``(description, best ratio)`` of a second, different
+    optimiser.  With ``cache`` the search runs once (:func:`functools.cache`); ``compute.search`` is the search."""
+    import functools
+
+    from . import Verdict
+
+    if cache:
+        search = functools.cache(search)
+
+    def compute(tighten: float = 1.0) -> Verdict:
+        lhs, rhs, labels, *values = search()
+        if len(values) != len(fields):
+            raise ValueError(f"search must return (lhs, rhs, labels) and one value per field (got {len(values)} "
+                             f"values for fields={tuple(fields)!r})")
+        keywords = dict(fixed, **dict(zip(fields, values)))
+        if second is not None:
+            keywords["second"], keywords["second_best"] = second()
+        return Verdict.of(lhs, rhs, tighten=tighten, labels=labels, **keywords)
+
+    if hasattr(search, "__name__"):  # a function, not a functools.partial or a lambda's closure
+        compute.__doc__, compute.__name__ = search.__doc__, search.__name__.replace("_search", "")
+    compute.search = search
     return compute

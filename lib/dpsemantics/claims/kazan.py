@@ -8,1600 +8,592 @@ Tolerances follow the printed precision: a percentage printed as "83%" gets ±0.
 """
 
 from __future__ import annotations
-
-import math
-from dataclasses import replace
-from functools import lru_cache
-
-import numpy as np
-
-from .. import conversions
 from .. import disclosure as D
-from ..indistinguishability import zcdp_rho, zcdp_rho_bracket
-from ..mechanisms import leaky_randomized_response
-from ..privacy_loss import pair_losses
 from . import Claim, Verdict
-from .certify import against_supremum, certified_by
 from . import disclosure_evidence as E
+from .certify import against_supremum, certified_by
 
 CHAPTER = "book/disclosure-risk"
-
-# Example 4.1 (Figures 4, 5): ρ = 0.01 per day, δ′ = 0.01, prior 1/2.
-RHO_DAY, DP_41 = 0.01, 0.01
-# Figure 3: ε_j = 0.05, δ = 1e-6, δ′ = 0.05, prior 1/2, threshold 80%.
-EPS0_FIG3, DELTA_FIG3, DP_FIG3 = 0.05, 1e-6, 0.05
-# Example 4.3 / Figures 6, 7 (caption): ε = 1.8, δ = 1e-5, δ′ = 0.05.  §4.4 text: ε = 2, δ = 1e-6, δ′ = 0.01.
-EX43 = (1.8, 1e-5, 0.05)
-TEXT44 = (2.0, 1e-6, 0.01)
-# Example 4.2: 12 monthly releases, δ = 1e-8 each, δ = 1e-6 in total, δ′ = 0.01, difference ≤ 20%.
-EX42 = dict(k=12, delta0=1e-8, delta_total=1e-6, delta_prime=0.01, difference=0.2)
-
-
-@lru_cache(maxsize=None)
-def _zcdp_eps_prime(days: int) -> np.ndarray:
-    return D.zcdp_eps_prime(RHO_DAY, np.arange(1, days + 1), DP_41)
-
-
-def _post_41(day: int) -> float:
-    return float(D.posterior_bounds(0.5, _zcdp_eps_prime(max(day, 210))[day - 1])[1])
-
-
-def _diff_41(day: int) -> float:
-    return float(D.difference_bound(_zcdp_eps_prime(max(day, 210))[day - 1]))
-
-
-def _worst_41(day: int, which: int) -> float:
-    """Worst-case increase of §4.2: from p = 1/(1 + e^{ε′/2}) to p + tanh(ε′/4)."""
-    e = _zcdp_eps_prime(max(day, 210))[day - 1]
-    p_up = float(D.worst_case_prior(e)[0])
-    return p_up if which == 0 else p_up + float(D.difference_bound(e))
-
-
-KS = np.arange(1, 151)
-
-
-@lru_cache(maxsize=None)
-def _eps_curve(method: str) -> np.ndarray:
-    return D.composed_epsilon(EPS0_FIG3, KS, DELTA_FIG3, method)
-
-
-@lru_cache(maxsize=None)
-def _post_curve(method: str) -> np.ndarray:
-    d = 0.0 if method == "basic" else DELTA_FIG3  # basic composition of pure mechanisms has δ = 0
-    return D.posterior_bounds(0.5, conversions.pdp_epsilon(_eps_curve(method), d, DP_FIG3))[1]
-
-
-def _fig3_threshold(method: str) -> int | None:
-    return D.first_exceeding(_post_curve(method), 0.8)
-
-
-@lru_cache(maxsize=None)
-def _ex42():
-    eps_prime = 4 * math.atanh(EX42["difference"])
-    eps_total = float(D.dp_epsilon_for_pdp(eps_prime, EX42["delta_total"], EX42["delta_prime"]))
-    per_opt = D.per_release_epsilon(eps_total, EX42["k"], EX42["delta_total"], EX42["delta0"], method="optimal")
-    per_basic = float(D.epsilon_for_difference(EX42["difference"], 0.0, EX42["delta_prime"])) / EX42["k"]
-    return eps_prime, eps_total, per_opt, per_basic
-
-
-def _b43(prior):
-    return D.approximate_bounds(*EX43, prior)
-
-
-def _b44(prior):
-    return D.approximate_bounds(*TEXT44, prior)
-
-
-def _fig1_eps_prime(dp):
-    return float(conversions.pdp_epsilon(1.0, 1e-6, dp))
-
-
-def _fig6(prior):
-    e = _b43(0.5).eps_prime
-    return D.symmetric_ratio_bounds(prior, e)
-
-
-def _fig7_max(params):
-    e = D.approximate_bounds(*params, 0.5).eps_prime
-    grid = np.linspace(1e-4, 1 - 1e-4, 9999)
-    return float(np.max(D.symmetric_difference_bound(grid, e)))
-
-
-def _a6(tighten=1.0):
-    """Appendix A.6: for every prior (and both hypotheses) P[|D| > tanh(ε/4)] ≤ δ, yet P[|Z| > ε] > δ."""
-    lhs, rhs, labels = [], [], []
-    for eps, delta in ((1.0, 0.01), (0.5, 1e-3), (2.0, 0.05)):
-        present, absent, _, q = D.counterexample_a6(eps, delta)
-        leave = E.pair_leave_probability(present, absent, E.critical_priors(eps, "difference", 4000), eps, "difference")
-        lhs += [float(leave.max()), delta]
-        rhs += [delta, float(D.pair_pdp_delta(present, absent, eps))]
-        labels += [f"eps={eps:g}, delta={delta:g}: difference condition",
-                   f"eps={eps:g}, delta={delta:g}: delta < PDP delta"]
-    return _v(lhs, rhs, "extremal", tighten, labels)
-
-
-def _exa1_domain(tighten=1.0):
-    """Example A.1 says 'Let ε, δ > 0' and defines ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}): it needs
-    e^{ε/2} < 3 (lhs e^{ε/2}, rhs 3) on a grid of ε up to 4, and a mixing probability δ(1 + e^{−ε̃}) ≤ 1."""
-    eps = np.linspace(0.05, 4.0, 80)
-    return _v(np.exp(eps / 2), np.full(eps.size, 3.0), "closed-form", tighten, [f"eps={e:.3g}" for e in eps])
-
-
-def _kfold(p, q, k):
-    """The k-fold product pair, computed outcome by outcome (no formula of the theorem is used)."""
-    pk, qk = p, q
-    for _ in range(k - 1):
-        pk, qk = np.kron(pk, p), np.kron(qk, q)
-    return pk, qk
-
-
-@lru_cache(maxsize=None)
-def _thm28():
-    """Theorem 2.8 on k-fold leaky randomized response, whose exact hockey stick is computed from the product pair:
-    (1) at Σⱼ εⱼ it is ≤ Σⱼ δⱼ; (2) at the advanced ε (δ′ = 10⁻³, 10⁻²) it is ≤ kδ₀ + δ′; (3) at the optimal ε
-    (pure case, δ = 10⁻³, 10⁻²) it is ≤ δ, and just below the optimal ε it exceeds δ (the optimum is attained:
-    randomized response is the worst case)."""
-    from .. import composition
-
-    lhs, rhs, labels = [], [], []
-    for eps0 in (0.1, 0.5, 1.0):
-        for k in range(1, 7):
-            for delta0 in (0.0, 1e-3):
-                pk, qk = _kfold(*leaky_randomized_response(eps0, delta0).matrix, k)
-                if delta0 > 0:
-                    lhs.append(float(D.pair_hockey(pk, qk, k * eps0))), rhs.append(k * delta0)
-                    labels.append(f"basic: k={k}, eps0={eps0}, delta0={delta0:g}")
-                for dp in (1e-3, 1e-2):
-                    e_adv = float(composition.advanced_epsilon(eps0, k, dp))
-                    lhs.append(float(D.pair_hockey(pk, qk, e_adv))), rhs.append(k * delta0 + dp)
-                    labels.append(f"advanced: k={k}, eps0={eps0}, delta0={delta0:g}, delta'={dp:g}")
-                    if delta0 == 0:
-                        e_opt = float(composition.optimal_epsilon(eps0, k, dp))
-                        lhs.append(float(D.pair_hockey(pk, qk, e_opt))), rhs.append(dp)
-                        labels.append(f"optimal: k={k}, eps0={eps0}, delta={dp:g}")
-                        if e_opt > 1e-6:
-                            lhs.append(dp), rhs.append(float(D.pair_hockey(pk, qk, e_opt * (1 - 1e-6))))
-                            labels.append(f"optimal is least: k={k}, eps0={eps0}, delta={dp:g}, just below it")
-    return lhs, rhs, labels
-
-
-@lru_cache(maxsize=None)
-def _thm31():
-    """Theorem 3.1: the posterior by Bayes' rule on a finite pair (prior × likelihood, normalised) equals
-    p/(p + (1 − p)e^{−z}) at the output's privacy loss z (target present) and p/(p + (1 − p)e^{z′}) at the reverse
-    loss (target absent): both as two inequalities, on random pairs and priors."""
-    lhs, rhs, labels = [], [], []
-    rng = np.random.default_rng(31)
-    for j, (p, q) in enumerate(_pairs()[:40]):
-        for prior in (rng.uniform(0.01, 0.99), 0.5):
-            bayes = prior * p / (prior * p + (1 - prior) * q)
-            for present, z in ((True, pair_losses(p, q)), (False, pair_losses(q, p))):
-                formula = np.asarray(D.posterior_from_privacy_loss(prior, z, target_present=present), dtype=float)
-                ok = (p + q) > 0
-                for a, b in ((bayes[ok], formula[ok]), (formula[ok], bayes[ok])):
-                    lhs += list(a)
-                    rhs += list(b * (1 + 1e-12))
-                    labels += [f"pair {j}, prior {prior:.3g}, {'present' if present else 'absent'}, output {y}"
-                               for y in np.flatnonzero(ok)]
-    return lhs, rhs, labels
-
-
-def _sublinear(tighten=1.0):
-    adv = _eps_curve("advanced") / KS
-    opt = _eps_curve("optimal") / KS
-    lhs = list(adv[1:]) + list(opt) + [opt[149], opt[49]]
-    rhs = list(adv[:-1]) + [0.05] * KS.size + [opt[49], opt[9]]
-    labels = [f"advanced eps(k)/k at k={k + 1} vs k={k}" for k in KS[:-1]] \
-        + [f"optimal eps(k)/k <= eps0 at k={k}" for k in KS] \
-        + ["optimal eps/k: k=150 vs 50", "optimal eps/k: k=50 vs 10"]
-    return _v(lhs, rhs, "exhaustive", tighten, labels)
-
-
-def _slower(tighten=1.0):
-    basic, opt = _post_curve("basic"), _post_curve("optimal")
-    # opt ≤ basic + 1e-4 everywhere, and opt + 0.05 ≤ basic at k = 50
-    lhs = list(opt) + [opt[49] + 0.05]
-    rhs = list(basic + 1e-4) + [basic[49]]
-    return _v(lhs, rhs, "exhaustive", tighten, [f"k={k}" for k in KS] + ["k=50, 5 points below"])
-
-
-def _rr(e):
-    keep = 1.0 / (1.0 + math.exp(-e))
-    return np.array([keep, 1 - keep]), np.array([1 - keep, keep])
-
-
-# ---------------------------------------------------------------- worst-case searches (relations)
-#
-# Every relation below returns claims.Verdict: lhs the attacked quantity, rhs the printed bound (scaled by
-# ``tighten``), over every case tried.  The searches are cached; compute(tighten=t) only re-compares.
-
-LEVELS = (0.5, 1.0, 2.0)   # ε levels at which the theorems are attacked (ε̃ needs ε < 2 log 3 ≈ 2.197)
-DELTA_LP = 1e-3            # δ of the linear programs
-DELTA_PRIMES = (2e-3, 0.01, 0.05)
-N_RANDOM = 150
-SEED = 4
-
-
-def _v(lhs, rhs, evidence, tighten, labels):
-    """A Verdict (vacuous cases, lhs = rhs = 0, are left out by :meth:`Verdict.of`)."""
-    return Verdict.of(lhs, rhs, evidence=evidence, tighten=tighten, labels=labels)
-
-
-@lru_cache(maxsize=None)
-def _pairs():
-    return E.random_pairs(N_RANDOM, SEED)
-
-
-@lru_cache(maxsize=None)
-def _priors(eps, metric):
-    return E.critical_priors(eps, metric, 2000)
-
-
-def _sup_leave(pq, eps, metric):
-    return float(np.max(E.pair_leave_probability(*pq, _priors(eps, metric), eps, metric)))
-
-
-def _ratio_leave_below_critical_prior(pq, eps, prec: int = 256):
-    """The larger of P(S), Q(S) for S = {y : R ∉ [e^{−ε}, e^{ε}]}, the ratio of Theorem 3.3, eq. (4),
-    R = P(y)/(pP(y) + (1 − p)Q(y)) (Theorem 3.1), at one prior p₀ below every output's critical prior, each
-    output decided exactly (mpmath.iv at ``prec`` bits; the masses are the floats given, read exactly).
-
-    An output with Q > e^ε·P leaves below e^{−ε} exactly when p < (Q − e^ε P)/(Q − P); one with P > e^ε·Q
-    leaves above e^ε when p < (P − e^ε Q)/(e^ε(P − Q)); one with Q = 0 < P when p < e^{−ε}; one with
-    P = 0 < Q at every prior.  p₀ is half the smallest of these (an exact binary number, not a float: it may be
-    below 1e-308).  The float grid of priors (``critical_priors``) stops at 1e-15 and its leave test has a 1e-12 slack,
-    so it misses an output whose loss exceeds ε by less (an LP pair's output at loss 0.5 + 5.6e-17 needs
-    p < 1.43e-16): the theorem's hypothesis is "for every prior in (0, 1]", and this is the prior of its proof's
-    limit p → 0.  An output the interval cannot decide is counted as staying inside (the side that makes the
-    reverse check harder)."""
-    from mpmath import iv
-
-    old = iv.prec
-    iv.prec = prec
-    try:
-        e = iv.exp(iv.mpf(float(eps)))
-        rows = [(float(a), float(b), iv.mpf(float(a)), iv.mpf(float(b))) for a, b in zip(*pq)]
-        critical = []
-        for a, b, ia, ib in rows:
-            if a > 0 and b > 0 and (ib - e * ia).a > 0:
-                critical.append((ib - e * ia) / (ib - ia))
-            elif a > 0 and b > 0 and (ia - e * ib).a > 0:
-                critical.append((ia - e * ib) / (e * (ia - ib)))
-            elif a > 0 and b == 0:
-                critical.append(1 / e)
-        p0 = iv.mpf(min([c.a for c in critical if c.a > 0] + [iv.mpf(1).a])) / 2
-        leave_p, leave_q = [], []
-        for a, b, ia, ib in rows:
-            if a == 0 and b == 0:
-                continue
-            r = ia / (p0 * ia + (1 - p0) * ib)
-            if r.a > e.b or r.b < (1 / e).a:
-                leave_p.append(a)
-                leave_q.append(b)
-    finally:
-        iv.prec = old
-    return max(math.fsum(leave_p), math.fsum(leave_q))
-
-
-def _mask(z, eps):
-    losses = np.concatenate([z, [np.inf, -np.inf]])
-    return np.abs(losses) > eps
-
-
-@lru_cache(maxsize=None)
-def _lp_pdp_metric(metric, eps):
-    """Maximise, over pairs that are (ε, δ)-PDP, the probability that the metric leaves its bound at the
-    worst prior (both sides, each prior of a grid): the forward directions of Theorems 3.2, 3.3, 3.5(1)."""
-    z = E.loss_grid([eps])
-    pairs = []
-    for p in E.critical_priors(eps, metric, 24):
-        lo, hi = D.leave_thresholds(p, eps, metric)
-        mask = E.leaves_mask(np.concatenate([z, [np.inf, -np.inf]]), lo, hi)[0]
-        for side in ("P", "Q"):
-            _, pq = E.worst_pair(z, (side, mask), [("pdp", eps, DELTA_LP)])
-            pairs.append(pq)
-    return pairs
-
-
-@lru_cache(maxsize=None)
-def _forward(metric):
-    """Theorems 3.2, 3.3, 3.5(1): lhs = sup over priors of P[metric leaves its bound at ε], rhs = the pair's PDP δ."""
-    lhs, rhs, labels = [], [], []
-    for eps in LEVELS:
-        for kind, pairs in (("random", _pairs()), ("LP", _lp_pdp_metric(metric, eps))):
-            for j, pq in enumerate(pairs):
-                d = float(D.pair_pdp_delta(*pq, eps))
-                if d <= 0:
-                    continue
-                lhs.append(_sup_leave(pq, eps, metric))
-                rhs.append(d)
-                labels.append(f"{kind} pair {j}, eps={eps:g}")
-    return lhs, rhs, labels
-
-
-@lru_cache(maxsize=None)
-def _reverse(metric, eps_of=None):
-    """Reverse directions: lhs = the pair's PDP δ at ε (or at ε̃), rhs = sup over priors of the leave probability."""
-    lhs, rhs, labels = [], [], []
-    for eps in LEVELS:
-        target = eps if eps_of is None else float(D.epsilon_tilde(eps))
-        z = E.loss_grid([eps, target])
-        pr = E.critical_priors(eps, metric, 60)
-        lp = [E.worst_pair(z, (side, _mask(z, target)), [(metric, (pr, eps), DELTA_LP)])[1] for side in ("P", "Q")]
-        for kind, pairs in (("random", _pairs()), ("LP", lp)):
-            for j, pq in enumerate(pairs):
-                s = _sup_leave(pq, eps, metric)
-                if metric == "ratio":  # Theorem 3.3's hypothesis holds for every prior in (0, 1], not only the grid's
-                    s = max(s, _ratio_leave_below_critical_prior(pq, eps))
-                lhs.append(float(D.pair_pdp_delta(*pq, target)))
-                rhs.append(s)
-                labels.append(f"{kind} pair {j}, eps={eps:g}")
-    return lhs, rhs, labels
-
-
-def _forward_claim(metric):
-    def compute(tighten=1.0):
-        lhs, rhs, labels = _forward(metric)
-        return _v(lhs, rhs, ("random-search", "optimised-search"), tighten, labels)
-    return compute
-
-
-def _reverse_claim(metric, factor=1.0, eps_of=None):
-    def compute(tighten=1.0):
-        lhs, rhs, labels = _reverse(metric, eps_of)
-        return _v(lhs, factor * np.asarray(rhs), ("random-search", "optimised-search"), tighten, labels)
-    return compute
-
-
-@lru_cache(maxsize=None)
-def _dp_to_metric(metric):
-    """Theorem 3.9 and Corollaries 3.10(2)–3.12(2): over (ε, δ)-DP pairs, the probability that the metric leaves
-    its bound at ε′ (sup over priors), against δ′.  LPs maximise it prior by prior; random pairs use their own δ."""
-    lhs, rhs, labels = [], [], []
-    for eps in LEVELS:
-        for dp in DELTA_PRIMES:
-            ep = float(conversions.pdp_epsilon(eps, DELTA_LP, dp))
-            z = E.loss_grid([eps, ep])
-            losses = np.concatenate([z, [np.inf, -np.inf]])
-            for p in E.critical_priors(ep, metric, 12):
-                lo, hi = D.leave_thresholds(p, ep, metric)
-                mask = E.leaves_mask(losses, lo, hi)[0]
-                for side in ("P", "Q"):
-                    _, pq = E.worst_pair(z, (side, mask), [("dp", eps, DELTA_LP)])
-                    lhs.append(_sup_leave(pq, ep, metric))
-                    rhs.append(dp)
-                    labels.append(f"LP at prior {p:.3g}, eps={eps:g}, delta'={dp:g}")
-    for j, pq in enumerate(_pairs()):
-        for eps in LEVELS:
-            d = float(D.pair_hockey(*pq, eps))
-            if not 0 < d < 0.5:
-                continue
-            for dp in (2 * d, 10 * d):
-                if dp >= 1:
-                    continue
-                ep = float(conversions.pdp_epsilon(eps, d, dp))
-                lhs.append(_sup_leave(pq, ep, metric))
-                rhs.append(dp)
-                labels.append(f"random pair {j}, eps={eps:g}, delta={d:.3g}, delta'={dp:.3g}")
-    return lhs, rhs, labels
-
-
-def _dp_metric_claim(metric):
-    def compute(tighten=1.0):
-        lhs, rhs, labels = _dp_to_metric(metric)
-        return _v(lhs, rhs, ("optimised-search", "random-search"), tighten, labels)
-    return compute
-
-
-@lru_cache(maxsize=None)
-def _metric_to_dp(metric, eps_of=None):
-    """Corollaries 3.10(1)–3.12(1): lhs = the pair's DP δ (hockey stick) at ε (or ε̃), rhs = sup over priors of
-    the leave probability at ε.  LPs maximise the hockey stick subject to the disclosure condition."""
-    lhs, rhs, labels = [], [], []
-    for eps in LEVELS:
-        target = eps if eps_of is None else float(D.epsilon_tilde(eps))
-        z = E.loss_grid([eps, target])
-        pr = E.critical_priors(eps, metric, 60)
-        _, pq_lp = E.worst_pair(z, ("hockey", target), [(metric, (pr, eps), DELTA_LP)])
-        for kind, pairs in (("random", _pairs()), ("LP", [pq_lp])):
-            for j, pq in enumerate(pairs):
-                lhs.append(float(D.pair_hockey(*pq, target)))
-                rhs.append(_sup_leave(pq, eps, metric))
-                labels.append(f"{kind} pair {j}, eps={eps:g}")
-    return lhs, rhs, labels
-
-
-def _metric_dp_claim(metric, factor=1.0, eps_of=None):
-    def compute(tighten=1.0):
-        lhs, rhs, labels = _metric_to_dp(metric, eps_of)
-        return _v(lhs, factor * np.asarray(rhs), ("random-search", "optimised-search"), tighten, labels)
-    return compute
-
-
-# ---------------------------------------------------------------- §2: Theorems 2.3, 2.5, 2.7, 2.9, A.2
-
-
-def _pure_eps_by_hockey(p, q):
-    """The smallest ε with both hockey sticks 0 (pure DP), by bisection on the divergence."""
-    hi = 1.0
-    while D.pair_hockey(p, q, hi) > 0:
-        hi *= 2
-        if hi > 1e3:
-            return math.inf
-    lo = 0.0
-    for _ in range(80):
-        mid = 0.5 * (lo + hi)
-        lo, hi = (lo, mid) if D.pair_hockey(p, q, mid) <= 0 else (mid, hi)
-    return hi
-
-
-@lru_cache(maxsize=None)
-def _thm23():
-    lhs, rhs, labels = [], [], []
-    cases = [pq for pq in _pairs() if np.all(pq[0] > 0) and np.all(pq[1] > 0)]
-    cases += [_rr(e) for e in (0.1, 1.0, 5.0)]
-    for j, (p, q) in enumerate(cases):
-        pdp = float(np.max(np.abs(pair_losses(p, q))))  # smallest ε with P[|Z| ≤ ε] = 1 (both sides)
-        dp = _pure_eps_by_hockey(p, q)
-        lhs += [pdp, dp]
-        rhs += [dp * (1 + 1e-9), pdp * (1 + 1e-9)]  # equal up to the bisection's resolution
-        labels += [f"pair {j}: PDP eps <= DP eps", f"pair {j}: DP eps <= PDP eps"]
-    return lhs, rhs, labels
-
-
-def _thm25(tighten=1.0):
-    """Theorem 2.5 certified: (ε, δ)-PDP in both orders is point-wise (ε, δ)-indistinguishability, whose largest hockey
-    stick at ε is δ (exact LPs at rational e^ε, certify.pointwise_hockey_verdict)."""
-    from fractions import Fraction
-
-    from .certify import pointwise_hockey_verdict
-
-    return pointwise_hockey_verdict((Fraction(21, 20), Fraction(3, 2), Fraction(3), Fraction(7)),
-                                    (Fraction(1, 10**6), Fraction(1, 1000), Fraction(1, 20)), tighten=tighten)
-
-
-def _eps_27(rho, delta):
-    return rho + 2 * np.sqrt(rho * np.log(1 / delta))
-
-
-def _ratio_27(p, q, delta):
-    """Theorem 2.7's attacked ratio on one pair: hockey stick at ε = ρ + 2√(ρ log 1/δ), over δ, with ρ the pair's
-    certified zCDP ρ rounded up (the pair is ρ-zCDP, so a ratio above 1 would be a true counterexample)."""
-    rho = zcdp_rho(p, q)
-    if not (math.isfinite(rho) and rho > 0):
-        return 0.0, rho
-    return float(D.pair_hockey(p, q, _eps_27(rho, delta))) / delta, rho
-
-
-def _two_output_27(theta):
-    """A two-output pair P = (a, 1 − a), Q = (1 − b, b) and δ from unconstrained parameters (b down to 1e-250)."""
-    a = 1 / (1 + math.exp(-theta[0]))
-    b = math.exp(-min(250 * math.log(10), math.exp(theta[1])))
-    delta = 1 / (1 + math.exp(-theta[2]))
-    return np.array([a, 1 - a]), np.array([1 - b, b]), min(max(delta, 1e-12), 0.99)
-
-
-@lru_cache(maxsize=None)
-def _thm27():
-    """Theorem 2.7 attacked: the Gaussian (exactly ρ-zCDP) on a grid of (ρ, δ); random pairs; the issue's two-output
-    pair P = (0.82, 0.18), Q = (1 − 1.11·10⁻⁶, 1.11·10⁻⁶) at δ = 0.316 (0.384 of δ); and a Nelder–Mead search over
-    two-output pairs and δ ∈ (0, 0.99] from seeded starts."""
-    from scipy.optimize import minimize
-
-    lhs, rhs, labels = [], [], []
-    p, q = np.array([0.82, 0.18]), np.array([1 - 1.11e-6, 1.11e-6])
-    r, rho = _ratio_27(p, q, 0.316)
-    lhs.append(r * 0.316), rhs.append(0.316), labels.append("two-output pair (0.82, 0.18) vs (1 - 1.11e-6, 1.11e-6), "
-                                                            f"rho={rho:.4g}, delta=0.316")
-    rng = np.random.default_rng(27)
-    for start in ([1.5, math.log(13.7), -0.77], [-3.8, 5.7, 3.0], [0.8, 5.8, -0.6], *rng.normal(scale=2, size=(2, 3))):
-        res = minimize(lambda th: -_ratio_27(*_two_output_27(th))[0], np.asarray(start, float), method="Nelder-Mead",
-                       options={"maxfev": 300, "xatol": 1e-6, "fatol": 1e-9})
-        p, q, d = _two_output_27(res.x)
-        r, rho = _ratio_27(p, q, d)
-        lhs.append(r * d), rhs.append(d), labels.append("optimised two-output pair "
-                                                        f"a={p[0]:.4g}, b={q[1]:.3g}, rho={rho:.4g}, delta={d:.3g}")
-    for rho in np.logspace(-4, 1, 11):
-        for delta in (1e-12, 1e-6, 1e-3, 0.1, 0.5):
-            lhs.append(float(conversions.zcdp_gaussian_delta(rho, _eps_27(rho, delta))))
-            rhs.append(delta)
-            labels.append(f"Gaussian, rho={rho:.3g}, delta={delta:g}")
-    for j, (p, q) in enumerate(_pairs()):
-        rho = zcdp_rho(p, q)
-        if not math.isfinite(rho) or rho <= 0:
-            continue
-        for delta in (1e-3, 0.1, 0.5):
-            lhs.append(float(D.pair_hockey(p, q, _eps_27(rho, delta))))
-            rhs.append(delta)
-            labels.append(f"random pair {j}, rho={rho:.3g}, delta={delta:g}")
-    return lhs, rhs, labels
-
-
-@lru_cache(maxsize=None)
-def thm27_second_optimiser() -> tuple[float, str]:
-    """A second, different optimiser for Theorem 2.7 over the same two-output family: differential evolution (seeded,
-    global, population-based) where the first is Nelder–Mead from five starts.  Returns the best hockey stick over δ
-    it finds and its case."""
-    from scipy.optimize import differential_evolution
-
-    res = differential_evolution(lambda th: -_ratio_27(*_two_output_27(th))[0], [(-6.0, 6.0), (0.0, 6.35), (-6.0, 6.0)],
-                                 seed=27, maxiter=10, popsize=6, tol=1e-9, polish=False)
-    p, q, d = _two_output_27(res.x)
-    return -float(res.fun), f"a={p[0]:.4g}, b={q[1]:.3g}, delta={d:.3g}"
-
-
-def _thm27_claim(tighten=1.0):
-    """Theorem 2.7's search, with a second optimiser (differential evolution) recorded in ``second``.  No supremum is
-    known (Bun and Steinke's conversion is not tight, and nothing in the paper bounds how close a ρ-zCDP pair comes to δ)."""
-    from dataclasses import replace
-
-    v = _identity_claim(_thm27, ("extremal", "random-search", "optimised-search"))(tighten=tighten)
-    best, case = thm27_second_optimiser()
-    return replace(v, certificate=f"{v.certificate}; no supremum is known (the conversion is not tight), so the margin "
-                                  "is a lower bound on it",
-                   second=f"differential evolution, seed 27: best at {case}", second_best=best)
-
-
-@lru_cache(maxsize=None)
-def _thm29():
-    lhs, rhs, labels = [], [], []
-    finite = [pq for pq in _pairs() if np.all(pq[0] > 0) and np.all(pq[1] > 0)]
-    cases = [(finite[i], finite[i + 1]) for i in range(0, len(finite) - 1, 2)]
-    cases += [(_rr(e), _rr(e)) for e in (0.3, 1.0, 2.0)]
-    for j, ((p1, q1), (p2, q2)) in enumerate(cases):
-        prod_p, prod_q = np.outer(p1, p2).ravel(), np.outer(q1, q2).ravel()
-        lhs.append(zcdp_rho_bracket(prod_p, prod_q)[0])  # attained: the composed pair's ρ is at least this
-        rhs.append(zcdp_rho(p1, q1) + zcdp_rho(p2, q2))  # certified upper ends
-        labels.append(f"pair of mechanisms {j}")
-    return lhs, rhs, labels
-
-
-@lru_cache(maxsize=None)
-def _thm_a2():
-    """Theorem A.2: the pair's DP δ at ε, by the definition (every event S enumerated), against the three
-    printed expressions P[Z > ε] − e^ε P[−Z′ > ε] = E[max{0, 1 − e^{ε−Z}}] = ∫_ε^∞ e^{ε−z} P[Z > z] dz."""
-    from itertools import product
-
-    from scipy import integrate
-
-    lhs, rhs, labels = [], [], []
-    for j, (p, q) in enumerate(_pairs()[:60]):
-        z = pair_losses(p, q)
-        for eps in LEVELS:
-            for a, b, zz in ((p, q, z), (q, p, -z)):   # both orders of the pair
-                m = a.size
-                by_events = max(float(np.dot(s, a) - math.exp(eps) * np.dot(s, b))
-                                for s in product((0, 1), repeat=m))
-                e1 = float(a[zz > eps].sum() - math.exp(eps) * b[zz > eps].sum())
-                with np.errstate(over="ignore", invalid="ignore"):
-                    e2 = float(np.sum(np.where((a > 0) & (zz > eps), a * -np.expm1(np.minimum(eps - zz, 0)), 0.0)))
-                tail = lambda t: float(a[zz > t].sum())  # noqa: E731
-                finite_z = np.sort(zz[np.isfinite(zz) & (zz > eps)])
-                top = max(float(finite_z[-1]) if finite_z.size else eps, eps) + 60.0
-                e3 = integrate.quad(lambda t: math.exp(eps - t) * tail(t), eps, top,
-                                    points=list(finite_z) or None, limit=200, epsabs=1e-14)[0]
-                for k, e in enumerate((e1, e2, e3), start=1):
-                    lhs += [by_events, e]
-                    rhs += [e + 1e-12, by_events + 1e-12]
-                    labels += [f"pair {j}, eps={eps:g}: events <= expression {k}",
-                               f"pair {j}, eps={eps:g}: expression {k} <= events"]
-    return lhs, rhs, labels
-
-
-def _identity_claim(fn, evidence):
-    def compute(tighten=1.0):
-        lhs, rhs, labels = fn()
-        return _v(lhs, rhs, evidence, tighten, labels)
-    return compute
-
-
-# ---------------------------------------------------------------- Theorem 3.9 tightness, Lemma 3.4
-
-
-@lru_cache(maxsize=None)
-def _thm39_tight():
-    lhs, rhs, labels = [], [], []
-    for eps in (0.1, 1.0, 3.0):
-        for delta, dp in ((1e-6, 1e-5), (1e-6, 0.05), (1e-3, 0.01), (0.01, 0.3)):
-            ep = float(conversions.pdp_epsilon(eps, delta, dp))
-            for r in (1e-3, 1e-6, 1e-9):   # η relative to the gap ε′ − ε, on which the construction depends
-                eta = r * (ep - eps)
-                p, q = E.theorem39_tight_pair(eps, delta, dp, eta)
-                lhs += [float(D.pair_hockey(p, q, eps)), float(D.pair_pdp_delta(p, q, ep))]
-                rhs += [delta, dp]
-                labels += [f"eps={eps:g}, delta={delta:g}, eta={eta:g}: (eps, delta)-DP",
-                           f"eps={eps:g}, delta={delta:g}, delta'={dp:g}, eta={eta:g}: P[|Z| > eps'] vs delta'"]
-    return lhs, rhs, labels
-
-
-def _thm39_tight_margin_of_limit() -> float:
-    """The PDP δ of the four-output pair at η = 1e-9·(ε′ − ε), as a fraction of δ′ (the smallest over the cases)."""
-    lhs, rhs, _ = _thm39_tight()
-    return float(min(low / high for low, high in zip(lhs[5::6], rhs[5::6])))
-
-
-@lru_cache(maxsize=None)
-def _lem34():
-    from scipy.optimize import minimize_scalar
-
-    lhs, rhs, labels = [], [], []
-    for eps in (0.01, 0.1, 0.5, 1.0, 2.0, 5.0, 20.0):
-        up_closed, down_closed = D.worst_case_prior(eps)
-        for start in np.linspace(0.05, 0.95, 7):   # bounded local searches from several brackets
-            a, b = max(0.0, start - 0.1), min(1.0, start + 0.1)
-            up = minimize_scalar(lambda p: -D.prior_difference_bounds(p, eps)[1], bounds=(a, b), method="bounded",
-                                 options={"xatol": 1e-12})
-            down = minimize_scalar(lambda p: D.prior_difference_bounds(p, eps)[0], bounds=(a, b), method="bounded",
-                                   options={"xatol": 1e-12})
-            lhs += [-up.fun, -down.fun]
-            rhs += [float(D.prior_difference_bounds(up_closed, eps)[1]),
-                    -float(D.prior_difference_bounds(down_closed, eps)[0])]
-            labels += [f"eps={eps:g}, upper end, search from {start:.2f}",
-                       f"eps={eps:g}, lower end, search from {start:.2f}"]
-    return lhs, rhs, labels
-
-
-# ---------------------------------------------------------------- Figure 3: one reading for 51 and 96?
-
-
-def fig3_threshold_interval(method: str, k: int):
-    """The thresholds T on the total ε (at δ = 1e-6) for which the curve first exceeds T at query k:
-    [ε(k − 1), ε(k)).  Any reading of "posterior > 80%" that is monotone in ε is such a threshold."""
-    e = _eps_curve(method)
-    return float(e[k - 2]), float(e[k - 1])
-
-
-def _fig3_joint() -> int:
-    """The largest optimal-composition crossing (exact or lattice) that a threshold reproducing the advanced
-    crossing 51 can give: T < ε_adv(51), so the optimal curve crosses no later than where it first exceeds T."""
-    t_max = fig3_threshold_interval("advanced", 51)[1]
-    return max(int(np.flatnonzero(_eps_curve(m) >= t_max)[0]) + 1 for m in ("optimal", "lattice"))
-
-
-def _claim(id_, where, statement, printed, compute, atol=0.0, rtol=0.0, expected="reproduced", note="",
-           finding="", bound=None):
-    return Claim(id_, "kazan", where, statement, printed, compute, atol=atol, rtol=rtol, expected=expected,
-                 note=note, chapter=CHAPTER, finding=finding, bound=bound)
-
-
-def _b44_like(eps, delta, dp, prior=0.5):
-    return D.approximate_bounds(eps, delta, dp, prior)
-
-
-P = 0.005  # a percentage printed without decimals
+P = E.P  # a percentage printed without decimals
 NEAREST = ("printed rounded to the nearest percent; as a bound it is on the unsafe side (the registry's "
-           "unsafe-rounding rule: an upper bound printed below, or a lower bound above, the computed value)")
-
-
-def _closed(lhs_fn, rhs_fn, cases, evidence="closed-form"):
-    """A Verdict over a list of cases from two functions of a case."""
-    def compute(tighten=1.0):
-        return _v([lhs_fn(c) for c in cases], [rhs_fn(c) for c in cases], evidence, tighten, [str(c) for c in cases])
-    return compute
-
-
-_EPS39 = [(e, d, dp) for e in (0.1, 1.0, 5.0) for d in (1e-12, 1e-6, 0.01) for dp in (d * (1 + 1e-6), d * 10, 0.05, 1.0)
-          if dp > d]
-
-
-def _zhao(tighten=1.0):
-    lhs, rhs, labels = [], [], []
-    for e, d, dp in _EPS39:
-        ep = float(conversions.pdp_epsilon(e, d, dp))
-        back = float(conversions.pdp_delta(e, d, ep))
-        # the round trip is only as accurate as ε′ − ε: one ulp of ε′ relative to the gap
-        slack = 1e-9 + 4 * np.spacing(ep) / (ep - e)
-        lhs += [back, dp]
-        rhs += [dp * (1 + slack), back * (1 + slack)]
-        labels += [f"{(e, d, dp)}: Zhao's delta' <= delta'", f"{(e, d, dp)}: delta' <= Zhao's delta'"]
-    return _v(lhs, rhs, "closed-form", tighten, labels)
-
-
-_DP_FIG1 = list(np.logspace(-5.999, -5, 20))
-_KS_DESC = [int(k) for k in KS]
-
-
-def _exceeds_eps(tighten=1.0):
-    """Appendix A.8: ε′ > ε for δ′ ∈ (δ, 1].  With u = δ′ − δ, ε′ − ε = log(1 + δ(1 + e^{−ε})/u) (Theorem 3.9's ε′ over
-    a common denominator), proved ≥ 0 by interval arithmetic on the box ε ∈ [0, 50], δ ∈ [0, 1], u ∈ [10⁻³⁰⁰, 1]
-    (> 0 exactly when δ > 0); the grid cases give the margin."""
-    from mpmath import iv
-
-    from .certify import interval_verdict
-
-    cases = _EPS39
-    return interval_verdict(lambda e, d, u: iv.log(1 + d * (1 + iv.exp(-e)) / u),
-                            [(0.0, 50.0), (0.0, 1.0), (1e-300, 1.0)],
-                            [c[0] for c in cases], [float(conversions.pdp_epsilon(*c)) for c in cases],
-                            [str(c) for c in cases], domain="every ε ∈ [0, 50], δ ∈ (0, 1), δ′ ∈ (δ, 1] "
-                                                            "(δ′ − δ ≥ 10⁻³⁰⁰)",
-                            tighten=tighten)
-
-
-def _fig1_large(tighten=1.0):
-    """Figure 1: at (1, 10⁻⁶)-DP, ε′ = log(δ′e + δ) − log(δ′ − δ) > 1.1 for every δ′ ∈ (10⁻⁶, 10⁻⁵], proved by
-    interval branch-and-bound on ε′ − 1.1 over the whole interval (ε′ → ∞ at its open end)."""
-    from mpmath import iv
-
-    from .certify import interval_verdict
-
-    e1, delta = iv.exp(iv.mpf(1)), iv.mpf(1) / 10**6
-    # u = δ′ − δ ∈ (0, 9·10⁻⁶]: ε′ − 1.1 = log((δ + u)e + δ) − log u − 1.1 (log of an interval at 0 is −∞, so the
-    # box touching 0 is proved too)
-    h = lambda u: iv.log((delta + u) * e1 + delta) - iv.log(u) - iv.mpf(11) / 10  # noqa: E731
-    return interval_verdict(h, [(0.0, 9e-6)], [1.1] * len(_DP_FIG1), [_fig1_eps_prime(d) for d in _DP_FIG1],
-                            [f"delta'={d:g}" for d in _DP_FIG1], domain="δ′ ∈ (10⁻⁶, 10⁻⁵], ε = 1, δ = 10⁻⁶",
-                            tighten=tighten)
-
-
-def _limit_half(tighten=1.0):
-    """|1/(1 + e^{ε/2}) − 1/2| ≤ ε/8: the worst-case prior tends to 1/2 at rate ε/8.  Proved on ε ∈ [0, 8] by interval
-    branch-and-bound on h(ε) = ε/8 − (1/2 − 1/(1 + e^{ε/2})), with h(0) = 0 and h′(ε) = (e^{ε/2} − 1)²/(8(1 + e^{ε/2})²)
-    (written in a form that is visibly ≥ 0); beyond 8 the gap is below 1/2 ≤ ε/8 (the written tail bound)."""
-    from mpmath import iv
-
-    from .certify import interval_verdict
-
-    es = np.logspace(-4, 0.5, 30)  # the margin's grid; below 1e-4 the float rounding of 1/2 exceeds the gap ε³/384
-    return interval_verdict(lambda e: e / 8 - (iv.mpf(0.5) - 1 / (1 + iv.exp(e / 2))), [(0.0, 8.0)],
-                            np.abs(D.worst_case_prior(es)[0] - 0.5), es / 8, [f"eps={e:.3g}" for e in es],
-                            dh=lambda e: (iv.exp(e / 2) - 1) ** 2 / (8 * (1 + iv.exp(e / 2)) ** 2), anchor=0.0,
-                            domain="ε ∈ (0, 8]", tail="for ε > 8 the gap is < 1/2 ≤ ε/8", tighten=tighten)
-
-
-def _fig7_shape(tighten=1.0):
-    grid = np.linspace(1e-4, 1 - 1e-4, 9999)
-    e = _b43(0.5).eps_prime
-    arg = grid[np.argmax(D.symmetric_difference_bound(grid, e))]
-    return _v([0.1, float(D.symmetric_difference_bound(1e-6, e))], [abs(arg - 0.5), 1e-5], "exhaustive", tighten,
-              ["maximiser at least 0.1 from 1/2", "bound at p = 1e-6 below 1e-5"])
-
-
-def _ex11_randomized_response(tighten=1.0):
-    """Example 1.1 and §4.1's probability statements against randomized response at ε = 0.1, which is (0.1, 0)-DP
-    and so (0.1, 10⁻⁷)-DP: given the employee's true answer, the output that agrees with it (probability
-    e^ε/(1 + e^ε) = 0.525) moves the posterior past each printed bound.  lhs: the probability (under the true
-    answer) that the printed bound fails; rhs: the failure probability the statement allows (1 − 99%, or 0 for the
-    pure-DP guarantee)."""
-    keep = 1 / (1 + math.exp(-0.1))
-    lhs, rhs, labels = [], [], []
-
-    def post(prior):
-        return prior * keep / (prior * keep + (1 - prior) * (1 - keep))
-
-    for allowed, which in ((0.0, "pure DP: 'guaranteed'"), (0.01, "(0.1, 1e-7)-DP: 'with 99% probability'")):
-        lhs.append(keep * (post(0.5) > 0.52)), rhs.append(allowed)
-        labels.append(f"{which}, posterior {post(0.5):.6f} > 52% (prior 1/2)")
-    lhs.append(keep * (post(1e-3) / 1e-3 > 1.1)), rhs.append(0.01)
-    labels.append(f"§4.1: prior 0.001 grows by a factor {post(1e-3) / 1e-3:.5f} > 1.1")
-    lhs.append(keep * (post(0.5) - 0.5 > 0.02)), rhs.append(0.01)
-    labels.append(f"§4.1: prior 1/2 moves by {post(0.5) - 0.5:.5f} > 2 points")
-    return _v(lhs, rhs, "extremal", tighten, labels)
-
-
-# ---------------------------------------------------------------- certificates on the whole domain
-#
-# Every result of §3 reduces, for every mechanism (any output space), to the privacy loss Z of one output: the
-# posterior p/(p + (1 − p)w) at w = e^{−Z} (Theorem 3.1) decreases in w, so each metric — posterior, ratio R =
-# posterior/prior, difference D = posterior − prior — increases in Z, and a metric leaves its bound at level t only
-# where |Z| > t.  The certificates below prove, with exact rational identities and interval arithmetic on the whole
-# parameter box (certify.nonnegative_on_box): the monotonicity, each metric's bound at Z = ±t (for the difference this
-# is Lemma 3.4 in factored form), and Theorem 3.9 as a linear program over the masses of the events {Z > ε′} and
-# {Z < −ε′} under both hypotheses, with its dual in closed form.  Coordinates: b = e^{−t/2} ∈ [B_LOW, 1] (t ≤ 100),
-# s = e^{−ε} ∈ [0, 1], p ∈ [0, 1], δ ∈ [0, 1], δ′ = δ + v(1 − δ) with v ∈ [0, 1].
-
-T_MAX = 100.0
-B_LOW = 1.9e-22    # below e^{−T_MAX/2} = 1.93e-22, so the box covers every level t ∈ [0, T_MAX]
-
-
-def _post(p, w):
-    """The posterior of Theorem 3.1 at w = e^{−Z} (target present; absent: w = e^{Z′})."""
-    return p / (p + (1 - p) * w)
-
-
-@lru_cache(maxsize=None)
-def _monotone_proof():
-    """p/(p + (1 − p)w) decreases in w ∈ [0, ∞) for every p ∈ [0, 1]: its difference quotient between w₁ = x₁/(1 − x₁) and
-    w₂ = x₂/(1 − x₂) equals a product of factors ≥ 0 (> 0 for 0 < p < 1 and finite w), identity checked exactly."""
-    from .certify import nonnegative_on_box
-
-    def w(x):
-        return x / (1 - x)
-
-    def factored(p, x1, x2):
-        return p * (1 - p) * (1 - x1) * (1 - x2) / ((p * (1 - x1) + (1 - p) * x1) * (p * (1 - x2) + (1 - p) * x2))
-
-    def quotient_minus_factored(p, x1, x2):
-        return (_post(p, w(x1)) - _post(p, w(x2))) / (w(x2) - w(x1)) - factored(p, x1, x2)
-
-    return nonnegative_on_box([("difference quotient − factored form", quotient_minus_factored),
-                               ("factored form", factored)], [(0.0, 1.0)] * 3)
-
-
-#: Each metric's bound at level t against its value at Z = t (upper) and Z = −t (lower), with the difference in a form
-#: whose sign shows (coordinates p, b = e^{−t/2}).  ``scale`` multiplies the printed bound's deviation (for refutation
-#: tests: scale < 1 makes the bound false).
-def _metric_checks(metric, scale=1):
-    if metric == "posterior":   # eq. (3): the bounds are the posterior at Z = ±t by definition
-        return []
-    if metric == "ratio":       # eq. (5): e^{−t} ≤ R ≤ e^t
-        hi = lambda p, b: 1 + scale * (1 / b**2 - 1) - _post(p, b**2) / p                      # noqa: E731
-        f_hi = lambda p, b: p * (1 - b**2) / (b**2 * (p + (1 - p) * b**2))                     # noqa: E731
-        lo = lambda p, b: _post(p, 1 / b**2) / p - (1 - scale * (1 - b**2))                    # noqa: E731
-        f_lo = lambda p, b: b**2 * p * (1 - b**2) / (p * b**2 + 1 - p)                         # noqa: E731
-    elif metric == "difference":  # eq. (6) and Lemma 3.4: |D| ≤ tanh(t/4) = (1 − b)/(1 + b)
-        hi = lambda p, b: scale * (1 - b) / (1 + b) - (_post(p, b**2) - p)                      # noqa: E731
-        f_hi = lambda p, b: (1 - b) * (b - p * (1 + b))**2 / ((1 + b) * (b**2 + p * (1 - b**2)))  # noqa: E731
-        lo = lambda p, b: _post(p, 1 / b**2) - p + scale * (1 - b) / (1 + b)                    # noqa: E731
-        f_lo = lambda p, b: (1 - b) * (p * (1 + b) - 1)**2 / ((1 + b) * (p * b**2 + 1 - p))      # noqa: E731
-    else:
-        raise ValueError(f"metric must be 'posterior', 'ratio' or 'difference' (got metric={metric!r})")
-    return [("upper bound − value at Z = t − factored form", lambda p, b: hi(p, b) - f_hi(p, b)),
-            ("upper: factored form", f_hi),
-            ("value at Z = −t − lower bound − factored form", lambda p, b: lo(p, b) - f_lo(p, b)),
-            ("lower: factored form", f_lo)]
-
-
-@lru_cache(maxsize=None)
-def metric_lemma_proof(metric, scale=1):
-    """For every prior p ∈ [0, 1] (the ratio: its limit at p = 0) and level t ∈ [0, T_MAX]: |Z| ≤ t ⇒ the metric stays
-    within its bound at t (eq. (3), (5), (6)); with monotonicity, the metric leaves its bound only where |Z| > t."""
-    from .certify import nonnegative_on_box
-
-    return nonnegative_on_box(_metric_checks(metric, scale), [(0.0, 1.0), (B_LOW, 1.0)])
-
-
-@lru_cache(maxsize=None)
-def worst_prior_proof():
-    """Lemma 3.4: the factored forms of metric_lemma_proof('difference') vanish exactly at p = 1/(1 + e^{t/2}) = b/(1 + b)
-    (upper end) and p = 1/(1 + e^{−t/2}) = 1/(1 + b) (lower end), so the bound tanh(t/4) is attained there and only there."""
-    from .certify import nonnegative_on_box
-
-    checks = _metric_checks("difference")
-    f_hi, f_lo = checks[1][1], checks[3][1]
-    zero = [("upper factored form at b/(1 + b), ≤ 0", lambda b: -f_hi(b / (1 + b), b)),
-            ("lower factored form at 1/(1 + b), ≤ 0", lambda b: -f_lo(1 / (1 + b), b))]
-    return nonnegative_on_box(zero, [(B_LOW, 1.0)])
-
-
-def _lp39(scale=1):
-    """Theorem 3.9 as a linear program over every (ε, δ)-DP pair: x = (P(S), Q(S), P(T), Q(T)) for S = {Z > ε′},
-    T = {Z < −ε′}; maximise P(S) + P(T) subject to P(S) − e^ε Q(S) ≤ δ, Q(T) − e^ε P(T) ≤ δ (DP on S and T),
-    e^{ε′} Q(S) − P(S) ≤ 0, e^{ε′} P(T) − Q(T) ≤ 0 (the loss on S and T; strict inequalities relaxed).  The printed
-    ε′ = log(δ′e^ε + δ) − log(δ′ − δ); the dual below gives δ(e^{ε′} + 1)/(e^{ε′} − e^ε), Zhao et al.'s δ′, which
-    equals the printed δ′.  Coordinates (s, δ, v): e^ε = 1/s, δ′ = δ + v(1 − δ)."""
-    def params(s, d, v):
-        E = 1 / s
-        dp = d + v * (1 - d)
-        return E, (dp * E + d) / (dp - d), dp
-
-    def c(s, d, v):
-        return [1, 0, 1, 0]
-
-    def A(s, d, v):
-        E, Ep, _ = params(s, d, v)
-        return [[1, -E, 0, 0], [0, 0, -E, 1], [-1, Ep, 0, 0], [0, 0, Ep, -1]]
-
-    def b(s, d, v):
-        return [d, d, 0, 0]
-
-    def y(s, d, v):   # simplified with e^{ε′} − e^ε = δ(1 + s)/(s(δ′ − δ)); the identities check it
-        w = v * (1 - d)
-        k = d * (1 + s)
-        return [(d + w + d * s) / k, s * w / k, w / k, s * w / k]
-
-    def target(s, d, v):
-        return scale * (d + v * (1 - d))
-
-    return c, A, b, y, target
-
-
-@lru_cache(maxsize=None)
-def theorem39_proof(scale=1):
-    """Theorem 3.9 on its whole domain: every ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1], every (ε, δ)-DP mechanism."""
-    from .certify import parametric_dual_proof
-
-    return parametric_dual_proof(*_lp39(scale), [(0.0, 1.0)] * 3)
-
-
-@lru_cache(maxsize=None)
-def theorem25_proof(scale=1):
-    """Theorem 2.5 on its whole domain (every ε ≥ 0, δ ∈ [0, 1], every mechanism): for an event S and B = {Z > ε},
-    x = (P(S∩B), Q(S∩B), P(S∖B), Q(S∖B)); maximise P(S) − e^ε Q(S) subject to P(S∩B) ≤ P(B) ≤ δ and
-    P(S∖B) − e^ε Q(S∖B) ≤ 0 (outside B the loss is at most ε); the dual (1, 1) gives δ.  Coordinates (s, δ), e^ε = 1/s."""
-    from .certify import parametric_dual_proof
-
-    return parametric_dual_proof(lambda s, d: [1, -1 / s, 1, -1 / s],
-                                 lambda s, d: [[1, 0, 0, 0], [0, 0, 1, -1 / s]],
-                                 lambda s, d: [d, 0], lambda s, d: [1, 1], lambda s, d: scale * d,
-                                 [(0.0, 1.0), (0.0, 1.0)])
-
-
-@lru_cache(maxsize=None)
-def ratio_threshold_proof():
-    """Theorem 3.3's converse through the limit p → 0: R = 1/(p + (1 − p)w) exceeds e^t = 1/b² exactly where
-    w < (b² − p)/(1 − p) (the difference R − e^t has that numerator over a positive denominator, identity checked
-    exactly), and (b² − p)/(1 − p) increases to b² = e^{−t} as p decreases to 0 (their gap is p(1 − b²)/(1 − p) ≥ 0),
-    so the events {R > e^t} increase to {w < e^{−t}} = {Z > t}."""
-    from .certify import nonnegative_on_box
-
-    def formula(p, b, w):
-        return ((b**2 - p) - (1 - p) * w) / (b**2 * (p + (1 - p) * w))
-
-    def difference(p, b, w):
-        return 1 / (p + (1 - p) * w) - 1 / b**2
-
-    gap = lambda p, b, w: b**2 - (b**2 - p) / (1 - p)                                   # noqa: E731
-    checks = [("R − e^t − formula", lambda p, b, w: difference(p, b, w) - formula(p, b, w)),
-              ("formula − (R − e^t)", lambda p, b, w: formula(p, b, w) - difference(p, b, w)),
-              ("denominator b²(p + (1 − p)w)", lambda p, b, w: b**2 * (p + (1 - p) * w)),
-              ("threshold gap − p(1 − b²)/(1 − p)", lambda p, b, w: gap(p, b, w) - p * (1 - b**2) / (1 - p)),
-              ("p(1 − b²)/(1 − p)", lambda p, b, w: p * (1 - b**2) / (1 - p)),
-              # the lower end: R < e^{−t} = b² exactly where w > (1/b² − p)/(1 − p), which decreases to 1/b² as p → 0
-              ("e^{−t} − R − (1 − p)(w − threshold)/(p + (1 − p)w)",
-               lambda p, b, w: (b**2 - 1 / (p + (1 - p) * w)) - b**2 * (1 - p) * (w - (1 / b**2 - p) / (1 - p))
-               / (p + (1 - p) * w)),
-              ("the negation", lambda p, b, w: -((b**2 - 1 / (p + (1 - p) * w)) - b**2 * (1 - p)
-                                                 * (w - (1 / b**2 - p) / (1 - p)) / (p + (1 - p) * w))),
-              ("lower threshold gap − p(1/b² − 1)/(1 − p)",
-               lambda p, b, w: ((1 / b**2 - p) / (1 - p) - 1 / b**2) - p * (1 / b**2 - 1) / (1 - p)),
-              ("p(1/b² − 1)/(1 − p)", lambda p, b, w: p * (1 / b**2 - 1) / (1 - p))]
-    return nonnegative_on_box(checks, [(0.0, 0.5), (B_LOW, 1.0), (0.0, 1e6)])
-
-
-@lru_cache(maxsize=None)
-def zhao_identity_proof(scale=1):
-    """Appendix A.8: Zhao et al.'s δ′ = δ(1 + e^{−ε′})/(1 − e^{ε−ε′}) at the printed ε′ = log(δ′e^ε + δ) − log(δ′ − δ) is
-    δ′ (both signs of the difference are identities ≡ 0), coordinates (s, δ, v) of _lp39."""
-    from .certify import nonnegative_on_box
-
-    def difference(s, d, v):
-        E = 1 / s
-        dp = d + v * (1 - d)
-        Ep = (dp * E + d) / (dp - d)
-        return d * (1 + 1 / Ep) / (1 - E / Ep) - scale * dp
-
-    return nonnegative_on_box([("Zhao's δ′ − δ′", difference), ("δ′ − Zhao's δ′", lambda *t: -difference(*t))],
-                              [(0.0, 1.0)] * 3)
-
-
-def _ex11_facts():
-    """Randomized response at every ε ∈ [0.0999, 0.1] (so at 0.1 exactly): the output that agrees with the true answer
-    has probability k = e^ε/(1 + e^ε) and moves the posterior past each printed bound."""
-    from mpmath import iv
-
-    from .certify import interval_facts
-
-    e = iv.mpf(["0.0999", "0.1"])
-    k = lambda: iv.exp(e) / (1 + iv.exp(e))                                             # noqa: E731
-    post = lambda p: p * iv.exp(e) / (p * iv.exp(e) + 1 - p)                            # noqa: E731
-    small = iv.mpf("0.001")
-    return interval_facts([("P[agreeing output] = e^ε/(1 + e^ε)", k, 0.52, None),
-                           ("posterior at prior 1/2 (printed: ≤ 52%)", lambda: post(iv.mpf(0.5)), 0.5201, None),
-                           ("posterior/prior at prior 0.001 (printed: ≤ 1.1)", lambda: post(small) / small, 1.1001,
-                            None),
-                           ("posterior − prior at prior 1/2 (printed: ≤ 0.02)", lambda: post(iv.mpf(0.5)) - 0.5,
-                            0.02001,
-                            None)])
-
-
-def _exa1_facts():
-    """Example A.1's ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}) needs 3 − e^{ε/2} > 0, false for every ε ≥ 2.2 (checked on
-    [2.2, 50] by interval branch-and-bound)."""
-    from mpmath import iv
-
-    from .certify import nonnegative_on_box
-
-    return nonnegative_on_box([("e^{ε/2} − 3", lambda e: iv.exp(e / 2) - 3)], [(2.2, 50.0)])
-
-
-@lru_cache(maxsize=None)
-def eps_tilde_proof(scale=1):
-    """Theorem 3.5(2) with ε̃: at the prior 1/2 the difference D = (1 − w)/(2(1 + w)) (w = e^{−Z}) exceeds tanh(ε/4) =
-    (a − 1)/(a + 1) (a = e^{ε/2} < 3) exactly where w < (3 − a)/(3a − 1) = e^{−ε̃}, i.e. Z > ε̃: D − tanh(ε/4) equals
-    ((3 − a) − w(3a − 1))/(2(1 + w)(a + 1)), an identity checked exactly (and D < −tanh(ε/4) exactly where Z < −ε̃, by
-    w ↦ 1/w).  ``scale`` scales ε̃'s threshold e^{−ε̃} (≠ 1: a false variant)."""
-    from .certify import nonnegative_on_box
-
-    def gap(a, w):
-        return (1 - w) / (2 * (1 + w)) - (a - 1) / (a + 1)
-
-    def formula(a, w):
-        return ((3 - a) * scale - w * (3 * a - 1)) / (2 * (1 + w) * (a + 1))
-
-    return nonnegative_on_box([("D − tanh(ε/4) − formula", lambda a, w: gap(a, w) - formula(a, w)),
-                               ("formula − (D − tanh(ε/4))", lambda a, w: formula(a, w) - gap(a, w)),
-                               ("denominator 2(1 + w)(a + 1)", lambda a, w: 2 * (1 + w) * (a + 1))],
-                              [(1.0, 3.0), (0.0, 1e6)])
-
-
-@lru_cache(maxsize=None)
-def pure_dp_proof():
-    """Theorem 2.3 (⇒): (ε, 0)-DP ⇒ P[Z > ε + η] = 0 for every η > 0, hence P[|Z| > ε] = 0 (both orders): a linear
-    program over P(S), Q(S) for S = {Z > ε + η}: maximise P(S) subject to P(S) − e^ε Q(S) ≤ 0 (DP) and
-    e^{ε+η} Q(S) − P(S) ≤ 0; the dual (1, u)/(1 − u), u = e^{−η}, gives 0.  Coordinates (s, u): e^ε = 1/s.  (⇐) is
-    Theorem 2.5 at δ = 0."""
-    from .certify import parametric_dual_proof
-
-    return parametric_dual_proof(lambda s, u: [1, 0], lambda s, u: [[1, -1 / s], [-1, 1 / (s * u)]],
-                                 lambda s, u: [0, 0], lambda s, u: [1 / (1 - u), u / (1 - u)], lambda s, u: 0,
-                                 [(0.0, 1.0), (0.0, 1.0)])
-
-
-def _fig4_checks(day20=0.9, day50=0.98):
-    """Figure 4's bound after k days is the least, over δ = uδ′ (u ∈ (0, 1)), of the posterior 1 − 1/(e^{ε′} + 1) =
-    1 − (1 − u)/(e^ε + 1) at Theorem 3.9's e^{ε′} = (e^ε + u)/(1 − u), with ε = kρ + 2√(kρ log(1/(uδ′))) (Theorems 2.7, 2.9); for every u it
-    exceeds 0.9 at k = 20 and 0.98 at k = 50, so the least one does."""
-    from mpmath import iv
-
-    def posterior(k, u):
-        rho_k = iv.mpf(k) * iv.mpf(RHO_DAY)
-        eps = rho_k + 2 * iv.sqrt(rho_k * iv.log(1 / (u * iv.mpf(DP_41))))
-        return 1 - (1 - u) / (iv.exp(eps) + 1)   # 1/(e^{ε′} + 1) = (1 − u)/(e^ε + 1)
-
-    return [(f"posterior at day 20 − {day20}", lambda u: posterior(20, u) - iv.mpf(str(day20))),
-            (f"posterior at day 50 − {day50}", lambda u: posterior(50, u) - iv.mpf(str(day50)))]
-
-
-def _fig7_shape_facts():
-    """Figure 7 (ε = 1.8, δ = 10⁻⁵, δ′ = 0.05): the bound's maximiser is 1/(1 + e^{ε′/2}) (Lemma 3.4, certified), at
-    least 0.1 from 1/2; at p = 10⁻⁶ both difference bounds are below 10⁻⁵."""
-    from mpmath import iv
-
-    from .certify import interval_facts
-
-    eps, delta, dp = (iv.mpf(str(x)) for x in EX43)
-    ep = (dp * iv.exp(eps) + delta) / (dp - delta)   # e^{ε′}
-    p = iv.mpf("1e-6")
-    return interval_facts([("1/2 − 1/(1 + e^{ε′/2})", lambda: iv.mpf(0.5) - 1 / (1 + iv.sqrt(ep)), 0.1, None),
-                           ("upper difference bound at p = 10⁻⁶", lambda: p * ep / (p * ep + 1 - p) - p, None, 1e-5),
-                           ("lower difference bound at p = 10⁻⁶, negated", lambda: p - p / (p + (1 - p) * ep), None,
-                            1e-5)])
-
-
-_MONO = ("the posterior decreases in w = e^{−Z}", _monotone_proof)
-_LP39 = ("Theorem 3.9's linear program", theorem39_proof)
-_LP25 = ("Theorem 2.5's linear program", theorem25_proof)
-_ALL = "every mechanism (any output space), database, target and both hypotheses"
-_FWD = ("Reduction (for every mechanism): a metric increasing in Z that is within its bound at Z = ±t leaves it only "
-        "where |Z| > t, so P[it leaves] ≤ P[|Z| > t].")
-_LP39_TEXT = ("Linear program over the masses P(S), Q(S), P(T), Q(T) of S = {Z > ε′}, T = {Z < −ε′}, which every "
-              "(ε, δ)-DP mechanism makes feasible; its dual in closed form bounds P[|Z| > ε′] by δ′.")
-
-
-def _lemma(metric):
-    return (f"the {metric} at Z = ±t within its bound", lambda: metric_lemma_proof(metric))
-
-
-def _interval_facts(checks, box):
-    from .certify import nonnegative_on_box
-
-    return lambda: nonnegative_on_box(checks, box)
-
-
-def _fig1_converges_checks():
-    from mpmath import iv
-
-    e1, d = iv.exp(iv.mpf(1)), iv.mpf(1) / 10**6
-    # ε′ − 1 = log(δ′e + δ) − log(δ′ − δ) − 1 = log(1 + δ(1 + e)/(e(δ′ − δ))): δ′ once, so the enclosure is tight
-    gap = lambda dp: iv.log(1 + d * (1 + e1) / (e1 * (dp - d)))                         # noqa: E731
-    return [("10⁻³ − (ε′ − 1)", lambda dp: iv.mpf(1) / 1000 - gap(dp)),
-            ("ε′ − 1 + 10⁻³", lambda dp: gap(dp) + iv.mpf(1) / 1000)]
-
-
-def _fig3_tapers_checks():
-    from mpmath import iv
-
-    return [("10⁻³ − (1 − posterior bound)", lambda k: iv.mpf(1) / 1000 - 1 / (1 + iv.exp(k * iv.mpf("0.05"))))]
+          "unsafe-rounding rule: an upper bound printed below, or a lower bound above, the computed value)")
+
+# Bounds printed on the unsafe side (the registry's rule): the bounds are attained (Theorem 3.9 is tight, and the
+# prior-wise bounds are its images), so a value printed below an upper bound or above a lower one makes the
+# printed statement false — by rounding.  Example 1.1 / §4.1 (six), Example 4.1 (two), Example 4.3 and §4.4 (eight)
+# carry this note, expected="discrepancy" and finding="unsafe-rounding".
+FALSE_BY_ROUNDING = ("False as printed, by rounding: the bound is attained, and the printed value lies on its unsafe "
+                     "side (agreeing with it only to the printed precision).")
 
 
 CLAIMS = [
     # ---------------------------------------------------------------- Example 1.1 and its §4.1 sequel
-    _claim("kazan-ex1.1-4.1-probability-statements", "Example 1.1, §4.1",
-           "(0.1, 10⁻⁷)-DP with δ′ = 0.01: with 99% probability the posterior (prior 50%) stays between 48% and 52%, "
-           "any prior grows by at most a factor 1.1 and moves by at most 2 points; with pure DP, 'guaranteed'", True,
-           certified_by(_ex11_randomized_response, [("randomized response", _ex11_facts)], kind="certified-interval",
+    Claim(id="kazan-ex1.1-4.1-probability-statements", paper="kazan", where="Example 1.1, §4.1",
+          statement="(0.1, 10⁻⁷)-DP with δ′ = 0.01: with 99% probability the posterior (prior 50%) stays between 48% "
+                    "and 52%, any prior grows by at most a factor 1.1 and moves by at most 2 points; with pure DP, "
+                    "'guaranteed'",
+          printed=True,
+          compute=certified_by(E._ex11_randomized_response, [("randomized response", E._ex11_facts)], kind="certified-interval",
                         domain="randomized response at ε = 0.1 (0.1-DP, so (0.1, 10⁻⁷)-DP): a counterexample",
                         reduction="Counterexample, interval enclosures at every ε ∈ [0.0999, 0.1]:"),
-           expected="discrepancy", finding="false-statement",
-           note="False as printed, by rounding: randomized response at ε = 0.1 is (0.1, 0)-DP, and with probability "
+          expected="discrepancy", finding="false-statement",
+          note="False as printed, by rounding: randomized response at ε = 0.1 is (0.1, 0)-DP, and with probability "
                 "0.525 (its output agreeing with the true answer) puts the posterior at 52.498%, the ratio at 1.105 "
                 "for a small prior, the difference at 2.498 points. The statements with the unrounded bounds "
-                "(47.50%–52.50%, e^{ε′} = 1.105, 2.5 points) hold (Corollaries 3.10–3.12)."),
-    _claim("kazan-ex1.1-pure-low", "Example 1.1", "pure (0.1, 0)-DP, prior 50%: posterior at least 48%", 0.48,
-           lambda: D.posterior_bounds(0.5, 0.1)[0], atol=P, bound="lower", note="Computed 47.50%; " + NEAREST + "."),
-    _claim("kazan-ex1.1-pure-high", "Example 1.1", "pure (0.1, 0)-DP, prior 50%: posterior at most 52%", 0.52,
-           lambda: D.posterior_bounds(0.5, 0.1)[1], atol=P, bound="upper", note="Computed 52.50%; " + NEAREST + "."),
-    _claim("kazan-ex1.1-approx-low", "Example 1.1, §4.1", "(0.1, 1e-7)-DP, δ′=0.01: with 99% "
-           "probability posterior ≥ 48%",
-           0.48, lambda: _b44_like(0.1, 1e-7, 0.01).posterior_low, atol=P, bound="lower",
-           note="Computed 47.50%; " + NEAREST + "."),
-    _claim("kazan-ex1.1-approx-high", "Example 1.1, §4.1", "(0.1, 1e-7)-DP, δ′=0.01: with 99% "
-           "probability posterior ≤ 52%",
-           0.52, lambda: _b44_like(0.1, 1e-7, 0.01).posterior_high, atol=P, bound="upper",
-           note="Computed 52.50%; " + NEAREST + "."),
-    _claim("kazan-4.1-eps-prime", "§4.1", "δ′ = 0.01 ≫ δ = 1e-7 gives ε′ ≈ ε = 0.1", 0.1,
-           lambda: _b44_like(0.1, 1e-7, 0.01).eps_prime, atol=0.0005),
-    _claim("kazan-4.1-ratio-up", "§4.1 (Corollary 3.11)", "with 99% probability the prior grows by "
-           "at most a factor 1.1",
-           1.1, lambda: _b44_like(0.1, 1e-7, 0.01).ratio_high, atol=0.05, bound="upper",
-           note="Computed e^{ε′} = 1.1052; printed to one decimal, on the unsafe side of the bound."),
-    _claim("kazan-4.1-ratio-down", "§4.1 (Corollary 3.11)", "with 99% probability the prior shrinks by at "
-           "most a factor 0.90",
-           0.90, lambda: _b44_like(0.1, 1e-7, 0.01).ratio_low, atol=P, bound="lower"),
-    _claim("kazan-4.1-difference", "§4.1 (Corollary 3.12)", "with 99% probability the prior moves by at most 2 points",
-           0.02, lambda: _b44_like(0.1, 1e-7, 0.01).difference, atol=P, bound="upper",
-           note="Computed 2.4999%; " + NEAREST + " (a safe statement is 2.5%)."),
+                "(47.50%–52.50%, e^{ε′} = 1.105, 2.5 points) hold (Corollaries 3.10–3.12).", chapter=CHAPTER),
+    Claim(id="kazan-ex1.1-pure-low", paper="kazan", where="Example 1.1",
+          statement="pure (0.1, 0)-DP, prior 50%: posterior at least 48%", printed=0.48,
+          compute=lambda: D.posterior_bounds(0.5, 0.1)[0], atol=P, bound="lower",
+          note="Computed 47.50%; " + NEAREST + ". " + FALSE_BY_ROUNDING, expected="discrepancy",
+          finding="unsafe-rounding", chapter=CHAPTER),
+    Claim(id="kazan-ex1.1-pure-high", paper="kazan", where="Example 1.1",
+          statement="pure (0.1, 0)-DP, prior 50%: posterior at most 52%", printed=0.52,
+          compute=lambda: D.posterior_bounds(0.5, 0.1)[1], atol=P, bound="upper",
+          note="Computed 52.50%; " + NEAREST + ". " + FALSE_BY_ROUNDING, expected="discrepancy",
+          finding="unsafe-rounding", chapter=CHAPTER),
+    Claim(id="kazan-ex1.1-approx-low", paper="kazan", where="Example 1.1, §4.1",
+          statement="(0.1, 1e-7)-DP, δ′=0.01: with 99% "
+                    "probability posterior ≥ 48%",
+          printed=0.48, compute=lambda: E._b44_like(0.1, 1e-7, 0.01).posterior_low, atol=P, bound="lower",
+          note="Computed 47.50%; " + NEAREST + ". " + FALSE_BY_ROUNDING, expected="discrepancy",
+          finding="unsafe-rounding", chapter=CHAPTER),
+    Claim(id="kazan-ex1.1-approx-high", paper="kazan", where="Example 1.1, §4.1",
+          statement="(0.1, 1e-7)-DP, δ′=0.01: with 99% "
+                    "probability posterior ≤ 52%",
+          printed=0.52, compute=lambda: E._b44_like(0.1, 1e-7, 0.01).posterior_high, atol=P, bound="upper",
+          note="Computed 52.50%; " + NEAREST + ". " + FALSE_BY_ROUNDING, expected="discrepancy",
+          finding="unsafe-rounding", chapter=CHAPTER),
+    Claim(id="kazan-4.1-eps-prime", paper="kazan", where="§4.1", statement="δ′ = 0.01 ≫ δ = 1e-7 gives ε′ ≈ ε = 0.1",
+          printed=0.1,
+          compute=lambda: E._b44_like(0.1, 1e-7, 0.01).eps_prime, atol=0.0005, chapter=CHAPTER),
+    Claim(id="kazan-4.1-ratio-up", paper="kazan", where="§4.1 (Corollary 3.11)",
+          statement="with 99% probability the prior grows by "
+                    "at most a factor 1.1",
+          printed=1.1, compute=lambda: E._b44_like(0.1, 1e-7, 0.01).ratio_high, atol=0.05, bound="upper",
+          note="Computed e^{ε′} = 1.1052; printed to one decimal, on the unsafe side of the bound. " + FALSE_BY_ROUNDING, expected="discrepancy", finding="unsafe-rounding", chapter=CHAPTER),
+    Claim(id="kazan-4.1-ratio-down", paper="kazan", where="§4.1 (Corollary 3.11)",
+          statement="with 99% probability the prior shrinks by at "
+                    "most a factor 0.90",
+          printed=0.90, compute=lambda: E._b44_like(0.1, 1e-7, 0.01).ratio_low, atol=P, bound="lower",
+          chapter=CHAPTER),
+    Claim(id="kazan-4.1-difference", paper="kazan", where="§4.1 (Corollary 3.12)",
+          statement="with 99% probability the prior moves by at most 2 points",
+          printed=0.02, compute=lambda: E._b44_like(0.1, 1e-7, 0.01).difference, atol=P, bound="upper",
+          note="Computed 2.4999%; " + NEAREST + " (a safe statement is 2.5%). " + FALSE_BY_ROUNDING,
+          expected="discrepancy", finding="unsafe-rounding", chapter=CHAPTER),
     # ---------------------------------------------------------------- §2: results the paper restates
-    _claim("kazan-thm2.3-pure-pdp", "Theorem 2.3", "(ε, 0)-DP ⇔ P[−ε ≤ Z ≤ ε] = 1: the smallest pure-DP ε of a pair "
-           "(bisection on the hockey-stick divergence) equals max |Z|, in both directions", True,
-           certified_by(_identity_claim(_thm23, ("random-search", "extremal")),
-                        [("(⇒) linear program", pure_dp_proof),
-                         ("(⇐) Theorem 2.5's linear program at δ = 0", _LP25[1])],
-                        kind="certified-lp", domain=f"{_ALL}; every ε ≥ 0",
+    Claim(id="kazan-thm2.3-pure-pdp", paper="kazan", where="Theorem 2.3",
+          statement="(ε, 0)-DP ⇔ P[−ε ≤ Z ≤ ε] = 1: the smallest pure-DP ε of a pair "
+                    "(bisection on the hockey-stick divergence) equals max |Z|, in both directions", printed=True,
+          compute=certified_by(E._identity_claim(E._thm23, ("random-search", "extremal")),
+                        [("(⇒) linear program", E.pure_dp_proof),
+                         ("(⇐) Theorem 2.5's linear program at δ = 0", E._LP25[1])],
+                        kind="certified-lp", domain=f"{E._ALL}; every ε ≥ 0",
                         reduction="Both directions for every mechanism: (ε, 0)-DP gives P[Z > ε + η] = 0 for every "
                                   "η > 0 (the union over η is {Z > ε}), and P[|Z| ≤ ε] = 1 is (ε, 0)-PDP, hence "
-                                  "(ε, 0)-DP.")),
-    _claim("kazan-thm2.5-pdp-dp", "Theorem 2.5", "(ε, δ)-PDP ⇒ (ε, δ)-DP: the hockey stick at ε of every (ε, δ)-PDP "
-           "pair is at most δ (exact LPs over all pairs on 3 and 4 outputs)", True,
-           certified_by(_thm25, [_LP25], kind="certified-lp", domain=f"{_ALL}; every ε ≥ 0, δ ∈ [0, 1]",
+                                  "(ε, 0)-DP."), chapter=CHAPTER),
+    Claim(id="kazan-thm2.5-pdp-dp", paper="kazan", where="Theorem 2.5",
+          statement="(ε, δ)-PDP ⇒ (ε, δ)-DP: the hockey stick at ε of every (ε, δ)-PDP "
+                    "pair is at most δ (exact LPs over all pairs on 3 and 4 outputs)", printed=True,
+          compute=certified_by(E._thm25, [E._LP25], kind="certified-lp", domain=f"{E._ALL}; every ε ≥ 0, δ ∈ [0, 1]",
                         reduction="Linear program over P(S∩B), Q(S∩B), P(S∖B), Q(S∖B) for every event S and B = "
-                                  "{Z > ε}, dual (1, 1) bounds P(S) − e^ε Q(S) by δ.")),
-    _claim("kazan-thm2.7-zcdp-dp", "Theorem 2.7", "ρ-zCDP ⇒ (ρ + 2√(ρ log(1/δ)), δ)-DP: the exact Gaussian profile "
-           "(conversions.zcdp_gaussian_delta), random finite pairs and optimised two-output pairs at their Rényi ρ "
-           "stay below δ", True,
-           _thm27_claim,
-           note="Holds on every case, but it is nearly tight, not loose: the Gaussian reaches only a fraction of δ, "
+                                  "{Z > ε}, dual (1, 1) bounds P(S) − e^ε Q(S) by δ."), chapter=CHAPTER),
+    Claim(id="kazan-thm2.7-zcdp-dp", paper="kazan", where="Theorem 2.7",
+          statement="ρ-zCDP ⇒ (ρ + 2√(ρ log(1/δ)), δ)-DP: the exact Gaussian profile "
+                    "(conversions.zcdp_gaussian_delta), random finite pairs and optimised two-output pairs at their "
+                    "Rényi ρ "
+                    "stay below δ", printed=True,
+          compute=E._thm27_claim,
+          note="Holds on every case, but it is nearly tight, not loose: the Gaussian reaches only a fraction of δ, "
                 "while two-output pairs with one output almost impossible under Q come close — the issue's pair "
                 "(0.82, 0.18) vs (1 − 1.11·10⁻⁶, 1.11·10⁻⁶) at δ = 0.316 reaches 0.384 of δ, and the optimised pair "
                 "(0.040, 0.960) vs (1 − 10⁻²⁵⁰, 10⁻²⁵⁰), ρ = 566, at δ = 0.99 reaches 0.96 "
                 "(both recomputed without the package in tests/claims/test_audit_kazan.py). The earlier margin of "
                 "0.231 came "
-                "from the Gaussian only."),
-    _claim("kazan-thm2.8-composition", "Theorem 2.8", "k mechanisms, the j-th (εⱼ, δⱼ)-DP, compose to (1) "
-           "(Σⱼ εⱼ, Σⱼ δⱼ), (2) the advanced (ε, kδ₀ + δ′), (3) the optimal ε at δ, which is the least: exact k-fold "
-           "leaky randomized response, k ≤ 6", True,
-           against_supremum(_identity_claim(_thm28, ("extremal", "exhaustive")), 1.0,
+                "from the Gaussian only.", chapter=CHAPTER),
+    Claim(id="kazan-thm2.8-composition", paper="kazan", where="Theorem 2.8",
+          statement="k mechanisms, the j-th (εⱼ, δⱼ)-DP, compose to (1) (Σⱼ εⱼ, Σⱼ δⱼ), (2) the advanced (ε, kδ₀ + "
+                    "δ′), (3) the optimal ε at δ, which is the least: exact k-fold "
+                    "leaky randomized response, k ≤ 6", printed=True,
+          compute=against_supremum(E._identity_claim(E._thm28, ("extremal", "exhaustive")), 1.0,
                             "randomized response attains the optimal composition (Kairouz et al.), and the least-ε "
                             "cases compare δ with itself"),
-           note="The product pair is built outcome by outcome; randomized response is the worst case for the optimal "
+          note="The product pair is built outcome by outcome; randomized response is the worst case for the optimal "
                 "composition, so the optimal ε is attained (margin 1), while basic and advanced "
-                "composition are loose."),
-    _claim("kazan-thm3.1-posterior", "Theorem 3.1, eq. (2)",
-           "the adversary's posterior is p/(p + (1 − p)e^{−Z}) (target present) or p/(p + (1 − p)e^{Z′}) (absent): "
-           "Bayes' rule on random finite pairs, both directions", True,
-           against_supremum(_identity_claim(_thm31, ("random-search",)), 1.0, "an identity: both sides are equal")),
-    _claim("kazan-thm2.9-zcdp-compose", "Theorem 2.9", "ρ₁-zCDP and ρ₂-zCDP compose to (ρ₁ + ρ₂)-zCDP: the Rényi ρ of "
-           "the product pair (computed from the product distribution) is at most the sum", True,
-           against_supremum(_identity_claim(_thm29, ("random-search", "extremal")), 1.0,
+                "composition are loose.", chapter=CHAPTER),
+    Claim(id="kazan-thm3.1-posterior", paper="kazan", where="Theorem 3.1, eq. (2)",
+          statement="the adversary's posterior is p/(p + (1 − p)e^{−Z}) (target present) or p/(p + (1 − p)e^{Z′}) (absent): "
+                    "Bayes' rule on random finite pairs, both directions", printed=True,
+          compute=against_supremum(E._identity_claim(E._thm31, ("random-search",)), 1.0, "an identity: both sides are equal"), chapter=CHAPTER),
+    Claim(id="kazan-thm2.9-zcdp-compose", paper="kazan", where="Theorem 2.9",
+          statement="ρ₁-zCDP and ρ₂-zCDP compose to (ρ₁ + ρ₂)-zCDP: the Rényi ρ of "
+                    "the product pair (computed from the product distribution) is at most the sum", printed=True,
+          compute=against_supremum(E._identity_claim(E._thm29, ("random-search", "extremal")), 1.0,
                             "equality for two copies of randomized response, whose Rényi divergences "
-                            "peak at the same α")),
-    _claim("kazan-thmA.2-characterisation", "Appendix A.8, Theorem A.2",
-           "the DP δ at ε (max over every event S) equals P[Z > ε] − e^ε P[−Z′ > ε] = E[max{0, 1 − e^{ε−Z}}] = "
-           "∫_{ε}^{∞} e^{ε−z} P[Z > z] dz, both orders of the pair",
-           True, against_supremum(_identity_claim(_thm_a2, ("exhaustive", "random-search")), 1.0,
-                                  "an identity: all four expressions are equal")),
+                            "peak at the same α"), chapter=CHAPTER),
+    Claim(id="kazan-thmA.2-characterisation", paper="kazan", where="Appendix A.8, Theorem A.2",
+          statement="the DP δ at ε (max over every event S) equals P[Z > ε] − e^ε P[−Z′ > ε] = E[max{0, 1 − e^{ε−Z}}] "
+                    "= ∫_{ε}^{∞} e^{ε−z} P[Z > z] dz, both orders of the pair",
+          printed=True, compute=against_supremum(E._identity_claim(E._thm_a2, ("exhaustive", "random-search")), 1.0,
+                                  "an identity: all four expressions are equal"), chapter=CHAPTER),
     # ---------------------------------------------------------------- §3: Theorems 3.2, 3.3, Lemma 3.4, Theorem 3.5
-    _claim("kazan-thm3.2-forward", "Theorem 3.2 (⇒)", "(ε, δ)-PDP ⇒ for every prior and both hypotheses P[posterior "
-           "leaves eq. (3)] ≤ δ", True,
-           certified_by(_forward_claim("posterior"), [_MONO], kind="certified-interval", reduction=_FWD,
-                        domain=f"{_ALL}; every prior p ∈ [0, 1], every ε ≥ 0")),
-    _claim("kazan-thm3.2-reverse", "Theorem 3.2 (⇐)", "eq. (3) with probability 1 − δ for every prior ⇒ (ε, δ)-PDP",
-           True,
-           certified_by(_reverse_claim("posterior"), [_MONO], kind="certified-interval", domain=f"{_ALL}; every ε ≥ 0",
+    Claim(id="kazan-thm3.2-forward", paper="kazan", where="Theorem 3.2 (⇒)",
+          statement="(ε, δ)-PDP ⇒ for every prior and both hypotheses P[posterior "
+                    "leaves eq. (3)] ≤ δ", printed=True,
+          compute=certified_by(E._forward_claim("posterior"), [E._MONO], kind="certified-interval", reduction=E._FWD,
+                        domain=f"{E._ALL}; every prior p ∈ [0, 1], every ε ≥ 0"), chapter=CHAPTER),
+    Claim(id="kazan-thm3.2-reverse", paper="kazan", where="Theorem 3.2 (⇐)",
+          statement="eq. (3) with probability 1 − δ for every prior ⇒ (ε, δ)-PDP",
+          printed=True,
+          compute=certified_by(E._reverse_claim("posterior"), [E._MONO], kind="certified-interval", domain=f"{E._ALL}; every ε ≥ 0",
                         reduction="At the prior 1/2 the posterior leaves eq. (3) exactly where |Z| > ε (strictly "
                                   "monotone: the factored difference quotient is > 0 for 0 < p < 1), so the hypothesis "
-                                  "at that one prior is P[|Z| > ε] ≤ δ under both hypotheses, i.e. (ε, δ)-PDP.")),
-    _claim("kazan-thm3.3-forward", "Theorem 3.3 (⇒)", "(ε, δ)-PDP ⇒ P[R ∉ [e^{−ε}, e^{ε}]] ≤ δ for "
-           "every prior in (0, 1]",
-           True, certified_by(_forward_claim("ratio"), [_MONO, _lemma("ratio")], kind="certified-interval",
-                              reduction=_FWD, domain=f"{_ALL}; every prior p ∈ (0, 1], ε ∈ [0, 100]"),
-           note="The ratio event is larger than the posterior event for every fixed prior > 0; the bound is "
-                "approached only as the prior tends to 0."),
-    _claim("kazan-thm3.3-reverse", "Theorem 3.3 (⇐)", "the ratio bound for every prior in (0, 1] ⇒ (ε, δ)-PDP "
-           "(priors down to 1e-15, and per pair one prior below its outputs' critical priors, decided exactly)", True,
-           certified_by(_reverse_claim("ratio"), [_MONO, ("the ratio's events as p → 0", ratio_threshold_proof)],
-                        kind="certified-interval", domain=f"{_ALL}; priors p → 0, ε ∈ [0, 100]",
+                                  "at that one prior is P[|Z| > ε] ≤ δ under both hypotheses, i.e. (ε, δ)-PDP."),
+                                  chapter=CHAPTER),
+    Claim(id="kazan-thm3.3-forward", paper="kazan", where="Theorem 3.3 (⇒)",
+          statement="(ε, δ)-PDP ⇒ P[R ∉ [e^{−ε}, e^{ε}]] ≤ δ for "
+                    "every prior in (0, 1]",
+          printed=True,
+          compute=certified_by(E._forward_claim("ratio"), [E._MONO, E._lemma("ratio")], kind="certified-interval",
+                              reduction=E._FWD, domain=f"{E._ALL}; every prior p ∈ (0, 1], ε ∈ [0, 100]"),
+          note="The ratio event is larger than the posterior event for every fixed prior > 0; the bound is "
+                "approached only as the prior tends to 0.", chapter=CHAPTER),
+    Claim(id="kazan-thm3.3-reverse", paper="kazan", where="Theorem 3.3 (⇐)",
+          statement="the ratio bound for every prior in (0, 1] ⇒ (ε, δ)-PDP (priors down to 1e-15, and per pair one "
+                    "prior below its outputs' critical priors, decided exactly)",
+          printed=True,
+          compute=certified_by(E._reverse_claim("ratio"), [E._MONO, ("the ratio's events as p → 0", E.ratio_threshold_proof)],
+                        kind="certified-interval", domain=f"{E._ALL}; priors p → 0, ε ∈ [0, 100]",
                         reduction="At prior p the ratio exceeds e^ε exactly where Z > t(p), and t(p) decreases to ε as "
                                   "p → 0 (below e^{−ε}: where Z < −t′(p), t′(p) → ε), so P[|Z| > ε] is the limit of "
                                   "the probabilities that the ratio leaves its bound, each ≤ δ "
                                   "(continuity of measure)."),
-           note="Needs priors arbitrarily close to 0 (the proof's limit p → 0): with priors bounded away from 0 the "
+          note="Needs priors arbitrarily close to 0 (the proof's limit p → 0): with priors bounded away from 0 the "
                 "converse fails (see the chapter).  The LP's pair at ε = 0.5 is such a case: one output's loss exceeds "
                 "ε by 5.6e-17 (its masses are floats), so its PDP δ is 0.00254 > δ = 0.001, yet the ratio leaves its "
-                "bound there only at priors below 1.43e-16; on the grid (≥ 1e-15) the pair meets the condition."),
-    _claim("kazan-lem3.4-worst-priors", "Lemma 3.4", "the upper end of eq. (6) is largest at 1/(1 + e^{ε/2}), the "
-           "lower end smallest at 1/(1 + e^{−ε/2}) (bounded local searches from seven brackets)", True,
-           certified_by(_identity_claim(_lem34, "optimised-search"),
-                        [_lemma("difference"), ("zero at the two priors", worst_prior_proof)],
+                "bound there only at priors below 1.43e-16; on the grid (≥ 1e-15) the pair meets the condition.",
+                chapter=CHAPTER),
+    Claim(id="kazan-lem3.4-worst-priors", paper="kazan", where="Lemma 3.4",
+          statement="the upper end of eq. (6) is largest at 1/(1 + e^{ε/2}), the "
+                    "lower end smallest at 1/(1 + e^{−ε/2}) (bounded local searches from seven brackets)", printed=True,
+          compute=certified_by(E._identity_claim(E._lem34, "optimised-search"),
+                        [E._lemma("difference"), ("zero at the two priors", E.worst_prior_proof)],
                         kind="certified-interval", domain="every prior p ∈ [0, 1], ε ∈ [0, 100]",
                         reduction="tanh(ε/4) − D(p) is (1 − b)(b − p(1 + b))² over a positive factor "
                                   "(b = e^{−ε/2}; the lower end likewise), an identity checked exactly, zero at the "
-                                  "printed priors only.")),
-    _claim("kazan-thm3.5-1", "Theorem 3.5(1)", "(ε, δ)-PDP ⇒ P[|D| > tanh(ε/4)] ≤ δ for every prior", True,
-           certified_by(_forward_claim("difference"), [_MONO, _lemma("difference")], kind="certified-interval",
-                        reduction=_FWD, domain=f"{_ALL}; every prior p ∈ [0, 1], ε ∈ [0, 100]")),
-    _claim("kazan-thm3.5-2-two-delta", "Theorem 3.5(2)", "the difference bound with 1 − δ for every "
-           "prior ⇒ (ε, 2δ)-PDP",
-           True, certified_by(_reverse_claim("difference", factor=2.0),
-                              [_MONO, _lemma("difference"), ("zero at the two priors", worst_prior_proof)],
-                        kind="certified-interval", domain=f"{_ALL}; every ε ∈ [0, 100]",
+                                  "printed priors only."), chapter=CHAPTER),
+    Claim(id="kazan-thm3.5-1", paper="kazan", where="Theorem 3.5(1)",
+          statement="(ε, δ)-PDP ⇒ P[|D| > tanh(ε/4)] ≤ δ for every prior", printed=True,
+          compute=certified_by(E._forward_claim("difference"), [E._MONO, E._lemma("difference")], kind="certified-interval",
+                        reduction=E._FWD, domain=f"{E._ALL}; every prior p ∈ [0, 1], ε ∈ [0, 100]"), chapter=CHAPTER),
+    Claim(id="kazan-thm3.5-2-two-delta", paper="kazan", where="Theorem 3.5(2)",
+          statement="the difference bound with 1 − δ for every "
+                    "prior ⇒ (ε, 2δ)-PDP",
+          printed=True, compute=certified_by(E._reverse_claim("difference", factor=2.0),
+                              [E._MONO, E._lemma("difference"), ("zero at the two priors", E.worst_prior_proof)],
+                        kind="certified-interval", domain=f"{E._ALL}; every ε ∈ [0, 100]",
                         reduction="At p = 1/(1 + e^{ε/2}) the difference exceeds tanh(ε/4) exactly where Z > ε "
                                   "(attained at Z = ε, Lemma 3.4, and strictly increasing in Z), at p = "
                                   "1/(1 + e^{−ε/2}) it falls below −tanh(ε/4) exactly where Z < −ε; the hypothesis at "
                                   "these two priors gives P[Z > ε] ≤ δ and P[Z < −ε] ≤ δ, so P[|Z| > ε] ≤ 2δ "
                                   "under both hypotheses."),
-           note="Holds, but 2δ is not attained: the LP's worst case is (1 + e^{−ε})δ, which is also an upper bound "
+          note="Holds, but 2δ is not attained: the LP's worst case is (1 + e^{−ε})δ, which is also an upper bound "
                 "(every loss above ε leaves at the prior 1/(1 + e^{ε/2}), every loss below −ε at 1/(1 + e^{−ε/2}), "
-                "and the other side's mass is at most e^{−ε} times as large)."),
-    _claim("kazan-thm3.5-2-eps-tilde", "Theorem 3.5(2)", "the difference bound with 1 − δ for every prior ⇒ "
-           "(ε̃, δ)-PDP, ε < 2 log 3", True,
-           certified_by(_reverse_claim("difference", eps_of="tilde"), [("the prior 1/2 at ε̃", eps_tilde_proof)],
-                        kind="certified-interval", domain=f"{_ALL}; every ε ∈ [0, 2 log 3)",
+                "and the other side's mass is at most e^{−ε} times as large).", chapter=CHAPTER),
+    Claim(id="kazan-thm3.5-2-eps-tilde", paper="kazan", where="Theorem 3.5(2)",
+          statement="the difference bound with 1 − δ for every prior ⇒ "
+                    "(ε̃, δ)-PDP, ε < 2 log 3", printed=True,
+          compute=certified_by(E._reverse_claim("difference", eps_of="tilde"), [("the prior 1/2 at ε̃", E.eps_tilde_proof)],
+                        kind="certified-interval", domain=f"{E._ALL}; every ε ∈ [0, 2 log 3)",
                         reduction="At the prior 1/2 the difference leaves ±tanh(ε/4) exactly where |Z| > ε̃, so the "
-                                  "hypothesis at that prior is P[|Z| > ε̃] ≤ δ under both hypotheses: (ε̃, δ)-PDP.")),
-    _claim("kazan-a6-counterexample", "Appendix A.6, Example A.1",
-           "the difference bound holds w.p. ≥ 1 − δ for every prior, yet the mechanism is not (ε, δ)-PDP "
-           "(checked on the example's real domain: ε < 2 log 3, δ(1 + e^{−ε̃}) ≤ 1)",
-           True, _a6),
-    _claim("kazan-exA.1-domain", "Appendix A.6, Example A.1",
-           "'Let ε, δ > 0': ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}) is defined for every ε > 0", True,
-           certified_by(_exa1_domain, [("ε̃'s second logarithm", _exa1_facts)], kind="certified-interval",
+                                  "hypothesis at that prior is P[|Z| > ε̃] ≤ δ under both hypotheses: (ε̃, δ)-PDP."),
+                                  chapter=CHAPTER),
+    Claim(id="kazan-a6-counterexample", paper="kazan", where="Appendix A.6, Example A.1",
+          statement="the difference bound holds w.p. ≥ 1 − δ for every prior, yet the mechanism is not (ε, δ)-PDP "
+                    "(checked on the example's real domain: ε < 2 log 3, δ(1 + e^{−ε̃}) ≤ 1)",
+          printed=True, compute=E._a6, chapter=CHAPTER),
+    Claim(id="kazan-exA.1-domain", paper="kazan", where="Appendix A.6, Example A.1",
+          statement="'Let ε, δ > 0': ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}) is defined for every ε > 0",
+          printed=True,
+          compute=certified_by(E._exa1_domain, [("ε̃'s second logarithm", E._exa1_facts)], kind="certified-interval",
                         domain="ε ∈ [2.2, 50]: the printed 'every ε > 0' fails on all of it",
                         reduction="Counterexample: 3 − e^{ε/2} < 0, so log(3 − e^{ε/2}) is undefined:"),
-           expected="discrepancy", finding="false-statement",
-           note="False as printed: ε̃ exists only for ε < 2 log 3 ≈ 2.197 (3 − e^{ε/2} > 0), and the mechanism needs "
+          expected="discrepancy", finding="false-statement",
+          note="False as printed: ε̃ exists only for ε < 2 log 3 ≈ 2.197 (3 − e^{ε/2} > 0), and the mechanism needs "
                 "δ(1 + e^{−ε̃}) ≤ 1. The counterexample is valid on that domain (kazan-a6-counterexample), which "
-                "suffices for the appendix's point; the printed quantifier is too wide."),
+                "suffices for the appendix's point; the printed quantifier is too wide.", chapter=CHAPTER),
     # ---------------------------------------------------------------- Theorem 3.9 and Figure 1
-    _claim("kazan-thm3.9-holds", "Theorem 3.9", "(ε, δ)-DP ⇒ (ε′, δ′)-PDP: P[|Z| > ε′] ≤ δ′ (LP over (ε, δ)-DP pairs, "
-           "random pairs at their own δ)", True,
-           certified_by(_dp_metric_claim("posterior"), [_LP39], kind="certified-lp", reduction=_LP39_TEXT,
-                        domain=f"{_ALL}; every (ε, δ)-DP mechanism, ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1]")),
-    _claim("kazan-thm3.9-tight", "Theorem 3.9", "tight: a four-output (ε, δ)-DP mechanism has "
-           "P[|Z| > ε′ + η] → δ′ as η → 0",
-           True, against_supremum(_identity_claim(_thm39_tight, "extremal"), 1.0,
+    Claim(id="kazan-thm3.9-holds", paper="kazan", where="Theorem 3.9",
+          statement="(ε, δ)-DP ⇒ (ε′, δ′)-PDP: P[|Z| > ε′] ≤ δ′ (LP over (ε, δ)-DP pairs, "
+                    "random pairs at their own δ)", printed=True,
+          compute=certified_by(E._dp_metric_claim("posterior"), [E._LP39], kind="certified-lp", reduction=E._LP39_TEXT,
+                        domain=f"{E._ALL}; every (ε, δ)-DP mechanism, ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1]"), chapter=CHAPTER),
+    Claim(id="kazan-thm3.9-tight", paper="kazan", where="Theorem 3.9",
+          statement="tight: a four-output (ε, δ)-DP mechanism has "
+                    "P[|Z| > ε′ + η] → δ′ as η → 0",
+          printed=True, compute=against_supremum(E._identity_claim(E._thm39_tight, "extremal"), 1.0,
                                   "the four-output pair is (ε, δ)-DP exactly and reaches δ′ as η → 0"),
-           note="The statement itself holds; its margin is how close the four-output pair comes to δ′ (1 − O(η))."),
-    _claim("kazan-thm3.9-exceeds-eps", "Appendix A.8", "ε′ > ε for every δ′ ∈ (δ, 1] (δ > 0)", True, _exceeds_eps),
-    _claim("kazan-thm3.9-zhao", "Appendix A.8", "Theorem 3.9 agrees with Zhao et al.'s δ′ = "
-           "δ(1 + e^{−ε′})/(1 − e^{ε−ε′})",
-           True, certified_by(_zhao, [("the identity", zhao_identity_proof)], kind="certified-interval",
+          note="The statement itself holds; its margin is how close the four-output pair comes to δ′ (1 − O(η)).",
+          chapter=CHAPTER),
+    Claim(id="kazan-thm3.9-exceeds-eps", paper="kazan", where="Appendix A.8",
+          statement="ε′ > ε for every δ′ ∈ (δ, 1] (δ > 0)", printed=True, compute=E._exceeds_eps, chapter=CHAPTER),
+    Claim(id="kazan-thm3.9-zhao", paper="kazan", where="Appendix A.8",
+          statement="Theorem 3.9 agrees with Zhao et al.'s δ′ = "
+                    "δ(1 + e^{−ε′})/(1 − e^{ε−ε′})",
+          printed=True,
+          compute=certified_by(E._zhao, [("the identity", E.zhao_identity_proof)], kind="certified-interval",
                               domain="every ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1]",
-                              reduction="An exact rational identity in (e^{−ε}, δ, δ′):")),
-    _claim("kazan-fig1-large", "Figure 1 description", "(1, 1e-6)-DP: for δ′ between 1e-6 and 1e-5, ε′ is "
-           "much larger than 1",
-           True, _fig1_large,
-           note="'Much larger' read as > 1.1; at δ′ = 1e-5, ε′ = 1.14, and ε′ → ∞ as δ′ → 1e-6."),
-    _claim("kazan-fig1-converges", "Figure 1 description, §3.4",
-           "(1, 1e-6)-DP: ε′ ≈ ε = 1 once δ′ ≫ δ (e.g. 0.01, 0.05)",
-           True, certified_by(_closed(lambda d: abs(_fig1_eps_prime(d) - 1), lambda d: 1e-3, [0.01, 0.05]),
-                              [("|ε′ − 1| ≤ 10⁻³", _interval_facts(_fig1_converges_checks(), [(0.01, 1.0)]))],
+                              reduction="An exact rational identity in (e^{−ε}, δ, δ′):"), chapter=CHAPTER),
+    Claim(id="kazan-fig1-large", paper="kazan", where="Figure 1 description",
+          statement="(1, 1e-6)-DP: for δ′ between 1e-6 and 1e-5, ε′ is "
+                    "much larger than 1",
+          printed=True, compute=E._fig1_large,
+          note="'Much larger' read as > 1.1; at δ′ = 1e-5, ε′ = 1.14, and ε′ → ∞ as δ′ → 1e-6.", chapter=CHAPTER),
+    Claim(id="kazan-fig1-converges", paper="kazan", where="Figure 1 description, §3.4",
+          statement="(1, 1e-6)-DP: ε′ ≈ ε = 1 once δ′ ≫ δ (e.g. 0.01, 0.05)",
+          printed=True,
+          compute=certified_by(E._closed(lambda d: abs(E._fig1_eps_prime(d) - 1), lambda d: 1e-3, [0.01, 0.05]),
+                              [("|ε′ − 1| ≤ 10⁻³", E._interval_facts(E._fig1_converges_checks(), [(0.01, 1.0)]))],
                               kind="certified-interval", domain="every δ′ ∈ [0.01, 1] (ε = 1, δ = 10⁻⁶)",
                               reduction="Interval branch-and-bound on Theorem 3.9's ε′ over the whole range:"),
-           note="'≈' read as within 1e-3."),
+          note="'≈' read as within 1e-3.", chapter=CHAPTER),
     # ---------------------------------------------------------------- Corollaries 3.10–3.12
-    _claim("kazan-cor3.10-1", "Corollary 3.10(1)", "eq. (13) with 1 − δ for every prior ⇒ (ε, δ)-DP", True,
-           certified_by(_metric_dp_claim("posterior"), [_MONO, _LP25], kind="certified-lp",
-                        domain=f"{_ALL}; every ε ≥ 0",
+    Claim(id="kazan-cor3.10-1", paper="kazan", where="Corollary 3.10(1)",
+          statement="eq. (13) with 1 − δ for every prior ⇒ (ε, δ)-DP", printed=True,
+          compute=certified_by(E._metric_dp_claim("posterior"), [E._MONO, E._LP25], kind="certified-lp",
+                        domain=f"{E._ALL}; every ε ≥ 0",
                         reduction="At the prior 1/2 the posterior leaves eq. (13) exactly where |Z| > ε, so the "
-                                  "hypothesis is (ε, δ)-PDP, and (ε, δ)-DP follows by Theorem 2.5's linear program.")),
-    _claim("kazan-cor3.10-2", "Corollary 3.10(2)", "(ε, δ)-DP ⇒ eq. (14) at ε′ with probability 1 − δ′", True,
-           certified_by(_dp_metric_claim("posterior"), [_LP39, _MONO], kind="certified-lp",
-                        reduction=_LP39_TEXT + " " + _FWD,
-                        domain=f"{_ALL}; every (ε, δ)-DP mechanism, ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1], every prior")),
-    _claim("kazan-cor3.11-1", "Corollary 3.11(1)", "the ratio bound for every prior in (0, 1] ⇒ (ε, δ)-DP "
-           "(priors down to 1e-15)", True,
-           certified_by(_metric_dp_claim("ratio"), [_MONO, ("the ratio's events as p → 0", ratio_threshold_proof),
-                                                    _LP25],
-                        kind="certified-lp", domain=f"{_ALL}; priors p → 0, ε ∈ [0, 100]",
+                                  "hypothesis is (ε, δ)-PDP, and (ε, δ)-DP follows by Theorem 2.5's linear program."),
+                                  chapter=CHAPTER),
+    Claim(id="kazan-cor3.10-2", paper="kazan", where="Corollary 3.10(2)",
+          statement="(ε, δ)-DP ⇒ eq. (14) at ε′ with probability 1 − δ′", printed=True,
+          compute=certified_by(E._dp_metric_claim("posterior"), [E._LP39, E._MONO], kind="certified-lp",
+                        reduction=E._LP39_TEXT + " " + E._FWD,
+                        domain=f"{E._ALL}; every (ε, δ)-DP mechanism, ε ≥ 0, δ ∈ (0, 1), δ′ ∈ (δ, 1], every prior"),
+                        chapter=CHAPTER),
+    Claim(id="kazan-cor3.11-1", paper="kazan", where="Corollary 3.11(1)",
+          statement="the ratio bound for every prior in (0, 1] ⇒ (ε, δ)-DP "
+                    "(priors down to 1e-15)", printed=True,
+          compute=certified_by(E._metric_dp_claim("ratio"), [E._MONO, ("the ratio's events as p → 0", E.ratio_threshold_proof),
+                                                    E._LP25],
+                        kind="certified-lp", domain=f"{E._ALL}; priors p → 0, ε ∈ [0, 100]",
                         reduction="As for Theorem 3.3 (⇐) the hypothesis gives (ε, δ)-PDP in the limit p → 0, and "
-                                  "(ε, δ)-DP follows by Theorem 2.5's linear program.")),
-    _claim("kazan-cor3.11-2", "Corollary 3.11(2)", "(ε, δ)-DP ⇒ P[R ∉ [e^{−ε′}, e^{ε′}]] ≤ δ′", True,
-           certified_by(_dp_metric_claim("ratio"), [_LP39, _MONO, _lemma("ratio")], kind="certified-lp",
-                        reduction=_LP39_TEXT + " " + _FWD,
-                        domain=f"{_ALL}; every (ε, δ)-DP mechanism, δ ∈ (0, 1), δ′ ∈ (δ, 1], ε′ ≤ 100, every prior")),
-    _claim("kazan-cor3.12-1-two-delta", "Corollary 3.12(1)", "the difference bound with 1 − δ ⇒ (ε, 2δ)-DP", True,
-           certified_by(_metric_dp_claim("difference", factor=2.0),
-                        [_MONO, _lemma("difference"), ("zero at the two priors", worst_prior_proof), _LP25],
-                        kind="certified-lp", domain=f"{_ALL}; every ε ∈ [0, 100]",
+                                  "(ε, δ)-DP follows by Theorem 2.5's linear program."), chapter=CHAPTER),
+    Claim(id="kazan-cor3.11-2", paper="kazan", where="Corollary 3.11(2)",
+          statement="(ε, δ)-DP ⇒ P[R ∉ [e^{−ε′}, e^{ε′}]] ≤ δ′", printed=True,
+          compute=certified_by(E._dp_metric_claim("ratio"), [E._LP39, E._MONO, E._lemma("ratio")], kind="certified-lp",
+                        reduction=E._LP39_TEXT + " " + E._FWD,
+                        domain=f"{E._ALL}; every (ε, δ)-DP mechanism, δ ∈ (0, 1), δ′ ∈ (δ, 1], ε′ ≤ 100, every prior"),
+                        chapter=CHAPTER),
+    Claim(id="kazan-cor3.12-1-two-delta", paper="kazan", where="Corollary 3.12(1)",
+          statement="the difference bound with 1 − δ ⇒ (ε, 2δ)-DP", printed=True,
+          compute=certified_by(E._metric_dp_claim("difference", factor=2.0),
+                        [E._MONO, E._lemma("difference"), ("zero at the two priors", E.worst_prior_proof), E._LP25],
+                        kind="certified-lp", domain=f"{E._ALL}; every ε ∈ [0, 100]",
                         reduction="As for Theorem 3.5(2) the hypothesis at the two worst priors gives (ε, 2δ)-PDP, and "
                                   "(ε, 2δ)-DP follows by Theorem 2.5's linear program."),
-           note="Holds with margin 1/2: the condition already gives (ε, δ)-DP (the hockey stick at ε is at most "
+          note="Holds with margin 1/2: the condition already gives (ε, δ)-DP (the hockey stick at ε is at most "
                 "P[Z > ε], and every loss above ε leaves at the prior 1/(1 + e^{ε/2})); the 2δ comes from going "
-                "through Theorem 3.5(2)."),
-    _claim("kazan-cor3.12-1-eps-tilde", "Corollary 3.12(1)", "the difference bound with 1 − δ ⇒ (ε̃, δ)-DP", True,
-           certified_by(_metric_dp_claim("difference", eps_of="tilde"),
-                        [("the prior 1/2 at ε̃", eps_tilde_proof), _LP25],
-                        kind="certified-lp", domain=f"{_ALL}; every ε ∈ [0, 2 log 3)",
+                "through Theorem 3.5(2).", chapter=CHAPTER),
+    Claim(id="kazan-cor3.12-1-eps-tilde", paper="kazan", where="Corollary 3.12(1)",
+          statement="the difference bound with 1 − δ ⇒ (ε̃, δ)-DP", printed=True,
+          compute=certified_by(E._metric_dp_claim("difference", eps_of="tilde"),
+                        [("the prior 1/2 at ε̃", E.eps_tilde_proof), E._LP25],
+                        kind="certified-lp", domain=f"{E._ALL}; every ε ∈ [0, 2 log 3)",
                         reduction="As for Theorem 3.5(2) with ε̃ the hypothesis gives (ε̃, δ)-PDP, and (ε̃, δ)-DP follows "
-                                  "by Theorem 2.5's linear program.")),
-    _claim("kazan-cor3.12-2", "Corollary 3.12(2)", "(ε, δ)-DP ⇒ P[|D| > tanh(ε′/4)] ≤ δ′", True,
-           certified_by(_dp_metric_claim("difference"), [_LP39, _MONO, _lemma("difference")], kind="certified-lp",
-                        reduction=_LP39_TEXT + " " + _FWD,
-                        domain=f"{_ALL}; every (ε, δ)-DP mechanism, δ ∈ (0, 1), δ′ ∈ (δ, 1], ε′ ≤ 100, every prior")),
+                                  "by Theorem 2.5's linear program."), chapter=CHAPTER),
+    Claim(id="kazan-cor3.12-2", paper="kazan", where="Corollary 3.12(2)",
+          statement="(ε, δ)-DP ⇒ P[|D| > tanh(ε′/4)] ≤ δ′", printed=True,
+          compute=certified_by(E._dp_metric_claim("difference"), [E._LP39, E._MONO, E._lemma("difference")], kind="certified-lp",
+                        reduction=E._LP39_TEXT + " " + E._FWD,
+                        domain=f"{E._ALL}; every (ε, δ)-DP mechanism, δ ∈ (0, 1), δ′ ∈ (δ, 1], ε′ ≤ 100, every prior"),
+                        chapter=CHAPTER),
     # ---------------------------------------------------------------- Figures 2 and 3
-    _claim("kazan-fig2-basic-linear", "Figure 2 description", "basic composition grows linearly in k", True,
-           lambda tighten=1.0: Verdict.unchecked("the curve is drawn from Theorem 2.8(1)'s formula kε₀, so comparing "
-                                                 "it with kε₀ is an identity", tried=len(_KS_DESC)),
-           expected="not-checked",
-           note="Not checked: the basic curve is kε₀ by definition. That kε₀ is what k pure mechanisms compose to "
-                "(the theorem behind the curve) is kazan-thm2.8-composition."),
-    _claim("kazan-fig2-sublinear", "Figure 2 description", "advanced and optimal grow sub-linearly: ε(k)/k falls with "
-           "k (advanced strictly; optimal from k = 10 to 50 to 150, with small wiggles from its lattice structure)",
-           True, _sublinear),
-    _claim("kazan-fig3-basic-80", "§4.2, Figure 3", "80% posterior bound exceeded after 28 queries (basic)", 28,
-           lambda: _fig3_threshold("basic")),
-    _claim("kazan-fig3-advanced-80", "§4.2, Figure 3", "80% posterior bound exceeded after 51 queries (advanced)", 51,
-           lambda: _fig3_threshold("advanced"), expected="discrepancy", finding="unresolved",
-           note="Recomputed: 26. Advanced composition at δ = 1e-6 gives ε(26) = 1.41 > log 4 = 1.386 (the ε′ at "
+    Claim(id="kazan-fig2-basic-linear", paper="kazan", where="Figure 2 description",
+          statement="basic composition grows linearly in k", printed=True,
+          compute=lambda tighten=1.0: Verdict.unchecked("the curve is drawn from Theorem 2.8(1)'s formula kε₀, so comparing "
+                                                 "it with kε₀ is an identity", tried=len(E._KS_DESC)),
+          expected="not-checked",
+          note="Not checked: the basic curve is kε₀ by definition. That kε₀ is what k pure mechanisms compose to "
+                "(the theorem behind the curve) is kazan-thm2.8-composition.", chapter=CHAPTER),
+    Claim(id="kazan-fig2-sublinear", paper="kazan", where="Figure 2 description",
+          statement="advanced and optimal grow sub-linearly: ε(k)/k falls with k (advanced strictly; optimal from k = "
+                    "10 to 50 to 150, with small wiggles from its lattice structure)",
+          printed=True, compute=E._sublinear, chapter=CHAPTER),
+    Claim(id="kazan-fig3-basic-80", paper="kazan", where="§4.2, Figure 3",
+          statement="80% posterior bound exceeded after 28 queries (basic)", printed=28,
+          compute=lambda: E._fig3_threshold("basic"), chapter=CHAPTER),
+    Claim(id="kazan-fig3-advanced-80", paper="kazan", where="§4.2, Figure 3",
+          statement="80% posterior bound exceeded after 51 queries (advanced)", printed=51,
+          compute=lambda: E._fig3_threshold("advanced"), expected="discrepancy", finding="unresolved",
+          note="Recomputed: 26. Advanced composition at δ = 1e-6 gives ε(26) = 1.41 > log 4 = 1.386 (the ε′ at "
                 "which a prior of 1/2 reaches 80%). The printed 51 is exactly where the advanced ε first exceeds 2 "
                 "= log2(4), as if the posterior had been computed with 2^{-ε} instead of e^{-ε}; basic (28) uses e. "
                 "That reading does not give the optimal curve's 96 (kazan-fig3-joint-reading), so it stays a "
-                "coincidence, not an explanation."),
-    _claim("kazan-fig3-optimal-80", "§4.2, Figure 3", "80% posterior bound exceeded after 96 queries (optimal)", 96,
-           lambda: _fig3_threshold("optimal"), expected="discrepancy", finding="unresolved",
-           note="Recomputed: 45 with the exact optimal composition (42 with lattice points only). At δ = 1e-6 no "
+                "coincidence, not an explanation.", chapter=CHAPTER),
+    Claim(id="kazan-fig3-optimal-80", paper="kazan", where="§4.2, Figure 3",
+          statement="80% posterior bound exceeded after 96 queries (optimal)", printed=96,
+          compute=lambda: E._fig3_threshold("optimal"), expected="discrepancy", finding="unresolved",
+          note="Recomputed: 45 with the exact optimal composition (42 with lattice points only). At δ = 1e-6 no "
                 "reading monotone in ε gives both printed numbers: 51 needs a threshold on the total ε below "
                 "ε_adv(51) = 2.0077, 96 needs one above ε_opt(95) = 2.1448 (kazan-fig3-joint-reading). 96 appears "
                 "only for the lattice version at δ = 1e-3 with log 4, where advanced composition gives 45, not 51. "
-                "Cause unresolved."),
-    _claim("kazan-fig3-joint-reading", "§4.2, Figure 3", "51 (advanced) and 96 (optimal) come from one reading: the "
-           "latest optimal crossing that any threshold on ε reproducing the advanced 51 allows (δ = 1e-6; exact and "
-           "lattice optimal composition)", 96, _fig3_joint, expected="discrepancy", finding="unresolved",
-           note="Any reading of 'posterior above 80%' that is monotone in ε (any prior, δ′, base of the logarithm) "
+                "Cause unresolved.", chapter=CHAPTER),
+    Claim(id="kazan-fig3-joint-reading", paper="kazan", where="§4.2, Figure 3",
+          statement="51 (advanced) and 96 (optimal) come from one reading: the latest optimal crossing that any "
+                    "threshold on ε reproducing the advanced 51 allows (δ = 1e-6; exact and "
+                    "lattice optimal composition)", printed=96, compute=E._fig3_joint, expected="discrepancy",
+          finding="unresolved",
+          note="Any reading of 'posterior above 80%' that is monotone in ε (any prior, δ′, base of the logarithm) "
                 "is a threshold T on the total ε, the same for both curves at the same δ. The advanced crossing 51 "
                 "needs ε_adv(50) ≤ T < ε_adv(51) = 2.0077; the optimal curve then crosses T no later than the "
                 "computed k, while 96 needs T ≥ ε_opt(95) = 2.1448 (lattice: 2.15). The two printed numbers "
-                "cannot come from one such reading."),
-    _claim("kazan-fig3-basic-tapers", "Figure 3 description", "the basic-composition bound tapers off to one", True,
-           certified_by(_closed(lambda k: 1 - float(_post_curve("basic")[k - 1]), lambda k: 1e-3, [150]),
-                        [("1 − bound ≤ 10⁻³", _interval_facts(_fig3_tapers_checks(), [(150.0, 1e6)]))],
+                "cannot come from one such reading.", chapter=CHAPTER),
+    Claim(id="kazan-fig3-basic-tapers", paper="kazan", where="Figure 3 description",
+          statement="the basic-composition bound tapers off to one", printed=True,
+          compute=certified_by(E._closed(lambda k: 1 - float(E._post_curve("basic")[k - 1]), lambda k: 1e-3, [150]),
+                        [("1 − bound ≤ 10⁻³", E._interval_facts(E._fig3_tapers_checks(), [(150.0, 1e6)]))],
                         kind="certified-interval", domain="every k ∈ [150, 10⁶] (ε₀ = 0.05, basic composition, δ = 0)",
                         reduction="The bound 1/(1 + e^{−0.05k}) by interval branch-and-bound:"),
-           note="'Tapers off to one' read as within 1e-3 of one at k = 150."),
-    _claim("kazan-fig3-optimal-slower", "Figure 3 description",
-           "the optimal-composition bound rises more slowly than the basic one "
-           "(never above it by more than 1e-4, which is δ's effect in Theorem 3.9, and 5 points below it at k = 50)",
-           True, _slower),
+          note="'Tapers off to one' read as within 1e-3 of one at k = 150.", chapter=CHAPTER),
+    Claim(id="kazan-fig3-optimal-slower", paper="kazan", where="Figure 3 description",
+          statement="the optimal-composition bound rises more slowly than the basic one (never above it by more than "
+                    "1e-4, which is δ's effect in Theorem 3.9, and 5 points below it at k = 50)",
+          printed=True, compute=E._slower, chapter=CHAPTER),
     # ---------------------------------------------------------------- Example 4.1, Figures 4 and 5
-    _claim("kazan-ex4.1-post-week", "Example 4.1, Figure 4", "posterior bound 83% after one week", 0.83,
-           lambda: _post_41(7), atol=P, bound="upper",
-           note="The paper does not state the δ of the zCDP→(ε, δ) conversion; we take the δ minimising ε′."),
-    _claim("kazan-ex4.1-post-month", "Example 4.1, Figure 4", "posterior bound 96% after one month (30 days)", 0.96,
-           lambda: _post_41(30), atol=P, bound="upper"),
-    _claim("kazan-ex4.1-post-99", "Example 4.1, Figure 4", "posterior bound exceeds 99% after 58 days", 58,
-           lambda: D.first_exceeding(D.posterior_bounds(0.5, _zcdp_eps_prime(210))[1], 0.99)),
-    _claim("kazan-ex4.1-diff-week", "Example 4.1, Figure 5", "difference bound 38% after one week", 0.38,
-           lambda: _diff_41(7), atol=P, bound="upper"),
-    _claim("kazan-ex4.1-diff-month", "Example 4.1, Figure 5", "difference bound 67% after one month", 0.67,
-           lambda: _diff_41(30), atol=P, bound="upper"),
-    _claim("kazan-ex4.1-diff-98", "Example 4.1, Figure 5", "difference bound exceeds 98% after 202 days", 202,
-           lambda: D.first_exceeding(D.difference_bound(_zcdp_eps_prime(210)), 0.98)),
-    _claim("kazan-ex4.1-worst-week-from", "Example 4.1", "worst case after a week: from 31% ...", 0.31,
-           lambda: _worst_41(7, 0), atol=P),
-    _claim("kazan-ex4.1-worst-week-to", "Example 4.1", "... to 69%", 0.69, lambda: _worst_41(7, 1), atol=P),
-    _claim("kazan-ex4.1-worst-month-from", "Example 4.1", "worst case after a month: from 19% ...", 0.19,
-           lambda: _worst_41(30, 0), atol=P, expected="discrepancy", finding="typo",
-           note="Recomputed 16% → 84%. The printed 19% → 81% is a change of 62 points, inconsistent with the "
-                "paper's own 67% difference bound for the same day; 16% → 84% is consistent with it."),
-    _claim("kazan-ex4.1-worst-month-to", "Example 4.1", "... to 81%", 0.81, lambda: _worst_41(30, 1), atol=P,
-           expected="discrepancy", finding="typo", note="Recomputed 84%; see kazan-ex4.1-worst-month-from."),
-    _claim("kazan-ex4.1-worst-202-from", "Example 4.1", "worst case after 202 days: from 1% ...", 0.01,
-           lambda: _worst_41(202, 0), atol=P),
-    _claim("kazan-ex4.1-worst-202-to", "Example 4.1", "... to 99%", 0.99, lambda: _worst_41(202, 1), atol=P),
-    _claim("kazan-fig4-rises", "Figure 4 description", "the posterior bound rises quickly from 0.5 "
-           "(above 0.9 by day 20) and nears one after day 50",
-           True, certified_by(_closed(lambda c: c[1], lambda c: _post_41(c[0]), [(20, 0.9), (50, 0.98)]),
-                              [("every δ of the conversion", _interval_facts(_fig4_checks(), [(0.0, 1.0)]))],
+    Claim(id="kazan-ex4.1-post-week", paper="kazan", where="Example 4.1, Figure 4",
+          statement="posterior bound 83% after one week", printed=0.83,
+          compute=lambda: E._post_41(7), atol=P, bound="upper",
+          note="The paper does not state the δ of the zCDP→(ε, δ) conversion; we take the δ minimising ε′.",
+          chapter=CHAPTER),
+    Claim(id="kazan-ex4.1-post-month", paper="kazan", where="Example 4.1, Figure 4",
+          statement="posterior bound 96% after one month (30 days)", printed=0.96,
+          compute=lambda: E._post_41(30), atol=P, bound="upper", note=FALSE_BY_ROUNDING, expected="discrepancy",
+          finding="unsafe-rounding", chapter=CHAPTER),
+    Claim(id="kazan-ex4.1-post-99", paper="kazan", where="Example 4.1, Figure 4",
+          statement="posterior bound exceeds 99% after 58 days", printed=58,
+          compute=lambda: D.first_exceeding(D.posterior_bounds(0.5, E._zcdp_eps_prime(210))[1], 0.99),
+          chapter=CHAPTER),
+    Claim(id="kazan-ex4.1-diff-week", paper="kazan", where="Example 4.1, Figure 5",
+          statement="difference bound 38% after one week", printed=0.38,
+          compute=lambda: E._diff_41(7), atol=P, bound="upper", chapter=CHAPTER),
+    Claim(id="kazan-ex4.1-diff-month", paper="kazan", where="Example 4.1, Figure 5",
+          statement="difference bound 67% after one month", printed=0.67,
+          compute=lambda: E._diff_41(30), atol=P, bound="upper", note=FALSE_BY_ROUNDING, expected="discrepancy",
+          finding="unsafe-rounding", chapter=CHAPTER),
+    Claim(id="kazan-ex4.1-diff-98", paper="kazan", where="Example 4.1, Figure 5",
+          statement="difference bound exceeds 98% after 202 days", printed=202,
+          compute=lambda: D.first_exceeding(D.difference_bound(E._zcdp_eps_prime(210)), 0.98), chapter=CHAPTER),
+    Claim(id="kazan-ex4.1-worst-week-from", paper="kazan", where="Example 4.1",
+          statement="worst case after a week: from 31% ...", printed=0.31,
+          compute=lambda: E._worst_41(7, 0), atol=P, chapter=CHAPTER),
+    Claim(id="kazan-ex4.1-worst-week-to", paper="kazan", where="Example 4.1", statement="... to 69%", printed=0.69,
+          compute=lambda: E._worst_41(7, 1), atol=P, chapter=CHAPTER),
+    Claim(id="kazan-ex4.1-worst-month-from", paper="kazan", where="Example 4.1",
+          statement="worst case after a month: from 19% ...", printed=0.19,
+          compute=lambda: E._worst_41(30, 0), atol=P, expected="discrepancy", finding="typo",
+          note="Recomputed 16% → 84%. The printed 19% → 81% is a change of 62 points, inconsistent with the "
+                "paper's own 67% difference bound for the same day; 16% → 84% is consistent with it.", chapter=CHAPTER),
+    Claim(id="kazan-ex4.1-worst-month-to", paper="kazan", where="Example 4.1", statement="... to 81%", printed=0.81,
+          compute=lambda: E._worst_41(30, 1), atol=P,
+          expected="discrepancy", finding="typo", note="Recomputed 84%; see kazan-ex4.1-worst-month-from.",
+          chapter=CHAPTER),
+    Claim(id="kazan-ex4.1-worst-202-from", paper="kazan", where="Example 4.1",
+          statement="worst case after 202 days: from 1% ...", printed=0.01,
+          compute=lambda: E._worst_41(202, 0), atol=P, chapter=CHAPTER),
+    Claim(id="kazan-ex4.1-worst-202-to", paper="kazan", where="Example 4.1", statement="... to 99%", printed=0.99,
+          compute=lambda: E._worst_41(202, 1), atol=P, chapter=CHAPTER),
+    Claim(id="kazan-fig4-rises", paper="kazan", where="Figure 4 description",
+          statement="the posterior bound rises quickly from 0.5 "
+                    "(above 0.9 by day 20) and nears one after day 50",
+          printed=True,
+          compute=certified_by(E._closed(lambda c: c[1], lambda c: E._post_41(c[0]), [(20, 0.9), (50, 0.98)]),
+                              [("every δ of the conversion", E._interval_facts(E._fig4_checks(), [(0.0, 1.0)]))],
                               kind="certified-interval", domain="days 20 and 50 (ρ = 0.01 per day, δ′ = 0.01), every "
-                              "δ ∈ (0, δ′) of the zCDP conversion",
+                                   "δ ∈ (0, δ′) of the zCDP conversion",
                               reduction="The bound is the least posterior over the conversion's δ; interval "
                                         "branch-and-bound over δ = uδ′, u ∈ (0, 1):"),
-           note="'Rises quickly' read as above 0.9 by day 20, 'nears one' as above 0.98 at day 50."),
-    _claim("kazan-fig5-rises", "Figure 5 description", "the difference bound rises with every day and "
-           "nears one after day 150",
-           True, _closed(lambda d: 0.95 if d == 0 else _diff_41(d),
-                         lambda d: _diff_41(150) if d == 0 else _diff_41(d + 1),
+          note="'Rises quickly' read as above 0.9 by day 20, 'nears one' as above 0.98 at day 50.", chapter=CHAPTER),
+    Claim(id="kazan-fig5-rises", paper="kazan", where="Figure 5 description",
+          statement="the difference bound rises with every day and "
+                    "nears one after day 150",
+          printed=True, compute=E._closed(lambda d: 0.95 if d == 0 else E._diff_41(d),
+                         lambda d: E._diff_41(150) if d == 0 else E._diff_41(d + 1),
                          list(range(0, 210))),
-           note="Day d's bound against day d + 1's for every day, and 0.95 against the bound at day 150."),
+          note="Day d's bound against day d + 1's for every day, and 0.95 against the bound at day 150.",
+          chapter=CHAPTER),
     # ---------------------------------------------------------------- Example 4.2
-    _claim("kazan-ex4.2-eps-prime", "Example 4.2, footnote 6", "tanh(ε′/4) = 0.2 gives ε′ = 0.81", 0.81,
-           lambda: _ex42()[0], atol=P),
-    _claim("kazan-ex4.2-eps-total", "Example 4.2, footnote 6", "solving Theorem 3.9 for ε gives ε_total = 0.81", 0.81,
-           lambda: _ex42()[1], atol=P),
-    _claim("kazan-ex4.2-per-release", "Example 4.2", "optimal composition allows ε ≈ 0.135 per release", 0.135,
-           lambda: _ex42()[2], atol=0.0005, expected="discrepancy", finding="different-reading",
-           note="Recomputed 0.0678: with total δ = 1e-6 and 12 releases the optimal composition is barely better "
+    Claim(id="kazan-ex4.2-eps-prime", paper="kazan", where="Example 4.2, footnote 6",
+          statement="tanh(ε′/4) = 0.2 gives ε′ = 0.81", printed=0.81,
+          compute=lambda: E._ex42()[0], atol=P, chapter=CHAPTER),
+    Claim(id="kazan-ex4.2-eps-total", paper="kazan", where="Example 4.2, footnote 6",
+          statement="solving Theorem 3.9 for ε gives ε_total = 0.81", printed=0.81,
+          compute=lambda: E._ex42()[1], atol=P, chapter=CHAPTER),
+    Claim(id="kazan-ex4.2-per-release", paper="kazan", where="Example 4.2",
+          statement="optimal composition allows ε ≈ 0.135 per release", printed=0.135,
+          compute=lambda: E._ex42()[2], atol=0.0005, expected="discrepancy", finding="different-reading",
+          note="Recomputed 0.0678: with total δ = 1e-6 and 12 releases the optimal composition is barely better "
                 "than basic. The printed 0.135 is exactly the optimal composition restricted to its lattice points "
                 "at total δ = 0.01, the example's δ′ (the paper uses δ′ both for the PDP failure probability and "
-                "for Theorem 2.8(3)'s per-release δ): kazan-ex4.2-per-release-delta-prime."),
-    _claim("kazan-ex4.2-per-release-delta-prime", "Example 4.2", "optimal composition allows ε ≈ 0.135 per release, "
-           "read with total δ = δ′ = 0.01 and the lattice points of Theorem 2.8(3)", 0.135,
-           lambda: D.per_release_epsilon(_ex42()[1], EX42["k"], EX42["delta_prime"], EX42["delta0"], method="lattice"),
-           atol=0.0005, finding="different-reading",
-           note="Reproduces 0.1351 (the exact optimal composition at the same δ gives 0.1365, outside the printed "
+                "for Theorem 2.8(3)'s per-release δ): kazan-ex4.2-per-release-delta-prime.", chapter=CHAPTER),
+    Claim(id="kazan-ex4.2-per-release-delta-prime", paper="kazan", where="Example 4.2",
+          statement="optimal composition allows ε ≈ 0.135 per release, "
+                    "read with total δ = δ′ = 0.01 and the lattice points of Theorem 2.8(3)", printed=0.135,
+          compute=lambda: D.per_release_epsilon(E._ex42()[1], E.EX42["k"], E.EX42["delta_prime"], E.EX42["delta0"], method="lattice"),
+          atol=0.0005, finding="different-reading",
+          note="Reproduces 0.1351 (the exact optimal composition at the same δ gives 0.1365, outside the printed "
                 "precision). With this reading the twelve releases are (0.81, 0.01)-DP, and Theorem 3.9 at "
-                "δ = δ′ = 0.01 gives no PDP guarantee at all, so the reading is a slip, not an alternative design."),
-    _claim("kazan-ex4.2-basic", "Example 4.2", "pure DP and basic composition allow ε ≈ 0.068 per release", 0.068,
-           lambda: _ex42()[3], atol=0.0005),
-    _claim("kazan-ex4.2-factor-two", "Example 4.2", "the generalisation doubles the per-release ε", 2.0,
-           lambda: _ex42()[2] / _ex42()[3], atol=0.05, expected="discrepancy", finding="different-reading",
-           note="Recomputed factor 1.003; follows from kazan-ex4.2-per-release "
-                "(with the δ′ reading the factor is 2.0)."),
+                "δ = δ′ = 0.01 gives no PDP guarantee at all, so the reading is a slip, not an alternative design.",
+                chapter=CHAPTER),
+    Claim(id="kazan-ex4.2-basic", paper="kazan", where="Example 4.2",
+          statement="pure DP and basic composition allow ε ≈ 0.068 per release", printed=0.068,
+          compute=lambda: E._ex42()[3], atol=0.0005, chapter=CHAPTER),
+    Claim(id="kazan-ex4.2-factor-two", paper="kazan", where="Example 4.2",
+          statement="the generalisation doubles the per-release ε", printed=2.0,
+          compute=lambda: E._ex42()[2] / E._ex42()[3], atol=0.05, expected="discrepancy", finding="different-reading",
+          note="Recomputed factor 1.003; follows from kazan-ex4.2-per-release "
+                "(with the δ′ reading the factor is 2.0).", chapter=CHAPTER),
     # ---------------------------------------------------------------- Example 4.3 and §4.4
-    _claim("kazan-ex4.3-half-post", "Example 4.3", "prior 50%: posterior at most 86% (95%)", 0.86,
-           lambda: _b43(0.5).posterior_high, atol=P, bound="upper"),
-    _claim("kazan-ex4.3-half-diff", "Example 4.3", "prior 50%: difference 36%", 0.36,
-           lambda: _b43(0.5).posterior_high - 0.5, atol=P, bound="upper"),
-    _claim("kazan-ex4.3-half-ratio", "Example 4.3", "prior 50%: ratio 1.7", 1.7,
-           lambda: _b43(0.5).posterior_high / 0.5, atol=0.05, bound="upper"),
-    _claim("kazan-ex4.3-tenth-post", "Example 4.3", "prior 10%: posterior at most 40%", 0.40,
-           lambda: _b43(0.1).posterior_high, atol=P, bound="upper"),
-    _claim("kazan-ex4.3-tenth-diff", "Example 4.3", "prior 10%: difference 30%", 0.30,
-           lambda: _b43(0.1).posterior_high - 0.1, atol=P, bound="upper"),
-    _claim("kazan-ex4.3-tenth-ratio", "Example 4.3", "prior 10%: ratio 4.0", 4.0,
-           lambda: _b43(0.1).posterior_high / 0.1, atol=0.05, bound="upper"),
-    _claim("kazan-4.4-ratio-at-most-6", "§4.4", "a prior near zero reaches a ratio of at most 6 (e^{ε′})", 6,
-           lambda: _b43(0.5).ratio_high, atol=0.5, bound="upper"),
-    _claim("kazan-4.4-worst-prior-43", "§4.4, Example 4.3", "worst-case prior 1/(1 + e^{ε′/2}) ≈ 29%", 0.29,
-           lambda: _b43(0.5).worst_prior_up, atol=P),
-    _claim("kazan-4.4-worst-post-43", "§4.4, Example 4.3", "that adversary's posterior is at most 71%", 0.71,
-           lambda: _b43(_b43(0.5).worst_prior_up).posterior_high, atol=P, bound="upper"),
-    _claim("kazan-4.4-worst-diff-43", "§4.4, Example 4.3", "a difference of 42%", 0.42,
-           lambda: _b43(0.5).difference, atol=P, bound="upper"),
-    _claim("kazan-4.4-worst-ratio-43", "§4.4, Example 4.3", "a ratio of 2.5", 2.5,
-           lambda: _b43(_b43(0.5).worst_prior_up).prior_ratio_high, atol=0.05, bound="upper"),
-    _claim("kazan-4.4-worst-prior-low", "§4.4 (ε=2, δ=1e-6, δ′=0.01)", "worst-case adversaries have p = 0.27 ...", 0.27,
-           lambda: _b44(0.5).worst_prior_up, atol=P),
-    _claim("kazan-4.4-worst-prior-high", "§4.4 (ε=2, δ=1e-6, δ′=0.01)", "... and p = 0.73", 0.73,
-           lambda: _b44(0.5).worst_prior_down, atol=P),
-    _claim("kazan-4.4-worst-change", "§4.4 (ε=2, δ=1e-6, δ′=0.01)", "maximum change from prior to posterior ±0.46",
-           0.46,
-           lambda: _b44(0.5).difference, atol=P, bound="upper"),
-    _claim("kazan-4.4-limit-half", "§4.4", "as ε → 0 the worst-case prior tends to 0.5", True,
-           _limit_half, note="Checked with its rate: |1/(1 + e^{ε/2}) − 1/2| = tanh(ε/4)/2 ≤ ε/8."),
+    Claim(id="kazan-ex4.3-half-post", paper="kazan", where="Example 4.3",
+          statement="prior 50%: posterior at most 86% (95%)", printed=0.86,
+          compute=lambda: E._b43(0.5).posterior_high, atol=P, bound="upper", chapter=CHAPTER),
+    Claim(id="kazan-ex4.3-half-diff", paper="kazan", where="Example 4.3", statement="prior 50%: difference 36%",
+          printed=0.36,
+          compute=lambda: E._b43(0.5).posterior_high - 0.5, atol=P, bound="upper", chapter=CHAPTER),
+    Claim(id="kazan-ex4.3-half-ratio", paper="kazan", where="Example 4.3", statement="prior 50%: ratio 1.7",
+          printed=1.7,
+          compute=lambda: E._b43(0.5).posterior_high / 0.5, atol=0.05, bound="upper", note=FALSE_BY_ROUNDING,
+          expected="discrepancy", finding="unsafe-rounding", chapter=CHAPTER),
+    Claim(id="kazan-ex4.3-tenth-post", paper="kazan", where="Example 4.3", statement="prior 10%: posterior at most 40%",
+          printed=0.40,
+          compute=lambda: E._b43(0.1).posterior_high, atol=P, bound="upper", note=FALSE_BY_ROUNDING,
+          expected="discrepancy", finding="unsafe-rounding", chapter=CHAPTER),
+    Claim(id="kazan-ex4.3-tenth-diff", paper="kazan", where="Example 4.3", statement="prior 10%: difference 30%",
+          printed=0.30,
+          compute=lambda: E._b43(0.1).posterior_high - 0.1, atol=P, bound="upper", note=FALSE_BY_ROUNDING,
+          expected="discrepancy", finding="unsafe-rounding", chapter=CHAPTER),
+    Claim(id="kazan-ex4.3-tenth-ratio", paper="kazan", where="Example 4.3", statement="prior 10%: ratio 4.0",
+          printed=4.0,
+          compute=lambda: E._b43(0.1).posterior_high / 0.1, atol=0.05, bound="upper", note=FALSE_BY_ROUNDING,
+          expected="discrepancy", finding="unsafe-rounding", chapter=CHAPTER),
+    Claim(id="kazan-4.4-ratio-at-most-6", paper="kazan", where="§4.4",
+          statement="a prior near zero reaches a ratio of at most 6 (e^{ε′})", printed=6,
+          compute=lambda: E._b43(0.5).ratio_high, atol=0.5, bound="upper", note=FALSE_BY_ROUNDING,
+          expected="discrepancy", finding="unsafe-rounding", chapter=CHAPTER),
+    Claim(id="kazan-4.4-worst-prior-43", paper="kazan", where="§4.4, Example 4.3",
+          statement="worst-case prior 1/(1 + e^{ε′/2}) ≈ 29%", printed=0.29,
+          compute=lambda: E._b43(0.5).worst_prior_up, atol=P, chapter=CHAPTER),
+    Claim(id="kazan-4.4-worst-post-43", paper="kazan", where="§4.4, Example 4.3",
+          statement="that adversary's posterior is at most 71%", printed=0.71,
+          compute=lambda: E._b43(E._b43(0.5).worst_prior_up).posterior_high, atol=P, bound="upper",
+          note=FALSE_BY_ROUNDING, expected="discrepancy", finding="unsafe-rounding", chapter=CHAPTER),
+    Claim(id="kazan-4.4-worst-diff-43", paper="kazan", where="§4.4, Example 4.3", statement="a difference of 42%",
+          printed=0.42,
+          compute=lambda: E._b43(0.5).difference, atol=P, bound="upper", note=FALSE_BY_ROUNDING,
+          expected="discrepancy", finding="unsafe-rounding", chapter=CHAPTER),
+    Claim(id="kazan-4.4-worst-ratio-43", paper="kazan", where="§4.4, Example 4.3", statement="a ratio of 2.5",
+          printed=2.5,
+          compute=lambda: E._b43(E._b43(0.5).worst_prior_up).prior_ratio_high, atol=0.05, bound="upper",
+          chapter=CHAPTER),
+    Claim(id="kazan-4.4-worst-prior-low", paper="kazan", where="§4.4 (ε=2, δ=1e-6, δ′=0.01)",
+          statement="worst-case adversaries have p = 0.27 ...", printed=0.27,
+          compute=lambda: E._b44(0.5).worst_prior_up, atol=P, chapter=CHAPTER),
+    Claim(id="kazan-4.4-worst-prior-high", paper="kazan", where="§4.4 (ε=2, δ=1e-6, δ′=0.01)",
+          statement="... and p = 0.73", printed=0.73,
+          compute=lambda: E._b44(0.5).worst_prior_down, atol=P, chapter=CHAPTER),
+    Claim(id="kazan-4.4-worst-change", paper="kazan", where="§4.4 (ε=2, δ=1e-6, δ′=0.01)",
+          statement="maximum change from prior to posterior ±0.46",
+          printed=0.46,
+          compute=lambda: E._b44(0.5).difference, atol=P, bound="upper", note=FALSE_BY_ROUNDING,
+          expected="discrepancy", finding="unsafe-rounding", chapter=CHAPTER),
+    Claim(id="kazan-4.4-limit-half", paper="kazan", where="§4.4",
+          statement="as ε → 0 the worst-case prior tends to 0.5", printed=True,
+          compute=E._limit_half, note="Checked with its rate: |1/(1 + e^{ε/2}) − 1/2| = tanh(ε/4)/2 ≤ ε/8.",
+          chapter=CHAPTER),
     # ---------------------------------------------------------------- Figures 6 and 7 (descriptions)
-    _claim("kazan-fig6-extreme-high", "Figure 6 description", "near p = 0 or 1 the ratio bounds reach nearly 10 ...",
-           10,
-           lambda: _fig6(1e-9)[1], rtol=0.1, expected="discrepancy", finding="different-reading",
-           note="Recomputed e^{ε′} = 6.05 (the paper's own text says 'at most 6'); 0.1 and 10 are the decade ticks of "
-                "the log axis, which the description probably read off."),
-    _claim("kazan-fig6-extreme-low", "Figure 6 description", "... and nearly 0.1", 0.1,
-           lambda: _fig6(1e-9)[0], rtol=0.1, expected="discrepancy", finding="different-reading",
-           note="Recomputed e^{−ε′} = 0.165; see kazan-fig6-extreme-high (decade ticks)."),
-    _claim("kazan-fig6-half-low", "Figure 6 description", "at p = 0.5 the bounds are approximately [0.3, 3]: lower 0.3",
-           0.3,
-           lambda: _fig6(0.5)[0], atol=0.05),
-    _claim("kazan-fig6-half-high", "Figure 6 description", "at p = 0.5: upper 3", 3,
-           lambda: _fig6(0.5)[1], atol=0.5, expected="discrepancy", finding="false-statement",
-           note="Recomputed 1/(0.5 + 0.5e^{−ε′}) = 1.72 for ε′ = 1.80; no parameter set in the paper gives 3 "
-                "(ε′ would have to be infinite for the ratio at p = 0.5 to reach 2)."),
-    _claim("kazan-fig7-max-caption", "Figure 7 description",
-           "difference bounds reach nearly ±0.5 (caption: ε=1.8, δ=1e-5, 95%)",
-           0.5, lambda: _fig7_max(EX43), atol=0.05, expected="discrepancy", finding="typo",
-           note="With the caption's parameters the maximum is tanh(ε′/4) = 0.42 at p = 0.29 and 0.71; with the text's "
+    Claim(id="kazan-fig6-extreme-high", paper="kazan", where="Figure 6 description",
+          statement="near p = 0 or 1 the ratio bounds reach nearly 10 ...",
+          printed=10,
+          compute=lambda: E._fig6(1e-9)[1], rtol=0.1, expected="discrepancy", finding="different-reading",
+          note="Recomputed e^{ε′} = 6.05 (the paper's own text says 'at most 6'); 0.1 and 10 are the decade ticks of "
+                "the log axis, which the description probably read off.", chapter=CHAPTER),
+    Claim(id="kazan-fig6-extreme-low", paper="kazan", where="Figure 6 description", statement="... and nearly 0.1",
+          printed=0.1,
+          compute=lambda: E._fig6(1e-9)[0], rtol=0.1, expected="discrepancy", finding="different-reading",
+          note="Recomputed e^{−ε′} = 0.165; see kazan-fig6-extreme-high (decade ticks).", chapter=CHAPTER),
+    Claim(id="kazan-fig6-half-low", paper="kazan", where="Figure 6 description",
+          statement="at p = 0.5 the bounds are approximately [0.3, 3]: lower 0.3",
+          printed=0.3,
+          compute=lambda: E._fig6(0.5)[0], atol=0.05, chapter=CHAPTER),
+    Claim(id="kazan-fig6-half-high", paper="kazan", where="Figure 6 description", statement="at p = 0.5: upper 3",
+          printed=3,
+          compute=lambda: E._fig6(0.5)[1], atol=0.5, expected="discrepancy", finding="false-statement",
+          note="Recomputed 1/(0.5 + 0.5e^{−ε′}) = 1.72 for ε′ = 1.80; no parameter set in the paper gives 3 "
+                "(ε′ would have to be infinite for the ratio at p = 0.5 to reach 2).", chapter=CHAPTER),
+    Claim(id="kazan-fig7-max-caption", paper="kazan", where="Figure 7 description",
+          statement="difference bounds reach nearly ±0.5 (caption: ε=1.8, δ=1e-5, 95%)",
+          printed=0.5, compute=lambda: E._fig7_max(E.EX43), atol=0.05, expected="discrepancy", finding="typo",
+          note="With the caption's parameters the maximum is tanh(ε′/4) = 0.42 at p = 0.29 and 0.71; with the text's "
                 "(ε=2, δ=1e-6, δ′=0.01) it is 0.46 at p = 0.27 and 0.73 (kazan-fig7-max-text), which fits "
-                "'nearly 0.5'. The caption of Figure 7 probably repeats Figure 6's parameters."),
-    _claim("kazan-fig7-max-text", "Figure 7 description, §4.4 text",
-           "difference bounds reach nearly ±0.5 (text: ε=2, δ=1e-6, 99%)",
-           0.5, lambda: _fig7_max(TEXT44), atol=0.05),
-    _claim("kazan-fig7-shape", "Figure 7 description", "largest near, but not at, 0.5; collapsing to 0 "
-           "near p = 0 and 1", True,
-           certified_by(_fig7_shape, [("Lemma 3.4's maximiser", worst_prior_proof),
-                                      ("the curve at its maximiser and at p = 10⁻⁶", _fig7_shape_facts)],
+                "'nearly 0.5'. The caption of Figure 7 probably repeats Figure 6's parameters.", chapter=CHAPTER),
+    Claim(id="kazan-fig7-max-text", paper="kazan", where="Figure 7 description, §4.4 text",
+          statement="difference bounds reach nearly ±0.5 (text: ε=2, δ=1e-6, 99%)",
+          printed=0.5, compute=lambda: E._fig7_max(E.TEXT44), atol=0.05, chapter=CHAPTER),
+    Claim(id="kazan-fig7-shape", paper="kazan", where="Figure 7 description",
+          statement="largest near, but not at, 0.5; collapsing to 0 "
+                    "near p = 0 and 1", printed=True,
+          compute=certified_by(E._fig7_shape, [("Lemma 3.4's maximiser", E.worst_prior_proof),
+                                      ("the curve at its maximiser and at p = 10⁻⁶", E._fig7_shape_facts)],
                         kind="certified-interval", domain="the caption's ε = 1.8, δ = 10⁻⁵, δ′ = 0.05; every prior",
                         reduction="The maximiser over p is 1/(1 + e^{ε′/2}) exactly (Lemma 3.4); "
-                                  "interval enclosures:")),
+                                  "interval enclosures:"), chapter=CHAPTER),
 ]
-
-# ---------------------------------------------------------------- slips: cross-references and labels
-#
-# Each slip is a printed reference or label checked against what the paper's own text and numbers say; the claim's
-# computed value is the reference the check finds.
-
-#: The numbered statements of the paper (its headings), for checking references to them.
-NUMBERED = ("Definition 2.1", "Definition 2.2", "Theorem 2.3", "Definition 2.4", "Theorem 2.5", "Definition 2.6",
-            "Theorem 2.7", "Theorem 2.8", "Theorem 2.9", "Theorem 3.1", "Theorem 3.2", "Theorem 3.3", "Lemma 3.4",
-            "Theorem 3.5", "Corollary 3.6", "Corollary 3.7", "Corollary 3.8", "Theorem 3.9", "Corollary 3.10",
-            "Corollary 3.11", "Corollary 3.12", "Theorem A.2")
-
-
-def _numbered(number: str) -> str:
-    """The numbered statement that carries ``number`` ("3.10" → "Corollary 3.10")."""
-    found = [s for s in NUMBERED if s.split()[1] == number]
-    return found[0] if found else "none"
-
-
-def _figure_41() -> str:
-    """Which figure of Example 4.1 plots the numbers printed with "83% after one week, 96% after one month": Figure 4
-    (posterior bound, prior 1/2) or Figure 5 (difference bound)."""
-    week, month = _post_41(7), _post_41(30)
-    if abs(week - 0.83) <= P and abs(month - 0.96) <= P:
-        return "Figure 4"
-    return "Figure 5" if abs(_diff_41(7) - 0.83) <= P else "neither"
-
-
-def _figure_44() -> str:
-    """Which figure of §4.4 plots the ratio bounds R̃ (Figure 6's description: about [0.3, 3] at p = 0.5, near 0 the
-    bound e^{±ε′}) — Figure 6 (ratio) or Figure 7 (difference, at most tanh(ε′/4) < 1)."""
-    low, high = _fig6(0.5)
-    ratio_like = abs(low - 0.3) <= 0.05 and high > 1
-    return "Figure 6" if ratio_like and _fig7_max(EX43) < 1 else "Figure 7"
-
-
-def _hypothesis_used(metric: str) -> str:
-    """The displayed equation whose event the converse proofs of Theorems 3.3 and 3.5 use in their second case
-    (target absent): the ratio event e^{−ε} ≤ X/p ≤ e^ε is (5), the difference event |X − p| ≤ tanh(ε/4) is (9); the
-    posterior event (3) differs from both (checked on a grid of priors and posteriors at ε = 1)."""
-    eps = 1.0
-    events = {
-        "(3)": lambda p, x: p / (p + (1 - p) * math.exp(eps)) <= x <= p / (p + (1 - p) * math.exp(-eps)),
-        "(5)": lambda p, x: math.exp(-eps) <= x / p <= math.exp(eps),
-        "(9)": lambda p, x: abs(x - p) <= math.tanh(eps / 4),
-    }
-    step = events["(5)" if metric == "ratio" else "(9)"]
-    grid = [(p, x) for p in np.linspace(0.05, 0.95, 19) for x in np.linspace(0.01, 0.99, 99)]
-    same = [k for k, ev in events.items() if all(ev(p, x) == step(p, x) for p, x in grid)]
-    return same[0] if len(same) == 1 else "ambiguous"
-
-
-def _pure_parameter() -> str:
-    """The δ for which Theorem 3.3's or 3.5's condition "≥ 1 − δ" is the pure corollaries' "= 1": δ = 0."""
-    return f"(ε, {1 - 1})"
-
-
-def _slip(id_, where, statement, printed, compute, note):
-    return _claim(id_, where, statement, printed, compute, expected="discrepancy", finding="typo", note=note)
-
 
 SLIPS = [
-    _slip("kazan-slip-4.3-theorem-3.10", "§4.3", "the upper bound over all DP mechanisms 'from Theorem 3.10'",
-          "Theorem 3.10", lambda: _numbered("3.10"),
+    Claim(id="kazan-slip-4.3-theorem-3.10", paper="kazan", where="§4.3",
+          statement="the upper bound over all DP mechanisms 'from Theorem 3.10'",
+          printed="Theorem 3.10", compute=lambda: E._numbered("3.10"),
           note="There is no Theorem 3.10: the bound over all (ε, δ)-DP mechanisms is Corollary 3.10 (certified: "
-               "kazan-cor3.10-2)."),
-    _slip("kazan-slip-ex4.1-figure", "Example 4.1", "'Figure 5 plots a 99% upper bound on the adversary's posterior "
-          "probability' (83% after a week, 96% after a month)", "Figure 5", _figure_41,
+               "kazan-cor3.10-2).", expected="discrepancy", finding="typo", chapter=CHAPTER),
+    Claim(id="kazan-slip-ex4.1-figure", paper="kazan", where="Example 4.1",
+          statement="'Figure 5 plots a 99% upper bound on the adversary's posterior "
+                    "probability' (83% after a week, 96% after a month)", printed="Figure 5", compute=E._figure_41,
           note="The posterior bound (prior 1/2) is Figure 4, by its caption and by the numbers "
-               "(kazan-ex4.1-post-week); Figure 5 is the difference bound, described two sentences later."),
-    _slip("kazan-slip-4.4-figure", "§4.4", "'Figure 7 plots 95% probability bounds on R̃ᵢ = "
-          "max{Xᵢ/pᵢ, (1 − Xᵢ)/(1 − pᵢ)}'",
-          "Figure 7", _figure_44,
+               "(kazan-ex4.1-post-week); Figure 5 is the difference bound, described two sentences later.",
+               expected="discrepancy", finding="typo", chapter=CHAPTER),
+    Claim(id="kazan-slip-4.4-figure", paper="kazan", where="§4.4",
+          statement="'Figure 7 plots 95% probability bounds on R̃ᵢ = "
+                    "max{Xᵢ/pᵢ, (1 − Xᵢ)/(1 − pᵢ)}'",
+          printed="Figure 7", compute=E._figure_44,
           note="The ratio bounds are Figure 6 (its caption and description: about [0.3, 3] at p = 1/2); Figure 7 plots "
-               "the difference bounds D̃ᵢ, as the next paragraph says."),
-    _slip("kazan-slip-a3-equation", "Appendix A.3 (proof of Theorem 3.3, ⇐, second case)", "'Thus, from (3) with "
-          "Y ← M(x₁), for all pᵢ ∈ (0, 1]' — the ratio bound that follows is the hypothesis (5)", "(3)",
-          lambda: _hypothesis_used("ratio"),
+               "the difference bounds D̃ᵢ, as the next paragraph says.", expected="discrepancy", finding="typo",
+               chapter=CHAPTER),
+    Claim(id="kazan-slip-a3-equation", paper="kazan", where="Appendix A.3 (proof of Theorem 3.3, ⇐, second case)",
+          statement="'Thus, from (3) with "
+                    "Y ← M(x₁), for all pᵢ ∈ (0, 1]' — the ratio bound that follows is the hypothesis (5)", printed="(3)",
+          compute=lambda: E._hypothesis_used("ratio"),
           note="The converse assumes (5), the ratio bound; (3) is Theorem 3.2's posterior bound, a different event for "
-               "every prior (computed on a grid). The first case of the same proof cites (5)."),
-    _slip("kazan-slip-a5-equation", "Appendix A.5 (proof of Theorem 3.5(2), second case)", "'Thus, from (3) with "
-          "Y ← M(x₁), for all pᵢ ∈ (0, 1]' — the difference bound that follows is the hypothesis (9), for pᵢ ∈ [0, 1]",
-          "(3)", lambda: _hypothesis_used("difference"),
+               "every prior (computed on a grid). The first case of the same proof cites (5).", expected="discrepancy",
+               finding="typo", chapter=CHAPTER),
+    Claim(id="kazan-slip-a5-equation", paper="kazan", where="Appendix A.5 (proof of Theorem 3.5(2), second case)",
+          statement="'Thus, from (3) with Y ← M(x₁), for all pᵢ ∈ (0, 1]' — the difference bound that follows is the "
+                    "hypothesis (9), for pᵢ ∈ [0, 1]",
+          printed="(3)", compute=lambda: E._hypothesis_used("difference"),
           note="The converse assumes (9), the difference bound; the first case of the same proof cites (9) with "
-               "pᵢ ∈ [0, 1]. The second case repeats the (3) and (0, 1] of Appendix A.3."),
-    _slip("kazan-slip-a7-cor3.7-delta", "Appendix A.7 (proof of Corollary 3.7)", "'From Theorem 3.3, M satisfies "
-          "(ε, δ)-PDP if and only if … (29) ≥ 1' in the pure case", "(ε, δ)", _pure_parameter,
+               "pᵢ ∈ [0, 1]. The second case repeats the (3) and (0, 1] of Appendix A.3.", expected="discrepancy",
+               finding="typo", chapter=CHAPTER),
+    Claim(id="kazan-slip-a7-cor3.7-delta", paper="kazan", where="Appendix A.7 (proof of Corollary 3.7)",
+          statement="'From Theorem 3.3, M satisfies "
+                    "(ε, δ)-PDP if and only if … (29) ≥ 1' in the pure case", printed="(ε, δ)", compute=E._pure_parameter,
           note="The proof is about (ε, 0): Theorem 3.3 at δ = 0 gives the probability ≥ 1 of (29); the first sentence "
-               "of the same proof and Corollary 3.6's proof say (ε, 0)."),
-    _slip("kazan-slip-a7-cor3.8-delta", "Appendix A.7 (proof of Corollary 3.8)", "'From Theorem 3.5, M satisfies "
-          "(ε, δ)-PDP if and only if … (30) ≥ 1' in the pure case", "(ε, δ)", _pure_parameter,
+               "of the same proof and Corollary 3.6's proof say (ε, 0).", expected="discrepancy", finding="typo",
+               chapter=CHAPTER),
+    Claim(id="kazan-slip-a7-cor3.8-delta", paper="kazan", where="Appendix A.7 (proof of Corollary 3.8)",
+          statement="'From Theorem 3.5, M satisfies "
+                    "(ε, δ)-PDP if and only if … (30) ≥ 1' in the pure case", printed="(ε, δ)", compute=E._pure_parameter,
           note="As in Corollary 3.7's proof, the parameter is (ε, 0). At δ = 0 Theorem 3.5's two parts do give an "
-               "equivalence (2δ = 0); for δ > 0 they do not, so 'if and only if' holds only in the pure case."),
+               "equivalence (2δ = 0); for δ > 0 they do not, so 'if and only if' holds only in the pure case.",
+               expected="discrepancy", finding="typo", chapter=CHAPTER),
 ]
 
-
-# Bounds printed on the unsafe side (the registry's rule): the bounds are attained (Theorem 3.9 is tight, and the
-# prior-wise bounds are its images), so a value printed below an upper bound or above a lower one makes the
-# printed statement false — by rounding.  Example 1.1 / §4.1 (six), Example 4.1 (two), Example 4.3 and §4.4 (eight).
-UNSAFE_ROUNDING = (
-    "kazan-ex1.1-pure-low", "kazan-ex1.1-pure-high", "kazan-ex1.1-approx-low", "kazan-ex1.1-approx-high",
-    "kazan-4.1-ratio-up", "kazan-4.1-difference", "kazan-ex4.1-post-month", "kazan-ex4.1-diff-month",
-    "kazan-ex4.3-half-ratio", "kazan-ex4.3-tenth-post", "kazan-ex4.3-tenth-diff", "kazan-ex4.3-tenth-ratio",
-    "kazan-4.4-ratio-at-most-6", "kazan-4.4-worst-post-43", "kazan-4.4-worst-diff-43", "kazan-4.4-worst-change",
-)
-_FALSE_BY_ROUNDING = ("False as printed, by rounding: the bound is attained, and the printed value lies on its unsafe "
-                      "side (agreeing with it only to the printed precision).")
 CLAIMS = CLAIMS + SLIPS
-CLAIMS = [replace(c, expected="discrepancy", finding="unsafe-rounding",
-                  note=(c.note + " " if c.note else "") + _FALSE_BY_ROUNDING) if c.id in UNSAFE_ROUNDING else c
-          for c in CLAIMS]

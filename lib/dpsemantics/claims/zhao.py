@@ -13,615 +13,141 @@ Searches are cached (:func:`functools.cache`), so ``compute(tighten=t)`` only re
 """
 
 from __future__ import annotations
-
-import itertools
-from dataclasses import replace
-import math
-from functools import cache
-
-import numpy as np
-from scipy.optimize import minimize
-from scipy.special import softmax
-
-from ..mechanisms import FiniteMechanism, one_record_randomized_response
-from ..notions import (
-    bayesian_semantic_privacy,
-    bdp_leakage,
-    improvement_range_end,
-    independent_prior,
-    membership_g,
-    membership_privacy_direct,
-    membership_privacy_lemma1,
-    membership_privacy_of,
-    scaled_posterior_ratio,
-    semantic_privacy,
-    theorem4_threshold,
-    xor_randomized_response,
-    zhao_converse_level,
-)
-from fractions import Fraction
-
 from . import Claim, Verdict
-from .notions_evidence import example_cases
+from . import notions_evidence as E
 
 CHAPTER = "book/privacy-notions"
-_EPS_GRID = np.linspace(1e-3, 1.35, 2000)
-#: ε of the extremal constructions: small ε, where e^{2ε} − 1 < 1 and the forward bound bites
-EXTREMAL_EPS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)
-#: logit scales of the search's starting points: ε of a few hundredths to a few tenths
-_SCALES = (0.05, 0.15, 0.4)
-_RESTARTS = 2
-_MAXFEV = 250
-_DBS2 = list(itertools.product((0, 1), repeat=2))
-
-
-def _decode(theta: np.ndarray, scale: float, bayesian: bool):
-    mech = FiniteMechanism(softmax(scale * theta[:12].reshape(4, 3), axis=1), _DBS2, [0, 1, 2])
-    prior = softmax(theta[12:16]) if bayesian else np.full(4, 0.25)
-    return mech, prior
-
-
-def _levels(mech: FiniteMechanism, prior, bayesian: bool) -> tuple[float, float]:
-    """(ε, semantic level): (BDP leakage, BSP) under ``prior``, or (DP ε, SP)."""
-    if bayesian:
-        return bdp_leakage(mech, prior), bayesian_semantic_privacy(mech, prior, 0)
-    return mech.epsilon(), semantic_privacy(mech, 0)
-
-
-def _forward_pair(eps: float, level: float) -> tuple[float, float]:
-    """Theorem 1/2 forward: lhs = semantic level, rhs = printed e^{2ε} − 1."""
-    return level, math.expm1(2 * eps)
-
-
-def _converse_pair(eps: float, level: float) -> tuple[float, float]:
-    """Theorem 1/2 converse: a δ-(B)SP mechanism with δ < 1/2 is ε(δ)-(B)DP, where δ = 1/2 − 1/(e^ε + 1),
-    i.e. ε(δ) = ln((1 + 2δ)/(1 − 2δ)) = 2 artanh(2δ).  lhs = the mechanism's (B)DP ε, rhs = ε(δ)."""
-    return eps, (2 * math.atanh(2 * level) if level < 0.5 else math.inf)
-
-
-def _ks_pair(eps: float, level: float) -> tuple[float, float]:
-    """K&S as Zhao quotes them: ε/6-SP ⇒ ε-DP (ε ≤ 1.35).  A δ-SP mechanism with δ ≤ 0.225 is 6δ-DP."""
-    return eps, (6 * level if level <= 1.35 / 6 else math.inf)
-
-
-_PAIRS = {"forward": _forward_pair, "converse": _converse_pair, "ks": _ks_pair}
-
-
-@cache
-def _search(kind: str, bayesian: bool) -> tuple[np.ndarray, np.ndarray, tuple[str, ...], tuple[str, ...]]:
-    """Every case tried against one printed relation: extremal constructions at :data:`EXTREMAL_EPS`, the
-    chapter's example cases, and Nelder–Mead maximisation of lhs/rhs over mechanisms (and priors)."""
-    pair = _PAIRS[kind]
-    lhs, rhs, labels = [], [], []
-
-    def add(mech, prior, label):
-        e, s = _levels(mech, prior, bayesian)
-        a, b = pair(e, s)
-        if math.isfinite(b) and math.isfinite(a):
-            lhs.append(a), rhs.append(b), labels.append(f"{label}: ε={e:.4g}, level={s:.4g}")
-        return a / b if (b > 0 and math.isfinite(b)) else 0.0
-
-    for e in EXTREMAL_EPS:
-        if kind == "forward":
-            add(xor_randomized_response(e), independent_prior(2), "XOR randomized response, independent fair bits")
-        else:
-            add(one_record_randomized_response(e), np.full(2, 0.5), "randomized response on one record, ⊥ = 0")
-    for e in (0.1, 0.3):
-        for name, mech, prior in example_cases(seed=0, count=0, eps=e):
-            add(mech, prior, name)
-    rng = np.random.default_rng(2026)
-    for scale in _SCALES:
-        for _ in range(_RESTARTS):
-            theta0 = rng.normal(size=16)
-            objective = lambda th, sc=scale: -add(*_decode(th, sc, bayesian), f"search (scale {sc})")  # noqa: E731
-            minimize(objective, theta0, method="Nelder-Mead",
-                     options={"maxfev": _MAXFEV, "xatol": 1e-8, "fatol": 1e-12})
-    evidence = ("extremal", "optimised-search")
-    return np.array(lhs), np.array(rhs), tuple(labels), evidence
-
-
-#: The known supremum of lhs/rhs over each relation's domain, and where it comes from (never the search's own margin):
-#: forward, tanh(ε/2)/(e^{2ε} − 1) → 1/4 as ε → 0 (the XOR mechanism attains tanh(ε/2), the exact worst case);
-#: converse, ε/(2 artanh(2 tanh(ε/4))) → 1 as ε → 0 (randomized response on one record, BSP exactly tanh(ε/4));
-#: K&S's range, 4 artanh(s)/(6s) at the range's end s = 0.225 (increasing in s; randomized response attains it).
-SUPREMA = {"forward": 0.25, "converse": 1.0, "ks": 4 * math.atanh(0.225) / (6 * 0.225)}
-SUPREMUM_FROM = {"forward": "the ε → 0 limit of the XOR mechanism", "converse": "the ε → 0 limit of randomized response on one record",
-                 "ks": "randomized response at the range's end s = 0.225"}
-
-
-@cache
-def _second_optimiser(kind: str, bayesian: bool) -> tuple[float, int]:
-    """A second, different optimiser over the same family (two records, three outputs, and for BDP/BSP a correlated
-    prior): scipy's differential evolution (seeded, a small population, logit scale 0.15 where the search found its
-    worst cases), maximising lhs/rhs.  Returns (best ratio, evaluations).  It must not beat the first search's
-    margin, or the first search missed something."""
-    from scipy.optimize import differential_evolution
-
-    pair = _PAIRS[kind]
-
-    def ratio(theta):
-        e, level = _levels(*_decode(np.asarray(theta), 0.15, bayesian), bayesian)
-        a, b = pair(e, level)
-        return a / b if (b > 0 and math.isfinite(b) and math.isfinite(a)) else 0.0
-
-    res = differential_evolution(lambda th: -ratio(th), [(-3.0, 3.0)] * 16, seed=2027, maxiter=3, popsize=2,
-                                 polish=False, tol=0.0)
-    return float(-res.fun), int(res.nfev)
-
-
-def _relation(kind: str, bayesian: bool):
-    def compute(tighten: float = 1.0) -> Verdict:
-        lhs, rhs, labels, evidence = _search(kind, bayesian)
-        best, evaluations = _second_optimiser(kind, bayesian)
-        return Verdict.of(lhs, rhs, evidence=evidence, tighten=tighten, labels=labels, certificate="seeded, reproducible",
-                          supremum=SUPREMA[kind], supremum_from=SUPREMUM_FROM[kind],
-                          second=f"differential evolution, seed 2027, {evaluations} evaluations", second_best=best)
-
-    return compute
-
-
-@cache
-def _sp_vs_bsp():
-    lhs, rhs, labels = [], [], []
-    rng = np.random.default_rng(7)
-    cases = [c for e in (0.1, 0.3, 1.0) for c in example_cases(seed=int(rng.integers(1 << 30)), count=10, eps=e)]
-    for name, mech, prior in cases:
-        if "copies" in name:
-            continue  # the condition: a prior of full support
-        lhs.append(semantic_privacy(mech, 0)), rhs.append(bayesian_semantic_privacy(mech, prior, 0)), \
-            labels.append(name)
-    return np.array(lhs), np.array(rhs), tuple(labels)
-
-
-def _bsp_dominates_sp(tighten: float = 1.0) -> Verdict:
-    """Full-support priors (random, independent, Markov with stay < 1): SP ≤ BSP (the adversary S = N∖{i})."""
-    lhs, rhs, labels = _sp_vs_bsp()
-    return Verdict.of(lhs, rhs, evidence=("exhaustive", "random-search"), tighten=tighten, labels=labels)
-
-
-#: prior probabilities P[x_i, x_K] = b of the two-point distributions: down to the scaled limit q → 0
-_B_GRID = np.concatenate(([1e-13, 1e-9, 1e-6, 1e-3], np.linspace(0.01, 0.99, 25), [1 - 1e-6, 1 - 1e-9]))
-
-
-@cache
-def _membership_cases():
-    """(name, BDP leakage, MP ε per b of :data:`_B_GRID`) for finite mechanisms under correlated priors:
-    the chapter's cases at two ε and random mechanisms under random priors (seeded)."""
-    out = []
-    for e in (0.3, 1.0):
-        for name, mech, prior in example_cases(seed=11, count=6, eps=e):
-            leak = bdp_leakage(mech, prior)
-            if math.isfinite(leak) and leak > 0:
-                out.append((f"{name} (ε={e})", leak, membership_privacy_of(mech, prior, _B_GRID)))
-    return out
-
-
-def _theorem3(tighten: float = 1.0) -> Verdict:
-    """ε-BDP ⇒ ε-MP over D*: lhs = MP ε at each b (Definition 3, every event), rhs = BDP leakage."""
-    lhs, rhs, labels = [], [], []
-    for name, leak, mp in _membership_cases():
-        for b, m in zip(_B_GRID, mp):
-            lhs.append(m), rhs.append(leak), labels.append(f"{name}, b={b:.3g}")
-    return Verdict.of(lhs, rhs, evidence=("exhaustive", "extremal"), tighten=tighten, labels=labels)
-
-
-def _theorem4(tighten: float = 1.0) -> Verdict:
-    """ε-MP over a downward-scalable family ⇒ ε-BDP: lhs = BDP leakage, rhs = MP ε of the family (sup over
-    b ∈ (0, 1), reached as the x_i-scaled distributions take q → 0: the proof's construction)."""
-    cases = _membership_cases()
-    lhs = [leak for _, leak, _ in cases]
-    rhs = [float(np.max(mp)) for _, _, mp in cases]
-    return Verdict.of(lhs, rhs, evidence=("exhaustive", "extremal"), tighten=tighten, labels=[c[0] for c in cases])
-
-
-@cache
-def _lemma1_cases():
-    rng = np.random.default_rng(3)
-    direct, lemma, labels = [], [], []
-    for k in range(60):
-        m = int(rng.integers(2, 6))
-        p_in, p_out = rng.dirichlet(np.full(m, 0.6), size=2)
-        ratio_events = _event_ratio(p_in, p_out)
-        for b in (1e-4, 0.02, 0.2, 0.5, 0.8, 0.98, 1 - 1e-4, float(rng.uniform())):
-            direct.append(membership_privacy_direct(p_in, p_out, b))
-            lemma.append(membership_privacy_lemma1(ratio_events, b))
-            labels.append(f"random pair #{k} ({m} outputs), b={b:.3g}")
-    return np.array(direct), np.array(lemma), tuple(labels)
-
-
-def _event_ratio(p_in, p_out) -> float:
-    """A = max over events of P[Y|x_i]/P[Y|x̄_i] (a single output attains it)."""
-    with np.errstate(divide="ignore"):
-        return float(np.max(np.where(p_out > 0, p_in / np.where(p_out > 0, p_out, 1.0), np.inf)))
-
-
-def _lemma1(tighten: float = 1.0) -> Verdict:
-    """Both ways: ε from Definition 3 (every event) ≤ ε from 'A ≤ g(b)', and conversely."""
-    direct, lemma, labels = _lemma1_cases()
-    return Verdict.of(np.concatenate([direct, lemma]), np.concatenate([lemma, direct]),
-                      evidence=("exhaustive", "random-search"), tighten=tighten, labels=labels + labels)
-
-
-_G_EPS = (0.1, 0.5, 1.0, 2.0, 5.0)
-
-
-def _g_proofs(kind: str):
-    """Interval proofs, at every ε of _G_EPS, of g's shape (Zhao eq. (26)) on the whole of b ∈ [0, 1], split at
-    1/(1 + e^ε).  ``"minimum"``: g₁(b) − e^ε = e^ε(e^ε − 1)b/(1 − be^ε) ≥ 0 on the first branch and
-    g₂(b) − e^ε = (e^ε − 1)(1 − b)/b ≥ 0 on the second (the differences written over a common denominator, so that
-    the interval enclosure of e^ε does not cancel against itself).  ``"monotone"``: g₁′ = e^ε(e^ε − 1)/(1 − be^ε)² ≥ 0 and −g₂′ = (e^ε − 1)/b² ≥ 0 on their
-    branches.  Returns (all proved, boxes, the proofs' descriptions)."""
-    from mpmath import iv
-
-    from .certify import prove_nonnegative
-
-    proofs = []
-    for eps in _G_EPS:
-        e = iv.exp(iv.mpf(eps))
-        split = 1 / (1 + math.exp(eps))
-        lo_split, hi_split = split * (1 - 1e-12), split * (1 + 1e-12)  # the branches overlap a hair at the split
-        if kind == "minimum":
-            proofs.append(prove_nonnegative(lambda b: e * (e - 1) * b / (1 - b * e), [(0.0, hi_split)]))
-            proofs.append(prove_nonnegative(lambda b: (e - 1) * (1 - b) / b, [(lo_split, 1.0)]))
-        elif kind == "monotone":
-            proofs.append(prove_nonnegative(lambda b: e * (e - 1) / (1 - b * e) ** 2, [(0.0, hi_split)]))
-            proofs.append(prove_nonnegative(lambda b: (e - 1) / b ** 2, [(lo_split, 1.0)]))
-        else:  # branches: g₂ − g₁ = (e^ε − 1)(1 − x(1 + e^ε))/(x(1 − xe^ε)), ≥ 0 up to the split and ≤ 0 beyond it
-            # x = (1 + s)/(1 + e^ε): the numerator's factor 1 − x(1 + e^ε) is −s exactly, and
-            # x(1 − xe^ε) = (1 + s)(1 − s e^ε)/(1 + e^ε)²; s ∈ (−1, 0] is the first side, s ∈ [0, e^{−ε}) the second
-            den = lambda s: (1 + s) * (1 - s * e) / (1 + e) ** 2  # noqa: E731
-            proofs.append(prove_nonnegative(lambda s: (e - 1) * (-s) / den(s), [(-1 + 1e-12, 0.0)]))
-            proofs.append(prove_nonnegative(lambda s: (e - 1) * s / den(s), [(0.0, math.exp(-eps) * (1 - 1e-9))]))
-    return all(p.proved for p in proofs), sum(p.boxes for p in proofs)
-
-
-def _certified_g(kind: str, verdict: Verdict) -> Verdict:
-    """The grid verdict's margin and worst case, with the interval proof's kind, domain and certificate."""
-    proved, boxes = _g_proofs(kind)
-    if not proved:
-        return verdict
-    return replace(verdict, evidence=("certified-interval",),
-                   domain=("b ∈ [0, 1] (both branches)" if kind != "branches" else "x ∈ (0, e^{−ε}) (up to 10⁻¹² of 0 "
-                           "and a relative 10⁻⁹ of e^{−ε}, in s = x(1 + e^ε) − 1)") + " at ε ∈ "
-                           f"{{{', '.join(map(str, _G_EPS))}}}",
-                   certificate="mpmath.iv branch-and-bound at 80 bits: "
-                               f"{boxes} boxes proved ({2 * len(_G_EPS)} proofs); the grid of the margin: "
-                               f"{verdict.cases} points")
-
-
-def _g_minimum(tighten: float = 1.0) -> Verdict:
-    """e^ε ≤ g(b) on a grid of b including both ends (equality at b = 0 and b = 1), certified by _g_proofs."""
-    return _certified_g("minimum", _g_minimum_grid(tighten))
-
-
-def _g_minimum_grid(tighten: float = 1.0) -> Verdict:
-    lhs, rhs, labels = [], [], []
-    bs = np.linspace(0, 1, 2001)
-    for eps in _G_EPS:
-        g = membership_g(bs, eps)
-        lhs += [math.exp(eps)] * bs.size + [float(g[0]), float(g[-1])]
-        rhs += list(g) + [math.exp(eps)] * 2
-        labels += [f"ε={eps}, b={b:.3g}" for b in bs] + [f"ε={eps}, g(0) vs e^ε", f"ε={eps}, g(1) vs e^ε"]
-    return Verdict.of(lhs, rhs, evidence="closed-form", tighten=tighten, labels=labels)
-
-
-def _g_monotone(tighten: float = 1.0) -> Verdict:
-    """g rises on [0, 1/(1+e^ε)] and falls above, certified by the signs of g′ (_g_proofs)."""
-    return _certified_g("monotone", _g_monotone_grid(tighten))
-
-
-def _g_monotone_grid(tighten: float = 1.0) -> Verdict:
-    """g(b) ≤ g(b′) for b < b′ ≤ 1/(1+e^ε), and g(b′) ≤ g(b) for 1/(1+e^ε) < b < b′ (consecutive grid points)."""
-    lhs, rhs, labels = [], [], []
-    for eps in _G_EPS:
-        split = 1 / (1 + math.exp(eps))
-        up = membership_g(np.linspace(0, split, 2001), eps)
-        down = membership_g(np.linspace(split, 1, 2001)[1:], eps)
-        lhs += list(up[:-1]) + list(down[1:])
-        rhs += list(up[1:]) + list(down[:-1])
-        labels += [f"ε={eps}, rising branch"] * (up.size - 1) + [f"ε={eps}, falling branch"] * (down.size - 1)
-    return Verdict.of(lhs, rhs, evidence="closed-form", tighten=tighten, labels=labels)
-
-
-def _g_branches(tighten: float = 1.0) -> Verdict:
-    """g1 ≤ g2 on (0, 1/(1+e^ε)] and g2 ≤ g1 on (1/(1+e^ε), e^{−ε}), certified by the sign of g₂ − g₁ (_g_proofs)."""
-    return _certified_g("branches", _g_branches_grid(tighten))
-
-
-def _g_branches_grid(tighten: float = 1.0) -> Verdict:
-    """g1 ≤ g2 on (0, 1/(1+e^ε)] and g2 ≤ g1 on (1/(1+e^ε), e^{−ε}), up to the split (where they meet)."""
-    lhs, rhs, labels = [], [], []
-    for eps in _G_EPS:
-        e = math.exp(eps)
-        split = 1 / (1 + e)
-        g1 = lambda x: (1 - x) / (1 / e - x)  # noqa: E731
-        g2 = lambda x: (e - 1 + x) / x  # noqa: E731
-        low = np.linspace(split / 1000, split, 500)
-        high = np.linspace(split, 1 / e, 502)[1:-1]
-        lhs += list(g1(low)) + list(g2(high))
-        rhs += list(g2(low)) + list(g1(high))
-        labels += [f"ε={eps}, x={x:.4g} (g1 ≤ g2)" for x in low] + [f"ε={eps}, x={x:.4g} (g2 ≤ g1)" for x in high]
-    return Verdict.of(lhs, rhs, evidence="closed-form", tighten=tighten, labels=labels)
-
-
-def _eq39(tighten: float = 1.0) -> Verdict:
-    """Below q* the ratio exceeds e^ε (lhs e^ε ≤ rhs ratio); above q* it does not (lhs ratio ≤ rhs e^ε)."""
-    lhs, rhs, labels = [], [], []
-    qs = np.linspace(1e-4, 1, 3000)
-    for eps in (0.1, 0.5, 1.0, 2.0):
-        for alpha in (math.exp(eps) * 1.01, math.exp(eps) * 2, math.exp(eps) * 10):
-            q_star = theorem4_threshold(alpha, eps)
-            ratio = scaled_posterior_ratio(alpha, qs)
-            below = qs < q_star
-            lhs += [math.exp(eps)] * int(below.sum()) + list(ratio[~below])
-            rhs += list(ratio[below]) + [math.exp(eps)] * int((~below).sum())
-            labels += ([f"ε={eps}, α={alpha:.3g}, q={q:.4g}" for q in qs[below]]
-                       + [f"ε={eps}, α={alpha:.3g}, q={q:.4g}" for q in qs[~below]])
-    return Verdict.of(lhs, rhs, evidence="closed-form", tighten=tighten, labels=labels)
-
-
-def _improvement(tighten: float = 1.0) -> Verdict:
-    """ε/6 ≤ 1/2 − 1/(e^ε + 1) on (0, 1.35] (strictly; the margin is the worst ratio, at ε = 1.35), proved by
-    interval branch-and-bound on h(ε) = 1/2 − 1/(e^ε + 1) − ε/6 (h(0) = 0, h′ = e^ε/(e^ε + 1)² − 1/6)."""
-    from mpmath import iv
-
-    from .certify import interval_verdict
-
-    return interval_verdict(lambda e: iv.mpf(0.5) - 1 / (iv.exp(e) + 1) - e / 6, [(0.0, 1.35)], _EPS_GRID / 6,
-                            zhao_converse_level(_EPS_GRID), [f"ε={e:.4g}" for e in _EPS_GRID],
-                            dh=lambda e: iv.exp(e) / (iv.exp(e) + 1) ** 2 - iv.mpf(1) / 6, anchor=0.0,
-                            domain="ε ∈ (0, 1.35], the printed range", tighten=tighten)
-
-
-def _certified_eq39(tighten: float = 1.0) -> Verdict:
-    """Eq. (39) on its whole domain, from two facts: r(q) = α/(αq + 1 − q) takes the value e^ε at q* (algebra:
-    αq* + 1 − q* = 1 + (α − e^ε)/e^ε = α/e^ε), and r is strictly decreasing in q, r′(q) = −α(α − 1)/(1 + (α − 1)q)²
-    < 0, proved by interval arithmetic on every ε ∈ [10⁻⁹, 50], α = e^ε/(1 − w) (w ∈ [0, 1 − 10⁻⁹]: every α from
-    e^ε to 10⁹e^ε), q ∈ [0, 1].  So r > e^ε exactly below q*.  The grid's verdict gives the margin."""
-    from .certify import prove_nonnegative
-    from mpmath import iv
-
-    def slope(e, w, q):
-        alpha = iv.exp(e) / (1 - w)
-        return alpha * (alpha - 1) / (1 + (alpha - 1) * q) ** 2
-
-    proof = prove_nonnegative(slope, [(1e-9, 50.0), (0.0, 1 - 1e-9), (0.0, 1.0)])
-    grid = _eq39(tighten)
-    if not proof.proved or tighten < 1:  # a tightened bound is refuted by the grid; the proof says nothing about it
-        return grid
-    return replace(grid, evidence=("certified-interval",),
-                   domain="ε ∈ [10⁻⁹, 50], α ∈ (e^ε, 10⁹e^ε], q ∈ [0, 1] (the sign of r′; r(q*) = e^ε by algebra)",
-                   certificate=f"{proof.describe(80)}: −r′ > 0 on the whole box; the grid of the margin: "
-                               f"{grid.cases} points")
-
-
-def _certified_range_end(tighten: float = 1.0) -> Verdict:
-    """The crossing of Zhao's level 1/2 − 1/(e^ε + 1) with ε/6 lies at or beyond 1.35/t: h(ε) = 1/2 − 1/(e^ε + 1) − ε/6
-    ≥ 0 on [1.35, 1.35/t] proved by branch-and-bound (at t = 1 a point, so the proof runs on [1.35, 2.57], which shows
-    the crossing is above 2.57); with 1.35/t beyond the crossing 2.5757 the proof fails and returns the box."""
-    from mpmath import iv
-
-    from .certify import interval_verdict
-
-    end = improvement_range_end()
-    top = max(1.35 / tighten, 2.57)
-    return interval_verdict(lambda e: iv.mpf(0.5) - 1 / (iv.exp(e) + 1) - e / 6, [(1.35, top)], [1.35], [end],
-                            ["crossing of tanh(ε/2)/2 and ε/6"], tighten=tighten,
-                            domain=f"ε ∈ [1.35, {top:.4g}]: Zhao's level exceeds ε/6 there, so the crossing lies "
-                                   f"beyond {top:.4g}")
-
-
-def _odds_identity() -> float:
-    d = zhao_converse_level(_EPS_GRID)
-    return float(np.max(np.abs(np.log((0.5 + d) / (0.5 - d)) - _EPS_GRID)))
 
 
 CLAIMS = [
     Claim(
-        "zhao-sec2-improvement", "zhao", "Sec. II and after Theorem 2",
-        "1/2 − 1/(e^ε+1) > ε/6 for 0 < ε ≤ 1.35 (Zhao's converse level beats K&S's)",
-        True, _improvement,
+        id="zhao-sec2-improvement", paper="zhao", where="Sec. II and after Theorem 2",
+        statement="1/2 − 1/(e^ε+1) > ε/6 for 0 < ε ≤ 1.35 (Zhao's converse level beats K&S's)",
+        printed=True, compute=E._improvement,
         note="Holds exactly on (0, 2.5757); the worst ratio ε/6 : (1/2 − 1/(e^ε+1)) on the printed "
              "range is at ε = 1.35.",
         chapter=CHAPTER,
     ),
     Claim(
-        "zhao-sec2-ks-range", "zhao", "Abstract; Sec. II",
-        "K&S (as Zhao quotes them): ε/6-SP implies ε-DP for ε ≤ 1.35, i.e. a δ-SP mechanism (δ ≤ 0.225) is 6δ-DP",
-        True, _relation("ks", False),
+        id="zhao-sec2-ks-range", paper="zhao", where="Abstract; Sec. II",
+        statement="K&S (as Zhao quotes them): ε/6-SP implies ε-DP for ε ≤ 1.35, i.e. a δ-SP mechanism (δ ≤ 0.225) is 6δ-DP",
+        printed=True, compute=E._relation("ks", False),
         note="Attacked over mechanisms: randomized response on one record attains DP ε against 6·tanh(ε/4); the "
              "ratio tends to 2/3 as ε → 0, so ε/6 is a third below what is needed (tanh(ε/4) is exact).",
         chapter=CHAPTER,
     ),
     Claim(
-        "zhao-eq20-odds", "zhao", "Proof of Theorem 1, eq. (20)",
-        "(1/2 + (1/2 − 1/(e^ε+1))) / (1/2 − (1/2 − 1/(e^ε+1))) = e^ε (max |log-ratio − ε| over a grid)",
-        0.0, _odds_identity, atol=1e-12, chapter=CHAPTER,
+        id="zhao-eq20-odds", paper="zhao", where="Proof of Theorem 1, eq. (20)",
+        statement="(1/2 + (1/2 − 1/(e^ε+1))) / (1/2 − (1/2 − 1/(e^ε+1))) = e^ε (max |log-ratio − ε| over a grid)",
+        printed=0.0, compute=E._odds_identity, atol=1e-12, chapter=CHAPTER,
     ),
     Claim(
-        "zhao-thm1-forward", "zhao", "Theorem 1 (first part)",
-        "ε-Bayesian DP implies (e^{2ε} − 1)-Bayesian semantic privacy", True, _relation("forward", True),
+        id="zhao-thm1-forward", paper="zhao", where="Theorem 1 (first part)",
+        statement="ε-Bayesian DP implies (e^{2ε} − 1)-Bayesian semantic privacy", printed=True,
+        compute=E._relation("forward", True),
         note="Attacked at small ε (down to 0.005, where e^{2ε} − 1 < 1): the XOR mechanism attains the exact worst "
              "case tanh(ε/2); the ratio tanh(ε/2)/(e^{2ε} − 1) tends to 1/4 as ε → 0, so the printed bound is "
              "four times too large at best.",
         chapter=CHAPTER,
     ),
     Claim(
-        "zhao-thm1-converse", "zhao", "Theorem 1 (second part)",
-        "(1/2 − 1/(e^ε+1))-Bayesian semantic privacy implies ε-Bayesian DP", True, _relation("converse", True),
+        id="zhao-thm1-converse", paper="zhao", where="Theorem 1 (second part)",
+        statement="(1/2 − 1/(e^ε+1))-Bayesian semantic privacy implies ε-Bayesian DP", printed=True,
+        compute=E._relation("converse", True),
         note="Attacked over mechanisms and priors: randomized response on one record (⊥ one of its values) has "
              "BSP tanh(ε/4), and the printed converse promises 2·artanh(2·tanh(ε/4)), which exceeds ε by "
              "O(ε³): the margin tends to 1 as ε → 0 — the converse is tight to first order.",
         chapter=CHAPTER,
     ),
     Claim(
-        "zhao-thm2-forward", "zhao", "Theorem 2 (first part, from K&S)",
-        "ε-DP implies (e^{2ε} − 1)-semantic privacy", True, _relation("forward", False),
+        id="zhao-thm2-forward", paper="zhao", where="Theorem 2 (first part, from K&S)",
+        statement="ε-DP implies (e^{2ε} − 1)-semantic privacy", printed=True, compute=E._relation("forward", False),
         note="As Theorem 1 with the uniform prior: the XOR mechanism attains tanh(ε/2).", chapter=CHAPTER,
     ),
     Claim(
-        "zhao-thm2-converse", "zhao", "Theorem 2 (second part)",
-        "(1/2 − 1/(e^ε+1))-semantic privacy implies ε-DP", True, _relation("converse", False),
+        id="zhao-thm2-converse", paper="zhao", where="Theorem 2 (second part)",
+        statement="(1/2 − 1/(e^ε+1))-semantic privacy implies ε-DP", printed=True,
+        compute=E._relation("converse", False),
         note="As Theorem 1: randomized response on one record makes the margin tend to 1 as ε → 0.", chapter=CHAPTER,
     ),
     Claim(
-        "zhao-ii-bsp-implies-sp", "zhao", "Sec. II (ii); remark after Definition 2",
-        "(e^{2ε} − 1)-Bayesian semantic privacy implies (e^{2ε} − 1)-semantic privacy (SP ≤ BSP)",
-        True, _bsp_dominates_sp,
+        id="zhao-ii-bsp-implies-sp", paper="zhao", where="Sec. II (ii); remark after Definition 2",
+        statement="(e^{2ε} − 1)-Bayesian semantic privacy implies (e^{2ε} − 1)-semantic privacy (SP ≤ BSP)",
+        printed=True, compute=E._bsp_dominates_sp,
         note="Needs a prior of full support (the condition is ours: with copied records the adversary S = N∖{i} "
              "has no pair of values to compare, and BSP can fall below SP).  SP is computed by the semantic-privacy "
              "module, BSP by the notions module: the margin 1 says the adversary S = N∖{i} is the worst.",
         chapter=CHAPTER,
     ),
     Claim(
-        "zhao-thm3", "zhao", "Theorem 3", "ε-Bayesian DP implies ε-membership privacy (family D*)",
-        True, _theorem3,
+        id="zhao-thm3", paper="zhao", where="Theorem 3",
+        statement="ε-Bayesian DP implies ε-membership privacy (family D*)",
+        printed=True, compute=E._theorem3,
         note="MP computed from the mechanisms directly (Definition 3, every output event, every two-point "
              "distribution of D* the prior allows, P[x_i] from 1e-13 to 1 − 1e-9); the bound is approached as "
              "P[x_i] → 0 or → 1.",
         chapter=CHAPTER,
     ),
     Claim(
-        "zhao-thm4", "zhao", "Theorem 4",
-        "For a downward-scalable family, ε-membership privacy implies ε-Bayesian DP", True, _theorem4,
+        id="zhao-thm4", paper="zhao", where="Theorem 4",
+        statement="For a downward-scalable family, ε-membership privacy implies ε-Bayesian DP", printed=True,
+        compute=E._theorem4,
         note="The family: every two-point distribution of D* at every P[x_i] ∈ (0, 1) (downward scalable).  Its MP ε, "
              "from Definition 3 directly, reaches the BDP leakage as the proof's scaled q → 0 (1e-13 here), so "
              "the margin is 1 up to rounding.  With P[x_i] fixed at 1/2 (not scalable) it fails: see the chapter.",
         chapter=CHAPTER,
     ),
     Claim(
-        "zhao-lemma1", "zhao", "Lemma 1, eq. (23)",
-        "⟨D, ε⟩-MP holds iff P[Y|x_i]/P[Y|x̄_i] ≤ g(P_D[x_i]) (checked against all events)", True, _lemma1,
+        id="zhao-lemma1", paper="zhao", where="Lemma 1, eq. (23)",
+        statement="⟨D, ε⟩-MP holds iff P[Y|x_i]/P[Y|x̄_i] ≤ g(P_D[x_i]) (checked against all events)", printed=True,
+        compute=E._lemma1,
         chapter=CHAPTER,
     ),
     Claim(
-        "zhao-cor1-g-min", "zhao", "Proof of Corollary 1, eq. (26)",
-        "g takes its minimum g(0) = g(1) = e^ε", True, _g_minimum, chapter=CHAPTER,
+        id="zhao-cor1-g-min", paper="zhao", where="Proof of Corollary 1, eq. (26)",
+        statement="g takes its minimum g(0) = g(1) = e^ε", printed=True, compute=E._g_minimum, chapter=CHAPTER,
     ),
     Claim(
-        "zhao-cor1-g-monotone", "zhao", "Proof of Corollary 1",
-        "g increases on [0, 1/(1+e^ε)] and decreases on (1/(1+e^ε), 1]", True, _g_monotone, chapter=CHAPTER,
-    ),
-    Claim(
-        "zhao-lemma1-g1-g2", "zhao", "Proof of Lemma 1, eq. (38)",
-        "g1 ≤ g2 on (0, 1/(1+e^ε)] and g1 ≥ g2 on (1/(1+e^ε), e^{−ε})", True, _g_branches, chapter=CHAPTER,
-    ),
-    Claim(
-        "zhao-eq39-threshold", "zhao", "Proof of Theorem 4, eq. (39)",
-        "α/(αq + 1 − q) > e^ε exactly when q < (α − e^ε)/(e^ε(α − 1)), for α > e^ε", True, _certified_eq39,
+        id="zhao-cor1-g-monotone", paper="zhao", where="Proof of Corollary 1",
+        statement="g increases on [0, 1/(1+e^ε)] and decreases on (1/(1+e^ε), 1]", printed=True, compute=E._g_monotone,
         chapter=CHAPTER,
     ),
     Claim(
-        "zhao-sec2-improvement-range-end", "zhao", "Sec. II, after Theorem 2",
-        "Zhao's level exceeds ε/6 beyond the printed range ε ≤ 1.35 (the crossing lies above 1.35)",
-        True, _certified_range_end,
+        id="zhao-lemma1-g1-g2", paper="zhao", where="Proof of Lemma 1, eq. (38)",
+        statement="g1 ≤ g2 on (0, 1/(1+e^ε)] and g1 ≥ g2 on (1/(1+e^ε), e^{−ε})", printed=True, compute=E._g_branches,
+        chapter=CHAPTER,
+    ),
+    Claim(
+        id="zhao-eq39-threshold", paper="zhao", where="Proof of Theorem 4, eq. (39)",
+        statement="α/(αq + 1 − q) > e^ε exactly when q < (α − e^ε)/(e^ε(α − 1)), for α > e^ε", printed=True,
+        compute=E._certified_eq39,
+        chapter=CHAPTER,
+    ),
+    Claim(
+        id="zhao-sec2-improvement-range-end", paper="zhao", where="Sec. II, after Theorem 2",
+        statement="Zhao's level exceeds ε/6 beyond the printed range ε ≤ 1.35 (the crossing lies above 1.35)",
+        printed=True, compute=E._certified_range_end,
         chapter=CHAPTER,
     ),
 ]
 
-__all__ = ["CLAIMS", "EXTREMAL_EPS"]
 
-
-# --------------------------------------------------------------------------------------------------
-# BDP against DP (Zhao, Sec. I, citing Yang et al.): the two arrows of the notion map and their conditions
-# --------------------------------------------------------------------------------------------------
-
-
-@cache
-def _dp_bdp_cases():
-    """(label, DP ε, BDP under an independent prior, BDP under a full-support correlated prior)."""
-    from ..mechanisms import geometric_count, local_randomized_response
-    from .notions_evidence import random_mechanism, random_prior
-
-    rng = np.random.default_rng(13)
-    out = []
-    mechs = [(f"local RR n={n}, ε={e}", local_randomized_response(n, e)) for n in (2, 3) for e in (0.1, 1.0)]
-    mechs += [(f"count n={n}, ε={e}", geometric_count(n, e)) for n in (2, 3) for e in (0.1, 1.0)]
-    mechs += [(f"random mechanism #{k}", random_mechanism(2, 3, rng, 0.7)) for k in range(20)]
-    for name, mech in mechs:
-        n = len(mech.databases[0])
-        p = float(rng.uniform(0.05, 0.95))
-        full = random_prior(n, rng, 0.7)
-        out.append((f"{name}, independent p={p:.2f} / random full-support prior", mech.epsilon(),
-                    bdp_leakage(mech, independent_prior(n, p)), bdp_leakage(mech, full)))
-    return out
-
-
-def _dp_implies_bdp_independent(tighten: float = 1.0) -> Verdict:
-    """Independent records: BDP leakage ≤ DP ε (lhs BDP, rhs DP)."""
-    cases = _dp_bdp_cases()
-    return Verdict.of([c[2] for c in cases], [c[1] for c in cases], evidence=("exhaustive", "random-search"),
-                      tighten=tighten, labels=[c[0] for c in cases])
-
-
-def _bdp_implies_dp_full_support(tighten: float = 1.0) -> Verdict:
-    """A prior of full support: DP ε ≤ BDP leakage (the adversary knowing every other record sees DP's ratios)."""
-    cases = _dp_bdp_cases()
-    return Verdict.of([c[1] for c in cases], [c[3] for c in cases], evidence=("exhaustive", "random-search"),
-                      tighten=tighten, labels=[c[0] for c in cases])
-
-
-#: e^ε, Pr[x₂ = 1] and the level c = P[y | x₁ = 0] at which the independent-records arrow is certified.
-DP_BDP_EXP_EPS = (Fraction(11, 10), Fraction(2), Fraction(5))
-DP_BDP_PRIORS = (Fraction(1, 10), Fraction(1, 2), Fraction(9, 10))
-DP_BDP_LEVELS = (Fraction(1, 10), Fraction(1, 3), Fraction(9, 10))
-
-
-@cache
-def _dp_bdp_lps():
-    """max P[y | x₁ = 1] over every ε-DP mechanism on two binary records with P[y | x₁ = 0] = c, x₂ independent of
-    x₁ with Pr[x₂ = 1] = π (the BDP adversary (1, ∅); the adversary (1, {2}) sees DP's own ratios).  An output
-    event's indicator post-processes any mechanism into a two-output one, so two outputs cover every mechanism."""
-    from .certify import mechanism_lp
-
-    cases = []
-    for E in DP_BDP_EXP_EPS:
-        for pi in DP_BDP_PRIORS:
-            w = {0: 1 - pi, 1: pi}
-            for c in DP_BDP_LEVELS:
-                cert = mechanism_lp(2, 2, E, Fraction(0), {(1, x2): [w[x2], 0] for x2 in (0, 1)},
-                                    fixed=[({(0, x2): [w[x2], 0] for x2 in (0, 1)}, c)])
-                cases.append((f"e^ε = {E}, Pr[x₂ = 1] = {pi}, P[y | x₁ = 0] = {c}: max P[y | x₁ = 1] = "
-                              f"{cert.primal:.6g}", cert, E * c))
-    return tuple(cases)
-
-
-def _dp_implies_bdp_certified(tighten: float = 1.0) -> Verdict:
-    """Independent records, ε-DP ⇒ ε-BDP, certified over every mechanism on two binary records by
-    :func:`_dp_bdp_lps` (lhs P[y | x₁ = 1], rhs e^ε·P[y | x₁ = 0]), with the random cases of the search."""
-    from .certify import lp_sizes
-
-    lps = _dp_bdp_lps()
-    exact = sum(cert.bound <= bound for _, cert, bound in lps)
-    search = _dp_implies_bdp_independent(tighten)
-    cases = _dp_bdp_cases()
-    lhs = [min(cert.primal, float(cert.bound)) for _, cert, _ in lps] + [c[2] for c in cases]
-    rhs = [float(bound) for _, _, bound in lps] + [c[1] for c in cases]
-    labels = [c[0] for c in lps] + [c[0] for c in cases]
-    if exact < len(lps):
-        return search
-    # lhs/rhs of the search cases are BDP and DP ε (a ratio of logs); the LP cases are likelihoods against e^ε·c
-    return Verdict.of(lhs, rhs, evidence="certified-lp", tighten=tighten, labels=labels,
-                      domain="every ε-DP mechanism of any number of outputs on two binary records, x₂ independent of "
-                             "x₁, at e^ε ∈ {11/10, 2, 5}, Pr[x₂ = 1] ∈ {1/10, 1/2, 9/10}, P[y | x₁ = 0] ∈ {1/10, 1/3, "
-                             "9/10}",
-                      certificate=f"{len(lps)} LPs of sizes {lp_sizes({c[1].size for c in lps})} (HiGHS); the exact "
-                                  f"rational dual bound is ≤ e^ε·P[y | x₁ = 0] in {exact} of {len(lps)}; two outputs "
-                                  f"suffice (post-processing by the event's indicator); with the search's "
-                                  f"{search.cases} cases")
+__all__ = ["CLAIMS", "UNCHECKED"]
 
 
 CLAIMS += [
     Claim(
-        "zhao-sec1-dp-implies-bdp-independent", "zhao", "Sec. I (BDP of Yang et al., their Theorem 1)",
-        "With independent records, ε-DP implies ε-Bayesian DP", True, _dp_implies_bdp_certified,
+        id="zhao-sec1-dp-implies-bdp-independent", paper="zhao", where="Sec. I (BDP of Yang et al., their Theorem 1)",
+        statement="With independent records, ε-DP implies ε-Bayesian DP", printed=True,
+        compute=E._dp_implies_bdp_certified,
         note="Zhao introduces BDP as broadening DP to dependent records, citing Yang et al.  The condition is needed: "
              "with copied records ε-local randomized response on two records is ε-DP but its BDP leakage is 2ε.",
         chapter=CHAPTER,
     ),
     Claim(
-        "zhao-sec1-bdp-implies-dp-full-support", "zhao", "Sec. I (BDP of Yang et al., their Theorem 2)",
-        "Under a prior of full support, ε-Bayesian DP implies ε-DP", True, _bdp_implies_dp_full_support,
+        id="zhao-sec1-bdp-implies-dp-full-support", paper="zhao", where="Sec. I (BDP of Yang et al., their Theorem 2)",
+        statement="Under a prior of full support, ε-Bayesian DP implies ε-DP", printed=True,
+        compute=E._bdp_implies_dp_full_support,
         note="The condition is needed: a prior on a single database makes every mechanism 0-BDP.",
         chapter=CHAPTER,
     ),
@@ -646,80 +172,12 @@ UNCHECKED = [
 ]
 
 
-@cache
-def _replace_reading_cases():
-    """Copied records, ε-local randomized response: BDP leakage against the ε that the printed converse
-    guarantees from the BSP level under the 'replace' reading of Game i."""
-    from ..mechanisms import local_randomized_response
-    from ..notions import copies_prior
-
-    lhs, rhs, labels = [], [], []
-    for n in (2, 3):
-        for e in (0.1, 0.5, 1.0):
-            mech, prior = local_randomized_response(n, e), copies_prior(n)
-            level = bayesian_semantic_privacy(mech, prior, 0, reading="replace")
-            a, b = _converse_pair(bdp_leakage(mech, prior), level)
-            lhs.append(a), rhs.append(b), labels.append(f"local RR n={n}, ε={e}, copied records: BDP {a:.4g}, "
-                                                        f"replace-BSP {level:.4g}")
-    return np.array(lhs), np.array(rhs), tuple(labels)
-
-
-def _three_valued_setup(eps: float):
-    """The mechanism and prior of :func:`_three_valued_cases` at ``eps``."""
-    dbs = list(itertools.product((0, 1, 2), repeat=2))
-    keep = 1 / (1 + math.exp(-eps))
-    rows = [[0.5, 0.5] if a == 0 else ([keep, 1 - keep] if a == 1 else [1 - keep, keep]) for a, _ in dbs]
-    return FiniteMechanism(np.array(rows), dbs, [1, 2]), {d: (1 / 6 if d[0] in (1, 2) else 0.0) for d in dbs}
-
-
-@cache
-def _three_valued_cases():
-    """Theorem 1's converse with records in {0, 1, 2} and ⊥ = 0: n = 2, the prior puts x₁ on {1, 2} (⊥ has no prior
-    mass) and x₂ uniform; the mechanism is randomized response between 1 and 2 on x₁ (a fair coin when x₁ = 0).
-    lhs: the BDP leakage; rhs: the ε the converse promises from the BSP level s, log((1/2 + s)/(1/2 − s))."""
-    lhs, rhs, labels = [], [], []
-    for eps in (0.5, 1.0, 2.0):
-        mech, prior = _three_valued_setup(eps)
-        s = bayesian_semantic_privacy(mech, prior, 0)
-        lhs.append(bdp_leakage(mech, prior)), rhs.append(math.log((0.5 + s) / (0.5 - s)))
-        labels.append(f"ε = {eps}: BDP {lhs[-1]:.3f}, BSP {s:.3g} (⊥ has prior mass 0), converse level "
-                      f"{zhao_converse_level(eps):.3f}")
-    return np.array(lhs), np.array(rhs), tuple(labels)
-
-
-def _certified_three_values(tighten: float = 1.0) -> Verdict:
-    """zhao-thm1-converse-three-values with its counterexample certified at ε = 2: (a) the prior gives x₁ = ⊥ = 0
-    mass 0, so under the book's reading Game 1 is undefined at every belief point and drops out; (b) the rows of the
-    mechanism do not depend on x₂, so Game 2's posterior is Game 0's and every SD is exactly 0: BSP = 0 and the
-    converse promises log((½ + 0)/(½ − 0)) = 0; (c) the adversary (1, {2}) sees the likelihood ratio
-    k/(1 − k) = e², k = 1/(1 + e^{−2}), enclosed in mpmath.iv: BDP ≥ 2 > 0."""
-    from mpmath import iv
-
-    lhs, rhs, labels = _three_valued_cases()
-    grid = Verdict.of(lhs, rhs, evidence="extremal", tighten=tighten, labels=labels)
-    mech, prior = _three_valued_setup(2.0)
-    rows = {d: tuple(mech.matrix[k]) for k, d in enumerate(mech.databases)}
-    prior_bot = sum(p for d, p in prior.items() if d[0] == 0)
-    ignores_x2 = all(rows[(a, 0)] == rows[(a, b)] for a in (0, 1, 2) for b in (1, 2))
-    iv.prec = 80
-    k = 1 / (1 + iv.exp(iv.mpf(-2)))
-    bdp_low = iv.log(k / (1 - k)).a
-    if not (prior_bot == 0 and ignores_x2 and bdp_low > 0 and float(rhs[-1]) == 0.0):
-        return grid
-    return replace(grid, evidence=("certified-interval",),
-                   domain="every mechanism and prior with three record values: refuted at ε = 2 (n = 2, ⊥ = 0, "
-                          "x₁ ∈ {1, 2})",
-                   certificate=f"counterexample at ε = 2 (one point box, boxes: 1): BSP = 0 exactly (Game 1 dropped, ⊥ "
-                               f"has prior mass 0; the mechanism ignores x₂), so the promised ε is 0, while the "
-                               f"mpmath.iv enclosure of the BDP ratio's log has lower end {float(bdp_low):.6g} > 0")
-
-
 CLAIMS += [
     Claim(
-        "zhao-thm1-converse-three-values", "zhao", "Theorem 1 (second part), records with three values",
-        "(1/2 − 1/(e^ε+1))-BSP implies ε-BDP, under the book's BSP (belief points where ⊥ has prior mass 0 are "
-        "dropped), records in {0, 1, 2}",
-        True, _certified_three_values,
+        id="zhao-thm1-converse-three-values", paper="zhao", where="Theorem 1 (second part), records with three values",
+        statement="(1/2 − 1/(e^ε+1))-BSP implies ε-BDP, under the book's BSP (belief points where ⊥ has prior mass 0 "
+                  "are dropped), records in {0, 1, 2}",
+        printed=True, compute=E._certified_three_values,
         expected="discrepancy", finding="different-reading",
         note="The book's BSP (notions.bayesian_semantic_privacy, reading 'condition') drops the belief points where ⊥ "
              "has prior mass 0. With binary records that costs nothing (zhao-thm1-converse holds), but with three "
@@ -730,11 +188,13 @@ CLAIMS += [
         chapter=CHAPTER,
     ),
     Claim(
-        "zhao-thm1-converse-replace-reading", "zhao", "Theorem 1 (second part) with eq. (13) read as 'replace'",
-        "(1/2 − 1/(e^ε+1))-BSP implies ε-BDP, with Game i drawing the unknown records given the true x_i and then "
-        "replacing record i by ⊥",
-        True, lambda tighten=1.0: Verdict.of(*_replace_reading_cases()[:2], evidence="extremal", tighten=tighten,
-                                             labels=_replace_reading_cases()[2]),
+        id="zhao-thm1-converse-replace-reading", paper="zhao",
+        where="Theorem 1 (second part) with eq. (13) read as 'replace'",
+        statement="(1/2 − 1/(e^ε+1))-BSP implies ε-BDP, with Game i drawing the unknown records given the true x_i "
+                  "and then replacing record i by ⊥",
+        printed=True,
+        compute=lambda tighten=1.0: Verdict.of(*E._replace_reading_cases()[:2], evidence="extremal", tighten=tighten,
+                                             labels=E._replace_reading_cases()[2]),
         expected="discrepancy", finding="different-reading",
         note="Eq. (13) leaves open whether the unknown records follow the prior given X_i = ⊥ or given the true x_i. "
              "Under the second ('replace') reading the converse fails: with copied records Game i still sees the copy, "
@@ -745,32 +205,11 @@ CLAIMS += [
 ]
 
 
-# --------------------------------------------------------------------------------------------------
-# Slips no earlier claim recorded (issue 20)
-# --------------------------------------------------------------------------------------------------
-
-
-def _forward_proof_hypothesis_factor() -> float:
-    """The proof of Theorem 1's first part assumes an 'ε/2-Bayesian differentially private' Y, then writes
-    e^{−ε} ≤ P[Y(z_{i+S}) = y]/P[Y(z_{−i+S}) = y] ≤ e^ε.  That log-ratio (z_i against ⊥ = 0, every S, y) is exactly
-    the BDP leakage: for ε-local randomized response on two records (independent fair bits) it is ε itself.
-    Returns max log-ratio / BDP leakage (1: the hypothesis must be ε-BDP; ε/2-BDP would make it ½)."""
-    from ..mechanisms import local_randomized_response
-
-    eps = 0.7
-    mech = local_randomized_response(2, eps)
-    L = mech.matrix
-    index = {d: k for k, d in enumerate(mech.databases)}
-    worst = max(abs(math.log(L[index[d], y] / L[index[(0,) + d[1:]], y])) for d in mech.databases
-                for y in range(L.shape[1]))
-    return worst / bdp_leakage(mech, independent_prior(2))
-
-
 CLAIMS += [
     Claim(
-        "zhao-thm1-proof-hypothesis", "zhao", "Proof of Theorem 1, first part",
-        "The factor c in the proof's hypothesis 'Y is a cε-Bayesian differentially private algorithm' (printed ε/2)",
-        0.5, _forward_proof_hypothesis_factor, atol=1e-12, expected="discrepancy", finding="typo",
+        id="zhao-thm1-proof-hypothesis", paper="zhao", where="Proof of Theorem 1, first part",
+        statement="The factor c in the proof's hypothesis 'Y is a cε-Bayesian differentially private algorithm' (printed ε/2)",
+        printed=0.5, compute=E._forward_proof_hypothesis_factor, atol=1e-12, expected="discrepancy", finding="typo",
         note="Slip (a hypothesis label): the part to prove starts from ε-BDP, and the proof's next line bounds the "
              "likelihood ratio against ⊥ by e^{±ε}, which is what ε-BDP gives (the ratio's largest log is the BDP "
              "leakage itself, computed here for local randomized response). With ε/2-BDP the same steps would give "
@@ -778,29 +217,29 @@ CLAIMS += [
         chapter=CHAPTER,
     ),
     Claim(
-        "zhao-thm1-converse-definition-number", "zhao", "Proof of Theorem 1, second part",
-        "'b₀[·|y] will assign probabilities in [1/2 − s, 1/2 + s] … (by Definition n)': the definition the step uses "
-        "(printed Definition 1)", 1, lambda: 2, expected="discrepancy", finding="typo",
+        id="zhao-thm1-converse-definition-number", paper="zhao", where="Proof of Theorem 1, second part",
+        statement="'b₀[·|y] will assign probabilities in [1/2 − s, 1/2 + s] … (by Definition n)': the definition the step uses "
+                  "(printed Definition 1)", printed=1, compute=lambda: 2, expected="discrepancy", finding="typo",
         note="Slip (a definition number): the hypothesis is s-Bayesian semantic privacy, Definition 2 (eq. (17)); "
              "Definition 1 is K&S's semantic privacy, which is the case S = N∖{i} only. The step is right with "
              "Definition 2.",
         chapter=CHAPTER,
     ),
     Claim(
-        "zhao-thm1-converse-lemma-part", "zhao", "Proof of Theorem 1, second part, after eq. (20)",
-        "'From [3, Lemma 3.3-Property n], Y(x_{i+S}) and Y(x′_{i+S}) are (ε, 0)-indistinguishable' from point-wise "
-        "(ε, 0)-indistinguishability (printed Property 5)", 5, lambda: 1, expected="discrepancy", finding="typo",
+        id="zhao-thm1-converse-lemma-part", paper="zhao", where="Proof of Theorem 1, second part, after eq. (20)",
+        statement="'From [3, Lemma 3.3-Property n], Y(x_{i+S}) and Y(x′_{i+S}) are (ε, 0)-indistinguishable' from point-wise "
+                  "(ε, 0)-indistinguishability (printed Property 5)", printed=5, compute=lambda: 1, expected="discrepancy",
+        finding="typo",
         note="Slip (a cross-reference): point-wise ⇒ (ε, δ)-indistinguishable is K&S Lemma 3.3 Part 1 "
              "(ks-lem3.3-1); Part 5 bounds the statistical difference. K&S's own proof cites Part 1 at this step.",
         chapter=CHAPTER,
     ),
     Claim(
-        "zhao-lemma1-proof-summary-ii", "zhao", "Proof of Lemma 1, eq. (38), '⇐' part ii)",
-        "The inequality part ii) concludes 'for any x ∈ [0, 1]' (printed: 1 − x ≥ A(e^{−ε} − x))",
-        "1 − x ≥ A(e^{−ε} − x)", lambda: "Ax + 1 − x ≤ e^ε", expected="discrepancy", finding="typo",
+        id="zhao-lemma1-proof-summary-ii", paper="zhao", where="Proof of Lemma 1, eq. (38), '⇐' part ii)",
+        statement="The inequality part ii) concludes 'for any x ∈ [0, 1]' (printed: 1 − x ≥ A(e^{−ε} − x))",
+        printed="1 − x ≥ A(e^{−ε} − x)", compute=lambda: "Ax + 1 − x ≤ e^ε", expected="discrepancy", finding="typo",
         note="Slip: part ii) proves A·x + 1 − x ≤ e^ε in each of its three cases, but its closing sentence repeats "
              "part i)'s conclusion 1 − x ≥ A(e^{−ε} − x). The equivalence (38) holds (zhao-lemma1, zhao-lemma1-g1-g2).",
         chapter=CHAPTER,
     ),
 ]
-
