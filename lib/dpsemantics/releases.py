@@ -36,7 +36,7 @@ import numpy as np
 from . import _rounding, composition, conversions, disclosure, mechanisms
 from .pld import PrivacyLossDistribution, tilted_self_composition
 from .privacy_loss import PrivacyLoss
-from ._validate import check_delta, check_epsilon, check_positive, check_positive_int
+from ._validate import ParameterError, check_delta, check_epsilon, check_positive, check_positive_int
 
 __all__ = [
     "PdpPoint",
@@ -412,7 +412,7 @@ class Gaussian(Mechanism):
             ratio = sens / sigma
             mu = 0.5 * ratio * ratio  # float products overflow to inf, where ** raises OverflowError
         if not (0.0 < mu < 1e12):
-            raise ValueError(f"sigma gives a privacy loss that is degenerate or beyond the float range "
+            raise ParameterError("sigma", f"gives a privacy loss that is degenerate or beyond the float range "
                              f"((sensitivity/sigma)**2/2 = {mu!r}; got sigma={sigma!r})")
         object.__setattr__(self, "sigma", sigma)
         object.__setattr__(self, "sensitivity", sens)
@@ -426,8 +426,9 @@ class Gaussian(Mechanism):
         try:
             return cls(sigma, sensitivity, (eps, d))
         except ValueError:
-            raise ValueError(f"epsilon is too large for this delta: the calibrated Gaussian mechanism's privacy loss "
-                             f"is beyond the float range (sigma={sigma!r} for epsilon={eps!r}, delta={d!r})") from None
+            raise ParameterError("epsilon", f"is too large for this delta: the calibrated Gaussian mechanism's "
+                                 f"privacy loss is beyond the float range (sigma={sigma!r} for epsilon={eps!r}, "
+                                 f"delta={d!r})") from None
 
     @property
     def mu(self) -> float:
@@ -689,11 +690,11 @@ class Composed(Mechanism):
             elif isinstance(mech, Mechanism):
                 flat.append((mech, k))
             else:
-                raise ValueError(f"parts must be mechanisms (got {mech!r})")
+                raise ParameterError("parts", f"must be mechanisms (got {mech!r})")
         if not flat:
-            raise ValueError("parts must name at least one mechanism (got none)")
+            raise ParameterError("parts", "must name at least one mechanism (got none)")
         if any(k > K_MAX for _, k in flat):
-            raise ValueError(f"k must be at most {K_MAX} runs of one mechanism here (got {max(k for _, k in flat)})")
+            raise ParameterError("k", f"must be at most {K_MAX} runs of one mechanism here (got {max(k for _, k in flat)})")
         self.parts = tuple(flat)
         self._lattices = {}  # composed privacy-loss distributions by resolution, computed once
 
@@ -1067,7 +1068,7 @@ def _gaussian_from_fields(sigma=None, sensitivity=1.0, epsilon=None, delta=None,
     sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
     actual = float(mechanisms.gaussian_delta(epsilon, sigma, sensitivity))
     if actual > delta:
-        raise ValueError(f"sigma is inconsistent with epsilon and delta: the Gaussian mechanism with sigma={sigma!r}, "
+        raise ParameterError("sigma", f"is inconsistent with epsilon and delta: the Gaussian mechanism with sigma={sigma!r}, "
                          f"sensitivity={sensitivity!r} is ({epsilon!r}, δ′)-DP for δ′ ≥ {actual!r} (its exact profile "
                          f"rounded up), which is above delta={delta!r}")
     return Gaussian(sigma, sensitivity, (float(epsilon), float(delta)))
@@ -1088,5 +1089,5 @@ def from_fields(name: str, **fields) -> Mechanism:
     """The mechanism a release names ``name`` with the given fields (``epsilon``, ``delta``, ``sigma``,
     ``sensitivity``, ``rho``); bad values raise ``ValueError`` naming the field."""
     if name not in FROM_FIELDS:
-        raise ValueError(f"name must be one of {', '.join(FROM_FIELDS)} (got {name!r})")
+        raise ParameterError("name", f"must be one of {', '.join(FROM_FIELDS)} (got {name!r})")
     return FROM_FIELDS[name](**fields)

@@ -34,6 +34,7 @@ import math
 import numpy as np
 
 from .. import causal, disclosure, notions, releases, semantic
+from .._validate import ParameterError
 from .fields import ReleaseError, validate, warnings_for
 
 __all__ = ["SCHEMA_VERSION", "build", "parse_release", "interpret"]
@@ -53,11 +54,10 @@ def build(components) -> releases.Composed:
     for name, k, fields, where in components:
         try:
             parts.append((releases.from_fields(name, **fields), k))
-        except ValueError as err:
-            text = str(err)
-            first = text.split(" ", 1)[0]
-            field = first if first in fields else next(iter(fields), "mechanism")
-            raise ReleaseError(where + field, text[len(first) + 1:] if first == field else text) from None
+        except ParameterError as err:  # the field from the error's attribute, never from its message
+            named = err.parameter in fields
+            field = err.parameter if named else next(iter(fields), "mechanism")
+            raise ReleaseError(where + field, err.reason if named else str(err)) from None
     return releases.Composed(parts)
 
 
