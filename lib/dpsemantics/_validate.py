@@ -24,6 +24,8 @@ import numbers
 
 import numpy as np
 
+from .errors import ParameterError
+
 __all__ = [
     "ParameterError",
     "as_float",
@@ -43,28 +45,6 @@ __all__ = [
     "overflow_is_infinity",
     "refuse_where",
 ]
-
-class ParameterError(ValueError):
-    """The package's refusal of an argument, still a :class:`ValueError`: ``parameter`` names the argument,
-    ``reason`` says what is wrong with it (``"must be > 0 (got eps=-1)"``), so that a caller (the release report)
-    reads the field from the error, never from its message.  The message is ``"<subject> <reason>"``, the subject
-    being the parameter unless a sentence needs more (``"row 1 of M"``, ``"p and q"``)."""
-
-    def __init__(self, parameter: str, reason: str, *, subject: str | None = None):
-        self.parameter, self.reason = parameter, reason
-        subject = parameter if subject is None else subject
-        super().__init__(f"{subject} {reason}" if subject else reason)
-
-    def __reduce__(self):  # pickled (by a process pool) with its attributes
-        return _rebuild_parameter_error, (type(self), self.parameter, self.reason, str(self))
-
-
-def _rebuild_parameter_error(cls, parameter, reason, message):
-    err = cls.__new__(cls)
-    err.parameter, err.reason = parameter, reason
-    ValueError.__init__(err, message)
-    return err
-
 
 # Databases in {0,1}^n are enumerated: 2^20 of them (a million rows) is the most a finite mechanism here holds.
 RECORDS_MAX = 20

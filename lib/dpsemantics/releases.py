@@ -28,15 +28,24 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numpy as np
+from ._lazy import Lazy
+from .errors import NumericalLimit, ParameterError
 
-from . import _rounding, composition, conversions, disclosure, mechanisms
-from .pld import PrivacyLossDistribution, tilted_self_composition
-from .privacy_loss import PrivacyLoss
-from ._validate import ParameterError, check_delta, check_epsilon, check_positive, check_positive_int
+# The numerical floor, imported on first use: the mechanisms' declarations (fields, ranges, help) are read by the
+# release report's --help and refusals before NumPy is loaded (see dpsemantics._lazy).
+np = Lazy("numpy")
+_rounding, composition, conversions, disclosure, mechanisms = (
+    Lazy(f"dpsemantics.{name}") for name in ("_rounding", "composition", "conversions", "disclosure", "mechanisms"))
+PrivacyLossDistribution, tilted_self_composition = (
+    Lazy("dpsemantics.pld", name) for name in ("PrivacyLossDistribution", "tilted_self_composition"))
+PrivacyLoss = Lazy("dpsemantics.privacy_loss", "PrivacyLoss")
+check_delta, check_epsilon, check_positive, check_positive_int = (
+    Lazy("dpsemantics._validate", name) for name in ("check_delta", "check_epsilon", "check_positive",
+                                                      "check_positive_int"))
 
 __all__ = [
     "PdpPoint",
@@ -56,7 +65,9 @@ __all__ = [
 
 #: The largest number of runs of one mechanism a release may hold (the lattice composition's limit).
 K_MAX = 10**9
-_NUMERIC = (ValueError, OverflowError, FloatingPointError, ZeroDivisionError)
+#: The failures a numerical route may meet on valid input, on which an answer falls back to a coarser valid one; any
+#: other error (a ValueError from a bug, such as a profile that is not vectorised) is raised.
+_NUMERIC = (NumericalLimit, OverflowError, FloatingPointError, ZeroDivisionError)
 
 
 @dataclass(frozen=True)
@@ -115,15 +126,16 @@ def _exact_from_tails(t, low, up, dp: float, h: float) -> ExactLoss:
                      "bracketed profile", True, threshold_low, pdp_low)
 
 
-def _closed_form(law: PrivacyLoss) -> str:
+def _closed_form(law) -> str:
     """The report's words for the route through an exact law."""
     return f"closed form: the exact privacy-loss law ({law.name})"
 
 
 def _eps_ceiling(*guesses) -> float:
-    """A search range for ε that contains the answer: at least 200, past every finite hint given."""
+    """A search range for ε that contains the answer: at least 200, past every finite hint given, at most the largest
+    float (a profile is asked about finite ε only)."""
     finite = [g for g in guesses if g is not None and math.isfinite(g)]
-    return max([200.0] + [1.5 * g + 10.0 for g in finite])
+    return min(max([200.0] + [1.5 * g + 10.0 for g in finite]), sys.float_info.max)
 
 
 #: The methods through which :class:`Composed` asks its parts (and a reader may ask a mechanism) about ``k`` runs,
@@ -199,7 +211,7 @@ class Mechanism:
         mechanism has a law."""
         return None
 
-    def loss(self, k: int) -> PrivacyLoss | None:
+    def loss(self, k: int):
         """The exact privacy-loss law of ``k`` runs (:class:`~dpsemantics.privacy_loss.PrivacyLoss`), where it is
         known in closed form, else ``None``."""
         return None
@@ -560,6 +572,8 @@ class ZCDP(Mechanism):
 
     def profile(self, k):
         rho = k * self.rho0
+        if not math.isfinite(rho):  # a total ρ beyond the float range: no profile finer than the single point
+            return None
         return (lambda e: conversions.zcdp_delta(rho, e, tight=True), f"ρ = {rho:.6g} in total (Theorem 2.9), "
                 "converted at every ε by Canonne, Kamath & Steinke (2020, Corollary 13)",
                 "Kazan et al. Theorem 2.9; Canonne, Kamath & Steinke 2020 Cor. 13; Kazan et al. Theorem 3.9")
@@ -764,6 +778,8 @@ class Composed(Mechanism):
         if len(rho_only) == len(stated):
             rho = self.rho()
             try:
+                if not math.isfinite(rho):
+                    raise OverflowError("the total ρ is beyond the float range")
                 with np.errstate(all="ignore"):
                     e1, d = disclosure.best_zcdp_pdp_epsilon(rho, dp)
                     eps = float(conversions.zcdp_epsilon(rho, d))
@@ -841,7 +857,7 @@ class Composed(Mechanism):
                     "pessimistic side (connect-the-dots, Doroshenko et al. 2022: never below the exact profile)",
                     "Kazan et al. Definitions 2.1–2.2, Theorem 3.9")
         rho = self.rho()
-        if rho is not None:
+        if rho is not None and math.isfinite(rho):
             return ZCDP(rho).profile(1)
         return None
 
