@@ -43,11 +43,12 @@ _rounding, composition, conversions, disclosure, mechanisms = (
 PrivacyLossDistribution, tilted_self_composition = (
     Lazy("dpsemantics.pld", name) for name in ("PrivacyLossDistribution", "tilted_self_composition"))
 PrivacyLoss = Lazy("dpsemantics.privacy_loss", "PrivacyLoss")
-check_delta, check_epsilon, check_positive, check_positive_int = (
-    Lazy("dpsemantics._validate", name) for name in ("check_delta", "check_epsilon", "check_positive",
+as_float, check_delta, check_epsilon, check_positive, check_positive_int = (
+    Lazy("dpsemantics._validate", name) for name in ("as_float", "check_delta", "check_epsilon", "check_positive",
                                                       "check_positive_int"))
 
 __all__ = [
+    "Field",
     "PdpPoint",
     "ExactLoss",
     "Mechanism",
@@ -68,6 +69,67 @@ K_MAX = 10**9
 #: The failures a numerical route may meet on valid input, on which an answer falls back to a coarser valid one; any
 #: other error (a ValueError from a bug, such as a profile that is not vectorised) is raised.
 _NUMERIC = (NumericalLimit, OverflowError, FloatingPointError, ZeroDivisionError)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One parameter of a mechanism as a release gives it (a ``--flag`` of the report, a key of its JSON file).
+
+    ``name`` is the release's word, ``symbol`` the report's (``"ε"``), ``help`` what it means for this mechanism.
+    The domain: a real number between ``low`` and ``high`` (each end open or closed, finite values only), or with
+    ``whole`` a whole number ≥ ``low`` (``low_open`` is then ignored).  ``rational``: how an exact rational "a/b" is rounded to a float, ``"up"``
+    where a larger value is the safe side (ε, δ, ρ, a sensitivity), ``"down"`` where a smaller one is (σ).
+    ``attribute``: the mechanism's attribute holding it (``None`` when only the class's ``from_fields`` reads it);
+    ``required``: a release naming the mechanism must give it."""
+
+    name: str
+    symbol: str
+    help: str
+    attribute: str | None = None
+    low: float = 0.0
+    low_open: bool = True
+    high: float = math.inf
+    high_open: bool = True
+    whole: bool = False
+    rational: str = "up"
+    required: bool = False
+
+    def __post_init__(self):
+        if not (self.name and self.symbol and self.help) or self.rational not in ("up", "down"):
+            raise TypeError(f"a Field needs a name, a symbol, a help text and a rounding 'up' or 'down' (got {self!r})")
+
+    def domain(self) -> dict:
+        """The domain as keyword arguments (``low``, ``low_open``, ``high``, ``high_open``, ``whole``)."""
+        return {"low": self.low, "low_open": self.low_open and not self.whole, "high": self.high,
+                "high_open": self.high_open, "whole": self.whole}
+
+    def range_text(self) -> str:
+        """The domain in words: ``"> 0"``, ``"in [0, 1)"``, ``"a whole number >= 1"``."""
+        if self.whole:
+            return f"a whole number >= {self.low:g}"
+        if math.isinf(self.high):
+            return f"{'>' if self.low_open else '>='} {self.low:g}"
+        return f"in {'(' if self.low_open else '['}{self.low:g}, {self.high:g}{')' if self.high_open else ']'}"
+
+    def check(self, value):
+        """``value`` as a float (an int for a whole number) in the domain, or a
+        :class:`~dpsemantics.errors.ParameterError` naming this field."""
+        if self.whole:
+            return check_positive_int(value, self.name, minimum=int(self.low))
+        x = float(as_float(value, self.name, scalar=True))
+        if not math.isfinite(x):
+            raise ParameterError(self.name, f"must be finite (got {self.name}={value!r})")
+        below = x <= self.low if self.low_open else x < self.low
+        above = x >= self.high if self.high_open else x > self.high
+        if below or above:
+            raise ParameterError(self.name, f"must be {self.range_text()} (got {self.name}={value!r})")
+        return x
+
+
+#: Every mechanism a release may name, by that name, filled as each class declaring its ``fields`` is defined
+#: (:meth:`Mechanism.__init_subclass__`): the report's flags, help, checks and symbols and the tests' tables are
+#: read from here.
+FROM_FIELDS: dict = {}
 
 
 @dataclass(frozen=True)
@@ -173,20 +235,65 @@ def _check_arguments_of(cls) -> None:
 
 
 class Mechanism:
-    """A mechanism run once; subclasses fill in what they know.  ``name`` is the release's word for it."""
+    """A mechanism run once; subclasses fill in what they know.
+
+    A mechanism a release may name is declared once, by its class (CONTRIBUTING.md, "Adding a mechanism"):
+
+    * ``name``: the release's word for it, ``title``: one line for the report's help;
+    * ``fields``: its parameters as :class:`Field` declarations (the report's flags, help, checks, exact-rational
+      rounding and symbols, and the constructor's own checks, are read from them); ``together``, ``either`` and
+      ``alone`` name fields given together, at least one of, or alone;
+    * ``example``: the fields of one valid instance (the protocol and fuzz tests start from it);
+    * then either its privacy-loss law (:meth:`loss`, with :meth:`pld` for composition), or its stated guarantee
+      (:meth:`pure_epsilon`, :meth:`rho` or :meth:`stated_point`, with ``guarantee_only``).  Everything else has a
+      default derived from these.
+    """
 
     name = "mechanism"
+    title = ""
+    fields = ()
+    together = ()
+    either = ()
+    alone = None
+    example = None
+    #: symbols of the entries of :meth:`parameters` that are not fields (the report shows them)
+    reported = {}
     #: True when the mechanism is known only by its guarantee (no privacy-loss law)
     guarantee_only = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         _check_arguments_of(cls)
+        if "fields" in cls.__dict__:  # a mechanism a release may name: registered under its name
+            if "name" not in cls.__dict__ or cls.name in FROM_FIELDS or not cls.title or cls.example is None:
+                raise TypeError(f"{cls.__name__} declares fields: it needs its own unregistered name, a title and an "
+                                f"example (got name={cls.name!r})")
+            FROM_FIELDS[cls.name] = cls
+
+    def __post_init__(self):
+        """Each declared field with an attribute checked against its domain (:meth:`Field.check`)."""
+        for f in type(self).fields:
+            if f.attribute is not None:
+                object.__setattr__(self, f.attribute, f.check(getattr(self, f.attribute)))
+
+    @classmethod
+    def from_fields(cls, **fields) -> "Mechanism":
+        """The mechanism a release gives by these fields (names of :attr:`fields`): each passed on as its attribute;
+        an unknown or missing field is a :class:`~dpsemantics.errors.ParameterError` naming it."""
+        declared = {f.name: f for f in cls.fields}
+        for name in fields:
+            if name not in declared or declared[name].attribute is None:
+                raise ParameterError(name, f"is not a field of the {cls.name} mechanism (it takes "
+                                           f"{', '.join(declared)})")
+        for f in cls.fields:
+            if f.required and f.name not in fields:
+                raise ParameterError(f.name, f"is required for the {cls.name} mechanism")
+        return cls(**{declared[name].attribute: value for name, value in fields.items()})
 
     # ---- what a subclass states --------------------------------------------------------------------
     def parameters(self) -> dict:
-        """The mechanism's parameters as numbers (for report.json)."""
-        raise NotImplementedError
+        """The mechanism's parameters as numbers (for report.json): its fields held as attributes."""
+        return {f.name: float(getattr(self, f.attribute)) for f in type(self).fields if f.attribute is not None}
 
     def rho(self) -> float | None:
         """ρ of zero-concentrated DP, where the mechanism has one."""
@@ -206,10 +313,15 @@ class Mechanism:
         return None if eps is None else (eps, 0.0)
 
     def profile(self, k: int):
-        """``(δ(ε) function, method, theorems)`` of ``k`` runs where an exact profile is known, else ``None``: the
-        :meth:`~dpsemantics.privacy_loss.PrivacyLoss.delta` of :meth:`~dpsemantics.releases.Mechanism.loss` where the
-        mechanism has a law."""
-        return None
+        """``(δ(ε) function, method, theorems)`` of ``k`` runs where an exact profile is known, else ``None``.  By
+        default the :meth:`~dpsemantics.privacy_loss.PrivacyLoss.delta` of the law of ``k`` runs
+        (:meth:`~dpsemantics.releases.Mechanism.loss`), which is the exact profile (Kazan et al. Definition 2.1 read
+        on the law, Theorem 3.9).  The δ(ε) function is vectorised: an array of ε in, an array of δ out."""
+        law = self.loss(k)
+        if law is None:
+            return None
+        return law.delta, f"exact: the privacy profile of the exact privacy-loss law ({law.name})", \
+            "the mechanism's privacy-loss law; Kazan et al. Definition 2.1, Theorem 3.9"
 
     def loss(self, k: int):
         """The exact privacy-loss law of ``k`` runs (:class:`~dpsemantics.privacy_loss.PrivacyLoss`), where it is
@@ -251,6 +363,18 @@ class Mechanism:
             return self, k + k_other
         return None
 
+    def group_of_two(self) -> "Mechanism | None":
+        """This mechanism's guarantee for a change of one record's value when neighbours add or remove a record (a
+        removal and an addition: group privacy for two), as a mechanism; ``None`` when none is left.  By default:
+        pure ε → 2ε (Dwork & Roth 2014, Theorem 2.2), ρ-zCDP → 4ρ (Bun & Steinke 2016, Proposition 1.9)."""
+        pure = self.pure_epsilon()
+        if pure is not None:
+            return ApproxDP(2 * pure, 0.0) if math.isfinite(2 * pure) else None
+        rho = self.rho()
+        if rho is not None and self.stated_point() is None:
+            return ZCDP(4 * rho) if math.isfinite(4 * rho) else None
+        return None
+
     # ---- the questions, answered through the composition of one part --------------------------------
     def repeat(self, k) -> "Composed":
         """This mechanism run ``k`` times on the same data."""
@@ -286,14 +410,10 @@ class Laplace(Mechanism):
     eps: float
     sensitivity: float = 1.0
     name = "laplace"
-
-    def __post_init__(self):
-        object.__setattr__(self, "eps", float(check_epsilon(self.eps, "epsilon", strictly_positive=True,
-                                                                 scalar=True)))
-        object.__setattr__(self, "sensitivity", float(check_positive(self.sensitivity, "sensitivity", scalar=True)))
-
-    def parameters(self):
-        return {"epsilon": self.eps, "sensitivity": self.sensitivity}
+    title = "the Laplace mechanism (noise of scale sensitivity/ε)"
+    fields = (Field("epsilon", "ε", "the noise's scale is sensitivity/ε", "eps", required=True),
+              Field("sensitivity", "Δ", "the query's sensitivity (default 1)", "sensitivity"))
+    example = {"epsilon": 0.5}
 
     def pure_epsilon(self):
         return self.eps
@@ -324,13 +444,9 @@ class RandomizedResponse(Mechanism):
 
     eps: float
     name = "randomized-response"
-
-    def __post_init__(self):
-        object.__setattr__(self, "eps", float(check_epsilon(self.eps, "epsilon", strictly_positive=True,
-                                                                 scalar=True)))
-
-    def parameters(self):
-        return {"epsilon": self.eps}
+    title = "randomized response (the true answer with log-odds ε)"
+    fields = (Field("epsilon", "ε", "the log of the odds of answering truthfully", "eps", required=True),)
+    example = {"epsilon": 0.5}
 
     def pure_epsilon(self):
         return self.eps
@@ -362,17 +478,13 @@ class Geometric(Mechanism):
     eps: float
     sensitivity: int = 1
     name = "geometric"
-
-    def __post_init__(self):
-        object.__setattr__(self, "eps", float(check_epsilon(self.eps, "epsilon", strictly_positive=True,
-                                                                 scalar=True)))
-        object.__setattr__(self, "sensitivity", check_positive_int(self.sensitivity, "sensitivity"))
+    title = "the two-sided geometric count (noise ratio e^(−ε/sensitivity))"
+    fields = (Field("epsilon", "ε", "the noise ratio is e^(−ε/sensitivity)", "eps", required=True),
+              Field("sensitivity", "Δ", "the count's sensitivity (default 1)", "sensitivity", low=1, whole=True))
+    example = {"epsilon": 0.5, "sensitivity": 2}
 
     def _as_flip(self):
         return RandomizedResponse(self.eps) if self.sensitivity == 1 else None
-
-    def parameters(self):
-        return {"epsilon": self.eps, "sensitivity": float(self.sensitivity)}
 
     def pure_epsilon(self):
         return self.eps
@@ -416,18 +528,49 @@ class Gaussian(Mechanism):
     sensitivity: float = 1.0
     stated: tuple | None = None
     name = "gaussian"
+    title = "the Gaussian mechanism (noise N(0, σ²)), given by σ, by ρ alone, or calibrated to (ε, δ)"
+    fields = (Field("sigma", "σ", "the noise's standard deviation", "sigma", rational="down"),
+              Field("sensitivity", "Δ", "the query's sensitivity (default 1)", "sensitivity"),
+              Field("epsilon", "ε", "the ε at which σ is calibrated (with delta)", low_open=False),
+              Field("delta", "δ", "the δ at which σ is calibrated (with epsilon)", high=1.0),
+              Field("rho", "ρ", "its ρ = (sensitivity/σ)²/2, given alone"))
+    together, either, alone = ("epsilon", "delta"), ("sigma", "epsilon", "rho"), "rho"
+    example = {"sigma": 2.0}
+    reported = {"mu": "μ"}
 
     def __post_init__(self):
-        sigma = float(check_positive(self.sigma, "sigma", scalar=True))
-        sens = float(check_positive(self.sensitivity, "sensitivity", scalar=True))
-        with np.errstate(all="ignore"):
-            ratio = sens / sigma
-            mu = 0.5 * ratio * ratio  # float products overflow to inf, where ** raises OverflowError
+        super().__post_init__()
+        sigma, sens = self.sigma, self.sensitivity
+        ratio = sens / sigma
+        mu = 0.5 * ratio * ratio if ratio < 1e154 else math.inf  # a float product, never an OverflowError
         if not (0.0 < mu < 1e12):
             raise ParameterError("sigma", f"gives a privacy loss that is degenerate or beyond the float range "
-                             f"((sensitivity/sigma)**2/2 = {mu!r}; got sigma={sigma!r})")
-        object.__setattr__(self, "sigma", sigma)
-        object.__setattr__(self, "sensitivity", sens)
+                                          f"((sensitivity/sigma)**2/2 = {mu!r}; got sigma={sigma!r})")
+
+    @classmethod
+    def from_fields(cls, sigma=None, sensitivity=1.0, epsilon=None, delta=None, rho=None) -> "Gaussian":
+        """σ alone; ρ = (Δ/σ)²/2 alone; or (ε, δ), calibrated by the analytic Gaussian mechanism; or all three,
+        checked for agreement: strictly, δ(σ) ≤ δ by the bound never below the exact profile (Balle & Wang 2018,
+        Theorem 8, with its evaluation and rounding allowances: ``mechanisms.gaussian_delta``), which every σ
+        that :func:`~dpsemantics.mechanisms.gaussian_sigma` returns meets."""
+        if rho is not None:
+            rho = float(check_positive(rho, "rho", scalar=True))
+            return cls(1.0 / (math.sqrt(2.0) * math.sqrt(rho)))
+        if epsilon is None:
+            return cls(sigma, sensitivity)
+        if sigma is None:
+            return cls.calibrated(epsilon, delta, sensitivity)
+        epsilon = float(check_epsilon(epsilon, "epsilon", scalar=True))
+        delta = float(check_delta(delta, "delta", open_low=True, scalar=True))
+        sigma = float(check_positive(sigma, "sigma", scalar=True))
+        sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
+        actual = float(mechanisms.gaussian_delta(epsilon, sigma, sensitivity))
+        if actual > delta:
+            raise ParameterError("sigma", f"is inconsistent with epsilon and delta: the Gaussian mechanism with "
+                                          f"sigma={sigma!r}, sensitivity={sensitivity!r} is ({epsilon!r}, δ′)-DP for "
+                                          f"δ′ ≥ {actual!r} (its exact profile rounded up), which is above "
+                                          f"delta={delta!r}")
+        return cls(sigma, sensitivity, (float(epsilon), float(delta)))
 
     @classmethod
     def calibrated(cls, epsilon, delta, sensitivity=1.0) -> "Gaussian":
@@ -448,10 +591,8 @@ class Gaussian(Mechanism):
         return 0.5 * ratio * ratio
 
     def parameters(self):
-        out = {"sigma": self.sigma, "sensitivity": self.sensitivity, "mu": self.mu}
-        if self.stated is not None:
-            out.update(epsilon=self.stated[0], delta=self.stated[1])
-        return out
+        stated = {} if self.stated is None else {"epsilon": self.stated[0], "delta": self.stated[1]}
+        return {**stated, "sigma": self.sigma, "sensitivity": self.sensitivity, "mu": self.mu}
 
     def rho(self):
         return self.mu
@@ -497,6 +638,14 @@ class Gaussian(Mechanism):
             return Gaussian(1.0 / math.sqrt(2.0 * mu)), 1
         return None
 
+    def group_of_two(self):
+        """The Gaussian mechanism at twice its sensitivity (its outputs move by at most 2Δ, by the triangle
+        inequality), with its own law; ``None`` when that law is beyond the float range."""
+        try:
+            return Gaussian(self.sigma, 2 * self.sensitivity)
+        except ParameterError:
+            return None
+
 
 # ------------------------------------------------------------------------------------------------------
 # Mechanisms known only by their guarantee
@@ -512,14 +661,11 @@ class ApproxDP(Mechanism):
     eps: float
     delta0: float = 0.0
     name = "dp"
+    title = "any mechanism known only by its (ε, δ)"
+    fields = (Field("epsilon", "ε", "the stated ε", "eps", low_open=False, required=True),
+              Field("delta", "δ", "the stated δ (default 0)", "delta0", low_open=False, high=1.0))
+    example = {"epsilon": 0.5, "delta": 1e-6}
     guarantee_only = True
-
-    def __post_init__(self):
-        object.__setattr__(self, "eps", float(check_epsilon(self.eps, "epsilon", scalar=True)))
-        object.__setattr__(self, "delta0", float(check_delta(self.delta0, "delta", open_high=True, scalar=True)))
-
-    def parameters(self):
-        return {"epsilon": self.eps, "delta": self.delta0}
 
     def pure_epsilon(self):
         return self.eps if self.delta0 == 0 else None
@@ -545,6 +691,13 @@ class ApproxDP(Mechanism):
     def pld_step(self, k):
         return super().pld_step(k) if self.eps > 0 else 1e-3
 
+    def group_of_two(self):
+        """(2ε, (1 + e^ε)δ) for δ > 0 (group privacy for approximate DP, two steps); the default when pure."""
+        if self.delta0 == 0:
+            return super().group_of_two()
+        d = (1 + math.exp(self.eps)) * self.delta0 if self.eps < 700 else math.inf
+        return ApproxDP(2 * self.eps, d) if d < 1 and math.isfinite(2 * self.eps) else None
+
     def spread(self):
         return max(self.eps, 1e-12), 2.0 * max(self.eps, 1e-12)
 
@@ -556,13 +709,10 @@ class ZCDP(Mechanism):
 
     rho0: float
     name = "zcdp"
+    title = "any mechanism known only by its ρ"
+    fields = (Field("rho", "ρ", "the stated ρ", "rho0", required=True),)
+    example = {"rho": 0.1}
     guarantee_only = True
-
-    def __post_init__(self):
-        object.__setattr__(self, "rho0", float(check_positive(self.rho0, "rho", scalar=True)))
-
-    def parameters(self):
-        return {"rho": self.rho0}
 
     def rho(self):
         return self.rho0
@@ -620,8 +770,15 @@ def _profile_epsilon(fn, d: float, pure, hint: float = math.inf) -> float:
 def _sum_up(pairs) -> float:
     """Σ k·x over ``(k, x)`` pairs of whole numbers and floats, exactly (rationals) and rounded up to a float: never
     below the exact sum, and equal to it when it is a float (2 for 2 × 1.0)."""
-    exact = sum((Fraction(int(k)) * Fraction(x) for k, x in pairs), Fraction(0))
-    out = float(exact)  # rounded to nearest (inf beyond the float range)
+    return _float_up(sum((Fraction(int(k)) * Fraction(x) for k, x in pairs), Fraction(0)))
+
+
+def _float_up(exact: Fraction) -> float:
+    """The smallest float ≥ the rational ``exact`` (inf beyond the float range)."""
+    try:
+        out = float(exact)  # rounded to nearest
+    except OverflowError:
+        return math.inf
     return math.nextafter(out, math.inf) if math.isfinite(out) and Fraction(out) < exact else out
 
 
@@ -1066,44 +1223,9 @@ class Composed(Mechanism):
 # ------------------------------------------------------------------------------------------------------
 
 
-def _gaussian_from_fields(sigma=None, sensitivity=1.0, epsilon=None, delta=None, rho=None) -> Gaussian:
-    """σ alone; ρ = (Δ/σ)²/2 alone; or (ε, δ), calibrated by the analytic Gaussian mechanism; or all three,
-    checked for agreement: strictly, δ(σ) ≤ δ by the bound never below the exact profile (Balle & Wang 2018,
-    Theorem 8, with its evaluation and rounding allowances: ``mechanisms.gaussian_delta``), which every σ
-    that :func:`~dpsemantics.mechanisms.gaussian_sigma` returns meets."""
-    if rho is not None:
-        rho = float(check_positive(rho, "rho", scalar=True))
-        return Gaussian(1.0 / (math.sqrt(2.0) * math.sqrt(rho)))
-    if epsilon is None:
-        return Gaussian(sigma, sensitivity)
-    if sigma is None:
-        return Gaussian.calibrated(epsilon, delta, sensitivity)
-    epsilon = float(check_epsilon(epsilon, "epsilon", scalar=True))
-    delta = float(check_delta(delta, "delta", open_low=True, scalar=True))
-    sigma = float(check_positive(sigma, "sigma", scalar=True))
-    sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
-    actual = float(mechanisms.gaussian_delta(epsilon, sigma, sensitivity))
-    if actual > delta:
-        raise ParameterError("sigma", f"is inconsistent with epsilon and delta: the Gaussian mechanism with sigma={sigma!r}, "
-                         f"sensitivity={sensitivity!r} is ({epsilon!r}, δ′)-DP for δ′ ≥ {actual!r} (its exact profile "
-                         f"rounded up), which is above delta={delta!r}")
-    return Gaussian(sigma, sensitivity, (float(epsilon), float(delta)))
-
-
-#: The mechanisms a release may name, by the name it gives them, built from its fields.
-FROM_FIELDS = {
-    "laplace": lambda epsilon, sensitivity=1.0: Laplace(epsilon, sensitivity),
-    "gaussian": _gaussian_from_fields,
-    "randomized-response": lambda epsilon: RandomizedResponse(epsilon),
-    "geometric": lambda epsilon, sensitivity=1: Geometric(epsilon, sensitivity),
-    "dp": lambda epsilon, delta=0.0: ApproxDP(epsilon, delta),
-    "zcdp": lambda rho: ZCDP(rho),
-}
-
-
 def from_fields(name: str, **fields) -> Mechanism:
     """The mechanism a release names ``name`` with the given fields (``epsilon``, ``delta``, ``sigma``,
     ``sensitivity``, ``rho``); bad values raise ``ValueError`` naming the field."""
     if name not in FROM_FIELDS:
         raise ParameterError("name", f"must be one of {', '.join(FROM_FIELDS)} (got {name!r})")
-    return FROM_FIELDS[name](**fields)
+    return FROM_FIELDS[name].from_fields(**fields)
