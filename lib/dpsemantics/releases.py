@@ -278,17 +278,39 @@ class Mechanism:
 
     @classmethod
     def from_fields(cls, **fields) -> "Mechanism":
-        """The mechanism a release gives by these fields (names of :attr:`fields`): each passed on as its attribute;
-        an unknown or missing field is a :class:`~dpsemantics.errors.ParameterError` naming it."""
+        """The mechanism a release gives by these fields (names of :attr:`fields`; ``None`` is "not given"), each
+        checked against its declaration (domain, required, together, either, alone), then :meth:`build`.  A bad
+        field is a :class:`~dpsemantics.errors.ParameterError` naming it."""
         declared = {f.name: f for f in cls.fields}
-        for name in fields:
-            if name not in declared or declared[name].attribute is None:
+        given = {}
+        for name, value in fields.items():
+            if name not in declared:
                 raise ParameterError(name, f"is not a field of the {cls.name} mechanism (it takes "
                                            f"{', '.join(declared)})")
+            if value is not None:
+                given[name] = declared[name].check(value)
         for f in cls.fields:
-            if f.required and f.name not in fields:
+            if f.required and f.name not in given:
                 raise ParameterError(f.name, f"is required for the {cls.name} mechanism")
-        return cls(**{declared[name].attribute: value for name, value in fields.items()})
+        if 0 < len(given.keys() & set(cls.together)) < len(cls.together):
+            missing = next(name for name in cls.together if name not in given)
+            raise ParameterError(missing, f"is required with {' and '.join(cls.together)} (the {cls.name} mechanism "
+                                          "takes them together)")
+        if cls.either and not given.keys() & set(cls.either):
+            raise ParameterError(cls.either[0], f"is required for the {cls.name} mechanism (or "
+                                                f"{', '.join(cls.either[1:])})")
+        if cls.alone in given and len(given) > 1:
+            other = sorted(given.keys() - {cls.alone})[0]
+            raise ParameterError(other, f"is not taken with {cls.alone} (the {cls.name} mechanism given by its "
+                                        f"{cls.alone} takes no other field)")
+        return cls.build(**given)
+
+    @classmethod
+    def build(cls, **fields) -> "Mechanism":
+        """The mechanism from fields already checked by :meth:`from_fields`: by default each passed on as its
+        attribute.  A mechanism whose fields are not its attributes (the Gaussian by ρ or by (ε, δ)) overrides
+        this."""
+        return cls(**{f.attribute: fields[f.name] for f in cls.fields if f.name in fields})
 
     # ---- what a subclass states --------------------------------------------------------------------
     def parameters(self) -> dict:
@@ -548,22 +570,17 @@ class Gaussian(Mechanism):
                                           f"((sensitivity/sigma)**2/2 = {mu!r}; got sigma={sigma!r})")
 
     @classmethod
-    def from_fields(cls, sigma=None, sensitivity=1.0, epsilon=None, delta=None, rho=None) -> "Gaussian":
+    def build(cls, sigma=None, sensitivity=1.0, epsilon=None, delta=None, rho=None) -> "Gaussian":
         """σ alone; ρ = (Δ/σ)²/2 alone; or (ε, δ), calibrated by the analytic Gaussian mechanism; or all three,
         checked for agreement: strictly, δ(σ) ≤ δ by the bound never below the exact profile (Balle & Wang 2018,
         Theorem 8, with its evaluation and rounding allowances: ``mechanisms.gaussian_delta``), which every σ
         that :func:`~dpsemantics.mechanisms.gaussian_sigma` returns meets."""
         if rho is not None:
-            rho = float(check_positive(rho, "rho", scalar=True))
             return cls(1.0 / (math.sqrt(2.0) * math.sqrt(rho)))
         if epsilon is None:
             return cls(sigma, sensitivity)
         if sigma is None:
             return cls.calibrated(epsilon, delta, sensitivity)
-        epsilon = float(check_epsilon(epsilon, "epsilon", scalar=True))
-        delta = float(check_delta(delta, "delta", open_low=True, scalar=True))
-        sigma = float(check_positive(sigma, "sigma", scalar=True))
-        sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
         actual = float(mechanisms.gaussian_delta(epsilon, sigma, sensitivity))
         if actual > delta:
             raise ParameterError("sigma", f"is inconsistent with epsilon and delta: the Gaussian mechanism with "
