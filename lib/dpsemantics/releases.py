@@ -58,6 +58,7 @@ __all__ = [
     "RandomizedResponse",
     "ApproxDP",
     "ZCDP",
+    "DiscreteGaussian",
     "Composed",
     "K_MAX",
     "FROM_FIELDS",
@@ -752,6 +753,43 @@ class ZCDP(Mechanism):
         if isinstance(other, ZCDP):
             return ZCDP(k * self.rho0 + k_other * other.rho0), 1
         return None
+
+
+@dataclass(frozen=True)
+class DiscreteGaussian(Mechanism):
+    """The discrete Gaussian mechanism: an integer-valued query of sensitivity Δ plus noise Y on the integers with
+    P[Y = y] ∝ exp(−y²/(2σ²)) (Canonne, Kamath & Steinke 2020, Definition 1; the noise of the 2020 Census's
+    TopDown algorithm).  It is ρ-zCDP with ρ = Δ²/(2σ²) exactly (ibid., Theorem 4), which :meth:`rho` returns
+    rounded up.  It is declared by that guarantee: its answers are those of a ρ-zCDP mechanism (its profile is
+    Canonne, Kamath & Steinke's Corollary 13 conversion of ρ, never below its exact profile, their Theorem 7), and
+    the report does not read it through its own privacy-loss law."""
+
+    sigma: float
+    sensitivity: int = 1
+    name = "discrete-gaussian"
+    title = "the discrete Gaussian mechanism (integer noise of scale σ, as in the 2020 Census), by its ρ"
+    fields = (Field("sigma", "σ", "the noise's scale: P[y] ∝ exp(−y²/(2σ²)) on the integers", "sigma",
+                    rational="down", required=True),
+              Field("sensitivity", "Δ", "the integer query's sensitivity (default 1)", "sensitivity", low=1,
+                    whole=True))
+    example = {"sigma": 2.0, "sensitivity": 1}
+    guarantee_only = True
+
+    def __post_init__(self):
+        super().__post_init__()
+        if not 0.0 < self.rho() < math.inf:
+            raise ParameterError("sigma", f"gives ρ = sensitivity²/(2σ²) beyond the float range (got "
+                                          f"sigma={self.sigma!r}, sensitivity={self.sensitivity!r})")
+
+    def rho(self):
+        return _float_up(Fraction(self.sensitivity) ** 2 / (2 * Fraction(self.sigma) ** 2))
+
+    def stated_point(self):
+        return None
+
+    def spread(self):
+        s = math.sqrt(2 * self.rho())
+        return s, 26.0 * s
 
 
 # ------------------------------------------------------------------------------------------------------
