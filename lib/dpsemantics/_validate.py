@@ -1,7 +1,8 @@
 """Input validation shared by every module.
 
 Every public function of :mod:`dpsemantics` checks its arguments with these helpers, so that bad input
-raises a :class:`ValueError` whose message names the parameter and the value given, and never
+raises a :class:`ValueError` whose message names the parameter and the value given (a ``ParameterError``, whose
+``parameter`` attribute names it too), and never
 propagates as NaN or a silently wrong answer.  All helpers accept scalars or array-likes and return a
 float (for scalar input) or a float ``numpy.ndarray``.
 

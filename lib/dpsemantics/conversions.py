@@ -469,7 +469,7 @@ def profile_pdp_epsilon(profile, delta_prime, *, eps_max: float = 200.0, grid: i
     the search misses; the search is a grid on [ε₀, ε₁] (ε₀ the first ε with δ(ε) < δ′, ε₁ where δ(ε) has
     fallen below δ′·1e-9 or vanishes) refined by a bounded scalar minimisation.  Returns
     ``(eps_prime, eps, delta)``: ε′ and the profile point (ε, δ(ε)) giving it.  Raises
-    :class:`~dpsemantics.errors.NumericalLimit` (a ``ValueError``) when no ε ≤ ``eps_max`` has δ(ε) < δ′.
+    ``NumericalLimit`` (a ``ValueError``) when no ε ≤ ``eps_max`` has δ(ε) < δ′.
     """
     if not callable(profile):
         raise ValueError(f"profile must be a function mapping an array of eps to delta (got profile={profile!r:.60})")

@@ -593,8 +593,8 @@ def gaussian_sigma(eps, delta, sensitivity=1.0):
         if np.any(bad):
             i = todo[np.flatnonzero(bad)[0]]
             raise ParameterError(
-                "eps", subject="", reason=f"sigma is not a finite positive float for eps={float(e[i])!r}, delta={float(d[i])!r}, "
-                f"sensitivity={float(s[i])!r}"
+                "eps", subject="", reason=f"sigma is not a finite positive float for eps={float(e[i])!r}, "
+                f"delta={float(d[i])!r}, sensitivity={float(s[i])!r}"
             )
         # σ is what the caller will use: check it strictly, by the bound that never falls below the exact δ
         r_sig = _gaussian_ratio(sig, s[todo])

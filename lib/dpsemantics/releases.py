@@ -37,11 +37,15 @@ from .errors import NumericalLimit, ParameterError
 
 # The numerical floor, imported on first use: the mechanisms' declarations (fields, ranges, help) are read by the
 # release report's --help and refusals before NumPy is loaded (see dpsemantics._lazy).
+# Each module is named as a constant string, so that tests/unit/test_layers.py reads these imports too.
 np = Lazy("numpy")
-_rounding, composition, conversions, disclosure, mechanisms = (
-    Lazy(f"dpsemantics.{name}") for name in ("_rounding", "composition", "conversions", "disclosure", "mechanisms"))
-PrivacyLossDistribution, tilted_self_composition = (
-    Lazy("dpsemantics.pld", name) for name in ("PrivacyLossDistribution", "tilted_self_composition"))
+_rounding = Lazy("dpsemantics._rounding")
+composition = Lazy("dpsemantics.composition")
+conversions = Lazy("dpsemantics.conversions")
+disclosure = Lazy("dpsemantics.disclosure")
+mechanisms = Lazy("dpsemantics.mechanisms")
+PrivacyLossDistribution = Lazy("dpsemantics.pld", "PrivacyLossDistribution")
+tilted_self_composition = Lazy("dpsemantics.pld", "tilted_self_composition")
 PrivacyLoss = Lazy("dpsemantics.privacy_loss", "PrivacyLoss")
 as_float, check_delta, check_epsilon, check_positive, check_positive_int = (
     Lazy("dpsemantics._validate", name) for name in ("as_float", "check_delta", "check_epsilon", "check_positive",
@@ -114,7 +118,7 @@ class Field:
 
     def check(self, value):
         """``value`` as a float (an int for a whole number) in the domain, or a
-        :class:`~dpsemantics.errors.ParameterError` naming this field."""
+        ``ParameterError`` naming this field."""
         if self.whole:
             return check_positive_int(value, self.name, minimum=int(self.low))
         x = float(as_float(value, self.name, scalar=True))
@@ -128,7 +132,7 @@ class Field:
 
 
 #: Every mechanism a release may name, by that name, filled as each class declaring its ``fields`` is defined
-#: (:meth:`Mechanism.__init_subclass__`): the report's flags, help, checks and symbols and the tests' tables are
+#: (``Mechanism.__init_subclass__``): the report's flags, help, checks and symbols and the tests' tables are
 #: read from here.
 FROM_FIELDS: dict = {}
 
@@ -241,12 +245,12 @@ class Mechanism:
     A mechanism a release may name is declared once, by its class (CONTRIBUTING.md, "Adding a mechanism"):
 
     * ``name``: the release's word for it, ``title``: one line for the report's help;
-    * ``fields``: its parameters as :class:`Field` declarations (the report's flags, help, checks, exact-rational
+    * ``fields``: its parameters as :class:`~dpsemantics.releases.Field` declarations (the report's flags, help, checks, exact-rational
       rounding and symbols, and the constructor's own checks, are read from them); ``together``, ``either`` and
       ``alone`` name fields given together, at least one of, or alone;
     * ``example``: the fields of one valid instance (the protocol and fuzz tests start from it);
-    * then either its privacy-loss law (:meth:`loss`, with :meth:`pld` for composition), or its stated guarantee
-      (:meth:`pure_epsilon`, :meth:`rho` or :meth:`stated_point`, with ``guarantee_only``).  Everything else has a
+    * then either its privacy-loss law (:meth:`~dpsemantics.releases.Mechanism.loss`, with :meth:`~dpsemantics.releases.Mechanism.pld` for composition), or its stated guarantee
+      (:meth:`~dpsemantics.releases.Mechanism.pure_epsilon`, :meth:`~dpsemantics.releases.Mechanism.rho` or :meth:`~dpsemantics.releases.Mechanism.stated_point`, with ``guarantee_only``).  Everything else has a
       default derived from these.
     """
 
@@ -257,7 +261,7 @@ class Mechanism:
     either = ()
     alone = None
     example = None
-    #: symbols of the entries of :meth:`parameters` that are not fields (the report shows them)
+    #: symbols of the entries of :meth:`~dpsemantics.releases.Mechanism.parameters` that are not fields (the report shows them)
     reported = {}
     #: True when the mechanism is known only by its guarantee (no privacy-loss law)
     guarantee_only = False
@@ -272,16 +276,16 @@ class Mechanism:
             FROM_FIELDS[cls.name] = cls
 
     def __post_init__(self):
-        """Each declared field with an attribute checked against its domain (:meth:`Field.check`)."""
+        """Each declared field with an attribute checked against its domain (:meth:`~dpsemantics.releases.Field.check`)."""
         for f in type(self).fields:
             if f.attribute is not None:
                 object.__setattr__(self, f.attribute, f.check(getattr(self, f.attribute)))
 
     @classmethod
     def from_fields(cls, **fields) -> "Mechanism":
-        """The mechanism a release gives by these fields (names of :attr:`fields`; ``None`` is "not given"), each
-        checked against its declaration (domain, required, together, either, alone), then :meth:`build`.  A bad
-        field is a :class:`~dpsemantics.errors.ParameterError` naming it."""
+        """The mechanism a release gives by these fields (names of ``fields``; ``None`` is "not given"), each
+        checked against its declaration (domain, required, together, either, alone), then :meth:`~dpsemantics.releases.Mechanism.build`.  A bad
+        field is a ``ParameterError`` naming it."""
         declared = {f.name: f for f in cls.fields}
         given = {}
         for name, value in fields.items():
@@ -308,7 +312,7 @@ class Mechanism:
 
     @classmethod
     def build(cls, **fields) -> "Mechanism":
-        """The mechanism from fields already checked by :meth:`from_fields`: by default each passed on as its
+        """The mechanism from fields already checked by :meth:`~dpsemantics.releases.Mechanism.from_fields`: by default each passed on as its
         attribute.  A mechanism whose fields are not its attributes (the Gaussian by ρ or by (ε, δ)) overrides
         this."""
         return cls(**{f.attribute: fields[f.name] for f in cls.fields if f.name in fields})
@@ -710,7 +714,7 @@ class ApproxDP(Mechanism):
         return super().pld_step(k) if self.eps > 0 else 1e-3
 
     def group_of_two(self):
-        """(2ε, (1 + e^ε)δ) for δ > 0 (group privacy for approximate DP, two steps); the default when pure."""
+        """(2ε, (1 + exp(ε))δ) for δ > 0 (group privacy for approximate DP, two steps); the default when pure."""
         if self.delta0 == 0:
             return super().group_of_two()
         d = (1 + math.exp(self.eps)) * self.delta0 if self.eps < 700 else math.inf
@@ -759,7 +763,7 @@ class ZCDP(Mechanism):
 class DiscreteGaussian(Mechanism):
     """The discrete Gaussian mechanism: an integer-valued query of sensitivity Δ plus noise Y on the integers with
     P[Y = y] ∝ exp(−y²/(2σ²)) (Canonne, Kamath & Steinke 2020, Definition 1; the noise of the 2020 Census's
-    TopDown algorithm).  It is ρ-zCDP with ρ = Δ²/(2σ²) exactly (ibid., Theorem 4), which :meth:`rho` returns
+    TopDown algorithm).  It is ρ-zCDP with ρ = Δ²/(2σ²) exactly (ibid., Theorem 4), which :meth:`~dpsemantics.releases.Mechanism.rho` returns
     rounded up.  It is declared by that guarantee: its answers are those of a ρ-zCDP mechanism (its profile is
     Canonne, Kamath & Steinke's Corollary 13 conversion of ρ, never below its exact profile, their Theorem 7), and
     the report does not read it through its own privacy-loss law."""

@@ -79,9 +79,9 @@ def test_every_profile_is_vectorised(name, cls, k):
 
 
 def check_law(m, name):
-    """A mechanism known by its guarantee states one and has no law of its own; one with a law gives the law, its profile
-    and its privacy-loss distribution, the profile equal to the default derived from the law and bracketed by the
-    distribution's optimistic and pessimistic sides."""
+    """A mechanism known by its guarantee states one and has no law of its own; one with a law gives the law,
+    its profile and its privacy-loss distribution, the profile equal to the default derived from the law and
+    bracketed by the distribution's optimistic and pessimistic sides."""
     if m.guarantee_only:  # (it may have a privacy-loss distribution: its worst case's, as (ε, δ)-DP does)
         assert m.loss(1) is None
         assert (m.pure_epsilon(), m.rho(), m.stated_point()) != (None, None, None), f"{name} states no guarantee"

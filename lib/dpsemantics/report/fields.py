@@ -18,8 +18,9 @@ from fractions import Fraction
 from ..errors import ParameterError
 from ..releases import FROM_FIELDS
 
-__all__ = ["FIELDS", "MECHANISMS", "PARAMETERS", "SYMBOLS", "NEIGHBOURS", "DEFAULT_PRIORS", "DEFAULT_DELTA_PRIME", "K_MAX", "MAX_PARTS",
-           "MAX_PRIORS", "HORIZON_MAX", "MAX_DIGITS", "ReleaseError", "validate", "default_horizon", "warnings_for"]
+__all__ = ["FIELDS", "MECHANISMS", "PARAMETERS", "SYMBOLS", "NEIGHBOURS", "DEFAULT_PRIORS", "DEFAULT_DELTA_PRIME",
+           "K_MAX", "MAX_PARTS", "MAX_PRIORS", "HORIZON_MAX", "MAX_DIGITS", "ReleaseError", "validate",
+           "default_horizon", "warnings_for"]
 
 #: What each mechanism takes (besides ``k``), from its class's declaration: ``fields`` with each field's domain,
 #: ``needs``: required fields; ``together``: fields given together or not at all; ``either``: at least one of them;
