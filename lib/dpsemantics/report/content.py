@@ -197,9 +197,11 @@ def interpret(release: dict, *, resolution: int = 2**18, horizon: int | None = N
                                    "Definition 2.4"}
                       if exact else _pure_worst_case(pure, priors) if pure is not None else
                       {"method": None, "is_bound": None, "theorems": "Kazan et al. Theorem 3.1",
-                                     "unavailable": "part of the release is known only by its guarantee, not by its "
-                                                    "mechanism: Theorem 3.1 needs the privacy-loss distribution, and "
-                                                    "mechanisms with the same guarantee have different ones"}),
+                                     "unavailable": "part of the release is read by its guarantee only (a "
+                                                    "mechanism known only by its guarantee, or one whose privacy-loss "
+                                                    "law the package does not hold): "
+                                                    "Theorem 3.1 needs the privacy-loss distribution, and mechanisms "
+                                                    "with the same guarantee have different ones"}),
         },
         "disclosure": rows,
         "prior_free": _prior_free(eps_read),
