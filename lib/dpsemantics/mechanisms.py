@@ -29,8 +29,8 @@ from scipy.special import erf, erfcx, expit, ndtr, ndtri
 
 from . import _rounding
 from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
-from ._validate import (as_float, as_output, broadcast, check_delta, check_epsilon, check_positive, check_positive_int,
-                        check_row_stochastic, check_record_count)
+from ._validate import (ParameterError, as_float, as_output, broadcast, check_delta, check_epsilon, check_positive,
+                        check_positive_int, check_row_stochastic, check_record_count)
 from .indistinguishability import hockey_stick, max_divergence
 
 __all__ = [
@@ -592,9 +592,9 @@ def gaussian_sigma(eps, delta, sensitivity=1.0):
         bad = ~np.isfinite(sig) | (quotient == 0.0)
         if np.any(bad):
             i = todo[np.flatnonzero(bad)[0]]
-            raise ValueError(
-                f"sigma is not a finite positive float for eps={float(e[i])!r}, delta={float(d[i])!r}, "
-                f"sensitivity={float(s[i])!r}"
+            raise ParameterError(
+                "eps", subject="", reason=f"sigma is not a finite positive float for eps={float(e[i])!r}, "
+                f"delta={float(d[i])!r}, sensitivity={float(s[i])!r}"
             )
         # σ is what the caller will use: check it strictly, by the bound that never falls below the exact δ
         r_sig = _gaussian_ratio(sig, s[todo])

@@ -48,7 +48,7 @@ def _module_name(path: Path) -> str:
 def imports(source: str, module: str, *, is_package: bool = False) -> list[tuple[int, str]]:
     """Every module a source imports, as absolute dotted names with their line, relative imports resolved against
     ``module`` (``from . import claims`` in ``dpsemantics.x`` gives ``dpsemantics.claims``), and string arguments of
-    ``import_module``."""
+    ``import_module`` and of ``dpsemantics._lazy.Lazy`` (a module imported on first use)."""
     package = module.split(".") if is_package else module.split(".")[:-1]
     found = []
     for node in ast.walk(ast.parse(source)):
@@ -59,7 +59,8 @@ def imports(source: str, module: str, *, is_package: bool = False) -> list[tuple
             stem = ".".join(base + ([node.module] if node.module else []))
             found.append((node.lineno, stem))
             found += [(node.lineno, f"{stem}.{alias.name}") for alias in node.names]
-        elif (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "import_module"
+        elif (isinstance(node, ast.Call)
+              and getattr(node.func, "id", getattr(node.func, "attr", "")) in ("import_module", "Lazy")
               and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
             name = node.args[0].value
             if name.startswith("."):
@@ -130,6 +131,7 @@ def test_paper_modules_hold_no_evidence_search(name):
     ("from . import book", "book"),
     ("from dpsemantics.book.toc import docnames", "book"),
     ("import_module('.book.render', 'dpsemantics')", "book"),
+    ("plotting = Lazy('dpsemantics.book.plotting')", "book"),
     ("from .claims import registry", "claims"),
     ("from ..claims import ks", "claims"),
     ("from scipy.optimize import minimize", "evidence"),

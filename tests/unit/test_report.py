@@ -192,6 +192,27 @@ def test_bad_json_one_error_no_files(data, field, tmp_path, capsys):
     assert not out.exists()
 
 
+def test_refusals_of_the_mathematics_are_read_from_the_error_not_its_text(monkeypatch):
+    """content.build takes the field from the package error's ``parameter`` attribute: a refusal whose message
+    starts with another word (here "the") still lands on its field, with the reason after the subject."""
+    from dpsemantics import releases
+    from dpsemantics._validate import ParameterError
+
+    refusal = ParameterError("sensitivity", "must be odd here (got 2)", subject="the sensitivity")
+
+    def refuse(name, **fields):
+        raise refusal
+
+    monkeypatch.setattr(releases, "from_fields", refuse)
+    with pytest.raises(R.ReleaseError) as info:
+        R.parse_release({"mechanism": "laplace", "epsilon": 1, "sensitivity": 2})
+    assert (info.value.field, info.value.message) == ("sensitivity", "must be odd here (got 2)")
+    refusal = ParameterError("eps", "is too large")
+    with pytest.raises(R.ReleaseError) as info:  # a parameter the release does not have: its first field, whole text
+        R.parse_release({"mechanisms": [{"mechanism": "laplace", "epsilon": 1}]})
+    assert (info.value.field, info.value.message) == ("mechanisms[0].epsilon", "eps is too large")
+
+
 def test_unreadable_json(tmp_path, capsys):
     src = tmp_path / "release.json"
     src.write_text("{not json")

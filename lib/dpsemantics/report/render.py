@@ -24,6 +24,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from .fields import SYMBOLS
+
 __all__ = ["number", "epsilon", "percent", "prior", "level", "figures", "markdown", "html_page", "csv_tables", "write",
            "NO_GUARANTEE"]
 
@@ -290,8 +292,7 @@ def _svg(fig) -> str:
 def mechanism_line(c) -> str:
     """One mechanism of report.json's ``release.mechanisms`` in words: its name, its own parameters and how often it
     runs ("laplace (ε = 1, Δ = 30), run once")."""
-    names = {"epsilon": "ε", "delta": "δ", "sigma": "σ", "sensitivity": "Δ", "rho": "ρ", "mu": "μ"}
-    parts = [f"{names[k]} = {number(c[k], 6)}" for k in names if k in c]
+    parts = [f"{SYMBOLS[k]} = {number(c[k], 6)}" for k in c if k in SYMBOLS]  # in the mechanism's own order
     runs = "once" if c["k"] == 1 else f"k = {c['k']} times"
     return f"{c['mechanism']} ({', '.join(parts)}), run {runs}"
 
