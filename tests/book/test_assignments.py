@@ -574,3 +574,13 @@ def test_formula_arguments_are_the_ones_the_hidden_checks_call():
             f = (lambda e, d: 2 * e) if a["var"] == "eps_prime" else (lambda e, d: (1 + math.exp(e)) * d)
             answers[a["var"]] = [f(*order(*pt)) for pt in a["points"]]
         assert grader.score_question(q, answers)[0] == expected
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=IDS)
+def test_seeded_solutions_pass_their_tests(chapter):
+    """The solutions notebook of a seeded assignment (seed 1) scores full marks on its own tests: the seeded
+    numbers replace the chapter's, and the formula answers (graded at fixed hidden points) keep the chapter's
+    functions, also in an exercise with both (kazan-ex-profile)."""
+    master = SEEDED[chapter.stem]
+    score, possible = grade_isolated(_solution_code(master), _test_files(master, chapter.stem))
+    assert score == possible == sum(ex.points for ex in CATALOGUE if ex.chapter.endswith(chapter.stem) and ex.check)
