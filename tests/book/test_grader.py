@@ -390,3 +390,100 @@ def test_definition7_check_has_one_source():
         assert zip_verdict == grade_verdict, (mechanism, population)
         if expected is not None:
             assert grade_verdict == expected, (mechanism, population)
+
+
+# Every formula answer of the book computed by calls into the package (what a student who knows the package
+# writes instead of the paper's formula). A new formula exercise needs a row here.
+PACKAGE_ATTACKS = """
+import math
+from scipy.optimize import brentq
+from dpsemantics import causal, conversions, disclosure, mechanisms as mech, notions, semantic as S
+from dpsemantics import indistinguishability as ind
+from dpsemantics.privacy_loss import PrivacyLoss
+def _copies(e, n):
+    return mech.local_randomized_response(int(n), e), notions.copies_prior(int(n))
+def _equal(n):
+    import numpy as np
+    pop = np.zeros((2,) * int(n)); pop[(0,) * int(n)] = pop[(1,) * int(n)] = 0.5
+    return pop
+eps_prime_chain = lambda e, d: ind.transitivity_parameters(e, d)[0]
+delta_prime_chain = lambda e, d: ind.transitivity_parameters(e, d)[1]
+eps_for_sigma = lambda s, d: brentq(lambda e: mech.gaussian_delta(e, s) - d, 0, 60, xtol=1e-14)
+sigma_for_eps = lambda e, d: brentq(lambda s: mech.gaussian_delta(e, s) - d, 1e-3, 1e3, xtol=1e-14)
+smallest_delta = lambda e, d: float(mech.name_and_shame(2, d).delta(e))
+largest_delta = lambda n, p: brentq(lambda d: mech.name_and_shame_exposure(n, d) - p, 0, 1, xtol=1e-16)
+semantic_formula = lambda e, n: S.semantic_epsilon(mech.local_randomized_response(int(n), e)).epsilon
+count_semantic_eps = lambda e, n: S.semantic_epsilon(mech.geometric_count(int(n), e)).epsilon
+copies_leakage = lambda e, n: notions.bdp_leakage(*_copies(e, n))
+bsp_replace = lambda e, n: notions.bayesian_semantic_privacy(*_copies(e, n), 0, reading="replace")
+bdp = lambda e, n: notions.bdp_leakage(*_copies(e, n))
+rp_bar = lambda e: math.exp(causal.brp_epsilon(causal.prog_a_model(e, with_database=False), "O", "D1"))
+eps_def3 = lambda e, n: causal.definition_epsilon(3, mech.geometric_count(int(n), e), _equal(n))
+eps_for = lambda e1, d, d1: float(disclosure.dp_epsilon_for_pdp(e1, d, d1))
+p_star = lambda e: float(disclosure.worst_case_prior(e)[0])
+max_difference = lambda e: float(disclosure.difference_bound(e))
+posterior_bound = lambda p, e: float(disclosure.posterior_bounds(p, e)[1])
+prob_present = lambda e: float(1 - PrivacyLoss.laplace(e).cdf_left(e))
+prob_absent = lambda e: float(PrivacyLoss.laplace(e).dual.cdf(-e))
+eps_prime = lambda e, d, d1: float(conversions.pdp_epsilon(e, d, d1))
+posterior = lambda p, e, d, d1: float(disclosure.posterior_bounds(p, conversions.pdp_epsilon(e, d, d1))[1])
+"""
+# the intro chapter's chaining answers are named eps_prime and delta_prime, like kazan-ex-pdp's ε′: renamed here
+RENAMED = {("intro-ex-transitive", "eps_prime"): "eps_prime_chain", ("intro-ex-transitive", "delta_prime"):
+           "delta_prime_chain"}
+
+
+def _formula_checks():
+    """The hidden checks of every formula question of the book, its variables renamed where two chapters share one."""
+    from dpsemantics.book import coursework
+
+    checks = []
+    for ex in exercises.catalogue():
+        if not (ex.check and ex.answer) or ex.check_name == "check_definition7_counterexample":
+            continue
+        (q,) = grader.hidden_checks([ex], lambda e: coursework.references(e.check_name, **(e.params | e.hidden_params)))
+        q["answers"] = [dict(a, var=RENAMED.get((ex.label, a["var"]), a["var"])) for a in q["answers"]
+                        if a["kind"] == "formula"]
+        if q["answers"]:
+            checks.append(q)
+    return checks
+
+
+def test_every_formula_answer_made_of_package_calls_scores_zero(tmp_path):
+    """For every formula question of the book: the answer computed by calling the package is right at every
+    hidden point when the package works (here, in the test's process), and scores 0 when graded (the runner
+    blocks the package: every point raised); the formula questions are all covered."""
+    checks = _formula_checks()
+    assert {q["name"] for q in checks} >= {"intro-ex-profile", "intro-ex-name-shame", "ks-ex-count", "zhao-ex-copies",
+                                           "zhao-ex-replace", "cv-ex-def9", "cv-ex-def4", "kazan-ex-profile",
+                                           "kazan-ex-tanh", "kazan-ex-laplace", "kazan-ex-pdp"}
+    namespace = {}
+    exec(PACKAGE_ATTACKS, namespace)  # noqa: S102 - the attack's own cell
+    for q in checks:
+        unblocked = {a["var"]: [float(namespace[a["var"]](*pt)) for pt in a["points"]] for a in q["answers"]}
+        assert grader.score_question(q, unblocked) == (q["points"], []), q["name"]
+    notebook = tmp_path / "attack.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(PACKAGE_ATTACKS)]), notebook)
+    answers, reason = grader.run_notebook(notebook, grader.runner_spec(checks), timeout=120, memory_mb=3072,
+                                          name="attack.ipynb")
+    assert answers is not None and not reason, reason
+    for q in checks:
+        assert grader.score_question(q, answers)[0] == 0, q["name"]
+        for a in q["answers"]:
+            assert all(isinstance(x, str) and x.startswith("raised") for x in answers[a["var"]]), (a["var"], answers)
+
+
+def test_the_chapters_printed_values_are_no_formula():
+    """Copying the numbers the chapter prints (its answers at the chapter's own values, as constant functions)
+    scores 0 on every formula question: the hidden points are not the chapter's."""
+    from dpsemantics.book import coursework
+
+    checks = {q["name"]: q for q in _formula_checks()}
+    for ex in exercises.catalogue():
+        if ex.label not in checks:
+            continue
+        printed = {RENAMED.get((ex.label, r.part), r.part): r.values[0]
+                   for r in coursework.references(ex.check_name, **ex.params) if hasattr(r, "values")}
+        q = checks[ex.label]
+        answers = {a["var"]: [printed[a["var"]]] * len(a["points"]) for a in q["answers"]}
+        assert grader.score_question(q, answers)[0] == 0, ex.label
