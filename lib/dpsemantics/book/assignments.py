@@ -361,16 +361,17 @@ def assignment_plan(chapter_nb: Path, root: Path = ROOT, seed: int | None = None
 
 
 def _precision(ref, check: str = "") -> str:
+    from .render import number
+
     if hasattr(ref, "points"):
         args = tuple(ref.args) or tuple(f"x{i + 1}" for i in range(len(ref.points[0])))
         return (f"`{ref.part}`: a Python function of ({', '.join(args)}), in that order (e.g. "
                 f"`lambda {', '.join(args)}: ...`), returning a number; graded at points the notebook is not told, "
-                f"to within a relative {ref.rtol:g}, with the `dpsemantics` package blocked (a call into it "
-                "raises): write the formula with NumPy or SciPy")
+                f"to within a relative {number(ref.rtol)}, without the `dpsemantics` package (a call into it raises)")
     if ref.atol >= ref.rtol * abs(ref.value):
         what = "a whole number" if ref.atol == 0.5 else f"within {ref.atol:g} (absolute)"
     else:
-        what = f"within a relative {ref.rtol:g} ({ref.rtol * 100:g}%)"
+        what = f"within a relative {number(ref.rtol)} ({ref.rtol * 100:g}%)"
     unit = ", as a fraction between 0 and 1 (not a percentage)" if ref.fraction else ""
     return f"`{ref.part}`: {what} of the exact value{unit}"
 

@@ -375,7 +375,7 @@ def _ref_semantic_formula(*, n_values=(1, 2, 3), eps_values=(0.1, 0.5, 1.0, 2.0)
     """A closed form ``formula(eps, n)`` for the semantic-privacy ε of local randomized response, compared
     with :func:`~dpsemantics.semantic.semantic_epsilon` at every (ε, n)."""
     points = tuple((float(e), int(n)) for n in n_values for e in eps_values)
-    return (FormulaReference("semantic_formula", points, tuple(_rr_semantic(e, n) for e, n in points),
+    return (FormulaReference("semantic_formula", points, tuple(_rr_semantic(e, n) for e, n in points), rtol=1e-6,
                              args=("eps", "n"), sample=(0.5, 2)),)
 
 
