@@ -487,3 +487,15 @@ def test_the_chapters_printed_values_are_no_formula():
         q = checks[ex.label]
         answers = {a["var"]: [printed[a["var"]]] * len(a["points"]) for a in q["answers"]}
         assert grader.score_question(q, answers)[0] == 0, ex.label
+
+
+def test_a_container_client_without_its_daemon_is_no_runtime(tmp_path, monkeypatch):
+    """A ``docker`` on the PATH whose ``info`` fails (the client without a daemon, as on this machine) is not
+    reported as a container runtime; one whose ``info`` succeeds is."""
+    fake = tmp_path / "docker"
+    fake.write_text("#!/bin/sh\necho 'Cannot connect to the Docker daemon' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert grader.container_runtime() is None
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    assert grader.container_runtime() == "docker"

@@ -658,7 +658,8 @@ def main(argv=None) -> int:
         from .grader import container_runtime, sandbox_available
 
         if not sandbox_available():
-            where = f"{container_runtime()} is available" if container_runtime() else "no Docker or podman found"
+            runtime = container_runtime()
+            where = f"{runtime} is available" if runtime else "no Docker or podman that answers"
             print("warning: no namespace sandbox (unshare): the notebooks run with your permissions and can read "
                   f"your files and the network ({where}); grade in a container or a throw-away account "
                   "(book/instructors.md)", file=sys.stderr)

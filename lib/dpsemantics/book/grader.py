@@ -224,8 +224,17 @@ def score_question(q: dict, answers: dict) -> tuple[float, list[str]]:
 # --------------------------------------------------------------------------------------------------------
 
 def container_runtime() -> str | None:
-    """``docker`` or ``podman`` when one is on the PATH, else None."""
-    return next((name for name in ("docker", "podman") if shutil.which(name)), None)
+    """``docker`` or ``podman`` when one is on the PATH *and* answers (``info`` succeeds within 15 s: a Docker
+    client without a running daemon is no container runtime), else None."""
+    for name in ("docker", "podman"):
+        if shutil.which(name) is None:
+            continue
+        try:
+            if subprocess.run([name, "info"], capture_output=True, timeout=15).returncode == 0:
+                return name
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+    return None
 
 
 _SANDBOX = ["unshare", "--user", "--map-root-user", "--mount", "--net", "--pid", "--fork", "--mount-proc"]
