@@ -78,7 +78,7 @@ SPLIT_MODULES = {"test_browser.py"}
 #: Test modules that evaluate the claims registry: the papers' searches are cached per process
 #: (functools.cache), so they share one worker and evaluate each search once; so do the tests elsewhere marked
 #: ``registry`` (:data:`MARKERS`).
-REGISTRY_MODULES = {"tests/claims", "tests/unit/test_notion_map.py", "tests/unit/test_disclosure.py"}
+REGISTRY_MODULES = {"tests/claims", "tests/unit/test_notion_map.py", "tests/unit/disclosure/test_disclosure.py"}
 #: The marks ``make test-fast`` selects by (``-m "not registry and not slow"``); ``make test`` runs every test.
 MARKERS = {
     "registry": "evaluates claims of the registry (the papers' searches): run by make test with tests/claims, on "
@@ -151,11 +151,11 @@ def _stage(item) -> int:
 #: (longest processing time first).  CPU time of each in one make test on 2 cores (session 10; the unit's
 #: process and the subprocesses it waited for): the claims registry 111 s; the intro assignment 77 s (otter's
 #: grading, and the autograder zip's grading in a thread that its last test waits for); test_report 50 s; the
-#: fresh environment 48 s; test_privacy_loss_attack 26 s; of the built book's tests, the PDFs read 61 s (two
+#: fresh environment 48 s; test_privacy_loss_outward 26 s; of the built book's tests, the PDFs read 61 s (two
 #: processes; they ran last and ended the run 70 s after the other worker) and intro rerun 11 s.  Every other
 #: unit took under 17 s; the browser's visits are units of one page each.
-LONGEST_UNITS = (REGISTRY_UNIT, "intro-assignment", "tests/unit/test_report.py#0",
-                 "tests/e2e/test_fresh_environment.py#0", "tests/unit/test_privacy_loss_attack.py#0",
+LONGEST_UNITS = (REGISTRY_UNIT, "intro-assignment", "tests/unit/report/test_report.py#0",
+                 "tests/e2e/test_fresh_environment.py#0", "tests/unit/privacy_loss/test_privacy_loss_outward.py#0",
                  "printed-pdfs", "rerun-intro")
 
 

@@ -437,7 +437,7 @@ def test_bounded_neighbours_change_the_reading(tmp_path, capsys):
     # the numbers are the same; what they are about differs
     assert u["disclosure"] == b["disclosure"]
     # unbounded: a value change is a group of two; for ρ-zCDP group privacy gives 4ρ (Bun & Steinke Prop. 1.9),
-    # read at the same δ′ (never ε′ and δ′ doubled: tests/unit/test_report_sentences.py shows that false)
+    # read at the same δ′ (never ε′ and δ′ doubled: tests/unit/report/test_report_sentences.py shows that false)
     v = u["reading"]["value_reading"]
     four = R.interpret({"mechanism": "zcdp", "rho": 2.0, "priors": u["release"]["priors"], "horizon": 1})
     assert v["eps_prime"] == pytest.approx(four["eps_prime"]["best_point"], rel=1e-9) and v["delta_prime"] == 0.01
@@ -577,7 +577,7 @@ def test_gallery_ships_as_package_data():
 
 def test_laplace_k_1e5_is_an_upper_bound_with_its_bracket(tmp_path, capsys):
     """The lattice called 0.930 "exact"; the truth is 0.686867 (issue 23's bracket [0.686857, 0.686878], and
-    tests/unit/test_releases.py recomputes it by Gil-Pelaez inversion without the package)."""
+    tests/unit/releases/test_releases.py recomputes it by Gil-Pelaez inversion without the package)."""
     out = tmp_path / "r"
     code, _ = run(["--mechanism", "laplace", "--epsilon", "0.001", "--k", "100000", "--prior", "0.5",
                    "--output", str(out)], capsys)
