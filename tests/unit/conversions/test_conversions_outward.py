@@ -4,7 +4,7 @@
   Corollary 13), at 50 digits, and below the float range (the smallest float, not 0);
 * ``zcdp_epsilon(tight=True)``: the ε at the order it finds, raised by its own evaluation error, never below the
   exact ε of Corollary 13 and within a few parts in 10⁴ of it even where δ is near 1, confirmed by the inverse
-  conversion ``zcdp_delta``;
+  conversion ``zcdp_delta``, and a number (not a bracket error) at ρ up to the float maximum;
 * ``zcdp_gaussian_delta``: the Gaussian profile at the ratio r = √(2ρ) (Balle & Wang 2018, Theorem 8), up to
   ρ = 10¹¹;
 * ``pure_to_zcdp``: ε²/2 rounded up (Bun & Steinke, Proposition 1.4), so that the ρ it returns is a guarantee.
@@ -62,10 +62,9 @@ def test_tight_epsilon_is_confirmed_by_the_inverse_conversion_on_hostile_inputs(
 @pytest.mark.parametrize("rho,delta", [(1e30, 6.155262085515453e-07), (1e150, 1e-300), (1e300, 0.5),
                                        (1e300, 1 - 2.0**-53), (1e308, 1 - 2.0**-53), (1.7e308, 1e-6)])
 def test_tight_epsilon_at_huge_rho_is_a_number_not_a_bracket_error(rho, delta):
-    """One input took Brent's method with the bracket [0, √(L/ρ)]: rounded, ρ·hi² fell below L and SciPy raised "f(a)
-    and f(b) must have different signs" (at ρ = 1e30, δ = 6.2e-7 and ρ = 1e150, δ = 1e-300); √(L/ρ) of a subnormal
-    L/ρ lost its digits; and many inputs took log 0 with a RuntimeWarning where L/ρ underflowed.  Now a safe ε at
-    both sizes: never below the exact value, which is ρ + 2√(ρL) up to a part in 10¹⁵ here."""
+    """At huge ρ, where the root's bracket [0, √(L/ρ)] rounds so that ρ·hi² < L and L/ρ may be subnormal or
+    underflow, one input and many give a safe ε, without a warning: never below the exact value, which is
+    ρ + 2√(ρL) up to a part in 10¹⁵ here."""
     exact = exact_tight_epsilon(rho, delta)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -143,7 +143,7 @@ def test_rho_near_the_float_maximum_tight(rho, delta_prime):
 
 @pytest.mark.parametrize("delta_prime", [1.5e-300, 0.5])
 def test_rho_near_the_float_maximum_theorem_2_7(delta_prime):
-    """Was +∞ while conversions.zcdp_epsilon's check loop formed 4ρ (now a derived error bound, no check)."""
+    """Finite at ρ near the float maximum, where 4ρ overflows (conversions.zcdp_epsilon forms no such product)."""
     got, delta = disclosure.best_zcdp_pdp_epsilon(1e308, delta_prime)
     assert math.isfinite(got) and got >= exact_eps_prime(1e308, delta, delta_prime, False)
     assert got <= reference_minimum(1e308, delta_prime, False) * (1 + 1e-9)

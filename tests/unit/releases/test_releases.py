@@ -179,9 +179,9 @@ def test_calibrated_sigma_is_safe_minimal_and_accepted_as_stated(eps, delta, sen
 
 @pytest.mark.parametrize("eps, delta, sensitivity", CALIBRATIONS[:7])
 def test_stated_sigma_below_the_minimal_one_is_refused(eps, delta, sensitivity):
-    """A stated σ whose exact δ exceeds δ is refused, however little: at relative 1e-10 above δ (accepted before,
-    under the 1e-9 tolerance) and at the largest float below the exact minimal σ*, found by bisection on the exact
-    profile (its δ exceeds δ by about κ·u)."""
+    """A stated σ whose exact δ exceeds δ is refused, however little: at relative 1e-10 above δ (within a 1e-9
+    tolerance, which the check must not have) and at the largest float below the exact minimal σ*, found by
+    bisection on the exact profile (its δ exceeds δ by about κ·u)."""
     from dpsemantics.mechanisms import gaussian_sigma
 
     hi = gaussian_sigma(eps, delta, sensitivity)
