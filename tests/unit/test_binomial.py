@@ -107,7 +107,7 @@ def test_stirling_error_small_n_exhaustively_and_large_n_by_the_series_remainder
                                            (0.01, 10**9, [35.0])])
 def test_pdp_delta_and_epsilon_on_the_safe_side_at_large_k(e0, k, sigmas):
     loss = PrivacyLoss.randomized_response(e0, k)
-    assert loss._tail_error < 64 * k * U / 10  # far below the old allowance for scipy's masses (64·k ulps)
+    assert loss._tail_error < 64 * k * U / 10  # far below 64·k ulps, a blanket allowance for scipy's masses
     keep = math.exp(e0) / (1 + math.exp(e0))
     sd = math.sqrt(k * keep * (1 - keep))
     for d in sigmas:

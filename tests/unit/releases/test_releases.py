@@ -108,7 +108,7 @@ def test_repeat_limit():
         Laplace(1.0).repeat(0)
 
 
-# ------------------------------------------------------------------ issue 23: the exact route through the PLD
+# ------------------------------------------------------------------ the exact route through the PLD
 
 def _laplace_sum_tail(t, e0, k):
     """P[L_1 + … + L_k > t] for k iid Laplace(ε₀) privacy losses, by Gil-Pelaez inversion of the closed-form
@@ -141,7 +141,7 @@ def test_laplace_k_1e5_exact_route_is_a_tight_bound_not_the_lattice_bias():
     assert ex.pdp_eps_low <= eps_true <= ex.pdp_eps <= eps_true * 1.02
 
 
-# ------------------------------------------------------------------ issue 23: a stated σ is checked strictly
+# ------------------------------------------------------------------ a stated σ is checked strictly
 
 
 def exact_gaussian_delta(eps, sigma, sensitivity):
