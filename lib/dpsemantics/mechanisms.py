@@ -565,7 +565,7 @@ def gaussian_sigma(eps, delta, sensitivity=1.0):
     monotone to the last ulp); an entry that fails is solved again against a lower target (never a loop of ulp
     steps; not observed).
     The cost: σ is above the smallest admissible one by about m/κ + 6u relative (≤ 1.1e-11 for δ ≤ 0.9, where
-    κ ≥ 0.37; 1.7e-7 at δ = 1 − 10⁻⁶, κ = 2.5e-5, as κ → 0 when δ → 1; tests/unit/test_releases.py).
+    κ ≥ 0.37; 1.7e-7 at δ = 1 − 10⁻⁶, κ = 2.5e-5, as κ → 0 when δ → 1; tests/unit/releases/test_releases.py).
     δ = 5e-324 at ε = 0 cannot be certified by a representable σ and is refused (naming ``delta``).
 
     Broadcasts over ``eps``, ``delta`` and ``sensitivity`` (10⁶ entries in 1–2 s); scalars give a

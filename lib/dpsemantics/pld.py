@@ -101,7 +101,7 @@ _LOG_DROP = math.log(1e-20)  # FFT coefficients raised to the k-th power below t
 # * **underflow** (masses near 1e-300 and subnormal): each operation may add 2⁻¹⁰⁷⁵ absolutely instead; L·n·8·2⁻¹⁰⁷⁵
 #   is below 1e-300 for every lattice here, far below the 1e-10 relative slack every bound below carries.
 #
-# The check that can fail (tests/unit/test_fft_error_model.py): forward and inverse errors of scipy's own rfft/irfft
+# The check that can fail (tests/unit/pld/test_pld_fft_error_model.py): forward and inverse errors of scipy's own rfft/irfft
 # against a long-double reference DFT, per radix (n = r, r², and the mixed lengths of ``next_fast_len``) on random,
 # sign-aligned and wide-range inputs, divided by L·‖x‖₁: the per-pass error they imply is at most 2.4u (radix 5,
 # whose derived bound is 21.4u), 2.1u (radix 3: 18.6u), 1.7u (radix 4: 15.7u), 1.3u (radix 2: 14.3u), 2.1u for mixed

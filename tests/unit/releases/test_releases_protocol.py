@@ -160,8 +160,8 @@ def test_a_profile_that_is_not_vectorised_is_refused():
     assert broken.profile(1)[0](0.5) == pytest.approx(releases.Laplace(1.0).profile(1)[0](0.5))  # right at one ε
     with pytest.raises(AssertionError, match="not vectorised"):
         assert_vectorised(broken.profile(1)[0])
-    # and the composition no longer reads the failure as a numerical one (it used to fall back on basic
-    # composition's ε′ without a word)
+    # and the composition does not read the failure as a numerical one (falling back on basic composition's ε′
+    # without a word)
     with pytest.raises(ValueError, match="truth value"):
         releases.Composed([broken]).best_point(0.01)
 
