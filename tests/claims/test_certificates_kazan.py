@@ -158,7 +158,7 @@ def test_kazan_and_lecture_certified_counts():
     counts = {}
     for paper in ("kazan", "lecture"):
         rel = [r for r in claims.evaluate_all(paper) if r.verdict is not None]
-        cert = [r for r in rel if r.verdict.certified]
+        cert = [r for r in rel if r.verdict.exact]
         assert all(r.verdict.domain and r.verdict.certificate for r in cert)
         counts[paper] = (len(cert), len(rel))
     assert counts["kazan"][0] + counts["lecture"][0] >= 30, counts
@@ -169,7 +169,8 @@ def test_example_1_1_counterexample_is_rigorous():
     keep = math.exp(0.1) / (1 + math.exp(0.1))
     assert abs(keep - 0.524979) < 1e-6
     r = claims.evaluate(claims.get("kazan-ex1.1-4.1-probability-statements"))
-    assert r.verdict.kind == "certified-interval" and r.status == "discrepancy"
+    assert r.verdict.kind == "counterexample" and r.verdict.certified_by == "certified-interval"
+    assert r.status == "discrepancy"
     assert "0.52492669" in r.verdict.certificate
 
 
