@@ -206,8 +206,8 @@ def test_evidence_label_names_what_a_certificate_covers():
 
 
 def test_evidence_summary_is_the_labels_kind_without_its_domain():
-    """The claims page's compact table shows the first words of evidence_label: what was shown, with the points of a
-    certificate at points, a search with its count but without its methods, never the domain."""
+    """The claims page's compact table shows what was shown and where (issue 35): a proof or counterexample with its
+    domain, a certificate at points with its points, a search with its count but without its methods."""
     from dpsemantics.book.render import evidence_summary
     from dpsemantics.claims import Verdict
 
@@ -216,6 +216,23 @@ def test_evidence_summary_is_the_labels_kind_without_its_domain():
     refuted = Verdict(False, 1.5, ("certified-lp",), 1, domain="every population: refuted at ε = 1/2")
     search = Verdict(True, 0.99, ("search",), 120, methods=("random-search",), domain="120 cases")
     assert evidence_summary(listed) == "exact at e<sup>ε</sup> ∈ {11/10, 2} only (exact LP)"
-    assert evidence_summary(whole) == "proved on the whole domain (interval arithmetic)"
-    assert evidence_summary(refuted) == "counterexample (exact LP)"
+    assert evidence_summary(whole) == "proved on the whole domain (interval arithmetic): ε ∈ [10⁻⁹, 50], q ∈ [0, 1]"
+    assert evidence_summary(refuted) == "counterexample (exact LP): every population: refuted at ε = 1/2"
     assert evidence_summary(search) == "search over 120 cases"
+
+
+def test_checked_report_shows_what_was_proved_and_where():
+    """Issue 35: a chapter's check table gives the domain or the points beside the kind, in reader words."""
+    from dpsemantics import claims
+    from dpsemantics.book.render import checked_report
+
+    def result(cid, verdict):
+        claim = claims.Claim(cid, "ks", "Lemma 1", "a ≤ b", True, lambda: verdict)
+        return claims.Result(claim, verdict.holds, "reproduced" if verdict.holds else "discrepancy", verdict)
+
+    at = claims.Verdict.of([0.5], [1.0], evidence="certified-lp", points=["e^ε = 11/10"],
+                           domain="every mechanism with 3 outputs")
+    whole = claims.Verdict.of([1.0], [1.0], evidence="certified-interval", domain="ε ∈ [10⁻⁹, 50]")
+    table = checked_report([result("x-at", at), result("x-whole", whole)])
+    assert "exact at e<sup>ε</sup> = 11/10 only (exact LP); domain: every mechanism with 3 outputs" in table
+    assert "proved on the whole domain (interval arithmetic): ε ∈ [10⁻⁹, 50]" in table

@@ -187,6 +187,34 @@ def test_cli_table_and_paper_filter():
     assert bad.returncode != 0 and "nobody" in bad.stderr
 
 
+def test_evidence_kind_says_what_was_proved():
+    """Issue 35: a certificate keeps a proof's kind only on the whole domain and only while it holds; with points it
+    is certified-at-points, refuted it is a counterexample; the method stays in certified_by."""
+    from dataclasses import replace
+
+    whole = claims.Verdict.of([0.5, 1.0], [1.0, 1.0], evidence="certified-lp", domain="every e^ε > 1")
+    assert whole.kind == "certified-lp" and whole.certified and whole.scope == "whole domain" and whole.points == ()
+    at = claims.Verdict.of([0.5, 1.0], [1.0, 1.0], evidence="certified-lp", points=["e^ε = 2", "e^ε = 3"],
+                           domain="every mechanism with 3 outputs")
+    assert at.kind == "certified-at-points" and at.exact and not at.certified and at.certified_by == "certified-lp"
+    assert at.points == ("e^ε = 2", "e^ε = 3") and at.scope == "listed values"
+    for v in (claims.Verdict.of([0.5, 1.0], [1.0, 1.0], evidence="certified-interval", tighten=0.99),
+              claims.Verdict.of([0.5, 1.0], [1.0, 1.0], evidence="certified-lp", tighten=0.99, points=["ε = 1"])):
+        assert v.kind == "counterexample" and not v.certified and v.scope == "counterexample" and v.certified_by
+    # transitional: a domain that lists values and no points given
+    listed = claims.Verdict.of([1.0], [1.0], evidence="certified-interval", domain="b ∈ [0, 1] at ε ∈ {0.1, 0.5}")
+    assert listed.kind == "certified-at-points" and listed.points == ("ε ∈ {0.1, 0.5}",)
+    # replace() to a parametric certificate drops the old domain's points; to a search drops the method
+    assert replace(listed, evidence=("certified-interval",), domain="every ε > 0").kind == "certified-interval"
+    assert replace(whole, evidence=("closed-form",)).certified_by == ""
+    with pytest.raises(ValueError, match="points"):
+        replace(listed, domain="every ε > 0")  # still labelled at points, but no point named
+    for kind in ("certified-at-points", "counterexample"):
+        with pytest.raises(ValueError, match="evidence"):
+            claims.Verdict.of([1.0], [1.0], evidence=kind)
+    assert claims.Verdict.of([1.0], [1.0], evidence="extremal").points == ()
+
+
 def test_interval_proof_proves_a_true_inequality_and_refutes_a_false_one():
     from mpmath import iv
 

@@ -346,13 +346,16 @@ _CERTIFICATE_WORDS = {"certified-lp": "exact LP", "certified-interval": "interva
 
 
 def evidence_summary(verdict) -> str:
-    """:func:`evidence_label`'s first words, for a compact table: what was shown without the domain or a search's
-    methods ("proved on the whole domain (exact LP)", "exact at $e^\\varepsilon$ ∈ {11/10, 2} only (exact LP)",
-    "counterexample (interval arithmetic)", "search over 120 cases")."""
+    """:func:`evidence_label` for a compact table: what was shown with where it holds — the domain of a proof or a
+    counterexample, the points of a certificate at points ("exact at $e^\\varepsilon$ ∈ {11/10, 2} only (exact
+    LP)", without the mechanisms' domain) — and a search or closed form with its count, without its methods
+    ("search over 120 cases")."""
     words = evidence_label(verdict)
     if verdict.kind == "certified-at-points":
         return words.split("; domain: ", 1)[0]
-    return re.sub(r" \([^)]*\)$", "", words.split(": ", 1)[0]) if not verdict.exact else words.split(": ", 1)[0]
+    if verdict.exact:
+        return words
+    return re.sub(r" \([^)]*\)$", "", words.split(": ", 1)[0])
 
 
 def margin_cell(verdict) -> str:
@@ -374,7 +377,8 @@ def checked_report(results, unchecked=None) -> str:
     left unchecked with the reason (``unchecked``: rows of (where, statement, why not); left out when ``None``)."""
     relations = [r for r in results if r.verdict is not None]
     values = [r for r in results if r.verdict is None]
-    lines = _captioned("Relations, attacked: the evidence, the margin and the worst case found.", [
+    lines = _captioned("Relations, attacked: the evidence (what was shown, on which domain or at which points), "
+                       "the margin and the worst case found.", [
         "| where | claim | evidence | margin | worst case | outcome |", "|---|---|---|---|---|---|",
         *[f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | "
           f"{evidence_label(r.verdict)} | {margin_cell(r.verdict)} | "

@@ -173,12 +173,16 @@ class Verdict:
         points = (self.points,) if isinstance(self.points, str) else tuple(str(p) for p in self.points)
         kind = self.evidence[0] if self.evidence else ""
         by = self.certified_by
+        listed = tuple(_LISTED_VALUES.findall(self.domain or ""))
+        # transitional (issue 35): points read off a domain's list, which dataclasses.replace() copies into a
+        # verdict whose new domain no longer names them (a parametric certificate replacing an LP at points)
+        points = tuple(p for p in points if not _LISTED_VALUES.fullmatch(p) or p in listed)
         if kind in CERTIFICATE_METHODS:
             if by and by != kind:
                 raise ValueError(f"certified_by must be the evidence kind {kind!r} (got certified_by={by!r})")
             by = kind
             if not points:  # transitional (issue 35): a domain that lists values is a certificate at those values
-                points = tuple(_LISTED_VALUES.findall(self.domain or ""))
+                points = listed
         if kind in EXACT:
             if by not in CERTIFICATE_METHODS:
                 raise ValueError(f"a {kind} verdict must name its method: certified_by one of "
