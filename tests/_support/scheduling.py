@@ -14,8 +14,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 #: Modules whose tests are spread over the workers one by one: the browser test's pages are independent visits,
-#: each worker with its own Chromium.
-SPLIT_MODULES = {"test_browser.py"}
+#: each worker with its own Chromium; the generated mutations (tests/claims) evaluate each claim at tightened bounds,
+#: which no cache shares, so they leave the registry's worker.
+SPLIT_MODULES = {"test_browser.py", "test_mutations_generated.py"}
 #: Test modules that evaluate the claims registry: the papers' searches are cached per process
 #: (functools.cache), so they share one worker and evaluate each search once; so do the tests elsewhere marked
 #: ``registry`` (:data:`MARKERS`).
@@ -69,10 +70,10 @@ def unit_of_work(item) -> str | None:
             return group
     if path.startswith("tests/e2e/test_autograder_zip"):
         return SHARED_FIXTURES["intro_assignment"]
-    if any(path == m or path.startswith(m + "/") for m in REGISTRY_MODULES) or item.get_closest_marker("registry"):
-        return REGISTRY_UNIT
     if Path(path).name in SPLIT_MODULES:
         return None
+    if any(path == m or path.startswith(m + "/") for m in REGISTRY_MODULES) or item.get_closest_marker("registry"):
+        return REGISTRY_UNIT
     return f"{path}#{stage(item)}"
 
 

@@ -179,27 +179,35 @@ def test_prose_leaves_inline_code_alone():
 
 
 def test_evidence_label_names_what_a_certificate_covers():
-    """Issue 35: 24 certificates computed at a few parameter values were labelled "certified" alone."""
+    """Issue 35: 24 certificates computed at a few parameter values were labelled "certified" alone; the kind itself
+    now says what was proved, and the label says it in reader words with the domain or the points."""
     from dpsemantics.claims import Verdict
     from dpsemantics.book.render import evidence_label
 
     listed = Verdict(True, 0.9, ("certified-lp",), 12, domain="every mechanism with 3 outputs, at e^ε ∈ {11/10, 2}")
-    assert listed.scope == "listed values" and listed.listed_values == ("e^ε ∈ {11/10, 2}",)
-    assert "at the listed values only" in evidence_label(listed) and "11/10, 2" in evidence_label(listed)
+    assert listed.kind == "certified-at-points" and listed.points == ("e^ε ∈ {11/10, 2}",)
+    assert listed.scope == "listed values" and listed.certified_by == "certified-lp" and not listed.certified
+    assert evidence_label(listed).startswith("exact at e<sup>ε</sup> ∈ {11/10, 2} only (exact LP)")
     twice = Verdict(True, 0.9, ("certified-interval",), 5, domain="b ∈ [0, 1] (both branches) at ε ∈ {0.1, 0.5}")
-    assert twice.listed_values == ("ε ∈ {0.1, 0.5}",)  # not "b ∈ [0, 1]", an interval, nor "branches"
+    assert twice.points == ("ε ∈ {0.1, 0.5}",)  # not "b ∈ [0, 1]", an interval, nor "branches"
+    given = Verdict.of([0.5, 1.0], [1.0, 1.0], evidence="certified-interval", points=("ε = 1", "ε = 2"),
+                       domain="b ∈ [0, 1]")
+    assert given.kind == "certified-at-points" and evidence_label(given).startswith("exact at ε = 1; ε = 2 only "
+                                                                                    "(interval arithmetic)")
     whole = Verdict(True, 1.0, ("certified-interval",), 40, domain="ε ∈ [10⁻⁹, 50], q ∈ [0, 1]")
-    assert whole.scope == "whole domain" and evidence_label(whole).startswith("certified (interval arithmetic) on ε")
+    assert whole.scope == "whole domain" and whole.certified and whole.points == ()
+    assert evidence_label(whole).startswith("proved on the whole domain (interval arithmetic): ε")
     refuted = Verdict(False, 1.5, ("certified-lp",), 1, domain="every population: refuted at ε = 1/2")
-    assert refuted.scope == "counterexample" and evidence_label(refuted).startswith("certified counterexample")
+    assert refuted.kind == "counterexample" and refuted.scope == "counterexample" and not refuted.certified
+    assert evidence_label(refuted).startswith("counterexample (exact LP)")
     search = Verdict(True, 0.99, ("search",), 120, methods=("random-search",), domain="120 cases")
     assert search.scope == "cases tried"
-    assert evidence_label(search) == "search (random search) on the cases tried: 120 cases"
+    assert evidence_label(search) == "search over 120 cases (random search)"
 
 
 def test_evidence_summary_is_the_labels_kind_without_its_domain():
-    """The claims page's compact table shows the first words of evidence_label: the kind and scope of a
-    certificate, a search without its methods, never the domain (which the claim's details give in full)."""
+    """The claims page's compact table shows what was shown and where (issue 35): a proof or counterexample with its
+    domain, a certificate at points with its points, a search with its count but without its methods."""
     from dpsemantics.book.render import evidence_summary
     from dpsemantics.claims import Verdict
 
@@ -207,7 +215,24 @@ def test_evidence_summary_is_the_labels_kind_without_its_domain():
     whole = Verdict(True, 1.0, ("certified-interval",), 40, domain="ε ∈ [10⁻⁹, 50], q ∈ [0, 1]")
     refuted = Verdict(False, 1.5, ("certified-lp",), 1, domain="every population: refuted at ε = 1/2")
     search = Verdict(True, 0.99, ("search",), 120, methods=("random-search",), domain="120 cases")
-    assert evidence_summary(listed) == "certified (exact LP), listed values only"
-    assert evidence_summary(whole) == "certified (interval arithmetic)"
-    assert evidence_summary(refuted) == "certified counterexample (exact LP)"
-    assert evidence_summary(search) == "search"
+    assert evidence_summary(listed) == "exact at e<sup>ε</sup> ∈ {11/10, 2} only (exact LP)"
+    assert evidence_summary(whole) == "proved on the whole domain (interval arithmetic): ε ∈ [10⁻⁹, 50], q ∈ [0, 1]"
+    assert evidence_summary(refuted) == "counterexample (exact LP): every population: refuted at ε = 1/2"
+    assert evidence_summary(search) == "search over 120 cases"
+
+
+def test_checked_report_shows_what_was_proved_and_where():
+    """Issue 35: a chapter's check table gives the domain or the points beside the kind, in reader words."""
+    from dpsemantics import claims
+    from dpsemantics.book.render import checked_report
+
+    def result(cid, verdict):
+        claim = claims.Claim(cid, "ks", "Lemma 1", "a ≤ b", True, lambda: verdict)
+        return claims.Result(claim, verdict.holds, "reproduced" if verdict.holds else "discrepancy", verdict)
+
+    at = claims.Verdict.of([0.5], [1.0], evidence="certified-lp", points=["e^ε = 11/10"],
+                           domain="every mechanism with 3 outputs")
+    whole = claims.Verdict.of([1.0], [1.0], evidence="certified-interval", domain="ε ∈ [10⁻⁹, 50]")
+    table = checked_report([result("x-at", at), result("x-whole", whole)])
+    assert "exact at e<sup>ε</sup> = 11/10 only (exact LP); domain: every mechanism with 3 outputs" in table
+    assert "proved on the whole domain (interval arithmetic): ε ∈ [10⁻⁹, 50]" in table

@@ -317,30 +317,45 @@ def status_sentence(results, noun: str = "printed value", link=None) -> str:
 
 
 def evidence_label(verdict) -> str:
-    """What a verdict's evidence proves, in words that claim no more (:attr:`dpsemantics.claims.Verdict.scope`): a
-    certificate on its whole stated domain ("certified (exact LP) on every …"), a certificate at finitely many
-    parameter values, named with them ("certified (interval arithmetic) at the listed values only: ε ∈ {0.1, 0.5}"),
-    a certified counterexample, or a search on the cases tried (its methods)."""
+    """What a verdict's evidence proves, in words that claim no more (its kind,
+    :data:`dpsemantics.claims.EVIDENCE`): a proof on the whole stated domain ("proved on the whole domain (exact
+    LP): every …"), exact certificates at finitely many parameter values, named with them ("exact at
+    $e^\\varepsilon$ ∈ {11/10, 2} only (exact LP)"), a certified counterexample, or a search on the cases tried
+    (its methods)."""
     domain = prose(verdict.domain) if verdict.domain else ""
-    scope = verdict.scope
-    if scope != "cases tried":
-        how = "exact LP" if verdict.kind == "certified-lp" else "interval arithmetic"
-        if scope == "counterexample":
-            return f"certified counterexample ({how})" + (f": {domain}" if domain else "")
-        if scope == "listed values":
-            return (f"certified ({how}) at the listed values only: {prose('; '.join(verdict.listed_values))} "
-                    f"(domain: {domain})")
-        return f"certified ({how}) on {domain}" if domain else f"certified ({how})"
-    words = verdict.kind.replace("-", " ")
-    methods = ", ".join(m.replace("-", " ") for m in verdict.methods)
-    return (f"{words} ({methods})" if methods else words) + (f" on the cases tried: {domain}" if domain else "")
+    kind = verdict.kind
+    if verdict.exact:
+        how = _CERTIFICATE_WORDS.get(verdict.certified_by, verdict.certified_by)
+        if kind == "counterexample":
+            return f"counterexample ({how})" + (f": {domain}" if domain else "")
+        if kind == "certified-at-points":
+            return (f"exact at {prose('; '.join(verdict.points))} only ({how})"
+                    + (f"; domain: {domain}" if domain else ""))
+        return f"proved on the whole domain ({how})" + (f": {domain}" if domain else "")
+    if kind == "search" or kind == "closed-form":
+        words = "search" if kind == "search" else "closed form"
+        methods = ", ".join(m.replace("-", " ") for m in verdict.methods)
+        head = f"{words} over {number(verdict.cases)} case{'' if verdict.cases == 1 else 's'}"
+        default = str(verdict.domain).startswith(f"{verdict.cases} case")  # Verdict.of's own count, said above
+        return head + (f" ({methods})" if methods else "") + (f": {domain}" if domain and not default else "")
+    return kind.replace("-", " ") + (f": {domain}" if domain else "")
+
+
+#: The method of an exact certificate (``Verdict.certified_by``), in reader words.
+_CERTIFICATE_WORDS = {"certified-lp": "exact LP", "certified-interval": "interval arithmetic"}
 
 
 def evidence_summary(verdict) -> str:
-    """:func:`evidence_label`'s first words, for a compact table: its kind without the domain it covers or a
-    search's methods ("certified (exact LP)", "certified (interval arithmetic), listed values only", "search")."""
-    words = re.split(r": | on ", evidence_label(verdict), maxsplit=1)[0]
-    return re.sub(r"^search \([^)]*\)", "search", words).replace(" at the listed values only", ", listed values only")
+    """:func:`evidence_label` for a compact table: what was shown with where it holds — the domain of a proof or a
+    counterexample, the points of a certificate at points ("exact at $e^\\varepsilon$ ∈ {11/10, 2} only (exact
+    LP)", without the mechanisms' domain) — and a search or closed form with its count, without its methods
+    ("search over 120 cases")."""
+    words = evidence_label(verdict)
+    if verdict.kind == "certified-at-points":
+        return words.split("; domain: ", 1)[0]
+    if verdict.exact:
+        return words
+    return re.sub(r" \([^)]*\)$", "", words.split(": ", 1)[0])
 
 
 def margin_cell(verdict) -> str:
@@ -362,7 +377,8 @@ def checked_report(results, unchecked=None) -> str:
     left unchecked with the reason (``unchecked``: rows of (where, statement, why not); left out when ``None``)."""
     relations = [r for r in results if r.verdict is not None]
     values = [r for r in results if r.verdict is None]
-    lines = _captioned("Relations, attacked: the evidence, the margin and the worst case found.", [
+    lines = _captioned("Relations, attacked: the evidence (what was shown, on which domain or at which points), "
+                       "the margin and the worst case found.", [
         "| where | claim | evidence | margin | worst case | outcome |", "|---|---|---|---|---|---|",
         *[f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | "
           f"{evidence_label(r.verdict)} | {margin_cell(r.verdict)} | "
