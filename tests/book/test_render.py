@@ -211,3 +211,50 @@ def test_evidence_summary_is_the_labels_kind_without_its_domain():
     assert evidence_summary(whole) == "certified (interval arithmetic)"
     assert evidence_summary(refuted) == "certified counterexample (exact LP)"
     assert evidence_summary(search) == "search"
+
+
+@pytest.mark.parametrize("worst, shown", [
+    ("three-output mechanism, r=1.22347, eps=0.01", "three-output mechanism, r = 1.223, ε = 0.01"),
+    ("eps=3.000", "ε = 3"),
+    ("eps=0.4500, s = 0.2250", "ε = 0.45, s = 0.225"),
+    ("eta=3.80968e-14: (eps, delta)-DP", "η = 3.81×10⁻¹⁴: (ε, δ)-DP"),
+    ("Pr[B in Bad'2], eps=1.0", "Pr[B ∈ Bad′₂], ε = 1.0"),
+    ("Theorem 3.10 at n=10, δ = 0.999*max", "Theorem 3.10 at n = 10, δ = 0.999 × max"),
+    ("e^ε = 1001/1000, prior 0.5", "e<sup>ε</sup> = 1001/1000, prior 0.5"),
+    ((5.0, 1e-12, 1.0), "(5, 10⁻¹², 1)"),
+])
+def test_worst_cell_writes_a_label_in_a_readers_digits(worst, shown):
+    from dpsemantics.book.render import worst_cell
+
+    assert worst_cell(worst) == shown
+
+
+def _result(status, finding=None, relation=True):
+    return SimpleNamespace(status=status, finding=finding, verdict=object() if relation else None,
+                           claim=SimpleNamespace(id="x"))
+
+
+def test_count_sentence_partitions_add_up():
+    """Issue 39: "Of 24 claims, 19 are relations … and 6 are discrepancies" read as 25; each of the sentence's two
+    partitions (relations and printed values; reproduced, discrepancies and not checked) sums to the total."""
+    import re
+
+    from dpsemantics.book.render import count_sentence
+
+    results = ([_result("reproduced")] * 13 + [_result("reproduced", relation=False)] * 5
+               + [_result("discrepancy", "typo")] * 4 + [_result("discrepancy", "different-reading")] * 2
+               + [_result("not-checked", relation=False)])
+    sentence = count_sentence(results)
+    assert sentence == ("Of the 25 claims, 19 are relations (attacked or certified) and 6 are printed values "
+                        "(recomputed); 18 reproduce, 6 are discrepancies (4 typos, 2 values of another reading) "
+                        "and 1 is not checked.")
+    first, second = sentence.split(";")
+    total, *kinds = map(int, re.findall(r"\d+", first))
+    assert sum(kinds) == total == len(results)
+    statuses = [int(n) for n in re.findall(r"(\d+) (?:reproduce|are|is)\b", second)]
+    assert sum(statuses) == len(results)
+    assert count_sentence([_result("discrepancy", "typo", relation=False)] + [_result("reproduced")]) == (
+        "Of the 2 claims, 1 is a relation (attacked or certified) and 1 is a printed value (recomputed); 1 reproduces "
+        "and 1 is a discrepancy (1 typo).")
+    with pytest.raises(ValueError, match="results"):
+        count_sentence([])

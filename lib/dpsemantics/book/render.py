@@ -349,6 +349,98 @@ def margin_cell(verdict) -> str:
     return f"{margin} ({number(verdict.cases)} case{'' if verdict.cases == 1 else 's'})"
 
 
+# A decimal in a worst case's label (``r = 1.22347``, ``ε = 3.000``), not a part of a name, a fraction or a
+# section number (``Theorem 3.10``, ``§4.5``, ``eq. (2.4)``).
+_DECIMAL = re.compile(r"(?<![\w./])\d+\.\d+(?![\w/]|\.\d)")
+_NUMBERED_THING = re.compile(r"(?:Theorem|Lemma|Corollary|Definition|Def\.|Example|Proposition|Remark|Section|"
+                             r"Table|Figure|Fig\.|Exercise|Appendix|eq\.|eqs\.|§)\s?\(?$")
+
+
+def readable_decimals(text: str, digits: int = 4) -> str:
+    """Decimals of a label to at most ``digits`` significant digits, without trailing zeros after the second
+    decimal: ``r = 1.22347`` → ``r = 1.223``, ``ε = 3.000`` → ``ε = 3``, ``0.4500`` → ``0.45``,
+    ``3.80968×10⁻¹⁴`` → ``3.81×10⁻¹⁴``; ``ε = 1.0`` and numbered things (``Theorem 3.10``) stay."""
+
+    def rewrite(m):
+        if _NUMBERED_THING.search(text[max(0, m.start() - 12):m.start()]):
+            return m.group()
+        shown = m.group()
+        significant = len(shown.replace(".", "").lstrip("0"))
+        if significant > digits:
+            shown = f"{float(shown):.{digits}g}"
+            if "e" in shown:  # beyond the g format's plain range: leave the label's own digits
+                return m.group()
+            if "." not in shown:
+                return shown
+        whole, decimals = shown.split(".")
+        if len(decimals) >= 2 and decimals.endswith("0"):
+            decimals = decimals.rstrip("0")
+            return whole + ("." + decimals if decimals else "")
+        return shown
+
+    return _DECIMAL.sub(rewrite, text)
+
+
+def worst_cell(worst) -> str:
+    """A verdict's worst case as a reader reads it: numbers through :func:`number`, a label through
+    :func:`prose` with :func:`readable_decimals` (``r=1.22347`` → ``r = 1.223``) and set membership written
+    as such (``Pr[B in Bad'2]`` → ``Pr[B ∈ Bad′₂]``)."""
+    if isinstance(worst, str):
+        worst = re.sub(r"(?<=[A-Za-z])'(\d)\b", lambda m: "′" + m.group(1).translate(_SUBSCRIPT_DIGITS), worst)
+        worst = re.sub(r"(\[[^\]]*?) in (?=[^\]]*\])", r"\1 ∈ ", worst)
+        return readable_decimals(prose(worst))
+    if isinstance(worst, (tuple, list)):
+        return "(" + ", ".join(worst_cell(v) for v in worst) + ")"
+    return value_cell(worst)
+
+
+_FINDING_NOUNS = {"false-statement": ("false statement", "false statements"),
+                  "proof-gap": ("proof gap", "proof gaps"), "typo": ("typo", "typos"),
+                  "unsafe-rounding": ("bound rounded on the unsafe side", "bounds rounded on the unsafe side"),
+                  "different-reading": ("value of another reading", "values of another reading"),
+                  "unresolved": ("unresolved", "unresolved"), None: ("of no stated kind", "of no stated kind")}
+
+
+def count_sentence(results, noun: str = "claim") -> str:
+    """How a chapter's claims divide, counted from the results it describes, in two partitions that each add up
+    to the total: "Of the 24 claims, 19 are relations (attacked or certified) and 5 are printed values
+    (recomputed); 18 reproduce and 6 are discrepancies (4 typos, 2 values of another reading)." — never glued
+    counts that a reader must add."""
+    results = list(results)
+    if not results:
+        raise ValueError("results must name at least one claim (got an empty list)")
+
+    def count(n, one, many):
+        return f"{number(n)} {one if n == 1 else many}"
+
+    n = len(results)
+    relations = sum(r.verdict is not None for r in results)
+    head = f"Of the {count(n, noun, noun + 's')}" if n > 1 else f"Of the one {noun}"
+    kinds = [(relations, "is a relation (attacked or certified)", "are relations (attacked or certified)"),
+             (n - relations, "is a printed value (recomputed)", "are printed values (recomputed)")]
+    split = " and ".join(count(k, one, many) for k, one, many in kinds if k)
+    by_status = {s: [r for r in results if r.status == s] for s in ("reproduced", "discrepancy", "not-checked")}
+    if sum(len(v) for v in by_status.values()) != n:
+        raise ValueError(f"results must have a status in {('reproduced', 'discrepancy', 'not-checked')}")
+    parts = []
+    if by_status["reproduced"]:
+        parts.append(f"{number(len(by_status['reproduced']))} reproduce"
+                     + ("s" if len(by_status["reproduced"]) == 1 else ""))
+    bad = by_status["discrepancy"]
+    if bad:
+        findings: dict = {}
+        for r in bad:
+            findings[r.finding] = findings.get(r.finding, 0) + 1
+        detail = ", ".join(count(k, *_FINDING_NOUNS[f]) for f, k in sorted(
+            findings.items(), key=lambda item: (-item[1], str(item[0]))))
+        parts.append(count(len(bad), "is a discrepancy", "are discrepancies")
+                     + (f" ({detail})" if len(findings) > 1 or None not in findings else ""))
+    if by_status["not-checked"]:
+        parts.append(count(len(by_status["not-checked"]), "is not checked", "are not checked"))
+    tail = " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
+    return f"{head}, {split}; {tail}."
+
+
 def _captioned(caption: str, lines: list[str]) -> list[str]:
     """Markdown table lines as a numbered table with a caption (MyST's ``{table}`` directive)."""
     return [f":::{{table}} {caption}", "", *lines, ":::"]
@@ -366,7 +458,7 @@ def checked_report(results, unchecked=None) -> str:
         "| where | claim | evidence | margin | worst case | outcome |", "|---|---|---|---|---|---|",
         *[f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | "
           f"{evidence_label(r.verdict)} | {margin_cell(r.verdict)} | "
-          f"{value_cell(r.verdict.worst)} | {outcome(r)} |" for r in relations]])
+          f"{worst_cell(r.verdict.worst)} | {outcome(r)} |" for r in relations]])
     lines += [""] + _captioned("Printed values, recomputed at the printed precision.", [
         "| where | claim | printed | computed | outcome |", "|---|---|---|---|---|",
         *[f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | {value_cell(r.claim.printed)} | "
