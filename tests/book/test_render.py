@@ -258,3 +258,13 @@ def test_count_sentence_partitions_add_up():
         "and 1 is a discrepancy (1 typo).")
     with pytest.raises(ValueError, match="results"):
         count_sentence([])
+
+
+@pytest.mark.parametrize("text, shown", [("2.000", "2"), ("0.5000", "0.5"), ("0.2500", "0.25"), ("-0.000", "0"),
+                                         ("−1.50", "−1.5"), ("1.434", "1.434"), ("10", "10"), ("95.0%", "95.0%"),
+                                         ("ε = 1.00", "ε = 1.00")])
+def test_trimmed_drops_only_padding_zeros(text, shown):
+    """Issue 39: {glue:text}`x:.3f` showed "2.000" and "1.000000000" beside numbers written by number()."""
+    from dpsemantics.book.render import trimmed
+
+    assert trimmed(text) == shown

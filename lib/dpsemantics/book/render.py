@@ -172,6 +172,17 @@ def prose(text: str) -> str:
                    for p in parts).replace("|", "\\|")
 
 
+def trimmed(text: str) -> str:
+    """A number printed to fixed decimals, without the zeros that only pad it (``2.000`` → ``2``, ``0.2500`` →
+    ``0.25``, ``−0.0`` → ``0``): a glued ``{glue:text}`x:.3f``` shows the digits that carry information, as
+    :func:`number` does; other text unchanged."""
+    m = re.fullmatch(r"(?P<sign>[-−]?)(?P<whole>\d+)\.(?P<decimals>\d*?)0+", text)
+    if m is None:
+        return text
+    shown = m.group("whole") + ("." + m.group("decimals") if m.group("decimals") else "")
+    return ("" if float(shown) == 0 else m.group("sign")) + shown
+
+
 def as_real(value):
     """``value`` as a Python ``int`` or ``float`` when it is a real number — Python, NumPy (scalars and 0-d
     arrays, ``longdouble`` included) or mpmath — else ``None``.  Booleans are not numbers here."""

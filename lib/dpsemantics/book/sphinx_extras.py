@@ -11,7 +11,8 @@
    public repository (:func:`dpsemantics.book.toc.release`); without one they are left out rather than
    pointing nowhere (Jupyter Book's own default would point at Jupyter Book's repository).
 7. Glued numbers formatted once (:class:`ReaderPasteText`): :func:`dpsemantics.book.notebook.glue` keeps a
-   float's every digit, ``{glue:text}`x:.6f``` formats that unrounded value, and ``{glue:text}`x``` with no
+   float's every digit, ``{glue:text}`x:.6f``` formats that unrounded value (without padding zeros: ``2.000``
+   shows as ``2``), and ``{glue:text}`x``` with no
    format writes it through :func:`dpsemantics.book.number`; every pasted number carries its glue key
    and format as classes (``glue-key-x``, ``glue-format-.6f``) for ``tests/book/test_browser.py``, which checks
    the digits a page shows against the glued values.
@@ -315,11 +316,12 @@ def _reader_paste_text_role():
     from myst_nb.ext.glue.roles import PasteTextRole
     from myst_nb.ext.glue.utils import retrieve_glue_data
 
-    from .render import number
+    from .render import number, trimmed
 
     class ReaderPasteText(PasteTextRole):
         """myst-nb's ``{glue:text}``, with a float glued without a format written as a reader reads it
-        (:func:`dpsemantics.book.number`: ``0.1``, ``2.5×10⁻⁶``) instead of its ``repr``, and the key and
+        (:func:`dpsemantics.book.number`: ``0.1``, ``2.5×10⁻⁶``) instead of its ``repr``, a fixed-point format's
+        padding zeros dropped (:func:`dpsemantics.book.render.trimmed`: ``2.000`` → ``2``), and the key and
         format recorded as classes of the pasted text."""
 
         def run(self):
@@ -336,6 +338,10 @@ def _reader_paste_text_role():
                     if isinstance(value, float):
                         node.clear()
                         node += nodes.Text(number(value))
+                elif fmt.endswith("f") and trimmed(node.astext()) != node.astext():  # 2.000 -> 2, 0.5000 -> 0.5
+                    text = trimmed(node.astext())
+                    node.clear()
+                    node += nodes.Text(text)
                 node["classes"] += [GLUE_KEY_CLASS + key, GLUE_FORMAT_CLASS + (fmt or "none")]
             return pasted, messages
 
