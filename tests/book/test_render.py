@@ -268,3 +268,15 @@ def test_trimmed_drops_only_padding_zeros(text, shown):
     from dpsemantics.book.render import trimmed
 
     assert trimmed(text) == shown
+
+
+def test_mechanism_words_reads_a_release_in_the_books_words():
+    """Issue 39: the gallery table showed "zcdp (ρ = 2.55623)" and "gaussian (σ = 5.7735, …)"."""
+    from dpsemantics.book.render import mechanism_words
+
+    assert mechanism_words({"mechanism": "zcdp", "rho": 2.556225581051331, "k": 1}) == "zCDP, ρ = 2.556, run once"
+    assert mechanism_words({"mechanism": "gaussian", "sigma": 5.773502691896257, "sensitivity": 1.0, "mu": 0.015,
+                            "k": 30}) == "Gaussian, σ = 5.774, Δ = 1, μ = 0.015, run 30 times"
+    assert mechanism_words({"mechanism": "dp", "epsilon": 9.98, "delta": 0.0, "k": 1}) == "(ε, δ)-DP, ε = 9.98, δ = 0, run once"
+    with pytest.raises(ValueError, match="mechanism"):
+        mechanism_words({"mechanism": "exponential"})

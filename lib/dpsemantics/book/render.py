@@ -452,6 +452,24 @@ def count_sentence(results, noun: str = "claim") -> str:
     return f"{head}, {split}; {tail}."
 
 
+_MECHANISM_NAMES = {"laplace": "Laplace", "gaussian": "Gaussian", "randomized-response": "randomized response",
+                    "geometric": "geometric", "dp": "(ε, δ)-DP", "zcdp": "zCDP"}
+_MECHANISM_PARAMETERS = {"epsilon": "ε", "delta": "δ", "sigma": "σ", "sensitivity": "Δ", "rho": "ρ", "mu": "μ"}
+
+
+def mechanism_words(mechanism: dict) -> str:
+    """A release's mechanism (a row of a report's ``release.mechanisms``) as a table cell reads it: its name as the
+    book writes it, its parameters to four significant digits, how often it runs ("zCDP, ρ = 2.556, run once";
+    "Gaussian, σ = 5.774, Δ = 1, μ = 0.015, run 30 times"), not the report's field names ("zcdp (ρ = 2.55623)")."""
+    name = mechanism.get("mechanism")
+    if name not in _MECHANISM_NAMES:
+        raise ValueError(f"mechanism must be one of {sorted(_MECHANISM_NAMES)} (got mechanism={name!r})")
+    parts = [f"{symbol} = {number(mechanism[key], 4)}" for key, symbol in _MECHANISM_PARAMETERS.items()
+             if key in mechanism]
+    runs = mechanism.get("k", 1)
+    return ", ".join([_MECHANISM_NAMES[name], *parts, "run once" if runs == 1 else f"run {number(runs)} times"])
+
+
 def _captioned(caption: str, lines: list[str]) -> list[str]:
     """Markdown table lines as a numbered table with a caption (MyST's ``{table}`` directive)."""
     return [f":::{{table}} {caption}", "", *lines, ":::"]
