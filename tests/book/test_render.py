@@ -280,3 +280,36 @@ def test_mechanism_words_reads_a_release_in_the_books_words():
     assert mechanism_words({"mechanism": "dp", "epsilon": 9.98, "delta": 0.0, "k": 1}) == "(ε, δ)-DP, ε = 9.98, δ = 0, run once"
     with pytest.raises(ValueError, match="mechanism"):
         mechanism_words({"mechanism": "exponential"})
+
+
+def test_captioned_numbers_a_table_and_names_it():
+    """Issue 39: the paper's Table 1, regenerated in the causal chapter, was shown without number or caption."""
+    from dpsemantics.book.render import captioned
+
+    assert captioned("The paper's Table 1.", ["| a |", "|---|", "| 1 |"], "tbl-x") == [
+        ":::{table} The paper's Table 1.", ":name: tbl-x", "", "| a |", "|---|", "| 1 |", ":::"]
+    assert captioned("C.", ["| a |"])[:2] == [":::{table} C.", ""]
+
+
+def test_greek_letters_of_the_prose_are_set_in_italic_as_in_the_math():
+    """Issue 39: an upright ε or δ in a sentence beside the italic ε of MathJax in the same clause."""
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    from dpsemantics.book.sphinx_extras import _TABLE_RULES, italic_greek
+
+    document = new_document("sample", get_default_settings(Parser))
+    paragraph = nodes.paragraph()
+    paragraph += [nodes.Text("(ε, δ′)-DP with ε̄ = 0.1 and "), nodes.math("\\varepsilon", "\\varepsilon"),
+                  nodes.literal("eps_δ", "eps_δ"), nodes.Text(" ; e^ε untypeset")]
+    document += paragraph
+    before = paragraph.astext()
+    italic_greek(document)
+    italic = [n.astext() for n in document.findall(nodes.inline) if "math-var" in n["classes"]]
+    assert italic == ["ε", "δ", "ε̄"]  # not in code, not in math, not beside ^ (left for the raw-TeX check)
+    assert paragraph.astext() == before
+    italic_greek(document)  # twice: nothing wrapped again
+    assert [n.astext() for n in document.findall(nodes.inline) if "math-var" in n["classes"]] == italic
+    assert "span.math-var { font-style: italic; }" in _TABLE_RULES

@@ -470,9 +470,10 @@ def mechanism_words(mechanism: dict) -> str:
     return ", ".join([_MECHANISM_NAMES[name], *parts, "run once" if runs == 1 else f"run {number(runs)} times"])
 
 
-def _captioned(caption: str, lines: list[str]) -> list[str]:
-    """Markdown table lines as a numbered table with a caption (MyST's ``{table}`` directive)."""
-    return [f":::{{table}} {caption}", "", *lines, ":::"]
+def captioned(caption: str, lines: list[str], name: str | None = None) -> list[str]:
+    """Markdown table lines as a numbered table with a caption (MyST's ``{table}`` directive in a colon fence),
+    named ``name`` for ``{numref}`` when given."""
+    return [f":::{{table}} {caption}", *([f":name: {name}"] if name else []), "", *lines, ":::"]
 
 
 def checked_report(results, unchecked=None) -> str:
@@ -483,17 +484,17 @@ def checked_report(results, unchecked=None) -> str:
     left unchecked with the reason (``unchecked``: rows of (where, statement, why not); left out when ``None``)."""
     relations = [r for r in results if r.verdict is not None]
     values = [r for r in results if r.verdict is None]
-    lines = _captioned("Relations, attacked: the evidence, the margin and the worst case found.", [
+    lines = captioned("Relations, attacked: the evidence, the margin and the worst case found.", [
         "| where | claim | evidence | margin | worst case | outcome |", "|---|---|---|---|---|---|",
         *[f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | "
           f"{evidence_label(r.verdict)} | {margin_cell(r.verdict)} | "
           f"{worst_cell(r.verdict.worst)} | {outcome(r)} |" for r in relations]])
-    lines += [""] + _captioned("Printed values, recomputed at the printed precision.", [
+    lines += [""] + captioned("Printed values, recomputed at the printed precision.", [
         "| where | claim | printed | computed | outcome |", "|---|---|---|---|---|",
         *[f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | {value_cell(r.claim.printed)} | "
           f"{computed_cell(r.computed, r.claim.printed)} | {outcome(r)} |" for r in values]])
     if unchecked is not None:
-        lines += [""] + _captioned("Stated in the paper, not checked, and why.", [
+        lines += [""] + captioned("Stated in the paper, not checked, and why.", [
             "| where | statement | why not |", "|---|---|---|",
             *[f"| {prose(w)} | {prose(s)} | {prose(y)} |" for w, s, y in unchecked]])
     return "\n".join(lines)

@@ -145,6 +145,8 @@ main details.dps-claim-details li { font-size: 0.9em; }
   main h3 span.pre, main h1, main h2, main h3 { white-space: normal !important; overflow-wrap: anywhere; }
   main dt.sig { flex-wrap: wrap; }
 }
+/* a Greek letter of the prose in italic, as MathJax sets it in the formulas beside it (ItalicGreek) */
+span.math-var { font-style: italic; }
 /* the Key idea box that opens every chapter */
 main div.admonition.key-idea { border-left-width: 0.4em; font-size: 1.05em; }
 html[data-theme="dark"] main div.proof a, html[data-theme="dark"] main div.admonition a,
@@ -285,6 +287,53 @@ class KeepPunctuationWithMath(SphinxPostTransform):
                 parent.remove(parent[index + 1])
 
 
+#: A lowercase Greek letter of the prose (``ε``, ``δ′``, ``ε̄``: with its combining marks), a variable as in the math.
+#: Not beside ``^`` or ``_``: TeX left untypeset (``e^ε``) stays one text for the browser test to find.
+_GREEK_VARIABLE = re.compile(r"(?<![\^_])[\u03b1-\u03c9\u03d1\u03d5\u03f5][\u0300-\u036f]*(?![\^_])")
+#: Nodes whose text is not prose: code, math, raw HTML.
+_NOT_PROSE = (nodes.literal, nodes.literal_block, nodes.math, nodes.math_block, nodes.raw, nodes.comment,
+              nodes.doctest_block)
+
+
+def italic_greek(node) -> None:
+    """Every lowercase Greek letter in the running text under ``node`` (not in code, math or raw HTML) wrapped in
+    an ``math-var`` span, which the book's style sheet sets in italic: the ε and δ of a sentence then look like the
+    $\\varepsilon$ and $\\delta$ that MathJax sets in the same clause (issue 39), not upright letters beside them."""
+    for text in list(node.findall(nodes.Text)):
+        parent = text.parent
+        if parent is None or not _GREEK_VARIABLE.search(text.astext()):
+            continue
+        ancestor, skip = parent, False
+        while ancestor is not None:
+            if isinstance(ancestor, _NOT_PROSE) or "math-var" in ancestor.get("classes", ()):
+                skip = True
+                break
+            ancestor = ancestor.parent
+        if skip:
+            continue
+        pieces, last, source = [], 0, text.astext()
+        for m in _GREEK_VARIABLE.finditer(source):
+            if m.start() > last:
+                pieces.append(nodes.Text(source[last:m.start()]))
+            pieces.append(nodes.inline(m.group(), m.group(), classes=["math-var"]))
+            last = m.end()
+        if last < len(source):
+            pieces.append(nodes.Text(source[last:]))
+        index = parent.index(text)
+        parent.remove(text)
+        for k, piece in enumerate(pieces):
+            parent.insert(index + k, piece)
+
+
+class ItalicGreek(SphinxPostTransform):
+    """:func:`italic_greek` on every page (HTML and the PDF printed from it)."""
+
+    default_priority = 35  # after KeepPunctuationWithMath (30)
+
+    def run(self, **kwargs):
+        italic_greek(self.document)
+
+
 class DashExerciseSubtitles(SphinxPostTransform):
     """sphinx-exercise wraps an exercise's title in parentheses ("Exercise 1.1 (Title (Paper, §2))"), doubling
     them whenever the title cites its source; the book's one rule for box titles is a dash instead
@@ -400,6 +449,7 @@ def setup(app):
     app.add_role_to_domain("glue", "text", _reader_paste_text_role(), override=True)
     app.add_post_transform(DashExerciseSubtitles)
     app.add_post_transform(KeepPunctuationWithMath)
+    app.add_post_transform(ItalicGreek)
     app.connect("html-page-context", _citation_list_role)
     app.connect("html-page-context", _identifiers_break_at_dots)
     app.connect("html-page-context", _named_navigation_toggles, priority=900)  # after the theme sets the function
