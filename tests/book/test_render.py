@@ -277,7 +277,8 @@ def test_mechanism_words_reads_a_release_in_the_books_words():
     assert mechanism_words({"mechanism": "zcdp", "rho": 2.556225581051331, "k": 1}) == "zCDP, ρ = 2.556, run once"
     assert mechanism_words({"mechanism": "gaussian", "sigma": 5.773502691896257, "sensitivity": 1.0, "mu": 0.015,
                             "k": 30}) == "Gaussian, σ = 5.774, Δ = 1, μ = 0.015, run 30 times"
-    assert mechanism_words({"mechanism": "dp", "epsilon": 9.98, "delta": 0.0, "k": 1}) == "(ε, δ)-DP, ε = 9.98, δ = 0, run once"
+    assert mechanism_words({"mechanism": "dp", "epsilon": 9.98, "delta": 0.0, "k": 1}) == (
+        "(ε, δ)-DP, ε = 9.98, δ = 0, run once")
     with pytest.raises(ValueError, match="mechanism"):
         mechanism_words({"mechanism": "exponential"})
 
@@ -313,3 +314,20 @@ def test_greek_letters_of_the_prose_are_set_in_italic_as_in_the_math():
     italic_greek(document)  # twice: nothing wrapped again
     assert [n.astext() for n in document.findall(nodes.inline) if "math-var" in n["classes"]] == italic
     assert "span.math-var { font-style: italic; }" in _TABLE_RULES
+
+
+def test_powers_of_ten_take_a_times_sign():
+    """Issue 39: "2.12·10⁻⁵" beside "3.45×10⁻⁵" in one chapter."""
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    from dpsemantics.book.sphinx_extras import times_powers
+
+    document = new_document("sample", get_default_settings(Parser))
+    paragraph = nodes.paragraph()
+    paragraph += [nodes.Text("δ(0.6) ≈ 2.12·10⁻⁵ > 10⁻⁵ and 2·(8) = 3"), nodes.literal("1·10⁻⁵", "1·10⁻⁵")]
+    document += paragraph
+    times_powers(document)
+    assert paragraph.astext() == "δ(0.6) ≈ 2.12×10⁻⁵ > 10⁻⁵ and 2·(8) = 31·10⁻⁵"

@@ -295,21 +295,23 @@ _NOT_PROSE = (nodes.literal, nodes.literal_block, nodes.math, nodes.math_block, 
               nodes.doctest_block)
 
 
+def _in_prose(text) -> bool:
+    ancestor = text.parent
+    while ancestor is not None:
+        if isinstance(ancestor, _NOT_PROSE):
+            return False
+        ancestor = ancestor.parent
+    return True
+
+
 def italic_greek(node) -> None:
     """Every lowercase Greek letter in the running text under ``node`` (not in code, math or raw HTML) wrapped in
     an ``math-var`` span, which the book's style sheet sets in italic: the ε and δ of a sentence then look like the
     $\\varepsilon$ and $\\delta$ that MathJax sets in the same clause (issue 39), not upright letters beside them."""
     for text in list(node.findall(nodes.Text)):
         parent = text.parent
-        if parent is None or not _GREEK_VARIABLE.search(text.astext()):
-            continue
-        ancestor, skip = parent, False
-        while ancestor is not None:
-            if isinstance(ancestor, _NOT_PROSE) or "math-var" in ancestor.get("classes", ()):
-                skip = True
-                break
-            ancestor = ancestor.parent
-        if skip:
+        if (parent is None or not _GREEK_VARIABLE.search(text.astext()) or "math-var" in parent.get("classes", ())
+                or not _in_prose(text)):
             continue
         pieces, last, source = [], 0, text.astext()
         for m in _GREEK_VARIABLE.finditer(source):
@@ -325,12 +327,25 @@ def italic_greek(node) -> None:
             parent.insert(index + k, piece)
 
 
+#: A power of ten written with a centred dot (``2.12·10⁻⁵``), where the book writes a times sign (``2.12×10⁻⁵``).
+_DOT_POWER = re.compile(r"(?<=\d)·(?=10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹])")
+
+
+def times_powers(node) -> None:
+    """``2.12·10⁻⁵`` in the running text under ``node`` written ``2.12×10⁻⁵``, as :func:`dpsemantics.book.number`
+    writes every other number of the book (issue 39: both forms stood in one chapter)."""
+    for text in list(node.findall(nodes.Text)):
+        if text.parent is not None and _DOT_POWER.search(text.astext()) and _in_prose(text):
+            text.parent.replace(text, nodes.Text(_DOT_POWER.sub("×", text.astext())))
+
+
 class ItalicGreek(SphinxPostTransform):
-    """:func:`italic_greek` on every page (HTML and the PDF printed from it)."""
+    """:func:`times_powers` and :func:`italic_greek` on every page (HTML and the PDF printed from it)."""
 
     default_priority = 35  # after KeepPunctuationWithMath (30)
 
     def run(self, **kwargs):
+        times_powers(self.document)
         italic_greek(self.document)
 
 
