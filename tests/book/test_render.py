@@ -222,6 +222,11 @@ def test_evidence_summary_is_the_labels_kind_without_its_domain():
     ("Theorem 3.10 at n=10, δ = 0.999*max", "Theorem 3.10 at n = 10, δ = 0.999 × max"),
     ("e^ε = 1001/1000, prior 0.5", "e<sup>ε</sup> = 1001/1000, prior 0.5"),
     ((5.0, 1e-12, 1.0), "(5, 10⁻¹², 1)"),
+    ("pair of mechanisms 56", "pair of mechanisms no. 56"),
+    ("random pair #0, 2 outcomes", "random pair no. 0, 2 outcomes"),
+    ("merge outcomes 1 and 2; random mechanism 8, 3 outputs",
+     "merge outcomes 1 and 2; random mechanism no. 8, 3 outputs"),
+    ("random pair 58 (2 outputs), b=0.5", "random pair no. 58 (2 outputs), b = 0.5"),
 ])
 def test_worst_cell_writes_a_label_in_a_readers_digits(worst, shown):
     from dpsemantics.book.render import worst_cell

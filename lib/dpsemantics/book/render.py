@@ -158,8 +158,8 @@ def prose(text: str) -> str:
     """A registry string as Markdown for a page: outside ``$…$`` math and inline code, exponents become superscripts and
     indices subscripts (:func:`typeset_scripts`, :func:`indices`),
     floats written with all their digits go through :func:`number`, other numbers in exponent form (``1e-06``)
-    are written in :func:`scientific` form (:func:`exponents`), and ``|`` is escaped so that the text can sit
-    in a table cell."""
+    are written in :func:`scientific` form (:func:`exponents`), and ``|`` is escaped (once) so that the text can
+    sit in a table cell."""
 
     def plain(part):
         part = exponents(_LONG_FLOAT.sub(lambda m: number(float(m.group())), part))
@@ -168,8 +168,9 @@ def prose(text: str) -> str:
 
     # $…$ is typeset math already and `…` is code (a variable's name, `sigma`, stays one): both left alone
     parts = re.split(r"(\$[^$]+\$|`[^`]+`)", str(text))
-    return "".join(p if len(p) > 1 and p[0] == p[-1] and p[0] in "$`" else plain(p)
-                   for p in parts).replace("|", "\\|")
+    # an escaped | stays as it is, so that text already written for a page can pass again
+    return re.sub(r"(?<!\\)\|", r"\\|", "".join(p if len(p) > 1 and p[0] == p[-1] and p[0] in "$`" else plain(p)
+                                               for p in parts))
 
 
 def trimmed(text: str) -> str:
@@ -392,13 +393,20 @@ def readable_decimals(text: str, digits: int = 4) -> str:
     return _DECIMAL.sub(rewrite, text)
 
 
+# A search's case by its index ("pair of mechanisms 56", "random model 25"): a numbered case, "pair no. 56".
+_CASE = re.compile(r"(?<![\w#])(?P<what>pair of mechanisms|pair|model|mechanism|deterministic g) #?(?P<number>\d+)\b"
+                   r"(?! (?:and|outputs?|outcomes?|cases?|records?)\b)")
+
+
 def worst_cell(worst) -> str:
     """A verdict's worst case as a reader reads it: numbers through :func:`number`, a label through
-    :func:`prose` with :func:`readable_decimals` (``r=1.22347`` → ``r = 1.223``) and set membership written
-    as such (``Pr[B in Bad'2]`` → ``Pr[B ∈ Bad′₂]``)."""
+    :func:`prose` with :func:`readable_decimals` (``r=1.22347`` → ``r = 1.223``), set membership written
+    as such (``Pr[B in Bad'2]`` → ``Pr[B ∈ Bad′₂]``) and a search's case as a numbered case (``pair of
+    mechanisms 56`` → ``pair of mechanisms no. 56``)."""
     if isinstance(worst, str):
         worst = re.sub(r"(?<=[A-Za-z])'(\d)\b", lambda m: "′" + m.group(1).translate(_SUBSCRIPT_DIGITS), worst)
         worst = re.sub(r"(\[[^\]]*?) in (?=[^\]]*\])", r"\1 ∈ ", worst)
+        worst = _CASE.sub(r"\g<what> no. \g<number>", worst)
         return readable_decimals(prose(worst))
     if isinstance(worst, (tuple, list)):
         return "(" + ", ".join(worst_cell(v) for v in worst) + ")"
