@@ -407,6 +407,8 @@ def worst_cell(worst) -> str:
         worst = re.sub(r"(?<=[A-Za-z])'(\d)\b", lambda m: "′" + m.group(1).translate(_SUBSCRIPT_DIGITS), worst)
         worst = re.sub(r"(\[[^\]]*?) in (?=[^\]]*\])", r"\1 ∈ ", worst)
         worst = _CASE.sub(r"\g<what> no. \g<number>", worst)
+        worst = re.sub(r"(?<=\d)\s?\*\s?max\b", " × the largest allowed", worst)  # δ = 0.999*max
+        worst = re.sub(r"(?<=\S) vs\.? (?=\S)", " against ", worst)
         return readable_decimals(prose(worst))
     if isinstance(worst, (tuple, list)):
         return "(" + ", ".join(worst_cell(v) for v in worst) + ")"
