@@ -337,3 +337,12 @@ def test_powers_of_ten_take_a_times_sign():
     document += paragraph
     times_powers(document)
     assert paragraph.astext() == "δ(0.6) ≈ 2.12×10⁻⁵ > 10⁻⁵ and 2·(8) = 31·10⁻⁵"
+
+
+def test_evidence_words_name_kinds_as_the_tables_do():
+    from dpsemantics.book.render import evidence_words
+
+    assert evidence_words("Margin and worst case from 90 cases (certified-lp).") == (
+        "Margin and worst case from 90 cases (exact LP).")
+    assert evidence_words("1543 cases (extremal, optimised-search)") == "1543 cases (extremal, optimised search)"
+    assert evidence_words("claim kazan-certified-lp-x and `certified-lp`") == "claim kazan-certified-lp-x and `certified-lp`"

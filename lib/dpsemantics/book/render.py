@@ -328,12 +328,24 @@ def status_sentence(results, noun: str = "printed value", link=None) -> str:
     return f"In the claims registry, {head}; {'; '.join(others)}."
 
 
+_EVIDENCE_WORDS = {"certified-lp": "exact LP", "certified-interval": "interval arithmetic", "closed-form": "closed form",
+                   "random-search": "random search", "optimised-search": "optimised search"}
+_EVIDENCE_NAME = re.compile(r"(?<![\w`-])(" + "|".join(_EVIDENCE_WORDS) + r")(?![\w`-])")
+
+
+def evidence_words(text: str) -> str:
+    """The registry's names of evidence kinds and search methods in a text written as words, as the tables write
+    them: "(certified-lp)" → "(exact LP)", "(random-search, optimised-search)" → "(random search, optimised
+    search)" (issue 39: one table wrote "certified lp", another "certified-lp")."""
+    return _EVIDENCE_NAME.sub(lambda m: _EVIDENCE_WORDS[m.group()], text)
+
+
 def evidence_label(verdict) -> str:
     """What a verdict's evidence proves, in words that claim no more (:attr:`dpsemantics.claims.Verdict.scope`): a
     certificate on its whole stated domain ("certified (exact LP) on every …"), a certificate at finitely many
     parameter values, named with them ("certified (interval arithmetic) at the listed values only: ε ∈ {0.1, 0.5}"),
     a certified counterexample, or a search on the cases tried (its methods)."""
-    domain = prose(verdict.domain) if verdict.domain else ""
+    domain = evidence_words(prose(verdict.domain)) if verdict.domain else ""
     scope = verdict.scope
     if scope != "cases tried":
         how = "exact LP" if verdict.kind == "certified-lp" else "interval arithmetic"
