@@ -346,3 +346,10 @@ def test_evidence_words_name_kinds_as_the_tables_do():
         "Margin and worst case from 90 cases (exact LP).")
     assert evidence_words("1543 cases (extremal, optimised-search)") == "1543 cases (extremal, optimised search)"
     assert evidence_words("claim kazan-certified-lp-x and `certified-lp`") == "claim kazan-certified-lp-x and `certified-lp`"
+
+
+def test_the_page_script_makes_figures_zoomable():
+    """Issue 39: at 390 px a figure's labels shrink to about 5 px; each figure links to itself at full size."""
+    from dpsemantics.book.sphinx_extras import _OPEN_CHECKS_JS
+
+    assert 'querySelectorAll("main figure img")' in _OPEN_CHECKS_JS and 'a.target = "_blank"' in _OPEN_CHECKS_JS

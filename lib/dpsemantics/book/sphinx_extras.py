@@ -426,7 +426,22 @@ _OPEN_CHECKS_JS = """\
   window.addEventListener("hashchange", openTarget);
   document.addEventListener("DOMContentLoaded", openTarget);
 })();
+""" + """/* tap to zoom: a figure opens at full size on its own (on a phone a figure shrinks to the screen, its labels with it) */
+(function () {
+  function zoomable() {
+    document.querySelectorAll("main figure img").forEach(function (img) {
+      if (img.closest("a")) { return; }
+      var a = document.createElement("a");
+      a.href = img.currentSrc || img.src; a.target = "_blank"; a.rel = "noopener";
+      a.className = "figure-zoom"; a.title = "Open the figure at full size";
+      img.parentNode.insertBefore(a, img); a.appendChild(img);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", zoomable);
+})();
 """
+#: The book's page script: opens a collapsed "How this was checked" section when a link points inside it, and makes
+#: each figure a link to itself at full size (tap to zoom on a phone).
 OPEN_CHECKS_JS = "dpsemantics-open-checks.js"
 
 
