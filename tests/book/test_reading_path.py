@@ -60,6 +60,9 @@ def reading_path(html: str, margins: bool = False):
     for node in article.select('div[class*="highlight-"]'):  # a code block of the text (a command to type) is code
         if node.find_parent("div", class_="cell_output") is None:
             node.decompose()
+    for node in article.select("span.math-var"):  # an italic Greek letter is part of its word ("ε-DP", "ε₀")
+        node.unwrap()
+    article.smooth()
     return article
 
 
