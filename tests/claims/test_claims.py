@@ -165,7 +165,8 @@ def test_json_rows_list_every_claim_with_status_evidence_and_domain():
                 "certified-at-points": "listed values", "counterexample": "counterexample",
                 "closed-form": "cases tried", "search": "cases tried"}
     assert all(r["scope"] == scope_of[r["evidence"]] for r in relations)
-    assert all(bool(r["points"]) == (r["evidence"] == "certified-at-points") for r in relations)
+    assert all(r["points"] for r in relations if r["evidence"] == "certified-at-points")
+    assert all(r["evidence"] in ("certified-at-points", "counterexample") for r in relations if r["points"])
     assert all(r["evidence"] == "counterexample" for r in relations
                if r["certified_by"] and r["computed"] is False and r["status"] != "not-checked")
     assert all(r["vacuous"] >= 0 and (r["cases"] > 0) == (r["status"] != "not-checked") for r in relations)
@@ -204,11 +205,12 @@ def test_evidence_kind_says_what_was_proved():
     # transitional: a domain that lists values and no points given
     listed = claims.Verdict.of([1.0], [1.0], evidence="certified-interval", domain="b ∈ [0, 1] at ε ∈ {0.1, 0.5}")
     assert listed.kind == "certified-at-points" and listed.points == ("ε ∈ {0.1, 0.5}",)
-    # replace() to a parametric certificate drops the old domain's points; to a search drops the method
-    assert replace(listed, evidence=("certified-interval",), domain="every ε > 0").kind == "certified-interval"
-    assert replace(whole, evidence=("closed-form",)).certified_by == ""
+    # replace() keeps the points (never a silent promotion to the whole domain) unless told points=()
+    assert replace(listed, evidence=("certified-interval",), domain="every ε > 0").kind == "certified-at-points"
+    assert replace(listed, evidence=("certified-interval",), domain="every ε > 0", points=()).certified
+    assert replace(whole, evidence=("closed-form",)).certified_by == ""  # no certificate: no method
     with pytest.raises(ValueError, match="points"):
-        replace(listed, domain="every ε > 0")  # still labelled at points, but no point named
+        replace(listed, domain="every ε > 0", points=())  # still labelled at points, but no point named
     for kind in ("certified-at-points", "counterexample"):
         with pytest.raises(ValueError, match="evidence"):
             claims.Verdict.of([1.0], [1.0], evidence=kind)

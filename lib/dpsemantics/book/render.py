@@ -344,12 +344,14 @@ def evidence_label(verdict) -> str:
     """What a verdict's evidence proves, in words that claim no more (its kind,
     :data:`dpsemantics.claims.EVIDENCE`): a proof on the whole stated domain ("proved on the whole domain (exact
     LP): every …"), exact certificates at finitely many parameter values, named with them ("exact at
-    $e^\\varepsilon$ ∈ {11/10, 2} only (exact LP)"), a certified counterexample, or a search on the cases tried
+    e^ε ∈ {11/10, 2} only (exact LP)"), a certified counterexample, or a search on the cases tried
     (its methods)."""
+    from ..claims import CERTIFICATE_METHODS
+
     domain = evidence_words(prose(verdict.domain)) if verdict.domain else ""
     kind = verdict.kind
     if verdict.exact:
-        how = _CERTIFICATE_WORDS.get(verdict.certified_by, verdict.certified_by)
+        how = CERTIFICATE_METHODS[verdict.certified_by]
         if kind == "counterexample":
             return f"counterexample ({how})" + (f": {domain}" if domain else "")
         if kind == "certified-at-points":
@@ -365,13 +367,9 @@ def evidence_label(verdict) -> str:
     return kind.replace("-", " ") + (f": {domain}" if domain else "")
 
 
-#: The method of an exact certificate (``Verdict.certified_by``), in reader words.
-_CERTIFICATE_WORDS = {"certified-lp": "exact LP", "certified-interval": "interval arithmetic"}
-
-
 def evidence_summary(verdict) -> str:
     """:func:`evidence_label` for a compact table: what was shown with where it holds — the domain of a proof or a
-    counterexample, the points of a certificate at points ("exact at $e^\\varepsilon$ ∈ {11/10, 2} only (exact
+    counterexample, the points of a certificate at points ("exact at e^ε ∈ {11/10, 2} only (exact
     LP)", without the mechanisms' domain) — and a search or closed form with its count, without its methods
     ("search over 120 cases")."""
     words = evidence_label(verdict)

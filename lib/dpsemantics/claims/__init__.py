@@ -94,7 +94,8 @@ EVIDENCE = {
               "cases; a proof of nothing beyond them",
 }
 
-#: The methods an exact certificate may use: what ``Verdict.certified_by`` names for the kinds of :data:`EXACT`.
+#: The methods an exact certificate may use (``Verdict.certified_by`` for the kinds of :data:`EXACT`), in the
+#: words a label uses.
 CERTIFICATE_METHODS = {
     "certified-interval": "interval arithmetic",
     "certified-lp": "exact LP",
@@ -147,10 +148,12 @@ class Verdict:
     (``certified-lp``/``certified-interval``) keeps it only if it holds and was computed on the whole stated domain;
     with ``points`` (the finitely many parameter values it was computed at, e.g. ``("e^ε = 11/10", "e^ε = 2")``)
     it becomes ``certified-at-points``, and if it does not hold it becomes ``counterexample``; ``certified_by``
-    keeps the method (a key of :data:`CERTIFICATE_METHODS`).  A ``search`` states what it is compared with: ``supremum``, the known supremum of
-    lhs/rhs over the statement's domain, and ``supremum_from`` where it comes from (a construction or the paper,
-    never the search itself; :attr:`supremum_ratio` is margin/supremum), and ``second``, a second, different
-    optimiser (``second_best``: the largest lhs/rhs it found, which must not exceed the margin), or why there is none.
+    keeps the method (a key of :data:`CERTIFICATE_METHODS`).  Points are never dropped: ``dataclasses.replace``
+    keeps them unless it is given ``points=()`` (a certificate that now covers the whole domain).  A ``search`` states what it is compared with:
+    ``supremum``, the known supremum of lhs/rhs over the statement's domain, and ``supremum_from`` where it comes
+    from (a construction or the paper, never the search itself; :attr:`supremum_ratio` is margin/supremum), and
+    ``second``, a second, different optimiser (``second_best``: the largest lhs/rhs it found, which must not exceed
+    the margin), or why there is none.
     """
 
     holds: bool
@@ -173,16 +176,10 @@ class Verdict:
         points = (self.points,) if isinstance(self.points, str) else tuple(str(p) for p in self.points)
         kind = self.evidence[0] if self.evidence else ""
         by = self.certified_by
-        listed = tuple(_LISTED_VALUES.findall(self.domain or ""))
-        # transitional (issue 35): points read off a domain's list, which dataclasses.replace() copies into a
-        # verdict whose new domain no longer names them (a parametric certificate replacing an LP at points)
-        points = tuple(p for p in points if not _LISTED_VALUES.fullmatch(p) or p in listed)
         if kind in CERTIFICATE_METHODS:
-            if by and by != kind:
-                raise ValueError(f"certified_by must be the evidence kind {kind!r} (got certified_by={by!r})")
-            by = kind
+            by = kind  # the evidence names the method (over one that dataclasses.replace() copied)
             if not points:  # transitional (issue 35): a domain that lists values is a certificate at those values
-                points = listed
+                points = tuple(_LISTED_VALUES.findall(self.domain or ""))
         if kind in EXACT:
             if by not in CERTIFICATE_METHODS:
                 raise ValueError(f"a {kind} verdict must name its method: certified_by one of "
@@ -234,7 +231,7 @@ class Verdict:
     @property
     def scope(self) -> str:
         """What the evidence covers, read off the kind: ``"whole domain"`` (``certified-lp``/``-interval``),
-        ``"listed values"`` (``certified-at-points``: :attr:`points` only), ``"counterexample"`` or
+        ``"listed values"`` (``certified-at-points``: the ``points`` only), ``"counterexample"`` or
         ``"cases tried"`` (a search or closed form evaluated on cases)."""
         return {"certified-at-points": "listed values", "counterexample": "counterexample"}.get(
             self.kind, "whole domain" if self.certified else "cases tried")
@@ -257,9 +254,9 @@ class Verdict:
         which make the kind ``search``; a certificate names its method (``certified-lp`` or
         ``certified-interval``) and, if it was computed at finitely many parameter values, lists them in
         ``points`` (one string each, ``"e^ε = 11/10"``): the verdict is then ``certified-at-points``, and a
-        certificate that does not hold is a ``counterexample`` (see the class).  ``labels`` (optional, one per case) describe the cases; the label of
-        the case with the largest ratio becomes ``worst``.  Vacuous cases (lhs = rhs = 0) are dropped.
-        ``supremum``/``supremum_from``/``second``: see the class."""
+        certificate that does not hold is a ``counterexample`` (see the class).  ``labels`` (optional, one per
+        case) describe the cases; the label of the case with the largest ratio becomes ``worst``.  Vacuous cases
+        (lhs = rhs = 0) are dropped.  ``supremum``/``supremum_from``/``second``: see the class."""
         import numpy as np
 
         lhs = np.ravel(np.asarray(lhs, dtype=float))

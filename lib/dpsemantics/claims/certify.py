@@ -608,7 +608,7 @@ def certified_by(search: Callable, proofs, *, kind: str, domain: str, reduction:
         text = "; ".join(f"{name}: {p.describe(unit='cells' if kind == 'certified-lp' else 'boxes')}"
                          for name, p in done)
         lead = "Parametric LPs (duals in closed form, checked on the whole domain). " if kind == "certified-lp" else ""
-        return replace(v, evidence=(kind,), methods=(), domain=domain,
+        return replace(v, evidence=(kind,), methods=(), domain=domain, points=(),  # the proofs cover ``domain``
                        certificate=f"{lead}{reduction} {text}. Margin and worst case from {v.cases} cases "
                                    f"({', '.join(v.methods) or v.kind}).")
     return compute
