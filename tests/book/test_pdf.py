@@ -218,6 +218,47 @@ def _heading_faults(path: str) -> list[str]:
     return faults
 
 
+def _contents_faults(path: str, docs: list[dict]) -> list[str]:
+    """Every chapter entry of the contents (a link to a page's start, ``doc-…``) whose printed page number is not
+    the page its link goes to, or whose page's text (below the running head) does not start with the chapter's
+    title."""
+    reader, _, lines = _read(path)
+    dests = pdf.destinations(reader)
+    titles = {d["id"]: d["title"] for d in docs}
+    top = float(reader.pages[0].mediabox.height) - pdf.MARGIN_MM["top"] * MM + 2
+    first_chapter = min(d["page"] for d in docs) - 1
+    faults, checked = [], 0
+    for i, annot in _links(reader):
+        name = _name(annot.get("/Dest", ""))
+        if i >= first_chapter or name not in titles:
+            continue
+        target = dests[name][0]
+        y0, y1 = float(annot["/Rect"][1]), float(annot["/Rect"][3])
+        row = [k for k, (y, t) in enumerate(lines[i]) if y0 - 1 <= y <= y1 + 1]
+        number = _last_pieces[path][i][row[-1]] if row else None
+        if number != str(target + 1):
+            faults.append(f"p. {i + 1}: entry {titles[name]!r} shows p. {number}, goes to p. {target + 1}")
+        text = _norm(" ".join(t for y, t in lines[target] if y < top))
+        if not text.startswith(_norm(titles[name])):
+            faults.append(f"p. {target + 1} does not start with {titles[name]!r}: {text[:60]!r}")
+        checked += 1
+    return faults if checked == len(docs) else faults + [f"{checked} chapter entries for {len(docs)} pages"]
+
+
+def _front_faults(path: str, result: dict, title: str) -> list[str]:
+    """The title page names the book, its five source documents and the edition print_book reported; the page
+    behind it the copyright, a licence and how to cite the edition."""
+    _, texts, _ = _read(path)
+    first, second = (re.sub(r"\s+", " ", t) for t in texts[:2])
+    edition = result["edition"]
+    faults = [f"title page lacks {want!r}" for want in
+              [title, "Kasiviswanathan", "Zhao", "Tschantz", "Kazan", "Lecture 1", edition["line"]]
+              if want not in first]
+    faults += [f"page 2 lacks {want!r}" for want in ["©", "Licence:", "How to cite:", f"Version {edition['version']}"]
+               if want not in second]
+    return faults
+
+
 # ---------------------------------------------------------------------------------------------------------
 # The book
 
@@ -283,6 +324,22 @@ def test_contents_entries_link_to_their_pages_and_show_their_numbers(pdfs):
         assert row, f"no text at the contents entry going to p. {target} on p. {i + 1}"
         number = _last_pieces[pdfs["book"]["pdf"]][i][row[-1]]  # the entry's last line ends with its page number
         assert number == str(target), f"contents entry {lines[i][row[-1]][1]!r} on p. {i + 1} goes to p. {target}"
+
+
+def test_front_matter_names_the_edition_this_checkout_built(pdfs):
+    head = subprocess.run(["git", "-C", str(pdf.ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True).stdout.strip()
+    for result in pdfs.values():
+        assert _front_faults(result["pdf"], result, "The Semantics of Differential Privacy") == []
+        edition = result["edition"]
+        assert edition["recorded"], "the HTML build recorded no edition (edition.json)"
+        assert re.fullmatch(r"[0-9a-f]{7,}", edition["commit"]) and edition["commit"] == head, (edition, head)
+        assert edition["version"] == pdf.release(pdf.ROOT)["version"]
+
+
+def test_contents_page_numbers_point_at_the_chapter_titles(pdfs):
+    for result in pdfs.values():
+        assert _contents_faults(result["pdf"], result["docs"]) == [], result["pdf"]
 
 
 def test_running_heads_name_the_chapter(pdfs):
@@ -562,3 +619,37 @@ def test_links_stay_inside_the_pdf_or_go_to_the_public_site(tmp_path, site):
                                                   (1, "1.4. Cut off")]
     faults = _heading_faults(str(tmp_path / "small.pdf"))
     assert len(faults) == 1 and "'1.4. Cut off' ends the page" in faults[0], faults
+
+
+def test_front_matter_of_a_small_book_from_a_git_checkout(tmp_path):
+    needs_chromium()
+    html = _small_book(tmp_path, "")
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "_toc.yml", "_config.yml", "pyproject.toml"], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "small book"], check=True)
+    head = subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    result = pdf.print_book(html, tmp_path / "small.pdf", root=tmp_path, edition="Student edition")
+    path = str(tmp_path / "small.pdf")
+    assert result["edition"]["commit"] == head and not result["edition"]["recorded"]
+    assert f"commit {head}" in result["edition"]["line"] and "Version 0 " in result["edition"]["line"]
+    assert _front_faults(path, result, "A small book") == []
+    _, texts, _ = _read(path)
+    assert "Student edition" in texts[0]
+    assert "Licence: see the repository" in texts[1]  # the small book's pyproject.toml declares none
+    assert _contents_faults(path, result["docs"]) == []
+
+
+def test_the_pdf_prints_the_edition_the_html_build_recorded(tmp_path):
+    from dpsemantics.book import edition
+
+    html = tmp_path / "html"
+    html.mkdir()
+    record = {"version": "9.9", "commit": "abc1234", "modified": False, "date": "2026-01-02"}
+    edition.write_record(html, {**record, "line": edition.line(record)})
+    got = edition.recorded(html, pdf.ROOT)
+    assert got["recorded"] and got["commit"] == "abc1234"
+    assert got["line"] == "Version 9.9 · commit abc1234 · built 2026-01-02"
+    now = edition.recorded(tmp_path, pdf.ROOT)  # no record: the edition of a build made now
+    assert not now["recorded"] and now["version"] == pdf.release(pdf.ROOT)["version"]
+    assert "· not built from a git checkout ·" in edition.line({**record, "commit": "", "modified": False})

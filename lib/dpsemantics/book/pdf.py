@@ -23,7 +23,9 @@ element ids are prefixed with its name (``intro--reading-the-parameters``) and e
   link is removed and its text kept — never a link to the local server the pages were loaded from;
 * to the web: unchanged.
 
-The document then gets a title page and a contents page (chapters and their sections, linked), MathJax
+The document then gets front matter: a title page (with the five source documents and the edition: the
+version, commit and date the HTML build recorded, :mod:`dpsemantics.book.edition`), a page with the
+copyright, licence and how to cite, and a contents page (chapters and their sections, linked); MathJax
 typesets it, folded solutions are unfolded, code cells the book hides stay hidden, and Chromium prints it to
 A4 with its outline (bookmarks from the headings: chapters, sections, subsections).  Headings are kept with
 what follows them (``break-after: avoid``) and never split (``break-inside: avoid``); a figure, table or box
@@ -55,7 +57,8 @@ from pathlib import Path
 
 import yaml
 
-from .toc import ROOT, docnames
+from .edition import licence, recorded
+from .toc import ROOT, docnames, release
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
@@ -110,6 +113,12 @@ div.citation > p { margin: 0; }
 .print-title { height: 240mm; display: flex; flex-direction: column; justify-content: center; text-align: center; }
 .print-title h1 { font-size: 28pt; margin: 0 0 8mm; border: 0; }
 .print-title p { font-size: 14pt; margin: 2mm; }
+.print-title .print-sources { font-size: 10pt; margin: 4mm auto 0; max-width: 140mm; text-align: left; }
+.print-title .print-sources li { margin: 1mm 0; }
+.print-title .print-edition { font-size: 10pt; margin-top: 10mm; }
+.print-colophon { break-before: page; display: flex; flex-direction: column; justify-content: flex-end;
+  height: 240mm; font-size: 9.5pt; }
+.print-colophon p { margin: 0 0 3mm; }
 .print-contents { break-before: page; }
 .print-contents h2 { font-size: 18pt; margin: 0 0 4mm; }
 .print-contents ol { list-style: none; padding: 0; margin: 0; }
@@ -121,7 +130,7 @@ div.citation > p { margin: 0; }
 """
 
 # Joins the printed pages into the open page's article (see the module's docstring); returns what it did.
-ASSEMBLE = r"""async ({docs, site, title, author, edition}) => {
+ASSEMBLE = r"""async ({docs, site, frontMatter}) => {
   const base = new URL('/', location.href);
   const printed = new Set(docs);
   const slug = d => d.replace(/^book\//, '').replace(/[^A-Za-z0-9_-]+/g, '-');
@@ -192,8 +201,7 @@ ASSEMBLE = r"""async ({docs, site, title, author, edition}) => {
   article.append(dests);
   const front = document.createElement('div');
   front.className = 'print-front';
-  front.innerHTML = `<div class="print-title"><h1>${esc(title)}</h1><p>executable papers</p><p>${esc(author)}</p>
-    <p><em>${esc(edition)}</em></p></div>
+  front.innerHTML = `${frontMatter}
     <div class="print-contents" id="print-contents"><h2>Contents</h2><ol>${entries.map(e =>
       `<li class="level-${e.level}"><a href="#${e.id}" data-level="${e.level}">${e.html}</a></li>`
     ).join('')}</ol></div>`;
@@ -271,6 +279,31 @@ def _serve(directory: Path):
         yield f"http://127.0.0.1:{httpd.server_address[1]}"
     finally:
         httpd.shutdown()
+
+
+def front_matter(config: dict, edition: dict, *, label: str = "", root: Path = ROOT, site: str = "") -> str:
+    """The title page (title, author, the five source documents, the edition) and the page behind it
+    (copyright, licence, how to cite), as HTML."""
+    from ..claims import PAPERS
+
+    esc = html.escape
+    title, author = config.get("title", "The book"), config.get("author", "")
+    year = str(config.get("copyright", "") or edition["date"][:4])
+    sources = "".join(f"<li>{esc(paper)}</li>" for paper in PAPERS.values())
+    where = f" {site}." if site else ""
+    commit = f", commit {edition['commit']}" if edition["commit"] else ""
+    cite = f"{esc(author)}. <em>{esc(title)}</em>. Version {esc(edition['version'])}{esc(commit)}, {edition['date']}."
+    return (f'<div class="print-title"><h1>{esc(title)}</h1><p>executable papers</p><p>{esc(author)}</p>'
+            f'<p class="print-follows">following five source documents:</p><ol class="print-sources">{sources}</ol>'
+            + (f"<p><em>{esc(label)}</em></p>" if label else "")
+            + f'<p class="print-edition" id="print-edition">{esc(edition["line"])}</p></div>'
+            f'<div class="print-colophon" id="print-colophon"><p>© {esc(year)} {esc(author)}</p>'
+            f"<p>Licence: {esc(licence(root))}.</p>"
+            f"<p>Edition: {esc(edition['line'])}"
+            + ("" if edition.get("recorded", True) else
+               " (the HTML build recorded no edition: this is the checkout its sources were in when printed)")
+            + ".</p>"
+            f"<p>How to cite: {cite}{esc(where)}</p></div>")
 
 
 def destinations(reader) -> dict[str, tuple[int, float]]:
@@ -369,8 +402,10 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
         page.goto(f"{url}/{docs[0]}.html", wait_until="load")
         page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
         page.emulate_media(media="print")
-        info = page.evaluate(ASSEMBLE, {"docs": docs, "site": public_site(root), "title": title, "author": author,
-                                        "edition": edition})
+        built = recorded(html_dir, root)
+        site = public_site(root) or release(root)["repository"]
+        front = front_matter(config, built, label=edition, root=root, site=site)
+        info = page.evaluate(ASSEMBLE, {"docs": docs, "site": public_site(root), "frontMatter": front})
         page.add_style_tag(content=PRINT_CSS)
         info["shadows_removed"] = page.evaluate(NO_SHADOWS)
         info["breakable"] = page.evaluate(KEEP_OR_BREAK, content_mm[1] * PX_PER_MM)
@@ -406,7 +441,8 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
         target.merge_page(stamp)
         target.compress_content_streams()  # merge_page writes the page's text uncompressed: 31 MB of 37
     _add_outline(writer, info["headings"], dests)
-    writer.add_metadata({"/Title": title, "/Author": author, "/Subject": edition})
+    writer.add_metadata({"/Title": title, "/Author": author, "/Subject": ", ".join(filter(None, [edition,
+                                                                                              built["line"]]))})
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=out.parent, suffix=".pdf", delete=False) as f:
         writer.write(f)
@@ -416,14 +452,15 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
     for d in info["docs"]:
         d["page"] = dests[d["id"]][0] + 1 if d["id"] in dests else None
     return {"pdf": str(out), "pages": len(writer.pages), "seconds": round(time.perf_counter() - start, 1),
-            "timings": timings, **info}
+            "timings": timings, "edition": built, **info}
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m dpsemantics.book.pdf", description=__doc__.split("\n\n")[0])
     p.add_argument("html_dir", type=Path, help="a built book, e.g. _build/html")
     p.add_argument("out", type=Path, help="the PDF to write")
-    p.add_argument("--edition", default="", help='a line for the title page, e.g. "Student edition"')
+    p.add_argument("--edition", default="", help='a label for the title page, e.g. "Student edition" (the '
+                   "version, commit and date are the HTML build's, always printed)")
     p.add_argument("--json", type=Path, help="also write what was printed (print_book's result) to this JSON file")
     a = p.parse_args(sys.argv[1:] if argv is None else argv)
     try:

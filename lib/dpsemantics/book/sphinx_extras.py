@@ -31,6 +31,7 @@ the local copy.  Enabled in ``_config.yml`` under ``sphinx.extra_extensions``.
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 from pathlib import Path
@@ -226,6 +227,24 @@ def _launch_buttons_from_release(app, config):
     options["launch_buttons"] = {"notebook_interface": "classic", "binderhub_url": "https://mybinder.org",
                                  "colab_url": "https://colab.research.google.com"} if repository else {}
     config.html_theme_options = options
+
+
+def _edition_in_footer(app, config):
+    """Every page's footer names the edition (:mod:`dpsemantics.book.edition`): version, commit, date."""
+    from .edition import edition
+
+    app.dpsemantics_edition = edition(Path(app.confdir))
+    options = dict(config.html_theme_options or {})
+    line = html.escape(app.dpsemantics_edition["line"])
+    options["extra_footer"] = (options.get("extra_footer") or "") + f'<p class="dpsemantics-edition">{line}</p>'
+    config.html_theme_options = options
+
+
+def _record_edition(app, exception):
+    from .edition import write_record
+
+    if exception is None and app.builder.format == "html":
+        write_record(Path(app.outdir), app.dpsemantics_edition)
 
 
 def _citation_list_role(app, pagename, templatename, context, doctree):
@@ -485,6 +504,8 @@ def setup(app):
     app.connect("html-page-context", _named_navigation_toggles, priority=900)  # after the theme sets the function
     app.connect("config-inited", _launch_buttons_from_release)
     app.connect("config-inited", _use_proof_title_format)
+    app.connect("config-inited", _edition_in_footer)
+    app.connect("build-finished", _record_edition)
     app.connect("doctree-read", _record_proof_titles)
     app.add_post_transform(NameUnnumberedProofReferences)
     app.connect("builder-inited", _write_table_css)
