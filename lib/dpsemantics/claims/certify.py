@@ -530,11 +530,14 @@ def nonnegative_on_box(checks, box, *, degree: int = 8, prec: int = 80, max_boxe
 
 
 def parametric_dual_proof(c: Callable, A: Callable, b: Callable, y: Callable, target: Callable, box, *,
-                          degree: int = 8) -> ParametricProof:
+                          degree: int = 8, slack: Callable | None = None) -> ParametricProof:
     """Certify ``max c·x s.t. A x ≤ b, x ≥ 0  ≤ target`` for every parameter θ in ``box`` by a dual ``y(θ)`` written in
     closed form: weak duality needs ``y ≥ 0``, ``Aᵀy ≥ c`` and ``y·b ≤ target``.  ``c``, ``A``, ``b``, ``y``, ``target``
     take θ (one value per coordinate) and return lists (``A`` a list of rows) or a value; each inequality is proved
-    on the whole box by :func:`nonnegative_on_box` (tight ones as exact identities)."""
+    on the whole box by :func:`nonnegative_on_box` (tight ones as exact identities).  ``slack``, if given, is
+    ``target − y·b`` rewritten in a form whose sign the interval enclosure shows (a tight bound: a product of
+    factors that vanish where the bound is attained): the rewriting is proved an exact identity and ``slack ≥ 0``
+    is proved in its place."""
     def component(fn, *index):
         def g(*theta):
             value = fn(*theta)
@@ -551,8 +554,14 @@ def parametric_dual_proof(c: Callable, A: Callable, b: Callable, y: Callable, ta
             rows, dual = A(*theta), y(*theta)
             return sum(rows[i][j] * dual[i] for i in range(m)) - c(*theta)[j]
         checks.append((f"(Aᵀy − c)[{j}] ≥ 0", reduced))
-    checks.append(("target − y·b ≥ 0", lambda *theta: target(*theta)
-                   - sum(bi * yi for bi, yi in zip(b(*theta), y(*theta)))))
+    def gap(*theta):
+        return target(*theta) - sum(bi * yi for bi, yi in zip(b(*theta), y(*theta)))
+
+    if slack is None:
+        checks.append(("target − y·b ≥ 0", gap))
+    else:
+        checks += [("target − y·b − slack ≡ 0", lambda *theta: gap(*theta) - slack(*theta)),
+                   ("slack ≥ 0", slack)]
     return nonnegative_on_box(checks, box, degree=degree)
 
 

@@ -22,8 +22,9 @@ CLAIMS = [
           statement="Every (ε, δ)-DP algorithm is (0, δ + e^ε − 1)-DP (δ(0) is the largest SD between neighbours)",
           printed=True,
           compute=E._certified_sd_verdict,
-          note="Holds; the exact worst case is (e^ε − 1 + 2δ)/(e^ε + 1), found by the LP; near 1 of the "
-                "bound only when δ ≫ ε.", chapter=CHAPTER),
+          note="Holds on the whole domain (a dual in closed form in e^ε and δ); the exact worst case is "
+                "(e^ε − 1 + 2δ)/(e^ε + 1), attained by a pair on two outcomes; its ratio to the bound tends to 1 "
+                "as ε → 0, so the bound at 0.999 is refuted.", chapter=CHAPTER),
     Claim(id="ks-thm2.2-forward", paper="ks", where="Theorem 2.2", statement="ε-DP implies (e^ε − 1)-semantic privacy",
           printed=True,
           compute=against_supremum(E._search_thm22_forward, 0.5, "tanh(ε/2)/(e^ε − 1) → ½ as ε → 0, the geometric count on two "
@@ -162,7 +163,10 @@ CLAIMS = [
                 chapter=CHAPTER),
     Claim(id="ks-lem3.3-2-proved", paper="ks", where="Lemma 3.3 (2), Appendix A",
           statement="(ε, δ) ⇒ point-wise (2ε, 2δ/(1 − e^{−ε}))", printed=True,
-          compute=E._certified_lemma33_part2_proved, chapter=CHAPTER),
+          compute=E._certified_lemma33_part2_proved,
+          note="Holds on the whole domain (a dual in closed form in e^ε over the masses of the two bad sets); the "
+                "worst point-wise δ at 2ε is δ(e^{2ε} + 1)/(e^ε(e^ε − 1)), (e^{2ε} + 1)/(2e^{2ε}) of the bound, which "
+                "tends to 1 as ε → 0.", chapter=CHAPTER),
     Claim(id="ks-lem3.3-eq7-eq8", paper="ks", where="Appendix A, equations (7)–(8)",
           statement="Bound (8) exceeds (7), and twice (8) is δ·2e^ε/(e^ε − 1)", printed=True,
           compute=E._certified_eq7_eq8, chapter=CHAPTER),
@@ -173,7 +177,8 @@ CLAIMS = [
     Claim(id="ks-lem3.3-5", paper="ks", where="Lemma 3.3 (5)", statement="(ε, δ)-indistinguishable ⇒ SD ≤ e^ε − 1 + δ",
           printed=True, compute=E._certified_sd_verdict,
           note="The proof's sum Σ_c(… + δ) counts δ once per outcome; the bound holds all the same. The exact "
-                "maximum is (e^ε − 1 + 2δ)/(e^ε + 1) (the LP finds it).", chapter=CHAPTER),
+                "maximum is (e^ε − 1 + 2δ)/(e^ε + 1) (the closed-form dual proves it on the whole domain; a pair on two "
+                "outcomes attains it).", chapter=CHAPTER),
     Claim(id="ks-fn3-postprocessing", paper="ks", where="§3.3, footnote 3",
           statement="Point-wise indistinguishability is not closed under post-processing", printed=True,
           compute=E._certified_footnote3, chapter=CHAPTER),

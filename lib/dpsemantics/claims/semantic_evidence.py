@@ -729,53 +729,117 @@ def _search_lemma33_parts_3_4():
     return lhs, rhs, labels, ("extremal", "random-search")
 
 
-#: rational e^ε and δ at which the SD bound is certified (exact LP data).
-CERTIFIED_EXP_EPS = (Fraction(1001, 1000), Fraction(101, 100), Fraction(21, 20), Fraction(6, 5), Fraction(3, 2),
-                     Fraction(2), Fraction(3),
-                     Fraction(20))
+#: rational e^ε at which the parametric certificates' attaining pairs are listed (the margin's cases).
+CERTIFIED_EXP_EPS = (Fraction(1000001, 1000000), Fraction(1001, 1000), Fraction(101, 100), Fraction(21, 20),
+                     Fraction(6, 5), Fraction(3, 2), Fraction(2), Fraction(3), Fraction(20))
 
 
 CERTIFIED_DELTAS = (Fraction(1, 10**4), Fraction(1, 100), Fraction(1, 10), Fraction(1, 2))
 
 
-def max_sd_lp(exp_eps: Fraction, delta: Fraction):
-    """The largest SD (total variation) of an (ε, δ)-indistinguishable pair, as a linear program over pairs on two
-    outcomes (both hockey sticks ≤ δ through slacks; maximise p₀ − q₀).  Two outcomes suffice: the indicator of the
-    event where p > q post-processes any pair into a two-outcome pair with the same SD that is still (ε, δ)-
-    indistinguishable.  Returns a :class:`~dpsemantics.claims.certify.LPCertificate`."""
-    from .certify import lp_upper_bound
+def _const(value, like):
+    """``value`` (a float, exact in binary, or a Fraction) in the arithmetic of ``like``: an ``mpmath.iv`` interval
+    when ``like`` is one, else a Fraction (exact; also what the degree bound of :func:`~.certify.rational_identity`
+    takes as a constant)."""
+    from mpmath import iv
 
-    E, o, i = exp_eps, Fraction(0), Fraction(1)
-    # variables p0 p1 q0 q1 s0 s1 t0 t1: p − E q ≤ s, q − E p ≤ t, Σs ≤ δ, Σt ≤ δ
-    A = [[i, o, -E, o, -i, o, o, o], [o, i, o, -E, o, -i, o, o], [-E, o, i, o, o, o, -i, o], [o, -E, o, i, o, o, o, -i],
-         [o, o, o, o, i, i, o, o], [o, o, o, o, o, o, i, i]]
-    b = [o, o, o, o, delta, delta]
-    return lp_upper_bound([i, o, -i, o, o, o, o, o], A, b, [[i, i, o, o, o, o, o, o], [o, o, i, i, o, o, o, o]], [i, i],
-                          [i] * 8)
+    if hasattr(like, "_mpi_"):
+        v = Fraction(value)
+        return iv.mpf(v.numerator) / v.denominator
+    return Fraction(value)
 
 
-@functools.cache
-def _certified_sd():
-    lhs, rhs, labels, exact = [], [], [], 0
+def _exact_hockey(p, q, exp_eps) -> Fraction:
+    """max over events of p(E) − e^ε q(E) (and 0), exactly: the sum of the positive parts (exact rationals)."""
+    return sum((max(Fraction(0), a - exp_eps * b) for a, b in zip(p, q)), Fraction(0))
+
+
+def sd_attaining_pair(exp_eps: Fraction, delta: Fraction):
+    """The (ε, δ)-indistinguishable pair on two outcomes with the largest SD, (e^ε − 1 + 2δ)/(e^ε + 1):
+    p = ((e^ε + δ)/(e^ε + 1), ·), q = ((1 − δ)/(e^ε + 1), ·); each hockey stick is exactly δ (checked)."""
+    E = Fraction(exp_eps)
+    p0, q0 = (E + delta) / (E + 1), (1 - delta) / (E + 1)
+    p, q = (p0, 1 - p0), (q0, 1 - q0)
+    if max(_exact_hockey(p, q, E), _exact_hockey(q, p, E)) > delta:
+        raise ValueError(f"the pair must be (eps, delta)-indistinguishable (got e^eps={E}, delta={delta})")
+    return p, q
+
+
+def sd_dual_proof(tighten: float = 1.0):
+    """Lemma 3.3 (5), SD ≤ t·(e^ε − 1 + δ), for every (ε, δ)-indistinguishable pair on any output space and every
+    ε ≥ 0, δ ∈ [0, 1] (t = ``tighten``; the lemma is t = 1).  With S = {p > q}, SD = p(S) − q(S), and the masses
+    (P, Q) = (p(S), q(S)) satisfy P − e^ε Q ≤ δ (the event S) and e^ε P − Q ≤ δ + e^ε − 1 (its complement, the other
+    direction): a linear program over event masses, which every pair makes feasible.  Its dual y = (1, 1)/(e^ε + 1)
+    gives (e^ε − 1 + 2δ)/(e^ε + 1); the slack t(e^ε − 1 + δ) − that is
+    ((e^ε − 1)(e^ε + δ) − (1 − t)(e^ε − 1 + δ)(e^ε + 1))/(e^ε + 1), proved ≥ 0 by interval arithmetic on
+    e^ε ∈ [1, 1 + 1/t], δ ∈ [0, 1].  Tail (written): for e^ε ≥ 1 + 1/t the bound is ≥ 1 ≥ SD."""
+    from .certify import parametric_dual_proof
+
+    def slack(E, d):
+        t = _const(tighten, E)
+        return ((E - 1) * (E + d) - (1 - t) * (E - 1 + d) * (E + 1)) / (E + 1)
+
+    return parametric_dual_proof(lambda E, d: [1, -1], lambda E, d: [[1, -E], [E, -1]], lambda E, d: [d, d + E - 1],
+                                 lambda E, d: [1 / (E + 1), 1 / (E + 1)],
+                                 lambda E, d: _const(tighten, E) * (E - 1 + d),
+                                 [(1.0, 1.0 + 1.0 / tighten), (0.0, 1.0)], slack=slack)
+
+
+def _sd_counterexample(tighten: float):
+    """For t = ``tighten`` < 1 an exact counterexample to SD ≤ t(e^ε − 1 + δ): the attaining pair at δ = 1/2 and
+    e^ε = 1 + h, h = (1 − t)/4 rounded down to a power of 10 (there SD/(e^ε − 1 + δ) = (1 + h)/((2 + h)(½ + h))
+    > 1 − 3h/2 > t).  Returns (label, SD, bound) as Fractions, or None when t ≥ 1."""
+    if tighten >= 1:
+        return None
+    h = Fraction(1, 10 ** math.ceil(-math.log10((1 - tighten) / 4)))
+    E, d = 1 + h, Fraction(1, 2)
+    p, q = sd_attaining_pair(E, d)
+    return f"e^ε = {E}, δ = {d}: the attaining pair, SD = {p[0] - q[0]}", p[0] - q[0], E - 1 + d
+
+
+def _parametric_verdict(proof, cases, counterexample, tighten, *, domain, certificate):
+    """A verdict from a parametric certificate: ``cases`` (label, lhs, rhs) give the margin and the worst case.  When
+    ``proof`` (a :class:`~.certify.ParametricProof` of the tightened statement) holds, the kind is certified-lp on
+    ``domain``; when it fails, ``counterexample`` (label, lhs, rhs as exact Fractions, or None) is checked exactly
+    (lhs > t·rhs) and joins the cases: a certified counterexample (kind certified-lp, refuted); without one the
+    verdict is the cases' search."""
+    labels, lhs, rhs = (list(x) for x in zip(*cases))
+    if proof.proved:
+        return Verdict.of(lhs, rhs, evidence="certified-lp", tighten=tighten, labels=labels, domain=domain,
+                          certificate=f"Parametric LP (dual in closed form, checked on the whole domain): "
+                                      f"{proof.describe(unit='cells')}. {certificate}")
+    found = counterexample
+    if found is not None and found[1] > Fraction(tighten) * found[2]:
+        label, a, b = found
+        return Verdict.of(lhs + [float(a)], rhs + [float(b)], evidence="certified-lp", tighten=tighten,
+                          labels=labels + [label], domain=f"refuted: {label}",
+                          certificate=f"exact rational counterexample: {float(a):.9g} > {tighten}·{float(b):.9g} "
+                                      f"(the pair checked (ε, δ)-indistinguishable in exact rationals); the "
+                                      f"parametric dual fails: {proof.describe(unit='cells')}")
+    return Verdict.of(lhs, rhs, evidence="optimised-search", tighten=tighten, labels=labels,
+                      certificate=f"the parametric dual fails: {proof.describe(unit='cells')}")
+
+
+def _sd_cases():
+    cases = []
     for E in CERTIFIED_EXP_EPS:
-        for delta in CERTIFIED_DELTAS:
-            cert, bound = max_sd_lp(E, delta), E - 1 + delta
-            exact += cert.bound <= bound
-            lhs.append(cert.primal if cert.bound <= bound else float(cert.bound)), rhs.append(float(bound))
-            labels.append(f"e^ε = {E}, δ = {delta}: LP optimum (exact dual bound {cert.bound})")
-    return np.array(lhs), np.array(rhs), tuple(labels), exact
+        for d in CERTIFIED_DELTAS:
+            p, q = sd_attaining_pair(E, d)
+            cases.append((f"e^ε = {E}, δ = {d}: the attaining pair, SD = (e^ε − 1 + 2δ)/(e^ε + 1)",
+                          float(p[0] - q[0]), float(E - 1 + d)))
+    return cases
 
 
 def _certified_sd_verdict(tighten: float = 1.0) -> Verdict:
-    """SD ≤ e^ε − 1 + δ for every (ε, δ)-indistinguishable pair (of any size), certified at rational e^ε and δ."""
-    lhs, rhs, labels, exact = _certified_sd()
-    return Verdict.of(lhs, rhs, evidence="certified-lp" if exact == lhs.size else "optimised-search", tighten=tighten,
-                      labels=labels,
-                      domain="every (ε, δ)-indistinguishable pair, of any number of outcomes, at e^ε ∈ {1001/1000, "
-                             "101/100, 21/20, 6/5, 3/2, 2, 3, 20} and δ ∈ {10⁻⁴, 10⁻², 10⁻¹, 1/2}",
-                      certificate=f"{lhs.size} LPs of 8 variables, 6 inequality and 2 equality rows (HiGHS); the exact "
-                                  f"rational dual bound is ≤ e^ε − 1 + δ in {exact} of {lhs.size} (it equals "
-                                  f"(e^ε − 1 + 2δ)/(e^ε + 1))")
+    """SD ≤ e^ε − 1 + δ for every (ε, δ)-indistinguishable pair (of any size) and every ε ≥ 0, δ ∈ [0, 1], by the
+    parametric dual of :func:`sd_dual_proof`; the attaining pairs of :func:`sd_attaining_pair` give the margin (the
+    supremum of SD/(e^ε − 1 + δ) is 1, approached as ε → 0)."""
+    return _parametric_verdict(
+        sd_dual_proof(tighten), _sd_cases(), _sd_counterexample(tighten), tighten,
+        domain="every (ε, δ)-indistinguishable pair on any output space, every ε ≥ 0 and δ ∈ [0, 1]",
+        certificate="Tail: for e^ε ≥ 1 + 1/t the bound t(e^ε − 1 + δ) is ≥ 1 ≥ SD. The margin from the attaining "
+                    "pairs (exact rationals, hockey sticks checked ≤ δ) at e^ε ∈ {1000001/1000000, 1001/1000, …, 20}, "
+                    "δ ∈ {10⁻⁴, 10⁻², 10⁻¹, 1/2}")
 
 
 def _lemma33_part5_slack():
@@ -1401,7 +1465,7 @@ def _certified_s21_testing(tighten: float = 1.0) -> Verdict:
                        search=_search_s21_testing)
 
 
-PART2_EXP_EPS = (Fraction(21, 20), Fraction(6, 5), Fraction(2), Fraction(3))
+PART2_EXP_EPS = (Fraction(10001, 10000), Fraction(21, 20), Fraction(6, 5), Fraction(2), Fraction(3))
 
 
 PART2_DELTAS = (Fraction(1, 1000), Fraction(1, 100), Fraction(1, 10))
@@ -1437,14 +1501,80 @@ def _part2_lps():
     return tuple(cases)
 
 
+def part2_near_attaining_pair(exp_eps: Fraction, delta: Fraction, eta: Fraction):
+    """A pair, exact rationals on three outcomes (high, low, good), (ε, δ)-indistinguishable (checked exactly) whose
+    point-wise δ at 2ε approaches the supremum δ(e^{2ε} + 1)/(e^ε(e^ε − 1)) of Lemma 3.3 (2) as ``eta`` → 0: on
+    'high' p/q = e^{2ε}(1 + η), on 'low' q/p = e^{2ε}(1 + η), each with its hockey stick exactly δ, and the rest
+    on 'good'.  Returns (p, q, point-wise δ at 2ε)."""
+    E, r = Fraction(exp_eps), Fraction(exp_eps) ** 2 * (1 + eta)
+    ph = delta / (1 - E / r)
+    pl = delta / (r - E)
+    p = (ph, pl, 1 - ph - pl)
+    q = (ph / r, r * pl, 1 - ph / r - r * pl)
+    if min(p + q) < 0 or max(_exact_hockey(p, q, E), _exact_hockey(q, p, E)) > delta:
+        raise ValueError(f"the pair must be (eps, delta)-indistinguishable (got e^eps={E}, delta={delta}, eta={eta})")
+    bad = [a > E * E * b or b > E * E * a for a, b in zip(p, q)]
+    pw = max(sum((a for a, k in zip(p, bad) if k), Fraction(0)), sum((b for b, k in zip(q, bad) if k), Fraction(0)))
+    return p, q, pw
+
+
+def part2_dual_proof(tighten: float = 1.0):
+    """Lemma 3.3 (2) as proved, point-wise δ at 2ε ≤ t·2δ/(1 − e^{−ε}), for every (ε, δ)-indistinguishable pair on any
+    output space, every ε > 0, δ ≥ 0 (t = ``tighten``; the lemma is t = 1).  With H = {p > e^{2ε}q} and
+    L = {q > e^{2ε}p} the masses (P_H, Q_H, P_L, Q_L) satisfy P_H − e^ε Q_H ≤ δ, −P_H + e^{2ε}Q_H ≤ 0,
+    Q_L − e^ε P_L ≤ δ, e^{2ε}P_L − Q_L ≤ 0; maximise P_H + P_L = p(Bad) (q(Bad) is the mirror image).  Both the
+    objective and the target are multiplied by e^ε − 1 > 0, so that the dual y = (e^ε, 1, e^{−ε}, e^{−ε}) has no
+    pole; it gives δ(e^{2ε} + 1)/e^ε, and the slack 2tδe^ε − that is δ((e^{2ε} − 1) − 2(1 − t)e^{2ε})/e^ε, proved ≥ 0
+    by interval arithmetic on e^ε ∈ [1, 10⁶], δ ∈ [0, 1].  Tail (written): for e^ε ≥ 10⁶ the checks y ≥ 0 hold
+    and e^{2ε}(2t − 1) − 1 increases in e^ε (t ≥ 1/2)."""
+    from .certify import parametric_dual_proof
+
+    def slack(E, d):
+        t = _const(tighten, E)
+        return d * ((E - 1) * (E + 1) - 2 * (1 - t) * E * E) / E
+
+    return parametric_dual_proof(lambda E, d: [E - 1, 0, E - 1, 0],
+                                 lambda E, d: [[1, -E, 0, 0], [-1, E * E, 0, 0], [0, 0, -E, 1], [0, 0, E * E, -1]],
+                                 lambda E, d: [d, 0, d, 0], lambda E, d: [E, 1, 1 / E, 1 / E],
+                                 lambda E, d: _const(tighten, E) * 2 * d * E,
+                                 [(1.0, 1e6), (0.0, 1.0)], slack=slack)
+
+
+def _part2_counterexample(tighten: float):
+    """For t = ``tighten`` < 1 an exact counterexample: the near-attaining pair at e^ε = 1 + h, δ = h/100, η = h²/100,
+    h = (1 − t)/4 rounded down to a power of 10 (point-wise δ/bound → (e^{2ε} + 1)/(2e^{2ε}) ≈ 1 − h).  Returns
+    (label, point-wise δ at 2ε, 2δ/(1 − e^{−ε})) as Fractions, or None when t ≥ 1."""
+    if tighten >= 1:
+        return None
+    h = Fraction(1, 10 ** math.ceil(-math.log10((1 - tighten) / 4)))
+    E, d = 1 + h, h / 100
+    p, q, pw = part2_near_attaining_pair(E, d, h * h / 100)
+    return (f"e^ε = {E}, δ = {d}: p = ({', '.join(map(str, p))}), q = ({', '.join(map(str, q))})", pw,
+            2 * d * E / (E - 1))
+
+
+def _part2_cases():
+    cases = []
+    for E in PART2_EXP_EPS:
+        for k in (Fraction(1, 100), Fraction(1, 10)):
+            d = (E - 1) * k / (E * E + 1)
+            _, _, pw = part2_near_attaining_pair(E, d, Fraction(1, 10**9))
+            cases.append((f"e^ε = {E}, δ = {d}: near-attaining pair (ratio e^{{2ε}}(1 + 10⁻⁹) on two outcomes)",
+                          float(pw), float(2 * d * E / (E - 1))))
+    for label, cert, bound, lhs, rhs in _part2_lps():
+        cases.append((label + " (LP over three-outcome pairs)", lhs, rhs))
+    return cases
+
+
 def _certified_lemma33_part2_proved(tighten: float = 1.0) -> Verdict:
-    """Lemma 3.3 (2) as proved — (ε, δ) ⇒ point-wise (2ε, 2δ/(1 − e^{−ε})) — over every pair, by :func:`part2_lp` at
-    rational e^ε and δ, with the hill-climbing search's cases (:func:`_search_lemma33_part2_as_proved`)."""
-    return _lp_verdict(_part2_lps(), tighten,
-                       domain="every (ε, δ)-indistinguishable pair of any number of outcomes, at e^ε ∈ {21/20, 6/5, "
-                              "2, 3}, δ ∈ {1/1000, 1/100, 1/10}",
-                       certificate="three outcomes suffice (merging each side of Bad and the rest)",
-                       search=_search_lemma33_part2_as_proved)
+    """Lemma 3.3 (2) as proved — (ε, δ) ⇒ point-wise (2ε, 2δ/(1 − e^{−ε})) — over every pair and every ε > 0, δ ≥ 0
+    by the parametric dual of :func:`part2_dual_proof`; the cases are near-attaining pairs and the exact LPs of
+    :func:`part2_lp` (the supremum of the ratio is (e^{2ε} + 1)/(2e^{2ε}) → 1 as ε → 0, for δ ≪ e^ε − 1)."""
+    return _parametric_verdict(
+        part2_dual_proof(tighten), _part2_cases(), _part2_counterexample(tighten), tighten,
+        domain="every (ε, δ)-indistinguishable pair on any output space, every ε > 0 and δ ∈ [0, 1]",
+        certificate="Tail: for e^ε ≥ 10⁶ the dual stays feasible and its slack grows. The cases: near-attaining pairs "
+                    f"at e^ε ∈ {{{', '.join(map(str, PART2_EXP_EPS))}}} and the exact LPs over three-outcome pairs")
 
 
 PARTS34_PRIOR = (Fraction(1, 5), Fraction(3, 10), Fraction(1, 2))
