@@ -40,7 +40,7 @@ import numpy as np
 
 __all__ = ["IntervalProof", "prove_nonnegative", "LPCertificate", "lp_upper_bound", "IdentityProof",
            "rational_identity", "numerator_degrees", "ParametricProof", "nonnegative_on_box", "parametric_dual_proof", "certified_by",
-           "PointProof", "interval_facts", "against_supremum", "verdict_from"]
+           "PointProof", "interval_facts", "against_supremum", "verdict_from", "parametric_verdict", "constant"]
 
 
 def _count(n: int, noun: str, plural: str = "") -> str:
@@ -529,6 +529,18 @@ def nonnegative_on_box(checks, box, *, degree: int = 8, prec: int = 80, max_boxe
     return ParametricProof(not failures, identities, boxes, tuple(failures))
 
 
+def constant(value, like):
+    """``value`` (a float, exact in binary, or a Fraction) in the arithmetic of ``like``: an ``mpmath.iv`` interval
+    when ``like`` is one, else a Fraction (exact; also what the degree bound of :func:`~.certify.rational_identity`
+    takes as a constant)."""
+    from mpmath import iv
+
+    if hasattr(like, "_mpi_"):
+        v = Fraction(value)
+        return iv.mpf(v.numerator) / v.denominator
+    return Fraction(value)
+
+
 def parametric_dual_proof(c: Callable, A: Callable, b: Callable, y: Callable, target: Callable, box, *,
                           degree: int = 8, slack: Callable | None = None) -> ParametricProof:
     """Certify ``max c·x s.t. A x ≤ b, x ≥ 0  ≤ target`` for every parameter θ in ``box`` by a dual ``y(θ)`` written in
@@ -563,6 +575,33 @@ def parametric_dual_proof(c: Callable, A: Callable, b: Callable, y: Callable, ta
         checks += [("target − y·b − slack ≡ 0", lambda *theta: gap(*theta) - slack(*theta)),
                    ("slack ≥ 0", slack)]
     return nonnegative_on_box(checks, box, degree=degree)
+
+
+def parametric_verdict(proof, cases, counterexample, tighten: float, *, domain: str, certificate: str,
+                       kind: str = "certified-lp"):
+    """A :class:`~dpsemantics.claims.Verdict` from a parametric certificate of a relation ``lhs ≤ t·rhs``
+    (t = ``tighten``): ``cases`` (label, lhs, rhs) give the margin and the worst case.  When ``proof`` (a
+    :class:`ParametricProof` of the tightened statement) holds, the verdict has ``kind`` (a dual in closed form:
+    certified-lp; an interval proof: certified-interval) on ``domain``; when it fails, ``counterexample`` (label,
+    lhs, rhs as exact Fractions whose hypotheses the caller has checked exactly, or None) is compared exactly
+    (lhs > t·rhs) and joins the cases: a certified counterexample (the same kind, refuted); without one the verdict
+    is the cases' search."""
+    from . import Verdict
+
+    labels, lhs, rhs = (list(x) for x in zip(*cases))
+    unit = "cells" if kind == "certified-lp" else "boxes"
+    if proof.proved:
+        lead = "Parametric LP (dual in closed form, checked on the whole domain): " if kind == "certified-lp" else ""
+        return Verdict.of(lhs, rhs, evidence=kind, tighten=tighten, labels=labels, domain=domain,
+                          certificate=f"{lead}{proof.describe(unit=unit)}. {certificate}")
+    failed = f"the parametric certificate fails: {proof.describe(unit=unit)}"
+    if counterexample is not None and counterexample[1] > Fraction(tighten) * counterexample[2]:
+        label, a, b = counterexample
+        return Verdict.of(lhs + [float(a)], rhs + [float(b)], evidence=kind, tighten=tighten,
+                          labels=labels + [label], domain=f"refuted: {label}",
+                          certificate=f"exact rational counterexample: {float(a):.9g} > {tighten}·{float(b):.9g} "
+                                      f"(its hypotheses checked in exact rationals); {failed}")
+    return Verdict.of(lhs, rhs, evidence="optimised-search", tighten=tighten, labels=labels, certificate=failed)
 
 
 def certified_by(search: Callable, proofs, *, kind: str, domain: str, reduction: str) -> Callable:

@@ -37,7 +37,7 @@ from ..mechanisms import (
     one_record_randomized_response,
 )
 from . import Verdict
-from .certify import mechanism_lp
+from .certify import constant, mechanism_lp, parametric_verdict
 from .certify import verdict_from
 
 __all__ = ["searched_semantic_epsilon", "worst_semantic_delta", "grid_informed_semantic_epsilon",
@@ -737,18 +737,6 @@ CERTIFIED_EXP_EPS = (Fraction(1000001, 1000000), Fraction(1001, 1000), Fraction(
 CERTIFIED_DELTAS = (Fraction(1, 10**4), Fraction(1, 100), Fraction(1, 10), Fraction(1, 2))
 
 
-def _const(value, like):
-    """``value`` (a float, exact in binary, or a Fraction) in the arithmetic of ``like``: an ``mpmath.iv`` interval
-    when ``like`` is one, else a Fraction (exact; also what the degree bound of :func:`~.certify.rational_identity`
-    takes as a constant)."""
-    from mpmath import iv
-
-    if hasattr(like, "_mpi_"):
-        v = Fraction(value)
-        return iv.mpf(v.numerator) / v.denominator
-    return Fraction(value)
-
-
 def _exact_hockey(p, q, exp_eps) -> Fraction:
     """max over events of p(E) − e^ε q(E) (and 0), exactly: the sum of the positive parts (exact rationals)."""
     return sum((max(Fraction(0), a - exp_eps * b) for a, b in zip(p, q)), Fraction(0))
@@ -776,12 +764,12 @@ def sd_dual_proof(tighten: float = 1.0):
     from .certify import parametric_dual_proof
 
     def slack(E, d):
-        t = _const(tighten, E)
+        t = constant(tighten, E)
         return ((E - 1) * (E + d) - (1 - t) * (E - 1 + d) * (E + 1)) / (E + 1)
 
     return parametric_dual_proof(lambda E, d: [1, -1], lambda E, d: [[1, -E], [E, -1]], lambda E, d: [d, d + E - 1],
                                  lambda E, d: [1 / (E + 1), 1 / (E + 1)],
-                                 lambda E, d: _const(tighten, E) * (E - 1 + d),
+                                 lambda E, d: constant(tighten, E) * (E - 1 + d),
                                  [(1.0, 1.0 + 1.0 / tighten), (0.0, 1.0)], slack=slack)
 
 
@@ -795,29 +783,6 @@ def _sd_counterexample(tighten: float):
     E, d = 1 + h, Fraction(1, 2)
     p, q = sd_attaining_pair(E, d)
     return f"e^ε = {E}, δ = {d}: the attaining pair, SD = {p[0] - q[0]}", p[0] - q[0], E - 1 + d
-
-
-def _parametric_verdict(proof, cases, counterexample, tighten, *, domain, certificate):
-    """A verdict from a parametric certificate: ``cases`` (label, lhs, rhs) give the margin and the worst case.  When
-    ``proof`` (a :class:`~.certify.ParametricProof` of the tightened statement) holds, the kind is certified-lp on
-    ``domain``; when it fails, ``counterexample`` (label, lhs, rhs as exact Fractions, or None) is checked exactly
-    (lhs > t·rhs) and joins the cases: a certified counterexample (kind certified-lp, refuted); without one the
-    verdict is the cases' search."""
-    labels, lhs, rhs = (list(x) for x in zip(*cases))
-    if proof.proved:
-        return Verdict.of(lhs, rhs, evidence="certified-lp", tighten=tighten, labels=labels, domain=domain,
-                          certificate=f"Parametric LP (dual in closed form, checked on the whole domain): "
-                                      f"{proof.describe(unit='cells')}. {certificate}")
-    found = counterexample
-    if found is not None and found[1] > Fraction(tighten) * found[2]:
-        label, a, b = found
-        return Verdict.of(lhs + [float(a)], rhs + [float(b)], evidence="certified-lp", tighten=tighten,
-                          labels=labels + [label], domain=f"refuted: {label}",
-                          certificate=f"exact rational counterexample: {float(a):.9g} > {tighten}·{float(b):.9g} "
-                                      f"(the pair checked (ε, δ)-indistinguishable in exact rationals); the "
-                                      f"parametric dual fails: {proof.describe(unit='cells')}")
-    return Verdict.of(lhs, rhs, evidence="optimised-search", tighten=tighten, labels=labels,
-                      certificate=f"the parametric dual fails: {proof.describe(unit='cells')}")
 
 
 def _sd_cases():
@@ -834,7 +799,7 @@ def _certified_sd_verdict(tighten: float = 1.0) -> Verdict:
     """SD ≤ e^ε − 1 + δ for every (ε, δ)-indistinguishable pair (of any size) and every ε ≥ 0, δ ∈ [0, 1], by the
     parametric dual of :func:`sd_dual_proof`; the attaining pairs of :func:`sd_attaining_pair` give the margin (the
     supremum of SD/(e^ε − 1 + δ) is 1, approached as ε → 0)."""
-    return _parametric_verdict(
+    return parametric_verdict(
         sd_dual_proof(tighten), _sd_cases(), _sd_counterexample(tighten), tighten,
         domain="every (ε, δ)-indistinguishable pair on any output space, every ε ≥ 0 and δ ∈ [0, 1]",
         certificate="Tail: for e^ε ≥ 1 + 1/t the bound t(e^ε − 1 + δ) is ≥ 1 ≥ SD. The margin from the attaining "
@@ -1530,13 +1495,13 @@ def part2_dual_proof(tighten: float = 1.0):
     from .certify import parametric_dual_proof
 
     def slack(E, d):
-        t = _const(tighten, E)
+        t = constant(tighten, E)
         return d * ((E - 1) * (E + 1) - 2 * (1 - t) * E * E) / E
 
     return parametric_dual_proof(lambda E, d: [E - 1, 0, E - 1, 0],
                                  lambda E, d: [[1, -E, 0, 0], [-1, E * E, 0, 0], [0, 0, -E, 1], [0, 0, E * E, -1]],
                                  lambda E, d: [d, 0, d, 0], lambda E, d: [E, 1, 1 / E, 1 / E],
-                                 lambda E, d: _const(tighten, E) * 2 * d * E,
+                                 lambda E, d: constant(tighten, E) * 2 * d * E,
                                  [(1.0, 1e6), (0.0, 1.0)], slack=slack)
 
 
@@ -1570,7 +1535,7 @@ def _certified_lemma33_part2_proved(tighten: float = 1.0) -> Verdict:
     """Lemma 3.3 (2) as proved — (ε, δ) ⇒ point-wise (2ε, 2δ/(1 − e^{−ε})) — over every pair and every ε > 0, δ ≥ 0
     by the parametric dual of :func:`part2_dual_proof`; the cases are near-attaining pairs and the exact LPs of
     :func:`part2_lp` (the supremum of the ratio is (e^{2ε} + 1)/(2e^{2ε}) → 1 as ε → 0, for δ ≪ e^ε − 1)."""
-    return _parametric_verdict(
+    return parametric_verdict(
         part2_dual_proof(tighten), _part2_cases(), _part2_counterexample(tighten), tighten,
         domain="every (ε, δ)-indistinguishable pair on any output space, every ε > 0 and δ ∈ [0, 1]",
         certificate="Tail: for e^ε ≥ 10⁶ the dual stays feasible and its slack grows. The cases: near-attaining pairs "
