@@ -453,3 +453,19 @@ def test_theorem_24_1_needs_the_square_root_of_delta_for_one_record(eps):
     best = max(_largest_semantic_delta_one_record(eps, delta, b1) for b1 in np.linspace(0.45, 0.55, 41))
     assert 0.100 < best / math.sqrt(delta) < 0.107
     assert best < 4 * math.sqrt(delta) / 30
+
+
+def test_theorem_24_1_registry_margin_reaches_the_one_record_supremum():
+    """Issue 35: at the condition's edge δ = (1 − e^{−ε})² (less a hair) and ε = 10⁻⁴ the three-output mechanism
+    (independent code above) reaches 0.02631 of δ′, near the one-record supremum 1/38 (ratio r ≈ 1 + 20ε, mass
+    2δ/(r − e^ε) ≈ 2ε/19 against δ′ ≈ 4ε); the registry's margin must reach it (≥ 0.0262)."""
+    from dpsemantics import claims
+
+    eps = 1e-4
+    delta = 0.999999 * math.expm1(-eps) ** 2
+    eps_prime = math.expm1(3 * eps) + 2 * math.sqrt(delta)
+    r = (0.25 + eps_prime * 0.5) / (0.25 - eps_prime * 0.5) * (1 + 1e-9)  # SD = (r − 1)/(2(r + 1)) just above ε′
+    reached, bound = three_output_semantic_delta(eps, delta, r, 0.5)
+    assert 0.0262 < reached / bound < 1 / 38
+    v = claims.evaluate(claims.get("ks-thm2.4-1-leaky-count")).verdict
+    assert reached / bound - 1e-6 <= v.margin <= 1 / 38 + 1e-9

@@ -84,13 +84,17 @@ CLAIMS = [
     Claim(id="ks-thm2.4-1-leaky-count", paper="ks", where="Theorem 2.4 (1)",
           statement="(ε, δ)-DP implies (e^{3ε} − 1 + 2√(nδ), 4√(nδ))-semantic privacy", printed=True,
           compute=E._search_thm24_forward,
-          note="Holds on every case, with margin about 0.026: the leaky count and leaky randomized response reach "
-                "only a semantic δ of order δ, but a one-record, three-output (ε, δ)-DP mechanism "
-                "(ks.three_output_dp: outputs with likelihood ratios r and 1/r, mass δ/(r − e^ε) each, r just above "
-                "the value where the posterior moves by ε′) reaches about 10δ: semantic δ = 1.02·10⁻³ at ε = 0.01, δ "
-                "= 9.8·10⁻⁵ (recomputed without the package in tests/claims/test_audit_ks.py), i.e. about 0.10·√δ; at "
-                "the condition's edge as ε → 0 it tends to 0.105·√δ, the largest value a linear program finds over "
-                "one-record mechanisms on a grid of likelihood ratios (tests/claims/test_audit_ks.py). Far below δ′ = 4√(nδ), but of order √δ, not δ.", chapter=CHAPTER),
+          note="Holds on every case, with margin 0.0263: the leaky count and leaky randomized response reach only a "
+                "semantic δ of order δ, but a one-record, three-output (ε, δ)-DP mechanism (ks.three_output_dp: "
+                "outputs with likelihood ratios r and 1/r, mass δ/(r − e^ε) each, r just above the value where the "
+                "posterior moves by ε′) reaches about 10δ: semantic δ = 1.02·10⁻³ at ε = 0.01, δ = 9.8·10⁻⁵, i.e. "
+                "about 0.10·√δ. At the condition's edge δ → (1 − e^{−ε})² with ε → 0 it tends to 2√δ/19, i.e. 1/38 "
+                "≈ 0.0263 of δ′ = 4√δ (0.02631 at ε = 10⁻⁴): the supremum over one-record mechanisms, which a linear "
+                "program over one-record mechanisms on a grid of likelihood ratios matches (0.1051·√δ at ε = 10⁻³, "
+                "tests/claims/test_audit_ks.py). Over n ≥ 2 the supremum is not known: an LP over two-record "
+                "mechanisms on a coarse likelihood grid (ε = 0.01) found at most 0.0215 of δ′, and a reported "
+                "two-record construction at 0.0273–0.0276 is not reproduced here; so no supremum is recorded for "
+                "the statement. Far below δ′ = 4√(nδ), but of order √δ, not δ.", chapter=CHAPTER),
     Claim(id="ks-thm2.4-1-repaired", paper="ks", where="Theorem 2.4 (1), proof repaired (this book)",
           statement="With the corrected Conditioning Lemma and δ̂ from the exact SD bound, n·δ″ ≤ 4√(nδ): the theorem "
                     "survives", printed=True, compute=E._certified_thm24_repaired,
@@ -264,10 +268,11 @@ UNCHECKED = [
      "footnote 4), which is post-processing and proves nothing about the continuous statement itself."),
     ("Theorem 2.4 (1), the constant 4 in $\\delta' = 4\\sqrt{n\\delta}$ for n ≥ 2",
      "For one record the order is settled: the three-output mechanism of ks-thm2.4-1-leaky-count reaches a semantic δ "
-     "of about 0.105·$\\sqrt{\\delta}$ at the edge of the condition (about 1/38 of δ′), and a linear program over "
-     "one-record (ε, δ)-DP mechanisms whose outputs take 66 likelihood ratios (a grid) finds no more, so "
-     "$\\sqrt{\\delta}$ is needed up to a constant. Whether the factor $\\sqrt{n}$ and the constant 4 are needed for "
-     "n ≥ 2 is not searched (the mechanism searches stop at three records)."),
+     "of 2$\\sqrt{\\delta}$/19 ≈ 0.105·$\\sqrt{\\delta}$ at the edge of the condition as ε → 0 (1/38 of δ′), "
+     "and a linear program over one-record (ε, δ)-DP mechanisms whose outputs take 66 likelihood ratios (a grid) "
+     "finds no more, so $\\sqrt{\\delta}$ is needed up to a constant. Whether the factor $\\sqrt{n}$ and the "
+     "constant 4 are needed for n ≥ 2 is open: the mechanism searches stop at three records, and a coarse linear "
+     "program over two-record mechanisms (ε = 0.01) finds at most 0.0215 of δ′."),
     ("Lemma 3.4 corrected, the factor $e^{2\\varepsilon}$",
      "Proved, and approached as ε → 0; the counterexample reaches $e^{\\varepsilon}(1 - \\hat\\delta)$, and whether "
      "$e^{2\\varepsilon}$ can be lowered to $e^{\\varepsilon}$ is open."),

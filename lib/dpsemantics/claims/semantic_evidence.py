@@ -362,7 +362,9 @@ def _search_thm24_forward():
     (two-point grid + hill climbing over full beliefs) against δ′ = 4√(nδ).  Mechanisms: the leaky
     count (publishes the database with probability δ), leaky randomized response (extremal (ε, δ) pair),
     and a hill climb over one-record mechanisms with four outputs maximising semantic δ/δ′ (δ := the
-    mechanism's own δ(ε), kept below the theorem's condition)."""
+    mechanism's own δ(ε), kept below the theorem's condition).  The three-output mechanism at the condition's edge
+    δ → (1 − e^{−ε})² with ε → 0 approaches 1/38 of δ′, the supremum over one-record mechanisms (the ratio threshold
+    r ≈ 1 + 20ε, mass 2δ/(r − e^ε) ≈ 2ε/19 against δ′ ≈ 4ε)."""
     rng = np.random.default_rng(11)
     lhs, rhs, labels = [], [], []
     for n, eps, delta in ((2, 0.3, 1e-3), (3, 0.5, 1e-4), (2, 1.0, 1e-3)):
@@ -374,7 +376,8 @@ def _search_thm24_forward():
         e1, d1 = S.thm24_parameters(eps, delta, 1)
         lhs.append(_semantic_delta_search(leaky_randomized_response(eps, delta), e1, rng)); rhs.append(d1)  # noqa: E702
         labels.append(f"leaky randomized response eps={eps}, delta={delta}")
-    for eps, delta in ((0.01, 9.8e-5), (0.05, 1e-4), (0.1, 1e-4), (0.3, 1e-3)):
+    edge = [(eps, 0.999999 * math.expm1(-eps) ** 2) for eps in (1e-3, 1e-4)]  # the condition's edge, ε → 0
+    for eps, delta in [(0.01, 9.8e-5), (0.05, 1e-4), (0.1, 1e-4), (0.3, 1e-3)] + edge:
         e1, d1 = S.thm24_parameters(eps, delta, 1)
         for b0 in (0.3, 0.4, 0.48, 0.5):
             for r in _three_output_worst_r(eps, e1, b0):
