@@ -469,3 +469,22 @@ def test_theorem_24_1_registry_margin_reaches_the_one_record_supremum():
     assert 0.0262 < reached / bound < 1 / 38
     v = claims.evaluate(claims.get("ks-thm2.4-1-leaky-count")).verdict
     assert reached / bound - 1e-6 <= v.margin <= 1 / 38 + 1e-9
+
+
+def test_s32_counterexample_lies_in_the_proofs_range():
+    """Issue 35: the certified counterexample to 'ε-SP ⇒ 3ε-DP' must satisfy the proof's ε ≤ 0.45.  Independent: for
+    randomized response on one record (keep probability k = e^ε₀/(1 + e^ε₀)) Game 1's posterior is the prior b, so the
+    semantic ε is max_b [bk/(bk + (1 − b)(1 − k)) − b] (a fine grid, and the closed form tanh(ε₀/4)); at ε₀ = 1.938
+    it is ≤ 0.45 while ε₀ > 1.35; at ε₀ = 1.939 it exceeds 0.45 (so that value would be outside the range)."""
+    from dpsemantics import claims
+
+    def semantic_eps(eps0):
+        k = math.exp(eps0) / (1 + math.exp(eps0))
+        b = np.linspace(0, 1, 200001)
+        return float(np.max(b * k / (b * k + (1 - b) * (1 - k)) - b))
+
+    assert semantic_eps(1.938) <= 0.45 < semantic_eps(1.939)
+    assert semantic_eps(1.938) == pytest.approx(math.tanh(1.938 / 4), abs=1e-9)
+    assert 1.938 > 3 * 0.45
+    v = claims.evaluate(claims.get("ks-s3.2-eps-sp-3eps-dp")).verdict
+    assert not v.holds and "1.938" in v.domain and "0.45" in v.domain

@@ -49,7 +49,8 @@ CLAIMS = [
           expected="discrepancy",
           finding="proof-gap",
           note="Randomized response with ε₀ is tanh(ε₀/4)-semantically private and exactly ε₀-DP; "
-                "ε₀ = 4 artanh(s) > 3s for every s > 0. The proof's posterior window ½ ± ε should be ½ ± ε/2 "
+                "ε₀ = 4 artanh(s) > 3s for every s > 0; inside the proof's range ε ≤ 0.45, ε₀ = 1.938 is "
+                "0.45-semantically private (tanh(0.4845) = 0.4498) and 1.938 > 3·0.45 = 1.35. The proof's posterior window ½ ± ε should be ½ ± ε/2 "
                 "(the theorem assumes ε/2-SP); the theorem itself holds.", chapter=CHAPTER),
     Claim(id="ks-eq6", paper="ks", where="§3.2, equation (6)", statement="(½ + ε)/(½ − ε) ≤ e^{3ε} since ε ≤ 0.45",
           printed=True, compute=E._certified_eq6,

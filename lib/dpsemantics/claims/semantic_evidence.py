@@ -263,10 +263,10 @@ def _search_thm22_converse():
 
 @_verdict
 def _search_s32_eps_sp_3eps_dp():
-    """'ε-semantic privacy implies 3ε-DP' (§3.2): randomized response on one record, ε₀ on a grid: it is
-    tanh(ε₀/4)-SP and exactly ε₀-DP."""
+    """'ε-semantic privacy implies 3ε-DP' (§3.2, where the proof assumes ε ≤ 0.45): randomized response on one
+    record, ε₀ on a grid: it is tanh(ε₀/4)-SP and exactly ε₀-DP; every ε₀ ≤ 1.938 keeps tanh(ε₀/4) ≤ 0.45."""
     lhs, rhs, labels = [], [], []
-    for eps0 in (0.1, 0.5, 1.0, 2.0):
+    for eps0 in (0.1, 0.5, 1.0, 1.938):
         m = one_record_randomized_response(eps0)
         s = S.semantic_epsilon(m).epsilon
         lhs.append(m.epsilon())
@@ -1309,16 +1309,18 @@ def _rr_semantic_bound(eps0: Fraction, s: Fraction):
 
 
 def _certified_s32_eps_sp_3eps_dp(tighten: float = 1.0) -> Verdict:
-    """'ε-SP ⇒ 3ε-DP' refuted: randomized response with ε₀ = 2 is proved 0.4622-SP (tanh(1/2) = 0.46212…) by
-    :func:`_rr_semantic_bound`, and it is exactly 2-DP > 3·0.4622 = 1.3866."""
+    """'ε-SP ⇒ 3ε-DP' refuted inside the proof's range ε ≤ 0.45: randomized response with ε₀ = 1.938 is proved
+    0.45-SP (tanh(0.4845) = 0.44984…) by :func:`_rr_semantic_bound`, and it is exactly 1.938-DP > 3·0.45 = 1.35.
+    (ε₀ = 1.939 would not do: tanh(1.939/4) = 0.45004 > 0.45.)"""
 
     from .certify import interval_refutation
 
-    s = Fraction(4622, 10000)
-    proof = _rr_semantic_bound(Fraction(2), s)
-    verdict = interval_refutation(lambda e0, sp: tighten * 3 * sp - e0, [2, s], *_grid(_search_s32_eps_sp_3eps_dp),
-                                  domain="every mechanism: refuted by randomized response on one record, ε₀ = 2, "
-                                         "proved 0.4622-semantically private", tighten=tighten)
+    eps0, s = Fraction(969, 500), Fraction(9, 20)
+    proof = _rr_semantic_bound(eps0, s)
+    verdict = interval_refutation(lambda e0, sp: tighten * 3 * sp - e0, [eps0, s], *_grid(_search_s32_eps_sp_3eps_dp),
+                                  domain="every mechanism, ε ≤ 0.45 (the proof's range): refuted by randomized "
+                                         "response on one record, ε₀ = 1.938, proved 0.45-semantically private",
+                                  tighten=tighten)
     return _with_proofs(verdict, lambda: [proof], tighten, verdict.domain, refutation=True)
 
 
