@@ -265,7 +265,8 @@ def _hockey_all_events(p, q, exp_eps):
                for mask in range(2 ** len(p)))
 
 
-@pytest.mark.parametrize("claim_id", ["ks-lem3.3-5", "ks-s2-eps-delta-to-zero-delta", "ks-lem3.3-2-proved"])
+@pytest.mark.parametrize("claim_id", ["ks-lem3.3-5", "ks-s2-eps-delta-to-zero-delta", "ks-lem3.3-2-proved",
+                                      "ks-lem3.3-1", "ks-lem3.3-3-4"])
 def test_parametric_lemma33_certificates_take_tighten(claim_id):
     """Whole-domain certificates at t = 1; at t = 0.999 (and 0.97) the statement is false near ε = 0 and must come out
     refuted by a counterexample, never with a proof's scope (issue 35)."""
@@ -295,3 +296,13 @@ def test_lemma33_false_variants_refuted_independently():
     bad = [a > E * E * b or b > E * E * a for a, b in zip(p, q)]
     pointwise = max(sum(a for a, k in zip(p, bad) if k), sum(b for b, k in zip(q, bad) if k))
     assert pointwise > Fraction(999, 1000) * 2 * d / (1 - 1 / E)
+
+
+def test_lemma33_parts_1_and_3_attained_independently():
+    """Independent (no package): p = (1/100, 99/100), q = (0, 1) at e^ε = 2 is point-wise (ε, 1/100) (only the first
+    outcome leaves [1/2, 2]) and (ε, 1/100)-indistinguishable with hockey stick exactly 1/100 — parts 1 and 3 (one
+    value of X) are attained, so their bounds at 0.999 are false."""
+    p, q, E = (Fraction(1, 100), Fraction(99, 100)), (Fraction(0), Fraction(1)), Fraction(2)
+    bad = [a > E * b or b > E * a for a, b in zip(p, q)]
+    assert bad == [True, False]
+    assert _hockey_all_events(p, q, E) == Fraction(1, 100) and _hockey_all_events(q, p, E) <= Fraction(1, 100)

@@ -159,7 +159,8 @@ CLAIMS = [
                 chapter=CHAPTER),
     Claim(id="ks-lem3.3-1", paper="ks", where="Lemma 3.3 (1)", statement="Point-wise (ε, δ) ⇒ (ε, δ)-indistinguishable",
           printed=True, compute=E._certified_lemma33_part1,
-          note="Attained: p = (δ, 1 − δ), q = (0, 1).", chapter=CHAPTER),
+          note="Holds on the whole domain (a dual in closed form over the masses of S ∩ Bad and S ∖ Bad); attained: "
+                "p = (δ, 1 − δ), q = (0, 1).", chapter=CHAPTER),
     Claim(id="ks-lem3.3-2-printed", paper="ks", where="Lemma 3.3 (2)",
           statement="(ε, δ) ⇒ point-wise (ε, 2δ/(1 − e^{−ε}))", printed=True,
           compute=E._certified_lemma33_part2_printed, expected="discrepancy", finding="false-statement",
@@ -178,7 +179,10 @@ CLAIMS = [
     Claim(id="ks-lem3.3-3-4", paper="ks", where="Lemma 3.3 (3) and (4)",
           statement="(X, A(X)) ≈ (X, A′(X)) with (ε, δ), and with (ε, δ + δ₁) when a δ₁-fraction of a fails",
           printed=True,
-          compute=E._certified_lemma33_parts_3_4, chapter=CHAPTER),
+          compute=E._certified_lemma33_parts_3_4,
+          note="Holds on the whole domain (a dual in closed form over the masses of the good and the failing values); "
+                "part 3 is attained (one value of X with channels (δ, 1 − δ) and (0, 1)); part 4's worst case is "
+                "δ + δ₁ − δδ₁.", chapter=CHAPTER),
     Claim(id="ks-lem3.3-5", paper="ks", where="Lemma 3.3 (5)", statement="(ε, δ)-indistinguishable ⇒ SD ≤ e^ε − 1 + δ",
           printed=True, compute=E._certified_sd_verdict,
           note="The proof's sum Σ_c(… + δ) counts δ once per outcome; the bound holds all the same. The exact "

@@ -632,11 +632,42 @@ def _pair_from_theta(theta, k):
     return p / p.sum(), q / q.sum()
 
 
-def _certified_lemma33_part1(tighten: float = 1.0) -> Verdict:
-    """Part 1 certified: the largest hockey stick of a point-wise (ε, δ)-indistinguishable pair is δ (exact LPs)."""
-    from .certify import pointwise_hockey_verdict
+def pointwise_hockey_proof(tighten: float = 1.0):
+    """Lemma 3.3 (1), p(S) − e^ε q(S) ≤ t·δ for every pair that is point-wise (ε, δ)-indistinguishable, every event S,
+    on any output space, every ε ≥ 0 and δ ∈ [0, 1] (t = ``tighten``; the lemma is t = 1; the other direction is the
+    mirror image).  With Bad the outcomes whose ratio leaves [e^{−ε}, e^ε], the masses (P_B, Q_B, P_G, Q_G) of S ∩ Bad
+    and S ∖ Bad satisfy P_G − e^ε Q_G ≤ 0 (outside Bad) and P_B ≤ p(Bad) ≤ δ; the objective P_B − e^ε Q_B + P_G −
+    e^ε Q_G has the dual (1, 1), value δ.  The slack tδ − δ = −(1 − t)δ: ≥ 0 exactly when t ≥ 1.  Box e^ε ∈ [1, 10¹²],
+    δ ∈ [0, 1]; every check is an identity or e^ε ≥ 0, so the same holds beyond (written)."""
+    from .certify import parametric_dual_proof
 
-    return pointwise_hockey_verdict(CERTIFIED_EXP_EPS[1::2], CERTIFIED_DELTAS[::2], tighten=tighten)
+    return parametric_dual_proof(lambda E, d: [1, -E, 1, -E], lambda E, d: [[0, 0, 1, -E], [1, 0, 0, 0]],
+                                 lambda E, d: [0, d], lambda E, d: [1, 1], lambda E, d: constant(tighten, E) * d,
+                                 [(1.0, 1e12), (0.0, 1.0)], slack=lambda E, d: -(1 - constant(tighten, E)) * d)
+
+
+def _pointwise_attaining(exp_eps: Fraction, delta: Fraction):
+    """p = (δ, 1 − δ), q = (0, 1) (exact): point-wise δ exactly δ (only the first outcome is bad, as 1 − δ ≥ e^{−ε},
+    checked) and the hockey stick of the first outcome δ.  Returns (label, hockey stick, point-wise δ)."""
+    if not 1 - delta >= 1 / exp_eps:
+        raise ValueError(f"need 1 - delta >= e^-eps (got e^eps={exp_eps}, delta={delta})")
+    p, q = (delta, 1 - delta), (Fraction(0), Fraction(1))
+    return (f"e^ε = {exp_eps}, δ = {delta}: p = ({p[0]}, {p[1]}), q = (0, 1), point-wise δ = δ",
+            _exact_hockey(p, q, exp_eps), delta)
+
+
+def _certified_lemma33_part1(tighten: float = 1.0) -> Verdict:
+    """Part 1 on its whole domain by :func:`pointwise_hockey_proof`; the attaining pair of :func:`_pointwise_attaining`
+    gives the cases (the supremum of the ratio, 1, is attained) and, for t < 1, the exact counterexample."""
+    cases = [_pointwise_attaining(E, d) for E in (Fraction(6, 5), Fraction(2), Fraction(20))
+             for d in (Fraction(1, 10**4), Fraction(1, 100), Fraction(1, 10))]
+    return parametric_verdict(
+        pointwise_hockey_proof(tighten), cases, None if tighten >= 1 else _pointwise_attaining(Fraction(2),
+                                                                                          Fraction(1, 100)),
+        tighten, domain="every point-wise (ε, δ)-indistinguishable pair on any output space, every event, every "
+                        "ε ≥ 0 and δ ∈ [0, 1]",
+        certificate="The cases: the attaining pair p = (δ, 1 − δ), q = (0, 1) at e^ε ∈ {6/5, 2, 20}, "
+                    "δ ∈ {10⁻⁴, 10⁻², 10⁻¹} (exact)")
 
 
 def _two_point_part2(eps):
@@ -1591,13 +1622,47 @@ def _parts34_lps():
     return tuple(cases)
 
 
+def parts34_proof(tighten: float = 1.0):
+    """Lemma 3.3 (3)–(4) on the whole domain: for every X (any number of values, any distribution), every pair of
+    channels, (ε, δ)-indistinguishable except on a set F of values of mass ≤ δ₁ (part 3: δ₁ = 0), every ε ≥ 0 and every
+    event of the joint (a section S_a per value a), the joint hockey stick is ≤ t(δ + δ₁) (t = ``tighten``; the lemma
+    is t = 1).  With G the other values, P_G = Σ_{a∈G} Pr[X = a]·A(a)(S_a) and likewise Q_G, P_F, Q_F, the hypotheses
+    give P_G − e^ε Q_G ≤ δ·Pr[G] ≤ δ and P_F ≤ Pr[F] ≤ δ₁; the objective P_G − e^ε Q_G + P_F − e^ε Q_F has the dual
+    (1, 1), value δ + δ₁, and the slack is −(1 − t)(δ + δ₁).  Box e^ε ∈ [1, 10¹²], δ, δ₁ ∈ [0, 1]; every check is an
+    identity or e^ε ≥ 0, so the same holds beyond (written)."""
+    from .certify import parametric_dual_proof
+
+    return parametric_dual_proof(lambda E, d, d1: [1, -E, 1, -E], lambda E, d, d1: [[1, -E, 0, 0], [0, 0, 1, 0]],
+                                 lambda E, d, d1: [d, d1], lambda E, d, d1: [1, 1],
+                                 lambda E, d, d1: constant(tighten, E) * (d + d1),
+                                 [(1.0, 1e12), (0.0, 1.0), (0.0, 1.0)],
+                                 slack=lambda E, d, d1: -(1 - constant(tighten, E)) * (d + d1))
+
+
+def _parts34_counterexample(tighten: float):
+    """Part 3 attained, exactly: X takes one value, its channels (δ, 1 − δ) and (0, 1) at e^ε = 2, δ = 1/100 are
+    (ε, δ)-indistinguishable (checked) and the joint hockey stick is δ.  None when t ≥ 1."""
+    if tighten >= 1:
+        return None
+    E, d = Fraction(2), Fraction(1, 100)
+    p, q = (d, 1 - d), (Fraction(0), Fraction(1))
+    if max(_exact_hockey(p, q, E), _exact_hockey(q, p, E)) > d:
+        raise ValueError("the channels must be (eps, delta)-indistinguishable")
+    return "part 3, e^ε = 2, δ = 1/100: one value of X, channels (δ, 1 − δ) and (0, 1)", _exact_hockey(p, q, E), d
+
+
 def _certified_lemma33_parts_3_4(tighten: float = 1.0) -> Verdict:
-    """Lemma 3.3 (3)–(4) over every pair of channels by :func:`parts34_lp`, with the search's cases."""
-    return _lp_verdict(_parts34_lps(), tighten,
-                       domain="every pair of channels (any number of outputs) on X with three values, Pr[X] = (1/5, "
-                              "3/10, 1/2), at e^ε ∈ {6/5, 2}, δ ∈ {1/100, 1/10}, failing set ∅, {0} or {0, 1}",
-                       certificate="two outputs per value of X suffice (post-processing by the event's sections)",
-                       search=_search_lemma33_parts_3_4)
+    """Lemma 3.3 (3)–(4) on the whole domain by :func:`parts34_proof`; the cases are the LPs of :func:`parts34_lp`
+    (every pair of channels at a three-valued X) and the search's constructions."""
+    more = _search_lemma33_parts_3_4.search()
+    cases = [(c[0], c[3], c[4]) for c in _parts34_lps()] + list(zip(more[2], more[0], more[1]))
+    return parametric_verdict(
+        parts34_proof(tighten), cases, _parts34_counterexample(tighten), tighten,
+        domain="every X (any distribution, any number of values), every pair of channels on any output space, "
+               "every ε ≥ 0, δ ∈ [0, 1] and failing mass δ₁ ∈ [0, 1] (part 3: δ₁ = 0)",
+        certificate=f"The cases: {len(_parts34_lps())} LPs over every pair of channels at X with three values, "
+                    f"Pr[X] = (1/5, 3/10, 1/2), e^ε ∈ {{6/5, 2}}, δ ∈ {{1/100, 1/10}}, and the search's "
+                    f"{len(more[0])} constructions ({', '.join(more[3])})")
 
 
 def lemma34_exact_counterexample(delta_hat: Fraction = Fraction(1, 10), delta: Fraction = Fraction(1, 10**6)):
