@@ -455,3 +455,17 @@ def test_g_attained_values_independently():
     s = Fraction(1, 2)
     assert g1(Fraction(0), s) == 2 and g1(Fraction(1, 3), s) == g2(Fraction(1, 3), s) == 4
     assert g2(Fraction(1), s) == 2
+
+
+def test_dp_implies_bdp_independent_whole_domain_and_refuted_when_tightened():
+    """Issue 35: certified on every mechanism and every ε (averages of neighbour pairs); at 0.999 refuted exactly by
+    randomized response (independent: P[y = 1 | x = 1]/P[y = 1 | x = 0] = (2/3)/(1/3) = 2 = e^ε at e^ε = 2)."""
+    from fractions import Fraction
+
+    from dpsemantics import claims
+
+    assert Fraction(2, 3) / Fraction(1, 3) == 2
+    v = claims.get("zhao-sec1-dp-implies-bdp-independent").compute()
+    assert v.holds and v.scope == "whole domain"
+    w = claims.get("zhao-sec1-dp-implies-bdp-independent").compute(tighten=0.999)
+    assert not w.holds and w.scope == "counterexample"

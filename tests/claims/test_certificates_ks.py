@@ -266,7 +266,7 @@ def _hockey_all_events(p, q, exp_eps):
 
 
 @pytest.mark.parametrize("claim_id", ["ks-lem3.3-5", "ks-s2-eps-delta-to-zero-delta", "ks-lem3.3-2-proved",
-                                      "ks-lem3.3-1", "ks-lem3.3-3-4"])
+                                      "ks-lem3.3-1", "ks-lem3.3-3-4", "ks-s2.1-testing", "ks-rem1-omega-1-over-n"])
 def test_parametric_lemma33_certificates_take_tighten(claim_id):
     """Whole-domain certificates at t = 1; at t = 0.999 (and 0.97) the statement is false near ε = 0 and must come out
     refuted by a counterexample, never with a proof's scope (issue 35)."""

@@ -40,7 +40,8 @@ import numpy as np
 
 __all__ = ["IntervalProof", "prove_nonnegative", "LPCertificate", "lp_upper_bound", "IdentityProof",
            "rational_identity", "numerator_degrees", "ParametricProof", "nonnegative_on_box", "parametric_dual_proof", "certified_by",
-           "PointProof", "interval_facts", "against_supremum", "verdict_from", "parametric_verdict", "constant"]
+           "PointProof", "interval_facts", "against_supremum", "verdict_from", "parametric_verdict", "constant",
+           "averaged_neighbours_proof", "randomized_response_exact"]
 
 
 def _count(n: int, noun: str, plural: str = "") -> str:
@@ -575,6 +576,33 @@ def parametric_dual_proof(c: Callable, A: Callable, b: Callable, y: Callable, ta
         checks += [("target − y·b − slack ≡ 0", lambda *theta: gap(*theta) - slack(*theta)),
                    ("slack ≥ 0", slack)]
     return nonnegative_on_box(checks, box, degree=degree)
+
+
+def averaged_neighbours_proof(tighten: float = 1.0) -> ParametricProof:
+    """Averages of neighbours: if A(u, z)(φ) ≤ e^ε A(v, z)(φ) + δ for every neighbour pair that differs in one record
+    (u against v) and every value z of the other records, then for u ~ μ, v ~ ν and z ~ π drawn independently (the
+    other records independent of the tested one), P = E[A(u, z)(φ)] and Q = E[A(v, z)(φ)] satisfy P − e^ε Q ≤ δ (the
+    average of the pair inequalities), for every [0, 1]-valued φ (a randomized test, an output event).  The claim
+    P ≤ t(e^ε Q + δ) (t = ``tighten``) is then the LP max P − t e^ε Q s.t. P − e^ε Q ≤ δ, P ≤ 1 with the dual
+    (t, 1 − t), value tδ + (1 − t): the slack is −(1 − t), ≥ 0 exactly when t = 1.  Box e^ε ∈ [1, 10¹²], δ ∈ [0, 1];
+    every check is an identity or a sign of t, so the same holds beyond (written)."""
+    def t(x):
+        return constant(tighten, x)
+
+    return parametric_dual_proof(lambda E, d: [1, -t(E) * E], lambda E, d: [[1, -E], [1, 0]], lambda E, d: [d, 1],
+                                 lambda E, d: [t(E), 1 - t(E)], lambda E, d: t(E) * d, [(1.0, 1e12), (0.0, 1.0)],
+                                 slack=lambda E, d: -(1 - t(E)))
+
+
+def randomized_response_exact(exp_eps: Fraction = Fraction(2)):
+    """Randomized response on one record, exactly: P[y = 1 | x = 1] = e^ε/(1 + e^ε) = e^ε·P[y = 1 | x = 0], and its
+    δ at ε is 0 (checked).  Returns (P[y = 1 | x = 1], P[y = 1 | x = 0]): the bound e^ε·α of a test, and the ratio
+    e^ε of a likelihood, attained."""
+    E = Fraction(exp_eps)
+    one, zero = (E / (1 + E), 1 / (1 + E)), (1 / (1 + E), E / (1 + E))
+    if any(a > E * b or b > E * a for a, b in zip(one, zero)):
+        raise ValueError(f"randomized response must be exactly eps-DP (got e^eps={E})")
+    return one[0], zero[0]
 
 
 def parametric_verdict(proof, cases, counterexample, tighten: float, *, domain: str, certificate: str,

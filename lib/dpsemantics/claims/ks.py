@@ -118,7 +118,10 @@ CLAIMS = [
           compute=E._certified_remark1_not_semantic,
           note="With the convention that a transcript impossible in Game j is a breach (SD = 1; the paper's "
                 "'no data' default makes (j, x_j) impossible in Game j). Counting only transcripts where every "
-                "posterior exists, it fails whenever ε + δ < 1.", chapter=CHAPTER),
+                "posterior exists, it fails whenever ε + δ < 1. Certified at finitely many points (n = 3, ε ∈ {1/10, "
+                "1/2, 9/10, 99/100}, exact rationals): the semantic δ is decided by a comparison SD > ε per "
+                "transcript, which an identity or a dual does not express; the argument for every ε < 1 and n "
+                "(after (j, 0) Game j keeps the prior, SD = (1 + ε)/2 > ε) is written, not computed.", chapter=CHAPTER),
     Claim(id="ks-rem1-ignore-undefined-reading", paper="ks", where="Remark 1, read with 'ignore undefined posteriors'",
           statement="The random-index mechanism (n = 3) is not (0.5, 0.5)-semantically private", printed=True,
           compute=lambda tighten=1.0: Verdict.of(*E._remark1_readings()[:2], labels=E._remark1_readings()[2],
@@ -133,8 +136,9 @@ CLAIMS = [
     Claim(id="ks-rem1-omega-1-over-n", paper="ks", where="Remark 1, 'one would need ε_SD = Ω(1/n)'",
           statement="TV(A(x), A(y)) ≤ d_H(x, y)·ε_SD, so distinguishing databases that differ everywhere needs ε_SD ≥ TV/n",
           printed=True, compute=E._certified_remark1_omega,
-          note="Triangle inequality along a path of neighbours; the random-index mechanism attains it "
-                "(TV(A(0ⁿ), A(1ⁿ)) = 1 = n·(1/n)).", chapter=CHAPTER),
+          note="Triangle inequality along a path of neighbours, certified for every d by the induction step's dual "
+                "in closed form; the random-index mechanism attains it (TV(A(0ⁿ), A(1ⁿ)) = 1 = n·(1/n)).",
+          chapter=CHAPTER),
     Claim(id="ks-eq5", paper="ks", where="§2.1, equation (5)",
           statement="1 − β ≤ α + ε_SD for the random-index mechanism (advantage, n = 4)",
           printed=0.25, compute=E._eq5_hypothesis_test, atol=1e-12, chapter=CHAPTER),
@@ -149,8 +153,10 @@ CLAIMS = [
     Claim(id="ks-s2.1-testing", paper="ks", where="§2.1, equation (4) repaired, with δ (Hall et al.)",
           statement="Every test of x_i ∈ S against x_i ∈ T (i.i.d. records) from an (ε, δ)-DP output has power ≤ e^ε α + δ",
           printed=True, compute=E._certified_s21_testing,
-          note="Randomized response attains it for α ≤ 1/(1 + e^ε); leaky randomized response with δ too. The "
-                "paper's remark that (4) holds only for product distributions is about this setting.", chapter=CHAPTER),
+          note="Holds on the whole domain: power and α are averages of neighbour pairs under the same law of the other "
+                "records (the i.i.d. assumption), a dual in closed form. Randomized response attains it for α ≤ "
+                "1/(1 + e^ε); leaky randomized response with δ too. The paper's remark that (4) holds only for product "
+                "distributions is about this setting.", chapter=CHAPTER),
     Claim(id="ks-s2.1-informed-beliefs", paper="ks", where="§2.1, 'Prior to Posterior Comparisons'",
           statement="Prior-to-posterior semantic privacy for informed beliefs (all entries but one fixed) is equivalent "
                     "to DP: exactly, sup SD(b, b̄[·|t]) = tanh(ε/4)", printed=True, compute=E._search_s21_informed_beliefs,

@@ -644,28 +644,28 @@ def _dp_bdp_lps():
 
 
 def _dp_implies_bdp_certified(tighten: float = 1.0) -> Verdict:
-    """Independent records, ε-DP ⇒ ε-BDP, certified over every mechanism on two binary records by
-    :func:`_dp_bdp_lps` (lhs P[y | x₁ = 1], rhs e^ε·P[y | x₁ = 0]), with the random cases of the search."""
-    from .certify import lp_sizes
+    """Independent records, ε-DP ⇒ ε-BDP, on the whole domain: for an adversary (i, K) the likelihoods P[y | x_i, x_K]
+    are averages of A(x)(y) over the unknown records, whose law does not depend on x_i (independence); each pair of
+    databases differing in x_i only is a neighbour pair, so
+    :func:`~dpsemantics.claims.certify.averaged_neighbours_proof` (δ = 0) gives P[y | x_i = 1, x_K] ≤ t·e^ε·P[y | x_i = 0,
+    x_K] at the claim's tighten t; randomized response attains the ratio e^ε (the exact counterexample for t < 1).
+    The cases: the LPs of :func:`_dp_bdp_lps` (lhs P[y | x₁ = 1], rhs e^ε·P[y | x₁ = 0], every mechanism on two binary
+    records) and the search's (BDP leakage against DP ε)."""
+    from .certify import averaged_neighbours_proof, parametric_verdict, randomized_response_exact
 
     lps = _dp_bdp_lps()
-    exact = sum(cert.bound <= bound for _, cert, bound in lps)
-    search = _dp_implies_bdp_independent(tighten)
-    cases = _dp_bdp_cases()
-    lhs = [min(cert.primal, float(cert.bound)) for _, cert, _ in lps] + [c[2] for c in cases]
-    rhs = [float(bound) for _, _, bound in lps] + [c[1] for c in cases]
-    labels = [c[0] for c in lps] + [c[0] for c in cases]
-    if exact < len(lps):
-        return search
-    # lhs/rhs of the search cases are BDP and DP ε (a ratio of logs); the LP cases are likelihoods against e^ε·c
-    return Verdict.of(lhs, rhs, evidence="certified-lp", tighten=tighten, labels=labels,
-                      domain="every ε-DP mechanism of any number of outputs on two binary records, x₂ independent of "
-                             "x₁, at e^ε ∈ {11/10, 2, 5}, Pr[x₂ = 1] ∈ {1/10, 1/2, 9/10}, P[y | x₁ = 0] ∈ {1/10, 1/3, "
-                             "9/10}",
-                      certificate=f"{len(lps)} LPs of sizes {lp_sizes({c[1].size for c in lps})} (HiGHS); the exact "
-                                  f"rational dual bound is ≤ e^ε·P[y | x₁ = 0] in {exact} of {len(lps)}; two outputs "
-                                  f"suffice (post-processing by the event's indicator); with the search's "
-                                  f"{search.cases} cases")
+    cases = [(label, min(cert.primal, float(cert.bound)), float(bound)) for label, cert, bound in lps]
+    cases += [(c[0], c[2], c[1]) for c in _dp_bdp_cases()]
+    one, zero = randomized_response_exact(Fraction(2))
+    return parametric_verdict(
+        averaged_neighbours_proof(tighten), cases,
+        None if tighten >= 1 else ("randomized response on one record, e^ε = 2: P[y = 1 | x = 1] against "
+                                   "e^ε·P[y = 1 | x = 0]", one, 2 * zero), tighten,
+        domain="every ε-DP mechanism on any number of independent records (any record space), every adversary "
+               "(i, K) and output event, every ε ≥ 0",
+        certificate=f"The cases: {len(lps)} LPs over every mechanism on two binary records (e^ε ∈ {{11/10, 2, 5}}, "
+                    f"Pr[x₂ = 1] ∈ {{1/10, 1/2, 9/10}}, P[y | x₁ = 0] ∈ {{1/10, 1/3, 9/10}}) and the search's "
+                    f"{len(cases) - len(lps)} mechanisms (BDP leakage against DP ε)")
 
 
 @cache

@@ -1375,27 +1375,6 @@ def _certified_thm24_converse(tighten: float = 1.0) -> Verdict:
     return _with_proofs(verdict, lambda: [proof], tighten, verdict.domain, refutation=True)
 
 
-def _lp_verdict(cases, tighten, *, domain, certificate, search=None):
-    """Verdict from ``(label, LPCertificate, bound, lhs, rhs)``: certified-lp when every exact dual bound is ≤ its
-    ``bound`` (the LP's objective is ``lhs − rhs`` or ``lhs`` itself); ``lhs``/``rhs`` are the relation's two sides
-    at the LP's optimal point (where a bound is not certified, lhs is raised by the excess of the dual bound).  ``search``
-    (a ``_verdict``-wrapped search) adds its cases: the constructions that attain the bound, on other mechanisms."""
-    from .certify import lp_sizes
-
-    exact = sum(cert.bound <= bound for _, cert, bound, _, _ in cases)
-    lhs = [a if cert.bound <= bound else a + float(cert.bound - bound) for _, cert, bound, a, _ in cases]
-    rhs, labels = [c[4] for c in cases], [c[0] for c in cases]
-    if search is not None:
-        more = search.search()
-        lhs, rhs, labels = lhs + list(more[0]), rhs + list(more[1]), labels + list(more[2])
-        certificate += f"; with the {len(more[0])} cases of the search ({', '.join(more[3])})"
-    return Verdict.of(lhs, rhs, labels=labels, tighten=tighten,
-                      evidence="certified-lp" if exact == len(cases) else "optimised-search", domain=domain,
-                      certificate=f"{len(cases)} LPs of sizes {lp_sizes({c[1].size for c in cases})} (HiGHS); the "
-                                  f"exact rational dual bound is ≤ the printed bound in {exact} of {len(cases)}; "
-                                  + certificate)
-
-
 REMARK1_SD = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 3))
 
 
@@ -1412,17 +1391,48 @@ def _remark1_tv_lps():
     return tuple(cases)
 
 
+def remark1_path_proof(tighten: float = 1.0):
+    """Remark 1's triangle inequality TV(A(x), A(y)) ≤ t·d_H(x, y)·ε_SD (t = ``tighten``; the remark is t = 1) for
+    every mechanism whose neighbours are within ε_SD in TV, on any output space, every d and ε_SD, by induction along a
+    path x = z₀, …, z_d = y of neighbours: for an event E with masses m_k = A(z_k)(E), the step from k to k + 1 is the
+    LP max m₀ − m_{k+1} s.t. m₀ − m_k ≤ t·k·ε_SD (the induction hypothesis), m_k − m_{k+1} ≤ ε_SD (neighbours), with
+    the dual (1, 1): value t·k·ε_SD + ε_SD against t(k + 1)ε_SD, slack −(1 − t)ε_SD (the base k = 0 is m₀ − m₀ = 0).
+    Box k ∈ [0, 10⁶], ε_SD ∈ [0, 1]; every check is an identity, so it holds for every k (written)."""
+    from .certify import parametric_dual_proof
+
+    return parametric_dual_proof(lambda k, sd: [1, 0, -1], lambda k, sd: [[1, -1, 0], [0, 1, -1]],
+                                 lambda k, sd: [constant(tighten, k) * k * sd, sd], lambda k, sd: [1, 1],
+                                 lambda k, sd: constant(tighten, k) * (k + 1) * sd, [(0.0, 1e6), (0.0, 1.0)],
+                                 slack=lambda k, sd: -(1 - constant(tighten, k)) * sd)
+
+
+def _remark1_attained(n: int = 2):
+    """The random-index mechanism on {0, 1}ⁿ in exact rationals (output (i, x_i), probability 1/n each): neighbours are
+    at TV exactly 1/n and A(0ⁿ), A(1ⁿ) at TV 1 = n·(1/n).  Returns (label, TV(A(0ⁿ), A(1ⁿ)), n·ε_SD)."""
+    dbs = list(itertools.product((0, 1), repeat=n))
+    outs = [(i, v) for i in range(n) for v in (0, 1)]
+    rows = {x: [Fraction(1, n) if x[i] == v else Fraction(0) for i, v in outs] for x in dbs}
+
+    def tv(x, y):
+        return sum(abs(a - b) for a, b in zip(rows[x], rows[y])) / 2
+
+    sd = max(tv(x, y) for x in dbs for y in dbs if sum(a != b for a, b in zip(x, y)) == 1)
+    return f"random-index mechanism, n = {n}: TV(A(0ⁿ), A(1ⁿ)) against n·ε_SD", tv((0,) * n, (1,) * n), n * sd
+
+
 def _certified_remark1_omega(tighten: float = 1.0) -> Verdict:
-    """Remark 1's triangle inequality TV(A(x), A(y)) ≤ d_H(x, y)·ε_SD over *every* mechanism on {0, 1}ⁿ (n = 2, 3)
-    whose neighbours are within ε_SD in TV: the LP of :func:`mechanism_lp` maximises A(x)(E) − A(y)(E) with e^ε = 1,
-    δ = ε_SD.  Two outputs suffice: the indicator of E post-processes any mechanism into a two-output one with the
-    same A(x)(E) − A(y)(E) whose neighbours are still within ε_SD.  The optimum is min(1, d·ε_SD) (the random-index
-    mechanism and its like attain it)."""
-    return _lp_verdict(_remark1_tv_lps(), tighten,
-                       domain="every mechanism of any number of outputs on {0, 1}ⁿ, n ∈ {2, 3}, every pair at distance "
-                              "d ≥ 2, at ε_SD ∈ {1/10, 1/4, 1/3}",
-                       certificate="two outputs suffice (post-processing by the event's indicator)",
-                       search=_search_remark1_omega_1_over_n)
+    """Remark 1's TV(A(x), A(y)) ≤ d_H(x, y)·ε_SD on the whole domain by :func:`remark1_path_proof`; the random-index
+    mechanism attains it (:func:`_remark1_attained`).  The cases: the LPs of :func:`_remark1_tv_lps` over every
+    mechanism on {0, 1}ⁿ, n ∈ {2, 3}, and the search's mechanisms."""
+    more = _search_remark1_omega_1_over_n.search()
+    cases = [(c[0], c[3], c[4]) for c in _remark1_tv_lps()] + list(zip(more[2], more[0], more[1]))
+    return parametric_verdict(
+        remark1_path_proof(tighten), cases, None if tighten >= 1 else _remark1_attained(2), tighten,
+        domain="every mechanism on any output space whose neighbours are within ε_SD in TV, every pair at any Hamming "
+               "distance d, every ε_SD ∈ [0, 1]",
+        certificate=f"The cases: {len(_remark1_tv_lps())} LPs over every mechanism on {{0, 1}}ⁿ, n ∈ {{2, 3}}, "
+                    f"ε_SD ∈ {{1/10, 1/4, 1/3}} (two outputs suffice: post-processing by the event's indicator), and "
+                    f"the search's {len(more[0])} cases ({', '.join(more[3])})")
 
 
 TESTING_EXP_EPS = (Fraction(11, 10), Fraction(2), Fraction(20))
@@ -1453,17 +1463,27 @@ def _testing_lps():
 
 
 def _certified_s21_testing(tighten: float = 1.0) -> Verdict:
-    """Hall et al.'s power ≤ e^ε α + δ over *every* (ε, δ)-DP mechanism on two i.i.d. binary records and every
-    test of x₁ = 0 against x₁ = 1: max (power − e^ε α) by :func:`mechanism_lp`.  A (randomized) test is a
-    post-processing into {reject, accept}, so two outputs cover every mechanism and every test.  lhs and rhs: the
-    power and e^ε α + δ at the LP's optimum (the dual bound certifies power − e^ε α ≤ δ everywhere).  The search
-    (:func:`_search_s21_testing`) adds the cases where randomized response attains the bound."""
-    return _lp_verdict(_testing_lps(), tighten,
-                       domain="every (ε, δ)-DP mechanism of any number of outputs on two i.i.d. binary records, every "
-                              "test of one record, at e^ε ∈ {11/10, 2, 20}, δ ∈ {1/100, 1/10, 1/2}, Pr[x₂ = 1] ∈ "
-                              "{1/10, 1/2, 9/10}",
-                       certificate="two outputs suffice (a test is a post-processing into reject/accept)",
-                       search=_search_s21_testing)
+    """Hall et al.'s power ≤ e^ε α + δ on the whole domain: every (ε, δ)-DP mechanism on any number of i.i.d. records,
+    every (randomized) test φ of x_i ∈ S against x_i ∈ T, every ε ≥ 0, δ ∈ [0, 1].  The power and α are averages of
+    A(u, z)(φ) and A(v, z)(φ) over u ~ the record's law on T, v ~ its law on S and z ~ the other records (independent of
+    x_i: the i.i.d. assumption), and each pair (u, z), (v, z) is a neighbour pair, so
+    :func:`~dpsemantics.claims.certify.averaged_neighbours_proof` applies at the claim's tighten; randomized response
+    attains the bound (the exact counterexample for t < 1).  The cases: the LPs of :func:`_testing_lps` (every
+    mechanism on two binary records) and the search's tests."""
+    from .certify import averaged_neighbours_proof, randomized_response_exact
+
+    more = _search_s21_testing.search()
+    cases = [(c[0], c[3], c[4]) for c in _testing_lps()] + list(zip(more[2], more[0], more[1]))
+    power, alpha = randomized_response_exact(Fraction(2))
+    return parametric_verdict(
+        averaged_neighbours_proof(tighten), cases,
+        None if tighten >= 1 else ("randomized response, e^ε = 2, δ = 0: reject when y = 1", power, 2 * alpha),
+        tighten,
+        domain="every (ε, δ)-DP mechanism on any number of i.i.d. records (any record space), every randomized test "
+               "of x_i ∈ S against x_i ∈ T, every ε ≥ 0 and δ ∈ [0, 1]",
+        certificate=f"The cases: {len(_testing_lps())} LPs over every mechanism on two binary records (e^ε ∈ "
+                    f"{{11/10, 2, 20}}, δ ∈ {{1/100, 1/10, 1/2}}, Pr[x₂ = 1] ∈ {{1/10, 1/2, 9/10}}) and the search's "
+                    f"{len(more[0])} most powerful tests ({', '.join(more[3])})")
 
 
 PART2_EXP_EPS = (Fraction(10001, 10000), Fraction(21, 20), Fraction(6, 5), Fraction(2), Fraction(3))
@@ -1564,7 +1584,8 @@ def _part2_cases():
                           float(pw), float(2 * d * E / (E - 1))))
     for label, cert, bound, lhs, rhs in _part2_lps():
         cases.append((label + " (LP over three-outcome pairs)", lhs, rhs))
-    return cases
+    more = _search_lemma33_part2_as_proved.search()
+    return cases + list(zip(more[2], more[0], more[1]))
 
 
 def _certified_lemma33_part2_proved(tighten: float = 1.0) -> Verdict:
@@ -1575,7 +1596,8 @@ def _certified_lemma33_part2_proved(tighten: float = 1.0) -> Verdict:
         part2_dual_proof(tighten), _part2_cases(), _part2_counterexample(tighten), tighten,
         domain="every (ε, δ)-indistinguishable pair on any output space, every ε > 0 and δ ∈ [0, 1]",
         certificate="Tail: for e^ε ≥ 10⁶ the dual stays feasible and its slack grows. The cases: near-attaining pairs "
-                    f"at e^ε ∈ {{{', '.join(map(str, PART2_EXP_EPS))}}} and the exact LPs over three-outcome pairs")
+                    f"at e^ε ∈ {{{', '.join(map(str, PART2_EXP_EPS))}}}, the exact LPs over three-outcome pairs and "
+                    "the hill climb's pairs")
 
 
 PARTS34_PRIOR = (Fraction(1, 5), Fraction(3, 10), Fraction(1, 2))
