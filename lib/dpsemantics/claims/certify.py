@@ -619,10 +619,11 @@ def parametric_verdict(proof, cases, counterexample, tighten: float, *, domain: 
     labels, lhs, rhs = (list(x) for x in zip(*cases))
     unit = "cells" if kind == "certified-lp" else "boxes"
     if proof.proved:
-        lead = "Parametric LP (dual in closed form, checked on the whole domain): " if kind == "certified-lp" else ""
+        lead = "Parametric LPs (duals in closed form, checked on the whole domain): " if kind == "certified-lp" else ""
         return Verdict.of(lhs, rhs, evidence=kind, tighten=tighten, labels=labels, domain=domain,
                           certificate=f"{lead}{proof.describe(unit=unit)}. {certificate}")
-    failed = f"the parametric certificate fails: {proof.describe(unit=unit)}"
+    what = "the parametric LPs' duals fail" if kind == "certified-lp" else "the parametric certificate fails"
+    failed = f"{what}: {proof.describe(unit=unit)}"
     if counterexample is not None and counterexample[1] > Fraction(tighten) * counterexample[2]:
         label, a, b = counterexample
         return Verdict.of(lhs + [float(a)], rhs + [float(b)], evidence=kind, tighten=tighten,
