@@ -525,15 +525,19 @@ def _eq39(tighten: float = 1.0) -> Verdict:
 
 
 def _improvement(tighten: float = 1.0) -> Verdict:
-    """ε/6 ≤ 1/2 − 1/(e^ε + 1) on (0, 1.35] (strictly; the margin is the worst ratio, at ε = 1.35), proved by
-    interval branch-and-bound on h(ε) = 1/2 − 1/(e^ε + 1) − ε/6 (h(0) = 0, h′ = e^ε/(e^ε + 1)² − 1/6)."""
+    """ε/6 ≤ t·(1/2 − 1/(e^ε + 1)) on (0, 1.35] (t = ``tighten``; the claim is t = 1, strictly; the margin is the worst
+    ratio, at ε = 1.35), proved by interval branch-and-bound on h(ε) = t(1/2 − 1/(e^ε + 1)) − ε/6 (h(0) = 0,
+    h′ = te^ε/(e^ε + 1)² − 1/6)."""
     from mpmath import iv
 
-    from .certify import interval_verdict
+    from .certify import constant, interval_verdict
 
-    return interval_verdict(lambda e: iv.mpf(0.5) - 1 / (iv.exp(e) + 1) - e / 6, [(0.0, 1.35)], _EPS_GRID / 6,
-                            zhao_converse_level(_EPS_GRID), [f"ε={e:.4g}" for e in _EPS_GRID],
-                            dh=lambda e: iv.exp(e) / (iv.exp(e) + 1) ** 2 - iv.mpf(1) / 6, anchor=0.0,
+    def t(e):
+        return constant(tighten, e)
+
+    return interval_verdict(lambda e: t(e) * (iv.mpf(0.5) - 1 / (iv.exp(e) + 1)) - e / 6, [(0.0, 1.35)],
+                            _EPS_GRID / 6, zhao_converse_level(_EPS_GRID), [f"ε={e:.4g}" for e in _EPS_GRID],
+                            dh=lambda e: t(e) * iv.exp(e) / (iv.exp(e) + 1) ** 2 - iv.mpf(1) / 6, anchor=0.0,
                             domain="ε ∈ (0, 1.35], the printed range", tighten=tighten)
 
 
