@@ -90,9 +90,9 @@ CLAIMS = [
                 "outputs with likelihood ratios r and 1/r, mass δ/(r − e^ε) each, r just above the value where the "
                 "posterior moves by ε′) reaches about 10δ: semantic δ = 1.02·10⁻³ at ε = 0.01, δ = 9.8·10⁻⁵, i.e. "
                 "about 0.10·√δ. At the condition's edge δ → (1 − e^{−ε})² with ε → 0 it tends to 2√δ/19, i.e. 1/38 "
-                "≈ 0.0263 of δ′ = 4√δ (0.02631 at ε = 10⁻⁴): the supremum over one-record mechanisms, which a linear "
-                "program over one-record mechanisms on a grid of likelihood ratios matches (0.1051·√δ at ε = 10⁻³, "
-                "tests/claims/test_audit_ks.py). Over n ≥ 2 the supremum is not known: an LP over two-record "
+                "≈ 0.0263 of δ′ = 4√δ (0.02631 at ε = 10⁻⁴); a linear program over one-record mechanisms on a grid "
+                "of likelihood ratios finds no more (0.1051·√δ at ε = 10⁻³, tests/claims/test_audit_ks.py), so 1/38 "
+                "is the one-record supremum as far as that grid sees. Over n ≥ 2 the supremum is not known: an LP over two-record "
                 "mechanisms on a coarse likelihood grid (ε = 0.01) found at most 0.0215 of δ′, and a reported "
                 "two-record construction at 0.0273–0.0276 is not reproduced here; so no supremum is recorded for "
                 "the statement. Far below δ′ = 4√(nδ), but of order √δ, not δ.", chapter=CHAPTER),

@@ -363,7 +363,8 @@ def _search_thm24_forward():
     count (publishes the database with probability δ), leaky randomized response (extremal (ε, δ) pair),
     and a hill climb over one-record mechanisms with four outputs maximising semantic δ/δ′ (δ := the
     mechanism's own δ(ε), kept below the theorem's condition).  The three-output mechanism at the condition's edge
-    δ → (1 − e^{−ε})² with ε → 0 approaches 1/38 of δ′, the supremum over one-record mechanisms (the ratio threshold
+    δ → (1 − e^{−ε})² with ε → 0 approaches 1/38 of δ′, the largest value an LP over one-record mechanisms on a grid
+    of likelihood ratios finds (the ratio threshold
     r ≈ 1 + 20ε, mass 2δ/(r − e^ε) ≈ 2ε/19 against δ′ ≈ 4ε)."""
     rng = np.random.default_rng(11)
     lhs, rhs, labels = [], [], []
