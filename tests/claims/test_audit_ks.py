@@ -488,3 +488,20 @@ def test_s32_counterexample_lies_in_the_proofs_range():
     assert 1.938 > 3 * 0.45
     v = claims.evaluate(claims.get("ks-s3.2-eps-sp-3eps-dp")).verdict
     assert not v.holds and "1.938" in v.domain and "0.45" in v.domain
+
+
+def test_corrected_conditioning_lemma_is_approached():
+    """Independent: the counterexample family at ε = 10⁻⁴, δ̂ = 10⁻⁹, δ = 10⁻¹², a = δ̂(1 + 10⁻⁶), u = δ/a has both
+    informative transcripts bad, mass u(1 + e^ε(1 − a)) under B, which is 0.99994 of the corrected
+    δ″ = 2δ/(1 − e^{−ε}) + (1 + e^{2ε})δ/δ̂; so the corrected bound scaled by 0.999 is refuted, and the registry's
+    margin reaches it."""
+    from dpsemantics import claims
+
+    eps, dh, delta = 1e-4, 1e-9, 1e-12
+    a = dh * (1 + 1e-6)
+    u = delta / a
+    ratio = u * (1 + math.exp(eps) * (1 - a)) / (2 * delta / -math.expm1(-eps) + (1 + math.exp(2 * eps)) * delta / dh)
+    assert 0.9999 < ratio < 1
+    v = claims.evaluate(claims.get("ks-lem3.4-corrected")).verdict
+    assert v.holds and v.margin >= ratio - 1e-6
+    assert not claims.get("ks-lem3.4-corrected").compute(tighten=0.999).holds

@@ -889,7 +889,7 @@ def bad_sets(P, Q, eps, delta_hat):
     return bad0, bad1, bad2, pb, qb
 
 
-LEMMA34_GRID = [(eps, dh) for eps in (0.01, 0.1, 0.5, 1.0) for dh in (1e-4, 0.01, 0.1)]
+LEMMA34_GRID = [(eps, dh) for eps in (0.01, 0.1, 0.5, 1.0) for dh in (1e-4, 0.01, 0.1)] + [(1e-4, 1e-9)]  # ε → 0, δ̂ ≪ ε
 
 
 @functools.cache
