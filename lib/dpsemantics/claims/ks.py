@@ -92,10 +92,11 @@ CLAIMS = [
                 "about 0.10·√δ. At the condition's edge δ → (1 − e^{−ε})² with ε → 0 it tends to 2√δ/19, i.e. 1/38 "
                 "≈ 0.0263 of δ′ = 4√δ (0.02631 at ε = 10⁻⁴); a linear program over one-record mechanisms on a grid "
                 "of likelihood ratios finds no more (0.1051·√δ at ε = 10⁻³, tests/claims/test_audit_ks.py), so 1/38 "
-                "is the one-record supremum as far as that grid sees. Over n ≥ 2 the supremum is not known: an LP over two-record "
-                "mechanisms on a coarse likelihood grid (ε = 0.01) found at most 0.0215 of δ′, and a reported "
-                "two-record construction at 0.0273–0.0276 is not reproduced here; so no supremum is recorded for "
-                "the statement. Far below δ′ = 4√(nδ), but of order √δ, not δ.", chapter=CHAPTER),
+                "is the one-record supremum as far as that grid sees. Over n ≥ 2 the supremum is not known: an LP "
+                "over two-record mechanisms with 22 likelihood values per database (ε = 0.01) finds 0.0250 of δ′, "
+                "rising as the grid is refined (a two-record construction reported at 0.0273–0.0276 is not reproduced "
+                "here), so no supremum is recorded for the statement. Far below δ′ = 4√(nδ), but of order √δ, not δ.",
+          chapter=CHAPTER),
     Claim(id="ks-thm2.4-1-repaired", paper="ks", where="Theorem 2.4 (1), proof repaired (this book)",
           statement="With the corrected Conditioning Lemma and δ̂ from the exact SD bound, n·δ″ ≤ 4√(nδ): the theorem "
                     "survives", printed=True, compute=E._certified_thm24_repaired,
@@ -283,7 +284,8 @@ UNCHECKED = [
      "and a linear program over one-record (ε, δ)-DP mechanisms whose outputs take 66 likelihood ratios (a grid) "
      "finds no more, so $\\sqrt{\\delta}$ is needed up to a constant. Whether the factor $\\sqrt{n}$ and the "
      "constant 4 are needed for n ≥ 2 is open: the mechanism searches stop at three records, and a coarse linear "
-     "program over two-record mechanisms (ε = 0.01) finds at most 0.0215 of δ′."),
+     "program over two-record mechanisms (ε = 0.01, 22 likelihood values per database) finds 0.0250 of δ′, "
+     "rising as its grid is refined."),
     ("Lemma 3.4 corrected, the factor $e^{2\\varepsilon}$",
      "Proved, and approached as ε → 0; the counterexample reaches $e^{\\varepsilon}(1 - \\hat\\delta)$, and whether "
      "$e^{2\\varepsilon}$ can be lowered to $e^{\\varepsilon}$ is open."),
