@@ -1818,7 +1818,7 @@ def _with_proofs(grid_or_verdict, proofs, tighten, domain, *, refutation=False) 
     boxes = sum(p.boxes for p in proofs)
     if refutation:
         v = grid_or_verdict
-        if failed or v.kind != "certified-interval":
+        if failed or v.kind not in ("certified-interval", "counterexample"):
             return replace(v, evidence=("closed-form",), certificate=v.certificate + "; the privacy level is not proved"
                            if failed else v.certificate)
         return replace(v, certificate=v.certificate + f"; its privacy level proved by mpmath.iv branch-and-bound "
