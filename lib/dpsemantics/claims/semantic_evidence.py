@@ -1797,7 +1797,8 @@ def _certified_remark1_not_semantic(tighten: float = 1.0) -> Verdict:
     if not all(d == 1 for d in exact) or tighten < 1:
         return grid
     return replace(grid, evidence=("certified-interval",), points=tuple(f"ε = {e}" for e in REMARK1_EPS),
-                   domain="ε ∈ {1/10, 1/2, 9/10, 99/100}, n = 3 (the argument in the docstring covers every ε < 1)",
+                   domain="n = 3 at the listed ε (every ε < 1 and every n by the argument in the claim's note: "
+                          "written, not computed)",
                    certificate=f"exact rational evaluation (degenerate boxes, boxes: {len(exact)}): semantic δ = 1 at "
                                f"each ε, so the mechanism is (ε, δ)-semantically private for no δ < 1")
 
