@@ -453,3 +453,55 @@ def test_theorem_24_1_needs_the_square_root_of_delta_for_one_record(eps):
     best = max(_largest_semantic_delta_one_record(eps, delta, b1) for b1 in np.linspace(0.45, 0.55, 41))
     assert 0.100 < best / math.sqrt(delta) < 0.107
     assert best < 4 * math.sqrt(delta) / 30
+
+
+def test_theorem_24_1_registry_margin_reaches_the_one_record_supremum():
+    """Issue 35: at the condition's edge δ = (1 − e^{−ε})² (less a hair) and ε = 10⁻⁴ the three-output mechanism
+    (independent code above) reaches 0.02631 of δ′, near the one-record supremum 1/38 (ratio r ≈ 1 + 20ε, mass
+    2δ/(r − e^ε) ≈ 2ε/19 against δ′ ≈ 4ε); the registry's margin must reach it (≥ 0.0262)."""
+    from dpsemantics import claims
+
+    eps = 1e-4
+    delta = 0.999999 * math.expm1(-eps) ** 2
+    eps_prime = math.expm1(3 * eps) + 2 * math.sqrt(delta)
+    r = (0.25 + eps_prime * 0.5) / (0.25 - eps_prime * 0.5) * (1 + 1e-9)  # SD = (r − 1)/(2(r + 1)) just above ε′
+    reached, bound = three_output_semantic_delta(eps, delta, r, 0.5)
+    assert 0.0262 < reached / bound < 1 / 38
+    v = claims.evaluate(claims.get("ks-thm2.4-1-leaky-count")).verdict
+    assert reached / bound - 1e-6 <= v.margin <= 1 / 38 + 1e-9
+
+
+def test_s32_counterexample_lies_in_the_proofs_range():
+    """Issue 35: the certified counterexample to 'ε-SP ⇒ 3ε-DP' must satisfy the proof's ε ≤ 0.45.  Independent: for
+    randomized response on one record (keep probability k = e^ε₀/(1 + e^ε₀)) Game 1's posterior is the prior b, so the
+    semantic ε is max_b [bk/(bk + (1 − b)(1 − k)) − b] (a fine grid, and the closed form tanh(ε₀/4)); at ε₀ = 1.938
+    it is ≤ 0.45 while ε₀ > 1.35; at ε₀ = 1.939 it exceeds 0.45 (so that value would be outside the range)."""
+    from dpsemantics import claims
+
+    def semantic_eps(eps0):
+        k = math.exp(eps0) / (1 + math.exp(eps0))
+        b = np.linspace(0, 1, 200001)
+        return float(np.max(b * k / (b * k + (1 - b) * (1 - k)) - b))
+
+    assert semantic_eps(1.938) <= 0.45 < semantic_eps(1.939)
+    assert semantic_eps(1.938) == pytest.approx(math.tanh(1.938 / 4), abs=1e-9)
+    assert 1.938 > 3 * 0.45
+    v = claims.evaluate(claims.get("ks-s3.2-eps-sp-3eps-dp")).verdict
+    assert not v.holds and "1.938" in v.domain and "0.45" in v.domain
+
+
+def test_corrected_conditioning_lemma_is_approached():
+    """Independent: the counterexample family at ε = 10⁻⁴, δ̂ = 10⁻⁹, δ = 10⁻¹², a = δ̂(1 + 10⁻⁶), u = δ/a has both
+    informative transcripts bad, mass u(1 + e^ε(1 − a)) under B, which is 0.99994 of the corrected
+    δ″ = 2δ/(1 − e^{−ε}) + (1 + e^{2ε})δ/δ̂; so the corrected bound scaled by 0.999 is refuted, and the registry's
+    margin reaches it."""
+    from dpsemantics import claims
+
+    eps, dh, delta = 1e-4, 1e-9, 1e-12
+    a = dh * (1 + 1e-6)
+    u = delta / a
+    ratio = u * (1 + math.exp(eps) * (1 - a)) / (2 * delta / -math.expm1(-eps) + (1 + math.exp(2 * eps)) * delta / dh)
+    assert 0.9999 < ratio < 1
+    v = claims.evaluate(claims.get("ks-lem3.4-corrected")).verdict
+    assert v.holds and v.margin >= ratio - 1e-6
+    assert not claims.get("ks-lem3.4-corrected").compute(tighten=0.999).holds

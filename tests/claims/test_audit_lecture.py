@@ -231,3 +231,23 @@ def test_group_delta_chain_bound_on_random_chains():
         delta = max(needed(chain[j], chain[j + 1], eps) for j in range(g))
         bound = delta * sum(math.exp(j * eps) for j in range(g))
         assert needed(chain[0], chain[-1], g * eps) <= bound + 1e-12
+
+
+def test_transitivity_certificate_takes_tighten():
+    """Issue 35: at 0.99 the statement is false (the three-point chain needs exactly (1 + e^ε)δ); the verdict must be
+    refuted by a counterexample, not keep a proof's scope.  Independent: the chain p = (3/100, 97/100),
+    q = (1/100, 99/100), r = (0, 1) at e^ε = 2 has each step within δ = 1/100 and p(S) − 4r(S) = 3/100 on S = {0}."""
+    from fractions import Fraction
+
+    from dpsemantics import claims
+
+    def hockey(x, y, factor):  # every event: the positive parts
+        return sum(max(Fraction(0), a - factor * b) for a, b in zip(x, y))
+
+    p, q, r = (Fraction(3, 100), Fraction(97, 100)), (Fraction(1, 100), Fraction(99, 100)), (Fraction(0), Fraction(1))
+    assert max(hockey(p, q, 2), hockey(q, p, 2), hockey(q, r, 2), hockey(r, q, 2)) == Fraction(1, 100)
+    assert hockey(p, r, 4) == Fraction(3, 100) > Fraction(99, 100) * 3 * Fraction(1, 100)
+    v = claims.get("lecture-ex7.2-transitivity").compute()
+    assert v.holds and v.scope == "whole domain"
+    w = claims.get("lecture-ex7.2-transitivity").compute(tighten=0.99)
+    assert not w.holds and w.scope == "counterexample", w.certificate

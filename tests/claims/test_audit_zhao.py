@@ -430,3 +430,42 @@ def test_converse_of_theorem_1_fails_with_three_valued_records_under_the_books_r
 
     r = claims.evaluate(claims.get("zhao-thm1-converse-three-values"))
     assert r.status == "discrepancy" and r.finding == "different-reading" and "BDP 2.000" in r.claim.note
+
+
+@pytest.mark.parametrize("claim_id", ["zhao-cor1-g-min", "zhao-cor1-g-monotone", "zhao-lemma1-g1-g2"])
+def test_g_certificates_take_the_statement(claim_id):
+    """Issue 35: the g-proofs prove the claim's own statement (eq. (26) as printed, with tighten) on every ε > 0: at
+    t = 1 a proof on the whole domain, at t = 0.999 a refutation by an exact counterexample (the bounds are attained:
+    g(0) = e^ε, g continuous at b → b′, g1 = g2 at the split)."""
+    from dpsemantics import claims
+
+    v = claims.get(claim_id).compute()
+    assert v.holds and v.kind == "certified-interval" and v.scope == "whole domain", v.certificate
+    w = claims.get(claim_id).compute(tighten=0.999)
+    assert not w.holds and w.scope == "counterexample", w.certificate
+
+
+def test_g_attained_values_independently():
+    """Independent (no package), eq. (26) at e^ε = 2: g(0) = (1 − 0)/(1/2 − 0) = 2 = e^ε, and at the split x = 1/3
+    g1 = (2/3)/(1/6) = 4 = g2 = (2 − 1 + 1/3)/(1/3): so e^ε ≤ 0.999·g(b) and g1 ≤ 0.999·g2 are false."""
+    from fractions import Fraction
+
+    g1 = lambda b, s: (1 - b) / (s - b)  # noqa: E731
+    g2 = lambda b, s: (1 / s - 1 + b) / b  # noqa: E731
+    s = Fraction(1, 2)
+    assert g1(Fraction(0), s) == 2 and g1(Fraction(1, 3), s) == g2(Fraction(1, 3), s) == 4
+    assert g2(Fraction(1), s) == 2
+
+
+def test_dp_implies_bdp_independent_whole_domain_and_refuted_when_tightened():
+    """Issue 35: certified on every mechanism and every ε (averages of neighbour pairs); at 0.999 refuted exactly by
+    randomized response (independent: P[y = 1 | x = 1]/P[y = 1 | x = 0] = (2/3)/(1/3) = 2 = e^ε at e^ε = 2)."""
+    from fractions import Fraction
+
+    from dpsemantics import claims
+
+    assert Fraction(2, 3) / Fraction(1, 3) == 2
+    v = claims.get("zhao-sec1-dp-implies-bdp-independent").compute()
+    assert v.holds and v.scope == "whole domain"
+    w = claims.get("zhao-sec1-dp-implies-bdp-independent").compute(tighten=0.999)
+    assert not w.holds and w.scope == "counterexample"

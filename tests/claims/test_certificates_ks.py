@@ -16,15 +16,7 @@ CERTIFIED_KS = ["ks-s3.2-restatement", "ks-eq6", "ks-thm2.4-1-condition", "ks-th
                 "ks-lem3.3-eq7-eq8", "ks-thm4.2-condition", "ks-a2-gaussian-calibration", "ks-lem3.3-2-printed",
                 "ks-fn3-postprocessing", "ks-s3.2-eps-sp-3eps-dp", "ks-thm2.4-2"]
 CERTIFIED_ZHAO = ["zhao-eq39-threshold", "zhao-sec2-improvement-range-end"]
-#: Certified counterexamples that semantic_evidence's refutation helper downgrades to closed-form: it asks whether the
-#: verdict's kind is still "certified-interval", which a refutation's kind is no longer (issue 35: "counterexample").
-_DOWNGRADED = pytest.mark.xfail(strict=True, reason="semantic_evidence checks v.kind != 'certified-interval' for a "
-                                                    "refutation; it must check 'counterexample' (issue 35)")
-
-
-@pytest.mark.parametrize("claim_id", [pytest.param(c, marks=_DOWNGRADED)
-                                      if c in ("ks-s3.2-eps-sp-3eps-dp", "ks-thm2.4-2") else c
-                                      for c in CERTIFIED_KS + CERTIFIED_ZHAO])
+@pytest.mark.parametrize("claim_id", CERTIFIED_KS + CERTIFIED_ZHAO)
 def test_certified_with_the_expected_status(claim_id):
     """A certificate by interval arithmetic: a proof on the whole domain when the claim is expected to reproduce, a
     counterexample (never a proof's label) when it is expected to be a discrepancy."""
@@ -267,4 +259,55 @@ def test_remark1_exact_semantic_delta_matches_the_package_below_one():
     mech = S.random_index_mechanism(3)
     b = np.array([np.prod([0.2 if v else 0.8 for v in d]) for d in mech.databases])
     assert S.semantic_delta(mech, b, 0.5) == pytest.approx(0.2, abs=1e-12)
-    assert claims.evaluate(claims.get("ks-rem1-not-semantic")).verdict.certified_by == "certified-interval"
+    v = claims.evaluate(claims.get("ks-rem1-not-semantic")).verdict
+    assert v.kind == "certified-at-points" and v.certified_by == "certified-interval"
+    assert v.points == ("ε = 1/10", "ε = 1/2", "ε = 9/10", "ε = 99/100")
+
+
+def _hockey_all_events(p, q, exp_eps):
+    """max over every event (brute force, 2^m of them) of p(E) − e^ε q(E), exact rationals."""
+    return max(sum((p[i] - exp_eps * q[i] for i in range(len(p)) if mask >> i & 1), Fraction(0))
+               for mask in range(2 ** len(p)))
+
+
+@pytest.mark.parametrize("claim_id", ["ks-lem3.3-5", "ks-s2-eps-delta-to-zero-delta", "ks-lem3.3-2-proved",
+                                      "ks-lem3.3-1", "ks-lem3.3-3-4", "ks-s2.1-testing", "ks-rem1-omega-1-over-n"])
+def test_parametric_lemma33_certificates_take_tighten(claim_id):
+    """Whole-domain certificates at t = 1; at t = 0.999 (and 0.97) the statement is false near ε = 0 and must come out
+    refuted by a counterexample, never with a proof's scope (issue 35)."""
+    from dpsemantics import claims
+
+    v = claims.get(claim_id).compute()
+    assert v.holds and v.kind == "certified-lp" and v.scope == "whole domain", v.certificate
+    for t in (0.999, 0.97):
+        w = claims.get(claim_id).compute(tighten=t)
+        assert not w.holds and w.scope == "counterexample", (t, w.certificate)
+
+
+def test_lemma33_false_variants_refuted_independently():
+    """Independent (no package): Lemma 3.3 (5) at 0.999 fails for the pair ((e^ε + δ)/(e^ε + 1), ·),
+    ((1 − δ)/(e^ε + 1), ·) at e^ε = 1 + 10⁻⁴, δ = ½; Lemma 3.3 (2) as proved at 0.999 fails for a pair whose two bad
+    outcomes have ratio e^{2ε}(1 + 10⁻¹⁰), at e^ε = 1 + 10⁻⁴, δ = 10⁻⁶ (point-wise δ/bound = 0.99990)."""
+    E, d = 1 + Fraction(1, 10**4), Fraction(1, 2)
+    p0, q0 = (E + d) / (E + 1), (1 - d) / (E + 1)
+    p, q = (p0, 1 - p0), (q0, 1 - q0)
+    assert _hockey_all_events(p, q, E) <= d and _hockey_all_events(q, p, E) <= d
+    assert p0 - q0 > Fraction(999, 1000) * (E - 1 + d)
+    h = Fraction(1, 10**4)
+    E, d, r = 1 + h, h / 100, (1 + h) ** 2 * (1 + h * h / 100)
+    ph, pl = d / (1 - E / r), d / (r - E)
+    p, q = (ph, pl, 1 - ph - pl), (ph / r, r * pl, 1 - ph / r - r * pl)
+    assert min(p + q) >= 0 and _hockey_all_events(p, q, E) <= d and _hockey_all_events(q, p, E) <= d
+    bad = [a > E * E * b or b > E * E * a for a, b in zip(p, q)]
+    pointwise = max(sum(a for a, k in zip(p, bad) if k), sum(b for b, k in zip(q, bad) if k))
+    assert pointwise > Fraction(999, 1000) * 2 * d / (1 - 1 / E)
+
+
+def test_lemma33_parts_1_and_3_attained_independently():
+    """Independent (no package): p = (1/100, 99/100), q = (0, 1) at e^ε = 2 is point-wise (ε, 1/100) (only the first
+    outcome leaves [1/2, 2]) and (ε, 1/100)-indistinguishable with hockey stick exactly 1/100 — parts 1 and 3 (one
+    value of X) are attained, so their bounds at 0.999 are false."""
+    p, q, E = (Fraction(1, 100), Fraction(99, 100)), (Fraction(0), Fraction(1)), Fraction(2)
+    bad = [a > E * b or b > E * a for a, b in zip(p, q)]
+    assert bad == [True, False]
+    assert _hockey_all_events(p, q, E) == Fraction(1, 100) and _hockey_all_events(q, p, E) <= Fraction(1, 100)

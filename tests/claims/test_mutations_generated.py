@@ -36,12 +36,7 @@ KNOWN_FALSE: dict[str, dict[str, tuple[float, str]]] = {
 
 #: Claims whose check does not refute a false statement asked of it, each with why (issue 35).  Keyed by claim
 #: id, then by mutation ("0.999", "0.99·supremum" or a name of :data:`KNOWN_FALSE`).
-EXEMPT: dict[str, dict[str, str]] = {
-    # LPs at e^ε ∈ {21/20, …} and listed δ (certified-at-points): the ratio tends to 1 only as e^ε → 1, below
-    # the smallest e^ε solved, so the cases stay at margin 0.9985 and the false statement passes.
-    "ks-lem3.3-5": {"0.999": "LPs at listed e^ε miss the e^ε → 1 edge where SD/(e^ε − 1 + δ) → 1"},
-    "ks-lem3.3-2-proved": {"0.97": "LPs at listed e^ε ≥ 21/20 reach 0.9535; the ratio → 1 only as e^ε → 1"},
-}
+EXEMPT: dict[str, dict[str, str]] = {}
 
 RELATIONS = [c for c in claims.registry() if c.is_relation and c.expected == "reproduced"]
 

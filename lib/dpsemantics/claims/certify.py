@@ -40,7 +40,8 @@ import numpy as np
 
 __all__ = ["IntervalProof", "prove_nonnegative", "LPCertificate", "lp_upper_bound", "IdentityProof",
            "rational_identity", "numerator_degrees", "ParametricProof", "nonnegative_on_box", "parametric_dual_proof", "certified_by",
-           "PointProof", "interval_facts", "against_supremum", "verdict_from", "for_statement"]
+           "PointProof", "interval_facts", "against_supremum", "verdict_from", "for_statement", "parametric_verdict",
+           "constant", "averaged_neighbours_proof", "randomized_response_exact"]
 
 
 def for_statement(fn: Callable, tighten: float) -> Callable | None:
@@ -555,12 +556,27 @@ def nonnegative_on_box(checks, box, *, degree: int = 8, prec: int = 80, max_boxe
     return ParametricProof(not failures, identities, boxes, tuple(failures))
 
 
+def constant(value, like):
+    """``value`` (a float, exact in binary, or a Fraction) in the arithmetic of ``like``: an ``mpmath.iv`` interval
+    when ``like`` is one, else a Fraction (exact; also what the degree bound of :func:`~.certify.rational_identity`
+    takes as a constant)."""
+    from mpmath import iv
+
+    if hasattr(like, "_mpi_"):
+        v = Fraction(value)
+        return iv.mpf(v.numerator) / v.denominator
+    return Fraction(value)
+
+
 def parametric_dual_proof(c: Callable, A: Callable, b: Callable, y: Callable, target: Callable, box, *,
-                          degree: int = 8) -> ParametricProof:
+                          degree: int = 8, slack: Callable | None = None) -> ParametricProof:
     """Certify ``max c·x s.t. A x ≤ b, x ≥ 0  ≤ target`` for every parameter θ in ``box`` by a dual ``y(θ)`` written in
     closed form: weak duality needs ``y ≥ 0``, ``Aᵀy ≥ c`` and ``y·b ≤ target``.  ``c``, ``A``, ``b``, ``y``, ``target``
     take θ (one value per coordinate) and return lists (``A`` a list of rows) or a value; each inequality is proved
-    on the whole box by :func:`nonnegative_on_box` (tight ones as exact identities)."""
+    on the whole box by :func:`nonnegative_on_box` (tight ones as exact identities).  ``slack``, if given, is
+    ``target − y·b`` rewritten in a form whose sign the interval enclosure shows (a tight bound: a product of
+    factors that vanish where the bound is attained): the rewriting is proved an exact identity and ``slack ≥ 0``
+    is proved in its place."""
     def component(fn, *index):
         def g(*theta):
             value = fn(*theta)
@@ -577,9 +593,70 @@ def parametric_dual_proof(c: Callable, A: Callable, b: Callable, y: Callable, ta
             rows, dual = A(*theta), y(*theta)
             return sum(rows[i][j] * dual[i] for i in range(m)) - c(*theta)[j]
         checks.append((f"(Aᵀy − c)[{j}] ≥ 0", reduced))
-    checks.append(("target − y·b ≥ 0", lambda *theta: target(*theta)
-                   - sum(bi * yi for bi, yi in zip(b(*theta), y(*theta)))))
+    def gap(*theta):
+        return target(*theta) - sum(bi * yi for bi, yi in zip(b(*theta), y(*theta)))
+
+    if slack is None:
+        checks.append(("target − y·b ≥ 0", gap))
+    else:
+        checks += [("target − y·b − slack ≡ 0", lambda *theta: gap(*theta) - slack(*theta)),
+                   ("slack ≥ 0", slack)]
     return nonnegative_on_box(checks, box, degree=degree)
+
+
+def averaged_neighbours_proof(tighten: float = 1.0) -> ParametricProof:
+    """Averages of neighbours: if A(u, z)(φ) ≤ e^ε A(v, z)(φ) + δ for every neighbour pair that differs in one record
+    (u against v) and every value z of the other records, then for u ~ μ, v ~ ν and z ~ π drawn independently (the
+    other records independent of the tested one), P = E[A(u, z)(φ)] and Q = E[A(v, z)(φ)] satisfy P − e^ε Q ≤ δ (the
+    average of the pair inequalities), for every [0, 1]-valued φ (a randomized test, an output event).  The claim
+    P ≤ t(e^ε Q + δ) (t = ``tighten``) is then the LP max P − t e^ε Q s.t. P − e^ε Q ≤ δ, P ≤ 1 with the dual
+    (t, 1 − t), value tδ + (1 − t): the slack is −(1 − t), ≥ 0 exactly when t = 1.  Box e^ε ∈ [1, 10¹²], δ ∈ [0, 1];
+    every check is an identity or a sign of t, so the same holds beyond (written)."""
+    def t(x):
+        return constant(tighten, x)
+
+    return parametric_dual_proof(lambda E, d: [1, -t(E) * E], lambda E, d: [[1, -E], [1, 0]], lambda E, d: [d, 1],
+                                 lambda E, d: [t(E), 1 - t(E)], lambda E, d: t(E) * d, [(1.0, 1e12), (0.0, 1.0)],
+                                 slack=lambda E, d: -(1 - t(E)))
+
+
+def randomized_response_exact(exp_eps: Fraction = Fraction(2)):
+    """Randomized response on one record, exactly: P[y = 1 | x = 1] = e^ε/(1 + e^ε) = e^ε·P[y = 1 | x = 0], and its
+    δ at ε is 0 (checked).  Returns (P[y = 1 | x = 1], P[y = 1 | x = 0]): the bound e^ε·α of a test, and the ratio
+    e^ε of a likelihood, attained."""
+    E = Fraction(exp_eps)
+    one, zero = (E / (1 + E), 1 / (1 + E)), (1 / (1 + E), E / (1 + E))
+    if any(a > E * b or b > E * a for a, b in zip(one, zero)):
+        raise ValueError(f"randomized response must be exactly eps-DP (got e^eps={E})")
+    return one[0], zero[0]
+
+
+def parametric_verdict(proof, cases, counterexample, tighten: float, *, domain: str, certificate: str,
+                       kind: str = "certified-lp"):
+    """A :class:`~dpsemantics.claims.Verdict` from a parametric certificate of a relation ``lhs ≤ t·rhs``
+    (t = ``tighten``): ``cases`` (label, lhs, rhs) give the margin and the worst case.  When ``proof`` (a
+    :class:`ParametricProof` of the tightened statement) holds, the verdict has ``kind`` (a dual in closed form:
+    certified-lp; an interval proof: certified-interval) on ``domain``; when it fails, ``counterexample`` (label,
+    lhs, rhs as exact Fractions whose hypotheses the caller has checked exactly, or None) is compared exactly
+    (lhs > t·rhs) and joins the cases: a certified counterexample (the same kind, refuted); without one the verdict
+    is the cases' search."""
+    from . import Verdict
+
+    labels, lhs, rhs = (list(x) for x in zip(*cases))
+    unit = "cells" if kind == "certified-lp" else "boxes"
+    if proof.proved:
+        lead = "Parametric LPs (duals in closed form, checked on the whole domain): " if kind == "certified-lp" else ""
+        return Verdict.of(lhs, rhs, evidence=kind, tighten=tighten, labels=labels, domain=domain,
+                          certificate=f"{lead}{proof.describe(unit=unit)}. {certificate}")
+    what = "the parametric LPs' duals fail" if kind == "certified-lp" else "the parametric certificate fails"
+    failed = f"{what}: {proof.describe(unit=unit)}"
+    if counterexample is not None and counterexample[1] > Fraction(tighten) * counterexample[2]:
+        label, a, b = counterexample
+        return Verdict.of(lhs + [float(a)], rhs + [float(b)], evidence=kind, tighten=tighten,
+                          labels=labels + [label], domain=f"refuted: {label}",
+                          certificate=f"exact rational counterexample: {float(a):.9g} > {tighten}·{float(b):.9g} "
+                                      f"(its hypotheses checked in exact rationals); {failed}")
+    return Verdict.of(lhs, rhs, evidence="optimised-search", tighten=tighten, labels=labels, certificate=failed)
 
 
 def certified_by(search: Callable, proofs, *, kind: str, domain: str, reduction: str) -> Callable:

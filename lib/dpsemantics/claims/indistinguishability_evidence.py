@@ -292,7 +292,8 @@ def transitivity_proof(scale=1):
     return certify.parametric_dual_proof(lambda s, d: [1, 0, -1 / s**2],
                                          lambda s, d: [[1, -1 / s, 0], [0, 1, -1 / s]],
                                          lambda s, d: [d, d], lambda s, d: [1, 1 / s],
-                                         lambda s, d: scale * (1 + 1 / s) * d, [(0.0, 1.0), (0.0, 1.0)])
+                                         lambda s, d: certify.constant(scale, s) * (1 + 1 / s) * d,
+                                         [(0.0, 1.0), (0.0, 1.0)])
 
 
 def _transitivity_grid(tighten: float = 1.0) -> Verdict:
@@ -305,12 +306,36 @@ def _transitivity_grid(tighten: float = 1.0) -> Verdict:
                     f"{exact} of {lhs.size} the exact rational dual bound equals or is below (1 + e^ε)δ")
 
 
-_transitivity_certified = certify.certified_by(
-    _transitivity_grid, [("the event LP's dual (1, e^ε)", transitivity_proof)], kind="certified-lp",
-    domain="every chain p ≈(ε,δ) q ≈(ε,δ) r on any output space, every event, every ε ≥ 0 and δ ≥ 0",
-    reduction="For every event S, p(S) − e^{2ε} r(S) ≤ (p(S) − e^ε q(S)) + e^ε (q(S) − e^ε r(S)) ≤ (1 + e^ε)δ: a "
-              "linear program over (p(S), q(S), r(S)) with the dual (1, e^ε). The grid LPs over chains on 3 and 4 "
-              "outcomes (exact rational duals at six e^ε and three δ) give the cases.")
+def transitivity_exact_witness(exp_eps: Fraction = Fraction(2), delta: Fraction = Fraction(1, 100)):
+    """The three-point witness of :func:`~dpsemantics.indistinguishability.transitivity_witness` with t = 0, in exact
+    rationals: p = ((1 + e^ε)δ, 1 − (1 + e^ε)δ), q = (δ, 1 − δ), r = (0, 1).  Each step is checked (ε, δ)-
+    indistinguishable in both directions (every event: the sum of the positive parts), which needs δ ≤ 1/(e^ε + 2);
+    p(S) − e^{2ε} r(S) = (1 + e^ε)δ on S = the first outcome.  Returns (label, that hockey stick, (1 + e^ε)δ)."""
+    E = Fraction(exp_eps)
+    p, q, r = ((1 + E) * delta, 1 - (1 + E) * delta), (delta, 1 - delta), (Fraction(0), Fraction(1))
+
+    def hockey(x, y, factor):
+        return sum((max(Fraction(0), a - factor * b) for a, b in zip(x, y)), Fraction(0))
+
+    if max(hockey(p, q, E), hockey(q, p, E), hockey(q, r, E), hockey(r, q, E)) > delta:
+        raise ValueError(f"the witness must be an (eps, delta) chain (got e^eps={E}, delta={delta})")
+    return (f"e^ε = {E}, δ = {delta}: p = ({p[0]}, {p[1]}), q = ({q[0]}, {q[1]}), r = (0, 1), every step within δ",
+            hockey(p, r, E * E), (1 + E) * delta)
+
+
+def _transitivity_certified(tighten: float = 1.0) -> Verdict:
+    """Exercise 7.2 on its whole domain by :func:`transitivity_proof` at the claim's ``tighten`` (a bound scaled by t < 1
+    fails the dual, and the exact witness of :func:`transitivity_exact_witness` refutes it); the grid LPs over chains
+    on 3 and 4 outcomes give the cases."""
+    lhs, rhs, labels, sizes, exact = _certified_chains()
+    return certify.parametric_verdict(
+        transitivity_proof(tighten), list(zip(labels, lhs, rhs)), transitivity_exact_witness(), tighten,
+        domain="every chain p ≈(ε,δ) q ≈(ε,δ) r on any output space, every event, every ε ≥ 0 and δ ≥ 0",
+        certificate="For every event S, p(S) − e^{2ε} r(S) ≤ (p(S) − e^ε q(S)) + e^ε (q(S) − e^ε r(S)) ≤ (1 + e^ε)δ: "
+                    "a linear program over (p(S), q(S), r(S)) with the dual (1, e^ε). The cases: "
+                    f"{len(lhs)} LPs over chains on 3 and 4 outcomes at six rational e^ε and three δ "
+                    f"(sizes {certify.lp_sizes(sizes)}; the exact rational dual bound is ≤ (1 + e^ε)δ in {exact} of "
+                    f"{len(lhs)})")
 
 
 @cache

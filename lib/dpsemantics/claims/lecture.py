@@ -76,10 +76,11 @@ CLAIMS = [
         statement="p ≈(ε,δ) q ≈(ε,δ) r implies p ≈(2ε,(1+e^ε)δ) r (the book's answer to the exercise)",
         printed=True,
         compute=E._transitivity_certified,
-        note="Certified on the whole domain by the event LP's dual (1, e^ε), and by linear programs over all chains on "
-             "3 and 4 outcomes (every event, both directions of each step constrained) at rational e^ε: the exact dual "
-             "bound is (1 + e^ε)δ, which the primal attains. The search over floating ε and random chains is "
-             "lecture-ex7.2-transitivity-search.",
+        note="Certified on the whole domain by the event LP's dual (1, e^ε), checked at the claim's own bound (a bound "
+             "scaled below 1 fails the dual and is refuted by the exact three-point chain at e^ε = 2, δ = 1/100); the "
+             "cases are linear programs over all chains on 3 and 4 outcomes (every event, both directions of each step "
+             "constrained) at rational e^ε, whose primal attains (1 + e^ε)δ. The search over floating ε and random "
+             "chains is lecture-ex7.2-transitivity-search.",
         chapter=CHAPTER,
     ),
     Claim(

@@ -322,56 +322,143 @@ def _lemma1(tighten: float = 1.0) -> Verdict:
 _G_EPS = (0.1, 0.5, 1.0, 2.0, 5.0)
 
 
-def _g_proofs(kind: str):
-    """Interval proofs, at every ε of _G_EPS, of g's shape (Zhao eq. (26)) on the whole of b ∈ [0, 1], split at
-    1/(1 + e^ε).  ``"minimum"``: g₁(b) − e^ε = e^ε(e^ε − 1)b/(1 − be^ε) ≥ 0 on the first branch and
-    g₂(b) − e^ε = (e^ε − 1)(1 − b)/b ≥ 0 on the second (the differences written over a common denominator, so that
-    the interval enclosure of e^ε does not cancel against itself).  ``"monotone"``: g₁′ = e^ε(e^ε − 1)/(1 − be^ε)² ≥ 0 and −g₂′ = (e^ε − 1)/b² ≥ 0 on their
-    branches.  Returns (all proved, boxes, the proofs' descriptions)."""
-    from mpmath import iv
 
-    from .certify import prove_nonnegative
-
-    proofs = []
-    for eps in _G_EPS:
-        e = iv.exp(iv.mpf(eps))
-        split = 1 / (1 + math.exp(eps))
-        lo_split, hi_split = split * (1 - 1e-12), split * (1 + 1e-12)  # the branches overlap a hair at the split
-        if kind == "minimum":
-            proofs.append(prove_nonnegative(lambda b: e * (e - 1) * b / (1 - b * e), [(0.0, hi_split)]))
-            proofs.append(prove_nonnegative(lambda b: (e - 1) * (1 - b) / b, [(lo_split, 1.0)]))
-        elif kind == "monotone":
-            proofs.append(prove_nonnegative(lambda b: e * (e - 1) / (1 - b * e) ** 2, [(0.0, hi_split)]))
-            proofs.append(prove_nonnegative(lambda b: (e - 1) / b ** 2, [(lo_split, 1.0)]))
-        else:  # branches: g₂ − g₁ = (e^ε − 1)(1 − x(1 + e^ε))/(x(1 − xe^ε)), ≥ 0 up to the split and ≤ 0 beyond it
-            # x = (1 + s)/(1 + e^ε): the numerator's factor 1 − x(1 + e^ε) is −s exactly, and
-            # x(1 − xe^ε) = (1 + s)(1 − s e^ε)/(1 + e^ε)²; s ∈ (−1, 0] is the first side, s ∈ [0, e^{−ε}) the second
-            den = lambda s: (1 + s) * (1 - s * e) / (1 + e) ** 2  # noqa: E731
-            proofs.append(prove_nonnegative(lambda s: (e - 1) * (-s) / den(s), [(-1 + 1e-12, 0.0)]))
-            proofs.append(prove_nonnegative(lambda s: (e - 1) * s / den(s), [(0.0, math.exp(-eps) * (1 - 1e-9))]))
-    return all(p.proved for p in proofs), sum(p.boxes for p in proofs)
+#: The smallest e^{−ε} of the interval proofs' box (e^ε ≤ 10¹²); beyond it the written argument of :func:`g_proof`.
+_G_S_MIN = 1e-12
 
 
-def _certified_g(kind: str, verdict: Verdict) -> Verdict:
-    """The grid verdict's margin and worst case, with the interval proof's kind, domain and certificate."""
-    proved, boxes = _g_proofs(kind)
-    if not proved:
-        return verdict
-    return replace(verdict, evidence=("certified-interval",),
-                   domain=("b ∈ [0, 1] (both branches)" if kind != "branches" else "x ∈ (0, e^{−ε}) (up to 10⁻¹² of 0 "
-                           "and a relative 10⁻⁹ of e^{−ε}, in s = x(1 + e^ε) − 1)") + " at ε ∈ "
-                           f"{{{', '.join(map(str, _G_EPS))}}}",
-                   certificate="mpmath.iv branch-and-bound at 80 bits: "
-                               f"{boxes} boxes proved ({2 * len(_G_EPS)} proofs); the grid of the margin: "
-                               f"{verdict.cases} points")
+def _g1(b, s):
+    """Zhao eq. (26), first branch as printed: (1 − b)/(e^{−ε} − b), s = e^{−ε}."""
+    return (1 - b) / (s - b)
+
+
+def _g2(b, s):
+    """Zhao eq. (26), second branch as printed: (e^ε − 1 + b)/b, s = e^{−ε}."""
+    return (1 / s - 1 + b) / b
+
+
+def _g_forms(kind: str, tighten: float):
+    """The statements of Zhao's g (eq. (26)) as ``lhs ≤ t·rhs`` (t = ``tighten``), one per branch, in coordinates of
+    the unit box: a list of (name, identity, form), ``form`` the rewritten t·rhs − lhs times a positive factor, in
+    factors whose signs the interval enclosure shows, and ``identity`` ≡ 0 proving the rewriting exact (s = e^{−ε},
+    split = s/(1 + s) = 1/(1 + e^ε)).  Each function computes with field operations only, so that it runs on
+    Fractions and on ``mpmath.iv`` intervals alike (t converted by :func:`~dpsemantics.claims.certify.constant`)."""
+    from .certify import constant
+
+    def t(s):
+        return constant(tighten, s)
+
+    if kind == "minimum":  # e^ε ≤ t·g(b): b = x·split on the first branch, b = (s + y)/(1 + s) on the second
+        def low(s, x):
+            return ((1 - s) * x - (1 - t(s)) * (1 + s - x * s)) / (1 + s - x)
+
+        def high(s, y):
+            return ((1 - s) * (1 - y) - (1 - t(s)) * (1 + s * y)) / (s + y)
+
+        return [("first branch", lambda s, x: s * (t(s) * _g1(x * s / (1 + s), s) - 1 / s) - low(s, x), low),
+                ("second branch", lambda s, y: s * (t(s) * _g2((s + y) / (1 + s), s) - 1 / s) - high(s, y), high)]
+    if kind == "monotone":  # g(b) ≤ t·g(b′) for b < b′ ≤ split; g(b′) ≤ t·g(b) for split ≤ b < b′
+        def up(s, x, z):  # b′ = x·split, b = z·b′
+            return ((1 - s) * (1 - z) * x * (1 + s) / (1 + s - z * x) - (1 - t(s)) * (1 + s - x * s)) / (1 + s - x)
+
+        def down(s, y, z):  # b = (s + y)/(1 + s), b′ = b + z(1 − b)
+            return ((1 - s) * z * (1 - y) * (1 + s) / (s + y + z * (1 - y)) - (1 - t(s)) * (1 + s * y)) / (s + y)
+
+        def up_identity(s, x, z):
+            b1 = x * s / (1 + s)
+            return s * (t(s) * _g1(b1, s) - _g1(z * b1, s)) - up(s, x, z)
+
+        def down_identity(s, y, z):
+            b = (s + y) / (1 + s)
+            return s * (t(s) * _g2(b, s) - _g2(b + z * (1 - b), s)) - down(s, y, z)
+
+        return [("rising branch", up_identity, up), ("falling branch", down_identity, down)]
+
+    # branches: g1 ≤ t·g2 on (0, split] (x = v·split), g2 ≤ t·g1 on (split, e^{−ε}) (x = s(1 + ws)/(1 + s))
+    def below(s, v):
+        return (1 - s) * (1 - v) * (1 + s) / (1 + s - v) - (1 - t(s)) * ((1 - s) + v * s * s / (1 + s))
+
+    def above(s, w):
+        return (1 - s) * w * (1 + s) ** 2 / (1 + w * s) - (1 - t(s)) * (1 - w * s * s)
+
+    def below_identity(s, v):
+        x = v * s / (1 + s)
+        return s * x * (t(s) * _g2(x, s) - _g1(x, s)) - below(s, v)
+
+    def above_identity(s, w):
+        x = s * (1 + w * s) / (1 + s)
+        return s * s * (1 - w) * (t(s) * _g1(x, s) - _g2(x, s)) - above(s, w)
+
+    return [("g1 ≤ g2 up to the split", below_identity, below), ("g2 ≤ g1 beyond it", above_identity, above)]
+
+
+def g_proof(kind: str, tighten: float = 1.0):
+    """Zhao's g (eq. (26)) on its whole domain, every ε > 0 and every b, as the claim states it with its ``tighten``
+    t (the claims are t = 1): ``"minimum"`` e^ε ≤ t·g(b); ``"monotone"`` g(b) ≤ t·g(b′) for b < b′ up to the split
+    1/(1 + e^ε) and g(b′) ≤ t·g(b) beyond it; ``"branches"`` g1 ≤ t·g2 on (0, split] and g2 ≤ t·g1 on
+    (split, e^{−ε}).  Each branch is mapped onto the unit box with s = e^{−ε} (:func:`_g_forms`); t·rhs − lhs
+    times a positive factor (s, s·x or s²(1 − w)) is rewritten as a form whose factors (1 − s, 1 − z, x, 1 + s − x ≥ s,
+    s + y ≥ s, …) are non-negative, minus (1 − t) times a positive term; the rewriting is an exact identity
+    (:func:`~dpsemantics.claims.certify.rational_identity`, t exact) and the form ≥ 0 is proved by branch-and-bound
+    on s ∈ [10⁻¹², 1] (e^ε ≤ 10¹²).  Tail (written): for s < 10⁻¹² every factor keeps its sign, the denominators
+    staying ≥ s > 0, so the same forms are ≥ 0 at t = 1.  With t < 1 each form is negative where the bound is
+    attained (b = 0 and b = 1, b′ → b, x = split)."""
+    from .certify import ParametricProof, nonnegative_on_box, rational_identity
+
+    nvars = 3 if kind == "monotone" else 2
+    identities, boxes, failures = 0, 0, []
+    for name, identity, form in _g_forms(kind, tighten):
+        if rational_identity(identity, nvars, 4).proved:
+            identities += 1
+        else:
+            failures.append(f"{name}: the rewriting is not an identity")
+        proof = nonnegative_on_box([(name, form)], [(_G_S_MIN, 1.0)] + [(0.0, 1.0)] * (nvars - 1), max_boxes=300)
+        boxes += proof.boxes
+        failures += list(proof.failures)
+    return ParametricProof(not failures, identities, boxes, tuple(failures))
+
+
+def _g_counterexample(kind: str, tighten: float):
+    """For t = ``tighten`` < 1, the statement of :func:`g_proof` refuted exactly at e^ε = 2 (s = 1/2, split = 1/3):
+    ``"minimum"`` at b = 0 (g(0) = e^ε); ``"monotone"`` at b = 0, b′ = h/2, h = (1 − t)/10 rounded down to a power of
+    10 (g(b′)/g(0) = (1 − h/2)/(1 − h) < 1 + h); ``"branches"`` at x = 1/3 (g1 = g2 = 4).  Returns (label, lhs, rhs)
+    as Fractions (from the printed formulas), or None when t ≥ 1."""
+    if tighten >= 1:
+        return None
+    s = Fraction(1, 2)
+    if kind == "minimum":
+        return "e^ε = 2, b = 0: e^ε against g(0)", 1 / s, _g1(Fraction(0), s)
+    if kind == "monotone":
+        h = Fraction(1, 10 ** math.ceil(-math.log10((1 - tighten) / 10)))
+        return f"e^ε = 2, b = 0 < b′ = {h / 2}: g(b) against g(b′)", _g1(Fraction(0), s), _g1(h / 2, s)
+    x = Fraction(1, 3)
+    return "e^ε = 2, x = 1/3 (the split): g1 against g2", _g1(x, s), _g2(x, s)
+
+
+_G_DOMAIN = {"minimum": "every ε > 0 and b ∈ [0, 1] (both branches)",
+             "monotone": "every ε > 0 and every b < b′ on each branch",
+             "branches": "every ε > 0 and x ∈ (0, e^{−ε})"}
+
+
+def _certified_g(kind: str, grid, tighten: float) -> Verdict:
+    """The grid's cases (labels, lhs, rhs: the margin and the worst case) with :func:`g_proof` of the statement at
+    ``tighten``: a proof on the whole domain, or an exact counterexample (:func:`_g_counterexample`)."""
+    from .certify import parametric_verdict
+
+    cases = list(zip(*grid))
+    return parametric_verdict(g_proof(kind, tighten), cases, _g_counterexample(kind, tighten), tighten,
+                              kind="certified-interval", domain=_G_DOMAIN[kind],
+                              certificate=f"The rewriting of each branch proved exact; the forms ≥ 0 on s = e^{{−ε}} ∈ "
+                                          f"[10⁻¹², 1] (beyond: every factor keeps its sign, written). The grid of the "
+                                          f"margin: {len(cases)} points at ε ∈ {{{', '.join(map(str, _G_EPS))}}}")
 
 
 def _g_minimum(tighten: float = 1.0) -> Verdict:
-    """e^ε ≤ g(b) on a grid of b including both ends (equality at b = 0 and b = 1), certified by _g_proofs."""
-    return _certified_g("minimum", _g_minimum_grid(tighten))
+    """e^ε ≤ g(b) on a grid of b including both ends (equality at b = 0 and b = 1), certified by :func:`g_proof`."""
+    return _certified_g("minimum", _g_minimum_grid(), tighten)
 
 
-def _g_minimum_grid(tighten: float = 1.0) -> Verdict:
+def _g_minimum_grid():
     lhs, rhs, labels = [], [], []
     bs = np.linspace(0, 1, 2001)
     for eps in _G_EPS:
@@ -379,15 +466,15 @@ def _g_minimum_grid(tighten: float = 1.0) -> Verdict:
         lhs += [math.exp(eps)] * bs.size + [float(g[0]), float(g[-1])]
         rhs += list(g) + [math.exp(eps)] * 2
         labels += [f"ε={eps}, b={b:.3g}" for b in bs] + [f"ε={eps}, g(0) vs e^ε", f"ε={eps}, g(1) vs e^ε"]
-    return Verdict.of(lhs, rhs, evidence="closed-form", tighten=tighten, labels=labels)
+    return labels, lhs, rhs
 
 
 def _g_monotone(tighten: float = 1.0) -> Verdict:
-    """g rises on [0, 1/(1+e^ε)] and falls above, certified by the signs of g′ (_g_proofs)."""
-    return _certified_g("monotone", _g_monotone_grid(tighten))
+    """g rises on [0, 1/(1+e^ε)] and falls above, certified by :func:`g_proof`."""
+    return _certified_g("monotone", _g_monotone_grid(), tighten)
 
 
-def _g_monotone_grid(tighten: float = 1.0) -> Verdict:
+def _g_monotone_grid():
     """g(b) ≤ g(b′) for b < b′ ≤ 1/(1+e^ε), and g(b′) ≤ g(b) for 1/(1+e^ε) < b < b′ (consecutive grid points)."""
     lhs, rhs, labels = [], [], []
     for eps in _G_EPS:
@@ -397,15 +484,15 @@ def _g_monotone_grid(tighten: float = 1.0) -> Verdict:
         lhs += list(up[:-1]) + list(down[1:])
         rhs += list(up[1:]) + list(down[:-1])
         labels += [f"ε={eps}, rising branch"] * (up.size - 1) + [f"ε={eps}, falling branch"] * (down.size - 1)
-    return Verdict.of(lhs, rhs, evidence="closed-form", tighten=tighten, labels=labels)
+    return labels, lhs, rhs
 
 
 def _g_branches(tighten: float = 1.0) -> Verdict:
-    """g1 ≤ g2 on (0, 1/(1+e^ε)] and g2 ≤ g1 on (1/(1+e^ε), e^{−ε}), certified by the sign of g₂ − g₁ (_g_proofs)."""
-    return _certified_g("branches", _g_branches_grid(tighten))
+    """g1 ≤ g2 on (0, 1/(1+e^ε)] and g2 ≤ g1 on (1/(1+e^ε), e^{−ε}), certified by :func:`g_proof`."""
+    return _certified_g("branches", _g_branches_grid(), tighten)
 
 
-def _g_branches_grid(tighten: float = 1.0) -> Verdict:
+def _g_branches_grid():
     """g1 ≤ g2 on (0, 1/(1+e^ε)] and g2 ≤ g1 on (1/(1+e^ε), e^{−ε}), up to the split (where they meet)."""
     lhs, rhs, labels = [], [], []
     for eps in _G_EPS:
@@ -418,7 +505,7 @@ def _g_branches_grid(tighten: float = 1.0) -> Verdict:
         lhs += list(g1(low)) + list(g2(high))
         rhs += list(g2(low)) + list(g1(high))
         labels += [f"ε={eps}, x={x:.4g} (g1 ≤ g2)" for x in low] + [f"ε={eps}, x={x:.4g} (g2 ≤ g1)" for x in high]
-    return Verdict.of(lhs, rhs, evidence="closed-form", tighten=tighten, labels=labels)
+    return labels, lhs, rhs
 
 
 def _eq39(tighten: float = 1.0) -> Verdict:
@@ -438,15 +525,19 @@ def _eq39(tighten: float = 1.0) -> Verdict:
 
 
 def _improvement(tighten: float = 1.0) -> Verdict:
-    """ε/6 ≤ 1/2 − 1/(e^ε + 1) on (0, 1.35] (strictly; the margin is the worst ratio, at ε = 1.35), proved by
-    interval branch-and-bound on h(ε) = 1/2 − 1/(e^ε + 1) − ε/6 (h(0) = 0, h′ = e^ε/(e^ε + 1)² − 1/6)."""
+    """ε/6 ≤ t·(1/2 − 1/(e^ε + 1)) on (0, 1.35] (t = ``tighten``; the claim is t = 1, strictly; the margin is the worst
+    ratio, at ε = 1.35), proved by interval branch-and-bound on h(ε) = t(1/2 − 1/(e^ε + 1)) − ε/6 (h(0) = 0,
+    h′ = te^ε/(e^ε + 1)² − 1/6)."""
     from mpmath import iv
 
-    from .certify import interval_verdict
+    from .certify import constant, interval_verdict
 
-    return interval_verdict(lambda e: iv.mpf(0.5) - 1 / (iv.exp(e) + 1) - e / 6, [(0.0, 1.35)], _EPS_GRID / 6,
-                            zhao_converse_level(_EPS_GRID), [f"ε={e:.4g}" for e in _EPS_GRID],
-                            dh=lambda e: iv.exp(e) / (iv.exp(e) + 1) ** 2 - iv.mpf(1) / 6, anchor=0.0,
+    def t(e):
+        return constant(tighten, e)
+
+    return interval_verdict(lambda e: t(e) * (iv.mpf(0.5) - 1 / (iv.exp(e) + 1)) - e / 6, [(0.0, 1.35)],
+                            _EPS_GRID / 6, zhao_converse_level(_EPS_GRID), [f"ε={e:.4g}" for e in _EPS_GRID],
+                            dh=lambda e: t(e) * iv.exp(e) / (iv.exp(e) + 1) ** 2 - iv.mpf(1) / 6, anchor=0.0,
                             domain="ε ∈ (0, 1.35], the printed range", tighten=tighten)
 
 
@@ -557,28 +648,28 @@ def _dp_bdp_lps():
 
 
 def _dp_implies_bdp_certified(tighten: float = 1.0) -> Verdict:
-    """Independent records, ε-DP ⇒ ε-BDP, certified over every mechanism on two binary records by
-    :func:`_dp_bdp_lps` (lhs P[y | x₁ = 1], rhs e^ε·P[y | x₁ = 0]), with the random cases of the search."""
-    from .certify import lp_sizes
+    """Independent records, ε-DP ⇒ ε-BDP, on the whole domain: for an adversary (i, K) the likelihoods P[y | x_i, x_K]
+    are averages of A(x)(y) over the unknown records, whose law does not depend on x_i (independence); each pair of
+    databases differing in x_i only is a neighbour pair, so
+    :func:`~dpsemantics.claims.certify.averaged_neighbours_proof` (δ = 0) gives P[y | x_i = 1, x_K] ≤ t·e^ε·P[y | x_i = 0,
+    x_K] at the claim's tighten t; randomized response attains the ratio e^ε (the exact counterexample for t < 1).
+    The cases: the LPs of :func:`_dp_bdp_lps` (lhs P[y | x₁ = 1], rhs e^ε·P[y | x₁ = 0], every mechanism on two binary
+    records) and the search's (BDP leakage against DP ε)."""
+    from .certify import averaged_neighbours_proof, parametric_verdict, randomized_response_exact
 
     lps = _dp_bdp_lps()
-    exact = sum(cert.bound <= bound for _, cert, bound in lps)
-    search = _dp_implies_bdp_independent(tighten)
-    cases = _dp_bdp_cases()
-    lhs = [min(cert.primal, float(cert.bound)) for _, cert, _ in lps] + [c[2] for c in cases]
-    rhs = [float(bound) for _, _, bound in lps] + [c[1] for c in cases]
-    labels = [c[0] for c in lps] + [c[0] for c in cases]
-    if exact < len(lps):
-        return search
-    # lhs/rhs of the search cases are BDP and DP ε (a ratio of logs); the LP cases are likelihoods against e^ε·c
-    return Verdict.of(lhs, rhs, evidence="certified-lp", tighten=tighten, labels=labels,
-                      domain="every ε-DP mechanism of any number of outputs on two binary records, x₂ independent of "
-                             "x₁, at e^ε ∈ {11/10, 2, 5}, Pr[x₂ = 1] ∈ {1/10, 1/2, 9/10}, P[y | x₁ = 0] ∈ {1/10, 1/3, "
-                             "9/10}",
-                      certificate=f"{len(lps)} LPs of sizes {lp_sizes({c[1].size for c in lps})} (HiGHS); the exact "
-                                  f"rational dual bound is ≤ e^ε·P[y | x₁ = 0] in {exact} of {len(lps)}; two outputs "
-                                  f"suffice (post-processing by the event's indicator); with the search's "
-                                  f"{search.cases} cases")
+    cases = [(label, min(cert.primal, float(cert.bound)), float(bound)) for label, cert, bound in lps]
+    cases += [(c[0], c[2], c[1]) for c in _dp_bdp_cases()]
+    one, zero = randomized_response_exact(Fraction(2))
+    return parametric_verdict(
+        averaged_neighbours_proof(tighten), cases,
+        None if tighten >= 1 else ("randomized response on one record, e^ε = 2: P[y = 1 | x = 1] against "
+                                   "e^ε·P[y = 1 | x = 0]", one, 2 * zero), tighten,
+        domain="every ε-DP mechanism on any number of independent records (any record space), every adversary "
+               "(i, K) and output event, every ε ≥ 0",
+        certificate=f"The cases: {len(lps)} LPs over every mechanism on two binary records (e^ε ∈ {{11/10, 2, 5}}, "
+                    f"Pr[x₂ = 1] ∈ {{1/10, 1/2, 9/10}}, P[y | x₁ = 0] ∈ {{1/10, 1/3, 9/10}}) and the search's "
+                    f"{len(cases) - len(lps)} mechanisms (BDP leakage against DP ε)")
 
 
 @cache

@@ -37,7 +37,7 @@ from ..mechanisms import (
     one_record_randomized_response,
 )
 from . import Verdict
-from .certify import mechanism_lp
+from .certify import constant, mechanism_lp, parametric_verdict
 from .certify import verdict_from
 
 __all__ = ["searched_semantic_epsilon", "worst_semantic_delta", "grid_informed_semantic_epsilon",
@@ -263,10 +263,10 @@ def _search_thm22_converse():
 
 @_verdict
 def _search_s32_eps_sp_3eps_dp():
-    """'ε-semantic privacy implies 3ε-DP' (§3.2): randomized response on one record, ε₀ on a grid: it is
-    tanh(ε₀/4)-SP and exactly ε₀-DP."""
+    """'ε-semantic privacy implies 3ε-DP' (§3.2, where the proof assumes ε ≤ 0.45): randomized response on one
+    record, ε₀ on a grid: it is tanh(ε₀/4)-SP and exactly ε₀-DP; every ε₀ ≤ 1.938 keeps tanh(ε₀/4) ≤ 0.45."""
     lhs, rhs, labels = [], [], []
-    for eps0 in (0.1, 0.5, 1.0, 2.0):
+    for eps0 in (0.1, 0.5, 1.0, 1.938):
         m = one_record_randomized_response(eps0)
         s = S.semantic_epsilon(m).epsilon
         lhs.append(m.epsilon())
@@ -362,7 +362,10 @@ def _search_thm24_forward():
     (two-point grid + hill climbing over full beliefs) against δ′ = 4√(nδ).  Mechanisms: the leaky
     count (publishes the database with probability δ), leaky randomized response (extremal (ε, δ) pair),
     and a hill climb over one-record mechanisms with four outputs maximising semantic δ/δ′ (δ := the
-    mechanism's own δ(ε), kept below the theorem's condition)."""
+    mechanism's own δ(ε), kept below the theorem's condition).  The three-output mechanism at the condition's edge
+    δ → (1 − e^{−ε})² with ε → 0 approaches 1/38 of δ′, the largest value an LP over one-record mechanisms on a grid
+    of likelihood ratios finds (the ratio threshold
+    r ≈ 1 + 20ε, mass 2δ/(r − e^ε) ≈ 2ε/19 against δ′ ≈ 4ε)."""
     rng = np.random.default_rng(11)
     lhs, rhs, labels = [], [], []
     for n, eps, delta in ((2, 0.3, 1e-3), (3, 0.5, 1e-4), (2, 1.0, 1e-3)):
@@ -374,7 +377,8 @@ def _search_thm24_forward():
         e1, d1 = S.thm24_parameters(eps, delta, 1)
         lhs.append(_semantic_delta_search(leaky_randomized_response(eps, delta), e1, rng)); rhs.append(d1)  # noqa: E702
         labels.append(f"leaky randomized response eps={eps}, delta={delta}")
-    for eps, delta in ((0.01, 9.8e-5), (0.05, 1e-4), (0.1, 1e-4), (0.3, 1e-3)):
+    edge = [(eps, 0.999999 * math.expm1(-eps) ** 2) for eps in (1e-3, 1e-4)]  # the condition's edge, ε → 0
+    for eps, delta in [(0.01, 9.8e-5), (0.05, 1e-4), (0.1, 1e-4), (0.3, 1e-3)] + edge:
         e1, d1 = S.thm24_parameters(eps, delta, 1)
         for b0 in (0.3, 0.4, 0.48, 0.5):
             for r in _three_output_worst_r(eps, e1, b0):
@@ -629,11 +633,42 @@ def _pair_from_theta(theta, k):
     return p / p.sum(), q / q.sum()
 
 
-def _certified_lemma33_part1(tighten: float = 1.0) -> Verdict:
-    """Part 1 certified: the largest hockey stick of a point-wise (ε, δ)-indistinguishable pair is δ (exact LPs)."""
-    from .certify import pointwise_hockey_verdict
+def pointwise_hockey_proof(tighten: float = 1.0):
+    """Lemma 3.3 (1), p(S) − e^ε q(S) ≤ t·δ for every pair that is point-wise (ε, δ)-indistinguishable, every event S,
+    on any output space, every ε ≥ 0 and δ ∈ [0, 1] (t = ``tighten``; the lemma is t = 1; the other direction is the
+    mirror image).  With Bad the outcomes whose ratio leaves [e^{−ε}, e^ε], the masses (P_B, Q_B, P_G, Q_G) of S ∩ Bad
+    and S ∖ Bad satisfy P_G − e^ε Q_G ≤ 0 (outside Bad) and P_B ≤ p(Bad) ≤ δ; the objective P_B − e^ε Q_B + P_G −
+    e^ε Q_G has the dual (1, 1), value δ.  The slack tδ − δ = −(1 − t)δ: ≥ 0 exactly when t ≥ 1.  Box e^ε ∈ [1, 10¹²],
+    δ ∈ [0, 1]; every check is an identity or e^ε ≥ 0, so the same holds beyond (written)."""
+    from .certify import parametric_dual_proof
 
-    return pointwise_hockey_verdict(CERTIFIED_EXP_EPS[1::2], CERTIFIED_DELTAS[::2], tighten=tighten)
+    return parametric_dual_proof(lambda E, d: [1, -E, 1, -E], lambda E, d: [[0, 0, 1, -E], [1, 0, 0, 0]],
+                                 lambda E, d: [0, d], lambda E, d: [1, 1], lambda E, d: constant(tighten, E) * d,
+                                 [(1.0, 1e12), (0.0, 1.0)], slack=lambda E, d: -(1 - constant(tighten, E)) * d)
+
+
+def _pointwise_attaining(exp_eps: Fraction, delta: Fraction):
+    """p = (δ, 1 − δ), q = (0, 1) (exact): point-wise δ exactly δ (only the first outcome is bad, as 1 − δ ≥ e^{−ε},
+    checked) and the hockey stick of the first outcome δ.  Returns (label, hockey stick, point-wise δ)."""
+    if not 1 - delta >= 1 / exp_eps:
+        raise ValueError(f"need 1 - delta >= e^-eps (got e^eps={exp_eps}, delta={delta})")
+    p, q = (delta, 1 - delta), (Fraction(0), Fraction(1))
+    return (f"e^ε = {exp_eps}, δ = {delta}: p = ({p[0]}, {p[1]}), q = (0, 1), point-wise δ = δ",
+            _exact_hockey(p, q, exp_eps), delta)
+
+
+def _certified_lemma33_part1(tighten: float = 1.0) -> Verdict:
+    """Part 1 on its whole domain by :func:`pointwise_hockey_proof`; the attaining pair of :func:`_pointwise_attaining`
+    gives the cases (the supremum of the ratio, 1, is attained) and, for t < 1, the exact counterexample."""
+    cases = [_pointwise_attaining(E, d) for E in (Fraction(6, 5), Fraction(2), Fraction(20))
+             for d in (Fraction(1, 10**4), Fraction(1, 100), Fraction(1, 10))]
+    return parametric_verdict(
+        pointwise_hockey_proof(tighten), cases, None if tighten >= 1 else _pointwise_attaining(Fraction(2),
+                                                                                          Fraction(1, 100)),
+        tighten, domain="every point-wise (ε, δ)-indistinguishable pair on any output space, every event, every "
+                        "ε ≥ 0 and δ ∈ [0, 1]",
+        certificate="The cases: the attaining pair p = (δ, 1 − δ), q = (0, 1) at e^ε ∈ {6/5, 2, 20}, "
+                    "δ ∈ {10⁻⁴, 10⁻², 10⁻¹} (exact)")
 
 
 def _two_point_part2(eps):
@@ -729,53 +764,82 @@ def _search_lemma33_parts_3_4():
     return lhs, rhs, labels, ("extremal", "random-search")
 
 
-#: rational e^ε and δ at which the SD bound is certified (exact LP data).
-CERTIFIED_EXP_EPS = (Fraction(1001, 1000), Fraction(101, 100), Fraction(21, 20), Fraction(6, 5), Fraction(3, 2),
-                     Fraction(2), Fraction(3),
-                     Fraction(20))
+#: rational e^ε at which the parametric certificates' attaining pairs are listed (the margin's cases).
+CERTIFIED_EXP_EPS = (Fraction(1000001, 1000000), Fraction(1001, 1000), Fraction(101, 100), Fraction(21, 20),
+                     Fraction(6, 5), Fraction(3, 2), Fraction(2), Fraction(3), Fraction(20))
 
 
 CERTIFIED_DELTAS = (Fraction(1, 10**4), Fraction(1, 100), Fraction(1, 10), Fraction(1, 2))
 
 
-def max_sd_lp(exp_eps: Fraction, delta: Fraction):
-    """The largest SD (total variation) of an (ε, δ)-indistinguishable pair, as a linear program over pairs on two
-    outcomes (both hockey sticks ≤ δ through slacks; maximise p₀ − q₀).  Two outcomes suffice: the indicator of the
-    event where p > q post-processes any pair into a two-outcome pair with the same SD that is still (ε, δ)-
-    indistinguishable.  Returns a :class:`~dpsemantics.claims.certify.LPCertificate`."""
-    from .certify import lp_upper_bound
-
-    E, o, i = exp_eps, Fraction(0), Fraction(1)
-    # variables p0 p1 q0 q1 s0 s1 t0 t1: p − E q ≤ s, q − E p ≤ t, Σs ≤ δ, Σt ≤ δ
-    A = [[i, o, -E, o, -i, o, o, o], [o, i, o, -E, o, -i, o, o], [-E, o, i, o, o, o, -i, o], [o, -E, o, i, o, o, o, -i],
-         [o, o, o, o, i, i, o, o], [o, o, o, o, o, o, i, i]]
-    b = [o, o, o, o, delta, delta]
-    return lp_upper_bound([i, o, -i, o, o, o, o, o], A, b, [[i, i, o, o, o, o, o, o], [o, o, i, i, o, o, o, o]], [i, i],
-                          [i] * 8)
+def _exact_hockey(p, q, exp_eps) -> Fraction:
+    """max over events of p(E) − e^ε q(E) (and 0), exactly: the sum of the positive parts (exact rationals)."""
+    return sum((max(Fraction(0), a - exp_eps * b) for a, b in zip(p, q)), Fraction(0))
 
 
-@functools.cache
-def _certified_sd():
-    lhs, rhs, labels, exact = [], [], [], 0
+def sd_attaining_pair(exp_eps: Fraction, delta: Fraction):
+    """The (ε, δ)-indistinguishable pair on two outcomes with the largest SD, (e^ε − 1 + 2δ)/(e^ε + 1):
+    p = ((e^ε + δ)/(e^ε + 1), ·), q = ((1 − δ)/(e^ε + 1), ·); each hockey stick is exactly δ (checked)."""
+    E = Fraction(exp_eps)
+    p0, q0 = (E + delta) / (E + 1), (1 - delta) / (E + 1)
+    p, q = (p0, 1 - p0), (q0, 1 - q0)
+    if max(_exact_hockey(p, q, E), _exact_hockey(q, p, E)) > delta:
+        raise ValueError(f"the pair must be (eps, delta)-indistinguishable (got e^eps={E}, delta={delta})")
+    return p, q
+
+
+def sd_dual_proof(tighten: float = 1.0):
+    """Lemma 3.3 (5), SD ≤ t·(e^ε − 1 + δ), for every (ε, δ)-indistinguishable pair on any output space and every
+    ε ≥ 0, δ ∈ [0, 1] (t = ``tighten``; the lemma is t = 1).  With S = {p > q}, SD = p(S) − q(S), and the masses
+    (P, Q) = (p(S), q(S)) satisfy P − e^ε Q ≤ δ (the event S) and e^ε P − Q ≤ δ + e^ε − 1 (its complement, the other
+    direction): a linear program over event masses, which every pair makes feasible.  Its dual y = (1, 1)/(e^ε + 1)
+    gives (e^ε − 1 + 2δ)/(e^ε + 1); the slack t(e^ε − 1 + δ) − that is
+    ((e^ε − 1)(e^ε + δ) − (1 − t)(e^ε − 1 + δ)(e^ε + 1))/(e^ε + 1), proved ≥ 0 by interval arithmetic on
+    e^ε ∈ [1, 1 + 1/t], δ ∈ [0, 1].  Tail (written): for e^ε ≥ 1 + 1/t the bound is ≥ 1 ≥ SD."""
+    from .certify import parametric_dual_proof
+
+    def slack(E, d):
+        t = constant(tighten, E)
+        return ((E - 1) * (E + d) - (1 - t) * (E - 1 + d) * (E + 1)) / (E + 1)
+
+    return parametric_dual_proof(lambda E, d: [1, -1], lambda E, d: [[1, -E], [E, -1]], lambda E, d: [d, d + E - 1],
+                                 lambda E, d: [1 / (E + 1), 1 / (E + 1)],
+                                 lambda E, d: constant(tighten, E) * (E - 1 + d),
+                                 [(1.0, 1.0 + 1.0 / tighten), (0.0, 1.0)], slack=slack)
+
+
+def _sd_counterexample(tighten: float):
+    """For t = ``tighten`` < 1 an exact counterexample to SD ≤ t(e^ε − 1 + δ): the attaining pair at δ = 1/2 and
+    e^ε = 1 + h, h = (1 − t)/4 rounded down to a power of 10 (there SD/(e^ε − 1 + δ) = (1 + h)/((2 + h)(½ + h))
+    > 1 − 3h/2 > t).  Returns (label, SD, bound) as Fractions, or None when t ≥ 1."""
+    if tighten >= 1:
+        return None
+    h = Fraction(1, 10 ** math.ceil(-math.log10((1 - tighten) / 4)))
+    E, d = 1 + h, Fraction(1, 2)
+    p, q = sd_attaining_pair(E, d)
+    return f"e^ε = {E}, δ = {d}: the attaining pair, SD = {p[0] - q[0]}", p[0] - q[0], E - 1 + d
+
+
+def _sd_cases():
+    cases = []
     for E in CERTIFIED_EXP_EPS:
-        for delta in CERTIFIED_DELTAS:
-            cert, bound = max_sd_lp(E, delta), E - 1 + delta
-            exact += cert.bound <= bound
-            lhs.append(cert.primal if cert.bound <= bound else float(cert.bound)), rhs.append(float(bound))
-            labels.append(f"e^ε = {E}, δ = {delta}: LP optimum (exact dual bound {cert.bound})")
-    return np.array(lhs), np.array(rhs), tuple(labels), exact
+        for d in CERTIFIED_DELTAS:
+            p, q = sd_attaining_pair(E, d)
+            cases.append((f"e^ε = {E}, δ = {d}: the attaining pair, SD = (e^ε − 1 + 2δ)/(e^ε + 1)",
+                          float(p[0] - q[0]), float(E - 1 + d)))
+    return cases
 
 
 def _certified_sd_verdict(tighten: float = 1.0) -> Verdict:
-    """SD ≤ e^ε − 1 + δ for every (ε, δ)-indistinguishable pair (of any size), certified at rational e^ε and δ."""
-    lhs, rhs, labels, exact = _certified_sd()
-    return Verdict.of(lhs, rhs, evidence="certified-lp" if exact == lhs.size else "optimised-search", tighten=tighten,
-                      labels=labels,
-                      domain="every (ε, δ)-indistinguishable pair, of any number of outcomes, at e^ε ∈ {1001/1000, "
-                             "101/100, 21/20, 6/5, 3/2, 2, 3, 20} and δ ∈ {10⁻⁴, 10⁻², 10⁻¹, 1/2}",
-                      certificate=f"{lhs.size} LPs of 8 variables, 6 inequality and 2 equality rows (HiGHS); the exact "
-                                  f"rational dual bound is ≤ e^ε − 1 + δ in {exact} of {lhs.size} (it equals "
-                                  f"(e^ε − 1 + 2δ)/(e^ε + 1))")
+    """SD ≤ e^ε − 1 + δ for every (ε, δ)-indistinguishable pair (of any size) and every ε ≥ 0, δ ∈ [0, 1], by the
+    parametric dual of :func:`sd_dual_proof`; the attaining pairs of :func:`sd_attaining_pair` give the margin (the
+    supremum of SD/(e^ε − 1 + δ) is 1, approached as ε → 0)."""
+    return parametric_verdict(
+        sd_dual_proof(tighten), _sd_cases(), _sd_counterexample(tighten), tighten,
+        domain="every (ε, δ)-indistinguishable pair on any output space, every ε ≥ 0 and δ ∈ [0, 1]",
+        certificate="Tail: for e^ε ≥ 1 + 1/t the bound t(e^ε − 1 + δ) is ≥ 1 ≥ SD. The margin from the attaining "
+                    "pairs (exact rationals, hockey sticks checked ≤ δ) at e^ε ∈ {1000001/1000000, 1001/1000, …, 20}, "
+                    "δ ∈ {10⁻⁴, 10⁻², 10⁻¹, 1/2}")
 
 
 def _lemma33_part5_slack():
@@ -825,7 +889,7 @@ def bad_sets(P, Q, eps, delta_hat):
     return bad0, bad1, bad2, pb, qb
 
 
-LEMMA34_GRID = [(eps, dh) for eps in (0.01, 0.1, 0.5, 1.0) for dh in (1e-4, 0.01, 0.1)]
+LEMMA34_GRID = [(eps, dh) for eps in (0.01, 0.1, 0.5, 1.0) for dh in (1e-4, 0.01, 0.1)] + [(1e-4, 1e-9)]  # ε → 0, δ̂ ≪ ε
 
 
 @functools.cache
@@ -1277,16 +1341,18 @@ def _rr_semantic_bound(eps0: Fraction, s: Fraction):
 
 
 def _certified_s32_eps_sp_3eps_dp(tighten: float = 1.0) -> Verdict:
-    """'ε-SP ⇒ 3ε-DP' refuted: randomized response with ε₀ = 2 is proved 0.4622-SP (tanh(1/2) = 0.46212…) by
-    :func:`_rr_semantic_bound`, and it is exactly 2-DP > 3·0.4622 = 1.3866."""
+    """'ε-SP ⇒ 3ε-DP' refuted inside the proof's range ε ≤ 0.45: randomized response with ε₀ = 1.938 is proved
+    0.45-SP (tanh(0.4845) = 0.44984…) by :func:`_rr_semantic_bound`, and it is exactly 1.938-DP > 3·0.45 = 1.35.
+    (ε₀ = 1.939 would not do: tanh(1.939/4) = 0.45004 > 0.45.)"""
 
     from .certify import interval_refutation
 
-    s = Fraction(4622, 10000)
-    proof = _rr_semantic_bound(Fraction(2), s)
-    verdict = interval_refutation(lambda e0, sp: tighten * 3 * sp - e0, [2, s], *_grid(_search_s32_eps_sp_3eps_dp),
-                                  domain="every mechanism: refuted by randomized response on one record, ε₀ = 2, "
-                                         "proved 0.4622-semantically private", tighten=tighten)
+    eps0, s = Fraction(969, 500), Fraction(9, 20)
+    proof = _rr_semantic_bound(eps0, s)
+    verdict = interval_refutation(lambda e0, sp: tighten * 3 * sp - e0, [eps0, s], *_grid(_search_s32_eps_sp_3eps_dp),
+                                  domain="every mechanism, ε ≤ 0.45 (the proof's range): refuted by randomized "
+                                         "response on one record, ε₀ = 1.938, proved 0.45-semantically private",
+                                  tighten=tighten)
     return _with_proofs(verdict, lambda: [proof], tighten, verdict.domain, refutation=True)
 
 
@@ -1310,27 +1376,6 @@ def _certified_thm24_converse(tighten: float = 1.0) -> Verdict:
     return _with_proofs(verdict, lambda: [proof], tighten, verdict.domain, refutation=True)
 
 
-def _lp_verdict(cases, tighten, *, domain, certificate, search=None):
-    """Verdict from ``(label, LPCertificate, bound, lhs, rhs)``: certified-lp when every exact dual bound is ≤ its
-    ``bound`` (the LP's objective is ``lhs − rhs`` or ``lhs`` itself); ``lhs``/``rhs`` are the relation's two sides
-    at the LP's optimal point (where a bound is not certified, lhs is raised by the excess of the dual bound).  ``search``
-    (a ``_verdict``-wrapped search) adds its cases: the constructions that attain the bound, on other mechanisms."""
-    from .certify import lp_sizes
-
-    exact = sum(cert.bound <= bound for _, cert, bound, _, _ in cases)
-    lhs = [a if cert.bound <= bound else a + float(cert.bound - bound) for _, cert, bound, a, _ in cases]
-    rhs, labels = [c[4] for c in cases], [c[0] for c in cases]
-    if search is not None:
-        more = search.search()
-        lhs, rhs, labels = lhs + list(more[0]), rhs + list(more[1]), labels + list(more[2])
-        certificate += f"; with the {len(more[0])} cases of the search ({', '.join(more[3])})"
-    return Verdict.of(lhs, rhs, labels=labels, tighten=tighten,
-                      evidence="certified-lp" if exact == len(cases) else "optimised-search", domain=domain,
-                      certificate=f"{len(cases)} LPs of sizes {lp_sizes({c[1].size for c in cases})} (HiGHS); the "
-                                  f"exact rational dual bound is ≤ the printed bound in {exact} of {len(cases)}; "
-                                  + certificate)
-
-
 REMARK1_SD = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 3))
 
 
@@ -1347,17 +1392,48 @@ def _remark1_tv_lps():
     return tuple(cases)
 
 
+def remark1_path_proof(tighten: float = 1.0):
+    """Remark 1's triangle inequality TV(A(x), A(y)) ≤ t·d_H(x, y)·ε_SD (t = ``tighten``; the remark is t = 1) for
+    every mechanism whose neighbours are within ε_SD in TV, on any output space, every d and ε_SD, by induction along a
+    path x = z₀, …, z_d = y of neighbours: for an event E with masses m_k = A(z_k)(E), the step from k to k + 1 is the
+    LP max m₀ − m_{k+1} s.t. m₀ − m_k ≤ t·k·ε_SD (the induction hypothesis), m_k − m_{k+1} ≤ ε_SD (neighbours), with
+    the dual (1, 1): value t·k·ε_SD + ε_SD against t(k + 1)ε_SD, slack −(1 − t)ε_SD (the base k = 0 is m₀ − m₀ = 0).
+    Box k ∈ [0, 10⁶], ε_SD ∈ [0, 1]; every check is an identity, so it holds for every k (written)."""
+    from .certify import parametric_dual_proof
+
+    return parametric_dual_proof(lambda k, sd: [1, 0, -1], lambda k, sd: [[1, -1, 0], [0, 1, -1]],
+                                 lambda k, sd: [constant(tighten, k) * k * sd, sd], lambda k, sd: [1, 1],
+                                 lambda k, sd: constant(tighten, k) * (k + 1) * sd, [(0.0, 1e6), (0.0, 1.0)],
+                                 slack=lambda k, sd: -(1 - constant(tighten, k)) * sd)
+
+
+def _remark1_attained(n: int = 2):
+    """The random-index mechanism on {0, 1}ⁿ in exact rationals (output (i, x_i), probability 1/n each): neighbours are
+    at TV exactly 1/n and A(0ⁿ), A(1ⁿ) at TV 1 = n·(1/n).  Returns (label, TV(A(0ⁿ), A(1ⁿ)), n·ε_SD)."""
+    dbs = list(itertools.product((0, 1), repeat=n))
+    outs = [(i, v) for i in range(n) for v in (0, 1)]
+    rows = {x: [Fraction(1, n) if x[i] == v else Fraction(0) for i, v in outs] for x in dbs}
+
+    def tv(x, y):
+        return sum(abs(a - b) for a, b in zip(rows[x], rows[y])) / 2
+
+    sd = max(tv(x, y) for x in dbs for y in dbs if sum(a != b for a, b in zip(x, y)) == 1)
+    return f"random-index mechanism, n = {n}: TV(A(0ⁿ), A(1ⁿ)) against n·ε_SD", tv((0,) * n, (1,) * n), n * sd
+
+
 def _certified_remark1_omega(tighten: float = 1.0) -> Verdict:
-    """Remark 1's triangle inequality TV(A(x), A(y)) ≤ d_H(x, y)·ε_SD over *every* mechanism on {0, 1}ⁿ (n = 2, 3)
-    whose neighbours are within ε_SD in TV: the LP of :func:`mechanism_lp` maximises A(x)(E) − A(y)(E) with e^ε = 1,
-    δ = ε_SD.  Two outputs suffice: the indicator of E post-processes any mechanism into a two-output one with the
-    same A(x)(E) − A(y)(E) whose neighbours are still within ε_SD.  The optimum is min(1, d·ε_SD) (the random-index
-    mechanism and its like attain it)."""
-    return _lp_verdict(_remark1_tv_lps(), tighten,
-                       domain="every mechanism of any number of outputs on {0, 1}ⁿ, n ∈ {2, 3}, every pair at distance "
-                              "d ≥ 2, at ε_SD ∈ {1/10, 1/4, 1/3}",
-                       certificate="two outputs suffice (post-processing by the event's indicator)",
-                       search=_search_remark1_omega_1_over_n)
+    """Remark 1's TV(A(x), A(y)) ≤ d_H(x, y)·ε_SD on the whole domain by :func:`remark1_path_proof`; the random-index
+    mechanism attains it (:func:`_remark1_attained`).  The cases: the LPs of :func:`_remark1_tv_lps` over every
+    mechanism on {0, 1}ⁿ, n ∈ {2, 3}, and the search's mechanisms."""
+    more = _search_remark1_omega_1_over_n.search()
+    cases = [(c[0], c[3], c[4]) for c in _remark1_tv_lps()] + list(zip(more[2], more[0], more[1]))
+    return parametric_verdict(
+        remark1_path_proof(tighten), cases, None if tighten >= 1 else _remark1_attained(2), tighten,
+        domain="every mechanism on any output space whose neighbours are within ε_SD in TV, every pair at any Hamming "
+               "distance d, every ε_SD ∈ [0, 1]",
+        certificate=f"The cases: {len(_remark1_tv_lps())} LPs over every mechanism on {{0, 1}}ⁿ, n ∈ {{2, 3}}, "
+                    f"ε_SD ∈ {{1/10, 1/4, 1/3}} (two outputs suffice: post-processing by the event's indicator), and "
+                    f"the search's {len(more[0])} cases ({', '.join(more[3])})")
 
 
 TESTING_EXP_EPS = (Fraction(11, 10), Fraction(2), Fraction(20))
@@ -1388,20 +1464,30 @@ def _testing_lps():
 
 
 def _certified_s21_testing(tighten: float = 1.0) -> Verdict:
-    """Hall et al.'s power ≤ e^ε α + δ over *every* (ε, δ)-DP mechanism on two i.i.d. binary records and every
-    test of x₁ = 0 against x₁ = 1: max (power − e^ε α) by :func:`mechanism_lp`.  A (randomized) test is a
-    post-processing into {reject, accept}, so two outputs cover every mechanism and every test.  lhs and rhs: the
-    power and e^ε α + δ at the LP's optimum (the dual bound certifies power − e^ε α ≤ δ everywhere).  The search
-    (:func:`_search_s21_testing`) adds the cases where randomized response attains the bound."""
-    return _lp_verdict(_testing_lps(), tighten,
-                       domain="every (ε, δ)-DP mechanism of any number of outputs on two i.i.d. binary records, every "
-                              "test of one record, at e^ε ∈ {11/10, 2, 20}, δ ∈ {1/100, 1/10, 1/2}, Pr[x₂ = 1] ∈ "
-                              "{1/10, 1/2, 9/10}",
-                       certificate="two outputs suffice (a test is a post-processing into reject/accept)",
-                       search=_search_s21_testing)
+    """Hall et al.'s power ≤ e^ε α + δ on the whole domain: every (ε, δ)-DP mechanism on any number of i.i.d. records,
+    every (randomized) test φ of x_i ∈ S against x_i ∈ T, every ε ≥ 0, δ ∈ [0, 1].  The power and α are averages of
+    A(u, z)(φ) and A(v, z)(φ) over u ~ the record's law on T, v ~ its law on S and z ~ the other records (independent of
+    x_i: the i.i.d. assumption), and each pair (u, z), (v, z) is a neighbour pair, so
+    :func:`~dpsemantics.claims.certify.averaged_neighbours_proof` applies at the claim's tighten; randomized response
+    attains the bound (the exact counterexample for t < 1).  The cases: the LPs of :func:`_testing_lps` (every
+    mechanism on two binary records) and the search's tests."""
+    from .certify import averaged_neighbours_proof, randomized_response_exact
+
+    more = _search_s21_testing.search()
+    cases = [(c[0], c[3], c[4]) for c in _testing_lps()] + list(zip(more[2], more[0], more[1]))
+    power, alpha = randomized_response_exact(Fraction(2))
+    return parametric_verdict(
+        averaged_neighbours_proof(tighten), cases,
+        None if tighten >= 1 else ("randomized response, e^ε = 2, δ = 0: reject when y = 1", power, 2 * alpha),
+        tighten,
+        domain="every (ε, δ)-DP mechanism on any number of i.i.d. records (any record space), every randomized test "
+               "of x_i ∈ S against x_i ∈ T, every ε ≥ 0 and δ ∈ [0, 1]",
+        certificate=f"The cases: {len(_testing_lps())} LPs over every mechanism on two binary records (e^ε ∈ "
+                    f"{{11/10, 2, 20}}, δ ∈ {{1/100, 1/10, 1/2}}, Pr[x₂ = 1] ∈ {{1/10, 1/2, 9/10}}) and the search's "
+                    f"{len(more[0])} most powerful tests ({', '.join(more[3])})")
 
 
-PART2_EXP_EPS = (Fraction(21, 20), Fraction(6, 5), Fraction(2), Fraction(3))
+PART2_EXP_EPS = (Fraction(10001, 10000), Fraction(21, 20), Fraction(6, 5), Fraction(2), Fraction(3))
 
 
 PART2_DELTAS = (Fraction(1, 1000), Fraction(1, 100), Fraction(1, 10))
@@ -1437,14 +1523,82 @@ def _part2_lps():
     return tuple(cases)
 
 
+def part2_near_attaining_pair(exp_eps: Fraction, delta: Fraction, eta: Fraction):
+    """A pair, exact rationals on three outcomes (high, low, good), (ε, δ)-indistinguishable (checked exactly) whose
+    point-wise δ at 2ε approaches the supremum δ(e^{2ε} + 1)/(e^ε(e^ε − 1)) of Lemma 3.3 (2) as ``eta`` → 0: on
+    'high' p/q = e^{2ε}(1 + η), on 'low' q/p = e^{2ε}(1 + η), each with its hockey stick exactly δ, and the rest
+    on 'good'.  Returns (p, q, point-wise δ at 2ε)."""
+    E, r = Fraction(exp_eps), Fraction(exp_eps) ** 2 * (1 + eta)
+    ph = delta / (1 - E / r)
+    pl = delta / (r - E)
+    p = (ph, pl, 1 - ph - pl)
+    q = (ph / r, r * pl, 1 - ph / r - r * pl)
+    if min(p + q) < 0 or max(_exact_hockey(p, q, E), _exact_hockey(q, p, E)) > delta:
+        raise ValueError(f"the pair must be (eps, delta)-indistinguishable (got e^eps={E}, delta={delta}, eta={eta})")
+    bad = [a > E * E * b or b > E * E * a for a, b in zip(p, q)]
+    pw = max(sum((a for a, k in zip(p, bad) if k), Fraction(0)), sum((b for b, k in zip(q, bad) if k), Fraction(0)))
+    return p, q, pw
+
+
+def part2_dual_proof(tighten: float = 1.0):
+    """Lemma 3.3 (2) as proved, point-wise δ at 2ε ≤ t·2δ/(1 − e^{−ε}), for every (ε, δ)-indistinguishable pair on any
+    output space, every ε > 0, δ ≥ 0 (t = ``tighten``; the lemma is t = 1).  With H = {p > e^{2ε}q} and
+    L = {q > e^{2ε}p} the masses (P_H, Q_H, P_L, Q_L) satisfy P_H − e^ε Q_H ≤ δ, −P_H + e^{2ε}Q_H ≤ 0,
+    Q_L − e^ε P_L ≤ δ, e^{2ε}P_L − Q_L ≤ 0; maximise P_H + P_L = p(Bad) (q(Bad) is the mirror image).  Both the
+    objective and the target are multiplied by e^ε − 1 > 0, so that the dual y = (e^ε, 1, e^{−ε}, e^{−ε}) has no
+    pole; it gives δ(e^{2ε} + 1)/e^ε, and the slack 2tδe^ε − that is δ((e^{2ε} − 1) − 2(1 − t)e^{2ε})/e^ε, proved ≥ 0
+    by interval arithmetic on e^ε ∈ [1, 10⁶], δ ∈ [0, 1].  Tail (written): for e^ε ≥ 10⁶ the checks y ≥ 0 hold
+    and e^{2ε}(2t − 1) − 1 increases in e^ε (t ≥ 1/2)."""
+    from .certify import parametric_dual_proof
+
+    def slack(E, d):
+        t = constant(tighten, E)
+        return d * ((E - 1) * (E + 1) - 2 * (1 - t) * E * E) / E
+
+    return parametric_dual_proof(lambda E, d: [E - 1, 0, E - 1, 0],
+                                 lambda E, d: [[1, -E, 0, 0], [-1, E * E, 0, 0], [0, 0, -E, 1], [0, 0, E * E, -1]],
+                                 lambda E, d: [d, 0, d, 0], lambda E, d: [E, 1, 1 / E, 1 / E],
+                                 lambda E, d: constant(tighten, E) * 2 * d * E,
+                                 [(1.0, 1e6), (0.0, 1.0)], slack=slack)
+
+
+def _part2_counterexample(tighten: float):
+    """For t = ``tighten`` < 1 an exact counterexample: the near-attaining pair at e^ε = 1 + h, δ = h/100, η = h²/100,
+    h = (1 − t)/4 rounded down to a power of 10 (point-wise δ/bound → (e^{2ε} + 1)/(2e^{2ε}) ≈ 1 − h).  Returns
+    (label, point-wise δ at 2ε, 2δ/(1 − e^{−ε})) as Fractions, or None when t ≥ 1."""
+    if tighten >= 1:
+        return None
+    h = Fraction(1, 10 ** math.ceil(-math.log10((1 - tighten) / 4)))
+    E, d = 1 + h, h / 100
+    p, q, pw = part2_near_attaining_pair(E, d, h * h / 100)
+    return (f"e^ε = {E}, δ = {d}: p = ({', '.join(map(str, p))}), q = ({', '.join(map(str, q))})", pw,
+            2 * d * E / (E - 1))
+
+
+def _part2_cases():
+    cases = []
+    for E in PART2_EXP_EPS:
+        for k in (Fraction(1, 100), Fraction(1, 10)):
+            d = (E - 1) * k / (E * E + 1)
+            _, _, pw = part2_near_attaining_pair(E, d, Fraction(1, 10**9))
+            cases.append((f"e^ε = {E}, δ = {d}: near-attaining pair (ratio e^{{2ε}}(1 + 10⁻⁹) on two outcomes)",
+                          float(pw), float(2 * d * E / (E - 1))))
+    for label, cert, bound, lhs, rhs in _part2_lps():
+        cases.append((label + " (LP over three-outcome pairs)", lhs, rhs))
+    more = _search_lemma33_part2_as_proved.search()
+    return cases + list(zip(more[2], more[0], more[1]))
+
+
 def _certified_lemma33_part2_proved(tighten: float = 1.0) -> Verdict:
-    """Lemma 3.3 (2) as proved — (ε, δ) ⇒ point-wise (2ε, 2δ/(1 − e^{−ε})) — over every pair, by :func:`part2_lp` at
-    rational e^ε and δ, with the hill-climbing search's cases (:func:`_search_lemma33_part2_as_proved`)."""
-    return _lp_verdict(_part2_lps(), tighten,
-                       domain="every (ε, δ)-indistinguishable pair of any number of outcomes, at e^ε ∈ {21/20, 6/5, "
-                              "2, 3}, δ ∈ {1/1000, 1/100, 1/10}",
-                       certificate="three outcomes suffice (merging each side of Bad and the rest)",
-                       search=_search_lemma33_part2_as_proved)
+    """Lemma 3.3 (2) as proved — (ε, δ) ⇒ point-wise (2ε, 2δ/(1 − e^{−ε})) — over every pair and every ε > 0, δ ≥ 0
+    by the parametric dual of :func:`part2_dual_proof`; the cases are near-attaining pairs and the exact LPs of
+    :func:`part2_lp` (the supremum of the ratio is (e^{2ε} + 1)/(2e^{2ε}) → 1 as ε → 0, for δ ≪ e^ε − 1)."""
+    return parametric_verdict(
+        part2_dual_proof(tighten), _part2_cases(), _part2_counterexample(tighten), tighten,
+        domain="every (ε, δ)-indistinguishable pair on any output space, every ε > 0 and δ ∈ [0, 1]",
+        certificate="Tail: for e^ε ≥ 10⁶ the dual stays feasible and its slack grows. The cases: near-attaining pairs "
+                    f"at e^ε ∈ {{{', '.join(map(str, PART2_EXP_EPS))}}}, the exact LPs over three-outcome pairs and "
+                    "the hill climb's pairs")
 
 
 PARTS34_PRIOR = (Fraction(1, 5), Fraction(3, 10), Fraction(1, 2))
@@ -1491,13 +1645,47 @@ def _parts34_lps():
     return tuple(cases)
 
 
+def parts34_proof(tighten: float = 1.0):
+    """Lemma 3.3 (3)–(4) on the whole domain: for every X (any number of values, any distribution), every pair of
+    channels, (ε, δ)-indistinguishable except on a set F of values of mass ≤ δ₁ (part 3: δ₁ = 0), every ε ≥ 0 and every
+    event of the joint (a section S_a per value a), the joint hockey stick is ≤ t(δ + δ₁) (t = ``tighten``; the lemma
+    is t = 1).  With G the other values, P_G = Σ_{a∈G} Pr[X = a]·A(a)(S_a) and likewise Q_G, P_F, Q_F, the hypotheses
+    give P_G − e^ε Q_G ≤ δ·Pr[G] ≤ δ and P_F ≤ Pr[F] ≤ δ₁; the objective P_G − e^ε Q_G + P_F − e^ε Q_F has the dual
+    (1, 1), value δ + δ₁, and the slack is −(1 − t)(δ + δ₁).  Box e^ε ∈ [1, 10¹²], δ, δ₁ ∈ [0, 1]; every check is an
+    identity or e^ε ≥ 0, so the same holds beyond (written)."""
+    from .certify import parametric_dual_proof
+
+    return parametric_dual_proof(lambda E, d, d1: [1, -E, 1, -E], lambda E, d, d1: [[1, -E, 0, 0], [0, 0, 1, 0]],
+                                 lambda E, d, d1: [d, d1], lambda E, d, d1: [1, 1],
+                                 lambda E, d, d1: constant(tighten, E) * (d + d1),
+                                 [(1.0, 1e12), (0.0, 1.0), (0.0, 1.0)],
+                                 slack=lambda E, d, d1: -(1 - constant(tighten, E)) * (d + d1))
+
+
+def _parts34_counterexample(tighten: float):
+    """Part 3 attained, exactly: X takes one value, its channels (δ, 1 − δ) and (0, 1) at e^ε = 2, δ = 1/100 are
+    (ε, δ)-indistinguishable (checked) and the joint hockey stick is δ.  None when t ≥ 1."""
+    if tighten >= 1:
+        return None
+    E, d = Fraction(2), Fraction(1, 100)
+    p, q = (d, 1 - d), (Fraction(0), Fraction(1))
+    if max(_exact_hockey(p, q, E), _exact_hockey(q, p, E)) > d:
+        raise ValueError("the channels must be (eps, delta)-indistinguishable")
+    return "part 3, e^ε = 2, δ = 1/100: one value of X, channels (δ, 1 − δ) and (0, 1)", _exact_hockey(p, q, E), d
+
+
 def _certified_lemma33_parts_3_4(tighten: float = 1.0) -> Verdict:
-    """Lemma 3.3 (3)–(4) over every pair of channels by :func:`parts34_lp`, with the search's cases."""
-    return _lp_verdict(_parts34_lps(), tighten,
-                       domain="every pair of channels (any number of outputs) on X with three values, Pr[X] = (1/5, "
-                              "3/10, 1/2), at e^ε ∈ {6/5, 2}, δ ∈ {1/100, 1/10}, failing set ∅, {0} or {0, 1}",
-                       certificate="two outputs per value of X suffice (post-processing by the event's sections)",
-                       search=_search_lemma33_parts_3_4)
+    """Lemma 3.3 (3)–(4) on the whole domain by :func:`parts34_proof`; the cases are the LPs of :func:`parts34_lp`
+    (every pair of channels at a three-valued X) and the search's constructions."""
+    more = _search_lemma33_parts_3_4.search()
+    cases = [(c[0], c[3], c[4]) for c in _parts34_lps()] + list(zip(more[2], more[0], more[1]))
+    return parametric_verdict(
+        parts34_proof(tighten), cases, _parts34_counterexample(tighten), tighten,
+        domain="every X (any distribution, any number of values), every pair of channels on any output space, "
+               "every ε ≥ 0, δ ∈ [0, 1] and failing mass δ₁ ∈ [0, 1] (part 3: δ₁ = 0)",
+        certificate=f"The cases: {len(_parts34_lps())} LPs over every pair of channels at X with three values, "
+                    f"Pr[X] = (1/5, 3/10, 1/2), e^ε ∈ {{6/5, 2}}, δ ∈ {{1/100, 1/10}}, and the search's "
+                    f"{len(more[0])} constructions ({', '.join(more[3])})")
 
 
 def lemma34_exact_counterexample(delta_hat: Fraction = Fraction(1, 10), delta: Fraction = Fraction(1, 10**6)):
@@ -1608,8 +1796,9 @@ def _certified_remark1_not_semantic(tighten: float = 1.0) -> Verdict:
     exact = [random_index_semantic_delta_exact(3, (1 + e) / 2, e) for e in REMARK1_EPS]
     if not all(d == 1 for d in exact) or tighten < 1:
         return grid
-    return replace(grid, evidence=("certified-interval",),
-                   domain="ε ∈ {1/10, 1/2, 9/10, 99/100}, n = 3 (the argument in the docstring covers every ε < 1)",
+    return replace(grid, evidence=("certified-interval",), points=tuple(f"ε = {e}" for e in REMARK1_EPS),
+                   domain="n = 3 at the listed ε (every ε < 1 and every n by the argument in the claim's note: "
+                          "written, not computed)",
                    certificate=f"exact rational evaluation (degenerate boxes, boxes: {len(exact)}): semantic δ = 1 at "
                                f"each ε, so the mechanism is (ε, δ)-semantically private for no δ < 1")
 
@@ -1630,7 +1819,7 @@ def _with_proofs(grid_or_verdict, proofs, tighten, domain, *, refutation=False) 
     boxes = sum(p.boxes for p in proofs)
     if refutation:
         v = grid_or_verdict
-        if failed or v.kind != "certified-interval":
+        if failed or v.kind not in ("certified-interval", "counterexample"):
             return replace(v, evidence=("closed-form",), certificate=v.certificate + "; the privacy level is not proved"
                            if failed else v.certificate)
         return replace(v, certificate=v.certificate + f"; its privacy level proved by mpmath.iv branch-and-bound "
