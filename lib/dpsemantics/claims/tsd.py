@@ -6,10 +6,12 @@ Printed relations of Table 1 are strings ("↔ DP", "→ DP", "← DP") compared
 seeded random sweep supports (:func:`dpsemantics.claims.causal_evidence.table1`).
 
 Every claim that a printed relation holds returns a :class:`~dpsemantics.claims.Verdict`.  Most are
-*certified* by linear programs over a whole domain (:mod:`dpsemantics.claims.causal_evidence`):
+*certified* by linear programs (:mod:`dpsemantics.claims.causal_evidence`), at the listed rational e^ε:
 
-- Table 1's rows, §5.2, Proposition 1's proof and §2: over every mechanism with m outputs on kⁿ databases at
-  rational e^ε, each definition reduced to pairs of databases (the reduction is written in the claim's domain);
+- Table 1's rows, §5.2, Proposition 1's proof and Figure 2's arcs: over every mechanism with m outputs on kⁿ
+  databases, each definition written as its own comparisons (conditioning or intervention) at listed populations —
+  the LP's objective for "DP implies it", its hypothesis for "it implies DP"; the step from the listed populations to
+  every population, where the LPs do not take it, is written in the claim's domain;
 - statements about one model at every population (Propositions 4, Lemmas 1–2, §4, §1.1, §6.3, Definition 9):
   interventional probabilities are linear in the population, so each ratio's supremum is a Charnes–Cooper LP.
 
@@ -181,8 +183,7 @@ CLAIMS = [
           statement="A counterexample to Definition 7 ⇒ DP needs two data points: with one data point Definition 7's "
                     "ε equals DP's at every population (LPs over every mechanism with 3 outputs)",
           printed=True,
-          compute=E._certified(lambda: E._pairs_certificate(1, "one data point in {0,1,2} and every population",
-                                                      "Lemma 1: Pr[O | do(D₁=v)] = 𝒜(v)")), chapter=CHAPTER),
+          compute=E._certified(functools.partial(E._table1_certificate, 7, "eq", 1, 3, None, E.ONE_DATA_POINT)), chapter=CHAPTER),
     Claim(id="tsd-s3-def3-correlated", paper="tsd", where="§1.1 and §3",
           statement="Conditioning on Ada's data point when Byron's always equals it: Definition 3's ε is 2ε for an "
                     "ε-DP count (the 'double dose')",
@@ -290,8 +291,8 @@ CLAIMS = [
     Claim(id="tsd-prop1-full-support", paper="tsd", where="§3, proof of Proposition 1",
           statement="One population giving every database positive probability already makes Definition 2's check "
                     "equal to DP (LPs over every mechanism with 3 outputs on {0,1,2}²)",
-          printed=True, compute=E._certified(lambda: E._pairs_certificate(2, "{0,1,2}² at any full-support population",
-                                                      "Pr[O | D=d] = 𝒜(d) for every d")), chapter=CHAPTER),
+          printed=True, compute=E._certified(functools.partial(E._table1_certificate, 10, "eq", 2, 3, E.FULL_SUPPORT)),
+          chapter=CHAPTER),
     Claim(id="tsd-s2-noninterference", paper="tsd", where="§2",
           statement="Differential privacy with ε = 0 is noninterference; quantitatively, the effect of changing the "
                     "whole input is at most n·ε_DP and at least ε_DP",
