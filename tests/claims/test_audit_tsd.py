@@ -470,13 +470,32 @@ def test_s7_xor_randomized_response_passes_definition_3_at_zero_but_discloses():
     assert posterior == pytest.approx(0.311, abs=5e-4) and posterior > 0.25 + 0.06
 
 
-def test_s7_registry_files_the_counterexample():
-    """Join: the registry's claim is a false statement whose worst case is this construction."""
+def test_s7_under_the_universal_reading_zero_bayesian0_dp_forces_independence():
+    """Definition 3 read with its quantifier over all populations: the XOR mechanism fails it (ε at the two-point
+    populations on {0,1}² is its ε = 0.5), and Definition 3 with ε = 0 at the two-point populations on neighbours
+    bounds every neighbour ratio by 1 (scipy's LP), so every row is the same and O is independent of D."""
+    keep = math.exp(0.5) / (1 + math.exp(0.5))
+    xor = {(a, b): np.array([keep, 1 - keep]) if a == b else np.array([1 - keep, keep]) for a in (0, 1)
+           for b in (0, 1)}
+    assert max(eps_bayes0(xor, P, (0, 1)) for P in two_point((0, 1), 2)) == pytest.approx(0.5, rel=1e-9)
+    hyp = []
+    for a, b in itertools.permutations(itertools.product(range(3), repeat=2), 2):
+        if sum(s != t for s, t in zip(a, b)) == 1:
+            hyp.append(({a: 1.0}, {b: 1.0}))  # Pr[O | D_i = a_i] = 𝒜(a) at the population ½ on a, ½ on b
+    assert _lp_over_mechanisms(hyp, {(1, 0): 1.0}, {(0, 0): 1.0}, 1.0) == pytest.approx(1.0, rel=1e-9)
+
+
+def test_s7_registry_files_both_readings():
+    """Join: the registry's claim is a different-reading finding: refuted at one population by this construction,
+    and its companion under the universal reading holds with margin 1; the note gives the XOR mechanism's ε."""
     from dpsemantics import claims
 
     r = claims.evaluate(claims.get("tsd-s7-equivalent-to-independence"))
-    assert r.status == "discrepancy" and r.finding == "false-statement" and "xor" in r.verdict.worst
-    assert "0.311" in r.claim.note
+    assert r.status == "discrepancy" and r.finding == "different-reading" and "xor" in r.verdict.worst
+    assert "0.311" in r.claim.note and "tsd-s7-independence-universal" in r.claim.note
+    u = claims.evaluate(claims.get("tsd-s7-independence-universal"))
+    assert u.status == "reproduced" and u.verdict.margin == pytest.approx(1.0, rel=1e-9)
+    assert not claims.get("tsd-s7-independence-universal").compute(tighten=0.99).holds
 
 
 # ---------------------------------------------------------------- the LP certificates, joined to the registry
@@ -522,14 +541,14 @@ def test_table1_rows_are_certified_over_every_mechanism_and_the_worst_case_is_e_
 
 
 def test_tsd_relations_are_mostly_certified_registry():
-    """Issue 20: at least 18 of the 32 relations of Tschantz et al. the registry held are certified (an LP over a whole
+    """Issue 20: at least 18 of the 33 relations of Tschantz et al. the registry held are certified (an LP over a whole
     domain); the slips found later are counterexamples, each a discrepancy."""
     from dpsemantics import claims
     from dpsemantics.claims import tsd
 
     slips = {c.id for c in tsd.SLIPS}
     results = [claims.evaluate(c) for c in claims.registry("tsd") if c.is_relation and c.id not in slips]
-    assert len(results) == 32
+    assert len(results) == 33
     assert sum(r.verdict.certified for r in results) >= 18
     assert all(claims.evaluate(c).status == "discrepancy" and c.finding for c in tsd.SLIPS)
 

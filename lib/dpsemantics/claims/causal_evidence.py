@@ -1458,3 +1458,26 @@ ONE_DATA_POINT = "with one data point Pr[O | do(D₁=v)] = 𝒜(v) at every popu
 
 #: Proposition 1's proof: the populations of full support among :func:`lp_populations` (n = 2, k = 3)
 FULL_SUPPORT = tuple(name for name, p in lp_populations(2, 3) if len(p) == 9 and all(w > 0 for w in p.values()))
+
+
+@functools.cache
+def _zero_bayesian0_universal():
+    """§7 under the paper's Definition 3 (for all populations): 0-Bayesian₀ DP implies independence of D and O.
+    Definition 3 with ε = 0 at every population of :func:`lp_populations` as the hypothesis, every neighbour pair: the
+    worst 𝒜(d)(0) given 𝒜(d′)(0) = q is q (e^ε = 1), so 𝒜(d) = 𝒜(d′) for neighbours, every row of 𝒜 is the same and O
+    is independent of D at every population.  (The randomized response on D₁ ⊕ D₂ that refutes the one-population
+    reading, :func:`_bayesian0_without_independence`, is not 0-Bayesian₀ DP: :func:`xor_universal_epsilon`.)"""
+    names = tuple(name for name, _ in lp_populations(2, 3))
+    cases = _implies_dp_cases(3, 2, 3, Fraction(1), names, True)
+    lhs, rhs, labels, sizes = (list(x) for x in zip(*cases))
+    domain = (f"every mechanism with 3 outputs on {{0,1,2}}² with 𝒜(d′)(0) = q = {LP_Q}, at e^ε ∈ {{1}} (ε = 0): "
+              f"Definition 3's comparisons at all {len(names)} listed populations as the hypothesis (a consequence of "
+              "its 'for all populations'); then every row of 𝒜 is the same (neighbours connect {0,1,2}²) and D, O are "
+              "independent at every population (a step the LPs do not check)")
+    return lhs, rhs, labels, domain, _lp_text(len(lhs), set(sizes))
+
+
+def xor_universal_epsilon(eps=0.5):
+    """Definition 3's ε for randomized response on D₁ ⊕ D₂ over every population (:func:`universal_epsilon`): the
+    mechanism that refutes §7's reason at one population is not 0-Bayesian₀ DP under the paper's quantifier."""
+    return causal.universal_epsilon(3, xor_randomized_response(eps))

@@ -317,13 +317,21 @@ CLAIMS = [
                     "requiring independence between D and O' (at the true population): Definition 3 with ε = 0 "
                     "implies independence of D and O",
           printed=True, compute=verdict_from(E._bayesian0_without_independence, evidence="extremal",
-                         second=E._none("a counterexample: the statement is false")), chapter=CHAPTER,
-          expected="discrepancy",
-          finding="false-statement",
-          note="Not so: randomized response on D₁ ⊕ D₂ (D₁, D₂ independent fair bits, ε = 0.5) passes Definition 3 "
-               "with ε = 0 (each Pr[O | D_i] is ½) while Pr[D = (0,0) | O = 0] = 0.311 against the prior 0.25. Only "
-               "one direction holds: independence of D and O implies 0-Bayesian₀ DP, so the implication stands and its "
-               "stated reason does not (recomputed without the package in tests/claims/test_audit_tsd.py)."),
+                         second=E._none("a counterexample under the one-population reading")),
+          chapter=CHAPTER, expected="discrepancy", finding="different-reading",
+          note="A reading of Definition 3.  Read at the one true population (the population nondisclosure speaks of), "
+               "the reason is false: randomized response on D₁ ⊕ D₂ (D₁, D₂ independent fair bits, ε = 0.5) passes "
+               "Definition 3's check there with ε = 0 (each Pr[O | D_i] is ½) while Pr[D = (0,0) | O = 0] = 0.311 "
+               "against the prior 0.25 (recomputed without the package in tests/claims/test_audit_tsd.py).  Read with "
+               "the paper's quantifier over all populations, 0-Bayesian₀ DP implies 0-DP, every row of the mechanism "
+               "is the same and D, O are independent at every population: the reason holds "
+               "(tsd-s7-independence-universal, margin 1), and the XOR mechanism is not 0-Bayesian₀ DP there (its "
+               "Definition 3 ε over every population is 0.5).  Independence implies 0-Bayesian₀ DP at that "
+               "population under either reading."),
+    Claim(id="tsd-s7-independence-universal", paper="tsd", where="§7",
+          statement="With Definition 3's quantifier over all populations, 0-Bayesian₀ DP implies independence of D and "
+                    "O (through 0-DP: LPs over every mechanism with 3 outputs on {0,1,2}² at ε = 0)",
+          printed=True, compute=E._certified(E._zero_bayesian0_universal), chapter=CHAPTER),
     Claim(id="tsd-s8-experiment", paper="tsd", where="§8",
           statement="An effect size can be estimated from a black box by experiment: the 95% confidence interval for "
                     "log RP from interventions on one data point covers the true effect at the nominal rate (seeded "
