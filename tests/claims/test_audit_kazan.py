@@ -304,6 +304,36 @@ def test_theorem_27_registry_margin_is_at_least_the_constructions():
     assert reached <= v.margin <= 1 + 1e-9
 
 
+@pytest.mark.parametrize("delta", [1e-6, 1e-3, 0.1, 0.5])
+def test_theorem_27_supremum_is_delta_itself(delta):
+    """Issue 35: P = (1 − cδ, cδ) against Q = (1 − b, b), b = e^{−L}, in logs.  ρ = sup_α D_α(P‖Q)/α (the order Q‖P
+    gives at most log(1/(1 − cδ))) is (√L − √log(1/(cδ)))² to 10⁻⁸, and at c = 0.995, L = 10⁸ the hockey stick at
+    ρ + 2√(ρ log 1/δ) is 0.995 of δ: Theorem 2.7's bound δ is its supremum.  Join: the registry states supremum 1 and
+    reaches at least 0.99 of it."""
+    from scipy.optimize import minimize_scalar
+
+    c, L = 0.995, 1e8
+    a, A = c * delta, math.log(1 / (c * delta))
+
+    def d_over_alpha(alpha):
+        log_moment = np.logaddexp(alpha * math.log1p(-a) + (1 - alpha) * math.log1p(-math.exp(-L)),
+                                  alpha * math.log(a) + (alpha - 1) * L)
+        return log_moment / ((alpha - 1) * alpha)
+
+    guess = 1 / (1 - math.sqrt(A / L))
+    res = minimize_scalar(lambda x: -d_over_alpha(x), bounds=(1 + (guess - 1) / 4, 1 + 4 * (guess - 1)),
+                          method="bounded", options={"xatol": 1e-14})
+    rho = max(-res.fun, math.log(1 / (1 - a)))
+    assert rho == pytest.approx((math.sqrt(L) - math.sqrt(A)) ** 2, rel=1e-8)
+    eps = rho + 2 * math.sqrt(rho * math.log(1 / delta))
+    ratio = (a - math.exp(eps - L)) / delta
+    assert 0.99 <= ratio <= 1
+    from dpsemantics import claims
+
+    v = claims.evaluate(claims.get("kazan-thm2.7-zcdp-dp")).verdict
+    assert v.supremum == 1.0 and v.margin >= 0.99 and v.holds and "b → 0" in v.supremum_from
+
+
 # ------------------------------------------------------------------ Figure 3 forensics
 
 
