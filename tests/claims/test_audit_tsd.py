@@ -655,14 +655,12 @@ def test_table1_rows_flipped_to_equivalence_are_refuted_registry(number):
     """Join (issue 35): the registry's certificate of row 3 or 7 asked for '↔ DP' instead of the printed relation is
     refuted (the flipped row is false: tsd-fig2-assumption-arcs, tsd-prop4-def7-not-dp), while the printed relation
     holds with margin 1 and the certificate names the definition's comparisons."""
-    import functools
-
     from dpsemantics.claims import causal_evidence as E
 
-    flipped = E._certified(functools.partial(E._table1_certificate, number, "eq"))()
+    flipped = E.table1_verdict(number, "eq")
     assert not flipped.holds and flipped.margin > 1.09
     assert ("DP ⇒ Def. 3" if number == 3 else "Def. 7 (") in flipped.worst
-    printed = E._certified(functools.partial(E._table1_certificate, number))()
+    printed = E.table1_verdict(number)
     assert printed.holds and printed.margin == pytest.approx(1.0, rel=1e-9)
     assert f"Definition {number}" in printed.domain
 

@@ -45,7 +45,7 @@ from .certify import verdict_from
 
 __all__ = ["classify_relation", "Table1Row", "table1", "hill_climb", "TABLE1_DIRECTION", "definition_pair",
            "attack_table1_row", "AssumptionArc", "assumption_arcs", "population_ratio_lp", "mechanism_lp", "form_lp",
-           "definition_forms", "lp_populations", "UNIVERSAL_DEFINITIONS", "neighbours",
+           "table1_verdict", "definition_forms", "lp_populations", "UNIVERSAL_DEFINITIONS", "neighbours",
            "worst_interventional_ratio", "random_mechanism", "random_population", "random_sequence_model",
            "experiment_log_ratio", "experiment_coverage"]
 
@@ -1481,3 +1481,10 @@ def xor_universal_epsilon(eps=0.5):
     """Definition 3's ε for randomized response on D₁ ⊕ D₂ over every population (:func:`universal_epsilon`): the
     mechanism that refutes §7's reason at one population is not 0-Bayesian₀ DP under the paper's quantifier."""
     return causal.universal_epsilon(3, xor_randomized_response(eps))
+
+
+def table1_verdict(number: int, relation: str | None = None) -> Verdict:
+    """The certificate of Table 1 row ``number`` (:func:`_table1_certificate`) asked for ``relation`` ("eq": the
+    definition ↔ DP, "le": DP ⇒ it, "ge": it ⇒ DP; default the paper's) as a verdict: asked for a relation the
+    paper does not state ("Definition 3 ↔ DP", "Definition 7 ↔ DP") it is refuted."""
+    return _certified(functools.partial(_table1_certificate, number, relation))()
