@@ -566,11 +566,16 @@ def certified_by(search: Callable, proofs, *, kind: str, domain: str, reduction:
     worst case; ``proofs`` (a list of (name, proof or a function returning one), each with ``proved`` and
     ``describe()``) prove the printed statement on ``domain`` through ``reduction`` (the written step that joins
     them).  If every proof holds the verdict's kind becomes ``kind``; if one fails, the kind stays the search's and
-    the certificate names the failure."""
+    the certificate names the failure.  The proofs are of the printed statement (``tighten`` = 1; a proof may also be
+    of a printed statement's counterexample): a variant with its bound scaled by ``tighten`` ≠ 1 that the search
+    refutes keeps the search's kind, the evidence of its refutation, never the proof's."""
     from dataclasses import replace
 
     def compute(tighten=1.0):
         v = search(tighten=tighten)
+        if not v.holds and tighten != 1.0:
+            return replace(v, certificate=f"refuted by the search's case {v.worst!r} (the proofs cover the printed "
+                                          f"statement, not this one); {v.certificate}")
         done = [(name, proof() if callable(proof) else proof) for name, proof in proofs]
         failed = [f"{name}: {p.describe()}" for name, p in done if not p.proved]
         if failed:
