@@ -65,7 +65,7 @@ test: $(STAMP) $(WHEELS_STAMP) system lint
 
 # Under two minutes: the linter and tests/unit (the mathematics, the release model, the report) on both cores; no
 # book build, no claims registry (the unit tests marked registry), no notebook, no fresh environment, and of the
-# cases marked slow only their cheaper variants (tests/conftest.py, MARKERS).
+# cases marked slow only their cheaper variants (tests/_support/scheduling.py, MARKERS).
 test-fast: $(STAMP) lint
 	$(BIN)/python -m pytest -n 2 tests/unit -m "not registry and not slow" -p no:cacheprovider
 

@@ -114,7 +114,7 @@ def binomial_mode(eps0: float, k: int) -> int:
 
 # the relative error of the probabilities q = expit(−ε₀) (flip), p = expit(ε₀) (keep) (1/(1 + e^{∓ε₀}): exp within
 # 1 ulp, the sum and the division rounded once each: 4u; measured 1.9u against 50-digit mpmath,
-# tests/unit/test_binomial_masses.py) and of m = fl(k·q), fl(k·p) on top of it
+# tests/unit/test_binomial.py) and of m = fl(k·q), fl(k·p) on top of it
 FLIP_ERROR = 5.01 * _U
 
 
@@ -280,7 +280,7 @@ def _deviance_error_maxes_on(xa, xb, m, on):
 def window_log_mass_errors(lo, hi, k, q, p, log_q, log_p) -> np.ndarray:
     """:func:`window_log_mass_error` for many windows (1-d arrays, one law and window per entry), the same
     operations entry by entry (``math.log`` by :func:`each_log`), so that each entry gets the bits of its scalar call
-    (tests/unit/test_binomial_masses.py); the scalar form stays apart, as it is several times faster for one window."""
+    (tests/unit/test_binomial.py); the scalar form stays apart, as it is several times faster for one window."""
     u = _U
     lo, hi, k = (np.asarray(v, dtype=np.int64) for v in (lo, hi, k))
     q, p, log_q, log_p = (np.asarray(v, dtype=float) for v in (q, p, log_q, log_p))

@@ -1,7 +1,8 @@
 """Input validation shared by every module.
 
 Every public function of :mod:`dpsemantics` checks its arguments with these helpers, so that bad input
-raises a :class:`ValueError` whose message names the parameter and the value given, and never
+raises a :class:`ValueError` whose message names the parameter and the value given (a ``ParameterError``, whose
+``parameter`` attribute names it too), and never
 propagates as NaN or a silently wrong answer.  All helpers accept scalars or array-likes and return a
 float (for scalar input) or a float ``numpy.ndarray``.
 
@@ -24,7 +25,10 @@ import numbers
 
 import numpy as np
 
+from .errors import ParameterError
+
 __all__ = [
+    "ParameterError",
     "as_float",
     "as_output",
     "broadcast",
@@ -68,28 +72,28 @@ def as_float(value, name: str, *, scalar: bool = False):
     """Convert ``value`` to float (scalar) or float array under the module's rule; reject booleans,
     strings, complex numbers, NaN, and (with ``scalar=True``) arrays."""
     if isinstance(value, (str, bytes)):
-        raise ValueError(f"{name} must be a real number (got {name}={value!r})")
+        raise ParameterError(name, f"must be a real number (got {name}={value!r})")
     try:
         raw = np.asarray(value)
     except Exception:  # pragma: no cover - ragged input
-        raise ValueError(f"{name} must be a real number or an array of them (got {name}={value!r})") from None
+        raise ParameterError(name, f"must be a real number or an array of them (got {name}={value!r})") from None
     if raw.dtype == bool or isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be a real number, not a boolean (got {name}={value!r})")
+        raise ParameterError(name, f"must be a real number, not a boolean (got {name}={value!r})")
     if raw.dtype.kind in "cSUV" or (raw.dtype.kind == "O" and any(isinstance(v, (bool, np.bool_, str, bytes, complex))
                                                                   for v in raw.ravel())):
-        raise ValueError(f"{name} must be a real number (got "
-                         f"{name}={_show(value) if raw.dtype.kind != 'O' else value!r})")
+        raise ParameterError(name, f"must be a real number (got "
+                                   f"{name}={_show(value) if raw.dtype.kind != 'O' else value!r})")
     if scalar and raw.ndim != 0:
-        raise ValueError(f"{name} must be a single number (got an array of shape {raw.shape})")
+        raise ParameterError(name, f"must be a single number (got an array of shape {raw.shape})")
     try:
         if raw.dtype.kind == "O":
             arr = np.asarray([_huge_int_to_float(v) for v in raw.ravel()], dtype=float).reshape(raw.shape)
         else:
             arr = np.asarray(_huge_int_to_float(value) if raw.ndim == 0 else raw, dtype=float)
     except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{name} must be a real number (got {name}={value!r})") from None
+        raise ParameterError(name, f"must be a real number (got {name}={value!r})") from None
     if np.any(np.isnan(arr)):
-        raise ValueError(f"{name} must not be NaN (got {name}={_show(value)})")
+        raise ParameterError(name, f"must not be NaN (got {name}={_show(value)})")
     arr = arr + 0.0  # -0.0 → 0.0
     return float(arr) if arr.ndim == 0 else arr
 
@@ -100,7 +104,8 @@ def broadcast(**named):
         return np.broadcast_arrays(*[np.asarray(v) for v in named.values()])
     except ValueError:
         shapes = ", ".join(f"{n}: {np.shape(v)}" for n, v in named.items())
-        raise ValueError(f"{', '.join(named)} must broadcast to one shape (got shapes {shapes})") from None
+        raise ParameterError(next(iter(named)), f"must broadcast to one shape (got shapes {shapes})",
+                             subject=", ".join(named)) from None
 
 
 def as_output(x):
@@ -113,7 +118,7 @@ def _bad(arr, mask, name, requirement):
     arr = np.asarray(arr)
     bad = arr[mask] if arr.ndim else arr
     shown = _show(bad.flat[0] if np.ndim(bad) else bad)
-    raise ValueError(f"{name} must be {requirement} (got {name}={shown})")
+    raise ParameterError(name, f"must be {requirement} (got {name}={shown})")
 
 
 def refuse_where(bad, requirement: str, **named):
@@ -126,7 +131,10 @@ def refuse_where(bad, requirement: str, **named):
     idx = np.unravel_index(int(np.argmax(bad)), bad.shape) if bad.ndim else ()
     shown = ", ".join(f"{n}={_show(np.broadcast_to(np.asarray(v), bad.shape)[idx])}" for n, v in named.items())
     where = f" at index {tuple(int(i) for i in idx)}" if bad.size > 1 else ""
-    raise ValueError(f"{requirement} (got {shown}{where})")
+    first = next(iter(named))
+    subject, reason = ((first, requirement[len(first) + 1:]) if requirement.startswith(first + " ")
+                       else ("", requirement))
+    raise ParameterError(first, f"{reason} (got {shown}{where})", subject=subject)
 
 
 def check_epsilon(eps, name: str = "eps", *, allow_inf: bool = False, strictly_positive: bool = False,
@@ -173,19 +181,19 @@ def check_positive_int(k, name: str = "k", *, minimum: int = 1, maximum: int | N
     if isinstance(k, np.ndarray) and k.ndim == 0:
         k = k.item()
     if isinstance(k, (bool, np.bool_)):
-        raise ValueError(f"{name} must be a whole number >= {minimum}, not a boolean (got {name}={k!r})")
+        raise ParameterError(name, f"must be a whole number >= {minimum}, not a boolean (got {name}={k!r})")
     if isinstance(k, np.ndarray):
-        raise ValueError(f"{name} must be a single whole number (got an array of shape {k.shape})")
+        raise ParameterError(name, f"must be a single whole number (got an array of shape {k.shape})")
     if not isinstance(k, numbers.Integral):
         if isinstance(k, numbers.Real) and math.isfinite(float(k)) and float(k).is_integer():
             k = int(k)
         else:
-            raise ValueError(f"{name} must be a whole number >= {minimum} (got {name}={k!r})")
+            raise ParameterError(name, f"must be a whole number >= {minimum} (got {name}={k!r})")
     shown = repr(k) if abs(k) < 10**30 else f"an integer of {len(str(abs(k)))} digits"  # one short line
     if k < minimum:
-        raise ValueError(f"{name} must be a whole number >= {minimum} (got {name}={shown})")
+        raise ParameterError(name, f"must be a whole number >= {minimum} (got {name}={shown})")
     if maximum is not None and k > maximum:
-        raise ValueError(f"{name} must be at most {maximum} here (got {name}={shown})")
+        raise ParameterError(name, f"must be at most {maximum} here (got {name}={shown})")
     return int(k)
 
 
@@ -193,12 +201,12 @@ def check_distribution(p, name: str = "p", *, atol: float = 1e-9) -> np.ndarray:
     """A finite probability distribution: a 1-D array of non-negative numbers summing to one."""
     arr = np.asarray(as_float(p, name), dtype=float)
     if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D array of probabilities (got shape {arr.shape})")
+        raise ParameterError(name, f"must be a non-empty 1-D array of probabilities (got shape {arr.shape})")
     if np.any(arr < 0) or np.any(np.isinf(arr)):
-        raise ValueError(f"{name} must have entries in [0, 1] (got {name}={_show(arr)})")
+        raise ParameterError(name, f"must have entries in [0, 1] (got {name}={_show(arr)})")
     total = arr.sum()
     if abs(total - 1.0) > atol:
-        raise ValueError(f"{name} must sum to 1 (got sum {total!r} for {name}={_show(arr)})")
+        raise ParameterError(name, f"must sum to 1 (got sum {total!r} for {name}={_show(arr)})")
     return arr
 
 
@@ -209,7 +217,8 @@ def check_distribution_pair(p, q, names: tuple[str, str] = ("p", "q"), *, atol: 
     p = check_distribution(p, first, atol=atol)
     q = check_distribution(q, second, atol=atol)
     if p.shape != q.shape:
-        raise ValueError(f"{first} and {second} must have the same number of outputs (got {p.size} and {q.size})")
+        raise ParameterError(second, f"must have the same number of outputs (got {p.size} and {q.size})",
+                             subject=f"{first} and {second}")
     return p, q
 
 
@@ -217,13 +226,13 @@ def check_row_stochastic(matrix, name: str = "matrix", *, atol: float = 1e-9) ->
     """A 2-D array whose rows are probability distributions (a finite mechanism or channel)."""
     arr = np.asarray(as_float(matrix, name), dtype=float)
     if arr.ndim != 2 or arr.size == 0:
-        raise ValueError(f"{name} must be a non-empty 2-D array (got shape {arr.shape})")
+        raise ParameterError(name, f"must be a non-empty 2-D array (got shape {arr.shape})")
     if np.any(arr < 0) or np.any(np.isinf(arr)):
-        raise ValueError(f"{name} must have entries in [0, 1] (got {name}={_show(arr)})")
+        raise ParameterError(name, f"must have entries in [0, 1] (got {name}={_show(arr)})")
     sums = arr.sum(axis=1)
     bad = np.flatnonzero(np.abs(sums - 1.0) > atol)
     if bad.size:
-        raise ValueError(f"row {bad[0]} of {name} must sum to 1 (got sum {sums[bad[0]]!r})")
+        raise ParameterError(name, f"must sum to 1 (got sum {sums[bad[0]]!r})", subject=f"row {bad[0]} of {name}")
     return arr
 
 
@@ -252,7 +261,7 @@ def overflow_is_infinity(func):
 def check_instance(value, cls: type, name: str):
     """``value`` if it is a ``cls`` (a mechanism, a model, a privacy loss), else a ValueError naming ``name``."""
     if not isinstance(value, cls):
-        raise ValueError(f"{name} must be a {cls.__name__} (got a {type(value).__name__}: {name}={value!r:.60})")
+        raise ParameterError(name, f"must be a {cls.__name__} (got a {type(value).__name__}: {name}={value!r:.60})")
     return value
 
 
@@ -262,6 +271,6 @@ def check_single_value(value, name: str):
     try:
         hash(value)
     except TypeError:
-        raise ValueError(f"{name} must be a single value (a number, string or tuple), not a {type(value).__name__} "
+        raise ParameterError(name, f"must be a single value (a number, string or tuple), not a {type(value).__name__} "
                          f"(got {name}={value!r})") from None
     return value

@@ -46,6 +46,7 @@ from scipy.special import logsumexp
 from . import _binomial, _rounding
 from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import as_output as _out
+from .errors import NumericalLimit
 from ._validate import broadcast, check_delta, check_epsilon, check_positive, check_positive_int
 
 __all__ = [
@@ -1551,7 +1552,7 @@ def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
         error = _binomial.window_log_mass_error(start, stop - 1, k, q, p, log_q, log_p)
         return optimal_lattice(eps0, k, ell, delta0)[1] * math.exp(margin + error) <= delta
     if not ok(0):
-        raise ValueError(f"delta is too small for any lattice point of Theorem 2.8(3) (got delta={delta!r})")
+        raise NumericalLimit(f"delta is too small for any lattice point of Theorem 2.8(3) (got delta={delta!r})")
     # δ grows with ℓ (the lattice ε = (k − 2ℓ)ε₀ shrinks): bisect for the largest feasible ℓ.
     lo, hi = 0, k // 2
     if ok(hi):

@@ -38,6 +38,7 @@ from scipy.optimize import brentq, minimize_scalar
 from . import _rounding
 from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import as_output, broadcast, check_delta, check_epsilon, check_positive
+from .errors import NumericalLimit
 from .mechanisms import gaussian_delta
 
 __all__ = [
@@ -467,8 +468,8 @@ def profile_pdp_epsilon(profile, delta_prime, *, eps_max: float = 200.0, grid: i
     Every ε′ returned is Theorem 3.9 evaluated at a point actually tried, so it is a valid guarantee whatever
     the search misses; the search is a grid on [ε₀, ε₁] (ε₀ the first ε with δ(ε) < δ′, ε₁ where δ(ε) has
     fallen below δ′·1e-9 or vanishes) refined by a bounded scalar minimisation.  Returns
-    ``(eps_prime, eps, delta)``: ε′ and the profile point (ε, δ(ε)) giving it.  Raises ``ValueError`` when no
-    ε ≤ ``eps_max`` has δ(ε) < δ′.
+    ``(eps_prime, eps, delta)``: ε′ and the profile point (ε, δ(ε)) giving it.  Raises
+    ``NumericalLimit`` (a ``ValueError``) when no ε ≤ ``eps_max`` has δ(ε) < δ′.
     """
     if not callable(profile):
         raise ValueError(f"profile must be a function mapping an array of eps to delta (got profile={profile!r:.60})")
@@ -478,13 +479,13 @@ def profile_pdp_epsilon(profile, delta_prime, *, eps_max: float = 200.0, grid: i
         return np.minimum(np.asarray(profile(np.asarray(e, dtype=float)), dtype=float), 1.0)
 
     if float(d(eps_max)) >= delta_prime:
-        raise ValueError(f"delta_prime is too small for this profile: delta(eps) >= delta_prime for every eps <= "
+        raise NumericalLimit(f"delta_prime is too small for this profile: delta(eps) >= delta_prime for every eps <= "
                          f"{eps_max} (got delta_prime={delta_prime!r})")
     lo, hi = 0.0, eps_max
     if float(d(0.0)) >= delta_prime:  # the first ε with δ(ε) < δ′, by bisection
         a, b = 0.0, eps_max
         for _ in range(100):
-            m = 0.5 * (a + b)
+            m = a + 0.5 * (b - a)  # no overflow when b is near the largest float
             a, b = (a, m) if float(d(m)) < delta_prime else (m, b)
             if b - a < 1e-12 * max(1.0, b):
                 break
@@ -497,7 +498,7 @@ def profile_pdp_epsilon(profile, delta_prime, *, eps_max: float = 200.0, grid: i
     if float(d(hi)) == 0.0:  # a pure part: the first ε with δ(ε) = 0 is where ε′ = ε is smallest there
         a, b = lo, hi
         for _ in range(200):
-            m = 0.5 * (a + b)
+            m = a + 0.5 * (b - a)  # no overflow when b is near the largest float
             a, b = (a, m) if float(d(m)) == 0.0 else (m, b)
             if b - a <= 2 * math.ulp(b):
                 break

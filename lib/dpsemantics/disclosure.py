@@ -42,6 +42,7 @@ from .privacy_loss import PrivacyLoss
 from ._broadcast import broadcasting
 from ._validate import (as_float, as_output, broadcast, check_delta, check_distribution_pair, check_epsilon,
                         check_instance, check_positive, check_positive_int, check_probability, refuse_where)
+from .errors import NumericalLimit
 
 __all__ = [
     "EPS_TILDE_LIMIT",
@@ -584,8 +585,8 @@ def best_zcdp_pdp_epsilon(rho, delta_prime, *, tight: bool = False):
     """
     if np.any(np.log(delta_prime) <= _LOG_DELTA_FLOOR):  # no room for a δ below δ′ in the search range
         bad = float(np.ravel(delta_prime)[np.argmax(np.ravel(np.log(delta_prime) <= _LOG_DELTA_FLOOR))])
-        raise ValueError(f"delta_prime must exceed e^{_LOG_DELTA_FLOOR:g} = {math.exp(_LOG_DELTA_FLOOR):.3g} here: the "
-                         f"search needs a delta below it, at or above that floor (got delta_prime={bad!r})")
+        raise NumericalLimit(f"delta_prime must exceed e^{_LOG_DELTA_FLOOR:g} = {math.exp(_LOG_DELTA_FLOOR):.3g} here: "
+                             f"the search needs a delta below it, at or above that floor (got delta_prime={bad!r})")
     shape = rho.shape  # (the decorator has broadcast rho and delta_prime)
     r, dp = np.ravel(rho), np.ravel(delta_prime)
     if r.size == 0:

@@ -29,8 +29,8 @@ from scipy.special import erf, erfcx, expit, ndtr, ndtri
 
 from . import _rounding
 from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
-from ._validate import (as_float, as_output, broadcast, check_delta, check_epsilon, check_positive, check_positive_int,
-                        check_row_stochastic, check_record_count)
+from ._validate import (ParameterError, as_float, as_output, broadcast, check_delta, check_epsilon, check_positive,
+                        check_positive_int, check_row_stochastic, check_record_count)
 from .indistinguishability import hockey_stick, max_divergence
 
 __all__ = [
@@ -565,7 +565,7 @@ def gaussian_sigma(eps, delta, sensitivity=1.0):
     monotone to the last ulp); an entry that fails is solved again against a lower target (never a loop of ulp
     steps; not observed).
     The cost: σ is above the smallest admissible one by about m/κ + 6u relative (≤ 1.1e-11 for δ ≤ 0.9, where
-    κ ≥ 0.37; 1.7e-7 at δ = 1 − 10⁻⁶, κ = 2.5e-5, as κ → 0 when δ → 1; tests/unit/test_releases.py).
+    κ ≥ 0.37; 1.7e-7 at δ = 1 − 10⁻⁶, κ = 2.5e-5, as κ → 0 when δ → 1; tests/unit/releases/test_releases.py).
     δ = 5e-324 at ε = 0 cannot be certified by a representable σ and is refused (naming ``delta``).
 
     Broadcasts over ``eps``, ``delta`` and ``sensitivity`` (10⁶ entries in 1–2 s); scalars give a
@@ -592,9 +592,9 @@ def gaussian_sigma(eps, delta, sensitivity=1.0):
         bad = ~np.isfinite(sig) | (quotient == 0.0)
         if np.any(bad):
             i = todo[np.flatnonzero(bad)[0]]
-            raise ValueError(
-                f"sigma is not a finite positive float for eps={float(e[i])!r}, delta={float(d[i])!r}, "
-                f"sensitivity={float(s[i])!r}"
+            raise ParameterError(
+                "eps", subject="", reason=f"sigma is not a finite positive float for eps={float(e[i])!r}, "
+                f"delta={float(d[i])!r}, sensitivity={float(s[i])!r}"
             )
         # σ is what the caller will use: check it strictly, by the bound that never falls below the exact δ
         r_sig = _gaussian_ratio(sig, s[todo])

@@ -48,6 +48,7 @@ from scipy.special import expit, log_ndtr
 from . import _rounding, mechanisms
 from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import as_float, check_delta, check_epsilon, check_positive, check_positive_int
+from .errors import NumericalLimit
 
 __all__ = ["PrivacyLossDistribution", "tilted_self_composition"]
 
@@ -100,7 +101,7 @@ _LOG_DROP = math.log(1e-20)  # FFT coefficients raised to the k-th power below t
 # * **underflow** (masses near 1e-300 and subnormal): each operation may add 2⁻¹⁰⁷⁵ absolutely instead; L·n·8·2⁻¹⁰⁷⁵
 #   is below 1e-300 for every lattice here, far below the 1e-10 relative slack every bound below carries.
 #
-# The check that can fail (tests/unit/test_fft_error_model.py): forward and inverse errors of scipy's own rfft/irfft
+# The check that can fail (tests/unit/pld/test_pld_fft_error_model.py): forward and inverse errors of scipy's own rfft/irfft
 # against a long-double reference DFT, per radix (n = r, r², and the mixed lengths of ``next_fast_len``) on random,
 # sign-aligned and wide-range inputs, divided by L·‖x‖₁: the per-pass error they imply is at most 2.4u (radix 5,
 # whose derived bound is 21.4u), 2.1u (radix 3: 18.6u), 1.7u (radix 4: 15.7u), 1.3u (radix 2: 14.3u), 2.1u for mixed
@@ -233,7 +234,7 @@ class _Lattice:
     def convolve(self, other: "_Lattice") -> "_Lattice":
         n = self.probs.size + other.probs.size - 1
         if n > _POINTS_MAX:
-            raise ValueError(f"h is too small for this composition: the lattice would need {n} points")
+            raise NumericalLimit(f"h is too small for this composition: the lattice would need {n} points")
         rel = self.rel + other.rel + self.rel * other.rel
         if self.probs.size * other.probs.size < 2_000_000:
             conv = np.convolve(self.probs, other.probs)
@@ -375,7 +376,7 @@ def _fft_power(lat: _Lattice, k: int) -> _Lattice:
     width = hi - lo + 1
     n = next_fast_len(max(width, lat.probs.size), real=True)
     if n > _POINTS_MAX:
-        raise ValueError(f"k is too large for this lattice step: the composed law needs {n} points (got k={k})")
+        raise NumericalLimit(f"k is too large for this lattice step: the composed law needs {n} points (got k={k})")
     q, err = _cyclic_power(lat.probs, k, n)
     # the sum's index s sits at position (s − k·start) mod n; the window [lo, hi] is one cyclic run
     first = (lo - k * lat.start) % n
@@ -501,10 +502,10 @@ def _check_h(h, span: float, span_of: str, reach: float = 0.0) -> float:
     that a float holds exactly (below 2⁵²)."""
     h = float(check_positive(h, "h", scalar=True))
     if not span / h <= _POINTS_MAX:
-        raise ValueError(f"h is too small for the span {span_of} = {span:.3g}: the lattice would need "
+        raise NumericalLimit(f"h is too small for the span {span_of} = {span:.3g}: the lattice would need "
                          f"{span / h:.3g} points, more than {_POINTS_MAX:.0e} (got h={h!r})")
     if not reach / h < 2.0**52:
-        raise ValueError(f"h is too small for loss values of size {reach:.3g}: they would lie {reach / h:.3g} steps "
+        raise NumericalLimit(f"h is too small for loss values of size {reach:.3g}: they would lie {reach / h:.3g} steps "
                          f"from 0 (got h={h!r})")
     return h
 
@@ -551,7 +552,7 @@ class PrivacyLossDistribution:
         Q-density ∝ e^{−ℓ/2} on (−ε, ε) (``privacy_loss.PrivacyLoss.laplace``).  Default h = ε/1000."""
         eps = float(check_epsilon(eps, "eps", strictly_positive=True, scalar=True))
         if eps > 700:
-            raise ValueError(f"eps must be at most 700 here (got eps={eps!r})")
+            raise NumericalLimit(f"eps must be at most 700 here (got eps={eps!r})")
         h = _check_h(eps / 1000 if h is None else h, 2 * eps, "2*eps")
         c = math.log(0.5) - eps / 2
 
@@ -577,7 +578,7 @@ class PrivacyLossDistribution:
         with np.errstate(over="ignore", under="ignore"):
             mu = 0.5 * r * r
         if not (0.0 < mu < 1e12):
-            raise ValueError("sigma must give 0 < (sensitivity/sigma)**2/2 < 1e12 "
+            raise NumericalLimit("sigma must give 0 < (sensitivity/sigma)**2/2 < 1e12 "
                              f"(got sigma={sigma!r}, sensitivity={sensitivity!r})")
         s = math.sqrt(2 * mu)
         h = _check_h(s / 2000 if h is None else h, 80 * s, "80*sensitivity/sigma")

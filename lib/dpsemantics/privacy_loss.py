@@ -41,6 +41,7 @@ from . import _binomial, _rounding, composition, indistinguishability, mechanism
 from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import (as_float, as_output, check_delta, check_distribution_pair, check_epsilon, check_positive,
                         check_positive_int, check_probability)
+from .errors import NumericalLimit
 from .pld import PrivacyLossDistribution
 
 __all__ = ["PrivacyLoss", "pair_losses"]
@@ -256,7 +257,7 @@ def _gaussian_law(sigma: float, sensitivity: float):
     r = float(mechanisms._gaussian_ratio(sigma, sensitivity))  # the r = fl(Δ/σ) the profile is evaluated at
     mu = 0.5 * r * r if r < 1e154 else math.inf
     if not math.isfinite(mu) or mu == 0.0:
-        raise ValueError(
+        raise NumericalLimit(
             f"sigma must keep the privacy loss finite and non-degenerate: (sensitivity/sigma)**2/2 is {mu!r} "
             f"(got sigma={sigma!r}, sensitivity={sensitivity!r})"
         )
@@ -464,7 +465,7 @@ class PrivacyLoss:
         elif err > 0.0 and out == 0.0:
             out = err
         if eps_max is not None and out > eps_max:
-            raise ValueError(f"delta_prime is too small: no eps up to eps_max={eps_max!r} reaches it "
+            raise NumericalLimit(f"delta_prime is too small: no eps up to eps_max={eps_max!r} reaches it "
                              f"(got delta_prime={delta_prime!r})")
         return out
 
@@ -626,7 +627,7 @@ class PrivacyLoss:
         eps0 = float(check_epsilon(eps, "eps", strictly_positive=True, scalar=True))
         d = check_positive_int(sensitivity, "sensitivity", maximum=10**6)
         if eps0 / d == 0.0:  # the noise's ε/Δ underflows: refused here, with the caller's ε (not the quotient's 0.0)
-            raise ValueError(f"eps is too small for sensitivity={d}: eps/sensitivity underflows to 0 "
+            raise NumericalLimit(f"eps is too small for sensitivity={d}: eps/sensitivity underflows to 0 "
                              f"(got eps={eps!r})")
         a = math.exp(-eps0 / d)
         j = np.arange(1, d)

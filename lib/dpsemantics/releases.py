@@ -28,17 +28,31 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numpy as np
+from ._lazy import Lazy
+from .errors import NumericalLimit, ParameterError
 
-from . import _rounding, composition, conversions, disclosure, mechanisms
-from .pld import PrivacyLossDistribution, tilted_self_composition
-from .privacy_loss import PrivacyLoss
-from ._validate import check_delta, check_epsilon, check_positive, check_positive_int
+# The numerical floor, imported on first use: the mechanisms' declarations (fields, ranges, help) are read by the
+# release report's --help and refusals before NumPy is loaded (see dpsemantics._lazy).
+# Each module is named as a constant string, so that tests/unit/test_layers.py reads these imports too.
+np = Lazy("numpy")
+_rounding = Lazy("dpsemantics._rounding")
+composition = Lazy("dpsemantics.composition")
+conversions = Lazy("dpsemantics.conversions")
+disclosure = Lazy("dpsemantics.disclosure")
+mechanisms = Lazy("dpsemantics.mechanisms")
+PrivacyLossDistribution = Lazy("dpsemantics.pld", "PrivacyLossDistribution")
+tilted_self_composition = Lazy("dpsemantics.pld", "tilted_self_composition")
+PrivacyLoss = Lazy("dpsemantics.privacy_loss", "PrivacyLoss")
+as_float, check_delta, check_epsilon, check_positive, check_positive_int = (
+    Lazy("dpsemantics._validate", name) for name in ("as_float", "check_delta", "check_epsilon", "check_positive",
+                                                      "check_positive_int"))
 
 __all__ = [
+    "Field",
     "PdpPoint",
     "ExactLoss",
     "Mechanism",
@@ -48,6 +62,7 @@ __all__ = [
     "RandomizedResponse",
     "ApproxDP",
     "ZCDP",
+    "DiscreteGaussian",
     "Composed",
     "K_MAX",
     "FROM_FIELDS",
@@ -56,7 +71,70 @@ __all__ = [
 
 #: The largest number of runs of one mechanism a release may hold (the lattice composition's limit).
 K_MAX = 10**9
-_NUMERIC = (ValueError, OverflowError, FloatingPointError, ZeroDivisionError)
+#: The failures a numerical route may meet on valid input, on which an answer falls back to a coarser valid one; any
+#: other error (a ValueError from a bug, such as a profile that is not vectorised) is raised.
+_NUMERIC = (NumericalLimit, OverflowError, FloatingPointError, ZeroDivisionError)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One parameter of a mechanism as a release gives it (a ``--flag`` of the report, a key of its JSON file).
+
+    ``name`` is the release's word, ``symbol`` the report's (``"ε"``), ``help`` what it means for this mechanism.
+    The domain: a real number between ``low`` and ``high`` (each end open or closed, finite values only), or with
+    ``whole`` a whole number ≥ ``low`` (``low_open`` is then ignored).  ``rational``: how an exact rational "a/b" is rounded to a float, ``"up"``
+    where a larger value is the safe side (ε, δ, ρ, a sensitivity), ``"down"`` where a smaller one is (σ).
+    ``attribute``: the mechanism's attribute holding it (``None`` when only the class's ``from_fields`` reads it);
+    ``required``: a release naming the mechanism must give it."""
+
+    name: str
+    symbol: str
+    help: str
+    attribute: str | None = None
+    low: float = 0.0
+    low_open: bool = True
+    high: float = math.inf
+    high_open: bool = True
+    whole: bool = False
+    rational: str = "up"
+    required: bool = False
+
+    def __post_init__(self):
+        if not (self.name and self.symbol and self.help) or self.rational not in ("up", "down"):
+            raise TypeError(f"a Field needs a name, a symbol, a help text and a rounding 'up' or 'down' (got {self!r})")
+
+    def domain(self) -> dict:
+        """The domain as keyword arguments (``low``, ``low_open``, ``high``, ``high_open``, ``whole``)."""
+        return {"low": self.low, "low_open": self.low_open and not self.whole, "high": self.high,
+                "high_open": self.high_open, "whole": self.whole}
+
+    def range_text(self) -> str:
+        """The domain in words: ``"> 0"``, ``"in [0, 1)"``, ``"a whole number >= 1"``."""
+        if self.whole:
+            return f"a whole number >= {self.low:g}"
+        if math.isinf(self.high):
+            return f"{'>' if self.low_open else '>='} {self.low:g}"
+        return f"in {'(' if self.low_open else '['}{self.low:g}, {self.high:g}{')' if self.high_open else ']'}"
+
+    def check(self, value):
+        """``value`` as a float (an int for a whole number) in the domain, or a
+        ``ParameterError`` naming this field."""
+        if self.whole:
+            return check_positive_int(value, self.name, minimum=int(self.low))
+        x = float(as_float(value, self.name, scalar=True))
+        if not math.isfinite(x):
+            raise ParameterError(self.name, f"must be finite (got {self.name}={value!r})")
+        below = x <= self.low if self.low_open else x < self.low
+        above = x >= self.high if self.high_open else x > self.high
+        if below or above:
+            raise ParameterError(self.name, f"must be {self.range_text()} (got {self.name}={value!r})")
+        return x
+
+
+#: Every mechanism a release may name, by that name, filled as each class declaring its ``fields`` is defined
+#: (``Mechanism.__init_subclass__``): the report's flags, help, checks and symbols and the tests' tables are
+#: read from here.
+FROM_FIELDS: dict = {}
 
 
 @dataclass(frozen=True)
@@ -115,15 +193,16 @@ def _exact_from_tails(t, low, up, dp: float, h: float) -> ExactLoss:
                      "bracketed profile", True, threshold_low, pdp_low)
 
 
-def _closed_form(law: PrivacyLoss) -> str:
+def _closed_form(law) -> str:
     """The report's words for the route through an exact law."""
     return f"closed form: the exact privacy-loss law ({law.name})"
 
 
 def _eps_ceiling(*guesses) -> float:
-    """A search range for ε that contains the answer: at least 200, past every finite hint given."""
+    """A search range for ε that contains the answer: at least 200, past every finite hint given, at most the largest
+    float (a profile is asked about finite ε only)."""
     finite = [g for g in guesses if g is not None and math.isfinite(g)]
-    return max([200.0] + [1.5 * g + 10.0 for g in finite])
+    return min(max([200.0] + [1.5 * g + 10.0 for g in finite]), sys.float_info.max)
 
 
 #: The methods through which :class:`Composed` asks its parts (and a reader may ask a mechanism) about ``k`` runs,
@@ -161,20 +240,87 @@ def _check_arguments_of(cls) -> None:
 
 
 class Mechanism:
-    """A mechanism run once; subclasses fill in what they know.  ``name`` is the release's word for it."""
+    """A mechanism run once; subclasses fill in what they know.
+
+    A mechanism a release may name is declared once, by its class (CONTRIBUTING.md, "Adding a mechanism"):
+
+    * ``name``: the release's word for it, ``title``: one line for the report's help;
+    * ``fields``: its parameters as :class:`~dpsemantics.releases.Field` declarations (the report's flags, help, checks, exact-rational
+      rounding and symbols, and the constructor's own checks, are read from them); ``together``, ``either`` and
+      ``alone`` name fields given together, at least one of, or alone;
+    * ``example``: the fields of one valid instance (the protocol and fuzz tests start from it);
+    * then either its privacy-loss law (:meth:`~dpsemantics.releases.Mechanism.loss`, with :meth:`~dpsemantics.releases.Mechanism.pld` for composition), or its stated guarantee
+      (:meth:`~dpsemantics.releases.Mechanism.pure_epsilon`, :meth:`~dpsemantics.releases.Mechanism.rho` or :meth:`~dpsemantics.releases.Mechanism.stated_point`, with ``guarantee_only``).  Everything else has a
+      default derived from these.
+    """
 
     name = "mechanism"
+    title = ""
+    fields = ()
+    together = ()
+    either = ()
+    alone = None
+    example = None
+    #: symbols of the entries of :meth:`~dpsemantics.releases.Mechanism.parameters` that are not fields (the report shows them)
+    reported = {}
     #: True when the mechanism is known only by its guarantee (no privacy-loss law)
     guarantee_only = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         _check_arguments_of(cls)
+        if "fields" in cls.__dict__:  # a mechanism a release may name: registered under its name
+            if "name" not in cls.__dict__ or cls.name in FROM_FIELDS or not cls.title or cls.example is None:
+                raise TypeError(f"{cls.__name__} declares fields: it needs its own unregistered name, a title and an "
+                                f"example (got name={cls.name!r})")
+            FROM_FIELDS[cls.name] = cls
+
+    def __post_init__(self):
+        """Each declared field with an attribute checked against its domain (:meth:`~dpsemantics.releases.Field.check`)."""
+        for f in type(self).fields:
+            if f.attribute is not None:
+                object.__setattr__(self, f.attribute, f.check(getattr(self, f.attribute)))
+
+    @classmethod
+    def from_fields(cls, **fields) -> "Mechanism":
+        """The mechanism a release gives by these fields (names of ``fields``; ``None`` is "not given"), each
+        checked against its declaration (domain, required, together, either, alone), then :meth:`~dpsemantics.releases.Mechanism.build`.  A bad
+        field is a ``ParameterError`` naming it."""
+        declared = {f.name: f for f in cls.fields}
+        given = {}
+        for name, value in fields.items():
+            if name not in declared:
+                raise ParameterError(name, f"is not a field of the {cls.name} mechanism (it takes "
+                                           f"{', '.join(declared)})")
+            if value is not None:
+                given[name] = declared[name].check(value)
+        for f in cls.fields:
+            if f.required and f.name not in given:
+                raise ParameterError(f.name, f"is required for the {cls.name} mechanism")
+        if 0 < len(given.keys() & set(cls.together)) < len(cls.together):
+            missing = next(name for name in cls.together if name not in given)
+            raise ParameterError(missing, f"is required with {' and '.join(cls.together)} (the {cls.name} mechanism "
+                                          "takes them together)")
+        if cls.either and not given.keys() & set(cls.either):
+            raise ParameterError(cls.either[0], f"is required for the {cls.name} mechanism (or "
+                                                f"{', '.join(cls.either[1:])})")
+        if cls.alone in given and len(given) > 1:
+            other = sorted(given.keys() - {cls.alone})[0]
+            raise ParameterError(other, f"is not taken with {cls.alone} (the {cls.name} mechanism given by its "
+                                        f"{cls.alone} takes no other field)")
+        return cls.build(**given)
+
+    @classmethod
+    def build(cls, **fields) -> "Mechanism":
+        """The mechanism from fields already checked by :meth:`~dpsemantics.releases.Mechanism.from_fields`: by default each passed on as its
+        attribute.  A mechanism whose fields are not its attributes (the Gaussian by ρ or by (ε, δ)) overrides
+        this."""
+        return cls(**{f.attribute: fields[f.name] for f in cls.fields if f.name in fields})
 
     # ---- what a subclass states --------------------------------------------------------------------
     def parameters(self) -> dict:
-        """The mechanism's parameters as numbers (for report.json)."""
-        raise NotImplementedError
+        """The mechanism's parameters as numbers (for report.json): its fields held as attributes."""
+        return {f.name: float(getattr(self, f.attribute)) for f in type(self).fields if f.attribute is not None}
 
     def rho(self) -> float | None:
         """ρ of zero-concentrated DP, where the mechanism has one."""
@@ -194,12 +340,17 @@ class Mechanism:
         return None if eps is None else (eps, 0.0)
 
     def profile(self, k: int):
-        """``(δ(ε) function, method, theorems)`` of ``k`` runs where an exact profile is known, else ``None``: the
-        :meth:`~dpsemantics.privacy_loss.PrivacyLoss.delta` of :meth:`~dpsemantics.releases.Mechanism.loss` where the
-        mechanism has a law."""
-        return None
+        """``(δ(ε) function, method, theorems)`` of ``k`` runs where an exact profile is known, else ``None``.  By
+        default the :meth:`~dpsemantics.privacy_loss.PrivacyLoss.delta` of the law of ``k`` runs
+        (:meth:`~dpsemantics.releases.Mechanism.loss`), which is the exact profile (Kazan et al. Definition 2.1 read
+        on the law, Theorem 3.9).  The δ(ε) function is vectorised: an array of ε in, an array of δ out."""
+        law = self.loss(k)
+        if law is None:
+            return None
+        return law.delta, f"exact: the privacy profile of the exact privacy-loss law ({law.name})", \
+            "the mechanism's privacy-loss law; Kazan et al. Definition 2.1, Theorem 3.9"
 
-    def loss(self, k: int) -> PrivacyLoss | None:
+    def loss(self, k: int):
         """The exact privacy-loss law of ``k`` runs (:class:`~dpsemantics.privacy_loss.PrivacyLoss`), where it is
         known in closed form, else ``None``."""
         return None
@@ -239,6 +390,18 @@ class Mechanism:
             return self, k + k_other
         return None
 
+    def group_of_two(self) -> "Mechanism | None":
+        """This mechanism's guarantee for a change of one record's value when neighbours add or remove a record (a
+        removal and an addition: group privacy for two), as a mechanism; ``None`` when none is left.  By default:
+        pure ε → 2ε (Dwork & Roth 2014, Theorem 2.2), ρ-zCDP → 4ρ (Bun & Steinke 2016, Proposition 1.9)."""
+        pure = self.pure_epsilon()
+        if pure is not None:
+            return ApproxDP(2 * pure, 0.0) if math.isfinite(2 * pure) else None
+        rho = self.rho()
+        if rho is not None and self.stated_point() is None:
+            return ZCDP(4 * rho) if math.isfinite(4 * rho) else None
+        return None
+
     # ---- the questions, answered through the composition of one part --------------------------------
     def repeat(self, k) -> "Composed":
         """This mechanism run ``k`` times on the same data."""
@@ -274,14 +437,10 @@ class Laplace(Mechanism):
     eps: float
     sensitivity: float = 1.0
     name = "laplace"
-
-    def __post_init__(self):
-        object.__setattr__(self, "eps", float(check_epsilon(self.eps, "epsilon", strictly_positive=True,
-                                                                 scalar=True)))
-        object.__setattr__(self, "sensitivity", float(check_positive(self.sensitivity, "sensitivity", scalar=True)))
-
-    def parameters(self):
-        return {"epsilon": self.eps, "sensitivity": self.sensitivity}
+    title = "the Laplace mechanism (noise of scale sensitivity/ε)"
+    fields = (Field("epsilon", "ε", "the noise's scale is sensitivity/ε", "eps", required=True),
+              Field("sensitivity", "Δ", "the query's sensitivity (default 1)", "sensitivity"))
+    example = {"epsilon": 0.5}
 
     def pure_epsilon(self):
         return self.eps
@@ -312,13 +471,9 @@ class RandomizedResponse(Mechanism):
 
     eps: float
     name = "randomized-response"
-
-    def __post_init__(self):
-        object.__setattr__(self, "eps", float(check_epsilon(self.eps, "epsilon", strictly_positive=True,
-                                                                 scalar=True)))
-
-    def parameters(self):
-        return {"epsilon": self.eps}
+    title = "randomized response (the true answer with log-odds ε)"
+    fields = (Field("epsilon", "ε", "the log of the odds of answering truthfully", "eps", required=True),)
+    example = {"epsilon": 0.5}
 
     def pure_epsilon(self):
         return self.eps
@@ -350,17 +505,13 @@ class Geometric(Mechanism):
     eps: float
     sensitivity: int = 1
     name = "geometric"
-
-    def __post_init__(self):
-        object.__setattr__(self, "eps", float(check_epsilon(self.eps, "epsilon", strictly_positive=True,
-                                                                 scalar=True)))
-        object.__setattr__(self, "sensitivity", check_positive_int(self.sensitivity, "sensitivity"))
+    title = "the two-sided geometric count (noise ratio e^(−ε/sensitivity))"
+    fields = (Field("epsilon", "ε", "the noise ratio is e^(−ε/sensitivity)", "eps", required=True),
+              Field("sensitivity", "Δ", "the count's sensitivity (default 1)", "sensitivity", low=1, whole=True))
+    example = {"epsilon": 0.5, "sensitivity": 2}
 
     def _as_flip(self):
         return RandomizedResponse(self.eps) if self.sensitivity == 1 else None
-
-    def parameters(self):
-        return {"epsilon": self.eps, "sensitivity": float(self.sensitivity)}
 
     def pure_epsilon(self):
         return self.eps
@@ -404,18 +555,44 @@ class Gaussian(Mechanism):
     sensitivity: float = 1.0
     stated: tuple | None = None
     name = "gaussian"
+    title = "the Gaussian mechanism (noise N(0, σ²)), given by σ, by ρ alone, or calibrated to (ε, δ)"
+    fields = (Field("sigma", "σ", "the noise's standard deviation", "sigma", rational="down"),
+              Field("sensitivity", "Δ", "the query's sensitivity (default 1)", "sensitivity"),
+              Field("epsilon", "ε", "the ε at which σ is calibrated (with delta)", low_open=False),
+              Field("delta", "δ", "the δ at which σ is calibrated (with epsilon)", high=1.0),
+              Field("rho", "ρ", "its ρ = (sensitivity/σ)²/2, given alone"))
+    together, either, alone = ("epsilon", "delta"), ("sigma", "epsilon", "rho"), "rho"
+    example = {"sigma": 2.0}
+    reported = {"mu": "μ"}
 
     def __post_init__(self):
-        sigma = float(check_positive(self.sigma, "sigma", scalar=True))
-        sens = float(check_positive(self.sensitivity, "sensitivity", scalar=True))
-        with np.errstate(all="ignore"):
-            ratio = sens / sigma
-            mu = 0.5 * ratio * ratio  # float products overflow to inf, where ** raises OverflowError
+        super().__post_init__()
+        sigma, sens = self.sigma, self.sensitivity
+        ratio = sens / sigma
+        mu = 0.5 * ratio * ratio if ratio < 1e154 else math.inf  # a float product, never an OverflowError
         if not (0.0 < mu < 1e12):
-            raise ValueError(f"sigma gives a privacy loss that is degenerate or beyond the float range "
-                             f"((sensitivity/sigma)**2/2 = {mu!r}; got sigma={sigma!r})")
-        object.__setattr__(self, "sigma", sigma)
-        object.__setattr__(self, "sensitivity", sens)
+            raise ParameterError("sigma", f"gives a privacy loss that is degenerate or beyond the float range "
+                                          f"((sensitivity/sigma)**2/2 = {mu!r}; got sigma={sigma!r})")
+
+    @classmethod
+    def build(cls, sigma=None, sensitivity=1.0, epsilon=None, delta=None, rho=None) -> "Gaussian":
+        """σ alone; ρ = (Δ/σ)²/2 alone; or (ε, δ), calibrated by the analytic Gaussian mechanism; or all three,
+        checked for agreement: strictly, δ(σ) ≤ δ by the bound never below the exact profile (Balle & Wang 2018,
+        Theorem 8, with its evaluation and rounding allowances: ``mechanisms.gaussian_delta``), which every σ
+        that :func:`~dpsemantics.mechanisms.gaussian_sigma` returns meets."""
+        if rho is not None:
+            return cls(1.0 / (math.sqrt(2.0) * math.sqrt(rho)))
+        if epsilon is None:
+            return cls(sigma, sensitivity)
+        if sigma is None:
+            return cls.calibrated(epsilon, delta, sensitivity)
+        actual = float(mechanisms.gaussian_delta(epsilon, sigma, sensitivity))
+        if actual > delta:
+            raise ParameterError("sigma", f"is inconsistent with epsilon and delta: the Gaussian mechanism with "
+                                          f"sigma={sigma!r}, sensitivity={sensitivity!r} is ({epsilon!r}, δ′)-DP for "
+                                          f"δ′ ≥ {actual!r} (its exact profile rounded up), which is above "
+                                          f"delta={delta!r}")
+        return cls(sigma, sensitivity, (float(epsilon), float(delta)))
 
     @classmethod
     def calibrated(cls, epsilon, delta, sensitivity=1.0) -> "Gaussian":
@@ -426,8 +603,9 @@ class Gaussian(Mechanism):
         try:
             return cls(sigma, sensitivity, (eps, d))
         except ValueError:
-            raise ValueError(f"epsilon is too large for this delta: the calibrated Gaussian mechanism's privacy loss "
-                             f"is beyond the float range (sigma={sigma!r} for epsilon={eps!r}, delta={d!r})") from None
+            raise ParameterError("epsilon", f"is too large for this delta: the calibrated Gaussian mechanism's "
+                                 f"privacy loss is beyond the float range (sigma={sigma!r} for epsilon={eps!r}, "
+                                 f"delta={d!r})") from None
 
     @property
     def mu(self) -> float:
@@ -435,10 +613,8 @@ class Gaussian(Mechanism):
         return 0.5 * ratio * ratio
 
     def parameters(self):
-        out = {"sigma": self.sigma, "sensitivity": self.sensitivity, "mu": self.mu}
-        if self.stated is not None:
-            out.update(epsilon=self.stated[0], delta=self.stated[1])
-        return out
+        stated = {} if self.stated is None else {"epsilon": self.stated[0], "delta": self.stated[1]}
+        return {**stated, "sigma": self.sigma, "sensitivity": self.sensitivity, "mu": self.mu}
 
     def rho(self):
         return self.mu
@@ -484,6 +660,14 @@ class Gaussian(Mechanism):
             return Gaussian(1.0 / math.sqrt(2.0 * mu)), 1
         return None
 
+    def group_of_two(self):
+        """The Gaussian mechanism at twice its sensitivity (its outputs move by at most 2Δ, by the triangle
+        inequality), with its own law; ``None`` when that law is beyond the float range."""
+        try:
+            return Gaussian(self.sigma, 2 * self.sensitivity)
+        except ParameterError:
+            return None
+
 
 # ------------------------------------------------------------------------------------------------------
 # Mechanisms known only by their guarantee
@@ -499,14 +683,11 @@ class ApproxDP(Mechanism):
     eps: float
     delta0: float = 0.0
     name = "dp"
+    title = "any mechanism known only by its (ε, δ)"
+    fields = (Field("epsilon", "ε", "the stated ε", "eps", low_open=False, required=True),
+              Field("delta", "δ", "the stated δ (default 0)", "delta0", low_open=False, high=1.0))
+    example = {"epsilon": 0.5, "delta": 1e-6}
     guarantee_only = True
-
-    def __post_init__(self):
-        object.__setattr__(self, "eps", float(check_epsilon(self.eps, "epsilon", scalar=True)))
-        object.__setattr__(self, "delta0", float(check_delta(self.delta0, "delta", open_high=True, scalar=True)))
-
-    def parameters(self):
-        return {"epsilon": self.eps, "delta": self.delta0}
 
     def pure_epsilon(self):
         return self.eps if self.delta0 == 0 else None
@@ -532,6 +713,13 @@ class ApproxDP(Mechanism):
     def pld_step(self, k):
         return super().pld_step(k) if self.eps > 0 else 1e-3
 
+    def group_of_two(self):
+        """(2ε, (1 + exp(ε))δ) for δ > 0 (group privacy for approximate DP, two steps); the default when pure."""
+        if self.delta0 == 0:
+            return super().group_of_two()
+        d = (1 + math.exp(self.eps)) * self.delta0 if self.eps < 700 else math.inf
+        return ApproxDP(2 * self.eps, d) if d < 1 and math.isfinite(2 * self.eps) else None
+
     def spread(self):
         return max(self.eps, 1e-12), 2.0 * max(self.eps, 1e-12)
 
@@ -543,13 +731,10 @@ class ZCDP(Mechanism):
 
     rho0: float
     name = "zcdp"
+    title = "any mechanism known only by its ρ"
+    fields = (Field("rho", "ρ", "the stated ρ", "rho0", required=True),)
+    example = {"rho": 0.1}
     guarantee_only = True
-
-    def __post_init__(self):
-        object.__setattr__(self, "rho0", float(check_positive(self.rho0, "rho", scalar=True)))
-
-    def parameters(self):
-        return {"rho": self.rho0}
 
     def rho(self):
         return self.rho0
@@ -559,6 +744,8 @@ class ZCDP(Mechanism):
 
     def profile(self, k):
         rho = k * self.rho0
+        if not math.isfinite(rho):  # a total ρ beyond the float range: no profile finer than the single point
+            return None
         return (lambda e: conversions.zcdp_delta(rho, e, tight=True), f"ρ = {rho:.6g} in total (Theorem 2.9), "
                 "converted at every ε by Canonne, Kamath & Steinke (2020, Corollary 13)",
                 "Kazan et al. Theorem 2.9; Canonne, Kamath & Steinke 2020 Cor. 13; Kazan et al. Theorem 3.9")
@@ -570,6 +757,43 @@ class ZCDP(Mechanism):
         if isinstance(other, ZCDP):
             return ZCDP(k * self.rho0 + k_other * other.rho0), 1
         return None
+
+
+@dataclass(frozen=True)
+class DiscreteGaussian(Mechanism):
+    """The discrete Gaussian mechanism: an integer-valued query of sensitivity Δ plus noise Y on the integers with
+    P[Y = y] ∝ exp(−y²/(2σ²)) (Canonne, Kamath & Steinke 2020, Definition 1; the noise of the 2020 Census's
+    TopDown algorithm).  It is ρ-zCDP with ρ = Δ²/(2σ²) exactly (ibid., Theorem 4), which :meth:`~dpsemantics.releases.Mechanism.rho` returns
+    rounded up.  It is declared by that guarantee: its answers are those of a ρ-zCDP mechanism (its profile is
+    Canonne, Kamath & Steinke's Corollary 13 conversion of ρ, never below its exact profile, their Theorem 7), and
+    the report does not read it through its own privacy-loss law."""
+
+    sigma: float
+    sensitivity: int = 1
+    name = "discrete-gaussian"
+    title = "the discrete Gaussian mechanism (integer noise of scale σ, as in the 2020 Census), by its ρ"
+    fields = (Field("sigma", "σ", "the noise's scale: P[y] ∝ exp(−y²/(2σ²)) on the integers", "sigma",
+                    rational="down", required=True),
+              Field("sensitivity", "Δ", "the integer query's sensitivity (default 1)", "sensitivity", low=1,
+                    whole=True))
+    example = {"sigma": 2.0, "sensitivity": 1}
+    guarantee_only = True
+
+    def __post_init__(self):
+        super().__post_init__()
+        if not 0.0 < self.rho() < math.inf:
+            raise ParameterError("sigma", f"gives ρ = sensitivity²/(2σ²) beyond the float range (got "
+                                          f"sigma={self.sigma!r}, sensitivity={self.sensitivity!r})")
+
+    def rho(self):
+        return _float_up(Fraction(self.sensitivity) ** 2 / (2 * Fraction(self.sigma) ** 2))
+
+    def stated_point(self):
+        return None
+
+    def spread(self):
+        s = math.sqrt(2 * self.rho())
+        return s, 26.0 * s
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -605,8 +829,15 @@ def _profile_epsilon(fn, d: float, pure, hint: float = math.inf) -> float:
 def _sum_up(pairs) -> float:
     """Σ k·x over ``(k, x)`` pairs of whole numbers and floats, exactly (rationals) and rounded up to a float: never
     below the exact sum, and equal to it when it is a float (2 for 2 × 1.0)."""
-    exact = sum((Fraction(int(k)) * Fraction(x) for k, x in pairs), Fraction(0))
-    out = float(exact)  # rounded to nearest (inf beyond the float range)
+    return _float_up(sum((Fraction(int(k)) * Fraction(x) for k, x in pairs), Fraction(0)))
+
+
+def _float_up(exact: Fraction) -> float:
+    """The smallest float ≥ the rational ``exact`` (inf beyond the float range)."""
+    try:
+        out = float(exact)  # rounded to nearest
+    except OverflowError:
+        return math.inf
     return math.nextafter(out, math.inf) if math.isfinite(out) and Fraction(out) < exact else out
 
 
@@ -689,11 +920,11 @@ class Composed(Mechanism):
             elif isinstance(mech, Mechanism):
                 flat.append((mech, k))
             else:
-                raise ValueError(f"parts must be mechanisms (got {mech!r})")
+                raise ParameterError("parts", f"must be mechanisms (got {mech!r})")
         if not flat:
-            raise ValueError("parts must name at least one mechanism (got none)")
+            raise ParameterError("parts", "must name at least one mechanism (got none)")
         if any(k > K_MAX for _, k in flat):
-            raise ValueError(f"k must be at most {K_MAX} runs of one mechanism here (got {max(k for _, k in flat)})")
+            raise ParameterError("k", f"must be at most {K_MAX} runs of one mechanism here (got {max(k for _, k in flat)})")
         self.parts = tuple(flat)
         self._lattices = {}  # composed privacy-loss distributions by resolution, computed once
 
@@ -763,6 +994,8 @@ class Composed(Mechanism):
         if len(rho_only) == len(stated):
             rho = self.rho()
             try:
+                if not math.isfinite(rho):
+                    raise OverflowError("the total ρ is beyond the float range")
                 with np.errstate(all="ignore"):
                     e1, d = disclosure.best_zcdp_pdp_epsilon(rho, dp)
                     eps = float(conversions.zcdp_epsilon(rho, d))
@@ -840,7 +1073,7 @@ class Composed(Mechanism):
                     "pessimistic side (connect-the-dots, Doroshenko et al. 2022: never below the exact profile)",
                     "Kazan et al. Definitions 2.1–2.2, Theorem 3.9")
         rho = self.rho()
-        if rho is not None:
+        if rho is not None and math.isfinite(rho):
             return ZCDP(rho).profile(1)
         return None
 
@@ -1049,44 +1282,9 @@ class Composed(Mechanism):
 # ------------------------------------------------------------------------------------------------------
 
 
-def _gaussian_from_fields(sigma=None, sensitivity=1.0, epsilon=None, delta=None, rho=None) -> Gaussian:
-    """σ alone; ρ = (Δ/σ)²/2 alone; or (ε, δ), calibrated by the analytic Gaussian mechanism; or all three,
-    checked for agreement: strictly, δ(σ) ≤ δ by the bound never below the exact profile (Balle & Wang 2018,
-    Theorem 8, with its evaluation and rounding allowances: ``mechanisms.gaussian_delta``), which every σ
-    that :func:`~dpsemantics.mechanisms.gaussian_sigma` returns meets."""
-    if rho is not None:
-        rho = float(check_positive(rho, "rho", scalar=True))
-        return Gaussian(1.0 / (math.sqrt(2.0) * math.sqrt(rho)))
-    if epsilon is None:
-        return Gaussian(sigma, sensitivity)
-    if sigma is None:
-        return Gaussian.calibrated(epsilon, delta, sensitivity)
-    epsilon = float(check_epsilon(epsilon, "epsilon", scalar=True))
-    delta = float(check_delta(delta, "delta", open_low=True, scalar=True))
-    sigma = float(check_positive(sigma, "sigma", scalar=True))
-    sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
-    actual = float(mechanisms.gaussian_delta(epsilon, sigma, sensitivity))
-    if actual > delta:
-        raise ValueError(f"sigma is inconsistent with epsilon and delta: the Gaussian mechanism with sigma={sigma!r}, "
-                         f"sensitivity={sensitivity!r} is ({epsilon!r}, δ′)-DP for δ′ ≥ {actual!r} (its exact profile "
-                         f"rounded up), which is above delta={delta!r}")
-    return Gaussian(sigma, sensitivity, (float(epsilon), float(delta)))
-
-
-#: The mechanisms a release may name, by the name it gives them, built from its fields.
-FROM_FIELDS = {
-    "laplace": lambda epsilon, sensitivity=1.0: Laplace(epsilon, sensitivity),
-    "gaussian": _gaussian_from_fields,
-    "randomized-response": lambda epsilon: RandomizedResponse(epsilon),
-    "geometric": lambda epsilon, sensitivity=1: Geometric(epsilon, sensitivity),
-    "dp": lambda epsilon, delta=0.0: ApproxDP(epsilon, delta),
-    "zcdp": lambda rho: ZCDP(rho),
-}
-
-
 def from_fields(name: str, **fields) -> Mechanism:
     """The mechanism a release names ``name`` with the given fields (``epsilon``, ``delta``, ``sigma``,
     ``sensitivity``, ``rho``); bad values raise ``ValueError`` naming the field."""
     if name not in FROM_FIELDS:
-        raise ValueError(f"name must be one of {', '.join(FROM_FIELDS)} (got {name!r})")
-    return FROM_FIELDS[name](**fields)
+        raise ParameterError("name", f"must be one of {', '.join(FROM_FIELDS)} (got {name!r})")
+    return FROM_FIELDS[name].from_fields(**fields)

@@ -574,3 +574,35 @@ def test_formula_arguments_are_the_ones_the_hidden_checks_call():
             f = (lambda e, d: 2 * e) if a["var"] == "eps_prime" else (lambda e, d: (1 + math.exp(e)) * d)
             answers[a["var"]] = [f(*order(*pt)) for pt in a["points"]]
         assert grader.score_question(q, answers)[0] == expected
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=IDS)
+def test_seeded_solutions_pass_their_tests(chapter):
+    """The solutions notebook of a seeded assignment (seed 1) scores full marks on its own tests: the seeded
+    numbers replace the chapter's, and the formula answers (graded at fixed hidden points) keep the chapter's
+    functions, also in an exercise with both (kazan-ex-profile)."""
+    master = SEEDED[chapter.stem]
+    score, possible = grade_isolated(_solution_code(master), _test_files(master, chapter.stem))
+    assert score == possible == sum(ex.points for ex in CATALOGUE if ex.chapter.endswith(chapter.stem) and ex.check)
+
+
+def test_formula_prompts_state_the_rule_and_the_precision():
+    """Every question with a formula answer says, in its "Graded to" line, that the function is graded without
+    the package and to which relative precision (10⁻⁶, as a reader writes it)."""
+    from dpsemantics.book import coursework
+
+    formula = {ex.label for ex in CATALOGUE if ex.check and ex.answer and ex.check_name != "check_definition7_counterexample"
+               and any(isinstance(r, coursework.FormulaReference) for r in coursework.references(ex.check_name))}
+    assert len(formula) >= 13
+    seen = set()
+    for master in SEEDED.values():
+        current = None
+        for cell in master.cells:
+            if cell.cell_type == "raw" and cell.source.startswith("# BEGIN QUESTION"):
+                current = cell.source.split("name: ")[1].split("\n")[0]
+            elif cell.cell_type == "markdown" and current in formula and cell.source.startswith("## "):
+                graded = cell.source.split("**Graded to:**")[1]
+                assert "without the `dpsemantics` package" in graded and "relative 10⁻⁶" in graded, current
+                assert "1e-06" not in cell.source, current
+                seen.add(current)
+    assert seen == formula

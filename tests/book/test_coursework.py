@@ -7,6 +7,7 @@ import re
 import numpy as np
 import pytest
 from scipy.optimize import brentq
+from scipy.stats import norm
 
 from dpsemantics import causal, conversions, mechanisms, notions, semantic
 from dpsemantics import disclosure as D
@@ -21,8 +22,33 @@ PROFILE = ([0.05, 0.3, 0.6, 0.95], [0.2, 0.6, 0.8, 0.99], 1e-3, 0.05)
 EPS_PROFILE = D.epsilon_for_profile(*PROFILE)
 # Corollary 3.10 by hand: the smallest log-odds increase the profile allows
 EPS_PRIME_PROFILE = min(math.log(m / (1 - m)) - math.log(p / (1 - p)) for p, m in zip(*PROFILE[:2]))
-PDP = conversions.pdp_epsilon(1.0, 1e-3, 0.01)
-EPS_SIGMA2 = brentq(lambda e: mechanisms.gaussian_delta(e, 2.0) - 1e-6, 0, 20, xtol=1e-12)
+# The formula answers, written from the papers here (NumPy and SciPy only), as a student would
+def _gauss_profile(eps, sigma):  # Balle & Wang (2018), Theorem 8, sensitivity 1
+    return norm.cdf(1 / (2 * sigma) - eps * sigma) - math.exp(eps) * norm.cdf(-1 / (2 * sigma) - eps * sigma)
+
+
+def EPS_FOR_SIGMA(sigma, delta):
+    return brentq(lambda e: _gauss_profile(e, sigma) - delta, 0, 60, xtol=1e-14)
+
+
+def SIGMA_FOR_EPS(eps, delta):
+    return brentq(lambda s: _gauss_profile(eps, s) - delta, 1e-3, 1e3, xtol=1e-14)
+
+
+def PDP_EPS(eps, delta, delta_prime):  # Kazan et al., Theorem 3.9
+    return math.log(delta_prime * math.exp(eps) + delta) - math.log(delta_prime - delta)
+
+
+def PDP_POSTERIOR(prior, eps, delta, delta_prime):  # Corollary 3.10 at Theorem 3.9's ε′
+    return prior / (prior + (1 - prior) * math.exp(-PDP_EPS(eps, delta, delta_prime)))
+
+
+def EPS_FOR(eps_prime, delta, delta_prime):  # Theorem 3.9 solved for ε
+    return math.log(math.exp(eps_prime) * (delta_prime - delta) - delta) - math.log(delta_prime)
+
+
+PDP = PDP_EPS(1.0, 1e-3, 0.01)
+EPS_SIGMA2 = EPS_FOR_SIGMA(2.0, 1e-6)
 DBS = [(0, 0), (0, 1), (1, 0), (1, 1)]
 MARKOV = notions.bdp_leakage(mechanisms.local_randomized_response(2, 0.8), notions.markov_chain_prior(2, 0.75))
 BAD = FiniteMechanism(np.array([[0.5, 0.5]] * 3 + [[1.0, 0.0]]), DBS, [0, 1])
@@ -31,14 +57,18 @@ BAD = FiniteMechanism(np.array([[0.5, 0.5]] * 3 + [[1.0, 0.0]]), DBS, [0, 1])
 CASES = {
     "transitivity": (C.check_transitivity_answer, (lambda e, d: 2 * e, lambda e, d: (1 + np.exp(e)) * d),
                      [(lambda e, d: 2 * e, lambda e, d: 2 * d), (lambda e, d: e, lambda e, d: 10 * d)], []),
-    "gaussian": (C.check_gaussian_calibration, (EPS_SIGMA2, mechanisms.gaussian_sigma(0.5, 1e-6)),
-                 [(2.0, 9.0), (None, "x")], [EPS_SIGMA2, mechanisms.gaussian_sigma(0.5, 1e-6)]),
+    "gaussian": (C.check_gaussian_calibration, (EPS_FOR_SIGMA, SIGMA_FOR_EPS),
+                 # the classical σ = √(2 ln(1.25/δ))/ε (Dwork & Roth, Theorem A.1) is not the smallest
+                 [(EPS_FOR_SIGMA, lambda e, d: math.sqrt(2 * math.log(1.25 / d)) / e), (2.0, 9.0), (None, "x")],
+                 [EPS_SIGMA2, SIGMA_FOR_EPS(0.5, 1e-6)]),
     "group": (C.check_group_answer, (1.5, 1e-3 * (1 + E(0.5) + E(1.0))), [(1.5, 3e-3), (1.0, 1e-3)],
               [1.5, 1e-3 * (1 + E(0.5) + E(1.0))]),
     "rr": (C.check_rr_answer, (math.log(3), mechanisms.randomized_response_delta(0.5, math.log(3))), [(0.75, 0.1)],
            [math.log(3), mechanisms.randomized_response_delta(0.5, math.log(3))]),
-    "name_and_shame": (C.check_name_and_shame, (0.01, 1 - 0.99**100), [(0.0, 0.01), (0.01, 1.0)],
-                       [0.01, 1 - 0.99**100]),
+    "name_and_shame": (C.check_name_and_shame, (lambda e, d: d, lambda n, p: 1 - (1 - p) ** (1 / n)),
+                       [(lambda e, d: 0.0, lambda n, p: 1 - (1 - p) ** (1 / n)), (lambda e, d: d, lambda n, p: p / n),
+                        (0.01, 1 - 0.99**100)],
+                       [1 - 0.95 ** (1 / 100)]),
     "semantic": (C.check_semantic_formula, (lambda e, n: math.tanh(e / 4),), [(lambda e, n: math.expm1(e),), (3,)],
                  [math.tanh(x / 4) for x in (0.1, 0.5, 1.0, 2.0)]),
     "ks_converse": (C.check_ks_converse, (S08, RR08.delta(3 * S08)), [(0.2, 0.02)], [S08, RR08.delta(3 * S08)]),
@@ -46,30 +76,38 @@ CASES = {
     "a2": (C.check_gaussian_calibration_slip, (SIGMA_PAPER, mechanisms.gaussian_delta(0.6, SIGMA_PAPER)),
            [(SIGMA_PAPER, 1e-5)],
            [SIGMA_PAPER, mechanisms.gaussian_delta(0.6, SIGMA_PAPER)]),
-    "count_semantic": (C.check_count_semantic, (math.tanh(0.75),), [(E(1.5) - 1,)], [math.tanh(0.75)]),
+    # n ≥ 2: tanh(ε/2) (all-zeros against all-ones); one record: randomized response, tanh(ε/4)
+    "count_semantic": (C.check_count_semantic, (lambda e, n: math.tanh(e / 2) if n >= 2 else math.tanh(e / 4),),
+                       [(lambda e, n: math.tanh(e / 2),), (lambda e, n: math.expm1(e),), (math.tanh(0.75),)],
+                       [math.tanh(0.75)]),
     "markov": (C.check_markov_leakage, (MARKOV,), [(0.8,), (1.6,)], [MARKOV]),
-    "copies": (C.check_copies_answer, (2.4,), [(0.8,), (float("nan"),)], [2.4]),
+    "copies": (C.check_copies_answer, (lambda e, n: n * e,), [(lambda e, n: e,), (2.4,), (float("nan"),)], [2.4]),
     "family": (C.check_family_answer, (math.log((1 + E(0.8)) / 2),), [(0.8,)], [math.log((1 + E(0.8)) / 2)]),
-    "replace": (C.check_replace_reading, (math.tanh(0.2), 3.2), [(3.2, 3.2)], [math.tanh(0.2)]),
+    "replace": (C.check_replace_reading, (lambda e, n: math.tanh(e / 4), lambda e, n: n * e),
+                [(lambda e, n: n * e, lambda e, n: n * e), (math.tanh(0.2), 3.2)], [math.tanh(0.2)]),
     "byron": (C.check_byron_effect, (0.7,), [(1.4,)], [0.7]),
     "def7": (C.check_definition7_counterexample, (BAD, np.full((2, 2), 0.25)),
              [(geometric_count(2, 0.5), np.full((2, 2), 0.25))],
              [math.log(2)]),
     "relatives": (C.check_relatives_effect, (2.1,), [(0.7,)], [2.1]),
-    "def9": (C.check_definition9_slip, (E(0.7),), [(E(-1),), (0.7,)], [E(0.7)]),
-    "def4": (C.check_definition4_slip, (2.1,), [(0.7,)], [2.1]),
-    "profile": (C.check_profile_answer, (EPS_PRIME_PROFILE, EPS_PROFILE),
-                [(EPS_PROFILE, EPS_PRIME_PROFILE), (EPS_PRIME_PROFILE, EPS_PROFILE * 0.8)],
+    "def9": (C.check_definition9_slip, (math.exp,), [(lambda e: E(-1),), (lambda e: e,), (E(0.7),)], [E(0.7)]),
+    "def4": (C.check_definition4_slip, (lambda e, n: n * e,), [(lambda e, n: e,), (2.1,)], [2.1]),
+    "profile": (C.check_profile_answer, (EPS_PRIME_PROFILE, EPS_FOR),
+                [(EPS_PROFILE, EPS_FOR), (EPS_PRIME_PROFILE, lambda e1, d, d1: e1), (EPS_PRIME_PROFILE, EPS_PROFILE)],
                 [EPS_PROFILE, EPS_PRIME_PROFILE]),
-    "peak": (C.check_difference_peak, (1 / (1 + E(1.1)), math.tanh(0.55)), [(0.5, math.tanh(0.55))],
+    "peak": (C.check_difference_peak, (lambda e: 1 / (1 + E(e / 2)), lambda e: math.tanh(e / 4)),
+             [(lambda e: 0.5, lambda e: math.tanh(e / 4)), (1 / (1 + E(1.1)), math.tanh(0.55))],
              [1 / (1 + E(1.1)), math.tanh(0.55)]),
-    "laplace": (C.check_laplace_answer, (0.3 / (0.3 + 0.7 * E(-0.5)), 0.5, E(-0.5) / 2), [(0.4, 0.5, 0.5)],
+    "laplace": (C.check_laplace_answer, (lambda p, e: p / (p + (1 - p) * E(-e)), lambda e: 0.5, lambda e: E(-e) / 2),
+                [(lambda p, e: p / (p + (1 - p) * E(-e)), lambda e: 0.5, lambda e: 0.5),
+                 (0.3 / (0.3 + 0.7 * E(-0.5)), 0.5, E(-0.5) / 2)],
                 [0.3 / (0.3 + 0.7 * E(-0.5)), E(-0.5) / 2]),
     "figure3": (C.check_figure3_slip, (44, 99), [(28, 45), (28, 96)], [99]),
     "example41": (C.check_example41_slip, (0.0878, 0.9122), [(0.1638, 0.8362), (8.78, 91.22)], [0.0878, 0.9122]),
-    "pdp": (C.check_pdp_posterior, (PDP, float(D.posterior_bounds(0.1, PDP)[1])),
-            [(1.0, 0.5), (1.0, float(D.posterior_bounds(0.1, 1.0)[1]))],
-            [PDP, float(D.posterior_bounds(0.1, PDP)[1])]),
+    "pdp": (C.check_pdp_posterior, (PDP_EPS, PDP_POSTERIOR),
+            [(lambda e, d, d1: e, PDP_POSTERIOR), (PDP_EPS, lambda p, e, d, d1: p / (p + (1 - p) * math.exp(-e))),
+             (PDP, float(D.posterior_bounds(0.1, PDP)[1]))],
+            [PDP, PDP_POSTERIOR(0.1, 1.0, 1e-3, 0.01)]),
 }
 
 
@@ -157,25 +195,27 @@ def test_tolerance_is_described_as_applied():
 def test_percentage_for_a_fraction_gets_a_hint():
     result = C.check_example41_slip(8.78, 91.22)
     assert not result.correct and str(result).count("percentage") == 2
-    laplace = C.check_laplace_answer(100 * 0.3 / (0.3 + 0.7 * E(-0.5)), 0.5, E(-0.5) / 2)
-    assert "percentage" in str(laplace) and not laplace.correct
+    rr = C.check_rr_answer(math.log(3), 100 * mechanisms.randomized_response_delta(0.5, math.log(3)))
+    assert "percentage" in str(rr) and not rr.correct
 
 
 def test_epsilon_and_epsilon_prime_are_told_apart():
-    """Theorem 3.9's step is graded: ε′ where ε is asked (and ε where ε′ is) fails with a message naming it."""
-    swapped = C.check_profile_answer(EPS_PROFILE, EPS_PRIME_PROFILE)
-    assert [p.ok for p in swapped.parts] == [False, False]
-    assert "ε′" in swapped.parts[1].feedback and "Theorem 3.9" in swapped.parts[1].feedback
+    """Theorem 3.9's step is graded: ε where ε′ is asked fails with a message naming it; the posterior at ε
+    where Theorem 3.9's ε′ is asked fails."""
+    swapped = C.check_profile_answer(EPS_PROFILE, EPS_FOR)
+    assert [p.ok for p in swapped.parts] == [False, True]
+    assert "ε′" in swapped.parts[0].feedback and "Theorem 3.9" in swapped.parts[0].feedback
     assert abs(EPS_PROFILE - EPS_PRIME_PROFILE) > 10 * 1e-4 * EPS_PROFILE  # far apart at δ = 10⁻³
-    pdp = C.check_pdp_posterior(1.0, float(D.posterior_bounds(0.1, 1.0)[1]))
-    assert not pdp.correct and "Theorem 3.9" in pdp.parts[0].feedback and "ε′" in pdp.parts[1].feedback
+    pdp = C.check_pdp_posterior(PDP_EPS, lambda p, e, d, d1: p / (p + (1 - p) * math.exp(-e)))
+    assert [p.ok for p in pdp.parts] == [True, False]
 
 
 def test_profile_needs_every_point():
-    """The ε of one point of the profile (a non-binding prior) is too large, and is said to be."""
-    one_point = float(D.epsilon_for_profile([0.05], [0.2], 1e-3, 0.05))
-    result = C.check_profile_answer(EPS_PRIME_PROFILE, one_point)
-    assert not result.correct and "another point" in result.parts[1].feedback
+    """The ε′ of one point of the profile (a non-binding prior) is too large, and is said to be."""
+    one_point = math.log(0.2 / 0.8) - math.log(0.05 / 0.95)
+    assert one_point > EPS_PRIME_PROFILE * 1.01
+    result = C.check_profile_answer(one_point, EPS_FOR)
+    assert not result.correct and "another point" in result.parts[0].feedback
 
 
 def test_references_match_the_checks():

@@ -97,6 +97,33 @@ except OSError:
 '''
 
 
+# Calling the package instead of writing the theorem's formula (the formula answers of intro-ex-profile and
+# intro-ex-name-shame): right values when run (test_package_calls_are_right_answers_when_not_blocked), 0 when graded.
+PACKAGE_CALLS = """
+import functools
+from scipy.optimize import brentq
+from dpsemantics import mechanisms as mech
+from dpsemantics.mechanisms import gaussian_delta
+eps_for_sigma = lambda sigma, delta: brentq(lambda e: gaussian_delta(e, sigma) - delta, 0, 60, xtol=1e-14)
+sigma_for_eps = functools.partial(mech.gaussian_sigma)
+smallest_delta = lambda eps, delta: float(mech.name_and_shame(2, delta).delta(eps))
+largest_delta = lambda n, p: brentq(lambda d: mech.name_and_shame_exposure(n, d) - p, 0, 1, xtol=1e-16)
+"""
+FORMULAS = ("intro-ex-profile", "intro-ex-name-shame")
+
+
+def _printed_numbers() -> str:
+    """Functions returning the numbers the chapter prints for the formula exercises (at its own parameters)."""
+    from scipy.optimize import brentq
+
+    from dpsemantics import mechanisms
+
+    eps2 = brentq(lambda e: mechanisms.gaussian_delta(e, 2.0) - 1e-6, 0, 60)
+    sigma = mechanisms.gaussian_sigma(0.5, 1e-6)
+    return (f"eps_for_sigma = lambda sigma, delta: {eps2!r}\nsigma_for_eps = lambda eps, delta: {sigma!r}\n"
+            f"smallest_delta = lambda eps, delta: 0.01\nlargest_delta = lambda n, p: {1 - 0.95 ** 0.01!r}\n")
+
+
 def _with_cell(nb, code, *, first=False):
     nb = nbformat.from_dict(json.loads(nbformat.writes(nb)))
     cell = nbformat.v4.new_code_cell(code)
@@ -129,6 +156,8 @@ def graded(intro_assignment, tmp_path_factory):
         "frame-peek": PEEK,
         "otter-results": PATCH_OTTER,
         "builtins": "import builtins\nbuiltins.isinstance = lambda *a: True\nbuiltins.float = lambda *a: 1.5",
+        "package-calls": PACKAGE_CALLS,
+        "printed-numbers": _printed_numbers(),
     }
     for name, code in tampers.items():
         nbformat.write(_with_cell(blank, code), subs / f"tamper-{name}.ipynb")
@@ -149,7 +178,7 @@ def graded(intro_assignment, tmp_path_factory):
 
 def test_every_submission_has_a_row_and_the_honest_one_full_marks(graded):
     rows, table, *_ = graded
-    assert sorted(table) == sorted(rows) and len(rows) == 2 + len(BREAKERS) + 1 + 5 + 2
+    assert sorted(table) == sorted(rows) and len(rows) == 2 + len(BREAKERS) + 1 + 7 + 2
     honest = rows["honest.ipynb"]
     assert honest["status"] == "graded" and honest["total"] == POSSIBLE == honest["possible"] == 10
     assert all(honest[q] == p for q, p in POINTS.items())
@@ -173,7 +202,8 @@ def test_class_breaking_notebooks_get_their_own_row_with_the_reason(graded):
     assert memory["status"] == "graded" and "MemoryError" in memory["reason"] and memory["total"] == POSSIBLE
 
 
-@pytest.mark.parametrize("tamper", ["references", "disk", "frame-peek", "otter-results", "builtins"])
+@pytest.mark.parametrize("tamper", ["references", "disk", "frame-peek", "otter-results", "builtins", "package-calls",
+                                    "printed-numbers"])
 def test_tampering_scores_zero(graded, tamper):
     rows, *_ = graded
     row = rows[f"tamper-{tamper}.ipynb"]
@@ -183,14 +213,44 @@ def test_tampering_scores_zero(graded, tamper):
 
 def test_the_chapters_own_solutions_score_zero_where_the_seed_moved_the_parameters(graded):
     """Copying the chapter: its solution code, run with the chapter's parameters, answers every question of
-    the assignment (seed 1) whose parameters differ — and scores 0 on each; the formula of intro-ex-transitive
-    has no parameters, so the chapter's (right) formula keeps its points."""
+    the assignment (seed 1) whose parameters differ — and scores 0 on each.  The formula answers
+    (intro-ex-transitive, intro-ex-profile, intro-ex-name-shame) have no parameters: the chapter's solution *is*
+    the formula, so copying it keeps the points (the student edition, which prints no solution, is the one to
+    hand out; book/instructors.md says so)."""
     rows, *_ = graded
     row = rows["tamper-chapter.ipynb"]
     seeded = [ex.label for ex in INTRO if ex.check and ex.answer and ex.params]
     assert seeded and row["status"] == "graded"
     assert all(row[label] == 0 for label in seeded), row
-    assert row["intro-ex-transitive"] == POINTS["intro-ex-transitive"]
+    for label in ("intro-ex-transitive", *FORMULAS):
+        assert row[label] == POINTS[label], (label, row)
+
+
+@pytest.mark.parametrize("tamper", ["package-calls", "printed-numbers"])
+def test_formula_answers_need_the_formula(graded, tamper):
+    """A formula answer that calls the package (module functions, a name imported from it, functools.partial
+    of one) or returns the numbers the chapter prints scores 0 on the formula questions; the honest notebook,
+    graded in the same folder, has them right."""
+    rows, _, results, *_ = graded
+    row = rows[f"tamper-{tamper}.ipynb"]
+    assert row["status"] == "graded" and all(row[label] == 0 for label in FORMULAS), row
+    assert all(rows["honest.ipynb"][label] == POINTS[label] for label in FORMULAS)
+    if tamper == "package-calls":  # they raised: the package was blocked, not merely imprecise
+        feedback = [line for label in FORMULAS for line in results[f"tamper-{tamper}.ipynb"][label]]
+        assert feedback and all("differs at a test point" in line or "raised" in line for line in feedback)
+
+
+def test_package_calls_are_right_answers_when_not_blocked(intro_assignment):
+    """The package-call tamper is a real one: run here, with the package working, its functions fall inside
+    every interval of the hidden checks (so only the block stops them)."""
+    checks = json.loads((intro_assignment / grader.HIDDEN_CHECKS).read_text())
+    namespace = {}
+    exec(PACKAGE_CALLS, namespace)  # noqa: S102 - the tamper's own cell
+    for q in checks["questions"]:
+        if q["name"] not in FORMULAS:
+            continue
+        answers = {a["var"]: [float(namespace[a["var"]](*pt)) for pt in a["points"]] for a in q["answers"]}
+        assert grader.score_question(q, answers) == (q["points"], []), q["name"]
 
 
 def test_overwriting_the_hidden_checks_changes_no_score(graded):
@@ -237,3 +297,205 @@ def test_bad_limits_are_value_errors(intro_assignment, tmp_path):
         grader.grade(intro_assignment, tmp_path, timeout=0)
     with pytest.raises(ValueError, match="memory_mb"):
         grader.grade(intro_assignment, tmp_path, memory_mb=10)
+
+
+DISCLOSURE_HONEST = """
+import numpy as np
+def eps_prime(eps, delta, delta_prime):  # Theorem 3.9
+    return np.log(delta_prime * np.exp(eps) + delta) - np.log(delta_prime - delta)
+def posterior(prior, eps, delta, delta_prime):  # Corollary 3.10
+    return prior / (prior + (1 - prior) * np.exp(-eps_prime(eps, delta, delta_prime)))
+def eps_for(eps_prime, delta, delta_prime):  # Theorem 3.9 solved for eps
+    return eps_prime + np.log1p(-(delta / delta_prime) * (1 + np.exp(-eps_prime)))
+eps_prime_profile = 0.0
+"""
+
+DISCLOSURE_CALLS = """
+import types
+import numpy as np
+from dpsemantics import conversions, disclosure
+from dpsemantics.disclosure import dp_epsilon_for_pdp
+copy = types.FunctionType(conversions.pdp_epsilon.__code__, conversions.pdp_epsilon.__globals__)
+conversions.pdp_epsilon.__module__ = "not_the_package"
+eps_prime = lambda eps, delta, delta_prime: copy(eps, delta, delta_prime)
+posterior = np.vectorize(lambda p, e, d, d1: disclosure.posterior_bounds(p, conversions.pdp_epsilon(e, d, d1))[1])
+eps_for = lambda e1, d, d1: __import__("dpsemantics.disclosure", fromlist=["x"]).dp_epsilon_for_pdp(e1, d, d1)
+eps_for_alias = dp_epsilon_for_pdp
+eps_prime_profile = 0.0
+"""
+
+
+@pytest.mark.parametrize("code, expected", [(DISCLOSURE_HONEST, "right"), (DISCLOSURE_CALLS, "wrong")])
+def test_disclosure_formulas_are_graded_without_the_package(tmp_path, code, expected):
+    """kazan-ex-pdp and kazan-ex-profile's formula (Theorem 3.9, Corollary 3.10, Theorem 3.9 inverted), run by the
+    grader's runner at the hidden points: the NumPy formulas from the paper score, the same answers made of
+    package calls (a module function, a renamed copy of one, np.vectorize, a fresh import, a name imported from
+    the package) are blocked and score 0."""
+    from dpsemantics.book import coursework
+
+    kazan = [ex for ex in exercises.catalogue() if ex.label in ("kazan-ex-pdp", "kazan-ex-profile")]
+    checks = grader.hidden_checks(kazan, lambda ex: coursework.references(ex.check_name,
+                                                                          **(ex.params | ex.hidden_params)))
+    spec = grader.runner_spec(checks)
+    if expected == "wrong":
+        alias = next(a for a in spec["answers"] if a["var"] == "eps_for")
+        spec["answers"].append(dict(alias, var="eps_for_alias"))
+    notebook = tmp_path / "disclosure-risk.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)]), notebook)
+    answers, reason = grader.run_notebook(notebook, spec, timeout=TIMEOUT, memory_mb=3072, name="disclosure-risk.ipynb")
+    assert answers is not None and not reason, reason
+    formulas = {q["name"]: [a for a in q["answers"] if a["kind"] == "formula"] for q in checks}
+    for q in checks:
+        for a in formulas[q["name"]]:
+            got = answers[a["var"]]
+            inside = [isinstance(x, float) and lo <= x <= hi for x, (lo, hi) in zip(got, a["intervals"])]
+            if expected == "right":
+                assert all(inside) and len(inside) == len(a["points"]), (a["var"], got)
+            else:
+                assert got and all(isinstance(x, str) and x.startswith("raised") for x in got), (a["var"], got)
+    if expected == "wrong":
+        assert all(x.startswith("raised") for x in answers["eps_for_alias"])
+
+
+def test_definition7_check_has_one_source():
+    """cv-ex-def7's check is one function: the zip's hidden test carries its source text verbatim, and the
+    hidden test (on the objects) and ``make grade`` (on their plain data) give the same verdicts on the chapter's
+    counterexample, on differentially private mechanisms, and on malformed answers."""
+    import numpy as np
+
+    from dpsemantics.mechanisms import FiniteMechanism, geometric_count
+
+    ex = next(ex for ex in exercises.catalogue() if ex.label == "cv-ex-def7")
+    source = assignments.hidden_test(ex)
+    assert grader.definition7_source().strip() in "\n".join(line[4:] for line in source.splitlines())
+    namespace = {}
+    exec(source.split('""" # END TEST CONFIG\n', 1)[1], namespace)  # noqa: S102 - the generated hidden test
+    dbs = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    bad = FiniteMechanism(np.array([[0.5, 0.5]] * 3 + [[1.0, 0.0]]), dbs, [0, 1])  # the chapter's solution
+    uniform = np.full((2, 2), 0.25)
+    cases = [(bad, uniform, True), (geometric_count(2, 0.5), uniform, False), (bad, np.full((2, 2), 0.3), False),
+             (bad, np.eye(2) / 2, None), (FiniteMechanism(np.full((4, 2), 0.5), dbs, [0, 1]), uniform, False),
+             ("not a mechanism", uniform, False)]
+    (q,) = grader.hidden_checks([ex], None)
+    for mechanism, population, expected in cases:
+        try:
+            namespace["test_hidden"](mechanism, population)
+            zip_verdict = True
+        except AssertionError:
+            zip_verdict = False
+        data = {"bad": {"matrix": np.asarray(mechanism.matrix).tolist(), "databases": [list(d) for d in dbs]}
+                if hasattr(mechanism, "matrix") else "not a finite mechanism",
+                "P": np.asarray(population).tolist()}
+        grade_verdict = grader.score_question(q, data)[0] == q["points"]
+        assert zip_verdict == grade_verdict, (mechanism, population)
+        if expected is not None:
+            assert grade_verdict == expected, (mechanism, population)
+
+
+# Every formula answer of the book computed by calls into the package (what a student who knows the package
+# writes instead of the paper's formula). A new formula exercise needs a row here.
+PACKAGE_ATTACKS = """
+import math
+from scipy.optimize import brentq
+from dpsemantics import causal, conversions, disclosure, mechanisms as mech, notions, semantic as S
+from dpsemantics import indistinguishability as ind
+from dpsemantics.privacy_loss import PrivacyLoss
+def _copies(e, n):
+    return mech.local_randomized_response(int(n), e), notions.copies_prior(int(n))
+def _equal(n):
+    import numpy as np
+    pop = np.zeros((2,) * int(n)); pop[(0,) * int(n)] = pop[(1,) * int(n)] = 0.5
+    return pop
+eps_prime_chain = lambda e, d: ind.transitivity_parameters(e, d)[0]
+delta_prime_chain = lambda e, d: ind.transitivity_parameters(e, d)[1]
+eps_for_sigma = lambda s, d: brentq(lambda e: mech.gaussian_delta(e, s) - d, 0, 60, xtol=1e-14)
+sigma_for_eps = lambda e, d: brentq(lambda s: mech.gaussian_delta(e, s) - d, 1e-3, 1e3, xtol=1e-14)
+smallest_delta = lambda e, d: float(mech.name_and_shame(2, d).delta(e))
+largest_delta = lambda n, p: brentq(lambda d: mech.name_and_shame_exposure(n, d) - p, 0, 1, xtol=1e-16)
+semantic_formula = lambda e, n: S.semantic_epsilon(mech.local_randomized_response(int(n), e)).epsilon
+count_semantic_eps = lambda e, n: S.semantic_epsilon(mech.geometric_count(int(n), e)).epsilon
+copies_leakage = lambda e, n: notions.bdp_leakage(*_copies(e, n))
+bsp_replace = lambda e, n: notions.bayesian_semantic_privacy(*_copies(e, n), 0, reading="replace")
+bdp = lambda e, n: notions.bdp_leakage(*_copies(e, n))
+rp_bar = lambda e: math.exp(causal.brp_epsilon(causal.prog_a_model(e, with_database=False), "O", "D1"))
+eps_def3 = lambda e, n: causal.definition_epsilon(3, mech.geometric_count(int(n), e), _equal(n))
+eps_for = lambda e1, d, d1: float(disclosure.dp_epsilon_for_pdp(e1, d, d1))
+p_star = lambda e: float(disclosure.worst_case_prior(e)[0])
+max_difference = lambda e: float(disclosure.difference_bound(e))
+posterior_bound = lambda p, e: float(disclosure.posterior_bounds(p, e)[1])
+prob_present = lambda e: float(1 - PrivacyLoss.laplace(e).cdf_left(e))
+prob_absent = lambda e: float(PrivacyLoss.laplace(e).dual.cdf(-e))
+eps_prime = lambda e, d, d1: float(conversions.pdp_epsilon(e, d, d1))
+posterior = lambda p, e, d, d1: float(disclosure.posterior_bounds(p, conversions.pdp_epsilon(e, d, d1))[1])
+"""
+# the intro chapter's chaining answers are named eps_prime and delta_prime, like kazan-ex-pdp's ε′: renamed here
+RENAMED = {("intro-ex-transitive", "eps_prime"): "eps_prime_chain", ("intro-ex-transitive", "delta_prime"):
+           "delta_prime_chain"}
+
+
+def _formula_checks():
+    """The hidden checks of every formula question of the book, its variables renamed where two chapters share one."""
+    from dpsemantics.book import coursework
+
+    checks = []
+    for ex in exercises.catalogue():
+        if not (ex.check and ex.answer) or ex.check_name == "check_definition7_counterexample":
+            continue
+        (q,) = grader.hidden_checks([ex], lambda e: coursework.references(e.check_name, **(e.params | e.hidden_params)))
+        q["answers"] = [dict(a, var=RENAMED.get((ex.label, a["var"]), a["var"])) for a in q["answers"]
+                        if a["kind"] == "formula"]
+        if q["answers"]:
+            checks.append(q)
+    return checks
+
+
+def test_every_formula_answer_made_of_package_calls_scores_zero(tmp_path):
+    """For every formula question of the book: the answer computed by calling the package is right at every
+    hidden point when the package works (here, in the test's process), and scores 0 when graded (the runner
+    blocks the package: every point raised); the formula questions are all covered."""
+    checks = _formula_checks()
+    assert {q["name"] for q in checks} >= {"intro-ex-profile", "intro-ex-name-shame", "ks-ex-count", "zhao-ex-copies",
+                                           "zhao-ex-replace", "cv-ex-def9", "cv-ex-def4", "kazan-ex-profile",
+                                           "kazan-ex-tanh", "kazan-ex-laplace", "kazan-ex-pdp"}
+    namespace = {}
+    exec(PACKAGE_ATTACKS, namespace)  # noqa: S102 - the attack's own cell
+    for q in checks:
+        unblocked = {a["var"]: [float(namespace[a["var"]](*pt)) for pt in a["points"]] for a in q["answers"]}
+        assert grader.score_question(q, unblocked) == (q["points"], []), q["name"]
+    notebook = tmp_path / "attack.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(PACKAGE_ATTACKS)]), notebook)
+    answers, reason = grader.run_notebook(notebook, grader.runner_spec(checks), timeout=120, memory_mb=3072,
+                                          name="attack.ipynb")
+    assert answers is not None and not reason, reason
+    for q in checks:
+        assert grader.score_question(q, answers)[0] == 0, q["name"]
+        for a in q["answers"]:
+            assert all(isinstance(x, str) and x.startswith("raised") for x in answers[a["var"]]), (a["var"], answers)
+
+
+def test_the_chapters_printed_values_are_no_formula():
+    """Copying the numbers the chapter prints (its answers at the chapter's own values, as constant functions)
+    scores 0 on every formula question: the hidden points are not the chapter's."""
+    from dpsemantics.book import coursework
+
+    checks = {q["name"]: q for q in _formula_checks()}
+    for ex in exercises.catalogue():
+        if ex.label not in checks:
+            continue
+        printed = {RENAMED.get((ex.label, r.part), r.part): r.values[0]
+                   for r in coursework.references(ex.check_name, **ex.params) if hasattr(r, "values")}
+        q = checks[ex.label]
+        answers = {a["var"]: [printed[a["var"]]] * len(a["points"]) for a in q["answers"]}
+        assert grader.score_question(q, answers)[0] == 0, ex.label
+
+
+def test_a_container_client_without_its_daemon_is_no_runtime(tmp_path, monkeypatch):
+    """A ``docker`` on the PATH whose ``info`` fails (the client without a daemon, as on this machine) is not
+    reported as a container runtime; one whose ``info`` succeeds is."""
+    fake = tmp_path / "docker"
+    fake.write_text("#!/bin/sh\necho 'Cannot connect to the Docker daemon' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert grader.container_runtime() is None
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    assert grader.container_runtime() == "docker"

@@ -399,6 +399,46 @@ def test_a_vector_figure_is_counted_and_a_text_page_is_not(tmp_path):
     assert _figure_count(pypdf.PdfReader(tmp_path / "text.pdf").pages[0]) == 0
 
 
+def test_the_editions_are_small_and_print_no_shadows(pdfs):
+    """Each PDF is under ``pdf.MAX_MB`` MB (the book was 36 MB: page text left uncompressed by the overlay's merge,
+    and 341 box shadows printed as 300 ppi JPEG masks), and no image is a JPEG: the book's figures are SVG and its
+    one raster image a PNG, so a JPEG is a shadow or a filter that Chromium rasterised."""
+    from pathlib import Path
+
+    for result in pdfs.values():
+        size = Path(result["pdf"]).stat().st_size
+        assert size <= pdf.MAX_MB * 10**6, f"{result['pdf']}: {size / 10**6:.1f} MB (at most {pdf.MAX_MB} MB)"
+        reader = pypdf.PdfReader(result["pdf"])
+        jpegs = [i + 1 for i, page in enumerate(reader.pages) for image in _xobject_images(page)
+                 if "/DCTDecode" in str(image.get("/Filter"))]
+        assert not jpegs, f"{result['pdf']}: JPEG images (rasterised shadows?) on pages {jpegs[:10]}"
+
+
+def _xobject_images(page):
+    """The image XObjects a page uses, and those inside its form XObjects (a soft mask sits in a form's group)."""
+    found, seen = [], set()
+
+    def visit(resources):
+        xobjects = (resources or {}).get("/XObject") or {}
+        for ref in xobjects.values():
+            obj = ref.get_object()
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            if obj.get("/Subtype") == "/Image":
+                found.append(obj)
+            elif obj.get("/Subtype") == "/Form":
+                visit(obj.get("/Resources"))
+        for state in ((resources or {}).get("/ExtGState") or {}).values():
+            mask = state.get_object().get("/SMask")
+            mask = mask.get_object() if mask is not None else None
+            if isinstance(mask, dict) and mask.get("/G") is not None:  # not /None
+                visit(mask["/G"].get_object().get("/Resources"))
+
+    visit(page.get("/Resources"))
+    return found
+
+
 def test_student_pdf_has_no_solutions(pdfs):
     book, student = _flat(pdfs["book"]["pdf"]), _flat(pdfs["student"]["pdf"])
     assert "Solution to" in book and "Solution to" not in student

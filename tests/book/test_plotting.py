@@ -219,3 +219,29 @@ def test_svg_is_sized_in_pixels_at_the_figure_dpi():
     assert "viewBox" in root and svg.replace(root, "") == buffer.getvalue().replace(
         buffer.getvalue()[buffer.getvalue().index("<svg"):].split(">", 1)[0], "")
     plotting.plt.close(fig)
+
+
+def test_a_probability_axis_turns_logit_when_the_values_crowd_near_one():
+    """Bounds at 0.93 … 0.99999 are one line along the top of a 0…1 axis: the axis turns logit, its ticks
+    0.9, 0.99, … apart and its range the data's; values that spread over 0…1 keep a linear 0…1 axis."""
+    plotting.use_house_style()
+    fig, ax = plotting.new_figure()
+    values = [0.5, 0.935, 0.9807, 0.99999]
+    ax.plot(range(4), values)
+    assert plotting.probability_axis(ax.yaxis, values) == "logit"
+    assert ax.get_yscale() == "logit"
+    low, high = ax.get_ylim()
+    assert 0.3 < low < 0.5 and 0.99999 < high < 1
+    ticks = list(ax.yaxis.get_major_locator()())
+    assert [round(t, 6) for t in ticks] == [0.5, 0.9, 0.99, 0.999, 0.9999, 0.99999]
+    assert ax.yaxis.get_major_formatter()(0.999, 0) == "0.999"
+    fig2, bx = plotting.new_figure()
+    assert plotting.probability_axis(bx.yaxis, [0.1, 0.6, 0.95]) == "linear"
+    assert bx.get_yscale() == "linear" and bx.get_ylim() == (0, 1.02)
+    for bad in ([], [None], [1.5]):
+        with pytest.raises(ValueError, match="values"):
+            plotting.probability_axis(bx.yaxis, bad)
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    plt.close(fig2)

@@ -179,27 +179,35 @@ def test_prose_leaves_inline_code_alone():
 
 
 def test_evidence_label_names_what_a_certificate_covers():
-    """Issue 35: 24 certificates computed at a few parameter values were labelled "certified" alone."""
+    """Issue 35: 24 certificates computed at a few parameter values were labelled "certified" alone; the kind itself
+    now says what was proved, and the label says it in reader words with the domain or the points."""
     from dpsemantics.claims import Verdict
     from dpsemantics.book.render import evidence_label
 
     listed = Verdict(True, 0.9, ("certified-lp",), 12, domain="every mechanism with 3 outputs, at e^ε ∈ {11/10, 2}")
-    assert listed.scope == "listed values" and listed.listed_values == ("e^ε ∈ {11/10, 2}",)
-    assert "at the listed values only" in evidence_label(listed) and "11/10, 2" in evidence_label(listed)
+    assert listed.kind == "certified-at-points" and listed.points == ("e^ε ∈ {11/10, 2}",)
+    assert listed.scope == "listed values" and listed.certified_by == "certified-lp" and not listed.certified
+    assert evidence_label(listed).startswith("exact at e<sup>ε</sup> ∈ {11/10, 2} only (exact LP)")
     twice = Verdict(True, 0.9, ("certified-interval",), 5, domain="b ∈ [0, 1] (both branches) at ε ∈ {0.1, 0.5}")
-    assert twice.listed_values == ("ε ∈ {0.1, 0.5}",)  # not "b ∈ [0, 1]", an interval, nor "branches"
+    assert twice.points == ("ε ∈ {0.1, 0.5}",)  # not "b ∈ [0, 1]", an interval, nor "branches"
+    given = Verdict.of([0.5, 1.0], [1.0, 1.0], evidence="certified-interval", points=("ε = 1", "ε = 2"),
+                       domain="b ∈ [0, 1]")
+    assert given.kind == "certified-at-points" and evidence_label(given).startswith("exact at ε = 1; ε = 2 only "
+                                                                                    "(interval arithmetic)")
     whole = Verdict(True, 1.0, ("certified-interval",), 40, domain="ε ∈ [10⁻⁹, 50], q ∈ [0, 1]")
-    assert whole.scope == "whole domain" and evidence_label(whole).startswith("certified (interval arithmetic) on ε")
+    assert whole.scope == "whole domain" and whole.certified and whole.points == ()
+    assert evidence_label(whole).startswith("proved on the whole domain (interval arithmetic): ε")
     refuted = Verdict(False, 1.5, ("certified-lp",), 1, domain="every population: refuted at ε = 1/2")
-    assert refuted.scope == "counterexample" and evidence_label(refuted).startswith("certified counterexample")
+    assert refuted.kind == "counterexample" and refuted.scope == "counterexample" and not refuted.certified
+    assert evidence_label(refuted).startswith("counterexample (exact LP)")
     search = Verdict(True, 0.99, ("search",), 120, methods=("random-search",), domain="120 cases")
     assert search.scope == "cases tried"
-    assert evidence_label(search) == "search (random search) on the cases tried: 120 cases"
+    assert evidence_label(search) == "search over 120 cases (random search)"
 
 
 def test_evidence_summary_is_the_labels_kind_without_its_domain():
-    """The claims page's compact table shows the first words of evidence_label: the kind and scope of a
-    certificate, a search without its methods, never the domain (which the claim's details give in full)."""
+    """The claims page's compact table shows what was shown and where (issue 35): a proof or counterexample with its
+    domain, a certificate at points with its points, a search with its count but without its methods."""
     from dpsemantics.book.render import evidence_summary
     from dpsemantics.claims import Verdict
 
@@ -207,7 +215,166 @@ def test_evidence_summary_is_the_labels_kind_without_its_domain():
     whole = Verdict(True, 1.0, ("certified-interval",), 40, domain="ε ∈ [10⁻⁹, 50], q ∈ [0, 1]")
     refuted = Verdict(False, 1.5, ("certified-lp",), 1, domain="every population: refuted at ε = 1/2")
     search = Verdict(True, 0.99, ("search",), 120, methods=("random-search",), domain="120 cases")
-    assert evidence_summary(listed) == "certified (exact LP), listed values only"
-    assert evidence_summary(whole) == "certified (interval arithmetic)"
-    assert evidence_summary(refuted) == "certified counterexample (exact LP)"
-    assert evidence_summary(search) == "search"
+    assert evidence_summary(listed) == "exact at e<sup>ε</sup> ∈ {11/10, 2} only (exact LP)"
+    assert evidence_summary(whole) == "proved on the whole domain (interval arithmetic): ε ∈ [10⁻⁹, 50], q ∈ [0, 1]"
+    assert evidence_summary(refuted) == "counterexample (exact LP): every population: refuted at ε = 1/2"
+    assert evidence_summary(search) == "search over 120 cases"
+
+
+def test_checked_report_shows_what_was_proved_and_where():
+    """Issue 35: a chapter's check table gives the domain or the points beside the kind, in reader words."""
+    from dpsemantics import claims
+    from dpsemantics.book.render import checked_report
+
+    def result(cid, verdict):
+        claim = claims.Claim(cid, "ks", "Lemma 1", "a ≤ b", True, lambda: verdict)
+        return claims.Result(claim, verdict.holds, "reproduced" if verdict.holds else "discrepancy", verdict)
+
+    at = claims.Verdict.of([0.5], [1.0], evidence="certified-lp", points=["e^ε = 11/10"],
+                           domain="every mechanism with 3 outputs")
+    whole = claims.Verdict.of([1.0], [1.0], evidence="certified-interval", domain="ε ∈ [10⁻⁹, 50]")
+    table = checked_report([result("x-at", at), result("x-whole", whole)])
+    assert "exact at e<sup>ε</sup> = 11/10 only (exact LP); domain: every mechanism with 3 outputs" in table
+    assert "proved on the whole domain (interval arithmetic): ε ∈ [10⁻⁹, 50]" in table
+
+
+@pytest.mark.parametrize("worst, shown", [
+    ("three-output mechanism, r=1.22347, eps=0.01", "three-output mechanism, r = 1.223, ε = 0.01"),
+    ("eps=3.000", "ε = 3"),
+    ("eps=0.4500, s = 0.2250", "ε = 0.45, s = 0.225"),
+    ("eta=3.80968e-14: (eps, delta)-DP", "η = 3.81×10⁻¹⁴: (ε, δ)-DP"),
+    ("Pr[B in Bad'2], eps=1.0", "Pr[B ∈ Bad′₂], ε = 1.0"),
+    ("Theorem 3.10 at n=10, δ = 0.999*max", "Theorem 3.10 at n = 10, δ = 0.999 × the largest allowed"),
+    ("e^ε = 1001/1000, prior 0.5", "e<sup>ε</sup> = 1001/1000, prior 0.5"),
+    ((5.0, 1e-12, 1.0), "(5, 10⁻¹², 1)"),
+    ("pair of mechanisms 56", "pair of mechanisms no. 56"),
+    ("delta’’ vs 4 sqrt(delta/n): n=10", "δ″ against 4 √(δ/n): n = 10"),
+    ("random pair #0, 2 outcomes", "random pair no. 0, 2 outcomes"),
+    ("merge outcomes 1 and 2; random mechanism 8, 3 outputs",
+     "merge outcomes 1 and 2; random mechanism no. 8, 3 outputs"),
+    ("random pair 58 (2 outputs), b=0.5", "random pair no. 58 (2 outputs), b = 0.5"),
+])
+def test_worst_cell_writes_a_label_in_a_readers_digits(worst, shown):
+    from dpsemantics.book.render import worst_cell
+
+    assert worst_cell(worst) == shown
+
+
+def _result(status, finding=None, relation=True):
+    return SimpleNamespace(status=status, finding=finding, verdict=object() if relation else None,
+                           claim=SimpleNamespace(id="x"))
+
+
+def test_count_sentence_partitions_add_up():
+    """Issue 39: "Of 24 claims, 19 are relations … and 6 are discrepancies" read as 25; each of the sentence's two
+    partitions (relations and printed values; reproduced, discrepancies and not checked) sums to the total."""
+    import re
+
+    from dpsemantics.book.render import count_sentence
+
+    results = ([_result("reproduced")] * 13 + [_result("reproduced", relation=False)] * 5
+               + [_result("discrepancy", "typo")] * 4 + [_result("discrepancy", "different-reading")] * 2
+               + [_result("not-checked", relation=False)])
+    sentence = count_sentence(results)
+    assert sentence == ("Of the 25 claims, 19 are relations (attacked or certified) and 6 are printed values "
+                        "(recomputed); 18 reproduce, 6 are discrepancies (4 typos, 2 values of another reading) "
+                        "and 1 is not checked.")
+    first, second = sentence.split(";")
+    total, *kinds = map(int, re.findall(r"\d+", first))
+    assert sum(kinds) == total == len(results)
+    statuses = [int(n) for n in re.findall(r"(\d+) (?:reproduce|are|is)\b", second)]
+    assert sum(statuses) == len(results)
+    assert count_sentence([_result("discrepancy", "typo", relation=False)] + [_result("reproduced")]) == (
+        "Of the 2 claims, 1 is a relation (attacked or certified) and 1 is a printed value (recomputed); 1 reproduces "
+        "and 1 is a discrepancy (1 typo).")
+    with pytest.raises(ValueError, match="results"):
+        count_sentence([])
+
+
+@pytest.mark.parametrize("text, shown", [("2.000", "2"), ("0.5000", "0.5"), ("0.2500", "0.25"), ("-0.000", "0"),
+                                         ("−1.50", "−1.5"), ("1.434", "1.434"), ("10", "10"), ("95.0%", "95.0%"),
+                                         ("ε = 1.00", "ε = 1.00")])
+def test_trimmed_drops_only_padding_zeros(text, shown):
+    """Issue 39: {glue:text}`x:.3f` showed "2.000" and "1.000000000" beside numbers written by number()."""
+    from dpsemantics.book.render import trimmed
+
+    assert trimmed(text) == shown
+
+
+def test_mechanism_words_reads_a_release_in_the_books_words():
+    """Issue 39: the gallery table showed "zcdp (ρ = 2.55623)" and "gaussian (σ = 5.7735, …)"."""
+    from dpsemantics.book.render import mechanism_words
+
+    assert mechanism_words({"mechanism": "zcdp", "rho": 2.556225581051331, "k": 1}) == "zCDP, ρ = 2.556, run once"
+    assert mechanism_words({"mechanism": "gaussian", "sigma": 5.773502691896257, "sensitivity": 1.0, "mu": 0.015,
+                            "k": 30}) == "Gaussian, σ = 5.774, Δ = 1, μ = 0.015, run 30 times"
+    assert mechanism_words({"mechanism": "dp", "epsilon": 9.98, "delta": 0.0, "k": 1}) == (
+        "(ε, δ)-DP, ε = 9.98, δ = 0, run once")
+    with pytest.raises(ValueError, match="mechanism"):
+        mechanism_words({"mechanism": "exponential"})
+
+
+def test_captioned_numbers_a_table_and_names_it():
+    """Issue 39: the paper's Table 1, regenerated in the causal chapter, was shown without number or caption."""
+    from dpsemantics.book.render import captioned
+
+    assert captioned("The paper's Table 1.", ["| a |", "|---|", "| 1 |"], "tbl-x") == [
+        ":::{table} The paper's Table 1.", ":name: tbl-x", "", "| a |", "|---|", "| 1 |", ":::"]
+    assert captioned("C.", ["| a |"])[:2] == [":::{table} C.", ""]
+
+
+def test_greek_letters_of_the_prose_are_set_in_italic_as_in_the_math():
+    """Issue 39: an upright ε or δ in a sentence beside the italic ε of MathJax in the same clause."""
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    from dpsemantics.book.sphinx_extras import _TABLE_RULES, italic_greek
+
+    document = new_document("sample", get_default_settings(Parser))
+    paragraph = nodes.paragraph()
+    paragraph += [nodes.Text("(ε, δ′)-DP with ε̄ = 0.1 and "), nodes.math("\\varepsilon", "\\varepsilon"),
+                  nodes.literal("eps_δ", "eps_δ"), nodes.Text(" ; e^ε untypeset")]
+    document += paragraph
+    before = paragraph.astext()
+    italic_greek(document)
+    italic = [n.astext() for n in document.findall(nodes.inline) if "math-var" in n["classes"]]
+    assert italic == ["ε", "δ", "ε̄"]  # not in code, not in math, not beside ^ (left for the raw-TeX check)
+    assert paragraph.astext() == before
+    italic_greek(document)  # twice: nothing wrapped again
+    assert [n.astext() for n in document.findall(nodes.inline) if "math-var" in n["classes"]] == italic
+    assert "span.math-var { font-style: italic; }" in _TABLE_RULES
+
+
+def test_powers_of_ten_take_a_times_sign():
+    """Issue 39: "2.12·10⁻⁵" beside "3.45×10⁻⁵" in one chapter."""
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    from dpsemantics.book.sphinx_extras import times_powers
+
+    document = new_document("sample", get_default_settings(Parser))
+    paragraph = nodes.paragraph()
+    paragraph += [nodes.Text("δ(0.6) ≈ 2.12·10⁻⁵ > 10⁻⁵ and 2·(8) = 3"), nodes.literal("1·10⁻⁵", "1·10⁻⁵")]
+    document += paragraph
+    times_powers(document)
+    assert paragraph.astext() == "δ(0.6) ≈ 2.12×10⁻⁵ > 10⁻⁵ and 2·(8) = 31·10⁻⁵"
+
+
+def test_evidence_words_name_kinds_as_the_tables_do():
+    from dpsemantics.book.render import evidence_words
+
+    assert evidence_words("Margin and worst case from 90 cases (certified-lp).") == (
+        "Margin and worst case from 90 cases (exact LP).")
+    assert evidence_words("1543 cases (extremal, optimised-search)") == "1543 cases (extremal, optimised search)"
+    assert evidence_words("claim kazan-certified-lp-x and `certified-lp`") == "claim kazan-certified-lp-x and `certified-lp`"
+
+
+def test_the_page_script_makes_figures_zoomable():
+    """Issue 39: at 390 px a figure's labels shrink to about 5 px; each figure links to itself at full size."""
+    from dpsemantics.book.sphinx_extras import _OPEN_CHECKS_JS
+
+    assert 'querySelectorAll("main figure img")' in _OPEN_CHECKS_JS and 'a.target = "_blank"' in _OPEN_CHECKS_JS

@@ -108,7 +108,7 @@ def test_exercise_7_2_certified_and_large_delta_readings_join_the_registry():
 
     assert worst_chain_lp(math.log(2), 0.01, 2 * math.log(2), 4) == pytest.approx(0.03, rel=1e-9)
     v = claims.evaluate(claims.get("lecture-ex7.2-transitivity")).verdict
-    assert v.kind == "certified-lp" and v.margin == pytest.approx(1.0, abs=1e-8)
+    assert v.certified_by == "certified-lp" and v.margin == pytest.approx(1.0, abs=1e-8)
     large = max(worst_chain_lp(1.0, 0.25, 2.0, m) for m in (3, 4, 5))
     assert large == pytest.approx(0.8161, abs=1e-4) and large < (1 + math.e) * 0.25
     r = claims.evaluate(claims.get("lecture-ex7.2-tight-large-delta"))

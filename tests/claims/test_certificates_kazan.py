@@ -85,7 +85,7 @@ def test_a_failed_proof_leaves_the_search_kind():
     assert ok.kind == "certified-interval" and ok.domain == "all"
     refuted = certify.certified_by(search, [("g", certify.ParametricProof(True, 1, 0))], kind="certified-interval",
                                    domain="all", reduction="r")(tighten=0.4)
-    assert not refuted.holds and refuted.kind == "search" and "refuted by the search" in refuted.certificate
+    assert not refuted.holds and refuted.kind == "search" and "no certificate at tighten" in refuted.certificate
 
 
 def test_theorem_3_2_with_half_delta_is_refuted_by_the_search_not_labelled_certified():
@@ -94,6 +94,35 @@ def test_theorem_3_2_with_half_delta_is_refuted_by_the_search_not_labelled_certi
     v = claims.get("kazan-thm3.2-forward").compute(tighten=0.5)
     assert not v.holds and v.kind == "search" and not v.certified and v.worst
     assert claims.get("kazan-thm3.2-forward").compute().kind == "certified-interval"
+
+
+def test_certificates_prove_the_statement_at_tighten():
+    """Issue 35: a proof of the printed bound was stamped on the tightened statement whenever the grid missed the
+    violation (a false statement certified).  Below 1 a proof must take ``tighten`` or certify nothing."""
+    from mpmath import iv
+
+    proof = certify.ParametricProof(True, 1, 0)
+    search = lambda tighten=1.0: claims.Verdict.of([0.5], [1.0], evidence="extremal", tighten=tighten)  # noqa: E731
+    fixed = certify.certified_by(search, [("g", proof)], kind="certified-interval", domain="all", reduction="r")
+    assert fixed().kind == "certified-interval" and fixed(tighten=2.0).kind == "certified-interval"
+    tightened = fixed(tighten=0.9)
+    assert tightened.kind == "search" and tightened.holds and "no certificate at tighten = 0.9" in tightened.certificate
+
+    def takes(tighten=1.0):  # x ≤ tighten on [0, 1/2]: proved at 0.9, not at 0.4
+        return certify.nonnegative_on_box([("tighten − x", lambda x: tighten - x)], [(0.0, 0.5)])
+    honoured = certify.certified_by(search, [("g", takes)], kind="certified-interval", domain="all", reduction="r")
+    assert honoured(tighten=0.9).kind == "certified-interval"
+    assert honoured(tighten=0.4).kind == "search" and "certificate failed" in honoured(tighten=0.4).certificate
+
+    # interval_verdict: the grid [0, 1/2] misses no violation at 0.9, but its proof is of the printed bound
+    grid = [0.0, 0.25, 0.5]
+    v = certify.interval_verdict(lambda x: 1 - x, [(0.0, 0.5)], grid, [1.0] * 3, grid, domain="x ∈ [0, 1/2]",
+                                 tighten=0.9)
+    assert v.kind == "closed-form" and v.holds and "not of the bound × 0.9" in v.certificate
+    t = certify.interval_verdict(lambda x, tighten=1.0: tighten - x, [(0.0, 0.5)], grid, [1.0] * 3, grid,
+                                 domain="x ∈ [0, 1/2]", tighten=0.4)
+    assert not t.holds and t.kind == "closed-form"  # the failing box is a case, not a certificate
+    assert certify.for_statement(iv.exp, 1.0) is iv.exp and certify.for_statement(iv.exp, 0.5) is None
 
 
 # ---------------------------------------------------------------- the algebra, re-derived without the package
@@ -169,7 +198,7 @@ def test_kazan_and_lecture_certified_counts():
     counts = {}
     for paper in ("kazan", "lecture"):
         rel = [r for r in claims.evaluate_all(paper) if r.verdict is not None]
-        cert = [r for r in rel if r.verdict.certified]
+        cert = [r for r in rel if r.verdict.exact]
         assert all(r.verdict.domain and r.verdict.certificate for r in cert)
         counts[paper] = (len(cert), len(rel))
     assert counts["kazan"][0] + counts["lecture"][0] >= 30, counts
@@ -180,7 +209,8 @@ def test_example_1_1_counterexample_is_rigorous():
     keep = math.exp(0.1) / (1 + math.exp(0.1))
     assert abs(keep - 0.524979) < 1e-6
     r = claims.evaluate(claims.get("kazan-ex1.1-4.1-probability-statements"))
-    assert r.verdict.kind == "certified-interval" and r.status == "discrepancy"
+    assert r.verdict.kind == "counterexample" and r.verdict.certified_by == "certified-interval"
+    assert r.status == "discrepancy"
     assert "0.52492669" in r.verdict.certificate
 
 

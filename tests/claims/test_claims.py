@@ -155,9 +155,19 @@ def test_json_rows_list_every_claim_with_status_evidence_and_domain():
     assert all(r["evidence"] in claims.EVIDENCE and r["domain"] and r["certificate"] for r in relations)
     # a certificate computed at finitely many parameter values says so (issue 35): the Table 1 LPs at four e^ε
     by_id = {r["id"]: r for r in relations}
-    assert by_id["tsd-table1-def2-attack"]["scope"] == "listed values"
-    assert by_id["tsd-table1-def2-attack"]["listed_values"] == ["e^ε ∈ {11/10, 3/2, 2, 5}"]
-    assert by_id["lecture-def4.1-equivalent-forms"]["scope"] == "whole domain"
+    table1 = by_id["tsd-table1-def2-attack"]
+    assert table1["evidence"] == "certified-at-points" and table1["scope"] == "listed values"
+    assert table1["points"] == ["e^ε ∈ {11/10, 3/2, 2, 5}"] and table1["certified_by"] == "certified-lp"
+    whole = by_id["lecture-def4.1-equivalent-forms"]
+    assert whole["evidence"] in claims.CERTIFIED and whole["scope"] == "whole domain" and whole["points"] == []
+    # the kind and the scope say the same thing; a certified verdict that does not hold is a counterexample
+    scope_of = {"certified-lp": "whole domain", "certified-interval": "whole domain",
+                "certified-at-points": "listed values", "counterexample": "counterexample",
+                "closed-form": "cases tried", "search": "cases tried"}
+    assert all(r["scope"] == scope_of[r["evidence"]] for r in relations)
+    assert all(bool(r["points"]) == (r["evidence"] == "certified-at-points") for r in relations)
+    assert all(r["evidence"] == "counterexample" for r in relations
+               if r["certified_by"] and r["computed"] is False and r["status"] != "not-checked")
     assert all(r["vacuous"] >= 0 and (r["cases"] > 0) == (r["status"] != "not-checked") for r in relations)
 
 
@@ -165,7 +175,7 @@ def test_cli_table_and_paper_filter():
     out = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "lecture"], capture_output=True,
                          text=True, check=True)
     assert ("lecture-s5-pure-composition" in out.stdout and "certified-lp" in out.stdout
-            and "certified on their whole stated domain" in out.stdout)
+            and "certified on their whole stated domain" in out.stdout and "exact at listed" in out.stdout)
     js = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "lecture", "--json"],
                         capture_output=True,
                         text=True, check=True)
@@ -175,6 +185,34 @@ def test_cli_table_and_paper_filter():
     bad = subprocess.run([sys.executable, "-m", "dpsemantics.claims", "--paper", "nobody"], capture_output=True,
                          text=True)
     assert bad.returncode != 0 and "nobody" in bad.stderr
+
+
+def test_evidence_kind_says_what_was_proved():
+    """Issue 35: a certificate keeps a proof's kind only on the whole domain and only while it holds; with points it
+    is certified-at-points, refuted it is a counterexample; the method stays in certified_by."""
+    from dataclasses import replace
+
+    whole = claims.Verdict.of([0.5, 1.0], [1.0, 1.0], evidence="certified-lp", domain="every e^ε > 1")
+    assert whole.kind == "certified-lp" and whole.certified and whole.scope == "whole domain" and whole.points == ()
+    at = claims.Verdict.of([0.5, 1.0], [1.0, 1.0], evidence="certified-lp", points=["e^ε = 2", "e^ε = 3"],
+                           domain="every mechanism with 3 outputs")
+    assert at.kind == "certified-at-points" and at.exact and not at.certified and at.certified_by == "certified-lp"
+    assert at.points == ("e^ε = 2", "e^ε = 3") and at.scope == "listed values"
+    for v in (claims.Verdict.of([0.5, 1.0], [1.0, 1.0], evidence="certified-interval", tighten=0.99),
+              claims.Verdict.of([0.5, 1.0], [1.0, 1.0], evidence="certified-lp", tighten=0.99, points=["ε = 1"])):
+        assert v.kind == "counterexample" and not v.certified and v.scope == "counterexample" and v.certified_by
+    # transitional: a domain that lists values and no points given
+    listed = claims.Verdict.of([1.0], [1.0], evidence="certified-interval", domain="b ∈ [0, 1] at ε ∈ {0.1, 0.5}")
+    assert listed.kind == "certified-at-points" and listed.points == ("ε ∈ {0.1, 0.5}",)
+    # replace() to a parametric certificate drops the old domain's points; to a search drops the method
+    assert replace(listed, evidence=("certified-interval",), domain="every ε > 0").kind == "certified-interval"
+    assert replace(whole, evidence=("closed-form",)).certified_by == ""
+    with pytest.raises(ValueError, match="points"):
+        replace(listed, domain="every ε > 0")  # still labelled at points, but no point named
+    for kind in ("certified-at-points", "counterexample"):
+        with pytest.raises(ValueError, match="evidence"):
+            claims.Verdict.of([1.0], [1.0], evidence=kind)
+    assert claims.Verdict.of([1.0], [1.0], evidence="extremal").points == ()
 
 
 def test_interval_proof_proves_a_true_inequality_and_refutes_a_false_one():
@@ -205,17 +243,18 @@ def test_lp_upper_bound_is_exact_and_valid_whatever_the_dual():
 
 
 def test_relations_report_certified_fraction_and_certificates():
-    """Every relation names one evidence kind and a domain; certified ones carry a reproducible certificate."""
+    """Every relation names one evidence kind and a domain; those with an exact certificate (on the whole domain, at
+    listed points, or a counterexample) carry a reproducible one that names its method."""
     results = [claims.evaluate(c) for c in RELATIONS]
-    certified = [r for r in results if r.verdict.certified]
-    # issue 20's target: at least 60 % of the printed relations proved on their domain (or refuted by a certificate)
-    assert len(certified) >= 0.6 * len(results), f"only {len(certified)} of {len(results)} relations certified"
-    for r in certified:
+    exact = [r for r in results if r.verdict.exact]
+    # issue 20's target: at least 60 % of the printed relations rest on an exact certificate (issue 35: of any scope)
+    assert len(exact) >= 0.6 * len(results), f"only {len(exact)} of {len(results)} relations exact"
+    for r in exact:
         assert r.verdict.certificate and r.verdict.domain and r.status in ("reproduced", "discrepancy")
         # an interval certificate counts its boxes, or says that every check is an exact identity (no box needed)
-        if r.verdict.kind == "certified-interval":
+        if r.verdict.certified_by == "certified-interval":
             assert re.search(r"\bbox(es)?\b|≡ 0 in exact rationals", r.verdict.certificate), r.verdict.certificate
-        assert ("LPs" in r.verdict.certificate) == (r.verdict.kind == "certified-lp")
+        assert ("LPs" in r.verdict.certificate) == (r.verdict.certified_by == "certified-lp"), r.claim.id
 
 
 TSD_SEARCHES = [c for c in RELATIONS if c.paper == "tsd"]

@@ -15,7 +15,7 @@ import itertools
 import mpmath as mp
 import numpy as np
 import pytest
-from golden import golden_section
+from _support.golden import golden_section
 
 from dpsemantics import composition, conversions
 

@@ -367,12 +367,9 @@ FIELD_ALIASES = {"eps": "epsilon", "delta0": "delta", "rho0": "rho"}
 
 
 def _release_instances():
-    return {
-        "Laplace": releases.Laplace(0.5), "Gaussian": releases.Gaussian(2.0), "Geometric": releases.Geometric(0.5),
-        "RandomizedResponse": releases.RandomizedResponse(0.5), "ApproxDP": releases.ApproxDP(0.5, 1e-8),
-        "ZCDP": releases.ZCDP(0.1),
-        "Composed": releases.Composed([releases.Laplace(0.5), (releases.Gaussian(2.0), 2)]),
-    }
+    """One instance of every registered mechanism (from its declared ``example``) and a composition."""
+    out = {cls.__name__: cls.from_fields(**cls.example) for cls in releases.FROM_FIELDS.values()}
+    return {**out, "Composed": releases.Composed([releases.Laplace(0.5), (releases.Gaussian(2.0), 2)])}
 
 
 def _public_methods(cls) -> list[str]:
@@ -408,8 +405,8 @@ def _object_calls():
     return calls
 
 
-_FROM_FIELDS_BASE = {"laplace": {"epsilon": 0.5}, "gaussian": {"sigma": 2.0}, "randomized-response": {"epsilon": 0.5},
-                     "geometric": {"epsilon": 0.5}, "dp": {"epsilon": 0.5, "delta": 1e-6}, "zcdp": {"rho": 0.1}}
+#: The base call of each registered mechanism's from_fields: its declared example.
+_FROM_FIELDS_BASE = {name: cls.example for name, cls in releases.FROM_FIELDS.items()}
 
 
 def _object_base(label, func, other):

@@ -222,13 +222,13 @@ def _reference_rho(p, q, dps=30):
 
 
 def _grid_rho(p, q, alphas):
-    """The estimate the package used to give: max of D_α/α over a grid of α (both orders)."""
+    """A grid estimate: max of D_α/α over a grid of α (both orders), a lower estimate of the supremum."""
     p, q = np.asarray(p, float), np.asarray(q, float)
     return max(float(np.max([np.logaddexp.reduce(al * np.log(a) + (1 - al) * np.log(b)) / (al * (al - 1))
                              for al in alphas])) for a, b in ((p, q), (q, p)))
 
 
-_OLD_GRID = 1 + np.logspace(-4, 2.5, 300)
+_A_GRID = 1 + np.logspace(-4, 2.5, 300)
 
 
 @pytest.mark.parametrize("p, q", [
@@ -247,7 +247,7 @@ def test_zcdp_rho_brackets_the_supremum_that_a_grid_misses(p, q):
     assert lower <= ref * (1 + 1e-13) and upper >= ref, (lower, ref, upper)
     assert upper - lower <= 1e-9 * ref
     assert ind.zcdp_rho(p, q) == upper
-    assert _grid_rho(p, q, _OLD_GRID) < ref  # the old way: under the supremum, the unsafe direction
+    assert _grid_rho(p, q, _A_GRID) < ref  # a grid: under the supremum, the unsafe direction
 
 
 def test_zcdp_rho_grid_misses_randomized_responses_limit_at_alpha_one():
@@ -258,7 +258,7 @@ def test_zcdp_rho_grid_misses_randomized_responses_limit_at_alpha_one():
         kl = e * np.tanh(e / 2)
         lower, upper = ind.zcdp_rho_bracket(p, q)
         assert lower <= kl <= upper <= e ** 2 / 2
-        assert _grid_rho(p, q, _OLD_GRID) < kl * (1 - 1e-7)
+        assert _grid_rho(p, q, _A_GRID) < kl * (1 - 1e-7)
 
 
 def test_zcdp_rho_edges_and_bad_input():

@@ -184,8 +184,8 @@ def test_bad_keys():
 
 
 def test_legend_names_the_chapters_as_the_table_of_contents_does():
-    """Issue 25: the legend named chapters that do not exist ("Introduction to differential privacy"); every
-    chapter name it shows is the start of a chapter's own first heading."""
+    """The legend names only chapters that exist: every chapter name it shows is the start of a chapter's own
+    first heading."""
     import json
 
     from dpsemantics.book.notion_map_figure import _chapter_name

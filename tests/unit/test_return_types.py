@@ -4,8 +4,8 @@ mathematical module, and the one broadcasting decorator (``dpsemantics._broadcas
 * Called with single numbers, no public function returns a NumPy scalar (``np.float64``, ``np.bool_``) or a 0-d
   array anywhere in its result: numbers are Python ``float``/``int``/``bool``.
 * Every function decorated with :func:`~dpsemantics._broadcast.broadcasting` gives, for an array argument, exactly
-  the stack of its scalar calls (the defect of issue 21: ``semantic.dwork_mcsherry_delta(5, 0.5, [0.1, 0.6])``
-  returned ``[0, 0]`` while the scalar call at 0.1 gives 1.0), and names the parameters that do not broadcast.
+  the stack of its scalar calls (``semantic.dwork_mcsherry_delta(5, 0.5, [0.1, 0.6])`` is ``[1.0, …]``, as the
+  scalar call at 0.1 is 1.0), and names the parameters that do not broadcast.
 
 The valid base calls are the fuzz test's (``test_fuzz_surface``: VALID by parameter name, or BASE_CALLS), which
 covers every public function, objects included; that test checks that each base call succeeds.

@@ -1,8 +1,9 @@
 """Gaussian profiles and tails whose exact value is below the normal range (2.2e-308) are never returned below it.
 
-Before, ``np.exp`` of a log-space profile and scipy's ``norm.sf`` rounded such values to the subnormal grid (down
-as often as up) or to 0: ``gaussian_delta(60, 1)`` and ``PrivacyLoss.gaussian(1).sf(60)``, ``.delta(60)`` and
-``.pdp_delta(60)`` were 0 where the exact value is positive.  The references here are mpmath at 60 digits,
+A δ or a tail is a guarantee, and the subnormal grid (or 0) lies below such values as often as above: the
+Gaussian profile ``gaussian_delta(60, 1)`` and ``PrivacyLoss.gaussian(1).sf(60)``, ``.delta(60)`` and
+``.pdp_delta(60)`` are positive, whatever ``np.exp`` or scipy's ``norm.sf`` give there.  The references here are
+mpmath at 60 digits,
 written from the formulas of the papers (Balle & Wang 2018, Theorem 8; the loss N(μ, 2μ) of the Gaussian
 mechanism), without the package; each test asserts the direction (never below the exact value) and the size.
 """
@@ -80,7 +81,7 @@ def test_privacy_loss_gaussian_profile_never_below_exact_below_the_normal_range(
 @pytest.mark.parametrize("sigma,sensitivity", [(1.0, 1.0), (0.7, 2.0), (1e-3, 1.0), (1e3, 1.0), (5.0, 0.1)])
 def test_privacy_loss_gaussian_tails_never_below_exact(sigma, sensitivity):
     """sf and cdf at z = (t − μ)/s from the bulk to beyond the smallest float, both sides; pdp_delta's
-    P[|Z| > ε] too.  The old scipy tails returned 0 from z ≈ 38.5 on."""
+    P[|Z| > ε] too (scipy's ``norm.sf`` is 0 from z ≈ 38.5 on)."""
     loss = PrivacyLoss.gaussian(sigma, sensitivity)
     r = sensitivity / sigma
     mu, s = r * r / 2, r

@@ -64,3 +64,35 @@ def test_a_relation_between_arrays_is_refused_at_its_first_bad_entry(call, patte
     with pytest.raises(ValueError, match=pattern) as err:
         call()
     assert len(str(err.value)) < 200 and "array(" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "call, parameter, reason",
+    [
+        (lambda: v.check_epsilon(-0.1, "epsilon"), "epsilon", "must be >= 0 (got epsilon=-0.1)"),
+        (lambda: v.check_positive_int(0, "k"), "k", "must be a whole number >= 1 (got k=0)"),
+        (lambda: v.check_row_stochastic([[0.5, 0.5], [0.2, 0.7]], "M"), "M", None),
+        (lambda: v.check_distribution_pair([1.0], [0.5, 0.5]), "q", "must have the same number of outputs (got 1 "
+                                                                   "and 2)"),
+        (lambda: N.scaled_posterior_ratio(np.linspace(3, 0, 5), 0.3), "alpha", None),
+        (lambda: v.broadcast(a=np.zeros(2), b=np.zeros(3)), "a", None),
+    ],
+)
+def test_refusals_carry_their_parameter(call, parameter, reason):
+    """The package's refusal is a ValueError whose ``parameter`` attribute names the argument and whose ``reason`` is
+    the message after the subject: a caller reads the field from the error, not from the text."""
+    with pytest.raises(v.ParameterError) as info:
+        call()
+    assert isinstance(info.value, ValueError)
+    assert info.value.parameter == parameter
+    if reason is not None:
+        assert info.value.reason == reason
+    assert str(info.value).endswith(info.value.reason)
+
+
+def test_parameter_error_survives_pickling():
+    import pickle
+
+    err = v.ParameterError("rho", "must be > 0 (got rho=0)", subject="the total rho")
+    back = pickle.loads(pickle.dumps(err))
+    assert (type(back), back.parameter, back.reason, str(back)) == (v.ParameterError, "rho", err.reason, str(err))

@@ -176,8 +176,9 @@ def public_test(ex: Exercise, refs=None, rng=None) -> str:
         for var, ref in zip(ex.answer, refs):
             if hasattr(ref, "points"):
                 n = len(ref.points[0])
+                sample = tuple(ref.sample) or tuple([0.5] + [1e-3] * (n - 1))
                 body += (f"    try:\n"
-                         f"        v = number({var}(*{tuple([0.5] + [1e-3] * (n - 1))!r}))\n"
+                         f"        v = number({var}(*{sample!r}))\n"
                          f"    except Exception:\n"
                          f"        v = None\n"
                          f"    if v is None:\n"
@@ -246,76 +247,20 @@ def _formula_lines(var: str, ref) -> str:
             f"            wrong.append({ref.part!r})\n")
 
 
-# Definition 7 against differential privacy for a mechanism on two binary data points (Tschantz et al.,
-# Definition 7 via Lemma 2: Pr[O | do(D_i = v)] = Σ_w Pr[D_-i = w] A(v, w); Definition 1: neighbours differ in
-# one data point), in plain arithmetic: the ratios are compared, not their logarithms.
-_DEFINITION7 = """\
-    INF = 1e308 * 10.0
-    def ratio(r1, r2):
-        best, j = 1.0, 0
-        for x in r1:
-            y = r2[j]
-            j = j + 1
-            if x > 0.0 and y > 0.0:
-                if x / y > best:
-                    best = x / y
-                if y / x > best:
-                    best = y / x
-            elif x > 0.0 or y > 0.0:
-                return INF
-        return best
-    ok = False
-    try:
-        rows, k = {}, 0
-        matrix = {mechanism}.matrix
-        for db in {mechanism}.databases:
-            row = []
-            for x in matrix[k]:
-                row.append(value(x))
-            rows[(value(db[0]), value(db[1]))] = row
-            k = k + 1
-        size = None
-        for key in ((0.0, 0.0), (0.0, 1.0), (1.0, 0.0), (1.0, 1.0)):
-            total, count = 0.0, 0
-            for x in rows[key]:
-                assert x is not None and x >= 0.0
-                total, count = total + x, count + 1
-            assert -1e-9 <= total - 1.0 <= 1e-9 and (size is None or size == count)
-            size = count
-        pop, total = {}, 0.0
-        for a in (0, 1):
-            for b in (0, 1):
-                w = value({population}[a][b])
-                assert w is not None and w >= 0.0
-                pop[(a + 0.0, b + 0.0)], total = w, total + w
-        assert -1e-9 <= total - 1.0 <= 1e-9
-        dp = 1.0
-        for u in (0.0, 1.0):
-            for r in (ratio(rows[(0.0, u)], rows[(1.0, u)]), ratio(rows[(u, 0.0)], rows[(u, 1.0)])):
-                if r > dp:
-                    dp = r
-        d7 = 1.0
-        for i in (0, 1):
-            effect = []
-            for v in (0.0, 1.0):
-                acc = [0.0] * size
-                for w in (0.0, 1.0):
-                    key = (v, w) if i == 0 else (w, v)
-                    weight = pop[(0.0, w)] + pop[(1.0, w)] if i == 0 else pop[(w, 0.0)] + pop[(w, 1.0)]
-                    j = 0
-                    for x in rows[key]:
-                        acc[j] = acc[j] + weight * x
-                        j = j + 1
-                effect.append(acc)
-            r = ratio(effect[0], effect[1])
-            if r > d7:
-                d7 = r
-        ok = d7 < INF and d7 * (1.0 + 1e-9) < dp
-    except:
-        ok = False
-    if not ok:
-        wrong.append("counterexample")
-"""
+def _definition7_lines(mechanism: str, population: str) -> str:
+    """The hidden test's Definition 7 check: the grader's own function
+    (:func:`dpsemantics.book.grader.definition7_separates`), its source embedded, called on the answer's attributes."""
+    import textwrap
+
+    from .grader import definition7_source
+
+    return (textwrap.indent(definition7_source(), "    ") +
+            f"    try:\n"
+            f"        ok = definition7_separates({mechanism}.matrix, {mechanism}.databases, {population}, value)\n"
+            f"    except:\n"
+            f"        ok = False\n"
+            f"    if ok is not True:\n"
+            f"        wrong.append('counterexample')\n")
 
 
 def hidden_test(ex: Exercise, refs=None) -> str:
@@ -329,7 +274,7 @@ def hidden_test(ex: Exercise, refs=None) -> str:
     body = f"def test_hidden({args}):\n" + _PRELUDE
     if ex.check_name == "check_definition7_counterexample":
         mechanism, population = ex.answer
-        body += _DEFINITION7.replace("{mechanism}", mechanism).replace("{population}", population)
+        body += _definition7_lines(mechanism, population)
     else:
         if refs is None:
             refs = coursework.references(ex.check_name, **(ex.params | ex.hidden_params))
@@ -415,20 +360,18 @@ def assignment_plan(chapter_nb: Path, root: Path = ROOT, seed: int | None = None
     return plan
 
 
-#: The arguments of a formula answer, in the order the hidden checks call it (the references' points).
-FORMULA_ARGUMENTS = {"check_transitivity_answer": ("eps", "delta"), "check_semantic_formula": ("eps", "n")}
-
-
 def _precision(ref, check: str = "") -> str:
+    from .render import number
+
     if hasattr(ref, "points"):
-        args = FORMULA_ARGUMENTS.get(check) or tuple(f"x{i + 1}" for i in range(len(ref.points[0])))
+        args = tuple(ref.args) or tuple(f"x{i + 1}" for i in range(len(ref.points[0])))
         return (f"`{ref.part}`: a Python function of ({', '.join(args)}), in that order (e.g. "
                 f"`lambda {', '.join(args)}: ...`), returning a number; graded at points the notebook is not told, "
-                "to within a relative 10⁻⁶")
+                f"to within a relative {number(ref.rtol)}, without the `dpsemantics` package (a call into it raises)")
     if ref.atol >= ref.rtol * abs(ref.value):
         what = "a whole number" if ref.atol == 0.5 else f"within {ref.atol:g} (absolute)"
     else:
-        what = f"within a relative {ref.rtol:g} ({ref.rtol * 100:g}%)"
+        what = f"within a relative {number(ref.rtol)} ({ref.rtol * 100:g}%)"
     unit = ", as a fraction between 0 and 1 (not a percentage)" if ref.fraction else ""
     return f"`{ref.part}`: {what} of the exact value{unit}"
 
@@ -510,8 +453,10 @@ def master_notebook(chapter_nb: Path, root: Path = ROOT, seed: int | None = None
             prompt = "\n".join(f"{name} = ...  # your answer" for name in ex.answer)
             solution = "\n\n".join(part["code"])
             if seeded:  # the chapter's code computes with the chapter's parameters: the values for these instead
-                solution = "\n".join(f"{var} = {float(r.value)!r}  # the exact value at this assignment's parameters"
-                                     for var, r in zip(ex.answer, refs))
+                formula = any(hasattr(r, "points") for r in refs)  # the chapter's code defines the functions
+                solution = (solution + "\n\n" if formula else "") + "\n".join(
+                    f"{var} = {float(r.value)!r}  # the exact value at this assignment's parameters"
+                    for var, r in zip(ex.answer, refs) if not hasattr(r, "points"))  # a formula stays the chapter's
             cells.append(nbformat.v4.new_code_cell(
                 f"# BEGIN SOLUTION NO PROMPT\n{solution}\n# END SOLUTION\n"
                 f"\"\"\" # BEGIN PROMPT\n{prompt}\n\"\"\" # END PROMPT"))
@@ -713,7 +658,8 @@ def main(argv=None) -> int:
         from .grader import container_runtime, sandbox_available
 
         if not sandbox_available():
-            where = f"{container_runtime()} is available" if container_runtime() else "no Docker or podman found"
+            runtime = container_runtime()
+            where = f"{runtime} is available" if runtime else "no Docker or podman that answers"
             print("warning: no namespace sandbox (unshare): the notebooks run with your permissions and can read "
                   f"your files and the network ({where}); grade in a container or a throw-away account "
                   "(book/instructors.md)", file=sys.stderr)

@@ -5,6 +5,7 @@ Markdown and the labels of Figure 2's dashed arcs.  The searches themselves are 
 from __future__ import annotations
 
 from ..claims.causal_evidence import AssumptionArc, Table1Row
+from .render import captioned
 
 __all__ = ["table1_markdown", "arc_label", "ARC_LABELS"]
 
@@ -24,9 +25,10 @@ def _escape_cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def table1_markdown(rows: list[Table1Row]) -> str:
+def table1_markdown(rows: list[Table1Row], caption: str | None = None, name: str | None = None) -> str:
     """Table 1 as a Markdown table (paper's relation, computed relation and the counts behind it: of the
-    cases tried, how many gave ε equal to, above and below the mechanism's DP ε)."""
+    cases tried, how many gave ε equal to, above and below the mechanism's DP ε); with a ``caption``, numbered
+    and captioned as the book's tables are (:func:`dpsemantics.book.render.captioned`)."""
     head = ("| Def. | name | 𝒫 | point of comparison | paper | computed | cases: $=$, $>$, $<$ "
             "$\\varepsilon_{\\mathrm{DP}}$ |\n|---|---|---|---|---|---|---|\n")
     body = "".join(
@@ -34,4 +36,6 @@ def table1_markdown(rows: list[Table1Row]) -> str:
         f"{'' if r.agrees else ' ⚠'} | {r.cases}: {r.equal}, {r.larger}, {r.smaller} |\n"
         for r in rows
     )
-    return head + body
+    if caption is None:
+        return head + body
+    return "\n".join(captioned(caption, (head + body).rstrip("\n").split("\n"), name))

@@ -130,6 +130,8 @@ class FormulaReference:
     values: tuple[float, ...]
     rtol: float = 1e-9
     atol: float = 1e-12
+    args: tuple[str, ...] = ()  # the function's argument names, in the order the points give them
+    sample: tuple[float, ...] = ()  # a point at which the public check tries the function (no value is compared)
 
     def part_for(self, formula) -> Part:
         if not callable(formula):
@@ -160,6 +162,15 @@ def _number(value) -> float | None:
 
 def _result(parts: list[Part], hint: str) -> CheckResult:
     return CheckResult(all(p.ok for p in parts), tuple(parts), hint)
+
+
+def _formula(part: str, fn: Callable[..., float], points, args: tuple[str, ...], sample: tuple,
+             rtol: float = 1e-6) -> FormulaReference:
+    """A formula answer's reference: ``fn`` (the package's computation) at ``points`` (tuples of ``args``);
+    ``sample``, a point outside them, is where the public check tries the student's function."""
+    points = tuple(tuple(float(x) if isinstance(x, float) else x for x in p) for p in points)
+    return FormulaReference(part, points, tuple(float(fn(*p)) for p in points), rtol=rtol, args=args,
+                            sample=tuple(sample))
 
 
 _REFERENCES: dict[str, Callable[..., tuple]] = {}
@@ -267,23 +278,35 @@ def _ref_transitivity_answer():
     :func:`~dpsemantics.indistinguishability.transitivity_parameters`) at points other than the public check's."""
     points = ((0.2, 1e-4), (0.75, 5e-3), (1.3, 2e-3), (3.0, 1e-6))
     values = [ind.transitivity_parameters(e, d) for e, d in points]
-    return (FormulaReference("eps_prime", points, tuple(float(v[0]) for v in values), rtol=1e-6),
-            FormulaReference("delta_prime", points, tuple(float(v[1]) for v in values), rtol=1e-6))
+    return (FormulaReference("eps_prime", points, tuple(float(v[0]) for v in values), rtol=1e-6,
+                             args=("eps", "delta"), sample=(0.5, 1e-3)),
+            FormulaReference("delta_prime", points, tuple(float(v[1]) for v in values), rtol=1e-6,
+                             args=("eps", "delta"), sample=(0.5, 1e-3)))
 
 
 _REFERENCES["check_transitivity_answer"] = _ref_transitivity_answer
 
 
-@_graded("The profile δ(ε) decreases in ε and in σ: solve δ = target with a root finder.")
-def _ref_gaussian_calibration(*, sigma=2.0, eps=0.5, delta=1e-6):
-    """Exercise "Reading a profile": the ε at which the Gaussian mechanism with σ = ``sigma`` is
-    (ε, ``delta``)-DP and the smallest σ giving (``eps``, ``delta``)-DP (exact profile,
-    :func:`~dpsemantics.mechanisms.gaussian_delta`)."""
+@_graded("Write δ(ε) of Balle & Wang's Theorem 8 with Φ (scipy.stats.norm.cdf); it decreases in ε and in σ, so a "
+         "root finder inverts it.")
+def _ref_gaussian_calibration(*, eps_points=((2.0, 1e-6), (0.7, 1e-3), (4.0, 1e-8)),
+                              sigma_points=((0.5, 1e-6), (1.5, 1e-3), (0.2, 1e-5))):
+    """Exercise "Reading a profile", two functions of the exact Gaussian profile (Balle & Wang 2018, Theorem 8;
+    :func:`~dpsemantics.mechanisms.gaussian_delta`), graded without the package: ``eps_for_sigma(sigma, delta)``,
+    the ε at which noise σ (sensitivity 1) is (ε, δ)-DP, and ``sigma_for_eps(eps, delta)``, the smallest σ giving
+    (ε, δ)-DP.  ``eps_points``: (σ, δ) pairs; ``sigma_points``: (ε, δ) pairs."""
     from scipy.optimize import brentq
 
-    eps_at_sigma = brentq(lambda e: mechanisms.gaussian_delta(e, sigma) - delta, 0, 50, xtol=1e-12)
-    return (Reference("eps_at_sigma2", eps_at_sigma),
-            Reference("sigma_for_half", mechanisms.gaussian_sigma(eps, delta)))
+    eps_points = tuple((float(s), float(d)) for s, d in eps_points)
+    sigma_points = tuple((float(e), float(d)) for e, d in sigma_points)
+    eps_values = tuple(brentq(lambda e: float(mechanisms.gaussian_delta(e, s)) - d, 0, 60, xtol=1e-14)
+                       for s, d in eps_points)
+    sigma_values = tuple(brentq(lambda x: float(mechanisms.gaussian_delta(e, x)) - d, 1e-3, 1e3, xtol=1e-14)
+                         for e, d in sigma_points)
+    return (FormulaReference("eps_for_sigma", eps_points, eps_values, rtol=1e-6, args=("sigma", "delta"),
+                             sample=(2.0, 1e-6)),
+            FormulaReference("sigma_for_eps", sigma_points, sigma_values, rtol=1e-6, args=("eps", "delta"),
+                             sample=(0.5, 1e-6)))
 
 
 check_gaussian_calibration = _ref_gaussian_calibration
@@ -312,13 +335,27 @@ def _ref_rr_answer(*, keep=0.75, eps=0.5):
 check_rr_answer = _ref_rr_answer
 
 
-@_graded("On a pair of adjacent databases the outputs differ only when the differing record is published.")
-def _ref_name_and_shame(*, n=100, delta=0.01, eps=1.0):
-    """Exercise "Name and shame": the smallest δ at ``eps`` of the mechanism that publishes each of ``n``
-    records with probability ``delta``, and the probability that somebody's record is published."""
-    small = mechanisms.name_and_shame(2, delta)  # the per-pair δ does not depend on n
-    return (Reference("smallest_delta", small.delta(eps), fraction=True),
-            Reference("exposure", mechanisms.name_and_shame_exposure(n, delta), fraction=True))
+@_graded("On a pair of adjacent databases the outputs differ only when the differing record is published; for (b), "
+         "the records are published independently.")
+def _ref_name_and_shame(*, delta_points=((1.0, 0.01), (0.3, 1e-3), (2.5, 0.2)),
+                        exposure_points=((100, 0.05), (1000, 0.5), (30, 0.01))):
+    """Exercise "Name and shame" (Lecture 1, §5), two functions graded without the package: ``smallest_delta(eps,
+    delta)``, the smallest δ at ε of the mechanism that publishes each record with probability ``delta``
+    (:func:`~dpsemantics.mechanisms.name_and_shame`), and ``largest_delta(n, p)``, the largest publication
+    probability for which somebody's record among ``n`` is published with probability at most ``p`` (the
+    exposure :func:`~dpsemantics.mechanisms.name_and_shame_exposure` solved for δ)."""
+    from scipy.optimize import brentq
+
+    delta_points = tuple((float(e), float(d)) for e, d in delta_points)
+    exposure_points = tuple((int(n), float(q)) for n, q in exposure_points)
+    # the per-pair δ does not depend on n: two records show it
+    smallest = tuple(float(mechanisms.name_and_shame(2, d).delta(e)) for e, d in delta_points)
+    largest = tuple(brentq(lambda d: float(mechanisms.name_and_shame_exposure(n, d)) - q, 0.0, 1.0, xtol=1e-16)
+                    for n, q in exposure_points)
+    return (FormulaReference("smallest_delta", delta_points, smallest, rtol=1e-6, args=("eps", "delta"),
+                             sample=(1.0, 0.01)),
+            FormulaReference("largest_delta", exposure_points, largest, rtol=1e-6, args=("n", "p"),
+                             sample=(100, 0.05)))
 
 
 check_name_and_shame = _ref_name_and_shame
@@ -338,7 +375,8 @@ def _ref_semantic_formula(*, n_values=(1, 2, 3), eps_values=(0.1, 0.5, 1.0, 2.0)
     """A closed form ``formula(eps, n)`` for the semantic-privacy ε of local randomized response, compared
     with :func:`~dpsemantics.semantic.semantic_epsilon` at every (ε, n)."""
     points = tuple((float(e), int(n)) for n in n_values for e in eps_values)
-    return (FormulaReference("semantic_formula", points, tuple(_rr_semantic(e, n) for e, n in points)),)
+    return (FormulaReference("semantic_formula", points, tuple(_rr_semantic(e, n) for e, n in points), rtol=1e-6,
+                             args=("eps", "n"), sample=(0.5, 2)),)
 
 
 check_semantic_formula = _ref_semantic_formula
@@ -384,11 +422,16 @@ def _ref_gaussian_calibration_slip(*, eps=0.6, delta=1e-5):
 check_gaussian_calibration_slip = _ref_gaussian_calibration_slip
 
 
-@_graded("Find two databases whose ratios r go in opposite directions; then use the two-point characterisation.")
-def _ref_count_semantic(*, n=3, eps=1.5):
-    """Exercise "The geometric count, exactly": the semantic-privacy ε of the ε-DP geometric count on ``n``
-    records (:func:`~dpsemantics.semantic.semantic_epsilon`), to compare with Theorem 2.2's e^ε − 1."""
-    return (Reference("count_semantic_eps", semantic.semantic_epsilon(mechanisms.geometric_count(n, eps)).epsilon),)
+@_graded("Find two databases whose ratios r go in opposite directions; then use the two-point characterisation "
+         "(and look at one record on its own).")
+def _ref_count_semantic(*, points=((1.5, 3), (0.4, 1), (2.6, 2))):
+    """Exercise "The geometric count, exactly": ``count_semantic_eps(eps, n)``, the semantic-privacy ε of the
+    ε-DP geometric count on ``n`` records (:func:`~dpsemantics.semantic.semantic_epsilon`), to compare with
+    Theorem 2.2's e^ε − 1; graded without the package at ``points`` ((ε, n) pairs)."""
+    def exact(e, n):
+        return semantic.semantic_epsilon(mechanisms.geometric_count(int(n), e)).epsilon
+
+    return (_formula("count_semantic_eps", exact, [(float(e), int(n)) for e, n in points], ("eps", "n"), (1.5, 3)),)
 
 
 check_count_semantic = _ref_count_semantic
@@ -400,12 +443,14 @@ check_count_semantic = _ref_count_semantic
 
 
 @_graded("The adversary who knows no other record sees n noisy reports of the same bit.")
-def _ref_copies_answer(*, n=3, eps=0.8):
-    """Exercise "Copies and group privacy": the BDP leakage of ε-local randomized response on ``n`` bits when
-    all records are copies of one fair bit (:func:`~dpsemantics.notions.copies_prior`)."""
-    truth = notions.bdp_leakage(mechanisms.local_randomized_response(n, eps), notions.copies_prior(n))
-    return (Reference("copies_leakage", truth, rtol=1e-6,
-                      confusions=((eps, "that is the leakage of one record; all n records are copies of it"),)),)
+def _ref_copies_answer(*, points=((0.8, 3), (0.3, 2), (1.7, 5))):
+    """Exercise "Copies and group privacy": ``copies_leakage(eps, n)``, the BDP leakage of ε-local randomized
+    response on ``n`` bits when all records are copies of one fair bit (:func:`~dpsemantics.notions.copies_prior`),
+    graded without the package at ``points`` ((ε, n) pairs)."""
+    def exact(e, n):
+        return notions.bdp_leakage(mechanisms.local_randomized_response(int(n), e), notions.copies_prior(int(n)))
+
+    return (_formula("copies_leakage", exact, [(float(e), int(n)) for e, n in points], ("eps", "n"), (0.8, 3)),)
 
 
 check_copies_answer = _ref_copies_answer
@@ -435,12 +480,17 @@ check_family_answer = _ref_family_answer
 
 
 @_graded("Under 'replace' the copies of the target stay in Game i; under 'condition' they follow ⊥.")
-def _ref_replace_reading(*, n=4, eps=0.8):
+def _ref_replace_reading(*, points=((0.8, 4), (0.3, 2), (1.7, 3))):
     """Exercise "Find the slip: the reading of eq. (13)": for n copies of one fair bit under ε-local randomized
-    response, the Bayesian semantic privacy under the 'replace' reading of Game i, and the BDP leakage."""
-    m, prior = mechanisms.local_randomized_response(n, eps), notions.copies_prior(n)
-    return (Reference("bsp_replace", notions.bayesian_semantic_privacy(m, prior, 0, reading="replace"), rtol=1e-6),
-            Reference("bdp", notions.bdp_leakage(m, prior), rtol=1e-6))
+    response, ``bsp_replace(eps, n)``, the Bayesian semantic privacy under the 'replace' reading of Game i, and
+    ``bdp(eps, n)``, the BDP leakage; graded without the package at ``points`` ((ε, n) pairs)."""
+    def model(e, n):
+        return mechanisms.local_randomized_response(int(n), e), notions.copies_prior(int(n))
+
+    points = [(float(e), int(n)) for e, n in points]
+    return (_formula("bsp_replace", lambda e, n: notions.bayesian_semantic_privacy(*model(e, n), 0, reading="replace"),
+                     points, ("eps", "n"), (0.8, 4)),
+            _formula("bdp", lambda e, n: notions.bdp_leakage(*model(e, n)), points, ("eps", "n"), (0.8, 4)))
 
 
 check_replace_reading = _ref_replace_reading
@@ -504,12 +554,14 @@ check_relatives_effect = _ref_relatives_effect
 
 
 @_graded("RP̄ is a ratio of probabilities maximised over pairs, x₁ = x₂ included.")
-def _ref_definition9_slip(*, eps=0.7):
-    """Exercise "Find the slip: Definition 9's bound": max over populations of RP̄(O, D₁) for the ε-DP count
-    prog_A (:func:`~dpsemantics.causal.prog_a_model`); printed bound e^{-1}, every RP̄ is at least 1."""
-    truth = math.exp(causal.brp_epsilon(causal.prog_a_model(eps, with_database=False), "O", "D1"))
-    return (Reference("rp_bar", truth,
-                      confusions=((eps, "that is an effect size (a logarithm); RP̄ is the ratio itself"),)),)
+def _ref_definition9_slip(*, points=((0.7,), (0.3,), (1.7,))):
+    """Exercise "Find the slip: Definition 9's bound": ``rp_bar(eps)``, the max over populations of RP̄(O, D₁)
+    for the ε-DP count prog_A (:func:`~dpsemantics.causal.prog_a_model`; printed bound e^{-1}, every RP̄ is at
+    least 1), graded without the package at ``points``."""
+    def exact(e):
+        return math.exp(causal.brp_epsilon(causal.prog_a_model(e, with_database=False), "O", "D1"))
+
+    return (_formula("rp_bar", exact, points, ("eps",), (0.7,)),)
 
 
 check_definition9_slip = _ref_definition9_slip
@@ -522,13 +574,14 @@ def _all_equal_population(n: int) -> np.ndarray:
 
 
 @_graded("Conditioning on D₁ here fixes the whole database: compare the counts of all-zeros and all-ones.")
-def _ref_definition4_slip(*, eps=0.7, n=3):
-    """Exercise "Find the slip: Definition 4's condition": the ε of the associative Definition 3 for the ε-DP
-    count on ``n`` data points under the population in which all data points are equal (it meets Definition
-    4's printed pairwise condition)."""
-    truth = causal.definition_epsilon(3, mechanisms.geometric_count(n, eps), _all_equal_population(n))
-    mistake = "that is the ε of differential privacy; Definition 3 at this population needs more"
-    return (Reference("eps_def3", truth, confusions=((eps, mistake),)),)
+def _ref_definition4_slip(*, points=((0.7, 3), (0.3, 2), (1.7, 4))):
+    """Exercise "Find the slip: Definition 4's condition": ``eps_def3(eps, n)``, the ε of the associative
+    Definition 3 for the ε-DP count on ``n`` data points under the population in which all data points are equal
+    (it meets Definition 4's printed pairwise condition), graded without the package at ``points``."""
+    def exact(e, n):
+        return causal.definition_epsilon(3, mechanisms.geometric_count(int(n), e), _all_equal_population(int(n)))
+
+    return (_formula("eps_def3", exact, [(float(e), int(n)) for e, n in points], ("eps", "n"), (0.7, 3)),)
 
 
 check_definition4_slip = _ref_definition4_slip
@@ -542,52 +595,62 @@ _PROFILE = {"priors": (0.05, 0.3, 0.6, 0.95), "max_posteriors": (0.2, 0.6, 0.8, 
             "delta_prime": 0.05}
 
 
-@_graded("Corollary 3.10 gives ε′ per point (the smallest binds); Theorem 3.9 then turns that ε′ into the ε of "
-         "(ε, δ)-DP.")
+@_graded("Corollary 3.10 gives ε′ per point (the smallest binds); for (b), solve Theorem 3.9's equation for ε.")
 def _ref_profile_answer(*, priors=_PROFILE["priors"], max_posteriors=_PROFILE["max_posteriors"],
-                        delta=_PROFILE["delta"], delta_prime=_PROFILE["delta_prime"]):
+                        delta=_PROFILE["delta"], delta_prime=_PROFILE["delta_prime"],
+                        inverse_points=((1.2, 1e-3, 0.05), (0.5, 1e-6, 0.01), (2.0, 1e-4, 0.2))):
     """Exercise "A disclosure-risk profile": the smallest log-odds increase ε′ the profile allows
-    (Kazan et al., Corollary 3.10), and the largest ε of (ε, δ)-DP meeting every point of the profile
-    (Theorem 3.9; :func:`~dpsemantics.disclosure.epsilon_for_profile`)."""
+    (Kazan et al., Corollary 3.10), and ``eps_for(eps_prime, delta, delta_prime)``, the largest ε of (ε, δ)-DP
+    whose Theorem 3.9 ε′ is at most ``eps_prime`` (Theorem 3.9 inverted, Example 4.2, footnote 6;
+    :func:`~dpsemantics.disclosure.dp_epsilon_for_pdp`), graded without the package at ``inverse_points``.
+    ``delta`` and ``delta_prime`` are the curator's, for the written part (the profile's ε)."""
     priors, posts = np.asarray(priors, float), np.asarray(max_posteriors, float)
     if priors.shape != posts.shape or priors.ndim != 1 or priors.size < 1:
         raise ValueError(f"priors and max_posteriors must be two lists of the same length (got {priors!r}, {posts!r})")
     eps_prime = float(np.min(disclosure.logit(posts) - disclosure.logit(priors)))
     eps = disclosure.epsilon_for_profile(priors, posts, delta, delta_prime)
-    single = {float(e) for e in disclosure.epsilon_for_posterior(priors, posts, delta, delta_prime)} - {eps}
+    single = sorted({float(x) for x in disclosure.logit(posts) - disclosure.logit(priors)} - {eps_prime})
+    points = tuple(tuple(float(x) for x in p) for p in inverse_points)
+    values = tuple(float(disclosure.dp_epsilon_for_pdp(*p)) for p in points)
     return (Reference("eps_prime_profile", eps_prime, rtol=1e-4,
                       confusions=((eps, "that is already ε of (ε, δ)-DP; ε′ is the log-odds increase before "
-                                        "Theorem 3.9"),)),
-            Reference("eps_profile", eps, rtol=1e-4,
-                      confusions=((eps_prime, "that is ε′, the probabilistic-DP parameter; Theorem 3.9 turns ε′ "
-                                              "into ε"),)
-                      + tuple((e, "too large: another point of the profile binds") for e in sorted(single))))
+                                        "Theorem 3.9"),)
+                      + tuple((e, "too large: another point of the profile binds") for e in single)),
+            FormulaReference("eps_for", points, values, rtol=1e-6, args=("eps_prime", "delta", "delta_prime"),
+                             sample=(1.2, 1e-3, 0.05)))
 
 
 check_profile_answer = _ref_profile_answer
 
 
 @_graded("Set the derivative of p/(p + (1 − p)e^{−ε}) − p to zero.")
-def _ref_difference_peak(*, eps=2.2):
-    """Exercise "Where the difference bound comes from": the prior maximising the posterior-minus-prior bound
-    and the maximum (Kazan et al., Corollary 3.7; :func:`~dpsemantics.disclosure.worst_case_prior`)."""
-    p = float(np.ravel(disclosure.worst_case_prior(eps))[0])
-    return (Reference("p_star", p, rtol=1e-4, fraction=True),
-            Reference("max_difference", float(disclosure.prior_difference_bounds(p, eps)[1]), rtol=1e-4, fraction=True))
+def _ref_difference_peak(*, points=((2.2,), (0.5,), (4.0,))):
+    """Exercise "Where the difference bound comes from": ``p_star(eps)``, the prior maximising the
+    posterior-minus-prior bound, and ``max_difference(eps)``, the maximum (Kazan et al., Lemma 3.4 and
+    Corollary 3.8; :func:`~dpsemantics.disclosure.worst_case_prior`), graded without the package at ``points``."""
+    def p_star(e):
+        return float(np.ravel(disclosure.worst_case_prior(e))[0])
+
+    return (_formula("p_star", p_star, points, ("eps",), (2.2,)),
+            _formula("max_difference", lambda e: float(disclosure.prior_difference_bounds(p_star(e), e)[1]), points,
+                     ("eps",), (2.2,)))
 
 
 check_difference_peak = _ref_difference_peak
 
 
 @_graded("The posterior reaches the bound exactly when the privacy loss is at its atom +ε.")
-def _ref_laplace_answer(*, eps=0.5, prior=0.3):
-    """Exercise "A Laplace release against its bound": Corollary 3.6's posterior bound after one ε-Laplace
-    release, and the probabilities that the posterior reaches it when the target is present and absent
-    (Theorem 3.1 with the Laplace privacy loss)."""
-    loss = PrivacyLoss.laplace(eps)
-    return (Reference("posterior_bound", float(disclosure.posterior_bounds(prior, eps)[1]), fraction=True),
-            Reference("prob_present", float(1.0 - loss.cdf_left(eps)), fraction=True),
-            Reference("prob_absent", float(loss.dual.cdf(-eps)), fraction=True))
+def _ref_laplace_answer(*, bound_points=((0.3, 0.5), (0.05, 1.2), (0.8, 0.1)), eps_points=((0.5,), (1.2,), (0.1,))):
+    """Exercise "A Laplace release against its bound", parts (a) and (b), graded without the package:
+    ``posterior_bound(prior, eps)``, Corollary 3.6's posterior bound after one ε-Laplace release, and
+    ``prob_present(eps)``, ``prob_absent(eps)``, the probabilities that the posterior reaches it when the
+    target is present and absent (Theorem 3.1 with the Laplace privacy loss)."""
+    return (_formula("posterior_bound", lambda p, e: float(disclosure.posterior_bounds(p, e)[1]), bound_points,
+                     ("prior", "eps"), (0.3, 0.5)),
+            _formula("prob_present", lambda e: float(1.0 - PrivacyLoss.laplace(e).cdf_left(e)), eps_points, ("eps",),
+                     (0.5,)),
+            _formula("prob_absent", lambda e: float(PrivacyLoss.laplace(e).dual.cdf(-e)), eps_points, ("eps",),
+                     (0.5,)))
 
 
 check_laplace_answer = _ref_laplace_answer
@@ -635,15 +698,20 @@ check_example41_slip = _ref_example41_slip
 
 
 @_graded("Convert to probabilistic DP first (Theorem 3.9), then apply the pure-DP posterior bound at ε′.")
-def _ref_pdp_posterior(*, eps=1.0, delta=1e-3, delta_prime=0.01, prior=0.1):
-    """Exercise "From (ε, δ) to a posterior": Theorem 3.9's ε′ and Corollary 3.10's posterior bound for an
-    adversary with the given prior (:func:`~dpsemantics.conversions.pdp_epsilon`)."""
-    e1 = conversions.pdp_epsilon(eps, delta, delta_prime)
-    at_eps = float(disclosure.posterior_bounds(prior, eps)[1])
-    return (Reference("eps_prime", e1, rtol=1e-4,
-                      confusions=((eps, "that is ε; Theorem 3.9 gives the ε′ of probabilistic DP"),)),
-            Reference("posterior", float(disclosure.posterior_bounds(prior, e1)[1]), rtol=1e-4, fraction=True,
-                      confusions=((at_eps, "that is the bound at ε; use ε′ of Theorem 3.9"),)))
+def _ref_pdp_posterior(*, eps_points=((1.0, 1e-3, 0.01), (0.5, 1e-6, 0.05), (2.0, 1e-4, 0.001)),
+                       posterior_points=((0.1, 1.0, 1e-3, 0.01), (0.3, 0.5, 1e-6, 0.05), (0.02, 2.0, 1e-4, 0.001))):
+    """Exercise "From (ε, δ) to a posterior", two functions graded without the package: Theorem 3.9's
+    ``eps_prime(eps, delta, delta_prime)`` (:func:`~dpsemantics.conversions.pdp_epsilon`), and
+    ``posterior(prior, eps, delta, delta_prime)``, Corollary 3.10's bound on the posterior at that ε′."""
+    eps_points = tuple(tuple(float(x) for x in p) for p in eps_points)
+    posterior_points = tuple(tuple(float(x) for x in p) for p in posterior_points)
+    eps_values = tuple(float(conversions.pdp_epsilon(*p)) for p in eps_points)
+    post_values = tuple(float(disclosure.posterior_bounds(p[0], conversions.pdp_epsilon(*p[1:]))[1])
+                        for p in posterior_points)
+    return (FormulaReference("eps_prime", eps_points, eps_values, rtol=1e-6,
+                             args=("eps", "delta", "delta_prime"), sample=(1.0, 1e-3, 0.01)),
+            FormulaReference("posterior", posterior_points, post_values, rtol=1e-6,
+                             args=("prior", "eps", "delta", "delta_prime"), sample=(0.1, 1.0, 1e-3, 0.01)))
 
 
 check_pdp_posterior = _ref_pdp_posterior

@@ -98,55 +98,104 @@ def _inside(x, interval) -> bool:
     return _is_number(x) and interval[0] <= x <= interval[1]
 
 
+def definition7_separates(matrix, databases, population, value):
+    """Whether Definition 7 holds at ``population`` with a smaller ε than differential privacy needs (Tschantz et
+    al., Proposition 4), for a mechanism on two binary data points: ``matrix[k]`` is the output distribution on
+    ``databases[k]`` (the four databases (0, 0), (0, 1), (1, 0), (1, 1), once each) and ``population[a][b]`` the
+    probability of database (a, b).  Definition 7 via Lemma 2: Pr[O | do(D_i = v)] = Σ_w Pr[D_-i = w] A(v, w);
+    Definition 1: neighbours differ in one data point.  Ratios are compared, not their logarithms.
+    ``value(x)`` turns one entry into a float, or None when it is not a number.
+
+    The one source of this check: the grader calls it on an answer's plain data, and the autograder zip's hidden
+    test carries its source text (:func:`definition7_source`), so it is written for that test's rules: no
+    builtin name, no module, no import; any malformed input is False."""
+    INF = 1e308 * 10.0
+
+    def ratio(r1, r2):
+        best, j = 1.0, 0
+        for x in r1:
+            y = r2[j]
+            j = j + 1
+            if x > 0.0 and y > 0.0:
+                if x / y > best:
+                    best = x / y
+                if y / x > best:
+                    best = y / x
+            elif x > 0.0 or y > 0.0:
+                return INF
+        return best
+
+    try:
+        rows, k = {}, 0
+        for db in databases:
+            row = []
+            for x in matrix[k]:
+                row.append(value(x))
+            rows[(value(db[0]), value(db[1]))] = row
+            k = k + 1
+        assert k == 4
+        size = None
+        for key in ((0.0, 0.0), (0.0, 1.0), (1.0, 0.0), (1.0, 1.0)):
+            total, count = 0.0, 0
+            for x in rows[key]:
+                assert x is not None and x >= 0.0
+                total, count = total + x, count + 1
+            assert count > 0 and -1e-9 <= total - 1.0 <= 1e-9 and (size is None or size == count)
+            size = count
+        pop, total = {}, 0.0
+        for a in (0, 1):
+            for b in (0, 1):
+                w = value(population[a][b])
+                assert w is not None and w >= 0.0
+                pop[(a + 0.0, b + 0.0)], total = w, total + w
+        assert -1e-9 <= total - 1.0 <= 1e-9
+        dp = 1.0
+        for u in (0.0, 1.0):
+            for r in (ratio(rows[(0.0, u)], rows[(1.0, u)]), ratio(rows[(u, 0.0)], rows[(u, 1.0)])):
+                if r > dp:
+                    dp = r
+        d7 = 1.0
+        for i in (0, 1):
+            effect = []
+            for v in (0.0, 1.0):
+                acc = [0.0] * size
+                for w in (0.0, 1.0):
+                    key = (v, w) if i == 0 else (w, v)
+                    weight = pop[(0.0, w)] + pop[(1.0, w)] if i == 0 else pop[(w, 0.0)] + pop[(w, 1.0)]
+                    j = 0
+                    for x in rows[key]:
+                        acc[j] = acc[j] + weight * x
+                        j = j + 1
+                effect.append(acc)
+            r = ratio(effect[0], effect[1])
+            if r > d7:
+                d7 = r
+        return d7 < INF and d7 * (1.0 + 1e-9) < dp
+    except:  # noqa: E722 - malformed data of any kind is not a counterexample
+        return False
+
+
+def definition7_source() -> str:
+    """The source text of :func:`definition7_separates`, for the hidden test that embeds it."""
+    import inspect
+
+    return inspect.getsource(definition7_separates)
+
+
+def _json_number(x):
+    return float(x) if _is_number(x) else None
+
+
 def _definition7(mechanism, population) -> bool:
-    """Definition 7 holds with a smaller ε than differential privacy (Tschantz et al., Proposition 4) for a
-    mechanism on two binary data points and a 2×2 population, from plain data (ratios, not logarithms)."""
+    """:func:`definition7_separates` on an answer's plain data (a dict with ``matrix`` and ``databases``, a table)."""
     if not (isinstance(mechanism, dict) and isinstance(population, list)):
         return False
     matrix, databases = mechanism.get("matrix"), mechanism.get("databases")
     if not (isinstance(matrix, list) and isinstance(databases, list) and len(matrix) == len(databases)):
         return False
-    rows = {}
-    for db, row in zip(databases, matrix):
-        if not (isinstance(db, list) and len(db) == 2 and isinstance(row, list) and row
-                and all(_is_number(v) and v >= 0 for v in row) and abs(sum(row) - 1.0) <= 1e-9):
-            return False
-        rows[(float(db[0]), float(db[1]))] = row
-    keys = [(0.0, 0.0), (0.0, 1.0), (1.0, 0.0), (1.0, 1.0)]
-    if sorted(rows) != keys or len({len(r) for r in rows.values()}) != 1:
+    if not all(isinstance(db, list) and len(db) == 2 for db in databases):
         return False
-    if not (len(population) == 2 and all(isinstance(r, list) and len(r) == 2
-                                         and all(_is_number(v) and v >= 0 for v in r) for r in population)):
-        return False
-    if abs(sum(sum(r) for r in population) - 1.0) > 1e-9:
-        return False
-    pop = {(float(a), float(b)): population[a][b] for a in (0, 1) for b in (0, 1)}
-
-    def ratio(r1, r2):
-        best = 1.0
-        for x, y in zip(r1, r2):
-            if x > 0 and y > 0:
-                best = max(best, x / y, y / x)
-            elif x > 0 or y > 0:
-                return math.inf
-        return best
-
-    dp = max(ratio(rows[(0.0, u)], rows[(1.0, u)]) for u in (0.0, 1.0))
-    dp = max(dp, max(ratio(rows[(u, 0.0)], rows[(u, 1.0)]) for u in (0.0, 1.0)))
-    d7 = 1.0
-    size = len(rows[(0.0, 0.0)])
-    for i in (0, 1):
-        effect = []
-        for v in (0.0, 1.0):
-            acc = [0.0] * size
-            for w in (0.0, 1.0):
-                key = (v, w) if i == 0 else (w, v)
-                weight = pop[(0.0, w)] + pop[(1.0, w)] if i == 0 else pop[(w, 0.0)] + pop[(w, 1.0)]
-                for j, x in enumerate(rows[key]):
-                    acc[j] += weight * x
-            effect.append(acc)
-        d7 = max(d7, ratio(effect[0], effect[1]))
-    return d7 < math.inf and d7 * (1.0 + 1e-9) < dp
+    return definition7_separates(matrix, databases, population, _json_number) is True
 
 
 def score_question(q: dict, answers: dict) -> tuple[float, list[str]]:
@@ -175,8 +224,17 @@ def score_question(q: dict, answers: dict) -> tuple[float, list[str]]:
 # --------------------------------------------------------------------------------------------------------
 
 def container_runtime() -> str | None:
-    """``docker`` or ``podman`` when one is on the PATH, else None."""
-    return next((name for name in ("docker", "podman") if shutil.which(name)), None)
+    """``docker`` or ``podman`` when one is on the PATH *and* answers (``info`` succeeds within 15 s: a Docker
+    client without a running daemon is no container runtime), else None."""
+    for name in ("docker", "podman"):
+        if shutil.which(name) is None:
+            continue
+        try:
+            if subprocess.run([name, "info"], capture_output=True, timeout=15).returncode == 0:
+                return name
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+    return None
 
 
 _SANDBOX = ["unshare", "--user", "--map-root-user", "--mount", "--net", "--pid", "--fork", "--mount-proc"]

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .render import as_real, number, prose
+from .render import as_real, captioned, number, prose
 from .toc import ROOT, release
 
 __all__ = ["glue", "number", "quantities", "table", "table_markdown", "install_spec", "plain", "use_reader_numbers"]
@@ -93,9 +93,8 @@ def table_markdown(header, rows, *, digits: int = 4, caption: str | None = None,
     lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in rows]
     if caption is None:
         return "\n".join(lines)
-    options = [f":name: {name}"] if name else []
     # a colon fence: the caption may hold code (`prog_A`), whose backticks a backtick fence's info string cannot
-    return "\n".join([f":::{{table}} {prose(caption)}", *options, "", *lines, ":::"])
+    return "\n".join(captioned(prose(caption), lines, name))
 
 
 def table(header, rows, *, digits: int = 4, caption: str | None = None, name: str | None = None):

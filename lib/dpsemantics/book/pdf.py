@@ -31,7 +31,8 @@ is kept on one page unless it is taller than half a page (measured in the print 
 — a tall box moved whole to the next page would leave the page before it half empty.  Each chapter starts
 on a new page.  Finally the running heads (the chapter's title, and the page number) and the contents' page
 numbers (read from the PDF's own named destinations) are drawn on an overlay printed by the same Chromium
-and merged onto the pages with ``pypdf``.
+and merged onto the pages with ``pypdf``, which then compresses each page's content stream again.  Shadows
+are not printed (Chromium rasterises each one), so the PDF stays under :data:`MAX_MB`.
 """
 
 from __future__ import annotations
@@ -62,10 +63,14 @@ PAGE_MM = (210, 297)  # A4
 MARGIN_MM = {"top": 20, "bottom": 18, "left": 18, "right": 18}
 HEAD_MM = 10  # the running head's baseline, from the top edge
 PX_PER_MM = 96 / 25.4
+MAX_MB = 10  # the printed book's size limit (issue 39)
 
 PRINT_CSS = """
 @page { size: A4; }
 html, body { background: white !important; }
+/* Chromium prints a shadow as a 300 ppi JPEG mask: 341 of them were 3.3 MB of the PDF (the theme's boxes set
+   theirs with !important, which NO_SHADOWS overrides on the element itself) */
+*, *::before, *::after { box-shadow: none !important; text-shadow: none !important; }
 body { font-size: 10pt; }
 .bd-main .bd-content, .bd-article-container, .bd-page-width, .bd-container, .bd-container__inner, .bd-main,
 .bd-content .bd-article-container, .bd-main .bd-content .bd-article-container .bd-article {
@@ -215,6 +220,15 @@ ASSEMBLE = r"""async ({docs, site, title, author, edition}) => {
   return {docs: titles, headings, broken, offsite: [...new Set(offsite)], removed: removed.length};
 }"""
 
+# The shadows a stylesheet sets with !important (the theme's admonitions) go too: an element's own style wins.
+NO_SHADOWS = """() => {
+  let removed = 0;
+  document.querySelectorAll('*').forEach(e => {
+    if (getComputedStyle(e).boxShadow !== 'none') { e.style.setProperty('box-shadow', 'none', 'important'); removed++; }
+  });
+  return removed;
+}"""
+
 # In the print layout: a block taller than half a page may break across pages, a shorter one is kept whole.
 KEEP_OR_BREAK = """(pageHeight) => {
   let breakable = 0;
@@ -358,6 +372,7 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
         info = page.evaluate(ASSEMBLE, {"docs": docs, "site": public_site(root), "title": title, "author": author,
                                         "edition": edition})
         page.add_style_tag(content=PRINT_CSS)
+        info["shadows_removed"] = page.evaluate(NO_SHADOWS)
         info["breakable"] = page.evaluate(KEEP_OR_BREAK, content_mm[1] * PX_PER_MM)
         timings["assemble"] = round(time.perf_counter() - start, 1)
         printed = page.pdf(format="A4", margin=margin, print_background=True)
@@ -389,6 +404,7 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
     writer = PdfWriter(clone_from=body)
     for target, stamp in zip(writer.pages, overlay.pages):
         target.merge_page(stamp)
+        target.compress_content_streams()  # merge_page writes the page's text uncompressed: 31 MB of 37
     _add_outline(writer, info["headings"], dests)
     writer.add_metadata({"/Title": title, "/Author": author, "/Subject": edition})
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["PALETTE", "LINESTYLES", "MARKERS", "COLUMN_WIDTH", "use_house_style", "new_figure", "finish",
-           "plain_log_ticks", "readable_number", "legend_covers_data", "coinciding", "plot_series", "FIGURE_DIR_ENV"]
+           "plain_log_ticks", "readable_number", "legend_covers_data", "coinciding", "plot_series", "probability_axis",
+           "FIGURE_DIR_ENV"]
 
 FIGURE_DIR_ENV = "DPSEMANTICS_FIGURE_DIR"
 
@@ -209,6 +210,46 @@ def plain_log_ticks(axis) -> None:
     else:
         axis.set_minor_locator(LogLocator(base=10, subs=tuple(range(2, 10))))
         axis.set_minor_formatter(NullFormatter())
+
+
+#: A probability axis turns logit when its largest value is above this: on a linear 0…1 axis, bounds at 0.93,
+#: 0.99 and 0.9999 all draw as one line along the top.
+CROWDED_NEAR_ONE = 0.95
+
+
+def probability_axis(axis, values, *, crowded: float = CROWDED_NEAR_ONE) -> str:
+    """Choose a probability axis from the values it shows (``None`` and non-finite values ignored): linear from 0
+    to 1 when the largest is at most ``crowded``; otherwise a logit axis (0.5, 0.9, 0.99, 0.999 … equally spaced,
+    labelled in plain numbers), from just below the smallest value to just above the largest.  Returns
+    ``"linear"`` or ``"logit"``."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator
+
+    finite = [float(v) for v in values if v is not None and math.isfinite(v)]
+    if not finite:
+        raise ValueError(f"values must hold at least one finite probability (got values={list(values)!r})")
+    if any(v < 0 or v > 1 for v in finite):
+        raise ValueError(f"values must be probabilities in [0, 1] (got {min(finite)} … {max(finite)})")
+    ax = axis.axes
+    setlim = ax.set_ylim if axis is ax.yaxis else ax.set_xlim
+    if max(finite) <= crowded:
+        (ax.set_yscale if axis is ax.yaxis else ax.set_xscale)("linear")
+        setlim(0, 1.02)
+        return "linear"
+    edge = 1e-12  # a bound of exactly 0 or 1 sits at the axis' end
+    logit = [math.log(v / (1 - v)) for v in (min(max(v, edge), 1 - edge) for v in finite)]
+    low, high = min(logit), max(logit)
+    pad = max(0.05 * (high - low), 0.3)
+    low, high = low - pad, high + pad
+    (ax.set_yscale if axis is ax.yaxis else ax.set_xscale)("logit", nonpositive="clip")
+    setlim(1 / (1 + math.exp(-low)), 1 / (1 + math.exp(-high)))
+    nines = [1 - 10.0 ** -k for k in range(1, 13)]
+    candidates = [10.0 ** -k for k in range(12, 0, -1)] + [0.5] + nines
+    ticks = [t for t in candidates if low <= math.log(t / (1 - t)) <= high]
+    axis.set_major_locator(FixedLocator(ticks))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.12g}"))
+    axis.set_minor_locator(NullLocator())
+    axis.set_minor_formatter(NullFormatter())
+    return "logit"
 
 
 def readable_number(value: float) -> str:

@@ -158,8 +158,8 @@ def prose(text: str) -> str:
     """A registry string as Markdown for a page: outside ``$…$`` math and inline code, exponents become superscripts and
     indices subscripts (:func:`typeset_scripts`, :func:`indices`),
     floats written with all their digits go through :func:`number`, other numbers in exponent form (``1e-06``)
-    are written in :func:`scientific` form (:func:`exponents`), and ``|`` is escaped so that the text can sit
-    in a table cell."""
+    are written in :func:`scientific` form (:func:`exponents`), and ``|`` is escaped (once) so that the text can
+    sit in a table cell."""
 
     def plain(part):
         part = exponents(_LONG_FLOAT.sub(lambda m: number(float(m.group())), part))
@@ -168,8 +168,20 @@ def prose(text: str) -> str:
 
     # $…$ is typeset math already and `…` is code (a variable's name, `sigma`, stays one): both left alone
     parts = re.split(r"(\$[^$]+\$|`[^`]+`)", str(text))
-    return "".join(p if len(p) > 1 and p[0] == p[-1] and p[0] in "$`" else plain(p)
-                   for p in parts).replace("|", "\\|")
+    # an escaped | stays as it is, so that text already written for a page can pass again
+    return re.sub(r"(?<!\\)\|", r"\\|", "".join(p if len(p) > 1 and p[0] == p[-1] and p[0] in "$`" else plain(p)
+                                               for p in parts))
+
+
+def trimmed(text: str) -> str:
+    """A number printed to fixed decimals, without the zeros that only pad it (``2.000`` → ``2``, ``0.2500`` →
+    ``0.25``, ``−0.0`` → ``0``): a glued ``{glue:text}`x:.3f``` shows the digits that carry information, as
+    :func:`number` does; other text unchanged."""
+    m = re.fullmatch(r"(?P<sign>[-−]?)(?P<whole>\d+)\.(?P<decimals>\d*?)0+", text)
+    if m is None:
+        return text
+    shown = m.group("whole") + ("." + m.group("decimals") if m.group("decimals") else "")
+    return ("" if float(shown) == 0 else m.group("sign")) + shown
 
 
 def as_real(value):
@@ -316,31 +328,58 @@ def status_sentence(results, noun: str = "printed value", link=None) -> str:
     return f"In the claims registry, {head}; {'; '.join(others)}."
 
 
+_EVIDENCE_WORDS = {"certified-lp": "exact LP", "certified-interval": "interval arithmetic", "closed-form": "closed form",
+                   "random-search": "random search", "optimised-search": "optimised search"}
+_EVIDENCE_NAME = re.compile(r"(?<![\w`-])(" + "|".join(_EVIDENCE_WORDS) + r")(?![\w`-])")
+
+
+def evidence_words(text: str) -> str:
+    """The registry's names of evidence kinds and search methods in a text written as words, as the tables write
+    them: "(certified-lp)" → "(exact LP)", "(random-search, optimised-search)" → "(random search, optimised
+    search)" (issue 39: one table wrote "certified lp", another "certified-lp")."""
+    return _EVIDENCE_NAME.sub(lambda m: _EVIDENCE_WORDS[m.group()], text)
+
+
 def evidence_label(verdict) -> str:
-    """What a verdict's evidence proves, in words that claim no more (:attr:`dpsemantics.claims.Verdict.scope`): a
-    certificate on its whole stated domain ("certified (exact LP) on every …"), a certificate at finitely many
-    parameter values, named with them ("certified (interval arithmetic) at the listed values only: ε ∈ {0.1, 0.5}"),
-    a certified counterexample, or a search on the cases tried (its methods)."""
-    domain = prose(verdict.domain) if verdict.domain else ""
-    scope = verdict.scope
-    if scope != "cases tried":
-        how = "exact LP" if verdict.kind == "certified-lp" else "interval arithmetic"
-        if scope == "counterexample":
-            return f"certified counterexample ({how})" + (f": {domain}" if domain else "")
-        if scope == "listed values":
-            return (f"certified ({how}) at the listed values only: {prose('; '.join(verdict.listed_values))} "
-                    f"(domain: {domain})")
-        return f"certified ({how}) on {domain}" if domain else f"certified ({how})"
-    words = verdict.kind.replace("-", " ")
-    methods = ", ".join(m.replace("-", " ") for m in verdict.methods)
-    return (f"{words} ({methods})" if methods else words) + (f" on the cases tried: {domain}" if domain else "")
+    """What a verdict's evidence proves, in words that claim no more (its kind,
+    :data:`dpsemantics.claims.EVIDENCE`): a proof on the whole stated domain ("proved on the whole domain (exact
+    LP): every …"), exact certificates at finitely many parameter values, named with them ("exact at
+    $e^\\varepsilon$ ∈ {11/10, 2} only (exact LP)"), a certified counterexample, or a search on the cases tried
+    (its methods)."""
+    domain = evidence_words(prose(verdict.domain)) if verdict.domain else ""
+    kind = verdict.kind
+    if verdict.exact:
+        how = _CERTIFICATE_WORDS.get(verdict.certified_by, verdict.certified_by)
+        if kind == "counterexample":
+            return f"counterexample ({how})" + (f": {domain}" if domain else "")
+        if kind == "certified-at-points":
+            return (f"exact at {prose('; '.join(verdict.points))} only ({how})"
+                    + (f"; domain: {domain}" if domain else ""))
+        return f"proved on the whole domain ({how})" + (f": {domain}" if domain else "")
+    if kind == "search" or kind == "closed-form":
+        words = "search" if kind == "search" else "closed form"
+        methods = ", ".join(m.replace("-", " ") for m in verdict.methods)
+        head = f"{words} over {number(verdict.cases)} case{'' if verdict.cases == 1 else 's'}"
+        default = str(verdict.domain).startswith(f"{verdict.cases} case")  # Verdict.of's own count, said above
+        return head + (f" ({methods})" if methods else "") + (f": {domain}" if domain and not default else "")
+    return kind.replace("-", " ") + (f": {domain}" if domain else "")
+
+
+#: The method of an exact certificate (``Verdict.certified_by``), in reader words.
+_CERTIFICATE_WORDS = {"certified-lp": "exact LP", "certified-interval": "interval arithmetic"}
 
 
 def evidence_summary(verdict) -> str:
-    """:func:`evidence_label`'s first words, for a compact table: its kind without the domain it covers or a
-    search's methods ("certified (exact LP)", "certified (interval arithmetic), listed values only", "search")."""
-    words = re.split(r": | on ", evidence_label(verdict), maxsplit=1)[0]
-    return re.sub(r"^search \([^)]*\)", "search", words).replace(" at the listed values only", ", listed values only")
+    """:func:`evidence_label` for a compact table: what was shown with where it holds — the domain of a proof or a
+    counterexample, the points of a certificate at points ("exact at $e^\\varepsilon$ ∈ {11/10, 2} only (exact
+    LP)", without the mechanisms' domain) — and a search or closed form with its count, without its methods
+    ("search over 120 cases")."""
+    words = evidence_label(verdict)
+    if verdict.kind == "certified-at-points":
+        return words.split("; domain: ", 1)[0]
+    if verdict.exact:
+        return words
+    return re.sub(r" \([^)]*\)$", "", words.split(": ", 1)[0])
 
 
 def margin_cell(verdict) -> str:
@@ -349,9 +388,129 @@ def margin_cell(verdict) -> str:
     return f"{margin} ({number(verdict.cases)} case{'' if verdict.cases == 1 else 's'})"
 
 
-def _captioned(caption: str, lines: list[str]) -> list[str]:
-    """Markdown table lines as a numbered table with a caption (MyST's ``{table}`` directive)."""
-    return [f":::{{table}} {caption}", "", *lines, ":::"]
+# A decimal in a worst case's label (``r = 1.22347``, ``ε = 3.000``), not a part of a name, a fraction or a
+# section number (``Theorem 3.10``, ``§4.5``, ``eq. (2.4)``).
+_DECIMAL = re.compile(r"(?<![\w./])\d+\.\d+(?![\w/]|\.\d)")
+_NUMBERED_THING = re.compile(r"(?:Theorem|Lemma|Corollary|Definition|Def\.|Example|Proposition|Remark|Section|"
+                             r"Table|Figure|Fig\.|Exercise|Appendix|eq\.|eqs\.|§)\s?\(?$")
+
+
+def readable_decimals(text: str, digits: int = 4) -> str:
+    """Decimals of a label to at most ``digits`` significant digits, without trailing zeros after the second
+    decimal: ``r = 1.22347`` → ``r = 1.223``, ``ε = 3.000`` → ``ε = 3``, ``0.4500`` → ``0.45``,
+    ``3.80968×10⁻¹⁴`` → ``3.81×10⁻¹⁴``; ``ε = 1.0`` and numbered things (``Theorem 3.10``) stay."""
+
+    def rewrite(m):
+        if _NUMBERED_THING.search(text[max(0, m.start() - 12):m.start()]):
+            return m.group()
+        shown = m.group()
+        significant = len(shown.replace(".", "").lstrip("0"))
+        if significant > digits:
+            shown = f"{float(shown):.{digits}g}"
+            if "e" in shown:  # beyond the g format's plain range: leave the label's own digits
+                return m.group()
+            if "." not in shown:
+                return shown
+        whole, decimals = shown.split(".")
+        if len(decimals) >= 2 and decimals.endswith("0"):
+            decimals = decimals.rstrip("0")
+            return whole + ("." + decimals if decimals else "")
+        return shown
+
+    return _DECIMAL.sub(rewrite, text)
+
+
+# A search's case by its index ("pair of mechanisms 56", "random model 25"): a numbered case, "pair no. 56".
+_CASE = re.compile(r"(?<![\w#])(?P<what>pair of mechanisms|pair|model|mechanism|deterministic g) #?(?P<number>\d+)\b"
+                   r"(?! (?:and|outputs?|outcomes?|cases?|records?)\b)")
+
+
+def worst_cell(worst) -> str:
+    """A verdict's worst case as a reader reads it: numbers through :func:`number`, a label through
+    :func:`prose` with :func:`readable_decimals` (``r=1.22347`` → ``r = 1.223``), set membership written
+    as such (``Pr[B in Bad'2]`` → ``Pr[B ∈ Bad′₂]``) and a search's case as a numbered case (``pair of
+    mechanisms 56`` → ``pair of mechanisms no. 56``)."""
+    if isinstance(worst, str):
+        worst = re.sub(r"(?<=[A-Za-z])'(\d)\b", lambda m: "′" + m.group(1).translate(_SUBSCRIPT_DIGITS), worst)
+        worst = re.sub(r"(\[[^\]]*?) in (?=[^\]]*\])", r"\1 ∈ ", worst)
+        worst = _CASE.sub(r"\g<what> no. \g<number>", worst)
+        worst = re.sub(r"(?<=\d)\s?\*\s?max\b", " × the largest allowed", worst)  # δ = 0.999*max
+        worst = re.sub(r"(?<=\S) vs\.? (?=\S)", " against ", worst)
+        return readable_decimals(prose(worst))
+    if isinstance(worst, (tuple, list)):
+        return "(" + ", ".join(worst_cell(v) for v in worst) + ")"
+    return value_cell(worst)
+
+
+_FINDING_NOUNS = {"false-statement": ("false statement", "false statements"),
+                  "proof-gap": ("proof gap", "proof gaps"), "typo": ("typo", "typos"),
+                  "unsafe-rounding": ("bound rounded on the unsafe side", "bounds rounded on the unsafe side"),
+                  "different-reading": ("value of another reading", "values of another reading"),
+                  "unresolved": ("unresolved", "unresolved"), None: ("of no stated kind", "of no stated kind")}
+
+
+def count_sentence(results, noun: str = "claim") -> str:
+    """How a chapter's claims divide, counted from the results it describes, in two partitions that each add up
+    to the total: "Of the 24 claims, 19 are relations (attacked or certified) and 5 are printed values
+    (recomputed); 18 reproduce and 6 are discrepancies (4 typos, 2 values of another reading)." — never glued
+    counts that a reader must add."""
+    results = list(results)
+    if not results:
+        raise ValueError("results must name at least one claim (got an empty list)")
+
+    def count(n, one, many):
+        return f"{number(n)} {one if n == 1 else many}"
+
+    n = len(results)
+    relations = sum(r.verdict is not None for r in results)
+    head = f"Of the {count(n, noun, noun + 's')}" if n > 1 else f"Of the one {noun}"
+    kinds = [(relations, "is a relation (attacked or certified)", "are relations (attacked or certified)"),
+             (n - relations, "is a printed value (recomputed)", "are printed values (recomputed)")]
+    split = " and ".join(count(k, one, many) for k, one, many in kinds if k)
+    by_status = {s: [r for r in results if r.status == s] for s in ("reproduced", "discrepancy", "not-checked")}
+    if sum(len(v) for v in by_status.values()) != n:
+        raise ValueError(f"results must have a status in {('reproduced', 'discrepancy', 'not-checked')}")
+    parts = []
+    if by_status["reproduced"]:
+        parts.append(f"{number(len(by_status['reproduced']))} reproduce"
+                     + ("s" if len(by_status["reproduced"]) == 1 else ""))
+    bad = by_status["discrepancy"]
+    if bad:
+        findings: dict = {}
+        for r in bad:
+            findings[r.finding] = findings.get(r.finding, 0) + 1
+        detail = ", ".join(count(k, *_FINDING_NOUNS[f]) for f, k in sorted(
+            findings.items(), key=lambda item: (-item[1], str(item[0]))))
+        parts.append(count(len(bad), "is a discrepancy", "are discrepancies")
+                     + (f" ({detail})" if len(findings) > 1 or None not in findings else ""))
+    if by_status["not-checked"]:
+        parts.append(count(len(by_status["not-checked"]), "is not checked", "are not checked"))
+    tail = " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
+    return f"{head}, {split}; {tail}."
+
+
+_MECHANISM_NAMES = {"laplace": "Laplace", "gaussian": "Gaussian", "randomized-response": "randomized response",
+                    "geometric": "geometric", "dp": "(ε, δ)-DP", "zcdp": "zCDP"}
+_MECHANISM_PARAMETERS = {"epsilon": "ε", "delta": "δ", "sigma": "σ", "sensitivity": "Δ", "rho": "ρ", "mu": "μ"}
+
+
+def mechanism_words(mechanism: dict) -> str:
+    """A release's mechanism (a row of a report's ``release.mechanisms``) as a table cell reads it: its name as the
+    book writes it, its parameters to four significant digits, how often it runs ("zCDP, ρ = 2.556, run once";
+    "Gaussian, σ = 5.774, Δ = 1, μ = 0.015, run 30 times"), not the report's field names ("zcdp (ρ = 2.55623)")."""
+    name = mechanism.get("mechanism")
+    if name not in _MECHANISM_NAMES:
+        raise ValueError(f"mechanism must be one of {sorted(_MECHANISM_NAMES)} (got mechanism={name!r})")
+    parts = [f"{symbol} = {number(mechanism[key], 4)}" for key, symbol in _MECHANISM_PARAMETERS.items()
+             if key in mechanism]
+    runs = mechanism.get("k", 1)
+    return ", ".join([_MECHANISM_NAMES[name], *parts, "run once" if runs == 1 else f"run {number(runs)} times"])
+
+
+def captioned(caption: str, lines: list[str], name: str | None = None) -> list[str]:
+    """Markdown table lines as a numbered table with a caption (MyST's ``{table}`` directive in a colon fence),
+    named ``name`` for ``{numref}`` when given."""
+    return [f":::{{table}} {caption}", *([f":name: {name}"] if name else []), "", *lines, ":::"]
 
 
 def checked_report(results, unchecked=None) -> str:
@@ -362,17 +521,18 @@ def checked_report(results, unchecked=None) -> str:
     left unchecked with the reason (``unchecked``: rows of (where, statement, why not); left out when ``None``)."""
     relations = [r for r in results if r.verdict is not None]
     values = [r for r in results if r.verdict is None]
-    lines = _captioned("Relations, attacked: the evidence, the margin and the worst case found.", [
+    lines = captioned("Relations, attacked: the evidence (what was shown, on which domain or at which points), "
+                       "the margin and the worst case found.", [
         "| where | claim | evidence | margin | worst case | outcome |", "|---|---|---|---|---|---|",
         *[f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | "
           f"{evidence_label(r.verdict)} | {margin_cell(r.verdict)} | "
-          f"{value_cell(r.verdict.worst)} | {outcome(r)} |" for r in relations]])
-    lines += [""] + _captioned("Printed values, recomputed at the printed precision.", [
+          f"{worst_cell(r.verdict.worst)} | {outcome(r)} |" for r in relations]])
+    lines += [""] + captioned("Printed values, recomputed at the printed precision.", [
         "| where | claim | printed | computed | outcome |", "|---|---|---|---|---|",
         *[f"| {prose(r.claim.where)} | {claim_link(r.claim.id)} | {value_cell(r.claim.printed)} | "
           f"{computed_cell(r.computed, r.claim.printed)} | {outcome(r)} |" for r in values]])
     if unchecked is not None:
-        lines += [""] + _captioned("Stated in the paper, not checked, and why.", [
+        lines += [""] + captioned("Stated in the paper, not checked, and why.", [
             "| where | statement | why not |", "|---|---|---|",
             *[f"| {prose(w)} | {prose(s)} | {prose(y)} |" for w, s, y in unchecked]])
     return "\n".join(lines)

@@ -11,6 +11,9 @@ as JSON.  Nothing here decides a score: :mod:`dpsemantics.book.grader` reads ``O
 runs student code and compares it with the reference values fixed when the assignment was generated.  A
 student's code may therefore write anything into ``OUT``; that is no more than assigning other answers.
 
+A formula answer is evaluated last, with the package blocked (:func:`_block_package`): the exercise asks for
+the theorem's formula, so a function that calls into ``dpsemantics`` raises and scores 0 on every point.
+
 The helpers this module needs after the student's code has run (``float``, ``isinstance``, ``open``, ``json``)
 are bound before it runs, and the builtins are restored after it, so that patching them in a cell does not stop
 the answers from being written.
@@ -19,13 +22,18 @@ the answers from being written.
 from __future__ import annotations
 
 import builtins
+import gc
 import json
 import math
+import os
 import re
 import sys
+import types
 
 _float, _isinstance, _open, _callable, _len, _list = float, isinstance, open, callable, len, list
 _dumps, _isfinite, _str, _repr, _type = json.dumps, math.isfinite, str, repr, type
+_get_objects, _function, _getattr = gc.get_objects, types.FunctionType, getattr
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # .../dpsemantics/
 _BUILTINS = dict(builtins.__dict__)  # restored after the student's code, before the answers are read
 _PIP = re.compile(r"^([ \t]*)[%!][ \t]*pip\b.*$", re.MULTILINE)
 _CHECK_ONLY = re.compile(r"^\s*(grader\.check\([^()]*\)\s*)+$")
@@ -89,6 +97,56 @@ def _answer(ns: dict, var: str, item: dict):
     return f"unknown answer kind {kind!r}"
 
 
+def _blocked(*args, **kwargs):
+    raise RuntimeError("a formula answer is graded without the dpsemantics package")
+
+
+def _raiser(free: int):
+    """A code object that raises like :func:`_blocked`, with ``free`` free variables (a function's ``__code__``
+    can only be replaced by one with as many free variables as its closure has cells)."""
+    if free == 0:
+        return _blocked.__code__
+    names = [f"_v{i}" for i in range(free)]
+    src = ("def outer():\n" + "".join(f"    {v} = None\n" for v in names) + "    def f(*a, **k):\n"
+           f"        ({', '.join(names)},)\n"
+           "        raise RuntimeError('a formula answer is graded without the dpsemantics package')\n"
+           "    return f\n")
+    scope = {}
+    exec(src, scope)  # noqa: S102 - a fixed template
+    return scope["outer"]().__code__
+
+
+def _in_package(f) -> bool:
+    """Whether a function object is the package's: by its module's name, its globals' name or its code's file."""
+    names = (_getattr(f, "__module__", None), f.__globals__.get("__name__"))
+    named = any(_isinstance(n, _str) and (n == "dpsemantics" or n.startswith("dpsemantics.")) for n in names)
+    return named or _str(f.__code__.co_filename).startswith(_PACKAGE_DIR)
+
+
+def _block_package() -> int:
+    """Make the package unusable for the rest of the run: every function of the package (module functions,
+    methods, properties' getters, and the same function objects wherever a notebook keeps them: its own names,
+    ``functools.partial``, ``np.vectorize``, copies made with ``types.FunctionType``) gets a body that raises,
+    and importing ``dpsemantics`` again fails.  This module's own helpers are kept.  Returns how many functions
+    were blocked.  It stops calls, not copying: a notebook that pastes the package's source into its cells, or
+    tabulates the package's values before grading, is for the instructor to read."""
+    own = {id(f) for f in globals().values() if _isinstance(f, _function)}
+    count = 0
+    for obj in _get_objects():
+        if not _isinstance(obj, _function) or id(obj) in own or not _in_package(obj):
+            continue
+        try:
+            obj.__code__ = _raiser(_len(obj.__code__.co_freevars))
+            obj.__defaults__ = obj.__kwdefaults__ = None
+            count += 1
+        except (ValueError, TypeError, AttributeError):
+            pass
+    for name in _list(sys.modules):
+        if name == "dpsemantics" or name.startswith("dpsemantics."):
+            sys.modules[name] = None  # a new import raises ImportError
+    return count
+
+
 def main(argv=None) -> int:
     notebook, spec_path, out_path = (sys.argv[1:] if argv is None else argv)
     with _open(spec_path) as f:
@@ -113,7 +171,11 @@ def main(argv=None) -> int:
     ns = shell.user_ns
     builtins.__dict__.update(_BUILTINS)
     answers = {}
-    for item in spec["answers"]:
+    items = [i for i in spec["answers"] if i.get("kind") != "formula"]
+    formulas = [i for i in spec["answers"] if i.get("kind") == "formula"]
+    for item in items + formulas:  # the numbers and constructions first, then the formulas without the package
+        if formulas and item is formulas[0]:
+            _block_package()
         try:
             answers[item["var"]] = _answer(ns, item["var"], item)
         except BaseException as err:  # noqa: BLE001 - even a SystemExit raised by an answer is only a wrong answer

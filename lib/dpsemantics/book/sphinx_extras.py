@@ -11,7 +11,8 @@
    public repository (:func:`dpsemantics.book.toc.release`); without one they are left out rather than
    pointing nowhere (Jupyter Book's own default would point at Jupyter Book's repository).
 7. Glued numbers formatted once (:class:`ReaderPasteText`): :func:`dpsemantics.book.notebook.glue` keeps a
-   float's every digit, ``{glue:text}`x:.6f``` formats that unrounded value, and ``{glue:text}`x``` with no
+   float's every digit, ``{glue:text}`x:.6f``` formats that unrounded value (without padding zeros: ``2.000``
+   shows as ``2``), and ``{glue:text}`x``` with no
    format writes it through :func:`dpsemantics.book.number`; every pasted number carries its glue key
    and format as classes (``glue-key-x``, ``glue-format-.6f``) for ``tests/book/test_browser.py``, which checks
    the digits a page shows against the glued values.
@@ -144,6 +145,8 @@ main details.dps-claim-details li { font-size: 0.9em; }
   main h3 span.pre, main h1, main h2, main h3 { white-space: normal !important; overflow-wrap: anywhere; }
   main dt.sig { flex-wrap: wrap; }
 }
+/* a Greek letter of the prose in italic, as MathJax sets it in the formulas beside it (ItalicGreek) */
+span.math-var { font-style: italic; }
 /* the Key idea box that opens every chapter */
 main div.admonition.key-idea { border-left-width: 0.4em; font-size: 1.05em; }
 html[data-theme="dark"] main div.proof a, html[data-theme="dark"] main div.admonition a,
@@ -284,6 +287,68 @@ class KeepPunctuationWithMath(SphinxPostTransform):
                 parent.remove(parent[index + 1])
 
 
+#: A lowercase Greek letter of the prose (``ε``, ``δ′``, ``ε̄``: with its combining marks), a variable as in the math.
+#: Not beside ``^`` or ``_``: TeX left untypeset (``e^ε``) stays one text for the browser test to find.
+_GREEK_VARIABLE = re.compile(r"(?<![\^_])[\u03b1-\u03c9\u03d1\u03d5\u03f5][\u0300-\u036f]*(?![\^_])")
+#: Nodes whose text is not prose: code, math, raw HTML.
+_NOT_PROSE = (nodes.literal, nodes.literal_block, nodes.math, nodes.math_block, nodes.raw, nodes.comment,
+              nodes.doctest_block)
+
+
+def _in_prose(text) -> bool:
+    ancestor = text.parent
+    while ancestor is not None:
+        if isinstance(ancestor, _NOT_PROSE):
+            return False
+        ancestor = ancestor.parent
+    return True
+
+
+def italic_greek(node) -> None:
+    """Every lowercase Greek letter in the running text under ``node`` (not in code, math or raw HTML) wrapped in
+    an ``math-var`` span, which the book's style sheet sets in italic: the ε and δ of a sentence then look like the
+    $\\varepsilon$ and $\\delta$ that MathJax sets in the same clause (issue 39), not upright letters beside them."""
+    for text in list(node.findall(nodes.Text)):
+        parent = text.parent
+        if (parent is None or not _GREEK_VARIABLE.search(text.astext()) or "math-var" in parent.get("classes", ())
+                or not _in_prose(text)):
+            continue
+        pieces, last, source = [], 0, text.astext()
+        for m in _GREEK_VARIABLE.finditer(source):
+            if m.start() > last:
+                pieces.append(nodes.Text(source[last:m.start()]))
+            pieces.append(nodes.inline(m.group(), m.group(), classes=["math-var"]))
+            last = m.end()
+        if last < len(source):
+            pieces.append(nodes.Text(source[last:]))
+        index = parent.index(text)
+        parent.remove(text)
+        for k, piece in enumerate(pieces):
+            parent.insert(index + k, piece)
+
+
+#: A power of ten written with a centred dot (``2.12·10⁻⁵``), where the book writes a times sign (``2.12×10⁻⁵``).
+_DOT_POWER = re.compile(r"(?<=\d)·(?=10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹])")
+
+
+def times_powers(node) -> None:
+    """``2.12·10⁻⁵`` in the running text under ``node`` written ``2.12×10⁻⁵``, as :func:`dpsemantics.book.number`
+    writes every other number of the book (issue 39: both forms stood in one chapter)."""
+    for text in list(node.findall(nodes.Text)):
+        if text.parent is not None and _DOT_POWER.search(text.astext()) and _in_prose(text):
+            text.parent.replace(text, nodes.Text(_DOT_POWER.sub("×", text.astext())))
+
+
+class ItalicGreek(SphinxPostTransform):
+    """:func:`times_powers` and :func:`italic_greek` on every page (HTML and the PDF printed from it)."""
+
+    default_priority = 35  # after KeepPunctuationWithMath (30)
+
+    def run(self, **kwargs):
+        times_powers(self.document)
+        italic_greek(self.document)
+
+
 class DashExerciseSubtitles(SphinxPostTransform):
     """sphinx-exercise wraps an exercise's title in parentheses ("Exercise 1.1 (Title (Paper, §2))"), doubling
     them whenever the title cites its source; the book's one rule for box titles is a dash instead
@@ -315,11 +380,12 @@ def _reader_paste_text_role():
     from myst_nb.ext.glue.roles import PasteTextRole
     from myst_nb.ext.glue.utils import retrieve_glue_data
 
-    from .render import number
+    from .render import number, trimmed
 
     class ReaderPasteText(PasteTextRole):
         """myst-nb's ``{glue:text}``, with a float glued without a format written as a reader reads it
-        (:func:`dpsemantics.book.number`: ``0.1``, ``2.5×10⁻⁶``) instead of its ``repr``, and the key and
+        (:func:`dpsemantics.book.number`: ``0.1``, ``2.5×10⁻⁶``) instead of its ``repr``, a fixed-point format's
+        padding zeros dropped (:func:`dpsemantics.book.render.trimmed`: ``2.000`` → ``2``), and the key and
         format recorded as classes of the pasted text."""
 
         def run(self):
@@ -336,6 +402,10 @@ def _reader_paste_text_role():
                     if isinstance(value, float):
                         node.clear()
                         node += nodes.Text(number(value))
+                elif fmt.endswith("f") and trimmed(node.astext()) != node.astext():  # 2.000 -> 2, 0.5000 -> 0.5
+                    text = trimmed(node.astext())
+                    node.clear()
+                    node += nodes.Text(text)
                 node["classes"] += [GLUE_KEY_CLASS + key, GLUE_FORMAT_CLASS + (fmt or "none")]
             return pasted, messages
 
@@ -356,7 +426,22 @@ _OPEN_CHECKS_JS = """\
   window.addEventListener("hashchange", openTarget);
   document.addEventListener("DOMContentLoaded", openTarget);
 })();
+""" + """/* tap to zoom: a figure opens at full size on its own (on a phone a figure shrinks to the screen, its labels with it) */
+(function () {
+  function zoomable() {
+    document.querySelectorAll("main figure img").forEach(function (img) {
+      if (img.closest("a")) { return; }
+      var a = document.createElement("a");
+      a.href = img.currentSrc || img.src; a.target = "_blank"; a.rel = "noopener";
+      a.className = "figure-zoom"; a.title = "Open the figure at full size";
+      img.parentNode.insertBefore(a, img); a.appendChild(img);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", zoomable);
+})();
 """
+#: The book's page script: opens a collapsed "How this was checked" section when a link points inside it, and makes
+#: each figure a link to itself at full size (tap to zoom on a phone).
 OPEN_CHECKS_JS = "dpsemantics-open-checks.js"
 
 
@@ -394,6 +479,7 @@ def setup(app):
     app.add_role_to_domain("glue", "text", _reader_paste_text_role(), override=True)
     app.add_post_transform(DashExerciseSubtitles)
     app.add_post_transform(KeepPunctuationWithMath)
+    app.add_post_transform(ItalicGreek)
     app.connect("html-page-context", _citation_list_role)
     app.connect("html-page-context", _identifiers_break_at_dots)
     app.connect("html-page-context", _named_navigation_toggles, priority=900)  # after the theme sets the function

@@ -55,7 +55,8 @@ from pathlib import Path
 from typing import Callable, Union
 
 __all__ = ["Claim", "Verdict", "Result", "registry", "get", "evaluate", "evaluate_all", "matches",
-           "PAPERS", "STATUSES", "EVIDENCE", "SEARCH_METHODS", "CERTIFIED", "FINDINGS", "VERDICT_RTOL"]
+           "PAPERS", "STATUSES", "EVIDENCE", "SEARCH_METHODS", "CERTIFICATE_METHODS", "CERTIFIED", "EXACT",
+           "FINDINGS", "VERDICT_RTOL"]
 
 Value = Union[float, int, bool, str]
 
@@ -72,17 +73,31 @@ PAPERS = {
 #: sides 0) is ``not-checked``: it is neither reproduced nor refuted.
 STATUSES = ("reproduced", "discrepancy", "not-checked")
 
-#: How a printed relation was established (the kind a :class:`Verdict` names), weakest last.
+#: How a printed relation was established (the kind a :class:`Verdict` names), strongest first.  The kind says
+#: exactly what was shown: only the two ``certified-…`` kinds are a proof on the statement's whole stated domain.
 EVIDENCE = {
-    "certified-interval": "rigorous interval arithmetic (mpmath.iv), branch-and-bound over the whole stated "
-                          "parameter box, tails by a bound written in the claim",
-    "certified-lp": "a linear program over every mechanism with a fixed number of outputs, or over every population "
-                    "of a causal model (HiGHS), its optimum certified by an exact-rational dual solution checked with "
-                    "fractions; or a dual written in closed form in the parameters, checked by exact identities and "
-                    "interval arithmetic over the whole parameter range",
+    "certified-interval": "a proof on the statement's whole stated domain by rigorous interval arithmetic "
+                          "(mpmath.iv), branch-and-bound over the whole stated parameter box, tails by a bound "
+                          "written in the claim",
+    "certified-lp": "a proof on the statement's whole stated domain by linear programs: over every mechanism with a "
+                    "fixed number of outputs, or over every population of a causal model (HiGHS), each optimum "
+                    "certified by an exact-rational dual checked with fractions, or a dual written in closed form "
+                    "in the parameters, checked by exact identities and interval arithmetic over the whole "
+                    "parameter range",
+    "certified-at-points": "exact certificates (an LP with an exact-rational dual, or interval arithmetic) at "
+                           "finitely many parameter values only, listed in the verdict's points; a proof of "
+                           "nothing between or beyond them",
+    "counterexample": "a certified refutation: an exact certificate (LP or interval arithmetic) that the statement "
+                      "fails at the case named",
     "closed-form": "a closed form or identity, evaluated on a grid that includes the extremes",
     "search": "a search (enumeration, optimiser, random instances, extremal constructions) over finitely many "
               "cases; a proof of nothing beyond them",
+}
+
+#: The methods an exact certificate may use: what ``Verdict.certified_by`` names for the kinds of :data:`EXACT`.
+CERTIFICATE_METHODS = {
+    "certified-interval": "interval arithmetic",
+    "certified-lp": "exact LP",
 }
 
 #: The methods a ``search`` verdict may name (how its cases were chosen).
@@ -93,10 +108,13 @@ SEARCH_METHODS = {
     "extremal": "the known extremal construction (randomized response, two-point beliefs, point masses)",
 }
 
-#: Certified kinds: a verdict of these kinds is a proof on its domain (or a counterexample).
+#: Certified kinds: a verdict of these kinds is a proof on the statement's whole stated domain.
 CERTIFIED = ("certified-interval", "certified-lp")
-#: A list of parameter values in a verdict's domain (``e^ε ∈ {11/10, 2}``, ``ε ∈ {0.1, 0.5}``): a certificate
-#: whose domain names one holds at those values only (:attr:`Verdict.scope`).
+#: Kinds backed by an exact certificate: a proof on the whole domain, a proof at listed points, or a refutation.
+EXACT = CERTIFIED + ("certified-at-points", "counterexample")
+#: A list of parameter values in a verdict's domain (``e^ε ∈ {11/10, 2}``, ``ε ∈ {0.1, 0.5}``).  Transitional
+#: (issue 35): a certified verdict whose domain names one, and that was given no ``points``, is classified
+#: ``certified-at-points`` with these lists as its points, until every such claim passes its points explicitly.
 _LISTED_VALUES = re.compile(r"(?<![\w^])(?:e\^\{?ε\}?|[εδρnbk]) ∈ \{[^}]*\}")
 
 #: What kind of disagreement a discrepancy is.
@@ -125,7 +143,11 @@ class Verdict:
     as ∞).  ``holds`` compares every lhs with ``tighten * rhs`` up to :data:`VERDICT_RTOL` rounding slack.
     ``evidence`` is one kind of :data:`EVIDENCE`; a ``search`` names its ``methods``
     (:data:`SEARCH_METHODS`).  ``domain`` says what the verdict covers, ``certificate`` how to reproduce it
-    (box count, LP sizes, cases).  A ``search`` states what it is compared with: ``supremum``, the known supremum of
+    (box count, LP sizes, cases).  The kind is exact about what was shown: a verdict built with a certified kind
+    (``certified-lp``/``certified-interval``) keeps it only if it holds and was computed on the whole stated domain;
+    with ``points`` (the finitely many parameter values it was computed at, e.g. ``("e^ε = 11/10", "e^ε = 2")``)
+    it becomes ``certified-at-points``, and if it does not hold it becomes ``counterexample``; ``certified_by``
+    keeps the method (a key of :data:`CERTIFICATE_METHODS`).  A ``search`` states what it is compared with: ``supremum``, the known supremum of
     lhs/rhs over the statement's domain, and ``supremum_from`` where it comes from (a construction or the paper,
     never the search itself; :attr:`supremum_ratio` is margin/supremum), and ``second``, a second, different
     optimiser (``second_best``: the largest lhs/rhs it found, which must not exceed the margin), or why there is none.
@@ -144,6 +166,41 @@ class Verdict:
     supremum_from: str = ""
     second: str = ""
     second_best: float | None = None
+    points: tuple[str, ...] = ()
+    certified_by: str = ""
+
+    def __post_init__(self):
+        points = (self.points,) if isinstance(self.points, str) else tuple(str(p) for p in self.points)
+        kind = self.evidence[0] if self.evidence else ""
+        by = self.certified_by
+        listed = tuple(_LISTED_VALUES.findall(self.domain or ""))
+        # transitional (issue 35): points read off a domain's list, which dataclasses.replace() copies into a
+        # verdict whose new domain no longer names them (a parametric certificate replacing an LP at points)
+        points = tuple(p for p in points if not _LISTED_VALUES.fullmatch(p) or p in listed)
+        if kind in CERTIFICATE_METHODS:
+            if by and by != kind:
+                raise ValueError(f"certified_by must be the evidence kind {kind!r} (got certified_by={by!r})")
+            by = kind
+            if not points:  # transitional (issue 35): a domain that lists values is a certificate at those values
+                points = listed
+        if kind in EXACT:
+            if by not in CERTIFICATE_METHODS:
+                raise ValueError(f"a {kind} verdict must name its method: certified_by one of "
+                                 f"{sorted(CERTIFICATE_METHODS)} (got certified_by={by!r})")
+            if not self.holds and self.checked:
+                kind = "counterexample"
+            elif points:
+                kind = "certified-at-points"
+            elif kind == "certified-at-points":
+                raise ValueError("a certified-at-points verdict must list its points (got points=())")
+            elif kind == "counterexample":
+                raise ValueError("a counterexample verdict must not hold (got holds=True)")
+        else:  # no certificate: dataclasses.replace() downgrading one to a search carries these over
+            by, points = "", ()
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "certified_by", by)
+        if kind and self.evidence[:1] != (kind,):
+            object.__setattr__(self, "evidence", (kind,) + tuple(self.evidence[1:]))
 
     @property
     def supremum_ratio(self) -> float | None:
@@ -165,25 +222,22 @@ class Verdict:
 
     @property
     def certified(self) -> bool:
+        """Whether the verdict is a proof on the statement's whole stated domain (:data:`CERTIFIED`)."""
         return self.kind in CERTIFIED
 
     @property
-    def listed_values(self) -> tuple[str, ...]:
-        """The finitely many parameter values a certificate was computed at, as its ``domain`` names them
-        (``"e^ε ∈ {11/10, 3/2, 2, 5}"``); empty when the domain names no such list."""
-        return tuple(_LISTED_VALUES.findall(self.domain or ""))
+    def exact(self) -> bool:
+        """Whether the verdict rests on an exact certificate (:data:`EXACT`): a proof on the whole domain, a proof
+        at listed points, or a certified counterexample."""
+        return self.kind in EXACT
 
     @property
     def scope(self) -> str:
-        """What the evidence covers, in the words a label may use: ``"whole domain"`` (a certificate on the
-        statement's stated domain), ``"listed values"`` (a certificate at finitely many parameter values only:
-        :attr:`listed_values`), ``"counterexample"`` (a certified refutation) or ``"cases tried"`` (a search or
-        closed form evaluated on cases)."""
-        if not self.certified:
-            return "cases tried"
-        if not self.holds:
-            return "counterexample"
-        return "listed values" if self.listed_values else "whole domain"
+        """What the evidence covers, read off the kind: ``"whole domain"`` (``certified-lp``/``-interval``),
+        ``"listed values"`` (``certified-at-points``: :attr:`points` only), ``"counterexample"`` or
+        ``"cases tried"`` (a search or closed form evaluated on cases)."""
+        return {"certified-at-points": "listed values", "counterexample": "counterexample"}.get(
+            self.kind, "whole domain" if self.certified else "cases tried")
 
     @classmethod
     def unchecked(cls, why: str, *, tried: int = 0, methods=()) -> "Verdict":
@@ -197,10 +251,13 @@ class Verdict:
     @classmethod
     def of(cls, lhs, rhs, *, evidence, tighten: float = 1.0, worst: str = "", labels=None, domain: str = "",
            certificate: str = "", supremum: float | None = None, supremum_from: str = "",
-           second: str = "", second_best: float | None = None) -> "Verdict":
+           second: str = "", second_best: float | None = None, points=()) -> "Verdict":
         """``lhs``/``rhs``: the attacked quantity and the printed bound, arrays of equal size.
         ``evidence``: a kind of :data:`EVIDENCE`, or search methods (:data:`SEARCH_METHODS`, one or a tuple),
-        which make the kind ``search``.  ``labels`` (optional, one per case) describe the cases; the label of
+        which make the kind ``search``; a certificate names its method (``certified-lp`` or
+        ``certified-interval``) and, if it was computed at finitely many parameter values, lists them in
+        ``points`` (one string each, ``"e^ε = 11/10"``): the verdict is then ``certified-at-points``, and a
+        certificate that does not hold is a ``counterexample`` (see the class).  ``labels`` (optional, one per case) describe the cases; the label of
         the case with the largest ratio becomes ``worst``.  Vacuous cases (lhs = rhs = 0) are dropped.
         ``supremum``/``supremum_from``/``second``: see the class."""
         import numpy as np
@@ -221,6 +278,9 @@ class Verdict:
             raise ValueError(f"evidence must be one kind of {sorted(EVIDENCE)} or search methods of "
                              f"{sorted(SEARCH_METHODS)} (got evidence={evidence!r})")
         kind = kinds[0] if kinds else "search"
+        if kind in ("certified-at-points", "counterexample"):
+            raise ValueError(f"evidence must name the certificate's method, certified-lp or certified-interval, "
+                             f"with points= for a certificate at points (got evidence={evidence!r})")
         labels = None if labels is None else [str(x) for x in labels]
         if labels is not None and len(labels) != lhs.size:
             raise ValueError(f"labels must have one entry per case (got {len(labels)} for {lhs.size} cases)")
@@ -236,7 +296,7 @@ class Verdict:
             certificate = "seeded, reproducible" + (f"; {vacuous} vacuous cases (0 ≤ 0) left out" if vacuous else "")
         if lhs.size == 0:
             return cls(True, 0.0, (kind,), 0, worst, vacuous, methods, domain, certificate, supremum, supremum_from,
-                       second, second_best)
+                       second, second_best, points)
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(rhs > 0, lhs / np.where(rhs > 0, rhs, 1.0), np.where(lhs <= rhs, 1.0, np.inf))
         i = int(np.argmax(ratio))
@@ -245,7 +305,7 @@ class Verdict:
         if labels is not None and not worst:
             worst = labels[i]
         return cls(holds, float(ratio[i]), (kind,), int(lhs.size), worst, vacuous, methods, domain, certificate,
-                   supremum, supremum_from, second, second_best)
+                   supremum, supremum_from, second, second_best, points)
 
 
 @dataclass(frozen=True)
@@ -340,7 +400,8 @@ class Result:
             "methods": list(self.verdict.methods) if self.verdict else None,
             "domain": self.verdict.domain if self.verdict else None,
             "scope": self.verdict.scope if self.verdict else None,
-            "listed_values": list(self.verdict.listed_values) if self.verdict else None,
+            "points": list(self.verdict.points) if self.verdict else None,
+            "certified_by": self.verdict.certified_by if self.verdict else None,
             "certificate": self.verdict.certificate if self.verdict else None,
             "supremum": self.verdict.supremum if self.verdict else None,
             "supremum_from": self.verdict.supremum_from if self.verdict else None,

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from . import PAPERS, evaluate_all
+from . import EVIDENCE, PAPERS, evaluate_all
 
 
 def _fmt(value) -> str:
@@ -27,7 +27,7 @@ def main(argv=None) -> int:
         return 0
     rows = [("id", "where", "printed", "computed", "status", "evidence")]
     rows += [(r.claim.id, r.claim.where, _fmt(r.claim.printed), _fmt(r.computed), r.status,
-              (r.verdict.kind + (" (listed values only)" if r.verdict.scope == "listed values" else "")
+              (r.verdict.kind + (f" ({', '.join(r.verdict.points)})" if r.verdict.points else "")
                if r.verdict else "")) for r in results]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
@@ -35,12 +35,13 @@ def main(argv=None) -> int:
     n_rep = sum(r.status == "reproduced" for r in results)
     n_disc = sum(r.status == "discrepancy" for r in results)
     relations = [r for r in results if r.verdict is not None]
-    n_cert = sum(r.verdict.scope in ("whole domain", "counterexample") for r in relations)
-    n_listed = sum(r.verdict.scope == "listed values" for r in relations)
+    kinds = {k: sum(r.verdict.kind == k for r in relations) for k in EVIDENCE}
     n_not = len(results) - n_rep - n_disc
     print(f"\n{len(results)} claims: {n_rep} reproduced, {n_disc} discrepancies, {n_not} not checked; "
-          f"of {len(relations)} relations, {n_cert} certified on their whole stated domain or refuted by a certified "
-          f"counterexample (interval or LP), {n_listed} certified at listed parameter values only")
+          f"of {len(relations)} relations, {kinds['certified-lp'] + kinds['certified-interval']} certified on their "
+          f"whole stated domain, {kinds['certified-at-points']} exact at listed parameter values only, "
+          f"{kinds['counterexample']} certified counterexamples, {kinds['closed-form']} closed forms on a grid, "
+          f"{kinds['search']} searches")
     return 0
 
 

@@ -1488,3 +1488,44 @@ def table1_verdict(number: int, relation: str | None = None) -> Verdict:
     definition ↔ DP, "le": DP ⇒ it, "ge": it ⇒ DP; default the paper's) as a verdict: asked for a relation the
     paper does not state ("Definition 3 ↔ DP", "Definition 7 ↔ DP") it is refuted."""
     return _certified(functools.partial(_table1_certificate, number, relation))()
+
+
+# --- Slips of §1.1 and §4 found on a line-by-line reading (issue 35) -----------------------------------------------
+
+
+def _recursive_order_direction() -> str:
+    """§4's recursive SEMs: an order with the background variables first in which 'no variable has a parent that
+    comes before it' (as printed) or after it.  Enumerates every such order of prog_status's variables (R₁, R₃
+    background; R₂, D₁, D₂, D₃, D, O endogenous) and returns the direction that some order satisfies."""
+    model = causal.prog_status_model()
+    endogenous = list(model.parents)
+    ok = {"before": False, "after": False}
+    for head in itertools.permutations(model.background):
+        for tail in itertools.permutations(endogenous):
+            pos = {v: k for k, v in enumerate(head + tail)}
+            edges = [(pos[p], pos[v]) for v in endogenous for p in model.parents[v]]
+            ok["before"] |= all(p > v for p, v in edges)  # no parent comes before its child
+            ok["after"] |= all(p < v for p, v in edges)  # no parent comes after its child
+    found = [k for k, v in ok.items() if v]
+    return found[0] if len(found) == 1 else "ambiguous"
+
+
+def _what_screens_off_the_population() -> str:
+    """§1.1: interventions 'examine the behavior of just the differential privacy algorithm itself'.  In the survey
+    model with two mechanisms (the ε-DP count and a constant one) and two populations: do() on every data point gives
+    each mechanism's own output distribution whatever the population (Lemma 1, eq. (44)); do(O = o) gives the same
+    point mass for both mechanisms.  Returns which intervention tells the algorithms apart."""
+    count = geometric_count(2, EPS)
+    constant = FiniteMechanism(np.full((4, 3), 1 / 3), count.databases, [0, 1, 2])
+    inputs_ok, at_outputs = True, []
+    for mech in (count, constant):
+        model = causal.survey_model(mech)
+        pops = [model.uniform_population(),
+                model.independent_population({"R1": {0: 0.9, 1: 0.1}, "R2": {0: 0.3, 1: 0.7}})]
+        for d in mech.databases:
+            for p in pops:
+                row = [model.probability(p, {"O": o}, do={"D1": d[0], "D2": d[1]}) for o in mech.outputs]
+                inputs_ok &= bool(np.allclose(row, mech.row(d)))
+        at_outputs.append(tuple(round(model.probability(pops[0], {"O": o}, do={"O": 1}), 12) for o in mech.outputs))
+    tells_apart = len(set(at_outputs)) > 1
+    return "inputs" if inputs_ok and not tells_apart else "outputs"

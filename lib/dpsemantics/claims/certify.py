@@ -40,7 +40,24 @@ import numpy as np
 
 __all__ = ["IntervalProof", "prove_nonnegative", "LPCertificate", "lp_upper_bound", "IdentityProof",
            "rational_identity", "numerator_degrees", "ParametricProof", "nonnegative_on_box", "parametric_dual_proof", "certified_by",
-           "PointProof", "interval_facts", "against_supremum", "verdict_from"]
+           "PointProof", "interval_facts", "against_supremum", "verdict_from", "for_statement"]
+
+
+def for_statement(fn: Callable, tighten: float) -> Callable | None:
+    """``fn`` (a proof, or the function an interval proof bounds) made to prove the statement at ``tighten``: bound to
+    it when ``fn`` takes a keyword ``tighten``; ``fn`` itself when ``tighten ≥ 1`` (a proof of the printed bound
+    proves every weaker one, the bound being ≥ 0); ``None`` when ``tighten < 1`` and ``fn`` ignores it — a proof of
+    the printed statement proves nothing about a stronger one, so the caller must not label it a certificate."""
+    import functools
+    import inspect
+
+    try:
+        takes = "tighten" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):  # a builtin without a signature
+        takes = False
+    if takes:
+        return functools.partial(fn, tighten=tighten)
+    return fn if tighten >= 1 else None
 
 
 def _count(n: int, noun: str, plural: str = "") -> str:
@@ -168,17 +185,24 @@ def interval_verdict(h: Callable, box, lhs, rhs, labels, *, domain: str, tighten
     :func:`prove_nonnegative` applied to ``h`` (``h ≥ 0`` ⇔ the relation).  ``lhs``/``rhs``/``labels`` are the
     relation's values on a grid of the box (they give the margin and the worst case).  When the proof fails the
     kind falls back to ``closed-form`` and the failing box's midpoint joins the cases; ``tail`` is the written
-    bound covering the part of the stated domain outside ``box``."""
+    bound covering the part of the stated domain outside ``box``.  The proof is of the statement at ``tighten``
+    (:func:`for_statement`): ``h`` takes a keyword ``tighten``, or for ``tighten < 1`` no proof is run and the kind
+    is ``closed-form`` (the grid alone)."""
     from . import Verdict
 
-    proof = prove_nonnegative(h, box, dh=dh, anchor=anchor, prec=prec)
     lhs, rhs, labels = list(lhs), list(rhs), list(labels)
+    h_t = for_statement(h, tighten)
+    domain = domain + (f"; beyond the box: {tail}" if tail else "")
+    if h_t is None:
+        return Verdict.of(lhs, rhs, evidence="closed-form", tighten=tighten, labels=labels, domain=domain,
+                          certificate=f"the interval proof is of the printed bound, not of the bound × {tighten}; "
+                                      f"the grid's {len(lhs)} cases only")
+    proof = prove_nonnegative(h_t, box, dh=dh, anchor=anchor, prec=prec)
     if not proof.proved:
         lhs.append(-proof.value_at_midpoint), rhs.append(0.0)
         labels.append(f"box {proof.failing_box} not proved: h(midpoint) = {proof.value_at_midpoint:.6g}")
     return Verdict.of(lhs, rhs, evidence="certified-interval" if proof.proved else "closed-form", tighten=tighten,
-                      labels=labels, domain=domain + (f"; beyond the box: {tail}" if tail else ""),
-                      certificate=proof.describe(prec))
+                      labels=labels, domain=domain, certificate=proof.describe(prec))
 
 
 def pointwise_hockey_lp(exp_eps: Fraction, delta: Fraction, outcomes: int, bad: int, event: int) -> LPCertificate:
@@ -207,7 +231,8 @@ def pointwise_hockey_lp(exp_eps: Fraction, delta: Fraction, outcomes: int, bad: 
 
 def pointwise_hockey_verdict(exp_eps_values, deltas, outcomes=(3, 4), *, tighten: float = 1.0):
     """Verdict for 'point-wise (ε, δ) ⇒ (ε, δ)-indistinguishable' (equivalently '(ε, δ)-PDP ⇒ (ε, δ)-DP'), certified by
-    :func:`pointwise_hockey_lp` at every rational e^ε and δ given, every bad set and event."""
+    :func:`pointwise_hockey_lp` at every rational e^ε and δ given, every bad set and event: the exact dual bound
+    must be ≤ ``tighten``·δ (the statement at ``tighten``), else the LP's primal value is a case of a search."""
     from . import Verdict
 
     lhs, rhs, labels, sizes, exact = [], [], [], set(), 0
@@ -218,8 +243,9 @@ def pointwise_hockey_verdict(exp_eps_values, deltas, outcomes=(3, 4), *, tighten
                     for event in range(1, bad + 1):
                         cert = pointwise_hockey_lp(E, delta, m, bad, event)
                         sizes.add(cert.size)
-                        exact += cert.bound <= delta
-                        lhs.append(cert.primal if cert.bound <= delta else float(cert.bound)), rhs.append(float(delta))
+                        proved = cert.bound <= Fraction(tighten) * delta
+                        exact += proved
+                        lhs.append(cert.primal if proved else float(cert.bound)), rhs.append(float(delta))
                         labels.append(f"e^ε = {E}, δ = {delta}, {m} outcomes, {bad} bad, event of size {event}")
     n = len(lhs)
     return Verdict.of(lhs, rhs, evidence="certified-lp" if exact == n else "optimised-search", tighten=tighten,
@@ -566,17 +592,20 @@ def certified_by(search: Callable, proofs, *, kind: str, domain: str, reduction:
     worst case; ``proofs`` (a list of (name, proof or a function returning one), each with ``proved`` and
     ``describe()``) prove the printed statement on ``domain`` through ``reduction`` (the written step that joins
     them).  If every proof holds the verdict's kind becomes ``kind``; if one fails, the kind stays the search's and
-    the certificate names the failure.  The proofs are of the printed statement (``tighten`` = 1; a proof may also be
-    of a printed statement's counterexample): a variant with its bound scaled by ``tighten`` ≠ 1 that the search
-    refutes keeps the search's kind, the evidence of its refutation, never the proof's."""
+    the certificate names the failure.  A proof is of the statement at ``compute``'s ``tighten``
+    (:func:`for_statement`): a callable proof that takes ``tighten`` is called with it; below 1, a proof that does
+    not take it (a proof of the printed bound) certifies nothing, and the search's verdict is returned as it is."""
     from dataclasses import replace
 
     def compute(tighten=1.0):
         v = search(tighten=tighten)
-        if not v.holds and tighten != 1.0:
-            return replace(v, certificate=f"refuted by the search's case {v.worst!r} (the proofs cover the printed "
-                                          f"statement, not this one); {v.certificate}")
-        done = [(name, proof() if callable(proof) else proof) for name, proof in proofs]
+        bound = [(name, for_statement(proof, tighten) if callable(proof) else proof if tighten >= 1 else None)
+                 for name, proof in proofs]
+        if any(proof is None for _, proof in bound):
+            untaken = ", ".join(name for name, proof in bound if proof is None)
+            return replace(v, certificate=f"no certificate at tighten = {tighten} (the proofs of {untaken} are of "
+                                          f"the printed bound); {v.certificate}")
+        done = [(name, proof() if callable(proof) else proof) for name, proof in bound]
         failed = [f"{name}: {p.describe()}" for name, p in done if not p.proved]
         if failed:
             return replace(v, certificate=f"certificate failed ({'; '.join(failed)}); {v.certificate}")

@@ -1385,3 +1385,63 @@ def _hypothesis_used(metric: str) -> str:
 def _pure_parameter() -> str:
     """The δ for which Theorem 3.3's or 3.5's condition "≥ 1 − δ" is the pure corollaries' "= 1": δ = 0."""
     return f"(ε, {1 - 1})"
+
+
+# --- Slips of §4.2, §4.4 and Appendix A found on a line-by-line reading (issue 35) --------------------------------
+
+
+def _prior_reaching_e_eps() -> float:
+    """§4.4: the prior at which an adversary's posterior-to-prior ratio can come close to e^{ε′} (Corollary 3.10's
+    bound 1/(p + (1 − p)e^{−ε′}), Example 4.3's release at 95%).  Returns 0 if the bound approaches e^{ε′} as p → 0
+    and tends to 1 as p → 1, 1 if the other way round."""
+    eps_prime = conversions.pdp_epsilon(*EX43)
+    near0 = float(D.prior_ratio_bounds(1e-9, eps_prime)[1])
+    near1 = float(D.prior_ratio_bounds(1 - 1e-9, eps_prime)[1])
+    target = math.exp(eps_prime)
+    if abs(near0 - target) < 1e-6 * target and abs(near1 - 1) < 1e-6:
+        return 0.0
+    return 1.0 if abs(near1 - target) < 1e-6 * target else math.nan
+
+
+def _tail_from_23_27(eps: float = 1.0) -> str:
+    """Appendix A.5: the tail bound that (23) and (27) give.  (23) is the difference bound at p = 1/(1 + e^{ε/2})
+    with the target present, (27) at p = 1/(1 + e^{−ε/2}) with it absent (Z enters with the opposite sign); their
+    Z-intervals, from :func:`~dpsemantics.disclosure.leave_thresholds`, both end at +ε above and reach below −ε."""
+    a = math.exp(eps / 2)
+    lo23, hi23 = (float(x) for x in D.leave_thresholds(1 / (1 + a), eps, "difference"))
+    lo, hi = (float(x) for x in D.leave_thresholds(1 / (1 + 1 / a), eps, "difference"))
+    lo27, hi27 = -hi, -lo
+    upper = math.isclose(hi23, eps) and math.isclose(hi27, eps) and lo23 < -eps and lo27 < -eps
+    lower = math.isclose(lo23, -eps) and math.isclose(lo27, -eps) and hi23 > eps and hi27 > eps
+    return "P[Z ≤ ε] ≥ 1 − δ" if upper and not lower else ("P[Z ≥ −ε] ≥ 1 − δ" if lower else "neither")
+
+
+def _pdp_from_difference_bound(eps: float = 1.0, delta: float = 0.01) -> str:
+    """Appendix A.9, proof of Corollary 3.12(1): what Theorem 3.5(2) gives from the difference bound (17).  The
+    Appendix A.6 mechanism meets (17) (its construction), yet its PDP δ at ε is δ(1 + e^{−ε̃}) > δ; at (ε, 2δ) and
+    at (ε̃, δ) it is PDP."""
+    present, absent, eps_tilde, _ = D.counterexample_a6(eps, delta)
+    at_eps = float(D.pair_pdp_delta(present, absent, eps))
+    at_tilde = float(D.pair_pdp_delta(present, absent, eps_tilde))
+    if delta < at_eps <= 2 * delta and at_tilde <= delta:
+        return "(ε, 2δ)- and (ε̃, δ)-PDP"
+    return "(ε, δ)-PDP"
+
+
+def _ratio_prior_domain() -> str:
+    """Appendix A.9, proof of Corollary 3.11: the priors over which the ratio Rᵢ = Xᵢ/pᵢ is defined.  The ratio
+    bounds (:func:`~dpsemantics.disclosure.prior_ratio_bounds`) refuse p = 0 and accept p = 1."""
+    try:
+        D.prior_ratio_bounds(0.0, 1.0)
+    except ValueError:
+        D.prior_ratio_bounds(1.0, 1.0)
+        return "(0, 1]"
+    return "[0, 1]"
+
+
+def _composition_figure() -> str:
+    """§4.2: the figure that shows 'the (ε, δ = 10⁻⁶) guarantee of three standard DP composition methods … as a
+    function of k' for ε_j = 0.05: basic composition reaches ε = 7.5 at k = 150, which no posterior bound (Figure 3,
+    values in [0, 1]) can show; Figure 2 plots the total ε."""
+    eps_150 = float(D.composed_epsilon(0.05, [150], 1e-6, method="basic")[0])
+    return "Figure 2" if eps_150 > 1 else "Figure 3"

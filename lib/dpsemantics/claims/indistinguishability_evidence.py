@@ -349,3 +349,30 @@ def _large_delta_cases():
 def _transitivity_tight_large_delta(tighten: float = 1.0) -> Verdict:
     lhs, rhs, labels = _large_delta_cases()
     return Verdict.of(lhs, rhs, evidence="optimised-search", tighten=tighten, labels=labels)
+
+
+# --- Lecture 1, §1: the adjacency it describes (issue 35) ----------------------------------------------------------
+
+
+def _record_count_epsilons(n: int = 3) -> tuple[float, float]:
+    """The pure ε of publishing the number of records exactly, on the bit datasets of n − 1 and n records, under
+    Definition 3.1's adjacency (replace one record: :func:`~dpsemantics.mechanisms.hamming_adjacent`) and under the
+    presence or absence of one record (add or remove one).  Returns ``(replace, add_remove)``."""
+    dbs = [t for k in (n - 1, n) for t in itertools.product((0, 1), repeat=k)]
+    outputs = [n - 1, n]
+    matrix = np.array([[1.0 if len(d) == o else 0.0 for o in outputs] for d in dbs])
+
+    def add_remove(x, y):
+        big, small = (x, y) if len(x) > len(y) else (y, x)
+        return len(big) == len(small) + 1 and any(big[:i] + big[i + 1:] == small for i in range(len(big)))
+
+    replace = mech.FiniteMechanism(matrix, dbs, outputs)
+    presence = mech.FiniteMechanism(matrix, dbs, outputs, adjacent=add_remove)
+    return replace.epsilon(), presence.epsilon()
+
+
+def _definition_3_1_relation() -> str:
+    """Which relation Definition 3.1 defines, told apart by the record-count release: 0-DP when a record is replaced
+    (every dataset in 𝒳ⁿ has n records), DP for no ε when a record is added or removed."""
+    replace, add_remove = _record_count_epsilons()
+    return "replace one record" if replace == 0.0 and add_remove == float("inf") else "presence or absence"

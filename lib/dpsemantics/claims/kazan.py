@@ -594,3 +594,41 @@ SLIPS = [
 ]
 
 CLAIMS = CLAIMS + SLIPS
+
+# Slips no earlier claim recorded (issue 35).
+CLAIMS += [
+    Claim(id="kazan-slip-4.4-prior-near-zero", paper="kazan", where="§4.4, the posterior-to-prior ratio",
+          statement="'for an adversary's probability that Iᵢ = 1 to increase by a factor close to e^ε, it must be that "
+                    "pᵢ ≈ 1' (Example 4.3's release at 95%)",
+          printed=1.0, compute=E._prior_reaching_e_eps, expected="discrepancy", finding="typo",
+          note="Slip (a direction): the bound 1/(p + (1 − p)e^{−ε′}) tends to e^{ε′} as p → 0 and to 1 as p → 1 (6.02 "
+               "at p = 0.001, 1.0008 at p = 0.999, e^{ε′} = 6.05); the next sentence says 'an adversary with prior "
+               "probability near zero'.", chapter=CHAPTER),
+    Claim(id="kazan-slip-a5-tail-pairing", paper="kazan", where="Appendix A.5 (proof of Theorem 3.5(2), last paragraph)",
+          statement="'From (23) and (27), … P[Z ≥ −ε] ≥ 1 − δ, and from (24) and (26), … P[Z ≤ ε] ≥ 1 − δ': what (23) "
+                    "and (27) give",
+          printed="P[Z ≥ −ε] ≥ 1 − δ", compute=E._tail_from_23_27, expected="discrepancy", finding="typo",
+          note="Slip (the direction of an inequality): (23) and (27) are the events −log((2e^{ε/2} − 1)/(2e^{ε/2} − "
+               "e^ε)) ≤ Z ≤ ε, which bound Z from above ([−1.378, 1] at ε = 1), and (24) and (26) bound it from below. "
+               "The conclusion (ε, 2δ)-PDP is unaffected (kazan-thm3.5-2-two-delta).", chapter=CHAPTER),
+    Claim(id="kazan-slip-a9-cor3.12-conclusions", paper="kazan", where="Appendix A.9 (proof of Corollary 3.12(1))",
+          statement="'From Theorem 3.5, if … (17) …, then M satisfies (ε, δ)-PDP. From Theorem 2.5, … both "
+                    "(ε, 2δ)-probabilistic DP and (ε̃, δ)-probabilistic DP': what Theorem 3.5 gives from (17)",
+          printed="(ε, δ)-PDP", compute=E._pdp_from_difference_bound, expected="discrepancy", finding="typo",
+          note="Slip (the two conclusions exchanged): Theorem 3.5(2) gives (ε, 2δ)- and (ε̃, δ)-PDP, and Theorem 2.5 "
+               "turns each into DP. (ε, δ)-PDP does not follow: the Appendix A.6 mechanism meets (17) but its PDP δ at "
+               "ε = 1 is 0.0134 > δ = 0.01 (kazan-a6-counterexample). The corollary holds (kazan-cor3.12-1-two-delta, "
+               "kazan-cor3.12-1-eps-tilde).", chapter=CHAPTER),
+    Claim(id="kazan-slip-a9-cor3.11-prior-domain", paper="kazan",
+          where="Appendix A.9 (proof of Corollary 3.11, both parts)",
+          statement="'for any database x, target i, pᵢ ∈ [0, 1]': the priors of the ratio bound", printed="[0, 1]",
+          compute=E._ratio_prior_domain, expected="discrepancy", finding="typo",
+          note="Slip (a quantifier): Rᵢ = Xᵢ/pᵢ has no value at pᵢ = 0; Corollary 3.11 and Theorem 3.3 state "
+               "pᵢ ∈ (0, 1], as the proof of Theorem 3.3 (Appendix A.3) does.", chapter=CHAPTER),
+    Claim(id="kazan-slip-4.2-figure", paper="kazan", where="§4.2, first paragraph",
+          statement="'Often, composition results are visualized as in Figure 3, which presents the composition of k "
+                    "pure DP mechanisms, each with ε_j = 0.05'",
+          printed="Figure 3", compute=E._composition_figure, expected="discrepancy", finding="typo",
+          note="Slip (a cross-reference): the total ε of basic, advanced and optimal composition against k is Figure 2 "
+               "(its caption); Figure 3 is the posterior bound the next paragraph introduces.", chapter=CHAPTER),
+]

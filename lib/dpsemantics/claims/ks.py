@@ -318,3 +318,30 @@ CLAIMS += [
                 "condition, a single value whose channels are (δ, 1 − δ) and (0, 1) leaves T empty although δ₁ = 0. "
                 "The lemma holds (ks-lem3.3-3-4).", chapter=CHAPTER),
 ]
+
+# Slips no earlier claim recorded (issue 35).
+CLAIMS += [
+    Claim(id="ks-s2.1-power-name", paper="ks", where="§2.1, 'Hypothesis Testing', after equation (4)",
+          statement="'1 − β is the power (maximum type-II error) of the test': the name of 1 − β",
+          printed="the maximum type-II error", compute=E._name_of_one_minus_beta, expected="discrepancy",
+          finding="typo",
+          note="Slip (a quantity's name): β is the (maximum) type-II error and the power is 1 − β. For randomized "
+               "response at ε = 1 the most powerful test at level α = 1/(1 + e) has power 0.731 and type-II error "
+               "0.269.", chapter=CHAPTER),
+    Claim(id="ks-lem3.3-3-4-strict", paper="ks",
+          where="Appendix A, proofs of Lemma 3.3 Parts 3 and 4, the lines 'By symmetry'",
+          statement="Pr[(X, 𝒜′(X)) ∈ S] < δ (+ δ₁) + e^ε Pr[(X, 𝒜(X)) ∈ S]: the relation the symmetric step gives",
+          printed="<", compute=E._symmetric_step_relation, expected="discrepancy", finding="typo",
+          note="Slip (an inequality): the steps give ≤, and equality occurs (𝒜 = 𝒜′, ε = δ = δ₁ = 0: both sides are "
+               "equal for every S). The lemma is stated with ≤ and holds (ks-lem3.3-3-4).", chapter=CHAPTER),
+    Claim(id="ks-appB-theorem-b", paper="ks", where="Appendix B, last paragraph",
+          statement="'The counterexample of Theorem B': the theorem meant", printed="Theorem B",
+          compute=lambda: "Theorem A.2", expected="discrepancy", finding="typo",
+          note="Slip (a cross-reference): the paper has no Theorem B (its theorems are 2.2, 2.4, 4.2 and A.2); the "
+               "counterexample is Theorem A.2's, in Appendix B (see ks-appB-numbering).", chapter=CHAPTER),
+    Claim(id="ks-ref16-title", paper="ks", where="References, [16]",
+          statement="The title of Machanavajjhala et al., ICDE 2008", printed="Privacy: From theory to practice on the map",
+          compute=lambda: "Privacy: Theory meets Practice on the Map", expected="discrepancy", finding="typo",
+          note="Slip (a reference's title): the ICDE 2008 paper is 'Privacy: Theory meets Practice on the Map', as "
+               "Kazan et al. cite it (Definition 2.4).", chapter=CHAPTER),
+]

@@ -137,3 +137,20 @@ UNCHECKED = [
      "Definitional ((ε, 0) implies (ε, δ) for every δ); the chapter shows a mechanism that is (0, δ)-DP but not "
      "ε-DP for any finite ε."),
 ]
+
+# Slips no earlier claim recorded (issue 35).
+CLAIMS += [
+    Claim(
+        id="lecture-s1-presence-or-absence", paper="lecture", where="§1, before Definition 1.1",
+        statement="The output should be insensitive 'to the presence or absence of any single individual's data': the "
+                  "adjacency of Definition 3.1 (checked by publishing the number of records exactly, under Definition "
+                  "3.1 and under adding or removing one record)",
+        printed="presence or absence", compute=E._definition_3_1_relation, expected="discrepancy",
+        finding="different-reading",
+        note="§1 describes unbounded neighbours (one person's record present or absent); Definition 3.1, which the "
+             "lecture and this chapter use, replaces one record of a dataset in 𝒳ⁿ. The two are different "
+             "definitions: publishing the number of records is 0-DP under replacement and not ε-DP for any ε under "
+             "addition or removal. Kazan et al. (Chapter 5) use the add-or-remove notion.",
+        chapter=CHAPTER,
+    ),
+]

@@ -663,3 +663,39 @@ def _forward_proof_hypothesis_factor() -> float:
     worst = max(abs(math.log(L[index[d], y] / L[index[(0,) + d[1:]], y])) for d in mech.databases
                 for y in range(L.shape[1]))
     return worst / bdp_leakage(mech, independent_prior(2))
+
+
+# --- Slips of Lemma 1's proof and Section IV found on a line-by-line reading (issue 35) ----------------------------
+
+
+def _eq36_right_side() -> str:
+    """Which probability makes eq. (36) an equivalence with (22), P[x̄ᵢ | 𝒴] ≥ e^{−ε}P[x̄ᵢ]: on a grid of priors
+    q = P[xᵢ], likelihoods a = P[𝒴 | xᵢ], b = P[𝒴 | x̄ᵢ] and ε, compare (22) (Bayes' rule, eq. (35)) with
+    b ≥ e^{−ε}·P[𝒴] and with the printed b ≥ e^{−ε}·P[Y(X) ≠ y], read as the complement of 𝒴."""
+    grid = np.linspace(0.05, 0.95, 10)
+    agree = {"P_{D,Y}[𝒴]": True, "P_{D,Y}[Y(X) ≠ y]": True}
+    for q, a, b, eps in itertools.product(grid, grid, grid, (0.5, 1.0, 2.0)):
+        p_y = q * a + (1 - q) * b
+        eq22 = b * (1 - q) / p_y >= math.exp(-eps) * (1 - q)
+        agree["P_{D,Y}[𝒴]"] &= eq22 == (b >= math.exp(-eps) * p_y)
+        agree["P_{D,Y}[Y(X) ≠ y]"] &= eq22 == (b >= math.exp(-eps) * (1 - p_y))
+    found = [k for k, v in agree.items() if v]
+    return found[0] if len(found) == 1 else "ambiguous"
+
+
+def _renyi_entropy(p, alpha: float) -> float:
+    """The Rényi entropy of order α ≠ 1 of a finite distribution, log(Σ p^α)/(1 − α)."""
+    p = np.asarray(p, dtype=float)
+    return float(math.log(np.sum(p[p > 0] ** alpha)) / (1 - alpha))
+
+
+def _zcdp_quantity() -> str:
+    """What zCDP bounds (Bun & Steinke; Kazan et al., Definition 2.6): randomized response at ε = 1 has two output
+    distributions with equal Rényi entropies of every order (a permutation of each other) but a positive zCDP ρ,
+    sup_α D_α/α, computed from the Rényi divergence: only the divergence sees the change of one record."""
+    from ..indistinguishability import zcdp_rho
+
+    keep = math.exp(1.0) / (1 + math.exp(1.0))
+    p, q = np.array([keep, 1 - keep]), np.array([1 - keep, keep])
+    same_entropy = all(math.isclose(_renyi_entropy(p, a), _renyi_entropy(q, a)) for a in (1.5, 2.0, 5.0, 20.0))
+    return "Rényi divergence" if same_entropy and zcdp_rho(p, q) > 0 else "Rényi entropy"

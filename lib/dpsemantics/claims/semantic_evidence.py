@@ -1672,3 +1672,33 @@ def _part4_good_set_mass() -> float:
     if float(smallest_delta(p, q, eps)) > delta + 1e-15:
         raise ValueError("the channels must be (eps, delta)-indistinguishable")
     return 0.0 if np.all(p <= math.exp(eps) * q) else 1.0
+
+
+# --- Slips of §2.1 and Appendix A found on a line-by-line reading (issue 35) ---------------------------------------
+
+
+def _power_and_type_two_error(eps: float = 1.0) -> tuple[float, float]:
+    """The most powerful level-α test of one record's value from randomized response at ε (α = 1/(1 + e^ε), the
+    probability that the report lies): ``(power 1 − β, type-II error β)``."""
+    keep = math.exp(eps) / (1 + math.exp(eps))
+    null, alternative = np.array([keep, 1 - keep]), np.array([1 - keep, keep])
+    power = float(S.most_powerful_power(null, alternative, 1 - keep))
+    return power, 1.0 - power
+
+
+def _name_of_one_minus_beta() -> str:
+    """What §2.1's 1 − β is: the power, which is 1 − (type-II error), not the type-II error itself (the two differ:
+    0.731 and 0.269 at ε = 1)."""
+    power, beta = _power_and_type_two_error()
+    return "the power, 1 − (maximum type-II error)" if abs(power - beta) > 1e-9 else "the maximum type-II error"
+
+
+def _symmetric_step_relation() -> str:
+    """The relation that the 'by symmetry' lines of Lemma 3.3 Parts 3 and 4 can claim: with 𝒜 = 𝒜′
+    (randomized response at ε = 0.5 on a uniform bit X) and ε = δ = δ₁ = 0, Pr[(X, 𝒜′(X)) ∈ S] and
+    δ + e^ε Pr[(X, 𝒜(X)) ∈ S] are equal for every S, so '<' fails and '≤' is what holds."""
+    rr = one_record_randomized_response(0.5)
+    joint = np.concatenate([0.5 * rr.matrix[0], 0.5 * rr.matrix[1]])
+    equal = all(math.isclose(joint[list(s)].sum(), 0.0 + math.exp(0.0) * joint[list(s)].sum())
+                for k in range(len(joint) + 1) for s in itertools.combinations(range(len(joint)), k))
+    return "≤" if equal else "<"

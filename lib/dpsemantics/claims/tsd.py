@@ -363,3 +363,59 @@ UNCHECKED = [
     ("§8", "BRP composes in parallel as DP does", "stated by analogy with DP; no theorem is given"),
     ("Appendix A", "The history of the two views of differential privacy", "historical narrative"),
 ]
+
+# Slips no earlier claim recorded (issue 35).
+CLAIMS += [
+    Claim(id="tsd-s4-recursive-order", paper="tsd", where="§4, recursive SEMs",
+          statement="'all background variables come before all endogenous variables and no variable has a parent that "
+                    "comes before it in the ordering': the direction (checked on every order of prog_status's "
+                    "variables)",
+          printed="before", compute=E._recursive_order_direction, expected="discrepancy", finding="typo",
+          note="Slip (a direction): read literally, no model in which a background variable has a child has such an "
+               "order (prog_status has none of the 40 320 orders); 'after' is meant — parents first, the order in "
+               "which Appendix C computes bottom up and the engine evaluates the model (tsd-appC-recursive).",
+          chapter=CHAPTER),
+    Claim(id="tsd-s1.1-intervene-inputs", paper="tsd", where="§1.1, 'Now, let us instead consider interpreting …'",
+          statement="Causal definitions examine 'just the differential privacy algorithm itself by intervening upon "
+                    "all its outputs': the variables intervened on",
+          printed="outputs", compute=E._what_screens_off_the_population, expected="discrepancy", finding="typo",
+          note="Slip (a word): intervening on all the algorithm's inputs gives Pr[𝒜(d) = o] whatever the population "
+               "(Appendix C, Lemma 1, eq. (44)); intervening on its output fixes the output and gives the same point "
+               "mass for every mechanism (computed for the ε-DP count and a constant mechanism).",
+          chapter=CHAPTER),
+    Claim(id="tsd-s4-model-subscript", paper="tsd", where="§4, 'A second difference is …'",
+          statement="'… is defined even when Pr_{𝓜_s^A, 𝒫}[Dᵢ = dᵢ] = 0': the model in the subscript",
+          printed="𝓜_s^A", compute=lambda: "𝓜_st^A", expected="discrepancy", finding="typo",
+          note="Slip (an equation's subscript): the model is 𝓜_st^𝒜, the SEM of prog_status, as in the same sentence "
+               "and everywhere else in §4.",
+          chapter=CHAPTER),
+    Claim(id="tsd-appC-index-sets", paper="tsd", where="Appendix C, eqs. (53) and (74)–(78)",
+          statement="The sets the sums of Lemma 1's and Lemma 2's proofs run over: (53) r⃗ ∈ 𝒟_n, (74)–(77) "
+                    "⟨r₂, …, rₙ⟩ ∈ ℛⁿ, (78) ⟨d₂, …, dₙ⟩ ∈ 𝒟ⁿ (the exponent of the last, as printed)",
+          printed="n", compute=lambda: "n − 1", expected="discrepancy", finding="typo",
+          note="Slip (an index set): (53) sums over 𝒟_n where (54)–(55) have ℛⁿ, and (74)–(78) sum n − 1 components "
+               "r₂, …, rₙ (d₂, …, dₙ) over ℛⁿ (𝒟ⁿ): the sets are ℛⁿ⁻¹ and 𝒟ⁿ⁻¹, as in Lemma 2's statement, eqs. "
+               "(59)–(60). The computation is unaffected (tsd-lemma2-eq78).",
+          chapter=CHAPTER),
+    Claim(id="tsd-appA1-goldwasser-micali", paper="tsd", where="Appendix A.1",
+          statement="'Goldwasser and Silvio's cryptographic notion of semantic security': the authors of reference "
+                    "[46]",
+          printed="Goldwasser and Silvio", compute=lambda: "Goldwasser and Micali", expected="discrepancy",
+          finding="typo",
+          note="Slip (a reference's author): reference [46] is S. Goldwasser and S. Micali, 'Probabilistic "
+               "encryption' (JCSS 1984); Silvio is Micali's first name.",
+          chapter=CHAPTER),
+    Claim(id="tsd-s3-alvim-authors", paper="tsd", where="§3, after Proposition 1 ('informed adversaries')",
+          statement="'Alvim and Andrés rewrite differential privacy this way [2, p. 5]': the authors of reference [2]",
+          printed="Alvim and Andrés", compute=lambda: "Alvim et al.", expected="discrepancy", finding="typo",
+          note="Slip (a reference's authors): reference [2] has four authors, M. Alvim, M. Andrés, K. Chatzikokolakis "
+               "and C. Palamidessi; §2 cites it as 'Alvim et al.'",
+          chapter=CHAPTER),
+    Claim(id="tsd-ref36-year", paper="tsd", where="References, [36]",
+          statement="The year of Dwork and Naor, 'On the difficulties of disclosure prevention …', J. Privacy and "
+                    "Confidentiality 2(1), 93–107",
+          printed=2008, compute=lambda: 2010, expected="discrepancy", finding="typo",
+          note="Slip (a reference's year): volume 2, issue 1 of the Journal of Privacy and Confidentiality appeared in "
+               "2010, the year Kasiviswanathan and Smith give for the same paper (their [6] and [7]).",
+          chapter=CHAPTER),
+]

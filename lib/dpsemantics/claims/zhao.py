@@ -243,3 +243,33 @@ CLAIMS += [
         chapter=CHAPTER,
     ),
 ]
+
+# Slips no earlier claim recorded (issue 35).
+CLAIMS += [
+    Claim(
+        id="zhao-eq36-event", paper="zhao", where="Proof of Lemma 1, eq. (36)",
+        statement="'(22) ⟺ P_{D,Y}[𝒴 | x̄ᵢ] ≥ e^{−ε} × P_{D,Y}[Y(X) ≠ y]': the probability on the right",
+        printed="P_{D,Y}[Y(X) ≠ y]", compute=E._eq36_right_side, expected="discrepancy", finding="typo",
+        note="Slip (a symbol): by Bayes' theorem (35), (22) is equivalent to P[𝒴 | x̄ᵢ] ≥ e^{−ε} P_{D,Y}[𝒴], as in "
+             "the companion step (32) and in (37); with the complement of 𝒴 the equivalence fails (e.g. P[xᵢ] = ½, "
+             "P[𝒴 | xᵢ] = 0.2, P[𝒴 | x̄ᵢ] = 0.05, ε = 1). Lemma 1 holds (zhao-lemma1).",
+        chapter=CHAPTER,
+    ),
+    Claim(
+        id="zhao-s4-renyi-entropy", paper="zhao", where="Section IV (related work), Bun and Steinke [29]",
+        statement="Bun and Steinke 'formulate the problem in terms of Renyi entropy': the quantity zCDP bounds",
+        printed="Rényi entropy", compute=E._zcdp_quantity, expected="discrepancy", finding="typo",
+        note="Slip (a quantity's name): zCDP bounds the Rényi divergence between the output distributions on "
+             "neighbouring databases, D_α ≤ ρα (Kazan et al., Definition 2.6). An entropy describes one distribution: "
+             "randomized response's two output distributions have equal Rényi entropies of every order, yet ρ > 0.",
+        chapter=CHAPTER,
+    ),
+    Claim(
+        id="zhao-ref33-author", paper="zhao", where="Section IV (related work)",
+        statement="'Bohli and Andreas [33]': the authors of reference [33]", printed="Bohli and Andreas",
+        compute=lambda: "Bohli and Pashalidis", expected="discrepancy", finding="typo",
+        note="Slip (a reference's author): reference [33] is J.-M. Bohli and A. Pashalidis, 'Relations among privacy "
+             "notions' (ACM TISSEC 2011); Andreas is Pashalidis's first name.",
+        chapter=CHAPTER,
+    ),
+]

@@ -28,8 +28,8 @@ import json
 import sys
 from pathlib import Path
 
-from .fields import (DEFAULT_DELTA_PRIME, DEFAULT_PRIORS, FIELDS, MAX_DIGITS, MECHANISMS, NEIGHBOURS, ReleaseError,
-                     warnings_for)
+from .fields import (DEFAULT_DELTA_PRIME, DEFAULT_PRIORS, FIELDS, MAX_DIGITS, MECHANISMS, NEIGHBOURS, PARAMETERS,
+                     ReleaseError, warnings_for)
 
 #: Limits on a release file (--from): size, nesting depth, list entries.
 MAX_BYTES = 1_000_000
@@ -63,8 +63,7 @@ def _parser() -> argparse.ArgumentParser:
                "no duplicate keys.")
     p = _Parser(prog="python -m dpsemantics.report", description=__doc__, epilog=epilog,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    for flag, kind in (("mechanism", str), ("epsilon", _num), ("delta", _num), ("sigma", _num),
-                       ("sensitivity", _num), ("rho", _num), ("k", _num)):
+    for flag, kind in (("mechanism", str), *((name, _num) for name in PARAMETERS), ("k", _num)):
         p.add_argument(f"--{flag}", type=kind, help=FIELDS[flag],
                        metavar="{" + ",".join(MECHANISMS) + "}" if kind is str else None)
     p.add_argument("--prior", type=_num, action="append", help=f"{FIELDS['priors']}; repeatable "
@@ -148,9 +147,12 @@ def read_json(path: Path) -> dict:
     return data
 
 
+#: A mechanism's flags: its name, its parameters (every declared field), its runs.
+_PARAMETERS = ("mechanism", *PARAMETERS, "k")
+
+
 def _flags(args) -> dict:
-    return {"mechanism": args.mechanism, "epsilon": args.epsilon, "delta": args.delta, "sigma": args.sigma,
-            "sensitivity": args.sensitivity, "rho": args.rho, "k": args.k, "priors": args.prior,
+    return {**{key: getattr(args, key) for key in _PARAMETERS}, "priors": args.prior,
             "delta_prime": args.delta_prime, "name": args.name, "unit": args.unit, "neighbours": args.neighbours,
             "invariants": args.invariants, "horizon": args.horizon}
 
@@ -160,9 +162,6 @@ def _whole(data: dict) -> dict:
         if isinstance(data.get(key), float) and data[key].is_integer():
             data[key] = int(data[key])
     return data
-
-
-_PARAMETERS = ("mechanism", "epsilon", "delta", "sigma", "sensitivity", "rho", "k")
 
 
 def _sources_first(data: dict, flags: dict) -> None:
@@ -223,8 +222,7 @@ def _list() -> int:
 
     for name, entry in sorted(entries().items()):
         rel = entry["release"]
-        shown = ("epsilon", "delta", "sigma", "sensitivity", "rho")
-        params = ", ".join(f"{k}={v}" for k, v in rel.items() if k in shown)
+        params = ", ".join(f"{k}={v}" for k, v in rel.items() if k in PARAMETERS)
         print(f"{name}: {entry['title']} — {rel['mechanism']} ({params}), unit: {rel.get('unit')}, "
               f"neighbours: {rel.get('neighbours')}")
     return 0

@@ -34,6 +34,7 @@ import math
 import numpy as np
 
 from .. import causal, disclosure, notions, releases, semantic
+from .._validate import ParameterError
 from .fields import ReleaseError, validate, warnings_for
 
 __all__ = ["SCHEMA_VERSION", "build", "parse_release", "interpret"]
@@ -53,11 +54,10 @@ def build(components) -> releases.Composed:
     for name, k, fields, where in components:
         try:
             parts.append((releases.from_fields(name, **fields), k))
-        except ValueError as err:
-            text = str(err)
-            first = text.split(" ", 1)[0]
-            field = first if first in fields else next(iter(fields), "mechanism")
-            raise ReleaseError(where + field, text[len(first) + 1:] if first == field else text) from None
+        except ParameterError as err:  # the field from the error's attribute, never from its message
+            named = err.parameter in fields
+            field = err.parameter if named else next(iter(fields), "mechanism")
+            raise ReleaseError(where + field, err.reason if named else str(err)) from None
     return releases.Composed(parts)
 
 
@@ -197,9 +197,11 @@ def interpret(release: dict, *, resolution: int = 2**18, horizon: int | None = N
                                    "Definition 2.4"}
                       if exact else _pure_worst_case(pure, priors) if pure is not None else
                       {"method": None, "is_bound": None, "theorems": "Kazan et al. Theorem 3.1",
-                                     "unavailable": "part of the release is known only by its guarantee, not by its "
-                                                    "mechanism: Theorem 3.1 needs the privacy-loss distribution, and "
-                                                    "mechanisms with the same guarantee have different ones"}),
+                                     "unavailable": "part of the release is read by its guarantee only (a "
+                                                    "mechanism known only by its guarantee, or one whose privacy-loss "
+                                                    "law the package does not hold): "
+                                                    "Theorem 3.1 needs the privacy-loss distribution, and mechanisms "
+                                                    "with the same guarantee have different ones"}),
         },
         "disclosure": rows,
         "prior_free": _prior_free(eps_read),
@@ -259,32 +261,12 @@ def _headline(rep) -> dict:
 
 def _doubled(model) -> releases.Composed | None:
     """Each part's guarantee for a change of one record's value, a removal then an addition (group privacy for two
-    steps, applied to each part, then composed): pure ε → 2ε; (ε, δ) → (2ε, (1 + e^ε)δ); ρ-zCDP → 4ρ (Bun & Steinke
-    2016, Proposition 1.9); a Gaussian mechanism at twice its sensitivity (its outputs move by at most 2Δ, by the
-    triangle inequality), whose own law is then used.  ``None`` when a part has no guarantee left (δ ≥ 1)."""
-    parts = []
-    for m, k in model.parts:
-        if isinstance(m, releases.Gaussian):
-            try:
-                parts.append((releases.Gaussian(m.sigma, 2 * m.sensitivity), k))
-            except ValueError:
-                return None
-        elif isinstance(m, releases.ZCDP):
-            if not math.isfinite(4 * m.rho0):
-                return None
-            parts.append((releases.ZCDP(4 * m.rho0), k))
-        elif m.pure_epsilon() is not None:
-            e = 2 * m.pure_epsilon()
-            if not math.isfinite(e):
-                return None
-            parts.append((releases.ApproxDP(e, 0.0), k))
-        elif isinstance(m, releases.ApproxDP):
-            d = (1 + math.exp(m.eps)) * m.delta0 if m.eps < 700 else math.inf
-            if not d < 1 or not math.isfinite(2 * m.eps):
-                return None
-            parts.append((releases.ApproxDP(2 * m.eps, d), k))
-        else:  # a mechanism this reading does not know: no value reading rather than a wrong one
-            return None
+    steps, applied to each part by its :meth:`~dpsemantics.releases.Mechanism.group_of_two`, then composed): pure
+    ε → 2ε; (ε, δ) → (2ε, (1 + e^ε)δ); ρ-zCDP → 4ρ (Bun & Steinke 2016, Proposition 1.9); a Gaussian mechanism at
+    twice its sensitivity, whose own law is then used.  ``None`` when a part has no guarantee left (δ ≥ 1)."""
+    parts = [(m.group_of_two(), k) for m, k in model.parts]
+    if any(m is None for m, _ in parts):  # a part with no guarantee left: no value reading rather than a wrong one
+        return None
     return releases.Composed(parts)
 
 

@@ -1,9 +1,11 @@
 """The fields of a release and their checks, in plain Python (no NumPy, no SciPy): the command line refuses bad
 input, and answers ``--help``, before the mathematics is imported.
 
-``validate`` turns a release given as a dict (JSON, flags or a gallery entry) into its normal form or
-raises :class:`ReleaseError` naming the first bad field.  Mechanism objects are built from the normal form by
-``dpsemantics.report.content.build``.
+The mechanisms and their fields are read from their declarations in :mod:`dpsemantics.releases` (each class's
+``fields``, registered in ``releases.FROM_FIELDS``; that module loads its numerical floor on first use): this
+module only arranges them into the tables below.  ``validate`` turns a release given as a dict (JSON, flags or a
+gallery entry) into its normal form or raises :class:`ReleaseError` naming the first bad field.  Mechanism objects
+are built from the normal form by ``dpsemantics.report.content.build``.
 """
 
 from __future__ import annotations
@@ -13,40 +15,39 @@ import numbers
 import re
 from fractions import Fraction
 
-__all__ = ["FIELDS", "MECHANISMS", "NEIGHBOURS", "DEFAULT_PRIORS", "DEFAULT_DELTA_PRIME", "K_MAX", "MAX_PARTS",
-           "MAX_PRIORS", "HORIZON_MAX", "MAX_DIGITS", "ReleaseError", "validate", "default_horizon", "warnings_for"]
+from ..errors import ParameterError
+from ..releases import FROM_FIELDS
 
-_POSITIVE = {"low": 0.0, "low_open": True}
-_NON_NEGATIVE = {"low": 0.0}
-_DELTA = {"low": 0.0, "high": 1.0}
-_DELTA_POSITIVE = {"low": 0.0, "low_open": True, "high": 1.0}
-_WHOLE = {"low": 1, "whole": True}
+__all__ = ["FIELDS", "MECHANISMS", "PARAMETERS", "SYMBOLS", "NEIGHBOURS", "DEFAULT_PRIORS", "DEFAULT_DELTA_PRIME",
+           "K_MAX", "MAX_PARTS", "MAX_PRIORS", "HORIZON_MAX", "MAX_DIGITS", "ReleaseError", "validate",
+           "default_horizon", "warnings_for"]
 
-#: What each mechanism takes (besides ``k``) with each field's range; ``needs``: required fields;
-#: ``together``: fields given together or not at all; ``either``: at least one of them.
-MECHANISMS = {
-    "laplace": {"fields": {"epsilon": _POSITIVE, "sensitivity": _POSITIVE}, "needs": ("epsilon",)},
-    "gaussian": {"fields": {"sigma": _POSITIVE, "sensitivity": _POSITIVE, "epsilon": _NON_NEGATIVE,
-                            "delta": _DELTA_POSITIVE, "rho": _POSITIVE},
-                 "together": ("epsilon", "delta"), "either": ("sigma", "epsilon", "rho"), "alone": "rho"},
-    "randomized-response": {"fields": {"epsilon": _POSITIVE}, "needs": ("epsilon",)},
-    "geometric": {"fields": {"epsilon": _POSITIVE, "sensitivity": _WHOLE}, "needs": ("epsilon",)},
-    "dp": {"fields": {"epsilon": _NON_NEGATIVE, "delta": _DELTA}, "needs": ("epsilon",)},
-    "zcdp": {"fields": {"rho": _POSITIVE}, "needs": ("rho",)},
-}
+#: What each mechanism takes (besides ``k``), from its class's declaration: ``fields`` with each field's domain,
+#: ``needs``: required fields; ``together``: fields given together or not at all; ``either``: at least one of them;
+#: ``alone``: a field given with no other.
+MECHANISMS = {name: {"fields": {f.name: f.domain() for f in cls.fields},
+                     "needs": tuple(f.name for f in cls.fields if f.required), "together": cls.together,
+                     "either": cls.either, "alone": cls.alone} for name, cls in FROM_FIELDS.items()}
+#: Every mechanism parameter a release may give (a flag each), in the order the mechanisms declare them.
+PARAMETERS = tuple(dict.fromkeys(f.name for cls in FROM_FIELDS.values() for f in cls.fields))
+#: The report's symbol of each parameter of a mechanism (its fields, and what ``parameters()`` adds, such as μ).
+SYMBOLS = {**{f.name: f.symbol for cls in FROM_FIELDS.values() for f in cls.fields},
+           **{key: symbol for cls in FROM_FIELDS.values() for key, symbol in cls.reported.items()}}
+
+
+def _parameter_help(name: str) -> str:
+    """One parameter's help: its symbol, then what it is, and its range, for each mechanism taking it."""
+    uses = [(mech, f) for mech, cls in FROM_FIELDS.items() for f in cls.fields if f.name == name]
+    return f"{uses[0][1].symbol}: " + "; ".join(f"{mech}: {f.range_text()}, {f.help}" for mech, f in uses)
+
+
 NEIGHBOURS = ("unbounded", "bounded")
 
 #: Every field of a release, with its meaning (the command line's --help and the chapter list these).
 FIELDS = {
-    "mechanism": "one of " + ", ".join(MECHANISMS) + " (dp: any mechanism known only by its (ε, δ); "
-                 "zcdp: any mechanism known only by its ρ)",
-    "epsilon": "ε: of the Laplace mechanism (scale = sensitivity/ε), of randomized response (log of the odds "
-               "of answering truthfully), of the geometric count (noise ratio e^(−ε/sensitivity)), of a dp "
-               "release; for gaussian, the ε at which σ is calibrated (with delta)",
-    "delta": "δ in [0, 1) of a dp release, or the δ at which a gaussian σ is calibrated (default 0)",
-    "sigma": "σ > 0: standard deviation of the Gaussian noise",
-    "sensitivity": "sensitivity Δ > 0 of the query (default 1); a whole number for geometric",
-    "rho": "ρ > 0 of a zcdp release, or of a gaussian one given by its ρ = (sensitivity/σ)²/2 alone",
+    "mechanism": "one of " + ", ".join(FROM_FIELDS) + " (" + "; ".join(f"{name}: {cls.title}"
+                                                                    for name, cls in FROM_FIELDS.items()) + ")",
+    **{name: _parameter_help(name) for name in PARAMETERS},
     "k": "how many times this mechanism is run on the same data (whole number >= 1, default 1)",
     "priors": "the adversaries' prior probabilities (that the target is in the data, or, with bounded "
               "neighbours, that the target's record holds one of two values), each in (0, 1)",
@@ -66,8 +67,9 @@ MAX_DIGITS = 400
 #: A δ′ above this is read, with a warning: the bounds may then fail on a large share of the outputs.
 DELTA_PRIME_PLAUSIBLE = 0.1
 _RATIONAL = re.compile(r"\s*(\d+)\s*(?:/\s*(\d+)\s*)?")
-#: The fields whose exact rationals are rounded up to a float (a larger value is the safe side); σ and δ′ down.
-_UP, _DOWN = ("epsilon", "delta", "rho", "sensitivity"), ("sigma", "delta_prime")
+#: How an exact rational of each field is rounded to a float: as its declaration says for a mechanism's field (up
+#: where a larger value is the safe side, σ down), δ′ down; the priors to nearest.
+_ROUNDING = {"delta_prime": "down", **{f.name: f.rational for cls in FROM_FIELDS.values() for f in cls.fields}}
 
 #: The priors a report reads the release at when the release names none.
 DEFAULT_PRIORS = (0.01, 0.1, 0.5)
@@ -77,18 +79,20 @@ K_MAX = 10**7
 MAX_PARTS = 64
 MAX_PRIORS = 32
 HORIZON_MAX = 10**5
-COMPONENT_FIELDS = {"mechanism", "epsilon", "delta", "sigma", "sensitivity", "rho", "k"}
+COMPONENT_FIELDS = {"mechanism", *PARAMETERS, "k"}
 TOP_FIELDS = {"name", "priors", "delta_prime", "mechanisms", "unit", "neighbours", "invariants", "horizon",
               "title", "source"}
 
 
-class ReleaseError(ValueError):
-    """A release the report refuses: ``field`` names the offending field (``mechanisms[1].sigma`` in a
-    composition), ``message`` says why."""
+class ReleaseError(ParameterError):
+    """A release the report refuses: ``field`` (its ``parameter``) names the offending field
+    (``mechanisms[1].sigma`` in a composition), ``message`` (its ``reason``) says why."""
 
     def __init__(self, field: str, message: str):
-        self.field, self.message = field, message
-        super().__init__(f"{field}: {message}")
+        super().__init__(field, message, subject=f"{field}:")
+
+    field = property(lambda self: self.parameter)
+    message = property(lambda self: self.reason)
 
 
 def _exact(field, value):
@@ -108,10 +112,10 @@ def _exact(field, value):
         x = float(exact)
     except OverflowError:
         raise ReleaseError(field, f"must be finite (got {value!r})") from None
-    name = field.rsplit(".", 1)[-1]
-    if name in _UP and Fraction(x) < exact:
+    direction = _ROUNDING.get(field.rsplit(".", 1)[-1])
+    if direction == "up" and Fraction(x) < exact:
         x = math.nextafter(x, math.inf)
-    elif name in _DOWN and Fraction(x) > exact:
+    elif direction == "down" and Fraction(x) > exact:
         x = math.nextafter(x, 0.0)
     return x
 

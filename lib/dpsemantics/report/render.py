@@ -24,6 +24,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from .fields import SYMBOLS
+
 __all__ = ["number", "epsilon", "percent", "prior", "level", "figures", "markdown", "html_page", "csv_tables", "write",
            "NO_GUARANTEE"]
 
@@ -226,14 +228,17 @@ def _repetition_figure(report, series, ylabel, colours):
 
 def _composition_figure(report):
     fig, ax, drawn = _repetition_figure(report, _ROUTES, "posterior upper bound", 0)
-    ax.axhline(report["composition"]["prior"], color="#777777", linewidth=0.8)
+    ax.axhline(report["composition"]["prior"], color="#777777", linewidth=0.8,
+               label=f"prior {prior(report['composition']['prior'])}")
+    if drawn:
+        ax.legend(loc="lower right", fontsize=8)
     return fig, drawn
 
 
 def _readings_figure(report):
     series = (("difference", "largest change of any prior (Kazan et al. Theorem 3.5)"),
               ("semantic_exact", "semantic privacy, exact (tanh(ε/2), Kasiviswanathan & Smith)"))
-    fig, _, drawn = _repetition_figure(report, series, "bound", 1)
+    fig, _, drawn = _repetition_figure(report, series, "largest change of belief", 1)
     return fig, drawn
 
 
@@ -287,8 +292,7 @@ def _svg(fig) -> str:
 def mechanism_line(c) -> str:
     """One mechanism of report.json's ``release.mechanisms`` in words: its name, its own parameters and how often it
     runs ("laplace (ε = 1, Δ = 30), run once")."""
-    names = {"epsilon": "ε", "delta": "δ", "sigma": "σ", "sensitivity": "Δ", "rho": "ρ", "mu": "μ"}
-    parts = [f"{names[k]} = {number(c[k], 6)}" for k in names if k in c]
+    parts = [f"{SYMBOLS[k]} = {number(c[k], 6)}" for k in c if k in SYMBOLS]  # in the mechanism's own order
     runs = "once" if c["k"] == 1 else f"k = {c['k']} times"
     return f"{c['mechanism']} ({', '.join(parts)}), run {runs}"
 

@@ -107,7 +107,7 @@ def test_stirling_error_small_n_exhaustively_and_large_n_by_the_series_remainder
                                            (0.01, 10**9, [35.0])])
 def test_pdp_delta_and_epsilon_on_the_safe_side_at_large_k(e0, k, sigmas):
     loss = PrivacyLoss.randomized_response(e0, k)
-    assert loss._tail_error < 64 * k * U / 10  # far below the old allowance for scipy's masses (64·k ulps)
+    assert loss._tail_error < 64 * k * U / 10  # far below 64·k ulps, a blanket allowance for scipy's masses
     keep = math.exp(e0) / (1 + math.exp(e0))
     sd = math.sqrt(k * keep * (1 - keep))
     for d in sigmas:
@@ -147,8 +147,8 @@ def test_mul_away_is_the_product_rounded_away_from_zero():
 
 @pytest.mark.parametrize("e0, k", [(0.3, 101), (0.7, 240)])
 def test_pdp_delta_at_every_float_atom_is_not_below_the_exact_tail(e0, k):
-    """broke: the atoms ε₀·(2j − k) were rounded to nearest, so an atom rounded below its exact value dropped out of
-    P[|Z| > t] at t equal to it (pdp_delta below the exact tail at 550 of 2 100 atoms sampled, k = 101 … 10⁵)."""
+    """At t equal to the float of an atom ε₀·(2j − k), the atom is still counted in P[|Z| > t] when its exact
+    value is above t: an atom rounded to nearest, below its exact value, would drop out of the tail there."""
     loss = PrivacyLoss.randomized_response(e0, k)
     with mp.workdps(40):
         E = mp.exp(mp.mpf(e0))

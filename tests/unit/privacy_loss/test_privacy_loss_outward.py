@@ -1,15 +1,18 @@
-"""An outsider's attack on :class:`dpsemantics.privacy_loss.PrivacyLoss` (issues 21 and 23).
+"""Every number :class:`dpsemantics.privacy_loss.PrivacyLoss` returns for a guarantee is on the safe side of the
+exact value, on grids that sit on the worst cases, and bad input is refused by name.
 
 The references are written here from the mechanisms' definitions, in mpmath (60 digits, more where a difference
 cancels), and never import the package: the Laplace profile and tails by integrating the output densities in
 closed form, the Gaussian profile by Balle & Wang (2018, Theorem 8) and its tails by the normal law of the loss,
 randomized response by the binomial sum, the two-sided geometric mechanism by its output classes, finite pairs
-by Σ (p − e^ε q)₊ over the exact float rows (Kazan et al., Theorem A.2, eq. (32)).
+by Σ (p − e^ε q)₊ over the exact float rows (Kazan et al., Theorem A.2, eq. (32)) and by their tails
+max(P[|Z| > ε], Q[|Z′| > ε]) (Definition 2.4).
 
-Every check asserts the *direction*: ``delta(ε)`` is never below the exact profile; the ε returned by
-``epsilon(δ)`` and ``pdp_epsilon(δ′)`` satisfies the guarantee exactly (the exact profile or tail at it is at most
-δ, resp. δ′), so it is never below the exact smallest ε.  The grids sit on the worst cases: ε a few ulps below an
-atom of the loss (where p − e^ε q cancels), ε near 0 and up to 700, δ down to 1e-300, σ from 1e-3 to 1e6.
+Every check asserts the *direction*: ``delta(ε)`` and ``pdp_delta(ε)`` are never below the exact profile or tail;
+the ε returned by ``epsilon(δ)`` and ``pdp_epsilon(δ′)`` satisfies the guarantee exactly (the exact profile or
+tail at it is at most δ, resp. δ′), so it is never below the exact smallest ε.  The grids sit on the worst cases:
+ε a few ulps below an atom of the loss (where p − e^ε q cancels), ε near 0 and up to 700, δ down to 1e-300, σ
+from 1e-6 to 1e6.
 """
 
 from __future__ import annotations
@@ -218,7 +221,7 @@ def test_many_randomized_responses_pdp_epsilon_on_the_safe_side():
 def test_randomized_response_masses_within_the_tail_allowance(e0, k):
     # the tails' allowance is derived (_binomial.log_mass_error, Loader's masses; it replaced 64·k ulps
     # measured for scipy's binom.logpmf, up to 34·k ulps off after normalisation at k = 1e9): the normalised masses
-    # are within it (tests/unit/test_binomial_masses.py checks the log masses against their bound one by one)
+    # are within it (tests/unit/test_binomial.py checks the log masses against their bound one by one)
     loss = PrivacyLoss.randomized_response(e0, k)
     p = mp.exp(mp.mpf(e0)) / (1 + mp.exp(mp.mpf(e0)))
     total = mp.fsum(mp.mpf(w) for w in loss.weights)
@@ -369,3 +372,65 @@ def test_extreme_legal_input_gives_numbers_without_warnings(law):
         for e in [0.0, 5e-324, 1.0, 1.7e308]:
             assert 0.0 <= loss.delta(e) <= 1.0 and 0.0 <= loss.pdp_delta(e) <= 1.0
         assert np.all(np.isfinite(loss.sf([-1.7e308, 0.0, 1.7e308])))
+
+
+@pytest.mark.parametrize("eps, d", [(5e-324, 3), (5e-324, 2), (1e-323, 10**6)])
+def test_geometric_refuses_an_eps_whose_quotient_underflows_with_the_callers_value(eps, d):
+    # the refusal names the caller's ε and Δ, not the quotient ε/Δ that underflowed inside the pmf
+    with pytest.raises(ValueError, match=rf"eps.*sensitivity={d}.*got eps={eps!r}\)"):
+        PrivacyLoss.geometric(eps, d)
+    assert PrivacyLoss.geometric(eps, 1).pdp_delta(0.0) > 0  # Δ = 1 needs no quotient: accepted
+
+
+@pytest.mark.parametrize("sigma, sensitivity", [(0.7, 1.0), (3.0, 1.0), (1e-5, 3.0), (2.0, 0.3), (4e-6, 1.0)])
+def test_gaussian_privacy_loss_profile_is_never_below_the_exact_one(sigma, sensitivity):
+    with mp.workdps(80):
+        r = mp.mpf(sensitivity) / mp.mpf(sigma)
+        rf = float(r)
+        eps = [float(rf * rf / 2 + x * rf) for x in (-0.4, 0.0, 0.5, 1.5, 4.0, 9.0, 20.0, 35.0)]
+        eps = [e for e in eps if e >= 0] + [0.0, 0.25]
+        got = np.asarray(PrivacyLoss.gaussian(sigma, sensitivity).delta(np.array(eps)), dtype=float)
+        for e, g in zip(eps, got):
+            exact = gaussian_profile(e, 1 / r)  # σ/Δ: the profile at the ratio r = Δ/σ
+            assert g >= exact, (e, g, float(exact))
+            if exact > 1e-300:
+                assert g <= exact * (1 + 1e-8)  # 2e-12 + 2u·r·φ(a)/δ: 2e-9 at r = 3e5
+
+
+def _random_pairs(n_pairs=40, size=6, seed=23):
+    """Seeded pairs whose losses are small (P ≈ Q: the floats log a − log b cancel) or large (masses down to 1e-30)."""
+    rng = np.random.default_rng(seed)
+    for i in range(n_pairs):
+        p = rng.dirichlet(np.ones(size))
+        q = p * np.exp(rng.normal(scale=1e-6 if i % 2 else 3.0, size=size))
+        yield p / p.sum(), q / q.sum()
+
+
+def ref_pdp_delta(p, q, eps) -> mp.mpf:
+    """Kazan et al., Definition 2.4: max(P[|Z| > ε], Q[|Z′| > ε]) with Z = log(P/Q) at 60 digits (the masses as the
+    floats given; outputs impossible under one row have an infinite loss)."""
+    with mp.workdps(60):
+        e, tail_p, tail_q = mp.mpf(eps), mp.mpf(0), mp.mpf(0)
+        for a, b in zip(p, q):
+            z = mp.inf if b == 0 else (-mp.inf if a == 0 else mp.log(mp.mpf(a) / mp.mpf(b)))
+            if abs(z) > e:
+                tail_p, tail_q = tail_p + mp.mpf(a), tail_q + mp.mpf(b)
+        return max(tail_p, tail_q)
+
+
+def test_finite_pair_pdp_delta_is_never_below_the_exact_tail_at_its_atoms():
+    # at ε equal to an atom's float (and to the float log a − log b), the atoms whose exact modulus is above it count
+    below = []
+    for p, q in _random_pairs():
+        loss = PrivacyLoss.finite(p, q)
+        with mp.workdps(60):
+            correct = [float(mp.log(mp.mpf(a) / mp.mpf(b))) for a, b in zip(p, q)]
+        with np.errstate(divide="ignore"):
+            naive = list(np.abs(np.log(p) - np.log(q)))
+        eps = sorted({abs(e) for e in correct + naive if math.isfinite(e)})
+        got = np.asarray(loss.pdp_delta(np.array(eps)), dtype=float)
+        for e, g in zip(eps, got):
+            exact = ref_pdp_delta(p, q, e)
+            if g < exact * (1 - 1e-9):  # a missing atom, not the tails' 1e-12 allowance
+                below.append((e, g, float(exact)))
+    assert not below, below[:5]

@@ -1,8 +1,8 @@
 """The report prints every bound rounded outward at its last digit: read as a reader would, from report.md, each
 upper bound is at least the value in report.json and each lower bound at most it.
 
-Found from outside: the report printed bounds at four significant digits rounded to nearest (an upper posterior bound
-of 0.467849 as "46.78 %"), so about half of all printed upper bounds were below the bound computed.  The releases
+A bound printed to four significant digits rounded to nearest is below the bound computed half of the time (an
+upper posterior bound of 0.467849 as "46.78 %"), and the reader reads the printed digits.  The releases
 are the gallery's published ones (the 2020 Census, Wikipedia's pageviews) and hand-made ones whose bounds fall
 between printed digits; the parser below reads the Markdown and knows nothing of the renderer."""
 

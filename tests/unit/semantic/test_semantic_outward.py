@@ -3,8 +3,8 @@
 Kasiviswanathan & Smith, Theorem 2.2 as stated (e^ε − 1) and as proved (e^{2ε} − 1), the exact worst case tanh(ε/2),
 and the converses (6s as stated for s ≤ 0.225, the exact 4 artanh s, and 2 artanh 2s from the proof's two-point
 belief); Zhao, Lemma 1 with the g of eq. (26) (``membership_privacy_lemma1``).  The references are written here in
-mpmath from the papers' formulas and import nothing from the package.  Each was rounded to nearest before, and so
-below the exact value in about half of all calls (the tests fail then: a grid of 400 points is bound to hit one)."""
+mpmath from the papers' formulas and import nothing from the package.  Rounded to nearest, each would be below the
+exact value in about half of all calls, and a grid of 400 points is bound to hit one."""
 
 import mpmath as mp
 import numpy as np

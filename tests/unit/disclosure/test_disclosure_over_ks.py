@@ -1,6 +1,6 @@
-"""``composed_epsilon``, ``composed_posterior_bound`` and ``zcdp_eps_prime`` over arrays of k (issue 23: one call of
-the composition function over all the ks, where it looped in Python, k by k).  Their values must be those of the
-k-by-k loops they replaced, bit for bit: each entry equals the scalar call of the function it reads
+"""``composed_epsilon``, ``composed_posterior_bound`` and ``zcdp_eps_prime`` over arrays of k (one call of the
+composition function over all the ks).  Their values must be those of k-by-k loops of scalar calls, bit for bit,
+so that the array form is only faster: each entry equals the scalar call of the function it reads
 (``composition.composed_epsilon_by``, ``best_zcdp_pdp_epsilon``), over hostile ks (1, the k ≤ 1000 batch edge,
 k = 10⁶ and 10⁹) and every method."""
 

@@ -198,7 +198,7 @@ def test_every_gallery_entry_has_a_summary_before_the_theory(name, tmp_path, cap
     code, cap = run(["--release", name, "--horizon", "1", "--output", str(out)], capsys)
     assert code == 0, cap.err
     md = (out / "report.md").read_text()
-    entry = json.loads((Path(__file__).parents[2] / "lib/dpsemantics/report/gallery.json").read_text())[
+    entry = json.loads((Path(__file__).resolve().parents[3] / "lib/dpsemantics/report/gallery.json").read_text())[
         "releases"][name]
     summary = md.index("## Summary for decision-makers")
     assert summary < md.index("## What the guarantee is about") < md.index("## Disclosure risk")

@@ -10,8 +10,8 @@ Steinke 2020, Corollary 13, then Kazan et al.'s Theorem 3.9); the function picks
 * **tight:** it is never above the reference's minimum over the same range of δ by more than 1e-9 relative (for
   δ′ ≤ 0.5; where δ′ is near 1 the best δ is near 1, where the package's safe tight conversion is looser by about
   32u/(α − 1) — the bound is stated below);
-* **no worse** than the implementation it replaced (a grid of 120 log δ and a bounded Brent step per entry, frozen
-  below from main 8feb4f4), within 1e-12 relative, wherever that one's search range holds the optimum.
+* **no worse** than a plain search (a grid of 120 log δ and a bounded Brent step per entry, written below), within
+  1e-12 relative, wherever that search's range holds the optimum.
 
 The reference minimum: the exact ε′(δ) of the papers' formulas at 32 digits, on a grid of 64 values of
 log log(δ′/δ) (so that δ within 1e-300 of δ′ is reached, which ρ = 10³⁰⁰ needs), refined by golden-section
@@ -27,7 +27,7 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
-from golden import golden_section
+from _support.golden import golden_section
 
 from dpsemantics import conversions, disclosure
 
@@ -143,18 +143,18 @@ def test_rho_near_the_float_maximum_tight(rho, delta_prime):
 
 @pytest.mark.parametrize("delta_prime", [1.5e-300, 0.5])
 def test_rho_near_the_float_maximum_theorem_2_7(delta_prime):
-    """Was +∞ while conversions.zcdp_epsilon's check loop formed 4ρ (now a derived error bound, no check)."""
+    """Finite at ρ near the float maximum, where 4ρ overflows (conversions.zcdp_epsilon forms no such product)."""
     got, delta = disclosure.best_zcdp_pdp_epsilon(1e308, delta_prime)
     assert math.isfinite(got) and got >= exact_eps_prime(1e308, delta, delta_prime, False)
     assert got <= reference_minimum(1e308, delta_prime, False) * (1 + 1e-9)
 
 
-# ------------------------------------------------------------------ against the implementation it replaced
+# ------------------------------------------------------------------ against a plain search
 
 
 def _replaced(rho, delta_prime, tight):
-    """The implementation before issue 23's vectorisation (main 8feb4f4), frozen: a grid of 120 log δ in
-    [−690, log δ′ + log(1 − 1e-9)], then a bounded Brent step between the best point's neighbours."""
+    """A plain search, one entry at a time: a grid of 120 log δ in [−690, log δ′ + log(1 − 1e-9)], then a bounded
+    Brent step between the best point's neighbours."""
     from scipy.optimize import minimize_scalar
 
     def f(log_delta):
@@ -187,7 +187,7 @@ def test_no_worse_than_the_replaced_search(tight):
             crashed.append((r, dp))  # raises "f(a) and f(b) must have different signs" there
             continue
         assert g <= before * (1 + 1e-12), (r, dp)
-    assert all(tight and r >= 1e30 for r, _ in crashed), crashed  # (13 of them at 8feb4f4: the new one is finite)
+    assert all(tight and r >= 1e30 for r, _ in crashed), crashed  # (where the package's is finite)
     assert np.all(np.isfinite(got))
 
 

@@ -148,7 +148,7 @@ BAD = [
     (["--mechanism", "laplace", "--epsilon", "1", "--prior", "1.5"], "priors"),
     (["--mechanism", "gaussian", "--sigma", "0"], "sigma"),
     (["--mechanism", "gaussian", "--sigma", "-2"], "sigma"),
-    (["--mechanism", "gaussian", "--sigma", "1e-300"], "sigma"),  # was an OverflowError traceback (issue 23)
+    (["--mechanism", "gaussian", "--sigma", "1e-300"], "sigma"),  # Δ/σ overflows: refused, not a traceback
     (["--mechanism", "laplace", "--epsilon", "1", "--k", "0"], "k"),
     (["--mechanism", "laplace", "--epsilon", "1", "--k", "2.5"], "k"),
     (["--mechanism", "laplace", "--epsilon", "1", "--rho", "0.1"], "rho"),
@@ -190,6 +190,27 @@ def test_bad_json_one_error_no_files(data, field, tmp_path, capsys):
     lines = cap.err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {field}: "), cap.err
     assert not out.exists()
+
+
+def test_refusals_of_the_mathematics_are_read_from_the_error_not_its_text(monkeypatch):
+    """content.build takes the field from the package error's ``parameter`` attribute: a refusal whose message
+    starts with another word (here "the") still lands on its field, with the reason after the subject."""
+    from dpsemantics import releases
+    from dpsemantics._validate import ParameterError
+
+    refusal = ParameterError("sensitivity", "must be odd here (got 2)", subject="the sensitivity")
+
+    def refuse(name, **fields):
+        raise refusal
+
+    monkeypatch.setattr(releases, "from_fields", refuse)
+    with pytest.raises(R.ReleaseError) as info:
+        R.parse_release({"mechanism": "laplace", "epsilon": 1, "sensitivity": 2})
+    assert (info.value.field, info.value.message) == ("sensitivity", "must be odd here (got 2)")
+    refusal = ParameterError("eps", "is too large")
+    with pytest.raises(R.ReleaseError) as info:  # a parameter the release does not have: its first field, whole text
+        R.parse_release({"mechanisms": [{"mechanism": "laplace", "epsilon": 1}]})
+    assert (info.value.field, info.value.message) == ("mechanisms[0].epsilon", "eps is too large")
 
 
 def test_unreadable_json(tmp_path, capsys):
@@ -416,7 +437,7 @@ def test_bounded_neighbours_change_the_reading(tmp_path, capsys):
     # the numbers are the same; what they are about differs
     assert u["disclosure"] == b["disclosure"]
     # unbounded: a value change is a group of two; for ρ-zCDP group privacy gives 4ρ (Bun & Steinke Prop. 1.9),
-    # read at the same δ′ (never ε′ and δ′ doubled: tests/unit/test_report_sentences.py shows that false)
+    # read at the same δ′ (never ε′ and δ′ doubled: tests/unit/report/test_report_sentences.py shows that false)
     v = u["reading"]["value_reading"]
     four = R.interpret({"mechanism": "zcdp", "rho": 2.0, "priors": u["release"]["priors"], "horizon": 1})
     assert v["eps_prime"] == pytest.approx(four["eps_prime"]["best_point"], rel=1e-9) and v["delta_prime"] == 0.01
@@ -552,11 +573,12 @@ def test_gallery_ships_as_package_data():
     assert '"dpsemantics.report" = ["gallery.json"]' in text
 
 
-# ------------------------------------------------------------------ issue 23: "exact" only when the bracket is narrow
+# ------------------------------------------------------------------ "exact" only when the bracket is narrow
 
 def test_laplace_k_1e5_is_an_upper_bound_with_its_bracket(tmp_path, capsys):
-    """The lattice called 0.930 "exact"; the truth is 0.686867 (issue 23's bracket [0.686857, 0.686878], and
-    tests/unit/test_releases.py recomputes it by Gil-Pelaez inversion without the package)."""
+    """A value is called "exact" only when its bracket is narrow: here the lattice's 0.930 is an upper bound and
+    the truth is 0.686867 (bracket [0.686857, 0.686878]; tests/unit/releases/test_releases.py recomputes it by
+    Gil-Pelaez inversion without the package)."""
     out = tmp_path / "r"
     code, _ = run(["--mechanism", "laplace", "--epsilon", "0.001", "--k", "100000", "--prior", "0.5",
                    "--output", str(out)], capsys)

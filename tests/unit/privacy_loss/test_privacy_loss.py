@@ -22,7 +22,7 @@ from dpsemantics import indistinguishability
 from dpsemantics.pld import PrivacyLossDistribution
 from dpsemantics.privacy_loss import PrivacyLoss, pair_losses
 
-LIB = Path(__file__).resolve().parents[2] / "lib" / "dpsemantics"
+LIB = Path(__file__).resolve().parents[3] / "lib" / "dpsemantics"
 
 
 # ---------------------------------------------------------------------------------------------- references
@@ -200,7 +200,8 @@ def test_finite_pair_by_direct_sums_both_orders():
 
 
 def test_pdp_epsilon_is_safe_at_tiny_delta_prime():
-    """Issue 23's reproducer: σ = 1, δ′ = 1e-20; the exact ε′ is 9.7623 (the 1 − cdf form gave 8.792)."""
+    """At σ = 1, δ′ = 1e-20 the tail P[|Z| > t] is far below the rounding of 1 − cdf: the exact ε′ is 9.7623, and
+    the ε′ returned is never below it (the 1 − cdf form gives 8.792)."""
     mu, s = mp.mpf(0.5), mp.mpf(1)
     ref = lambda t: mp.ncdf((mu - t) / s) + mp.ncdf((-t - mu) / s)  # noqa: E731 - P[|Z| > t], Z ~ N(μ, 2μ)
     with mp.workdps(50):
@@ -278,8 +279,8 @@ def test_bad_input_names_the_parameter(call, name):
 
 
 def test_one_privacy_loss_type_in_the_package():
-    """Issue 21: the law of the loss exists once.  No class in lib/ other than PrivacyLoss offers a law's cdf, and
-    the old shapes are gone by name."""
+    """The law of the loss exists once: no class in lib/ other than PrivacyLoss offers a law's cdf, and none of the
+    names below (earlier shapes of it) is defined."""
     gone = ["MembershipLoss", "LatticeLoss", "laplace_privacy_loss", "gaussian_privacy_loss",
             "randomized_response_privacy_loss", "composed_randomized_response_loss", "finite_loss",
             "mechanism_pdp_delta", "mechanism_pdp_epsilon", "disclosure.PrivacyLoss"]

@@ -108,7 +108,7 @@ def test_repeat_limit():
         Laplace(1.0).repeat(0)
 
 
-# ------------------------------------------------------------------ issue 23: the exact route through the PLD
+# ------------------------------------------------------------------ the exact route through the PLD
 
 def _laplace_sum_tail(t, e0, k):
     """P[L_1 + … + L_k > t] for k iid Laplace(ε₀) privacy losses, by Gil-Pelaez inversion of the closed-form
@@ -141,7 +141,7 @@ def test_laplace_k_1e5_exact_route_is_a_tight_bound_not_the_lattice_bias():
     assert ex.pdp_eps_low <= eps_true <= ex.pdp_eps <= eps_true * 1.02
 
 
-# ------------------------------------------------------------------ issue 23: a stated σ is checked strictly
+# ------------------------------------------------------------------ a stated σ is checked strictly
 
 
 def exact_gaussian_delta(eps, sigma, sensitivity):
@@ -179,9 +179,9 @@ def test_calibrated_sigma_is_safe_minimal_and_accepted_as_stated(eps, delta, sen
 
 @pytest.mark.parametrize("eps, delta, sensitivity", CALIBRATIONS[:7])
 def test_stated_sigma_below_the_minimal_one_is_refused(eps, delta, sensitivity):
-    """A stated σ whose exact δ exceeds δ is refused, however little: at relative 1e-10 above δ (accepted before,
-    under the 1e-9 tolerance) and at the largest float below the exact minimal σ*, found by bisection on the exact
-    profile (its δ exceeds δ by about κ·u)."""
+    """A stated σ whose exact δ exceeds δ is refused, however little: at relative 1e-10 above δ (within a 1e-9
+    tolerance, which the check must not have) and at the largest float below the exact minimal σ*, found by
+    bisection on the exact profile (its δ exceeds δ by about κ·u)."""
     from dpsemantics.mechanisms import gaussian_sigma
 
     hi = gaussian_sigma(eps, delta, sensitivity)

@@ -164,7 +164,7 @@ def test_record_domain_accepts_full_grids_only():
 
 
 def test_gaussian_sigma_broadcasts_and_equals_its_scalar_calls():
-    """gaussian_sigma over arrays (issue 23): every entry is its scalar call, bit for bit, on a grid that
+    """gaussian_sigma over arrays: every entry is its scalar call, bit for bit, on a grid that
     crosses the bulk, the tail, ε = 0, tiny and large sensitivities; each σ meets δ and is minimal to 1e-9."""
     eps = np.array([0.0, 1e-6, 0.01, 0.5, 1.0, 5.0, 30.0])[:, None, None]
     delta = np.array([0.5, 1e-3, 1e-6, 1e-12, 1e-100, 1e-300])[None, :, None]
