@@ -136,13 +136,14 @@ CLAIMS = [
             compute=E._relation(number), chapter=CHAPTER)
       for number, where, statement in TABLE1_ROWS],
     *[Claim(id=f"tsd-table1-def{number}-attack", paper="tsd", where=where, statement=E._attack_statement(number),
-            printed=True, compute=E._certified(functools.partial(E._table1_certificate, number)), chapter=CHAPTER)
+            printed=True, compute=E._table1_verdict(functools.partial(E._table1_certificate, number)),
+            chapter=CHAPTER)
       for number, where in TABLE1_PROOFS],
     Claim(id="tsd-fig2-assumption-arcs", paper="tsd", where="Figure 2, (d) and (e)",
           statement="DP implies Bayesian₀ DP with the same ε under either assumption (independent data points; a "
                     "strong adversary who conditions on every other data point), and not without one (a "
                     "counterexample exceeds DP's ε; LPs over every mechanism with 3 outputs on {0,1,2}²)",
-          printed=True, compute=E._certified(E._arcs_certificate), chapter=CHAPTER),
+          printed=True, compute=E._certified_at_points(E._arcs_certificate), chapter=CHAPTER),
     Claim(id="tsd-def4-printed-condition", paper="tsd", where="§3, Definition 4 (as printed) and (b)",
           statement="DP implies Definition 4's check at every population meeting its printed condition — Dᵢ "
                     "independent of Dⱼ conditioned upon the other data points — with the same ε (n = 3: every ε-DP "
@@ -183,7 +184,8 @@ CLAIMS = [
           statement="A counterexample to Definition 7 ⇒ DP needs two data points: with one data point Definition 7's "
                     "ε equals DP's at every population (LPs over every mechanism with 3 outputs)",
           printed=True,
-          compute=E._certified(functools.partial(E._table1_certificate, 7, "eq", 1, 3, None, E.ONE_DATA_POINT)), chapter=CHAPTER),
+          compute=E._table1_verdict(functools.partial(E._table1_certificate, 7, "eq", 1, 3, None,
+                                                          E.ONE_DATA_POINT)), chapter=CHAPTER),
     Claim(id="tsd-s3-def3-correlated", paper="tsd", where="§1.1 and §3",
           statement="Conditioning on Ada's data point when Byron's always equals it: Definition 3's ε is 2ε for an "
                     "ε-DP count (the 'double dose')",
@@ -216,7 +218,7 @@ CLAIMS = [
     Claim(id="tsd-s6.3-rr-status-to-output", paper="tsd", where="§6.3, randomized response",
           statement="From Rᵢ to O the BRP is unbounded when statuses affect one another: with k relatives copying R₁ "
                     "it is exactly (k+1)ε, k = 0..4",
-          printed=True, compute=E._certified(E._rr_relatives_certificate), chapter=CHAPTER),
+          printed=True, compute=E._certified_at_points(E._rr_relatives_certificate), chapter=CHAPTER),
     Claim(id="tsd-s6.3-direct-indirect", paper="tsd", where="§6.3, direct and indirect effects",
           statement="The effect of Ada's status splits into a direct effect (via D₁, R₂ held) and an indirect one "
                     "(via R₂, D₁ held): total ≤ direct + indirect in deterministic models, attained in the survey (ε "
@@ -287,16 +289,17 @@ CLAIMS = [
     Claim(id="tsd-s1.1-data-point-effect-any-relation", paper="tsd", where="§1.1",
           statement="DP bounds the effect of Ada's data point by ε whatever the relation between the statuses (every "
                     "joint law of the statuses in the inheritance model, by LPs)",
-          printed=True, compute=E._certified(E._data_point_any_relation_certificate), chapter=CHAPTER),
+          printed=True, compute=E._certified_at_points(E._data_point_any_relation_certificate), chapter=CHAPTER),
     Claim(id="tsd-prop1-full-support", paper="tsd", where="§3, proof of Proposition 1",
           statement="One population giving every database positive probability already makes Definition 2's check "
                     "equal to DP (LPs over every mechanism with 3 outputs on {0,1,2}²)",
-          printed=True, compute=E._certified(functools.partial(E._table1_certificate, 10, "eq", 2, 3, E.FULL_SUPPORT)),
+          printed=True, compute=E._table1_verdict(functools.partial(E._table1_certificate, 10, "eq", 2, 3,
+                                                                            E.FULL_SUPPORT)),
           chapter=CHAPTER),
     Claim(id="tsd-s2-noninterference", paper="tsd", where="§2",
           statement="Differential privacy with ε = 0 is noninterference; quantitatively, the effect of changing the "
                     "whole input is at most n·ε_DP and at least ε_DP",
-          printed=True, compute=E._certified(E._noninterference_certificate), chapter=CHAPTER),
+          printed=True, compute=E._certified_at_points(E._noninterference_certificate), chapter=CHAPTER),
     Claim(id="tsd-s3-informed-adversary", paper="tsd", where="§3, after Proposition 1",
           statement="Depending on the circumstances either the informed (strong) or the uninformed adversary learns "
                     "more: a computed example of each",
@@ -331,7 +334,7 @@ CLAIMS = [
     Claim(id="tsd-s7-independence-universal", paper="tsd", where="§7",
           statement="With Definition 3's quantifier over all populations, 0-Bayesian₀ DP implies independence of D and "
                     "O (through 0-DP: LPs over every mechanism with 3 outputs on {0,1,2}² at ε = 0)",
-          printed=True, compute=E._certified(E._zero_bayesian0_universal), chapter=CHAPTER),
+          printed=True, compute=E._certified_at_points(E._zero_bayesian0_universal), chapter=CHAPTER),
     Claim(id="tsd-s8-experiment", paper="tsd", where="§8",
           statement="An effect size can be estimated from a black box by experiment: the 95% confidence interval for "
                     "log RP from interventions on one data point covers the true effect at the nominal rate (seeded "
