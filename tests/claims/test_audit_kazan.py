@@ -304,6 +304,69 @@ def test_theorem_27_registry_margin_is_at_least_the_constructions():
     assert reached <= v.margin <= 1 + 1e-9
 
 
+@pytest.mark.parametrize("delta", [1e-6, 1e-3, 0.1, 0.5])
+def test_theorem_27_supremum_is_delta_itself(delta):
+    """Issue 35: P = (1 − cδ, cδ) against Q = (1 − b, b), b = e^{−L}, in logs.  ρ = sup_α D_α(P‖Q)/α (the order Q‖P
+    gives at most log(1/(1 − cδ))) is (√L − √log(1/(cδ)))² to 10⁻⁸, and at c = 0.995, L = 10⁸ the hockey stick at
+    ρ + 2√(ρ log 1/δ) is 0.995 of δ: Theorem 2.7's bound δ is its supremum.  Join: the registry states supremum 1 and
+    reaches at least 0.99 of it."""
+    from scipy.optimize import minimize_scalar
+
+    c, L = 0.995, 1e8
+    a, A = c * delta, math.log(1 / (c * delta))
+
+    def d_over_alpha(alpha):
+        log_moment = np.logaddexp(alpha * math.log1p(-a) + (1 - alpha) * math.log1p(-math.exp(-L)),
+                                  alpha * math.log(a) + (alpha - 1) * L)
+        return log_moment / ((alpha - 1) * alpha)
+
+    guess = 1 / (1 - math.sqrt(A / L))
+    res = minimize_scalar(lambda x: -d_over_alpha(x), bounds=(1 + (guess - 1) / 4, 1 + 4 * (guess - 1)),
+                          method="bounded", options={"xatol": 1e-14})
+    rho = max(-res.fun, math.log(1 / (1 - a)))
+    assert rho == pytest.approx((math.sqrt(L) - math.sqrt(A)) ** 2, rel=1e-8)
+    eps = rho + 2 * math.sqrt(rho * math.log(1 / delta))
+    ratio = (a - math.exp(eps - L)) / delta
+    assert 0.99 <= ratio <= 1
+    from dpsemantics import claims
+
+    v = claims.evaluate(claims.get("kazan-thm2.7-zcdp-dp")).verdict
+    assert v.supremum == 1.0 and v.margin >= 0.99 and v.holds and "b → 0" in v.supremum_from
+
+
+def test_corollary_312_2_supremum_is_approached_as_delta_prime_tends_to_delta():
+    """Issue 35: Corollary 3.12(2)'s supremum over its domain is δ′ itself, not the 0.940 of a grid.  Theorem 3.9's
+    tight pair, built here from its description (output A: P = a, Q = a e^{−ε′−η}; B its mirror; C, D with losses ±ε
+    carrying the rest; a = δ/(1 − e^{ε−ε′−η})), is (ε, δ)-DP; at the prior 1/(1 + e^{ε′/2}) (Lemma 3.4) output A moves
+    the posterior by more than tanh(ε′/4), so the difference bound leaves with probability a ≥ 0.9999 δ′ at ε = 2,
+    δ = 10⁻³, δ′ = 1.0001δ (mpmath at 60 digits).  Join: the registry reaches it and states supremum 1."""
+    import mpmath as mp
+
+    mp.mp.dps = 60
+    eps, delta = mp.mpf(2), mp.mpf("0.001")
+    dp = mp.mpf("1.0001") * delta
+    ep = mp.log(dp * mp.e ** eps + delta) - mp.log(dp - delta)
+    eta = mp.mpf("1e-9") * (ep - eps)
+    a = delta / (1 - mp.e ** (eps - ep - eta))
+    x = (1 - a * (1 + mp.e ** (-ep - eta))) / (1 + mp.e ** (-eps))
+    P = [a, a * mp.e ** (-ep - eta), x, x * mp.e ** (-eps)]
+    Q = [a * mp.e ** (-ep - eta), a, x * mp.e ** (-eps), x]
+    assert mp.fsum(P) == mp.fsum(Q) and abs(mp.fsum(P) - 1) < mp.mpf("1e-50")
+    hockey = max(mp.fsum(max(u - mp.e ** eps * v, 0) for u, v in zip(P, Q)),
+                 mp.fsum(max(v - mp.e ** eps * u, 0) for u, v in zip(P, Q)))
+    assert abs(hockey - delta) < mp.mpf("1e-40")
+    prior = 1 / (1 + mp.e ** (ep / 2))
+    moved = [abs(prior * u / (prior * u + (1 - prior) * v) - prior) > mp.tanh(ep / 4) for u, v in zip(P, Q)]
+    leave = mp.fsum(u for u, m in zip(P, moved) if m)
+    assert moved == [True, False, False, False] and leave / dp >= mp.mpf("0.9999")
+    assert leave / dp == pytest.approx(float(1 / (1 + mp.e ** (-ep))), rel=1e-7)
+    from dpsemantics import claims
+
+    v = claims.evaluate(claims.get("kazan-cor3.12-2")).verdict
+    assert v.holds and v.supremum == 1.0 and v.margin >= float(leave / dp) * (1 - 1e-6)
+    assert not claims.get("kazan-cor3.12-2").compute(tighten=0.999).holds
+
+
 # ------------------------------------------------------------------ Figure 3 forensics
 
 

@@ -470,13 +470,32 @@ def test_s7_xor_randomized_response_passes_definition_3_at_zero_but_discloses():
     assert posterior == pytest.approx(0.311, abs=5e-4) and posterior > 0.25 + 0.06
 
 
-def test_s7_registry_files_the_counterexample():
-    """Join: the registry's claim is a false statement whose worst case is this construction."""
+def test_s7_under_the_universal_reading_zero_bayesian0_dp_forces_independence():
+    """Definition 3 read with its quantifier over all populations: the XOR mechanism fails it (ε at the two-point
+    populations on {0,1}² is its ε = 0.5), and Definition 3 with ε = 0 at the two-point populations on neighbours
+    bounds every neighbour ratio by 1 (scipy's LP), so every row is the same and O is independent of D."""
+    keep = math.exp(0.5) / (1 + math.exp(0.5))
+    xor = {(a, b): np.array([keep, 1 - keep]) if a == b else np.array([1 - keep, keep]) for a in (0, 1)
+           for b in (0, 1)}
+    assert max(eps_bayes0(xor, P, (0, 1)) for P in two_point((0, 1), 2)) == pytest.approx(0.5, rel=1e-9)
+    hyp = []
+    for a, b in itertools.permutations(itertools.product(range(3), repeat=2), 2):
+        if sum(s != t for s, t in zip(a, b)) == 1:
+            hyp.append(({a: 1.0}, {b: 1.0}))  # Pr[O | D_i = a_i] = 𝒜(a) at the population ½ on a, ½ on b
+    assert _lp_over_mechanisms(hyp, {(1, 0): 1.0}, {(0, 0): 1.0}, 1.0) == pytest.approx(1.0, rel=1e-9)
+
+
+def test_s7_registry_files_both_readings():
+    """Join: the registry's claim is a different-reading finding: refuted at one population by this construction,
+    and its companion under the universal reading holds with margin 1; the note gives the XOR mechanism's ε."""
     from dpsemantics import claims
 
     r = claims.evaluate(claims.get("tsd-s7-equivalent-to-independence"))
-    assert r.status == "discrepancy" and r.finding == "false-statement" and "xor" in r.verdict.worst
-    assert "0.311" in r.claim.note
+    assert r.status == "discrepancy" and r.finding == "different-reading" and "xor" in r.verdict.worst
+    assert "0.311" in r.claim.note and "tsd-s7-independence-universal" in r.claim.note
+    u = claims.evaluate(claims.get("tsd-s7-independence-universal"))
+    assert u.status == "reproduced" and u.verdict.margin == pytest.approx(1.0, rel=1e-9)
+    assert not claims.get("tsd-s7-independence-universal").compute(tighten=0.99).holds
 
 
 # ---------------------------------------------------------------- the LP certificates, joined to the registry
@@ -523,14 +542,14 @@ def test_table1_rows_are_certified_over_every_mechanism_and_the_worst_case_is_e_
 
 
 def test_tsd_relations_are_mostly_certified_registry():
-    """Issue 20: at least 18 of the 32 relations of Tschantz et al. the registry held are certified (an LP over a whole
+    """Issue 20: at least 18 of the 33 relations of Tschantz et al. the registry held are certified (an LP over a whole
     domain); the slips found later are counterexamples, each a discrepancy."""
     from dpsemantics import claims
     from dpsemantics.claims import tsd
 
     slips = {c.id for c in tsd.SLIPS}
     results = [claims.evaluate(c) for c in claims.registry("tsd") if c.is_relation and c.id not in slips]
-    assert len(results) == 32
+    assert len(results) == 33
     assert sum(r.verdict.exact for r in results) >= 18  # exact LPs (issue 35: most at listed e^ε)
     assert all(claims.evaluate(c).status == "discrepancy" and c.finding for c in tsd.SLIPS)
 
@@ -563,3 +582,108 @@ def test_proposition4_eq16_without_weights_is_four_times_the_interventional_prob
 
     v = claims.evaluate(claims.get("tsd-prop4-eq16-unweighted")).verdict
     assert v.margin == pytest.approx(4.0) and not v.holds
+
+
+# ---------------------------------------------------------------- the definitions written into the LPs (issue 35)
+
+
+def _lp_over_mechanisms(hypothesis, objective, normaliser, exp_eps, n=2, k=3, m=3, q=0.02):
+    """max Σ objective[d]·𝒜(d)(0) given Σ normaliser[d]·𝒜(d)(0) = q over every mechanism on {0..k−1}ⁿ with m outputs
+    meeting Σ left·𝒜(·)(o) ≤ e^ε Σ right·𝒜(·)(o) for each (left, right) in ``hypothesis`` and every o (scipy alone)."""
+    from scipy.optimize import linprog
+
+    dbs = list(itertools.product(range(k), repeat=n))
+    idx = {x: i for i, x in enumerate(dbs)}
+    size = len(dbs) * m
+    A_ub = []
+    for left, right in hypothesis:
+        for o in range(m):
+            row = np.zeros(size)
+            for d, w in left.items():
+                row[idx[d] * m + o] += w
+            for d, w in right.items():
+                row[idx[d] * m + o] -= exp_eps * w
+            A_ub.append(row)
+    A_eq = [np.kron(np.eye(len(dbs))[i], np.ones(m)) for i in range(len(dbs))]
+    fix, c = np.zeros(size), np.zeros(size)
+    for d, w in normaliser.items():
+        fix[idx[d] * m] = w
+    for d, w in objective.items():
+        c[idx[d] * m] = -w
+    res = linprog(c, A_ub=np.array(A_ub) if A_ub else None, b_ub=np.zeros(len(A_ub)) if A_ub else None,
+                  A_eq=np.array(A_eq + [fix]), b_eq=np.r_[np.ones(len(dbs)), q], bounds=(0, 1), method="highs")
+    return -res.fun / q
+
+
+def _dp_pairs(n=2, k=3):
+    dbs = list(itertools.product(range(k), repeat=n))
+    return [({a: 1.0}, {b: 1.0}) for a in dbs for b in dbs if sum(x != y for x, y in zip(a, b)) == 1]
+
+
+def test_dp_does_not_imply_definition3_but_definition3_implies_dp():
+    """Table 1 row 3 both ways, written from Definition 3 itself.  DP ⇒ Def. 3 fails: at the population ½ on (0,0),
+    ½ on (1,1), Pr[O | D₁=v] = 𝒜(v, v), and the worst ε-DP mechanism reaches e^{2ε}.  Def. 3 ⇒ DP: Definition 3 at
+    the two-point populations ½ on ⟨d₋ᵢ, v⟩, ½ on ⟨d₋ᵢ, v′⟩ (where Pr[O | Dᵢ=v] = 𝒜(d₋ᵢ, v)) as the hypothesis
+    bounds every neighbour ratio by e^ε."""
+    corr = {(0, 0): 0.5, (1, 1): 0.5}
+    left = {d: p for d, p in corr.items() if d[0] == 1}
+    right = {d: p for d, p in corr.items() if d[0] == 0}
+    total = lambda f: {d: p / sum(f.values()) for d, p in f.items()}  # noqa: E731
+    assert _lp_over_mechanisms(_dp_pairs(), total(left), total(right), 1.5) == pytest.approx(2.25, rel=1e-9)
+    hyp = []
+    for (a, b) in [(x, y) for x, y in itertools.permutations(itertools.product(range(3), repeat=2), 2)
+                   if sum(s != t for s, t in zip(x, y)) == 1]:
+        pop = {a: 0.5, b: 0.5}
+        i = next(j for j in range(2) if a[j] != b[j])
+        hyp.append(({d: 1.0 for d in pop if d[i] == a[i]}, {d: 1.0 for d in pop if d[i] == b[i]}))
+    assert _lp_over_mechanisms(hyp, {(1, 0): 1.0}, {(0, 0): 1.0}, 1.5) == pytest.approx(1.5, rel=1e-9)
+
+
+def test_definition7_at_a_population_without_twos_does_not_imply_dp():
+    """Def. 7 at the population uniform on {0,1}² (Pr[Dᵢ=2] = 0): Pr[O | do(D₁=v)] = ½(𝒜(v,0) + 𝒜(v,1)) and
+    Pr[O | do(D₂=v)] = ½(𝒜(0,v) + 𝒜(1,v)) never involve ⟨2,2⟩, so 𝒜(2,2)(0) = 1 while 𝒜(2,1)(0) = q."""
+    pop = {d: 0.25 for d in itertools.product((0, 1), repeat=2)}
+    hyp = []
+    for i in range(2):
+        forms = [{d[:i] + (v,) + d[i + 1:]: p for d, p in pop.items()} for v in range(3)]
+        hyp += [(forms[v], forms[w]) for v, w in itertools.permutations(range(3), 2)]
+    assert _lp_over_mechanisms(hyp, {(2, 2): 1.0}, {(2, 1): 1.0}, 1.5) == pytest.approx(50.0, rel=1e-9)
+    assert _lp_over_mechanisms(_dp_pairs(), {(2, 2): 1.0}, {(2, 1): 1.0}, 1.5) == pytest.approx(1.5, rel=1e-9)
+
+
+@pytest.mark.parametrize("number", [3, 7])
+def test_table1_rows_flipped_to_equivalence_are_refuted_registry(number):
+    """Join (issue 35): the registry's certificate of row 3 or 7 asked for '↔ DP' instead of the printed relation is
+    refuted (the flipped row is false: tsd-fig2-assumption-arcs, tsd-prop4-def7-not-dp), while the printed relation
+    holds with margin 1 and the certificate names the definition's comparisons."""
+    from dpsemantics.claims import causal_evidence as E
+
+    flipped = E.table1_verdict(number, "eq")
+    assert not flipped.holds and flipped.margin > 1.09
+    assert ("DP ⇒ Def. 3" if number == 3 else "Def. 7 (") in flipped.worst
+    printed = E.table1_verdict(number)
+    assert printed.holds and printed.margin == pytest.approx(1.0, rel=1e-9)
+    assert f"Definition {number}" in printed.domain
+
+
+@pytest.mark.parametrize("number", [2, 3, 4, 5, 6, 7, 8, 10])
+def test_definition_forms_are_the_definitions_probabilities_registry(number):
+    """Join: the linear forms the LPs take for each definition, applied to a random mechanism, give the probabilities
+    this file computes by conditioning (cond_on_point, Bayes' rule on the database) and intervention (do_point)."""
+    from dpsemantics.claims import causal_evidence as E
+
+    rng = np.random.default_rng(number)
+    mech = random_mechanism(rng)
+    apply = lambda form: sum(float(w) * mech[d] for d, w in form.items())  # noqa: E731
+    for name, pop in E.lp_populations(2, 3):
+        P = {d: float(w) for d, w in pop.items()}
+        for label, left, right in E.definition_forms(number, pop, 2, 3):
+            for form, side in ((left, label.split(" against ")[0]), (right, label.split(" against ")[1])):
+                if number in (3, 4, 7, 8):
+                    i, v = int(side[side.index("D") + 1]) - 1, int(side[side.index("=") + 1])
+                    want = cond_on_point(mech, P, i, v) if number in (3, 4) else do_point(mech, P, i, v)
+                else:
+                    start = side.index("=(") + 2
+                    d = tuple(int(x) for x in side[start:side.index(")", start)].split(", "))
+                    want = mech[d]
+                assert np.allclose(apply(form), want, atol=1e-12), (name, label)

@@ -83,6 +83,17 @@ def test_a_failed_proof_leaves_the_search_kind():
     ok = certify.certified_by(search, [("g", certify.ParametricProof(True, 1, 0))], kind="certified-interval",
                               domain="all", reduction="r")()
     assert ok.kind == "certified-interval" and ok.domain == "all"
+    refuted = certify.certified_by(search, [("g", certify.ParametricProof(True, 1, 0))], kind="certified-interval",
+                                   domain="all", reduction="r")(tighten=0.4)
+    assert not refuted.holds and refuted.kind == "search" and "no certificate at tighten" in refuted.certificate
+
+
+def test_theorem_3_2_with_half_delta_is_refuted_by_the_search_not_labelled_certified():
+    """Issue 35: Theorem 3.2(⇒) with δ/2 in place of δ is false; its verdict carries the search's evidence (the case
+    that refutes it), not the interval certificate of the printed statement."""
+    v = claims.get("kazan-thm3.2-forward").compute(tighten=0.5)
+    assert not v.holds and v.kind == "search" and not v.certified and v.worst
+    assert claims.get("kazan-thm3.2-forward").compute().kind == "certified-interval"
 
 
 def test_certificates_prove_the_statement_at_tighten():

@@ -11,10 +11,12 @@ mathematics in :mod:`dpsemantics.causal` does not need.
   simulate §8's black-box experiment: whatever draws random numbers is a sample, not the mathematics.
 
 A search proves nothing beyond its cases.  The registry certifies the same relations instead with the linear
-programs at the end of this module: :func:`mechanism_lp` (the worst mechanism with m outputs on kⁿ databases meeting
-a hypothesis given by pairs of databases) and :func:`population_ratio_lp` (the supremum over every population of a
-ratio of two linear functions of the population, Charnes–Cooper), each bounded by an exact-rational dual
-(:func:`dpsemantics.claims.certify.lp_upper_bound`).  :mod:`dpsemantics.claims.tsd` states each reduction.
+programs at the end of this module: :func:`form_lp` (the worst mechanism with m outputs on kⁿ databases meeting a
+hypothesis given by linear forms: a definition's own comparisons, :func:`definition_forms`, at the populations of
+:func:`lp_populations`; :func:`mechanism_lp` when the forms are pairs of databases) and :func:`population_ratio_lp`
+(the supremum over every population of a ratio of two linear functions of the population, Charnes–Cooper), each
+bounded by an exact-rational dual (:func:`dpsemantics.claims.certify.lp_upper_bound`).  Each certificate's domain
+names its populations and the steps to other populations that the LPs do not check.
 
 The module's last part holds the searches, LPs and certificates behind each claim of :mod:`dpsemantics.claims.tsd`
 (the Table 1 certificates, the lemma and downstream certificates); the registry itself is data.
@@ -42,7 +44,8 @@ from . import Verdict
 from .certify import verdict_from
 
 __all__ = ["classify_relation", "Table1Row", "table1", "hill_climb", "TABLE1_DIRECTION", "definition_pair",
-           "attack_table1_row", "AssumptionArc", "assumption_arcs", "population_ratio_lp", "mechanism_lp", "neighbours",
+           "attack_table1_row", "AssumptionArc", "assumption_arcs", "population_ratio_lp", "mechanism_lp", "form_lp",
+           "table1_verdict", "definition_forms", "lp_populations", "UNIVERSAL_DEFINITIONS", "neighbours",
            "worst_interventional_ratio", "random_mechanism", "random_population", "random_sequence_model",
            "experiment_log_ratio", "experiment_coverage"]
 
@@ -309,12 +312,13 @@ def population_ratio_lp(numerator, denominator):
     return float(cert.bound), cert.size
 
 
-def mechanism_lp(n: int, k: int, m: int, exp_eps, hypothesis, objective, normaliser, q):
+def form_lp(n: int, k: int, m: int, exp_eps, constraints, objective, normaliser, q):
     """The worst mechanism on {0..k−1}ⁿ with ``m`` outputs for one linear comparison at output 0:
-    max Σ_d objective[d]·𝒜(d)(0)  s.t.  Σ_d normaliser[d]·𝒜(d)(0) = q,  𝒜(d)(o) ≤ e^ε 𝒜(d′)(o) for every
-    (d, d′) in ``hypothesis`` and every o, rows of 𝒜 distributions.  ``exp_eps`` and ``q`` are Fractions,
-    ``objective``/``normaliser`` map databases to Fractions.  Returns the LP certificate (its ``bound`` is an exact
-    rational upper bound on the optimum)."""
+    max Σ_d objective[d]·𝒜(d)(0)  s.t.  Σ_d normaliser[d]·𝒜(d)(0) = q,  Σ_d left[d]·𝒜(d)(o) ≤ e^ε Σ_d right[d]·𝒜(d)(o)
+    for every (left, right) in ``constraints`` and every o, rows of 𝒜 distributions.  ``left``, ``right``,
+    ``objective`` and ``normaliser`` map databases to Fractions (a definition's probabilities as linear forms in the
+    mechanism: :func:`definition_forms`); ``exp_eps`` and ``q`` are Fractions.  Returns the LP certificate (its
+    ``bound`` is an exact rational upper bound on the optimum)."""
     from fractions import Fraction
 
     from .certify import lp_upper_bound
@@ -333,10 +337,13 @@ def mechanism_lp(n: int, k: int, m: int, exp_eps, hypothesis, objective, normali
         return index[d] * m + o
 
     A_ub, b_ub = [], []
-    for d1, d2 in hypothesis:
+    for left, right in constraints:
         for o in range(m):
             row = [zero] * size
-            row[var(d1, o)], row[var(d2, o)] = one, -Fraction(exp_eps)
+            for d, w in left.items():
+                row[var(d, o)] += Fraction(w)
+            for d, w in right.items():
+                row[var(d, o)] -= Fraction(exp_eps) * Fraction(w)
             A_ub.append(row), b_ub.append(zero)
     A_eq, b_eq = [], []
     for d in dbs:
@@ -352,6 +359,107 @@ def mechanism_lp(n: int, k: int, m: int, exp_eps, hypothesis, objective, normali
     for d, w in objective.items():
         c[var(d, 0)] = Fraction(w)
     return lp_upper_bound(c, A_ub, b_ub, A_eq, b_eq, [one] * size)
+
+
+def mechanism_lp(n: int, k: int, m: int, exp_eps, hypothesis, objective, normaliser, q):
+    """:func:`form_lp` with a hypothesis given by pairs of databases (d, d′): 𝒜(d)(o) ≤ e^ε 𝒜(d′)(o) for every o
+    (DP's hypothesis when the pairs are :func:`neighbours`)."""
+    return form_lp(n, k, m, exp_eps, [({d1: 1}, {d2: 1}) for d1, d2 in hypothesis], objective, normaliser, q)
+
+
+# ---------------------------------------------------------------- the definitions as linear forms in the mechanism
+#
+# At a fixed population 𝒫 every probability that Definitions 2–8 and 10 compare is linear in the mechanism's entries
+# 𝒜(d)(o): conditioning on an event about the data points (Definitions 2, 3, 4, 10) weighs 𝒜(d) by 𝒫(d | event), and
+# intervening on data points (Definitions 5–8) runs the model 𝓜^𝒜 with those data points set, which weighs 𝒜(d) by
+# the population's probability of the other data points (the truncated factorisation of 𝓜^𝒜: Lemma 1, eq. 44, for
+# all data points and Lemma 2, eq. 78, for one; both are checked against the structural engine by tsd-lemma1-eq44
+# and tsd-lemma2-eq78).  :func:`definition_forms` writes each definition's comparisons at one population as pairs of
+# such forms, with the definition's side conditions, so that an LP over mechanisms can take the definition itself as
+# its hypothesis or its objective.
+
+
+def _conditioned(population, event):
+    """The coefficients of Pr_𝒫[O=o | event] in the mechanism: 𝒫(d)·1[d ∈ event]/𝒫(event); ``None`` when 𝒫(event) = 0
+    (the definitions skip a comparison whose condition has probability zero)."""
+    total = sum((w for d, w in population.items() if event(d)), Fraction(0))
+    if total == 0:
+        return None
+    return {d: w / total for d, w in population.items() if event(d) and w > 0}
+
+
+def _intervened(population, fixed, n, k):
+    """The coefficients of Pr_𝒫[O=o | do(D_j = x_j for j in fixed)] in the mechanism of 𝓜^𝒜: the database with the
+    fixed data points set and the others as drawn, each weighted by 𝒫's probability of the others."""
+    out = {}
+    for d, w in population.items():
+        if w > 0:
+            e = tuple(fixed.get(j, d[j]) for j in range(n))
+            out[e] = out.get(e, Fraction(0)) + w
+    return out
+
+
+def _is_independent_exact(population, n, k):
+    """Whether a population (exact Fractions) is the product of its marginals."""
+    margs = [{v: sum((w for d, w in population.items() if d[i] == v), Fraction(0)) for v in range(k)}
+             for i in range(n)]
+    return all(population.get(d, Fraction(0)) == math.prod((margs[i][d[i]] for i in range(n)), start=Fraction(1))
+               for d in itertools.product(range(k), repeat=n))
+
+
+#: the definitions whose quantifier is "for all populations" (the others are stated for a given population)
+UNIVERSAL_DEFINITIONS = (2, 3, 4, 5, 8)
+
+
+def definition_forms(number: int, population, n: int, k: int):
+    """Definition ``number``'s comparisons at one population (a dict from databases in {0..k−1}ⁿ to Fractions), as
+    ``(label, left, right)``: the definition requires Σ left[d]·𝒜(d)(o) ≤ e^ε Σ right[d]·𝒜(d)(o) for every output o.
+
+    - 2, 10 — eqs. (3)/(30): Pr[O=o | D=d] against Pr[O=o | D=d′], d and d′ differing in one data point, both of
+      positive probability;
+    - 3, 4 — eqs. (8)/(9): Pr[O=o | Dᵢ=v] against Pr[O=o | Dᵢ=v′], both values of positive probability (Definition 4
+      only at a population whose data points are independent: none otherwise);
+    - 5, 6 — eqs. (10)/(11): Pr[O=o | do(D=d)] against Pr[O=o | do(D=d′)], d and d′ differing in one data point;
+    - 7, 8 — eqs. (12)/(20): Pr[O=o | do(Dᵢ=v)] against Pr[O=o | do(Dᵢ=v′)].
+
+    Comparisons that are the same pair of forms are listed once."""
+    if number not in DEFINITIONS or number == 1:
+        raise ValueError(f"number must be one of {sorted(set(DEFINITIONS) - {1})} (got number={number!r})")
+    population = {tuple(d): Fraction(w) for d, w in population.items()}
+    if number == 4 and not _is_independent_exact(population, n, k):
+        return []
+    dbs = list(itertools.product(range(k), repeat=n))
+    out, seen = [], set()
+
+    def add(label, left, right):
+        if left is None or right is None:
+            return
+        key = (frozenset(left.items()), frozenset(right.items()))
+        if left != right and key not in seen:
+            seen.add(key)
+            out.append((label, left, right))
+
+    for i in range(n):
+        for v, v2 in itertools.permutations(range(k), 2):
+            if number in (3, 4):
+                add(f"Pr[O | D{i + 1}={v}] against Pr[O | D{i + 1}={v2}]",
+                    _conditioned(population, lambda d: d[i] == v), _conditioned(population, lambda d: d[i] == v2))
+            elif number in (7, 8):
+                add(f"Pr[O | do(D{i + 1}={v})] against Pr[O | do(D{i + 1}={v2})]",
+                    _intervened(population, {i: v}, n, k), _intervened(population, {i: v2}, n, k))
+            else:
+                for d in dbs:
+                    if d[i] != v:
+                        continue
+                    d2 = d[:i] + (v2,) + d[i + 1:]
+                    if number in (2, 10):
+                        add(f"Pr[O | D={d}] against Pr[O | D={d2}]", _conditioned(population, lambda e: e == d),
+                            _conditioned(population, lambda e: e == d2))
+                    else:
+                        add(f"Pr[O | do(D={d})] against Pr[O | do(D={d2})]",
+                            _intervened(population, dict(enumerate(d)), n, k),
+                            _intervened(population, dict(enumerate(d2)), n, k))
+    return out
 
 
 def neighbours(n: int, k: int, distance: int = 1) -> list[tuple[tuple, tuple]]:
@@ -840,6 +948,17 @@ def _experiment_search():
 _certified = functools.partial(verdict_from, fields=("domain", "certificate"), evidence="certified-lp")
 
 
+#: A claim's compute from a cached ``(lhs, rhs, labels, domain, certificate, points)`` of LPs solved at finitely many
+#: parameter values (``points``: one string each, ``"e^ε = 3/2"``): a ``certified-at-points`` verdict.
+_certified_at_points = functools.partial(verdict_from, fields=("domain", "certificate", "points"),
+                                         evidence="certified-lp")
+
+
+#: A Table 1 certificate's compute: certified at points when it holds; refuted by an LP's primal mechanism (an
+#: optimised search) when it does not (:func:`_table1_certificate`).
+_table1_verdict = functools.partial(verdict_from, fields=("domain", "certificate", "points", "evidence"))
+
+
 #: the rational e^ε at which the mechanism LPs are solved, and the normalised probability q = 𝒜(d′)(0)
 LP_EXP_EPS = (Fraction(11, 10), Fraction(3, 2), Fraction(2), Fraction(5))
 
@@ -847,41 +966,15 @@ LP_EXP_EPS = (Fraction(11, 10), Fraction(3, 2), Fraction(2), Fraction(5))
 LP_Q = Fraction(1, 50)
 
 
-@functools.cache
-def _pair_lp(n, k, m, exp_eps, pair, hypothesis="dp"):
-    """max 𝒜(d)(0) s.t. 𝒜(d′)(0) = q over every mechanism on {0..k−1}ⁿ with m outputs meeting ``hypothesis``
-    (``"dp"``: e^ε-ratio on neighbours; ``"all"``: on every pair of databases, interference ε)."""
-    hyp = neighbours(n, k) if hypothesis == "dp" else [
-        (a, b) for a in itertools.product(range(k), repeat=n) for b in itertools.product(range(k), repeat=n) if a != b]
+def _points(values=LP_EXP_EPS):
+    """The listed e^ε of a certificate at points, one string each."""
+    return tuple(f"e^ε = {E}" for E in values)
+
+
+def _pair_lp(n, k, m, exp_eps, pair):
+    """max 𝒜(d)(0) s.t. 𝒜(d′)(0) = q over every ε-DP mechanism on {0..k−1}ⁿ with m outputs."""
     d, d2 = pair
-    return mechanism_lp(n, k, m, exp_eps, hyp, {d: 1}, {d2: 1}, LP_Q)
-
-
-def _mechanism_cases(n, k, m, *, pairs=None, weighted=(), hypothesis="dp", distance=1):
-    """LPs over every mechanism with m outputs on {0..k−1}ⁿ (at each e^ε of :data:`LP_EXP_EPS`): for every ordered
-    pair at Hamming ``distance`` (all pairs at the middle e^ε, one pair per orbit of the value/coordinate symmetry
-    at the others), the worst 𝒜(d)(0) given 𝒜(d′)(0) = q, against e^{distance·ε}·q; ``weighted`` adds populations
-    (weights over d₋₁) at which Pr[O=0 | do(D₁=0)] is maximised given Pr[O=0 | do(D₁=1)] = q."""
-    lhs, rhs, labels, sizes = [], [], [], set()
-    all_pairs = pairs or neighbours(n, k, distance)
-    for E in LP_EXP_EPS:
-        chosen = all_pairs if E == Fraction(3, 2) else all_pairs[:1]
-        for pair in chosen:
-            cert = _pair_lp(n, k, m, E, pair, hypothesis)
-            sizes.add(cert.size)
-            lhs.append(float(cert.bound)), rhs.append(float(min(E**distance * LP_Q, 1)))
-            labels.append(f"e^ε = {E}: worst 𝒜{pair[0]}(0) given 𝒜{pair[1]}(0) = {LP_Q}")
-        for j, w in enumerate(weighted):
-            hyp = neighbours(n, k)
-            obj = {(0,) + u: wu for u, wu in zip(itertools.product(range(k), repeat=n - 1), w)}
-            nor = {(1,) + u: wu for u, wu in zip(itertools.product(range(k), repeat=n - 1), w)}
-            cert = mechanism_lp(n, k, m, E, hyp, obj, nor, LP_Q)
-            sizes.add(cert.size)
-            lhs.append(float(cert.bound)), rhs.append(float(E * LP_Q))
-            weights = ", ".join(str(x) for x in w)
-            labels.append(f"e^ε = {E}: population {j} (weights {weights} on D₂), Pr[O=0 | do(D₁=0)] "
-                          f"given Pr[O=0 | do(D₁=1)] = {LP_Q}")
-    return lhs, rhs, labels, sizes
+    return mechanism_lp(n, k, m, exp_eps, neighbours(n, k), {d: 1}, {d2: 1}, LP_Q)
 
 
 def _lp_text(count, sizes):
@@ -891,83 +984,197 @@ def _lp_text(count, sizes):
             "fractions")
 
 
-#: each Table 1 row's reduction to the pair LPs: why the worst case over its whole class is a pair of databases
-_TABLE1_REDUCTION = {
-    2: "Def. 2 conditions on the whole database: at any population Pr[O | D=d] = 𝒜(d) where Pr[D=d] > 0, and a "
-       "full-support population makes every neighbour pair visible — both directions are the pair LPs",
-    3: "Def. 3 at the population ½ on ⟨d₋ᵢ, v⟩ and ½ on ⟨d₋ᵢ, v′⟩ is DP's inequality for that pair, so a mechanism "
-       "meeting Def. 3 meets every pair constraint: the pair LPs bound DP's ratio by e^ε",
-    4: "Def. 4 (independent data points): Pr[O | Dᵢ=v] = Σ 𝒫₋ᵢ(u) 𝒜(u, v) is linear in 𝒫₋ᵢ, so its ratio is largest "
-       "at a point-mass 𝒫₋ᵢ (also independent), where it is a pair ratio — both directions are the pair LPs; "
-       "weighted populations are solved directly as well",
-    5: "Def. 5: Pr[O | do(D=d)] = 𝒜(d) at every population (Lemma 1), so both directions are the pair LPs",
-    6: "Def. 6: Pr[O | do(D=d)] = 𝒜(d) at the given population (Lemma 1), so both directions are the pair LPs",
-    7: "Def. 7 (DP ⇒ it): Pr[O | do(Dᵢ=v)] = Σ 𝒫(u) 𝒜(u, v) (Lemma 2) is linear in 𝒫, its ratio largest at a point "
-       "mass, a pair ratio; weighted populations are solved directly as well",
-    8: "Def. 8: Lemma 2 makes its ratio largest at a point-mass population, where it is a pair ratio; point masses "
-       "belong to its 'every population', so both directions are the pair LPs",
-    10: "Def. 10 (DP ⇒ it): at any population Pr[O | D=d] = 𝒜(d) where Pr[D=d] > 0, a pair ratio",
+#: the e^ε at which every comparison and every pair is solved (the other e^ε of :data:`LP_EXP_EPS`: a subset)
+LP_PIVOT = Fraction(3, 2)
+
+
+def _weighted_populations(n, k):
+    """The populations over {0..k−1}ⁿ that are not point masses or two-point: uniform, the data points all equal (½ on
+    0ⁿ, ½ on 1ⁿ: correlated), i.i.d. with a skewed marginal, and uniform on {0..k−2}ⁿ (no data point takes k−1)."""
+    dbs = list(itertools.product(range(k), repeat=n))
+    marginal = [Fraction(2 ** (k - 1 - v), 2 ** k - 1) for v in range(k)]
+    rest = list(itertools.product(range(k - 1), repeat=n))
+    return [("uniform", {d: Fraction(1, len(dbs)) for d in dbs}),
+            ("all data points equal (½ on 0ⁿ, ½ on 1ⁿ)", {(0,) * n: Fraction(1, 2), (1,) * n: Fraction(1, 2)}),
+            (f"i.i.d. with marginal ({', '.join(map(str, marginal))})",
+             {d: math.prod((marginal[v] for v in d), start=Fraction(1)) for d in dbs}),
+            (f"uniform on {{0..{k - 2}}}ⁿ (no data point is {k - 1})", {d: Fraction(1, len(rest)) for d in rest})]
+
+
+def lp_populations(n: int, k: int):
+    """The populations at which the Table 1 LPs write each definition (named): every point mass, every two-point
+    population ½ on each of two neighbouring databases, and :func:`_weighted_populations`."""
+    dbs = list(itertools.product(range(k), repeat=n))
+    half = Fraction(1, 2)
+    return ([(f"point mass at {d}", {d: Fraction(1)}) for d in dbs]
+            + [(f"½ on {d}, ½ on {d2}", {d: half, d2: half}) for d, d2 in neighbours(n, k) if d < d2]
+            + _weighted_populations(n, k))
+
+
+@functools.cache
+def _dp_implies_cases(number, n, k, exp_eps, weighted_only):
+    """DP ⇒ Definition ``number``: for each comparison of the definition at each population of
+    :func:`lp_populations` (``weighted_only``: :func:`_weighted_populations`), the worst ε-DP mechanism's left side
+    given right side = q, against e^ε·q.  Returns ``[(bound, e^ε·q, label, size)]``."""
+    pops = _weighted_populations(n, k) if weighted_only else [
+        (name, p) for name, p in lp_populations(n, k) if not name.startswith("½ on")]
+    dp = [({d1: 1}, {d2: 1}) for d1, d2 in neighbours(n, k)]
+    out, seen = [], set()
+    for name, population in pops:
+        for label, left, right in definition_forms(number, population, n, k):
+            key = (frozenset(left.items()), frozenset(right.items()))
+            if key in seen:
+                continue
+            seen.add(key)
+            cert = form_lp(n, k, 3, exp_eps, dp, left, right, LP_Q)
+            out.append((float(cert.bound), float(exp_eps * LP_Q),
+                        f"DP ⇒ Def. {number}, e^ε = {exp_eps}, {name}: worst {label.replace(' against ', ' given ')}"
+                        f" = {LP_Q}", cert.size, cert.primal))
+    return out
+
+
+@functools.cache
+def _implies_dp_cases(number, n, k, exp_eps, populations, all_pairs):
+    """Definition ``number`` ⇒ DP: the definition's comparisons at the named ``populations`` (a tuple of names of
+    :func:`lp_populations`) as the hypothesis; for every ordered neighbour pair (or the first, without ``all_pairs``)
+    the worst mechanism's 𝒜(d)(0) given 𝒜(d′)(0) = q, against e^ε·q."""
+    named = dict(lp_populations(n, k))
+    hypothesis, seen = [], set()
+    for name in populations:
+        for _, left, right in definition_forms(number, named[name], n, k):
+            key = (frozenset(left.items()), frozenset(right.items()))
+            if key not in seen:
+                seen.add(key)
+                hypothesis.append((left, right))
+    where = populations[0] if len(populations) == 1 else f"{len(populations)} populations"
+    pairs = neighbours(n, k) if all_pairs else neighbours(n, k)[:1]
+    out = []
+    for d, d2 in pairs:
+        cert = form_lp(n, k, 3, exp_eps, hypothesis, {d: 1}, {d2: 1}, LP_Q)
+        out.append((float(cert.bound), float(exp_eps * LP_Q),
+                    f"Def. {number} ({where}) ⇒ DP, e^ε = {exp_eps}: worst 𝒜{d}(0) given 𝒜{d2}(0) = {LP_Q}",
+                    cert.size, cert.primal))
+    return out
+
+
+#: why DP ⇒ the definition at the listed populations extends to every population (a step the LPs do not check)
+_EVERY_POPULATION = {
+    2: "where Pr[D=d] > 0, Pr[O | D=d] = 𝒜(d), so every comparison at every population is one of the pair ratios",
+    3: "none: the definition conditions on one data point, which the LPs show DP does not bound",
+    4: "at an independent population Pr[O | Dᵢ=v] = Σ 𝒫₋ᵢ(u) 𝒜(u, v) is linear in 𝒫₋ᵢ, so its ratio is largest at a "
+       "point mass (the mediant inequality)",
+    5: "by Lemma 1 the comparison is 𝒜(d) against 𝒜(d′) at every population",
+    7: "Pr[O | do(Dᵢ=v)] is linear in 𝒫 (Lemma 2), so its ratio is largest at a point mass (the mediant inequality)",
 }
+_EVERY_POPULATION |= {6: _EVERY_POPULATION[5], 8: _EVERY_POPULATION[7], 10: _EVERY_POPULATION[2]}
+
+
+#: why the definition at the listed populations implies DP at every given population (given-population definitions)
+_GIVEN_POPULATION = {6: "by Lemma 1 Definition 6's comparisons are the same at every population",
+                     7: "none: Definition 7 at a population that never produces a value leaves that value's "
+                        "databases unconstrained",
+                     10: "a population of full support gives every database positive probability, so Definition 10's "
+                         "comparisons are the pair ratios; other populations leave databases unconstrained"}
 
 
 @functools.cache
-def _table1_certificate(number):
-    """Table 1 row ``number`` on every mechanism with 3 outputs on {0,1,2}² (n = 2, k = 3), at rational e^ε:
-    the directions the paper states, through the reduction in :data:`_TABLE1_REDUCTION`."""
-    weighted = ((Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)), (Fraction(7, 10), Fraction(1, 5), Fraction(1, 10))) \
-        if number in (4, 7, 8) else ()
-    lhs, rhs, labels, sizes = _mechanism_cases(2, 3, 3, weighted=weighted)
-    direction = TABLE1_DIRECTION[number]
-    which = {"eq": "both directions (the same LPs)", "le": "DP ⇒ the definition",
-             "ge": "the definition ⇒ DP"}[direction]
-    domain = (f"every mechanism with 3 outputs on {{0,1,2}}² and every population, at e^ε ∈ "
-              f"{{{', '.join(map(str, LP_EXP_EPS))}}}; {which}. Reduction: {_TABLE1_REDUCTION[number]}")
-    return lhs, rhs, labels, domain, _lp_text(len(lhs), sizes)
-
-
-@functools.cache
-def _pairs_certificate(n, where, why):
-    """A statement whose every instance is a pair of databases (``why``): the pair LPs over every mechanism with
-    3 outputs on {0,1,2}ⁿ.  §5.2 (n = 1): Pr[O | do(D₁=v)] = 𝒜(v) at every population (Lemma 1), and every pair of
-    databases is a neighbour pair.  Proposition 1's proof (n = 2): at one full-support population
-    Pr[O | D=d] = 𝒜(d) for every d."""
-    lhs, rhs, labels, sizes = _mechanism_cases(n, 3, 3)
-    domain = (f"every mechanism with 3 outputs on {where}, at e^ε ∈ {{{', '.join(map(str, LP_EXP_EPS))}}}; "
-              f"both directions ({why})")
-    return lhs, rhs, labels, domain, _lp_text(len(lhs), sizes)
+def _table1_certificate(number, relation=None, n=2, k=3, given=None, given_step=None):
+    """Table 1 row ``number`` (``relation``: "eq", "le" (DP ⇒ the definition) or "ge" (the definition ⇒ DP); default
+    the paper's, :data:`TABLE1_DIRECTION`) on every mechanism with 3 outputs on {0..k−1}ⁿ, at rational e^ε, with the
+    definition written into the LPs (:func:`definition_forms`): as the objective against a DP hypothesis for DP ⇒ it,
+    as the hypothesis for it ⇒ DP.  A universally quantified definition is assumed at every population of
+    :func:`lp_populations` at once (a consequence of it); a definition for a given population at each of ``given``
+    (default the weighted populations) in turn.  At e^ε = 3/2 every comparison and every pair is solved, at the other
+    e^ε the weighted populations' comparisons and one pair.  ``given_step``: why the given populations stand for every
+    population (default :data:`_GIVEN_POPULATION`)."""
+    relation = relation or TABLE1_DIRECTION[number]
+    if relation not in ("eq", "le", "ge"):
+        raise ValueError(f"relation must be 'eq', 'le' or 'ge' (got relation={relation!r})")
+    universal = number in UNIVERSAL_DEFINITIONS
+    given = given or tuple(name for name, _ in _weighted_populations(n, k))
+    cases, parts = [], []
+    if relation in ("eq", "le"):
+        for E in LP_EXP_EPS:
+            cases += _dp_implies_cases(number, n, k, E, E != LP_PIVOT)
+        weighted = "; ".join(name for name, _ in _weighted_populations(n, k))
+        parts.append(f"DP ⇒ Definition {number}: its comparisons as the objective at every point mass and at the "
+                     f"populations {weighted} (at e^ε = {LP_PIVOT}; the latter at the other e^ε); at every other "
+                     "population: "
+                     f"{_EVERY_POPULATION[number]} (a step the LPs do not check)")
+    if relation in ("eq", "ge"):
+        hypotheses = [tuple(name for name, _ in lp_populations(n, k))] if universal else [(g,) for g in given]
+        for E in LP_EXP_EPS:
+            for h in hypotheses:
+                cases += _implies_dp_cases(number, n, k, E, h, E == LP_PIVOT)
+        if universal:
+            parts.append(f"Definition {number} ⇒ DP: its comparisons at all {len(hypotheses[0])} listed populations as "
+                         "the hypothesis (a consequence of its 'for all populations'), every neighbour pair at e^ε = "
+                         f"{LP_PIVOT}, one at the others")
+        else:
+            step = given_step or _GIVEN_POPULATION[number]
+            parts.append(f"Definition {number} ⇒ DP: its comparisons at each of {', '.join(given)} in turn as the "
+                         f"hypothesis; at every other population: {step} (a step the LPs do not check)")
+    lhs, rhs, labels, sizes, primal = (list(x) for x in zip(*cases))
+    violated = [j for j, (a, b) in enumerate(zip(lhs, rhs)) if a > b * (1 + 1e-9)]
+    for j in violated:  # a refutation rests on a mechanism that attains the value, not on the dual's upper bound
+        lhs[j] = primal[j]
+    values = ", ".join(map(str, LP_EXP_EPS))
+    domain = (f"every mechanism with 3 outputs on {{0..{k - 1}}}^{n} with 𝒜(d′)(0) = q = {LP_Q}, at e^ε ∈ "
+              f"{{{values}}}. " + "; ".join(parts))
+    text = _lp_text(len(lhs), set(sizes))
+    if violated:
+        text += (f"; {len(violated)} cases refuted by the LP's primal: a mechanism HiGHS returns (feasible to its "
+                 "tolerance, not checked exactly) that exceeds the bound")
+    return (lhs, rhs, labels, domain, text, _points(),
+            ("optimised-search",) if violated else "certified-lp")
 
 
 @functools.cache
 def _noninterference_certificate():
-    """§2: interference ε ≤ n·ε_DP (worst 𝒜(d)(0) over ε-DP mechanisms, d and d′ at distance n = 2: e^{2ε}·q) and
-    ε_DP ≤ interference ε (worst over mechanisms with e^ε on every pair, d and d′ neighbours: e^ε·q)."""
-    lhs, rhs, labels, sizes = _mechanism_cases(2, 2, 3, distance=2)
-    labels = [f"interference ≤ 2·ε_DP: {x}" for x in labels]
-    l2, r2, lab2, s2 = _mechanism_cases(2, 2, 3, hypothesis="all")
-    lhs, rhs, labels = lhs + l2, rhs + r2, labels + [f"ε_DP ≤ interference: {x}" for x in lab2]
-    domain = (f"every mechanism with 3 outputs on {{0,1}}² (n = 2), at e^ε ∈ {{{', '.join(map(str, LP_EXP_EPS))}}}: "
-              "both inequalities; at ε = 0 both sides are 0 (noninterference)")
-    return lhs, rhs, labels, domain, _lp_text(len(lhs), sizes | s2)
+    """§2: interference ε ≤ n·ε_DP: the worst 𝒜(d)(0) over ε-DP mechanisms on {0,1}² given 𝒜(d′)(0) = q, d and d′ at
+    distance n = 2, against e^{2ε}·q.  The lower bound ε_DP ≤ interference ε holds by definition (neighbours are pairs
+    of databases) and is not an LP."""
+    lhs, rhs, labels, sizes = [], [], [], set()
+    pairs = neighbours(2, 2, 2)
+    for E in LP_EXP_EPS:
+        for pair in (pairs if E == LP_PIVOT else pairs[:1]):
+            cert = _pair_lp(2, 2, 3, E, pair)
+            sizes.add(cert.size)
+            lhs.append(float(cert.bound)), rhs.append(float(min(E**2 * LP_Q, 1)))
+            labels.append(f"interference ≤ 2·ε_DP: e^ε = {E}: worst 𝒜{pair[0]}(0) given 𝒜{pair[1]}(0) = {LP_Q}")
+    domain = (f"every ε-DP mechanism with 3 outputs on {{0,1}}² (n = 2) with 𝒜(d′)(0) = q = {LP_Q}, at e^ε ∈ "
+              f"{{{', '.join(map(str, LP_EXP_EPS))}}}: interference ε ≤ 2·ε_DP (every pair two apart at e^ε = "
+              f"{LP_PIVOT}, one at the others); ε_DP ≤ interference ε and the ε = 0 case (noninterference) follow from "
+              "the definitions, every neighbour pair being a pair of databases (not an LP)")
+    return lhs, rhs, labels, domain, _lp_text(len(lhs), sizes), _points()
 
 
 @functools.cache
 def _arcs_certificate():
-    """Figure 2's arcs (d) and (e): with either assumption the worst ratio over every ε-DP mechanism is e^ε (Table 1's
-    rows 4 and 10, certified by the same pair LPs); without one, the LP at the population ½ on (0, 0), ½ on (1, 1)
-    (Definition 3's check, correlated data points) reaches e^{2ε}·q, above DP's e^ε·q (lhs DP's bound, rhs the LP's
-    primal, a mechanism that attains it)."""
-    lhs, rhs, labels, sizes = _mechanism_cases(2, 3, 3)
-    labels = [f"with either assumption: {x}" for x in labels]
+    """Figure 2's arcs (d) and (e): with either assumption DP implies the adversary's check with the same ε — DP ⇒
+    Definition 4 (independent data points) and DP ⇒ Definition 10 (a strong adversary), each written into the LPs
+    (:func:`_dp_implies_cases`); without one, the LP at the population ½ on (0, 0), ½ on (1, 1) (Definition 3's
+    check, correlated data points) reaches e^{2ε}·q, above DP's e^ε·q (lhs DP's bound, rhs the LP's primal, a
+    mechanism that attains it)."""
+    cases = []
+    for number, assumption in ((4, "independent data points"), (10, "strong adversary")):
+        for E in LP_EXP_EPS:
+            cases += [(a, b, f"with {assumption}: {label}", size)
+                      for a, b, label, size, _ in _dp_implies_cases(number, 2, 3, E, E != LP_PIVOT)]
+    lhs, rhs, labels, sizes = (list(x) for x in zip(*cases))
+    sizes = set(sizes)
     for E in LP_EXP_EPS[:3]:
         cert = mechanism_lp(2, 3, 3, E, neighbours(2, 3), {(1, 1): 1}, {(0, 0): 1}, LP_Q)
         sizes.add(cert.size)
         lhs.append(float(E * LP_Q)), rhs.append(cert.primal)
         labels.append(f"without: e^ε = {E}, correlated population, DP's e^ε·q against the worst ε-DP mechanism's "
                       f"Pr[O=0 | D₁=1] given Pr[O=0 | D₁=0] = {LP_Q}")
-    domain = (f"every mechanism with 3 outputs on {{0,1,2}}² at e^ε ∈ {{{', '.join(map(str, LP_EXP_EPS))}}}: with "
-              "either assumption through Table 1's reductions for Definitions 4 and 10; without, at the correlated "
-              "population ½ on (0,0), ½ on (1,1)")
-    return lhs, rhs, labels, domain, _lp_text(len(lhs), sizes)
+    domain = (f"every mechanism with 3 outputs on {{0,1,2}}² with 𝒜(d′)(0) = q = {LP_Q}, at e^ε ∈ "
+              f"{{{', '.join(map(str, LP_EXP_EPS))}}}: with either assumption, Definition 4's and Definition 10's "
+              "comparisons at the listed populations as the LPs' objective (every other population: "
+              f"{_EVERY_POPULATION[4]}; {_EVERY_POPULATION[10]} — steps the LPs do not check); without, at the "
+              "correlated population ½ on (0,0), ½ on (1,1)")
+    return lhs, rhs, labels, domain, _lp_text(len(lhs), sizes), _points()
 
 
 def _population_lps(cases):
@@ -1110,7 +1317,8 @@ def _data_point_any_relation_certificate():
               "e^ε ≤ the ratio at a point-mass population (attained)"]
     return lhs, rhs, labels, \
         f"every population of the inheritance model (every joint law of R₁, U₂, C, R₃), ε = {EPS}", \
-        f"{lps} LPs of size 16/0/1 (HiGHS), each bounded by an exact-rational dual checked with fractions"
+        f"{lps} LPs of size 16/0/1 (HiGHS), each bounded by an exact-rational dual checked with fractions", \
+        (f"ε = {EPS}",)
 
 
 @functools.cache
@@ -1123,7 +1331,7 @@ def _rr_relatives_certificate():
         rhs += [math.exp((k + 1) * EPS), attained]
         labels += [f"{k} relatives: sup ratio ≤ e^{{(k+1)ε}}", f"{k} relatives: e^{{(k+1)ε}} attained at a point mass"]
     return lhs, rhs, labels, f"every population of the randomized-response model with k = 0..4 relatives, ε = {EPS}", \
-        f"{total} LPs (HiGHS), each bounded by an exact-rational dual checked with fractions"
+        f"{total} LPs (HiGHS), each bounded by an exact-rational dual checked with fractions", (f"ε = {EPS}",)
 
 
 @functools.cache
@@ -1265,8 +1473,46 @@ def _attack_statement(number):
     """A Table 1 attack claim's statement: the definition, its direction to DP and the LPs' domain."""
     name = causal.DEFINITIONS[number][0]
     return (f"{name} (Definition {number}) and DP: {_DIRECTION_TEXT[TABLE1_DIRECTION[number]]}; "
-            "every mechanism with 3 outputs on {0,1,2}², by LPs through the definition's reduction to pairs of "
-            "databases")
+            "every mechanism with 3 outputs on {0,1,2}², by LPs that take the definition's own comparisons "
+            "(its conditioning or intervention at each listed population) as their objective or hypothesis")
+
+
+#: §5.2 with one data point: why Definition 7 at the listed populations stands for every population
+ONE_DATA_POINT = "with one data point Pr[O | do(D₁=v)] = 𝒜(v) at every population (Lemma 1)"
+
+
+#: Proposition 1's proof: the populations of full support among :func:`lp_populations` (n = 2, k = 3)
+FULL_SUPPORT = tuple(name for name, p in lp_populations(2, 3) if len(p) == 9 and all(w > 0 for w in p.values()))
+
+
+@functools.cache
+def _zero_bayesian0_universal():
+    """§7 under the paper's Definition 3 (for all populations): 0-Bayesian₀ DP implies independence of D and O.
+    Definition 3 with ε = 0 at every population of :func:`lp_populations` as the hypothesis, every neighbour pair: the
+    worst 𝒜(d)(0) given 𝒜(d′)(0) = q is q (e^ε = 1), so 𝒜(d) = 𝒜(d′) for neighbours, every row of 𝒜 is the same and O
+    is independent of D at every population.  (The randomized response on D₁ ⊕ D₂ that refutes the one-population
+    reading, :func:`_bayesian0_without_independence`, is not 0-Bayesian₀ DP: :func:`xor_universal_epsilon`.)"""
+    names = tuple(name for name, _ in lp_populations(2, 3))
+    cases = _implies_dp_cases(3, 2, 3, Fraction(1), names, True)
+    lhs, rhs, labels, sizes, _ = (list(x) for x in zip(*cases))
+    domain = (f"every mechanism with 3 outputs on {{0,1,2}}² with 𝒜(d′)(0) = q = {LP_Q}, at e^ε ∈ {{1}} (ε = 0): "
+              f"Definition 3's comparisons at all {len(names)} listed populations as the hypothesis (a consequence of "
+              "its 'for all populations'); then every row of 𝒜 is the same (neighbours connect {0,1,2}²) and D, O are "
+              "independent at every population (a step the LPs do not check)")
+    return lhs, rhs, labels, domain, _lp_text(len(lhs), set(sizes)), _points((Fraction(1),))
+
+
+def xor_universal_epsilon(eps=0.5):
+    """Definition 3's ε for randomized response on D₁ ⊕ D₂ over every population (:func:`universal_epsilon`): the
+    mechanism that refutes §7's reason at one population is not 0-Bayesian₀ DP under the paper's quantifier."""
+    return causal.universal_epsilon(3, xor_randomized_response(eps))
+
+
+def table1_verdict(number: int, relation: str | None = None) -> Verdict:
+    """The certificate of Table 1 row ``number`` (:func:`_table1_certificate`) asked for ``relation`` ("eq": the
+    definition ↔ DP, "le": DP ⇒ it, "ge": it ⇒ DP; default the paper's) as a verdict: asked for a relation the
+    paper does not state ("Definition 3 ↔ DP", "Definition 7 ↔ DP") it is refuted."""
+    return _table1_verdict(functools.partial(_table1_certificate, number, relation))()
 
 
 # --- Slips of §1.1 and §4 found on a line-by-line reading (issue 35) -----------------------------------------------

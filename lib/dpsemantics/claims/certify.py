@@ -145,7 +145,12 @@ class LPCertificate:
 
 
 def _fractions(a) -> list:
-    return [[Fraction(v) for v in row] for row in a] if np.ndim(a) == 2 else [Fraction(v) for v in a]
+    def exact(v):
+        return v if type(v) is Fraction else Fraction(v)
+
+    if len(a) and isinstance(a[0], (list, tuple, np.ndarray)):
+        return [[exact(v) for v in row] for row in a]
+    return [exact(v) for v in a]
 
 
 def lp_upper_bound(c, A_ub, b_ub, A_eq, b_eq, upper, *, denominator: int = 10**9) -> LPCertificate:

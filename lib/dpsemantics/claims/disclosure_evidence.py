@@ -589,11 +589,33 @@ def _dp_to_metric(metric):
                 lhs.append(_sup_leave(pq, ep, metric))
                 rhs.append(dp)
                 labels.append(f"random pair {j}, eps={eps:g}, delta={d:.3g}, delta'={dp:.3g}")
+    if metric in _NEAR_DELTA:  # the grid's δ′ keep ε′ moderate; the supremum is approached as δ′ → δ
+        for eps in LEVELS:
+            for dp in _NEAR_DELTA[metric]:
+                ep = float(conversions.pdp_epsilon(eps, DELTA_LP, dp))
+                pq = theorem39_tight_pair(eps, DELTA_LP, dp, 1e-9 * (ep - eps))
+                lhs.append(_sup_leave(pq, ep, metric))
+                rhs.append(dp)
+                labels.append(f"Theorem 3.9's tight pair, eps={eps:g}, delta={DELTA_LP:g}, delta'={dp / DELTA_LP:g} delta")
     return lhs, rhs, labels
 
 
+#: δ′ near δ = :data:`DELTA_LP` at which a corollary's supremum is approached (Corollary 3.12(2): the difference bound
+#: leaves with probability δ′/(1 + e^{−ε′}) on Theorem 3.9's tight pair, and ε′ → ∞ as δ′ → δ)
+_NEAR_DELTA = {"difference": (1.01 * DELTA_LP, 1.0001 * DELTA_LP)}
+
+
+#: the known supremum of a corollary's leave probability over δ′ on its whole domain, and where it comes from
+_DP_METRIC_SUPREMUM = {
+    "difference": (1.0, "Theorem 3.9's tight pair at the first prior of Lemma 3.4 leaves the difference bound with "
+                        "probability δ′/(1 + e^{−ε′}) (its tail above ε′), which tends to δ′ as δ′ → δ (ε′ → ∞); no "
+                        "(ε, δ)-DP mechanism exceeds δ′ (Theorem 3.9)")}
+
+
 def _dp_metric_claim(metric):
-    return verdict_from(functools.partial(_dp_to_metric, metric), evidence=("optimised-search", "random-search"))
+    supremum, source = _DP_METRIC_SUPREMUM.get(metric, (None, ""))
+    return verdict_from(functools.partial(_dp_to_metric, metric), evidence=("optimised-search", "random-search"),
+                        supremum=supremum, supremum_from=source)
 
 
 @lru_cache(maxsize=None)
@@ -679,6 +701,34 @@ def _two_output_27(theta):
     return np.array([a, 1 - a]), np.array([1 - b, b]), min(max(delta, 1e-12), 0.99)
 
 
+#: Theorem 2.7's supremum construction: P = (1 − cδ, cδ) against Q = (1 − b, b) with b = e^{−L}, at these c, L, δ
+THM27_SUPREMUM = {"c": 0.995, "log_1_over_b": 1e8, "deltas": (1e-6, 1e-3, 0.1, 0.5)}
+
+
+def thm27_near_supremum(delta: float, c: float, log_1_over_b: float) -> tuple[float, float]:
+    """Theorem 2.7 on the pair P = (1 − cδ, cδ), Q = (1 − b, b), b = e^{−L} (L = ``log_1_over_b``, kept in logs: b
+    underflows): ``(hockey stick at ε = ρ + 2√(ρ log 1/δ), ρ)`` with ρ the pair's zCDP ρ rounded up.
+
+    ρ in the order P‖Q is bracketed by the same certified chord bound as
+    :func:`~dpsemantics.indistinguishability.zcdp_rho`, from the losses log p − log q written with log q = (log(1 − b),
+    −L); in the order Q‖P every D_α is at most D_∞ = log((1 − b)/(1 − cδ)) ≤ log(1/(1 − cδ)), which bounds that
+    order's ρ.  As L → ∞, ρ ≈ (√L − √log(1/(cδ)))², ε − L → −∞ and the hockey stick, P({1}) − e^ε Q({1}) = cδ − e^{ε−L},
+    tends to cδ: with c → 1 the ratio to δ tends to 1, the theorem's own bound, so the supremum over pairs is 1."""
+    from ..indistinguishability import _U, _rho_bracket_one
+
+    a = check_positive(c, "c", scalar=True) * check_delta(delta)
+    L = check_positive(log_1_over_b, "log_1_over_b", scalar=True)
+    if not (0 < a < 1 and L > 1):
+        raise ValueError(f"need 0 < c·δ < 1 and log_1_over_b > 1 (got c={c}, delta={delta}, log_1_over_b={L})")
+    lp = np.log([1 - a, a])
+    lq = np.array([math.log1p(-math.exp(-L)), -L])
+    z = lp - lq
+    z_err = float(np.max(3 * _U * (np.abs(lp) + np.abs(lq)) + _U * np.abs(z)))
+    rho = max(_rho_bracket_one(np.array([1 - a, a]), z, z_err, 1e-9)[1], -math.log1p(-a))
+    eps = _eps_27(rho, delta)
+    return max(0.0, a - math.exp(min(eps - L, 700.0))), rho
+
+
 @lru_cache(maxsize=None)
 def _thm27():
     """Theorem 2.7 attacked: the Gaussian (exactly ρ-zCDP) on a grid of (ρ, δ); random pairs; the issue's two-output
@@ -699,6 +749,12 @@ def _thm27():
         r, rho = _ratio_27(p, q, d)
         lhs.append(r * d), rhs.append(d), labels.append("optimised two-output pair "
                                                         f"a={p[0]:.4g}, b={q[1]:.3g}, rho={rho:.4g}, delta={d:.3g}")
+    sup = THM27_SUPREMUM
+    for delta in sup["deltas"]:
+        h, rho = thm27_near_supremum(delta, sup["c"], sup["log_1_over_b"])
+        lhs.append(h), rhs.append(delta)
+        labels.append(f"P = (1 - {sup['c']}δ, {sup['c']}δ) vs Q = (1 - b, b), b = e^(-{sup['log_1_over_b']:.0e}), "
+                      f"rho={rho:.6g}, delta={delta:g}")
     for rho in np.logspace(-4, 1, 11):
         for delta in (1e-12, 1e-6, 1e-3, 0.1, 0.5):
             lhs.append(float(conversions.zcdp_gaussian_delta(rho, _eps_27(rho, delta))))
@@ -729,13 +785,15 @@ def thm27_second_optimiser() -> tuple[float, str]:
 
 
 def _thm27_claim(tighten=1.0):
-    """Theorem 2.7's search, with a second optimiser (differential evolution) recorded in ``second``.  No supremum is
-    known (Bun and Steinke's conversion is not tight, and nothing in the paper bounds how close a ρ-zCDP pair comes to δ)."""
+    """Theorem 2.7's search against its supremum 1 (:func:`thm27_near_supremum`), with a second optimiser
+    (differential evolution) recorded in ``second``."""
 
     v = _identity_claim(_thm27, ("extremal", "random-search", "optimised-search"))(tighten=tighten)
     best, case = thm27_second_optimiser()
-    return replace(v, certificate=f"{v.certificate}; no supremum is known (the conversion is not tight), so the margin "
-                                  "is a lower bound on it",
+    return replace(v, supremum=1.0,
+                   supremum_from="P = (1 − cδ, cδ), Q = (1 − b, b): as b → 0 the pair's ρ is (√log(1/b) − "
+                                 "√log(1/(cδ)))² + o(1), ε − log(1/b) → −∞ and the hockey stick at ε tends to cδ; "
+                                 "c → 1 gives δ at every δ (and no ρ-zCDP pair exceeds δ: the theorem)",
                    second=f"differential evolution, seed 27: best at {case}", second_best=best)
 
 

@@ -104,13 +104,10 @@ CLAIMS = [
                     "Rényi ρ "
                     "stay below δ", printed=True,
           compute=E._thm27_claim,
-          note="Holds on every case, but it is nearly tight, not loose: the Gaussian reaches only a fraction of δ, "
-                "while two-output pairs with one output almost impossible under Q come close — the issue's pair "
-                "(0.82, 0.18) vs (1 − 1.11·10⁻⁶, 1.11·10⁻⁶) at δ = 0.316 reaches 0.384 of δ, and the optimised pair "
-                "(0.040, 0.960) vs (1 − 10⁻²⁵⁰, 10⁻²⁵⁰), ρ = 566, at δ = 0.99 reaches 0.96 "
-                "(both recomputed without the package in tests/claims/test_audit_kazan.py). The earlier margin of "
-                "0.231 came "
-                "from the Gaussian only.", chapter=CHAPTER),
+          note="Holds on every case and is tight: its supremum over ρ-zCDP pairs is δ itself. P = (1 − cδ, cδ) against "
+               "Q = (1 − b, b) with b → 0 has ρ ≈ (√log(1/b) − √log(1/(cδ)))² and a hockey stick tending to cδ; at "
+               "c = 0.995, b = e^(−10⁸) it reaches 0.995 of δ at every δ tried, from 10⁻⁶ to ½ (recomputed without the "
+               "package in tests/claims/test_audit_kazan.py). The Gaussian reaches only a fraction of δ.", chapter=CHAPTER),
     Claim(id="kazan-thm2.8-composition", paper="kazan", where="Theorem 2.8",
           statement="k mechanisms, the j-th (εⱼ, δⱼ)-DP, compose to (1) (Σⱼ εⱼ, Σⱼ δⱼ), (2) the advanced (ε, kδ₀ + "
                     "δ′), (3) the optimal ε at δ, which is the least: exact k-fold "
