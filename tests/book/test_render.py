@@ -216,8 +216,8 @@ def test_evidence_summary_is_the_labels_kind_without_its_domain():
     refuted = Verdict(False, 1.5, ("certified-lp",), 1, domain="every population: refuted at ε = 1/2")
     search = Verdict(True, 0.99, ("search",), 120, methods=("random-search",), domain="120 cases")
     assert evidence_summary(listed) == "exact at e<sup>ε</sup> ∈ {11/10, 2} only (exact LP)"
-    assert evidence_summary(whole) == "proved on the whole domain (interval arithmetic): ε ∈ [10⁻⁹, 50], q ∈ [0, 1]"
-    assert evidence_summary(refuted) == "counterexample (exact LP): every population: refuted at ε = 1/2"
+    assert evidence_summary(whole) == "proved on the whole domain (interval arithmetic)"
+    assert evidence_summary(refuted) == "counterexample (exact LP)"
     assert evidence_summary(search) == "search over 120 cases"
 
 

@@ -368,15 +368,16 @@ def evidence_label(verdict) -> str:
 
 
 def evidence_summary(verdict) -> str:
-    """:func:`evidence_label` for a compact table: what was shown with where it holds — the domain of a proof or a
-    counterexample, the points of a certificate at points ("exact at e^ε ∈ {11/10, 2} only (exact
-    LP)", without the mechanisms' domain) — and a search or closed form with its count, without its methods
+    """:func:`evidence_label` for a compact table (the claims page's index, one line a claim): what was shown and
+    where — a proof on the whole domain or a counterexample with its method ("proved on the whole domain (exact
+    LP)"; the domain itself is in the claim's full entry), the points of a certificate at points ("exact at
+    e^ε ∈ {11/10, 2} only (exact LP)"), and a search or closed form with its count, without its methods
     ("search over 120 cases")."""
     words = evidence_label(verdict)
     if verdict.kind == "certified-at-points":
         return words.split("; domain: ", 1)[0]
     if verdict.exact:
-        return words
+        return words.split(": ", 1)[0]
     return re.sub(r" \([^)]*\)$", "", words.split(": ", 1)[0])
 
 

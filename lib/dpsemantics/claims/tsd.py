@@ -387,9 +387,9 @@ CLAIMS += [
                "mass for every mechanism (computed for the ε-DP count and a constant mechanism).",
           chapter=CHAPTER),
     Claim(id="tsd-s4-model-subscript", paper="tsd", where="§4, 'A second difference is …'",
-          statement="'… is defined even when Pr_{𝓜_s^A, 𝒫}[Dᵢ = dᵢ] = 0': the model in the subscript",
-          printed="𝓜_s^A", compute=lambda: "𝓜_st^A", expected="discrepancy", finding="typo",
-          note="Slip (an equation's subscript): the model is 𝓜_st^𝒜, the SEM of prog_status, as in the same sentence "
+          statement="'… is defined even when Pr[Dᵢ = dᵢ] = 0' (under the model 𝓜ₛᴬ and 𝒫): the model in the subscript",
+          printed="𝓜ₛᴬ", compute=lambda: "𝓜ₛₜᴬ", expected="discrepancy", finding="typo",
+          note="Slip (an equation's subscript): the model is 𝓜ₛₜᴬ (𝓜 with subscript st), the SEM of prog_status, as in the same sentence "
                "and everywhere else in §4.",
           chapter=CHAPTER),
     Claim(id="tsd-appC-index-sets", paper="tsd", where="Appendix C, eqs. (53) and (74)–(78)",
