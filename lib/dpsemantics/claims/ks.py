@@ -353,7 +353,7 @@ CLAIMS += [
                "0.269.", chapter=CHAPTER),
     Claim(id="ks-lem3.3-3-4-strict", paper="ks",
           where="Appendix A, proofs of Lemma 3.3 Parts 3 and 4, the lines 'By symmetry'",
-          statement="Pr[(X, 𝒜′(X)) ∈ S] < δ (+ δ₁) + e^ε Pr[(X, 𝒜(X)) ∈ S]: the relation the symmetric step gives",
+          statement="Pr[ (X, 𝒜′(X)) ∈ S ] < δ (+ δ₁) + e^ε Pr[ (X, 𝒜(X)) ∈ S ]: the relation the symmetric step gives",
           printed="<", compute=E._symmetric_step_relation, expected="discrepancy", finding="typo",
           note="Slip (an inequality): the steps give ≤, and equality occurs (𝒜 = 𝒜′, ε = δ = δ₁ = 0: both sides are "
                "equal for every S). The lemma is stated with ≤ and holds (ks-lem3.3-3-4).", chapter=CHAPTER),

@@ -393,10 +393,10 @@ CLAIMS += [
                "and everywhere else in §4.",
           chapter=CHAPTER),
     Claim(id="tsd-appC-index-sets", paper="tsd", where="Appendix C, eqs. (53) and (74)–(78)",
-          statement="The sets the sums of Lemma 1's and Lemma 2's proofs run over: (53) r⃗ ∈ 𝒟_n, (74)–(77) "
+          statement="The sets the sums of Lemma 1's and Lemma 2's proofs run over: (53) r⃗ ∈ 𝒟ₙ, (74)–(77) "
                     "⟨r₂, …, rₙ⟩ ∈ ℛⁿ, (78) ⟨d₂, …, dₙ⟩ ∈ 𝒟ⁿ (the exponent of the last, as printed)",
           printed="n", compute=lambda: "n − 1", expected="discrepancy", finding="typo",
-          note="Slip (an index set): (53) sums over 𝒟_n where (54)–(55) have ℛⁿ, and (74)–(78) sum n − 1 components "
+          note="Slip (an index set): (53) sums over 𝒟ₙ where (54)–(55) have ℛⁿ, and (74)–(78) sum n − 1 components "
                "r₂, …, rₙ (d₂, …, dₙ) over ℛⁿ (𝒟ⁿ): the sets are ℛⁿ⁻¹ and 𝒟ⁿ⁻¹, as in Lemma 2's statement, eqs. "
                "(59)–(60). The computation is unaffected (tsd-lemma2-eq78).",
           chapter=CHAPTER),
