@@ -591,7 +591,8 @@ def test_formula_prompts_state_the_rule_and_the_precision():
     the package and to which relative precision (10⁻⁶, as a reader writes it)."""
     from dpsemantics.book import coursework
 
-    formula = {ex.label for ex in CATALOGUE if ex.check and ex.answer and ex.check_name != "check_definition7_counterexample"
+    formula = {ex.label for ex in CATALOGUE
+               if ex.check and ex.answer and ex.check_name != "check_definition7_counterexample"
                and any(isinstance(r, coursework.FormulaReference) for r in coursework.references(ex.check_name))}
     assert len(formula) >= 13
     seen = set()

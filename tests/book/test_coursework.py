@@ -9,7 +9,7 @@ import pytest
 from scipy.optimize import brentq
 from scipy.stats import norm
 
-from dpsemantics import causal, conversions, mechanisms, notions, semantic
+from dpsemantics import causal, mechanisms, notions, semantic
 from dpsemantics import disclosure as D
 from dpsemantics.book import coursework as C
 from dpsemantics.mechanisms import FiniteMechanism, geometric_count

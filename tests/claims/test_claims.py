@@ -157,7 +157,8 @@ def test_json_rows_list_every_claim_with_status_evidence_and_domain():
     by_id = {r["id"]: r for r in relations}
     table1 = by_id["tsd-table1-def2-attack"]
     assert table1["evidence"] == "certified-at-points" and table1["scope"] == "listed values"
-    assert table1["points"] == ["e^ε = 11/10", "e^ε = 3/2", "e^ε = 2", "e^ε = 5"] and table1["certified_by"] == "certified-lp"
+    assert table1["points"] == ["e^ε = 11/10", "e^ε = 3/2", "e^ε = 2", "e^ε = 5"]
+    assert table1["certified_by"] == "certified-lp"
     whole = by_id["lecture-def4.1-equivalent-forms"]
     assert whole["evidence"] in claims.CERTIFIED and whole["scope"] == "whole domain" and whole["points"] == []
     # the kind and the scope say the same thing; a certified verdict that does not hold is a counterexample

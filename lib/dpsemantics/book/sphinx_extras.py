@@ -445,7 +445,8 @@ _OPEN_CHECKS_JS = """\
   window.addEventListener("hashchange", openTarget);
   document.addEventListener("DOMContentLoaded", openTarget);
 })();
-""" + """/* tap to zoom: a figure opens at full size on its own (on a phone a figure shrinks to the screen, its labels with it) */
+""" + """/* tap to zoom: a figure opens at full size on its own
+   (on a phone a figure shrinks to the screen, its labels with it) */
 (function () {
   function zoomable() {
     document.querySelectorAll("main figure img").forEach(function (img) {

@@ -149,7 +149,8 @@ class Verdict:
     with ``points`` (the finitely many parameter values it was computed at, e.g. ``("e^ε = 11/10", "e^ε = 2")``)
     it becomes ``certified-at-points``, and if it does not hold it becomes ``counterexample``; ``certified_by``
     keeps the method (a key of :data:`CERTIFICATE_METHODS`).  Points are never dropped: ``dataclasses.replace``
-    keeps them unless it is given ``points=()`` (a certificate that now covers the whole domain).  A ``search`` states what it is compared with:
+    keeps them unless it is given ``points=()`` (a certificate that now covers the whole domain).  A ``search``
+    states what it is compared with:
     ``supremum``, the known supremum of lhs/rhs over the statement's domain, and ``supremum_from`` where it comes
     from (a construction or the paper, never the search itself; :attr:`supremum_ratio` is margin/supremum), and
     ``second``, a second, different optimiser (``second_best``: the largest lhs/rhs it found, which must not exceed
