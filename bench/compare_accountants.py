@@ -355,7 +355,7 @@ def broadcast_timing():
     eps_tail = composition.optimal_epsilon(eps0_many, 1000, delta)
     distinct.append(("composition.optimal_delta", "10⁶ distinct mechanisms (ε₀ random, k = 1000), ε of a δ in "
                      "1e-12…1e-2", n, lambda: composition.optimal_delta(eps_tail, eps0_many, 1000)))
-    # distinct mechanisms of k > 1000: their profiles are built together (composition._RRProfiles); the cost is the
+    # distinct mechanisms of k > 1000: their profiles are built together (_kov._RRProfiles); the cost is the
     # terms of each window (Loader's form), O(√k) a mechanism
     large = []
     for k, count in ((10**4, 10**3), (10**4, 10**4), (10**5, 10**3), (10**5, 10**4)):

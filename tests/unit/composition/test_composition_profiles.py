@@ -1,7 +1,7 @@
 """Many distinct mechanisms of k > 1000 in one call build their profiles together, with the bits of one profile each
 (issue 23: "Distinct mechanisms with k > 1000 do not meet the target").
 
-``composition._profiles_log_rr`` and ``_profiles_epsilons`` form the windows and tables of every (ε₀, k, scale) at
+``_kov._profiles_log_rr`` and ``_profiles_epsilons`` form the windows and tables of every (ε₀, k, scale) at
 once (``_ProfileWindows``, ``_RRProfiles``); ``_optimal_log_rr`` and the per-group loop of ``_optimal_epsilons`` build
 one ``_RRProfile`` per mechanism.  Every entry must get the same float from both, on a hostile grid: ε₀ from the
 smallest subnormal to 1e300, k on both sides of the direct/windowed switch (20 000) and up to 10⁹, ε in the bulk, on
@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from dpsemantics import composition as C
+from dpsemantics import _kov
 
 EPS0S = (5e-324, 1e-300, 1e-6, 0.004, 0.3, 30.0, 700.0, 1e300)
 KS = (1001, 20_000, 20_001, 99_991)
@@ -52,8 +53,8 @@ def grid():
 
 def test_profiles_together_equal_one_profile_each(grid):
     eps, eps0, k = grid
-    together = C._profiles_log_rr(eps, eps0, k)
-    alone = np.array([C._optimal_log_rr(np.array([e]), e0, int(kk))[0] for e, e0, kk in zip(eps, eps0, k)])
+    together = _kov._profiles_log_rr(eps, eps0, k)
+    alone = np.array([_kov._optimal_log_rr(np.array([e]), e0, int(kk))[0] for e, e0, kk in zip(eps, eps0, k)])
     assert np.array_equal(together, alone)
     assert np.isfinite(together).sum() > 0.7 * eps.size  # (the grid is mostly where δ_RR > 0)
 
@@ -90,15 +91,15 @@ def test_many_profiles_take_the_batched_path(monkeypatch):
     """The switch: from _MANY_PROFILES distinct mechanisms on, no _RRProfile is built (optimal_delta; optimal_epsilon
     builds none either); below it, one per (mechanism, scale)."""
     built = []
-    original = C._RRProfile.__init__
+    original = _kov._RRProfile.__init__
 
     def counting(self, *args, **kwargs):
         built.append(args[:2])
         original(self, *args, **kwargs)
-    monkeypatch.setattr(C._RRProfile, "__init__", counting)
-    e0 = np.linspace(0.01, 0.5, C._MANY_PROFILES)
+    monkeypatch.setattr(_kov._RRProfile, "__init__", counting)
+    e0 = np.linspace(0.01, 0.5, _kov._MANY_PROFILES)
     C.optimal_delta(1.0, e0, 5000)
     C.optimal_epsilon(e0, 5000, 1e-6)
     assert built == []
-    C.optimal_delta(1.0, e0[:C._MANY_PROFILES - 1], 5000)
-    assert len(built) == C._MANY_PROFILES - 1
+    C.optimal_delta(1.0, e0[:_kov._MANY_PROFILES - 1], 5000)
+    assert len(built) == _kov._MANY_PROFILES - 1

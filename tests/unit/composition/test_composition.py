@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from dpsemantics import composition as C
+from dpsemantics import _kov
 from dpsemantics.indistinguishability import max_divergence, smallest_epsilon
 from dpsemantics.mechanisms import FiniteMechanism, randomized_response
 
@@ -450,7 +451,7 @@ def test_distinct_mechanisms_array_equals_scalar_calls(monkeypatch):
     eps = np.where(np.isfinite(eps), eps, 1e300)
     whole = C.optimal_epsilon(eps0, k, delta, delta0)
     log_d = C.optimal_log_delta(eps, eps0, k, delta0)
-    monkeypatch.setattr(C, "_BATCH_CELLS", 7)
+    monkeypatch.setattr(_kov, "_BATCH_CELLS", 7)
     assert np.array_equal(C.optimal_epsilon(eps0, k, delta, delta0), whole)
     assert np.array_equal(C.optimal_log_delta(eps, eps0, k, delta0), log_d)
     for i in np.random.default_rng(5).choice(eps0.size, 150, replace=False):
@@ -482,7 +483,7 @@ def test_working_memory_is_bounded_by_blocks(monkeypatch):
 
     eps0 = np.geomspace(1e-3, 3.0, 600)[:, None]
     delta = np.geomspace(1e-12, 0.5, 500)[None, :]
-    monkeypatch.setattr(C, "_INPUT_BLOCK", 2**14)
+    monkeypatch.setattr(_kov, "_INPUT_BLOCK", 2**14)
     peaks = []
     for call in (lambda: C.optimal_epsilon(eps0, 10, delta), lambda: C.optimal_log_delta(delta * 10, eps0, 10)):
         tracemalloc.start()
@@ -537,9 +538,9 @@ def test_optimal_delta_swept_chunks_change_no_bit(monkeypatch):
         eps = np.minimum(eps0 * k * rng.uniform(0.0, 1.1, n), 1e300)
     eps[::7] = rng.uniform(0.0, 5.0, eps[::7].size)  # the bulk: ε small against kε₀, δ near 1
     delta0 = np.resize([0.0, 0.0, 1e-8], n)
-    monkeypatch.setattr(C, "_SWEEP_COLUMNS", 10**6)
+    monkeypatch.setattr(_kov, "_SWEEP_COLUMNS", 10**6)
     whole = C.optimal_log_delta(eps, eps0, k, delta0)
-    monkeypatch.setattr(C, "_SWEEP_COLUMNS", 9)
+    monkeypatch.setattr(_kov, "_SWEEP_COLUMNS", 9)
     assert np.array_equal(C.optimal_log_delta(eps, eps0, k, delta0), whole)
     for i in rng.choice(n, 60, replace=False):
         assert C.optimal_log_delta(float(eps[i]), float(eps0[i]), int(k[i]), float(delta0[i])) == whole[i], i

@@ -2,7 +2,7 @@
 
 ``optimal_delta``/``optimal_log_delta`` and ``optimal_epsilon`` for k ≤ 1000 evaluate the k-fold randomized-response
 profile on windowed tables whose bound carries every rounding of the table; the measured 1e-14·√k term that was
-added on top is gone (``composition._evaluation_margin``).  These tests check the direction of every value against a
+added on top is gone (``_kov._evaluation_margin``).  These tests check the direction of every value against a
 reference written here in mpmath from the formula of Kairouz, Oh & Viswanath (2015, Theorem 3.3; Kazan et al.
 Theorem 2.8(3)), importing nothing from the package, over a hostile grid: ε₀ from the smallest subnormal to 1e300,
 k = 1, 2, 999, 1000 and 1001 (the first k of the other path), ε on, one ulp either side of and between lattice points
