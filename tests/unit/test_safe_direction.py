@@ -15,7 +15,7 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
-from golden import golden_section
+from _support.golden import golden_section
 
 from dpsemantics import composition as K
 from dpsemantics import conversions as C

@@ -7,6 +7,8 @@ import re
 
 import numpy as np
 
+from ..claims import CERTIFICATE_METHODS
+
 # Plain-text exponents and indices in the registry's strings (``e^{2ε} − 1``, ``e^ε``, ``e^-eps``, ``e^(−ε/2)``,
 # ``δ_{n}``), which a page shows as superscripts and subscripts; the parentheses of ``^(…)`` only group.
 _SCRIPT = re.compile(r"(?P<op>\^|_(?=\{))(?:\{(?P<braced>(?:[^{}]|\{[^{}]*\})*)\}|(?<=\^)\((?P<paren>[^()]*)\)"
@@ -328,8 +330,8 @@ def status_sentence(results, noun: str = "printed value", link=None) -> str:
     return f"In the claims registry, {head}; {'; '.join(others)}."
 
 
-_EVIDENCE_WORDS = {"certified-lp": "exact LP", "certified-interval": "interval arithmetic", "closed-form": "closed form",
-                   "random-search": "random search", "optimised-search": "optimised search"}
+_EVIDENCE_WORDS = {**CERTIFICATE_METHODS, "closed-form": "closed form", "random-search": "random search",
+                   "optimised-search": "optimised search"}
 _EVIDENCE_NAME = re.compile(r"(?<![\w`-])(" + "|".join(_EVIDENCE_WORDS) + r")(?![\w`-])")
 
 
@@ -346,8 +348,6 @@ def evidence_label(verdict) -> str:
     LP): every …"), exact certificates at finitely many parameter values, named with them ("exact at
     e^ε ∈ {11/10, 2} only (exact LP)"), a certified counterexample, or a search on the cases tried
     (its methods)."""
-    from ..claims import CERTIFICATE_METHODS
-
     domain = evidence_words(prose(verdict.domain)) if verdict.domain else ""
     kind = verdict.kind
     if verdict.exact:
