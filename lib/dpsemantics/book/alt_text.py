@@ -389,6 +389,10 @@ def _line_words(line, ax, names, levels) -> tuple[str, str] | None:
 
 def _in_view(ax, xy):
     """The points of ``xy`` inside ``ax``'s view limits (what the panel shows)."""
+    if ax.get_xscale() == "log":
+        xy = xy[xy[:, 0] > 0]
+    if ax.get_yscale() == "log":
+        xy = xy[xy[:, 1] > 0]
     (x0, x1), (y0, y1) = sorted(ax.get_xlim()), sorted(ax.get_ylim())
     pad_x, pad_y = 1e-9 * max(abs(x0), abs(x1), 1e-300), 1e-9 * max(abs(y0), abs(y1), 1e-300)
     inside = ((xy[:, 0] >= x0 - pad_x) & (xy[:, 0] <= x1 + pad_x) & (xy[:, 1] >= y0 - pad_y)
