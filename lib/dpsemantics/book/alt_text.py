@@ -73,7 +73,7 @@ _SUPERSCRIPTS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
 _NUMBER = re.compile(r"(?<![\w.⁰¹²³⁴⁵⁶⁷⁸⁹₀-₉])(?P<sign>[-−]?)(?:"
                      r"(?P<mantissa>\d+(?:\.\d+)?)×10(?P<exp>[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"
                      r"|10(?P<pow>[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"
-                     r"|(?P<plain>\d{1,3}(?:[ \u202f]\d{3})+(?![\d.])|\d+(?:\.\d+)?(?:e[-+]?\d+)?))"
+                     r"|(?P<plain>\d{1,3}(?:[ \u202f]\d{3})+(?!\d|\.\d)|\d+(?:\.\d+)?(?:e[-+]?\d+)?))"
                      r"(?P<percent>%?)")
 
 
@@ -250,9 +250,10 @@ def _legend_entries(legend) -> list[tuple[list, str]]:
     return entries
 
 
-def _legend_names(fig) -> list[tuple[object, str]]:
-    """``(style key, entry text)`` for every artist in the key of every entry of every legend of ``fig``."""
-    legends = [ax.get_legend() for ax in fig.axes] + list(fig.legends)
+def _legend_names(fig, ax=None) -> list[tuple[object, str]]:
+    """``(style key, entry text)`` for every artist in the key of every entry of ``ax``'s legend (when given) and
+    of the figure's legends, in that order (a panel's own legend names its artists first)."""
+    legends = ([ax.get_legend()] if ax is not None else []) + list(fig.legends)
     names = []
     for legend in legends:
         if legend is None:
@@ -346,7 +347,21 @@ def _crossings(x, y, levels) -> list[str]:
     return out
 
 
-def _line_words(line, ax, names, levels) -> tuple[str, str] | None:
+def _probes(x, y, ax, marks) -> str:
+    """A curve's drawn point nearest to each vertical reference line, or, without any, to the middle of its x
+    range (the geometric middle on a log axis): its shape between the ends."""
+    log = ax.get_xscale() == "log" and x.min() > 0
+    targets = list(dict.fromkeys(marks)) or [
+        math.sqrt(x.min() * x.max()) if log else (x.min() + x.max()) / 2]
+    out = []
+    for t in targets:
+        i = int(np.argmin(np.abs(np.log(x) - math.log(t)) if log and t > 0 else np.abs(x - t)))
+        if 0 < i < len(x) - 1:
+            out.append(f"{_n(y[i])} at x = {_n(x[i])}")
+    return ("through " + ", ".join(dict.fromkeys(out))) if out else ""
+
+
+def _line_words(line, ax, names, levels, marks=()) -> tuple[str, str] | None:
     """``(kind, words)`` for one line: a reference line, a few points or a curve."""
     xy = np.asarray(line.get_xydata(), dtype=float).reshape(-1, 2)
     x_data, y_data = line.get_transform().contains_branch_seperately(ax.transData)
@@ -377,9 +392,11 @@ def _line_words(line, ax, names, levels) -> tuple[str, str] | None:
     if x[0] > x[-1]:
         x, y = x[::-1], y[::-1]
     words = _shape(x, y)
+    probe = _probes(x, y, ax, marks) if "flat at" not in words else ""
     crossings = _crossings(x, y, levels) if name else []
     tail = "; ".join(crossings)
-    text = f"{named}{'curve ' if not name else ''}{words}" + (f"; {tail}" if tail else "")
+    text = (f"{named}{'curve ' if not name else ''}{words}" + (f", {probe}" if probe else "")
+            + (f"; {tail}" if tail else ""))
     if cut:
         text += " (leaving the plotted range)"
     elif len(finite) < len(xy):
@@ -552,13 +569,13 @@ def describe(fig) -> str:
     """The alt text of ``fig``, read from what it draws (see the module's docstring)."""
     from matplotlib.container import BarContainer, ErrorbarContainer
 
-    names = _legend_names(fig)
     places = _position_names(fig)
     panels = []
     for ax in fig.axes:
         if not ax.get_visible():
             continue
         parts = []
+        names = _legend_names(fig, ax)
         title = plain_text(ax.get_title())
         head = " ".join(w for w in (places.get(ax, "").capitalize() or "", "panel" if places.get(ax) else "") if w)
         if title:
@@ -594,13 +611,19 @@ def describe(fig) -> str:
                 x_data, y_data = line.get_transform().contains_branch_seperately(ax.transData)
                 if y_data and (not x_data or (len(xy) == 2 and xy[0, 1] == xy[1, 1])) and len(xy):
                     levels.append(float(xy[0, 1]))
+            marks = []
+            for line in ax.get_lines():
+                xy = np.asarray(line.get_xydata(), dtype=float).reshape(-1, 2)
+                x_data, y_data = line.get_transform().contains_branch_seperately(ax.transData)
+                if x_data and (not y_data or (len(xy) == 2 and xy[0, 0] == xy[1, 0])) and len(xy):
+                    marks.append(float(xy[0, 0]))
             series, references = [], []
             seen = []
             caps = {id(cap) for c in ax.containers if isinstance(c, ErrorbarContainer) for cap in c[1]}
             for line in ax.get_lines():
                 if not line.get_visible() or id(line) in caps:
                     continue
-                words = _line_words(line, ax, names, levels)
+                words = _line_words(line, ax, names, levels, marks)
                 if words is None:
                     continue
                 kind, text = words
