@@ -48,6 +48,13 @@ _TEX = {r"\varepsilon": "ε", r"\epsilon": "ε", r"\delta": "δ", r"\rho": "ρ",
 _ACCENTS = {"bar": "\u0304", "tilde": "\u0303", "hat": "\u0302"}
 
 
+def _over(top: str, bottom: str) -> str:
+    """``\\frac{a}{b}`` as ``a/b``, a numerator or denominator of more than one character in parentheses."""
+    top, bottom = top.strip("{}").strip(), bottom.strip("{}").strip()
+    wrap = (lambda p: p if len(p) == 1 or re.fullmatch(r"\w+", p) else f"({p})")
+    return f"{wrap(top)}/{wrap(bottom)}"
+
+
 def plain_text(text: str) -> str:
     """A figure's text as a screen reader should get it: mathtext (``$\\varepsilon_0$``) as Unicode (``ε_0``),
     braces dropped, an exponent in parentheses when it is longer than one character (``e^(2ε)``), lines joined."""
@@ -58,7 +65,9 @@ def plain_text(text: str) -> str:
         for tex, uni in sorted(_TEX.items(), key=lambda kv: -len(kv[0])):
             t = re.sub(re.escape(tex) + r"(?![A-Za-z])", lambda _m, u=uni: u, t)
         t = re.sub(r"\\(?:mathrm|mathit|mathbf|text|operatorname)\{([^{}]*)\}", r"\1", t)
+        t = re.sub(r"\^\{([^{}])\}", r"^\1", t)
         t = re.sub(r"\^\{([^{}]{2,})\}", r"^(\1)", t)
+        t = re.sub(r"\\[dt]?frac\s*(\{[^{}]*\}|\w)\s*(\{[^{}]*\}|\w)", lambda f: _over(f.group(1), f.group(2)), t)
         t = t.replace("{", "").replace("}", "")
         return t.replace("\\", "")
 
@@ -505,38 +514,63 @@ def _diagram_words(ax, names) -> list[str]:
         d = np.hypot(*(where - np.asarray(xy, dtype=float)).T)
         return among[int(np.argmin(d))], float(np.min(d))
 
-    arrows = []
+    to_data = ax.transData.inverted()
+
+    def samples(patch):
+        """Points along ``patch``, in data coordinates."""
+        path = patch.get_path().interpolated(8)
+        return to_data.transform(patch.get_transform().transform(np.asarray(path.vertices, dtype=float)))
+
+    arrows = []  # (tail, head, patch, points along it, head at the tail, head at the head)
     for ann in ax.texts:
         if isinstance(ann, Annotation) and ann.arrow_patch is not None:
-            arrows.append((ann.xyann, ann.xy, ann.arrow_patch))
-    paths = [p for p in ax.patches if isinstance(p, PathPatch)]
-    for p in paths:
-        v = np.asarray(p.get_path().vertices, dtype=float)
-        if len(v) >= 2:
-            arrows.append((tuple(v[0]), tuple(v[-1]), p))
+            style = type(ann.arrow_patch.get_arrowstyle()).__name__
+            ends = (style.endswith(("A", "AB")), style.endswith("B"))
+            arrows.append((ann.xyann, ann.xy, ann.arrow_patch, samples(ann.arrow_patch), *ends))
+    tips = [np.asarray(p._posA_posB[1], dtype=float) for p in ax.patches
+            if isinstance(p, FancyArrowPatch) and getattr(p, "_posA_posB", None)]
+    for p in ax.patches:
+        if isinstance(p, PathPatch) and not isinstance(p, FancyArrowPatch):
+            v = np.asarray(p.get_path().vertices, dtype=float)
+            if len(v) < 2:
+                continue
+            span = float(np.hypot(*(v[-1] - v[0]))) or 1.0
+            near = [any(np.hypot(*(t - end)) < 0.25 * span for t in tips) for end in (v[0], v[-1])]
+            arrows.append((tuple(v[0]), tuple(v[-1]), p, samples(p), *near))
     lines = ["boxes: " + "; ".join(f"“{plain_text(t.get_text())}”" for t in nodes[:MOST_LISTED])]
-    label_xy = np.array([t.get_position() for t in others], dtype=float) if others else None
-    described = []
     scale = float(np.ptp(node_xy, axis=0).max()) if len(node_xy) > 1 else 1.0
-    for tail, head, patch in arrows[:MOST_LISTED]:
+    labels: dict[int, list[str]] = {}
+    for t in others:  # each label to the arrow it sits on
+        if not arrows:
+            break
+        xy = np.asarray(t.get_position(), dtype=float)
+        gaps = [float(np.min(np.hypot(*(pts - xy).T))) for *_, pts, _, _ in arrows]
+        k = int(np.argmin(gaps))
+        if gaps[k] < 0.25 * scale:
+            labels.setdefault(k, []).append(plain_text(t.get_text()))
+    described = []
+    for k, (tail, head, patch, _, at_tail, at_head) in enumerate(arrows[:MOST_LISTED]):
         a, _ = nearest(tail, nodes, node_xy)
         b, _ = nearest(head, nodes, node_xy)
         if a is b:
             continue
-        words = f"“{plain_text(a.get_text())}” to “{plain_text(b.get_text())}”"
-        if label_xy is not None:
-            mid = np.asarray(patch.get_path().vertices, dtype=float)
-            mid = (np.asarray(tail, dtype=float) + np.asarray(head, dtype=float)) / 2 if isinstance(
-                patch, FancyArrowPatch) else mid[len(mid) // 2]
-            label, distance = nearest(mid, others, label_xy)
-            if distance < 0.35 * scale:
-                words += f" labelled “{plain_text(label.get_text())}”"
-        meaning = _name_of(patch, names) if not isinstance(patch, FancyArrowPatch) else _arrow_name(patch, names)
+        first, second = f"“{plain_text(a.get_text())}”", f"“{plain_text(b.get_text())}”"
+        if at_tail and at_head:
+            words = f"between {first} and {second}, both ways"
+        elif at_tail:
+            words = f"from {second} to {first}"
+        elif at_head:
+            words = f"from {first} to {second}"
+        else:
+            words = f"a line between {first} and {second}"
+        if k in labels:
+            words += " labelled " + " and ".join(f"“{label}”" for label in labels[k])
+        meaning = _arrow_name(patch, names)
         if meaning:
             words += f" ({meaning})"
         described.append(words)
     if described:
-        lines.append("arrows from " + "; ".join(described))
+        lines.append("arrows " + "; ".join(described))
     return lines
 
 
@@ -545,7 +579,8 @@ def _arrow_name(patch, names) -> str | None:
     from matplotlib.colors import to_rgba
 
     colour = tuple(np.round(to_rgba(patch.get_edgecolor()), 3))
-    matches = [text for key, text in names if key is not None and key[0] == "line" and key[1] == colour]
+    matches = list(dict.fromkeys(text for key, text in names if key is not None and key[0] == "line"
+                                 and key[1] == colour))
     return matches[0] if len(matches) == 1 else None
 
 
