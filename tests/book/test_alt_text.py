@@ -158,7 +158,7 @@ def test_alt_text_travels_in_the_svg_to_the_page():
 
 def test_plain_text_reads_mathtext():
     assert alt_text.plain_text(r"$(1-e^{-\varepsilon})^2/n$, ε = 0.1") == "(1-e^(-ε))^2/n, ε = 0.1"
-    assert alt_text.plain_text(r"Laplace, $\varepsilon_0$=1") == "Laplace, ε_0=1"
+    assert alt_text.plain_text(r"Laplace, $\varepsilon_0$=1") == "Laplace, ε₀=1"
     assert alt_text.plain_text(r"$\bar{\varepsilon}$") == "ε̄"
     assert alt_text.plain_text("two\nlines") == "two lines"
 

@@ -46,6 +46,7 @@ _TEX = {r"\varepsilon": "ε", r"\epsilon": "ε", r"\delta": "δ", r"\rho": "ρ",
         r"\pm": "±", r"\to": "→", r"\ldots": "…", r"\dots": "…", r"\emptyset": "∅", r"\,": " ", r"\;": " ",
         r"\!": "", r"\ ": " "}
 _ACCENTS = {"bar": "\u0304", "tilde": "\u0303", "hat": "\u0302"}
+_SUBSCRIPTS = str.maketrans("0123456789aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
 
 
 def _over(top: str, bottom: str) -> str:
@@ -60,14 +61,18 @@ def plain_text(text: str) -> str:
     braces dropped, an exponent in parentheses when it is longer than one character (``e^(2ε)``), lines joined."""
     def math_part(m):
         t = m.group(1)
-        t = re.sub(r"\\(bar|tilde|hat)\{\\?([A-Za-z]+)\}", lambda a: _TEX.get("\\" + a.group(2), a.group(2))
+        t = re.sub(r"\\(bar|tilde|hat)\s*(?:\{\s*(\\?[A-Za-z]+)\s*\}|(\\[A-Za-z]+|[A-Za-z]))",
+                   lambda a: _TEX.get(a.group(2) or a.group(3), (a.group(2) or a.group(3)).lstrip("\\"))
                    + _ACCENTS[a.group(1)], t)
+        t = re.sub(r"\\sqrt\s*\{([^{}]*)\}", lambda r: "√" + (r.group(1) if len(r.group(1)) == 1 else
+                                                                 f"({r.group(1)})"), t)
         for tex, uni in sorted(_TEX.items(), key=lambda kv: -len(kv[0])):
             t = re.sub(re.escape(tex) + r"(?![A-Za-z])", lambda _m, u=uni: u, t)
         t = re.sub(r"\\(?:mathrm|mathit|mathbf|text|operatorname)\{([^{}]*)\}", r"\1", t)
         t = re.sub(r"\^\{([^{}])\}", r"^\1", t)
         t = re.sub(r"\^\{([^{}]{2,})\}", r"^(\1)", t)
         t = re.sub(r"\\[dt]?frac\s*(\{[^{}]*\}|\w)\s*(\{[^{}]*\}|\w)", lambda f: _over(f.group(1), f.group(2)), t)
+        t = re.sub(r"_\{?([0-9aehijklmnoprstuvx]+)\}?", lambda i: i.group(1).translate(_SUBSCRIPTS), t)
         t = t.replace("{", "").replace("}", "")
         return t.replace("\\", "")
 
