@@ -77,6 +77,7 @@ def plain_text(text: str) -> str:
         return t.replace("\\", "")
 
     text = re.sub(r"\$([^$]*)\$", math_part, text)
+    text = re.sub(r"(?<=\S-)\s*\n\s*", "", text)  # a word broken after its hyphen: "(ε, δ)-" / "probabilistic"
     return re.sub(r"\s*\n\s*", " ", text).strip()
 
 
@@ -495,7 +496,8 @@ def _bar_words(container, ax, names) -> str | None:
 
 
 def _diagram_words(ax, names) -> list[str]:
-    """A diagram: its boxes (texts in a box) and its arrows, from box to box, with the nearest label."""
+    """A diagram: its boxes (texts in a box) and its arrows, from box to box, each with its label: the text whose
+    gid is the arrow's followed by ``-label``, else the nearest text (of the arrow's colour, where they have one)."""
     from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, PathPatch
     from matplotlib.text import Annotation
 
@@ -522,9 +524,11 @@ def _diagram_words(ax, names) -> list[str]:
     to_data = ax.transData.inverted()
 
     def samples(patch):
-        """Points along ``patch``, in data coordinates."""
-        path = patch.get_path().interpolated(8)
-        return to_data.transform(patch.get_transform().transform(np.asarray(path.vertices, dtype=float)))
+        """Points along ``patch`` (on its curves, not at their control points), in data coordinates."""
+        t = np.linspace(0, 1, 12)
+        points = [np.atleast_2d(segment(t)) for segment, _ in patch.get_path().iter_bezier()]
+        points = np.concatenate(points) if points else np.asarray(patch.get_path().vertices, dtype=float)
+        return to_data.transform(patch.get_transform().transform(points))
 
     arrows = []  # (tail, head, patch, points along it, head at the tail, head at the head)
     for ann in ax.texts:
@@ -532,27 +536,44 @@ def _diagram_words(ax, names) -> list[str]:
             style = type(ann.arrow_patch.get_arrowstyle()).__name__
             ends = (style.endswith(("A", "AB")), style.endswith("B"))
             arrows.append((ann.xyann, ann.xy, ann.arrow_patch, samples(ann.arrow_patch), *ends))
-    tips = [np.asarray(p._posA_posB[1], dtype=float) for p in ax.patches
-            if isinstance(p, FancyArrowPatch) and getattr(p, "_posA_posB", None)]
+    bases = [np.asarray(p._posA_posB[0], dtype=float) for p in ax.patches
+             if isinstance(p, FancyArrowPatch) and getattr(p, "_posA_posB", None)]
     for p in ax.patches:
         if isinstance(p, PathPatch) and not isinstance(p, FancyArrowPatch):
             v = np.asarray(p.get_path().vertices, dtype=float)
             if len(v) < 2:
                 continue
-            span = float(np.hypot(*(v[-1] - v[0]))) or 1.0
-            near = [any(np.hypot(*(t - end)) < 0.25 * span for t in tips) for end in (v[0], v[-1])]
+            near = [any(np.allclose(base, end) for base in bases) for end in (v[0], v[-1])]  # a head drawn on
             arrows.append((tuple(v[0]), tuple(v[-1]), p, samples(p), *near))
     lines = ["boxes: " + "; ".join(f"“{plain_text(t.get_text())}”" for t in nodes[:MOST_LISTED])]
     scale = float(np.ptp(node_xy, axis=0).max()) if len(node_xy) > 1 else 1.0
     labels: dict[int, list[str]] = {}
-    for t in others:  # each label to the arrow it sits on
-        if not arrows:
-            break
-        xy = np.asarray(t.get_position(), dtype=float)
-        gaps = [float(np.min(np.hypot(*(pts - xy).T))) for *_, pts, _, _ in arrows]
-        k = int(np.argmin(gaps))
-        if gaps[k] < 0.25 * scale:
+    def colour(artist):
+        from matplotlib.colors import to_rgb
+
+        rgb = to_rgb(artist.get_color() if hasattr(artist, "get_text") else artist.get_edgecolor())
+        return None if max(rgb) - min(rgb) < 0.05 else tuple(np.round(rgb, 2))  # black and greys: no colour
+
+    def gap(t, k):
+        """How far label ``t`` is from arrow ``k``; three times as far when both have colours and they differ."""
+        pts, patch = arrows[k][3], arrows[k][2]
+        d = float(np.min(np.hypot(*(pts - np.asarray(t.get_position(), dtype=float)).T)))
+        return d * (3 if colour(t) != colour(patch) else 1)
+
+    pairs = sorted((gap(t, k), j, k) for j, t in enumerate(others) for k in range(len(arrows)))
+    placed = set()
+    by_gid = {arrow[2].get_gid(): k for k, arrow in enumerate(arrows) if arrow[2].get_gid()}
+    for j, t in enumerate(others):  # a label that names its arrow: its gid is the arrow's and "-label"
+        k = by_gid.get((t.get_gid() or "").removesuffix("-label")) if (t.get_gid() or "").endswith("-label") else None
+        if k is not None:
             labels.setdefault(k, []).append(plain_text(t.get_text()))
+            placed.add(j)
+    for rounds in range(2):  # each label to the nearest arrow without one, then the rest to the nearest arrow
+        for gap, j, k in pairs:
+            if j in placed or gap >= 0.25 * scale or (rounds == 0 and k in labels):
+                continue
+            labels.setdefault(k, []).append(plain_text(others[j].get_text()))
+            placed.add(j)
     described = []
     for k, (tail, head, patch, _, at_tail, at_head) in enumerate(arrows[:MOST_LISTED]):
         a, _ = nearest(tail, nodes, node_xy)
@@ -585,7 +606,7 @@ def _arrow_name(patch, names) -> str | None:
 
     colour = tuple(np.round(to_rgba(patch.get_edgecolor()), 3))
     matches = list(dict.fromkeys(text for key, text in names if key is not None and key[0] == "line"
-                                 and key[1] == colour))
+                                 and key[1] == colour and key[2] is not None))
     return matches[0] if len(matches) == 1 else None
 
 
