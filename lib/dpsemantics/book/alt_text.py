@@ -66,6 +66,7 @@ def plain_text(text: str) -> str:
                    + _ACCENTS[a.group(1)], t)
         t = re.sub(r"\\sqrt\s*\{([^{}]*)\}", lambda r: "√" + (r.group(1) if len(r.group(1)) == 1 else
                                                                  f"({r.group(1)})"), t)
+        t = re.sub(r"(?<=[\w)])\\(log|ln|exp|tanh|artanh|sin|cos)(?![A-Za-z])", r" \\\1", t)  # 2\log 3: 2 log 3
         for tex, uni in sorted(_TEX.items(), key=lambda kv: -len(kv[0])):
             t = re.sub(re.escape(tex) + r"(?![A-Za-z])", lambda _m, u=uni: u, t)
         t = re.sub(r"\\(?:mathrm|mathit|mathbf|text|operatorname)\{([^{}]*)\}", r"\1", t)
@@ -397,6 +398,8 @@ def _line_words(line, ax, names, levels, marks=()) -> tuple[str, str] | None:
     if len(finite) == 2 and not name and (x[0] == x[1] or y[0] == y[1]):
         where = f"x = {_n(x[0])}" if x[0] == x[1] else f"y = {_n(y[0])}"
         return "reference", f"{dash} line at {where}".strip()
+    if len(finite) == 2 and not name and dash:
+        return "reference", f"{dash} line from {_point(x[0], y[0])} to {_point(x[1], y[1])}"
     if len(finite) <= FEW_POINTS or (dash == "" and len(finite) <= 2 * FEW_POINTS):
         points = ", ".join(_point(a, b) for a, b in zip(x, y))
         what = "point" if len(finite) == 1 else "points"
@@ -703,7 +706,7 @@ def describe(fig) -> str:
                     text = _bar_words(container, ax, names)
                     if text:
                         series.append(text)
-            parts += series
+            parts += list(dict.fromkeys(series))  # coinciding curves share their legend entry: said once
             if references:
                 parts.append("reference lines: " + _merged(references))
             marks = [plain_text(t.get_text()) for t in ax.texts if t.get_text().strip()]
