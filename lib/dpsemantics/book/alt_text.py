@@ -27,14 +27,15 @@ import numpy as np
 
 from .render import number
 
-__all__ = ["describe", "drawn_values", "numbers_in", "unfounded_numbers", "embed", "from_svg", "plain_text",
-           "DIGITS", "ALT_ID", "DATA_ID"]
+__all__ = ["describe", "drawn_values", "numbers_in", "unfounded_numbers", "labels", "embed", "from_svg",
+           "plain_text", "DIGITS", "ALT_ID", "DATA_ID", "LABELS_ID"]
 
 #: Significant digits of every number in a description.
 DIGITS = 3
 #: The ids of the two elements :func:`embed` adds to an SVG.
 ALT_ID = "dpsemantics-alt"
 DATA_ID = "dpsemantics-data"
+LABELS_ID = "dpsemantics-labels"
 #: At most this many points of a series are listed one by one; longer series are described by their shape.
 FEW_POINTS = 6
 #: At most this many boxes, arrows or texts of one panel are listed.
@@ -44,7 +45,7 @@ _TEX = {r"\varepsilon": "ε", r"\epsilon": "ε", r"\delta": "δ", r"\rho": "ρ",
         r"\beta": "β", r"\mu": "μ", r"\lambda": "λ", r"\infty": "∞", r"\cdot": "·", r"\times": "×", r"\leq": "≤",
         r"\le": "≤", r"\geq": "≥", r"\ge": "≥", r"\log": "log", r"\ln": "ln", r"\exp": "exp", r"\sqrt": "√",
         r"\pm": "±", r"\to": "→", r"\ldots": "…", r"\dots": "…", r"\emptyset": "∅", r"\,": " ", r"\;": " ",
-        r"\!": "", r"\ ": " "}
+        r"\!": "", r"\ ": " ", r"\Pr": "Pr", r"\max": "max", r"\min": "min", r"\prime": "′", r"\mid": "|"}
 _ACCENTS = {"bar": "\u0304", "tilde": "\u0303", "hat": "\u0302"}
 _SUBSCRIPTS = str.maketrans("0123456789aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
 
@@ -60,7 +61,7 @@ def plain_text(text: str) -> str:
     """A figure's text as a screen reader should get it: mathtext (``$\\varepsilon_0$``) as Unicode (``ε_0``),
     braces dropped, an exponent in parentheses when it is longer than one character (``e^(2ε)``), lines joined."""
     def math_part(m):
-        t = m.group(1)
+        t = m.group(1).replace("'", "′")  # mathtext draws ' as a prime
         t = re.sub(r"\\(bar|tilde|hat)\s*(?:\{\s*(\\?[A-Za-z]+)\s*\}|(\\[A-Za-z]+|[A-Za-z]))",
                    lambda a: _TEX.get(a.group(2) or a.group(3), (a.group(2) or a.group(3)).lstrip("\\"))
                    + _ACCENTS[a.group(1)], t)
@@ -725,21 +726,37 @@ def describe(fig) -> str:
 # ---------------------------------------------------------------------------------------------------------
 # From the figure to the page
 
-def embed(svg: str, alt: str, values) -> str:
-    """``svg`` with ``alt`` in a ``<desc id="dpsemantics-alt">`` and ``values`` (the drawn values) in a
-    ``<metadata id="dpsemantics-data">``, right after the root element's opening tag."""
+def labels(fig) -> list[str]:
+    """The words ``fig`` shows about its quantities, as written: titles, axis labels, legend titles and entries,
+    annotations (not tick labels).  :func:`dpsemantics.book.plotting.finish` keeps them in the SVG
+    (:func:`embed`), so that the book's figures can be checked for one symbol per quantity."""
+    return list(dict.fromkeys(t for t in _figure_texts(fig) if re.search(r"[^\W\d]", t)))
+
+
+def embed(svg: str, alt: str, values, shown=()) -> str:
+    """``svg`` with ``alt`` in a ``<desc id="dpsemantics-alt">``, ``values`` (the drawn values) in a
+    ``<metadata id="dpsemantics-data">`` and the figure's texts ``shown`` (:func:`labels`) in a
+    ``<metadata id="dpsemantics-labels">`` (JSON), right after the root element's opening tag."""
+    import json
+
     head, _, rest = svg.partition("<svg")
     tag, _, body = rest.partition(">")
     data = " ".join(f"{v:.12g}" for v in np.asarray(values, dtype=float))
+    texts = html.escape(json.dumps(list(shown), ensure_ascii=False), quote=False)
     return (f'{head}<svg{tag}>\n <desc id="{ALT_ID}">{html.escape(alt, quote=False)}</desc>\n'
-            f' <metadata id="{DATA_ID}">{data}</metadata>{body}')
+            f' <metadata id="{DATA_ID}">{data}</metadata>\n <metadata id="{LABELS_ID}">{texts}</metadata>{body}')
 
 
-def from_svg(svg: str) -> tuple[str, np.ndarray] | None:
-    """The description and the drawn values :func:`embed` put in ``svg``; ``None`` when it holds none."""
+def from_svg(svg: str) -> tuple[str, np.ndarray, list[str]] | None:
+    """The description, the drawn values and the texts :func:`embed` put in ``svg``; ``None`` when it holds
+    none."""
+    import json
+
     alt = re.search(rf'<desc id="{ALT_ID}">(.*?)</desc>', svg, re.S)
     if alt is None:
         return None
     data = re.search(rf'<metadata id="{DATA_ID}">(.*?)</metadata>', svg, re.S)
     values = np.array([float(v) for v in data.group(1).split()]) if data else np.empty(0)
-    return html.unescape(alt.group(1)), values
+    texts = re.search(rf'<metadata id="{LABELS_ID}">(.*?)</metadata>', svg, re.S)
+    shown = json.loads(html.unescape(texts.group(1))) if texts else []
+    return html.unescape(alt.group(1)), values, shown

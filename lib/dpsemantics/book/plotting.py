@@ -117,7 +117,8 @@ def svg_for_page(fig) -> str:
     return _with_alt_text(fig, svg)
 
 
-#: The attribute :func:`finish` sets on a figure: its alt text and drawn values (:mod:`dpsemantics.book.alt_text`).
+#: The attribute :func:`finish` sets on a figure: its alt text, drawn values and texts
+#: (:mod:`dpsemantics.book.alt_text`).
 ALT_ATTRIBUTE = "dpsemantics_alt_text"
 
 
@@ -174,7 +175,7 @@ def finish(fig, name: str) -> None:
     if unfounded:
         raise ValueError(f"figure {name}: its alt text has numbers the figure does not draw ({', '.join(unfounded)}): "
                          f"{description}")
-    setattr(fig, ALT_ATTRIBUTE, (description, values))
+    setattr(fig, ALT_ATTRIBUTE, (description, values, alt_text.labels(fig)))
     out = os.environ.get(FIGURE_DIR_ENV)
     if out:
         folder = Path(out)
@@ -182,7 +183,7 @@ def finish(fig, name: str) -> None:
         fig.savefig(folder / f"{name}.png", metadata={"Description": description})
         svg = folder / f"{name}.svg"
         fig.savefig(svg, metadata=SVG_METADATA)
-        svg.write_text(alt_text.embed(svg.read_text(encoding="utf-8"), description, values), encoding="utf-8")
+        svg.write_text(alt_text.embed(svg.read_text(encoding="utf-8"), *getattr(fig, ALT_ATTRIBUTE)), encoding="utf-8")
         (folder / f"{name}.alt.txt").write_text(description + "\n", encoding="utf-8")
 
 
