@@ -516,8 +516,12 @@ def figure_alt_text(app, doctree) -> None:
         uri = node.get("uri", "")
         if not uri.endswith(".svg") or "://" in uri:
             continue
-        path = Path(app.env.relfn2path(uri, app.env.docname)[1])
-        if not path.is_file():
+        # Sphinx's image collector (doctree-read too) rewrites the uri relative to the source folder and keeps the
+        # candidates; before it runs, the uri is myst-nb's, relative to the document or, with a leading /, the source
+        candidates = [Path(app.srcdir) / c for c in node.get("candidates", {}).values() if isinstance(c, str)]
+        candidates.append(Path(app.env.relfn2path(uri, app.env.docname)[1]))
+        path = next((c for c in candidates if c.is_file()), None)
+        if path is None:
             continue
         try:
             alt = composed_alt(node.get("alt"), path.read_text(encoding="utf-8"))
@@ -552,7 +556,7 @@ def setup(app):
     app.connect("config-inited", _edition_in_footer)
     app.connect("build-finished", _record_edition)
     app.connect("doctree-read", _record_proof_titles)
-    app.connect("doctree-read", figure_alt_text)
+    app.connect("doctree-read", figure_alt_text, priority=400)  # before the image collector rewrites the uri
     app.add_post_transform(NameUnnumberedProofReferences)
     app.connect("builder-inited", _write_table_css)
     app.add_css_file(TABLE_CSS)
