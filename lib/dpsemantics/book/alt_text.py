@@ -327,7 +327,7 @@ def _axis_words(ax, which: str, values) -> str:
     if len(finite):
         low, high = finite.min(), finite.max()
         words += f" from {_n(low)} to {_n(high)}" if _n(low) != _n(high) else f" at {_n(low)}"
-    if scale != "linear":
+    if scale != "linear" and scale not in label:
         words += f" ({scale} scale)"
     return words if words != f"{which} axis" else ""
 
@@ -364,7 +364,7 @@ def _crossings(x, y, levels) -> list[str]:
     return out
 
 
-def _probes(x, y, ax, marks) -> str:
+def _probes(x, y, ax, marks, said: str = "") -> str:
     """A curve's drawn point nearest to each vertical reference line, or, without any, to the middle of its x
     range (the geometric middle on a log axis): its shape between the ends."""
     log = ax.get_xscale() == "log" and x.min() > 0
@@ -373,7 +373,7 @@ def _probes(x, y, ax, marks) -> str:
     out = []
     for t in targets:
         i = int(np.argmin(np.abs(np.log(x) - math.log(t)) if log and t > 0 else np.abs(x - t)))
-        if 0 < i < len(x) - 1:
+        if 0 < i < len(x) - 1 and f"at x = {_n(x[i])}" not in said:  # not a point the words already give
             out.append(f"{_n(y[i])} at x = {_n(x[i])}")
     return ("through " + ", ".join(dict.fromkeys(out))) if out else ""
 
@@ -385,9 +385,14 @@ def _line_words(line, ax, names, levels, marks=()) -> tuple[str, str] | None:
     name = _name_of(line, names)
     named = f"{name}: " if name else ""
     dash = _dash_word(line)
+    (x0, x1), (y0, y1) = sorted(ax.get_xlim()), sorted(ax.get_ylim())
     if not x_data and y_data and len(xy):
+        if not y0 <= xy[0, 1] <= y1:
+            return None  # outside the panel: not drawn
         return "reference", f"{named or dash + ' '}horizontal line at y = {_n(xy[0, 1])}".strip()
     if x_data and not y_data and len(xy):
+        if not x0 <= xy[0, 0] <= x1:
+            return None
         return "reference", f"{named or dash + ' '}vertical line at x = {_n(xy[0, 0])}".strip()
     finite = xy[np.isfinite(xy).all(axis=1)]
     shown = _in_view(ax, finite)
@@ -411,7 +416,7 @@ def _line_words(line, ax, names, levels, marks=()) -> tuple[str, str] | None:
     if x[0] > x[-1]:
         x, y = x[::-1], y[::-1]
     words = _shape(x, y)
-    probe = _probes(x, y, ax, marks) if "flat at" not in words else ""
+    probe = _probes(x, y, ax, marks, said=words) if "flat at" not in words else ""
     crossings = _crossings(x, y, levels) if name else []
     tail = "; ".join(crossings)
     text = (f"{named}{'curve ' if not name else ''}{words}" + (f", {probe}" if probe else "")
