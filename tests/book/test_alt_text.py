@@ -173,3 +173,31 @@ def test_no_notebook_types_a_number_into_a_figure_alt_text():
             if re.search(r"\d", alt):
                 typed.append(f"{path.name} {cell.get('id')}: {alt}")
     assert not typed, "alt text with typed-in numbers:\n" + "\n".join(typed)
+
+
+def test_sphinx_reads_the_svg_wherever_the_uri_points(tmp_path):
+    """The handler finds the SVG by the image collector's candidates (relative to the source folder, as in the
+    book, whose chapters sit in book/) or by myst-nb's uri (a leading / is the source folder)."""
+    from types import SimpleNamespace
+
+    from docutils import nodes
+
+    from dpsemantics.book.sphinx_extras import figure_alt_text
+
+    fig = _marked_figure([0.149, 0.532])
+    plotting.finish(fig, "fig-test")
+    (tmp_path / "_build").mkdir()
+    (tmp_path / "_build" / "f.svg").write_text(plotting.svg_for_page(fig), encoding="utf-8")
+
+    def relfn2path(uri, docname):
+        rel = uri[1:] if uri.startswith("/") else str(tmp_path.joinpath(docname).parent / uri)
+        return rel, str(tmp_path / rel)
+
+    app = SimpleNamespace(srcdir=str(tmp_path), env=SimpleNamespace(docname="book/chapter", relfn2path=relfn2path))
+    for image in (nodes.image(uri="_build/f.svg", alt="Intent", candidates={"*": "_build/f.svg"}),
+                  nodes.image(uri="/_build/f.svg", alt="Intent")):
+        doctree = nodes.document(None, None)
+        doctree += image
+        figure_alt_text(app, doctree)
+        assert image["alt"].startswith("Intent. X axis prior") and "(0.532, 0.283)" in image["alt"], image["alt"]
+    plotting.plt.close("all")

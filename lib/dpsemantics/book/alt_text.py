@@ -11,8 +11,9 @@ draws (the coordinates of its lines, points, bars and bands, the numbers in its 
 :func:`unfounded_numbers` names the numbers of a text that no drawn value rounds to.
 :func:`dpsemantics.book.plotting.finish` refuses a figure whose description has one.
 
-The text reaches the page inside the figure's SVG (:func:`embed`: a ``<desc>`` holding the description and a
-``<metadata>`` holding the drawn values), where the book's Sphinx extension reads it (:func:`from_svg`) into the
+The text reaches the page inside the figure's SVG (:func:`embed`: a ``<desc>`` holding the description, a
+``<metadata>`` holding the drawn values and one holding the figure's words, :func:`labels`, for the book's
+one-symbol-per-quantity check), where the book's Sphinx extension reads it (:func:`from_svg`) into the
 image's ``alt`` attribute, after the author's one sentence of intent (the cell's ``mystnb.image.alt``, which may
 hold no digit), so that the alt text changes with the data and cannot drift from it.
 """
