@@ -620,6 +620,21 @@ def _arrow_name(patch, names) -> str | None:
     return matches[0] if len(matches) == 1 else None
 
 
+def _reference_positions(ax) -> tuple[list[float], list[float]]:
+    """The heights of ``ax``'s horizontal reference lines and the places of its vertical ones (an ``axhline`` or
+    ``axvline``, or a two-point line drawn level or upright)."""
+    levels, marks = [], []
+    for line in ax.get_lines():
+        xy = np.asarray(line.get_xydata(), dtype=float).reshape(-1, 2)
+        if not len(xy):
+            continue
+        data = line.get_transform().contains_branch_seperately(ax.transData)
+        for k, out in ((1, levels), (0, marks)):  # k: the coordinate the line fixes, y for a level, x for a mark
+            if data[k] and (not data[1 - k] or (len(xy) == 2 and xy[0, k] == xy[1, k])):
+                out.append(float(xy[0, k]))
+    return levels, marks
+
+
 def _merged(references: list[str]) -> str:
     """``["dotted line at x = 10", "dotted line at x = 11"]`` → ``"dotted lines at x = 10 and 11"``."""
     groups: dict[str, list[str]] = {}
@@ -676,18 +691,7 @@ def describe(fig) -> str:
                     ys += [p.get_height() for p in container.patches]
             parts.append(_axis_words(ax, "x", xs if not ax.containers else []))
             parts.append(_axis_words(ax, "y", ys))
-            levels = []
-            for line in ax.get_lines():
-                xy = np.asarray(line.get_xydata(), dtype=float).reshape(-1, 2)
-                x_data, y_data = line.get_transform().contains_branch_seperately(ax.transData)
-                if y_data and (not x_data or (len(xy) == 2 and xy[0, 1] == xy[1, 1])) and len(xy):
-                    levels.append(float(xy[0, 1]))
-            marks = []
-            for line in ax.get_lines():
-                xy = np.asarray(line.get_xydata(), dtype=float).reshape(-1, 2)
-                x_data, y_data = line.get_transform().contains_branch_seperately(ax.transData)
-                if x_data and (not y_data or (len(xy) == 2 and xy[0, 0] == xy[1, 0])) and len(xy):
-                    marks.append(float(xy[0, 0]))
+            levels, marks = _reference_positions(ax)
             series, references = [], []
             seen = []
             caps = {id(cap) for c in ax.containers if isinstance(c, ErrorbarContainer) for cap in c[1]}
