@@ -613,6 +613,99 @@ def test_no_cdn_for_mathjax(strict_build):
     assert (HTML / "_static" / "mathjax" / "tex-chtml.js").is_file()
 
 
+class _FigureImages(HTMLParser):
+    """``(src, alt)`` of every ``<img>`` inside a ``<figure>``, and how many inline ``<svg>`` figures have no
+    name (neither ``<title>`` nor ``aria-label``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.images, self.unnamed_svgs = [], 0
+        self._figures, self._svg = 0, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "figure":
+            self._figures += 1
+        elif tag == "img" and self._figures:
+            self.images.append((attrs.get("src", ""), attrs.get("alt") or ""))
+        elif tag == "svg" and self._figures and self._svg is None:
+            self._svg = bool(attrs.get("aria-label"))
+        elif tag == "title" and self._svg is not None:
+            self._svg = True
+
+    def handle_endtag(self, tag):
+        if tag == "figure":
+            self._figures -= 1
+        elif tag == "svg" and self._svg is not None:
+            self.unnamed_svgs += not self._svg
+            self._svg = None
+
+
+def figure_alt_faults(page: Path) -> list[str]:
+    """The figures of ``page`` whose alt text is missing or holds a number their data do not give: an SVG must
+    carry the description :func:`dpsemantics.book.plotting.finish` read from the figure and its alt must end
+    with it, every number of the alt rounding from a drawn value; a picture without drawn values (a PNG, a
+    hand-made SVG) may hold no number in its alt; an inline SVG needs a title."""
+    from dpsemantics.book import alt_text
+
+    parser = _FigureImages()
+    parser.feed(page.read_text(encoding="utf-8"))
+    faults = [f"{parser.unnamed_svgs} inline SVG figures without a title"] if parser.unnamed_svgs else []
+    for src, alt in parser.images:
+        if not alt.strip():
+            faults.append(f"{src}: no alt text")
+            continue
+        target = (page.parent / unquote(urlsplit(src).path)).resolve()
+        found = alt_text.from_svg(target.read_text(encoding="utf-8")) if target.suffix == ".svg" and \
+            target.is_file() else None
+        if found is None:
+            typed = [w for w, _, _ in alt_text.numbers_in(alt)]
+            if typed:
+                faults.append(f"{src}: numbers in an alt text not read from drawn data: {typed}")
+            continue
+        if not alt.endswith(found[0]):
+            faults.append(f"{src}: the alt text is not the description read from the figure: {alt!r}")
+        missing = alt_text.unfounded_numbers(alt, found[1])
+        if missing:
+            faults.append(f"{src}: numbers the figure does not draw: {missing}")
+    return faults
+
+
+def _alt_page(tmp_path, alt: str, svg: str | None) -> Path:
+    if svg is not None:
+        (tmp_path / "f.svg").write_text(svg, encoding="utf-8")
+    page = tmp_path / "page.html"
+    page.write_text(f'<main><figure><img src="f.{"svg" if svg is not None else "png"}" alt="{alt}"></figure>'
+                    f'<figure><svg><title>x</title></svg></figure></main>', encoding="utf-8")
+    return page
+
+
+def test_figure_alt_faults_on_sample_pages(tmp_path):
+    from dpsemantics.book import alt_text
+
+    svg = alt_text.embed('<svg width="1px"></svg>', "Points (0.149, 0.0222), (0.532, 0.283).",
+                         [0.149, 0.0222, 0.532, 0.283])
+    assert figure_alt_faults(_alt_page(tmp_path, "Intent. Points (0.149, 0.0222), (0.532, 0.283).", svg)) == []
+    assert figure_alt_faults(_alt_page(tmp_path, "Markers at 0.14. Points (0.149, 0.0222), (0.532, 0.283).", svg))
+    assert figure_alt_faults(_alt_page(tmp_path, "Markers at 0.14 and 0.47.", svg))  # typed, not read
+    assert figure_alt_faults(_alt_page(tmp_path, "", svg))
+    assert figure_alt_faults(_alt_page(tmp_path, "A logo with 3 stars", None))
+    assert figure_alt_faults(_alt_page(tmp_path, "The book's logo", None)) == []
+
+
+def test_every_figure_alt_text_is_read_from_its_data(strict_build):
+    """Issue 39: Fig 1.1's typed alt text put markers at 0.14 and 0.47, drawn at 0.149 and 0.532.  On the built
+    book every figure's alt text is the figure's own description, with no number its data do not give."""
+    assert strict_build.returncode == 0, "the strict build failed; see test_strict_build_succeeds"
+    faults, pages = [], 0
+    for doc in docnames():
+        page = HTML / f"{doc}.html"
+        if page.is_file():
+            pages += 1
+            faults += [f"{doc}: {f}" for f in figure_alt_faults(page)]
+    assert pages and not faults, "figures whose alt text is not read from their data:\n" + "\n".join(faults)
+
+
 @pytest.fixture(scope="module")
 def server(strict_build):
     assert strict_build.returncode == 0, "the strict build failed; see test_strict_build_succeeds"

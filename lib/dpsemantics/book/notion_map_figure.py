@@ -162,14 +162,16 @@ def draw(ax=None, *, fontsize: float = FONTSIZE):
         linestyle, colour = _STYLE[marks[k]]
         start, points, end = _spline(edge["pos"])
         codes = [Path.MOVETO] + [Path.CURVE4] * (len(points) - 1)
+        # the gids tie each label to its arrow for the alt text (dpsemantics.book.alt_text)
         ax.add_patch(PathPatch(Path(points, codes), facecolor="none", edgecolor=colour, linewidth=1.0,
-                               linestyle=linestyle, zorder=2))
+                               linestyle=linestyle, zorder=2, gid=f"notion-edge-{k}"))
         for base, tip in ((points[-1], end), (points[0], start)):
             if tip is not None:
                 ax.add_patch(FancyArrowPatch(base, tip, arrowstyle="-|>", mutation_scale=9, color=colour, linewidth=1.0,
                                              shrinkA=0, shrinkB=0, zorder=2))
         lx, ly = _points(edge["lp"])[0]
         ax.text(lx, ly, labels[k], ha="center", va="center", fontsize=fontsize, zorder=5, multialignment="center",
+                gid=f"notion-edge-{k}-label",
                 color=REFUTED_COLOUR if marks[k] == "refuted" else "black",
                 bbox=dict(boxstyle="round,pad=0.1", facecolor="white", edgecolor="none", alpha=0.9))
     if fig.get_layout_engine() is None and len(fig.axes) == 1:  # our own figure: the legends go below the map

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 
+from . import alt_text
 from .render import exponents, scientific
 
 if TYPE_CHECKING:
@@ -112,8 +113,19 @@ def svg_for_page(fig) -> str:
     sized in points would show at 96/72 px per point, 13 % smaller, its text with it)."""
     from IPython.core.pylabtools import print_figure
 
-    svg = print_figure(fig, "svg", bbox_inches="tight", metadata=SVG_METADATA)
-    return _svg_in_pixels(svg, fig.dpi)
+    svg = _svg_in_pixels(print_figure(fig, "svg", bbox_inches="tight", metadata=SVG_METADATA), fig.dpi)
+    return _with_alt_text(fig, svg)
+
+
+#: The attribute :func:`finish` sets on a figure: its alt text, drawn values and texts
+#: (:mod:`dpsemantics.book.alt_text`).
+ALT_ATTRIBUTE = "dpsemantics_alt_text"
+
+
+def _with_alt_text(fig, svg: str) -> str:
+    """``svg`` with the alt text and drawn values :func:`finish` found for ``fig``, when it has been finished."""
+    found = getattr(fig, ALT_ATTRIBUTE, None)
+    return alt_text.embed(svg, *found) if found else svg
 
 
 def _svg_in_pixels(svg: str, dpi: float) -> str:
@@ -158,12 +170,21 @@ def finish(fig, name: str) -> None:
                 plain_log_ticks(axis)
     _readable_texts(fig)
     _clear_legends(fig)
+    description, values = alt_text.describe(fig), alt_text.drawn_values(fig)
+    unfounded = alt_text.unfounded_numbers(description, values)
+    if unfounded:
+        raise ValueError(f"figure {name}: its alt text has numbers the figure does not draw ({', '.join(unfounded)}): "
+                         f"{description}")
+    setattr(fig, ALT_ATTRIBUTE, (description, values, alt_text.labels(fig)))
     out = os.environ.get(FIGURE_DIR_ENV)
     if out:
         folder = Path(out)
         folder.mkdir(parents=True, exist_ok=True)
-        fig.savefig(folder / f"{name}.png")
-        fig.savefig(folder / f"{name}.svg", metadata=SVG_METADATA)
+        fig.savefig(folder / f"{name}.png", metadata={"Description": description})
+        svg = folder / f"{name}.svg"
+        fig.savefig(svg, metadata=SVG_METADATA)
+        svg.write_text(alt_text.embed(svg.read_text(encoding="utf-8"), *getattr(fig, ALT_ATTRIBUTE)), encoding="utf-8")
+        (folder / f"{name}.alt.txt").write_text(description + "\n", encoding="utf-8")
 
 
 def _power_tick(value: float) -> str:

@@ -22,6 +22,10 @@
 8. Teach first, then check: a chapter's closing section "How this was checked" is collapsed in HTML (its body in
    ``<details>``, :func:`collapse_checks_sections`; a link into it opens it), and claim links in the reading path
    are superscript marks (:func:`dpsemantics.book.api_reference.claim_role`).
+9. Alt text read from the figure (:func:`figure_alt_text`): a figure's ``alt`` is the description
+   :func:`dpsemantics.book.plotting.finish` wrote into its SVG (:mod:`dpsemantics.book.alt_text`), after the
+   cell's one sentence of intent (``mystnb.image.alt``), which may hold no digit: every number of the alt text
+   comes from the drawn data.
 
 Sphinx's default ``mathjax_path`` is a CDN address.  This extension copies MathJax 3 (the ``es5``
 bundle shipped by the PyPI package ``django-static-mathjax``, a pinned dependency of the book; it has
@@ -484,6 +488,50 @@ def collapse_checks_sections(doctree) -> int:
     return wrapped
 
 
+def composed_alt(intent: str | None, svg: str) -> str | None:
+    """The alt text of a figure whose SVG is ``svg``: the author's sentence of intent, then the description
+    :func:`dpsemantics.book.alt_text.embed` put in the SVG; ``None`` for an SVG without one.  Raises
+    ``ValueError`` when the intent holds a digit (a number not read from the figure)."""
+    from .alt_text import from_svg
+
+    found = from_svg(svg)
+    if found is None:
+        return None
+    intent = (intent or "").strip()
+    if re.search(r"\d", intent):
+        raise ValueError(f"intent must hold no number: the numbers of an alt text come from the figure "
+                         f"(got intent={intent!r})")
+    if intent and not intent.endswith((".", "!", "?")):
+        intent += "."
+    return f"{intent} {found[0]}".strip()
+
+
+def figure_alt_text(app, doctree) -> None:
+    """Every SVG image of ``doctree`` that carries a description gets it as its ``alt`` (:func:`composed_alt`);
+    an intent with a number is a build warning (an error under ``-W``)."""
+    from sphinx.util import logging
+
+    logger = logging.getLogger(__name__)
+    for node in doctree.findall(nodes.image):
+        uri = node.get("uri", "")
+        if not uri.endswith(".svg") or "://" in uri:
+            continue
+        # Sphinx's image collector (doctree-read too) rewrites the uri relative to the source folder and keeps the
+        # candidates; before it runs, the uri is myst-nb's, relative to the document or, with a leading /, the source
+        candidates = [Path(app.srcdir) / c for c in node.get("candidates", {}).values() if isinstance(c, str)]
+        candidates.append(Path(app.env.relfn2path(uri, app.env.docname)[1]))
+        path = next((c for c in candidates if c.is_file()), None)
+        if path is None:
+            continue
+        try:
+            alt = composed_alt(node.get("alt"), path.read_text(encoding="utf-8"))
+        except ValueError as err:
+            logger.warning(f"figure {uri}: {err}", location=node)
+            continue
+        if alt is not None:
+            node["alt"] = alt
+
+
 def _collapse_checks(app, doctree, docname):
     if app.builder.format == "html":
         collapse_checks_sections(doctree)
@@ -508,6 +556,7 @@ def setup(app):
     app.connect("config-inited", _edition_in_footer)
     app.connect("build-finished", _record_edition)
     app.connect("doctree-read", _record_proof_titles)
+    app.connect("doctree-read", figure_alt_text, priority=400)  # before the image collector rewrites the uri
     app.add_post_transform(NameUnnumberedProofReferences)
     app.connect("builder-inited", _write_table_css)
     app.add_css_file(TABLE_CSS)

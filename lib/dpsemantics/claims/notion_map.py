@@ -194,7 +194,7 @@ RELATIONS: tuple[Relation, ...] = (
     # record i the value ⊥, Game i is undefined, and randomized response between 1 and 2 has BSP 0 and BDP 2 (ε = 2).
     Relation("bsp", "bdp", r"$\frac{1}{2} - \frac{1}{e^{\varepsilon}+1} \mapsto \varepsilon$", "Zhao, Theorem 1",
              "zhao", condition="⊥ has positive prior mass (omitted in the paper); Game i conditions on Xᵢ = ⊥",
-             caveat="P[⊥]>0", claims=("zhao-thm1-converse",),
+             caveat="Pr[⊥]>0", claims=("zhao-thm1-converse",),
              needs=("zhao-thm1-converse-three-values", "zhao-thm1-converse-replace-reading")),
     Relation("bsp", "sp", "same level", "Zhao, Section II (ii) (S = N∖{i} in Definition 2)", "zhao",
              condition="prior of full support", caveat="full-support prior",
