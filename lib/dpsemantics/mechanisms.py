@@ -263,6 +263,8 @@ def laplace_delta(eps, eps_mech, sensitivity=1.0):
     eps_mech = check_epsilon(eps_mech, "eps_mech", strictly_positive=True)
     eps, eps_mech, _ = broadcast(eps=eps, eps_mech=eps_mech, sensitivity=check_positive(sensitivity, "sensitivity"))
     delta = -np.expm1(np.minimum(np.subtract(eps, eps_mech) / 2, 0.0))
+    # below the normal range the halving may round (ε_mech − ε = 5e-324 halves to 0): a positive δ stays positive
+    delta = np.where((delta == 0) & (eps < eps_mech), _rounding.SMALLEST_SUBNORMAL, delta)
     return as_output(np.minimum(_rounding.up(delta, 10), 1.0))
 
 
