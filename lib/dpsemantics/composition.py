@@ -320,14 +320,17 @@ def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
 
 
 def _basic_total(eps0: float, k: int, delta: float, delta0: float) -> float:
-    if k * delta0 > delta:
+    if k * Fraction(delta0) > Fraction(delta):  # exactly: the float product rounds
         raise ValueError("delta must be at least k*delta0 = "
                          f"{k * delta0!r} for basic composition (got delta={delta!r})")
     return float(basic_epsilon(eps0, k))
 
 
 def _advanced_total(eps0: float, k: int, delta: float, delta0: float) -> float:
-    slack = delta - k * delta0
+    exact = Fraction(delta) - k * Fraction(delta0)
+    slack = float(exact)  # the slack δ − kδ₀ rounded down (a larger slack would give a smaller ε)
+    if Fraction(slack) > exact:
+        slack = math.nextafter(slack, 0.0)
     if not 0 < slack < 1:
         raise ValueError(f"delta must exceed k*delta0 = {k * delta0!r} and leave a slack below 1 for advanced "
                          f"composition (got delta={delta!r})")

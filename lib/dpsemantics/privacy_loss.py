@@ -31,6 +31,7 @@ end of their search bracket, where the profile enlarged by 1e-12 relative is alr
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -614,7 +615,9 @@ class PrivacyLoss:
         sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
         law, mu = _gaussian_law(sigma, sensitivity)
         return cls(f"Gaussian, sigma={sigma:g}", law,
-                   lambda e: mechanisms.gaussian_delta(e, sigma, sensitivity), rho=mu,
+                   # ρ = Δ²/(2σ²) exactly, rounded up (μ, the law's mean, is rounded to nearest)
+                   lambda e: mechanisms.gaussian_delta(e, sigma, sensitivity),
+                   rho=_rounding.rational_up(Fraction(sensitivity) ** 2 / (2 * Fraction(sigma) ** 2)),
                    lattice=lambda h: PrivacyLossDistribution.gaussian(sigma, sensitivity, h=h))
 
     @classmethod

@@ -617,8 +617,8 @@ class Gaussian(Mechanism):
         return {**stated, "sigma": self.sigma, "sensitivity": self.sensitivity, "mu": self.mu}
 
     def rho(self):
-        # Δ²/(2σ²) exactly, rounded up (the float μ is rounded to nearest)
-        return _float_up(Fraction(self.sensitivity) ** 2 / (2 * Fraction(self.sigma) ** 2))
+        # Δ²/(2σ²) exactly, rounded up (the float μ is rounded to nearest: Gaussian(1e-5).rho() was one ulp low)
+        return _gaussian_rho(self.sigma, self.sensitivity)
 
     def stated_point(self):
         return self.stated
@@ -788,7 +788,7 @@ class DiscreteGaussian(Mechanism):
                                           f"sigma={self.sigma!r}, sensitivity={self.sensitivity!r})")
 
     def rho(self):
-        return _float_up(Fraction(self.sensitivity) ** 2 / (2 * Fraction(self.sigma) ** 2))
+        return _gaussian_rho(self.sigma, self.sensitivity)
 
     def stated_point(self):
         return None
@@ -834,16 +834,12 @@ def _sum_up(pairs) -> float:
     pairs = list(pairs)
     if any(math.isinf(x) for _, x in pairs):
         return math.inf
-    return _float_up(sum((Fraction(int(k)) * Fraction(x) for k, x in pairs), Fraction(0)))
+    return _rounding.rational_up(sum((Fraction(int(k)) * Fraction(x) for k, x in pairs), Fraction(0)))
 
 
-def _float_up(exact: Fraction) -> float:
-    """The smallest float ≥ the rational ``exact`` (inf beyond the float range)."""
-    try:
-        out = float(exact)  # rounded to nearest
-    except OverflowError:
-        return math.inf
-    return math.nextafter(out, math.inf) if math.isfinite(out) and Fraction(out) < exact else out
+def _gaussian_rho(sigma, sensitivity) -> float:
+    """ρ = Δ²/(2σ²) of the (continuous or discrete) Gaussian mechanism, exactly in rationals and rounded up."""
+    return _rounding.rational_up(Fraction(sensitivity) ** 2 / (2 * Fraction(sigma) ** 2))
 
 
 def _stated_sums(stated):
@@ -967,7 +963,10 @@ class Composed(Mechanism):
         return None if any(e is None for _, e in eps) else _sum_up(eps)
 
     def reveal(self):
-        return -math.expm1(sum(k * math.log1p(-m.reveal()) for m, k in self.parts))
+        # n terms k·log1p(−r) of one sign (log1p within 1 ulp, the product ½): the sum within (n + 3)u relative; −expm1
+        # (1 ulp) has relative condition at most 1 there: raised 2n + 10 ulps, at most 1
+        total = -math.expm1(sum(k * math.log1p(-m.reveal()) for m, k in self.parts))
+        return min(float(_rounding.up(total, 2 * len(self.parts) + 10)), 1.0)
 
     def merged(self) -> list:
         """The parts with equal mechanisms (and all Gaussians, all zCDP parts) merged."""
