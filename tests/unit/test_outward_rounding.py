@@ -217,12 +217,13 @@ TABLE = {
     **dict.fromkeys([f"semantic.{n}" for n in ("thm22_epsilon", "thm22_proof_epsilon", "tight_semantic_epsilon",
                                                "thm22_converse_epsilon", "tight_converse_epsilon",
                                                "two_point_converse_epsilon")], ("up", _SEMANTIC_OUTWARD)),
-    **dict.fromkeys([f"semantic.{n}" for n in ("thm24_max_delta", "thm24_parameters", "thm24_proof_epsilon",
-                                               "thm24_converse_parameters", "conditioning_delta",
-                                               "corrected_conditioning_delta", "thm24_repaired_delta_hat",
+    **dict.fromkeys([f"semantic.{n}" for n in ("thm24_parameters", "thm24_proof_epsilon", "thm24_converse_parameters",
+                                               "conditioning_delta", "corrected_conditioning_delta",
                                                "thm24_repaired_delta", "testing_bound", "thm42_parameters",
-                                               "max_sd_bound", "tight_max_sd", "paper_gaussian_sigma",
-                                               "dwork_mcsherry_delta", "dwork_mcsherry_sd")], open_(CLOSED)),
+                                               "max_sd_bound", "tight_max_sd", "paper_gaussian_sigma")],
+                    ("up", HERE)),
+    **dict.fromkeys(["semantic.thm24_max_delta", "semantic.thm24_repaired_delta_hat"], ("down", HERE)),
+    **dict.fromkeys(["semantic.dwork_mcsherry_delta", "semantic.dwork_mcsherry_sd"], open_(MEASURED)),
     **dict.fromkeys([f"semantic.{n}" for n in ("log_ratio_spread", "tilt_statistical_difference",
                                                "statistical_difference", "semantic_epsilon", "semantic_delta",
                                                "reality_oblivious_delta", "conditioning_bad_mass",
@@ -234,9 +235,12 @@ TABLE = {
                                                "median_mechanism")], exempt(OBJECT)),
     # notions
     "notions.membership_privacy_lemma1": ("up", _SEMANTIC_OUTWARD),
-    **dict.fromkeys([f"notions.{n}" for n in ("zhao_converse_level", "ks_converse_level", "tight_converse_level",
-                                              "improvement_range_end", "membership_g", "theorem4_threshold",
-                                              "scaled_posterior_ratio")], open_(CLOSED)),
+    **dict.fromkeys([f"notions.{n}" for n in ("zhao_converse_level", "ks_converse_level", "tight_converse_level")],
+                    ("down", HERE)),
+    "notions.improvement_range_end": exempt("the crossing point of two levels (Brent's root), not a bound: the "
+                                            "levels on either side are checked"),
+    **dict.fromkeys([f"notions.{n}" for n in ("membership_g", "theorem4_threshold", "scaled_posterior_ratio")],
+                    open_(CLOSED)),
     **dict.fromkeys([f"notions.{n}" for n in ("bdp_leakage", "bdp_leakage_by_adversary", "bayesian_semantic_privacy",
                                               "semantic_privacy", "sup_statistical_difference",
                                               "membership_ratios_direct", "membership_privacy_direct",
@@ -248,10 +252,9 @@ TABLE = {
     # indistinguishability
     "indistinguishability.zcdp_rho": ("up", "unit/test_indistinguishability.py"),
     "indistinguishability.zcdp_rho_bracket": ("both", "unit/test_indistinguishability.py"),
-    "indistinguishability.transitivity_parameters": open_(CLOSED),
+    **dict.fromkeys(["indistinguishability.transitivity_parameters", "indistinguishability.group_parameters"],
+                    ("up", HERE)),
     "indistinguishability.transitivity_delta_limit": open_(CLOSED),
-    "indistinguishability.group_parameters": open_("rounded up by its own analysis, but no test against an exact "
-                                                   "value yet"),
     **dict.fromkeys([f"indistinguishability.{n}" for n in ("hockey_stick", "smallest_delta", "smallest_epsilon",
                                                            "total_variation", "max_divergence", "event_violation",
                                                            "smallest_delta_over_events")], open_(MEASURED)),
@@ -770,3 +773,104 @@ def test_group_of_two_is_never_below_exact():
     assert at_least(R.ZCDP(0.3).group_of_two().rho(), 4 * exact(0.3))
     g = R.Gaussian(2.0).group_of_two()
     assert at_least(g.rho(), _gaussian_rho(2.0, 2.0))
+
+
+# ------------------------------------------------------------------------------------------------ closed forms
+
+
+def _grid(seed, n=600):
+    """ε over eighteen decades (and 0.45, the converses' end), δ over three hundred, n up to 10⁶."""
+    rng = np.random.default_rng(seed)
+    eps = np.concatenate([10.0 ** rng.uniform(-12, 1.5, n), [1e-300, 0.45, 1.0]])
+    delta = np.concatenate([10.0 ** rng.uniform(-300, -1, n), [1e-300, 1e-6, 0.01]])
+    n_rec = np.concatenate([rng.integers(1, 10**6, n), [1, 10, 1000]]).astype(float)
+    return eps, delta, n_rec
+
+
+def _e3(e):
+    return mp.expm1(3 * mpf(e))
+
+
+def _gain(e):
+    return -mp.expm1(-mpf(e))  # 1 − e^{−ε}
+
+
+CLOSED_FORMS = [  # (name, direction, arguments from the grid, the exact value in mpmath)
+    ("semantic.thm24_max_delta", "down", lambda e, d, n: (e, n), lambda e, d, n: _gain(e) ** 2 / mpf(n)),
+    ("semantic.thm24_proof_epsilon", "up", lambda e, d, n: (e, d, n),
+     lambda e, d, n: _e3(e) + mp.sqrt(mpf(n) * mpf(d))),
+    ("semantic.conditioning_delta", "up", lambda e, d, n: (e, d, 1e-3),
+     lambda e, d, n: 2 * mpf(d) / mpf(1e-3) + 2 * mpf(d) / _gain(e)),
+    ("semantic.corrected_conditioning_delta", "up", lambda e, d, n: (e, d, 1e-3),
+     lambda e, d, n: 2 * mpf(d) / _gain(e) + (1 + mp.exp(2 * mpf(e))) * mpf(d) / mpf(1e-3)),
+    ("semantic.thm24_repaired_delta_hat", "down", lambda e, d, n: (e, d, n),
+     lambda e, d, n: ((_e3(e) + 2 * mp.sqrt(mpf(n) * mpf(d))) * (_e3(e) + 2) - _e3(e)) / 2),
+    ("semantic.thm24_repaired_delta", "up", lambda e, d, n: (e, d, n),
+     lambda e, d, n: mpf(n) * (2 * mpf(d) / _gain(e) + (1 + mp.exp(2 * mpf(e))) * mpf(d) / (
+         ((_e3(e) + 2 * mp.sqrt(mpf(n) * mpf(d))) * (_e3(e) + 2) - _e3(e)) / 2))),
+    ("semantic.testing_bound", "up", lambda e, d, n: (e, d, 0.05),
+     lambda e, d, n: min(mp.exp(mpf(e)) * mpf(0.05) + mpf(d), 1 - mp.exp(-mpf(e)) * (1 - mpf(d) - mpf(0.05)),
+                         mp.mpf(1))),
+    ("semantic.max_sd_bound", "up", lambda e, d, n: (e, d), lambda e, d, n: mp.expm1(mpf(e)) + mpf(d)),
+    ("semantic.tight_max_sd", "up", lambda e, d, n: (e, d),
+     lambda e, d, n: min((mp.expm1(mpf(e)) + 2 * mpf(d)) / (mp.exp(mpf(e)) + 1), mp.mpf(1))),
+    ("notions.zhao_converse_level", "down", lambda e, d, n: (e,), lambda e, d, n: mp.tanh(mpf(e) / 2) / 2),
+    ("notions.tight_converse_level", "down", lambda e, d, n: (e,), lambda e, d, n: mp.tanh(mpf(e) / 4)),
+    ("indistinguishability.transitivity_parameters", "up", lambda e, d, n: (e, d),
+     lambda e, d, n: (2 * mpf(e), min((1 + mp.exp(mpf(e))) * mpf(d), mp.mpf(1)))),
+]
+
+
+def _on_side(got, want, direction) -> bool:
+    if direction == "up":
+        return at_least(got, want) and positive_if(got, want)
+    return math.isinf(got) and got < 0 or mpf(got) <= want
+
+
+def _call(name, args):
+    module, func = name.split(".")
+    return getattr(globals()[module], func)(*args)
+
+
+@checks(*[c[0] for c in CLOSED_FORMS])
+@pytest.mark.parametrize("name, direction, args, want", CLOSED_FORMS, ids=[c[0] for c in CLOSED_FORMS])
+def test_closed_forms_are_on_their_safe_side(name, direction, args, want):
+    eps, delta, n_rec = _grid(RNG_SEED + 20)
+    got = _call(name, args(eps, delta, n_rec))  # one broadcast call
+    pairs = got if isinstance(got, tuple) else (got,)
+    for i in range(eps.size):
+        w = want(eps[i], delta[i], n_rec[i])
+        for g, x in zip(pairs, w if isinstance(w, tuple) else (w,)):
+            assert _on_side(float(np.asarray(g)[i]), x, direction), (name, eps[i], delta[i], n_rec[i])
+
+
+SCALAR_FORMS = [  # functions of scalars only: (name, direction, arguments, exact values), called one point at a time
+    ("semantic.thm24_parameters", "up", lambda e, d, n: (e, d, int(n)),
+     lambda e, d, n: (_e3(e) + 2 * mp.sqrt(mpf(n) * mpf(d)), 4 * mp.sqrt(mpf(n) * mpf(d)))),
+    ("semantic.thm24_converse_parameters", "up", lambda e, d, n: (min(e, 0.45), d),
+     lambda e, d, n: (3 * mpf(min(e, 0.45)), 2 * mpf(d))),
+    ("semantic.thm42_parameters", "up", lambda e, d, n: (e, d, d / 3, int(n)),
+     lambda e, d, n: (_e3(e) + mp.sqrt(mpf(n) * (mpf(d) + mpf(d / 3))), 4 * mp.sqrt(mpf(n) * (mpf(d) + mpf(d / 3))))),
+    ("semantic.paper_gaussian_sigma", "up", lambda e, d, n: (e, d), lambda e, d, n: mp.sqrt(-mp.log(mpf(d))) / mpf(e)),
+    ("notions.ks_converse_level", "down", lambda e, d, n: (min(e, 1.35),), lambda e, d, n: mpf(min(e, 1.35)) / 6),
+    ("indistinguishability.group_parameters", "up", lambda e, d, n: (e, d, int(n) % 50 + 1),
+     lambda e, d, n: (mpf(e) * (int(n) % 50 + 1),
+                      min(mpf(d) * mp.fsum(mp.exp(j * mpf(e)) for j in range(int(n) % 50 + 1)), mp.mpf(1)))),
+]
+
+
+@checks(*[c[0] for c in SCALAR_FORMS])
+@pytest.mark.parametrize("name, direction, args, want", SCALAR_FORMS, ids=[c[0] for c in SCALAR_FORMS])
+def test_scalar_closed_forms_are_on_their_safe_side(name, direction, args, want):
+    eps, delta, n_rec = _grid(RNG_SEED + 21, 300)
+    checked = 0
+    for e, d, n in zip(eps, delta, n_rec):
+        try:
+            got = _call(name, args(e, d, n))
+        except ValueError:  # outside the theorem's condition (δ ≥ (1 − e^{−ε})²/n, ε ≤ √(nδ₂)): refused
+            continue
+        checked += 1
+        w = want(e, d, n)
+        for g, x in zip(got if isinstance(got, tuple) else (got,), w if isinstance(w, tuple) else (w,)):
+            assert _on_side(float(g), x, direction), (name, e, d, n)
+    assert checked > 100
