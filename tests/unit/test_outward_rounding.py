@@ -296,10 +296,8 @@ TABLE = {
                      "releases.Composed.delta", "releases.Composed.epsilon", "releases.Composed.pdp_epsilon",
                      "releases.Composed.delta_routes", "releases.Composed.epsilon_routes",
                      "releases.Composed.single_point", "releases.Composed.best_point", "releases.Composed.exact",
-                     "releases.Composed.profile", "releases.Mechanism.exact_threshold",
-                     "releases.Gaussian.exact_threshold"],
-                    open_("the best of the routes (each built on functions checked in their own rows); the answer "
-                          "as a whole is not yet checked against an exact value here")),
+                     "releases.Mechanism.exact_threshold", "releases.Gaussian.exact_threshold"], ("up", HERE)),
+    "releases.Composed.profile": exempt(DELEGATES),
     **dict.fromkeys([f"releases.{c}.{m}" for c, m in (
         ("Mechanism", "pld_step"), ("Mechanism", "pld_unit"), ("Mechanism", "spread"), ("Laplace", "spread"),
         ("Gaussian", "pld_step"), ("Gaussian", "spread"), ("Geometric", "pld_unit"), ("Geometric", "spread"),
@@ -359,7 +357,7 @@ def test_every_row_is_backed():
 
 #: the number of OPEN rows: it may only go down (a row leaves OPEN when its cases are written); a new public function
 #: that returns a guarantee's number enters checked, not open
-OPEN_ROWS = 94
+OPEN_ROWS = 61
 
 
 def test_the_open_rows_only_shrink():
@@ -874,3 +872,89 @@ def test_scalar_closed_forms_are_on_their_safe_side(name, direction, args, want)
         for g, x in zip(got if isinstance(got, tuple) else (got,), w if isinstance(w, tuple) else (w,)):
             assert _on_side(float(g), x, direction), (name, e, d, n)
     assert checked > 100
+
+
+# ------------------------------------------------------------------------------------------------ release answers
+
+
+def _bisect(f, lo, hi, steps=230):
+    """The root of a decreasing f on [lo, hi] (f(lo) > 0 > f(hi)) to 2⁻²³⁰ of the bracket, as its upper end."""
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if f(mid) > 0 else (lo, mid)
+    return hi
+
+
+class ExactGaussian:
+    """k runs of the Gaussian mechanism N(0, σ²), Δ = 1: the loss Z ~ N(μ, 2μ) with μ = k/(2σ²) exactly (Bun &
+    Steinke, Proposition 1.6), its profile (Balle & Wang 2018, Theorem 8), the ε of a δ, and the PDP ε′ of a δ′
+    (Kazan et al., Definition 2.4: P[|Z| > ε′] ≤ δ′), in mpmath."""
+
+    def __init__(self, sigma, k):
+        self.mu = mp_of(k / (2 * exact(sigma) ** 2))
+        self.s = mp.sqrt(2 * self.mu)  # the loss's standard deviation, r = √(2μ) = √k/σ
+
+    def delta(self, eps):
+        e, r = mp.mpf(eps), self.s
+        return mp.ncdf(r / 2 - e / r) - mp.exp(e) * mp.ncdf(-r / 2 - e / r)
+
+    def epsilon(self, delta):
+        d = mpf(delta)
+        return mp.mpf(0) if self.delta(0) <= d else _bisect(lambda e: self.delta(e) - d, mp.mpf(0), 60 * self.mu + 60)
+
+    def pdp_delta(self, eps):
+        e = mp.mpf(eps)
+        return mp.ncdf((self.mu - e) / self.s) + mp.ncdf((-e - self.mu) / self.s)
+
+    def pdp_epsilon(self, delta_prime):
+        d = mpf(delta_prime)
+        return _bisect(lambda e: self.pdp_delta(e) - d, mp.mpf(0), 60 * self.mu + 60)
+
+
+GAUSSIAN_RUNS = [(2.0, 1), (0.5, 1), (2.0, 10), (10.0, 999999937), (3.0, 1000)]
+
+
+@checks("releases.Mechanism.delta", "releases.Composed.delta", "releases.Composed.delta_routes",
+        "releases.Mechanism.epsilon", "releases.Composed.epsilon", "releases.Composed.epsilon_routes")
+@pytest.mark.parametrize("sigma, k", GAUSSIAN_RUNS)
+def test_the_gaussian_releases_delta_and_epsilon_are_never_below_exact(sigma, k):
+    ref = ExactGaussian(sigma, k)
+    release = releases.Gaussian(sigma) if k == 1 else releases.Gaussian(sigma).repeat(k)
+    for z in (0.0, 0.5, 2.0, 4.0):
+        eps = float(ref.mu + z * ref.s)
+        want = ref.delta(eps)
+        assert at_least(release.delta(eps), want), (sigma, k, eps)
+        if k > 1:
+            assert all(at_least(v, want) for v in release.delta_routes(eps).values()), (sigma, k, eps)
+    for delta in (0.3, 1e-3, 1e-6, 1e-10):
+        want = ref.epsilon(delta)
+        assert at_least(release.epsilon(delta), want), (sigma, k, delta)
+        if k > 1:
+            assert all(at_least(v, want) for v in release.epsilon_routes(delta).values()), (sigma, k, delta)
+
+
+@checks("releases.Mechanism.pdp_epsilon", "releases.Composed.pdp_epsilon", "releases.Composed.single_point",
+        "releases.Composed.best_point", "releases.Composed.exact", "releases.Mechanism.exact_threshold",
+        "releases.Gaussian.exact_threshold")
+@pytest.mark.parametrize("sigma, k", GAUSSIAN_RUNS)
+def test_the_gaussian_releases_pdp_epsilon_is_never_below_exact(sigma, k):
+    """The PDP ε′ at δ′ by every route: never below the mechanism's own (Definition 2.4); the (ε, δ) a route reads
+    it from holds (δ never below the exact δ(ε)); the exact law's threshold never below P[Z > t] = δ′'s t."""
+    ref = ExactGaussian(sigma, k)
+    comp = releases.Gaussian(sigma).repeat(k)
+    for dp in (0.1, 1e-3, 1e-6, 1e-10):
+        want = ref.pdp_epsilon(dp)
+        assert at_least(comp.pdp_epsilon(dp), want), (sigma, k, dp)
+        if k == 1:
+            assert at_least(releases.Gaussian(sigma).pdp_epsilon(dp), want), (sigma, dp)
+        for point in (comp.single_point(dp), comp.best_point(dp)):
+            assert at_least(point.eps_prime, want), (sigma, k, dp, point.method)
+            assert at_least(point.delta, ref.delta(point.eps)), (sigma, k, dp, point.method)
+        t_exact = _bisect(lambda t: mp.ncdf((ref.mu - t) / ref.s) - mpf(dp), mp.mpf(-60) * ref.mu - 60,
+                          60 * ref.mu + 60)
+        law = comp.exact(dp)
+        # the safe ends; the other ends (threshold_low, pdp_eps_low) of a closed-form law are the same floats, to
+        # nearest (is_bound False), and may lie an ulp above the exact value: not checked here (issue 40, open)
+        assert not law.is_bound and at_least(law.threshold, t_exact) and at_least(law.pdp_eps, want), (sigma, k, dp)
+        t, pdp, _ = releases.Gaussian(sigma).exact_threshold(k, dp)
+        assert at_least(t, t_exact) and at_least(pdp, want), (sigma, k, dp)
