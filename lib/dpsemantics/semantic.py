@@ -555,7 +555,7 @@ def _e3_up(eps):
 
 
 def _e3_down(eps):
-    """e^{3ε} − 1 rounded down, as :func:`_e3_up`."""
+    """e^{3ε} − 1 rounded down, by the allowance of _e3_up."""
     with np.errstate(over="ignore"):
         return _rounding.down(np.expm1(3 * eps), 6 + 4 * np.asarray(eps, dtype=float))
 
@@ -712,11 +712,11 @@ def testing_bound(eps, delta, alpha):
     1 − β ≤ e^ε α + δ (Wasserman & Zhou for δ = 0; K&S §2.1, equation (4) with the exponent repaired), and
     symmetrically 1 − β ≤ 1 − e^{−ε}(1 − δ − α).  Returns the smaller of the two, capped at 1."""
     # The largest power, so each form rounded up.  The first: exp within 4 ulps, the product and the sum ½ each,
-    # raised 6 ulps.  The second, 1 − e^{−ε}(1 − δ − α): 1 − δ − α is within 2⁻⁵³ absolute (two subtractions of
-    # numbers at most 1), so that much below it is a lower bound; times e^{−ε} (4 ulps and ½) lowered 6 ulps; 1 minus
-    # that lower bound, raised 1 ulp
-    with np.errstate(invalid="ignore", over="ignore"):  # α = 0: e^ε·α is 0 at every ε, not ∞·0 = NaN
-        first = _rounding.up(np.where(alpha > 0, np.exp(eps) * alpha, 0.0) + delta, 6)
+    # raised 6 ulps; exactly δ at α = 0 (not ∞·0 = NaN once e^ε overflows).  The second, 1 − e^{−ε}(1 − δ − α):
+    # 1 − δ − α is within 2⁻⁵³ absolute (two subtractions of numbers at most 1), so that much below it is a lower
+    # bound; times e^{−ε} (4 ulps and ½) lowered 6 ulps; 1 minus that lower bound, raised 1 ulp
+    with np.errstate(invalid="ignore", over="ignore"):
+        first = np.where(alpha > 0, _rounding.up(np.exp(eps) * alpha + delta, 6), delta)
     rest = np.maximum((1 - delta - alpha) - 2.0**-53, 0.0)
     second = _rounding.up(1 - _rounding.down(np.exp(-eps) * rest, 6), 1)
     return np.minimum(np.minimum(first, second), 1.0)
