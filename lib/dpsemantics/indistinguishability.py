@@ -156,7 +156,9 @@ def transitivity_delta_limit(eps):
     """
     eps = check_epsilon(eps, "eps")
     with np.errstate(over="ignore"):  # e^ε beyond the float range: the limit is 0
-        return as_output(1.0 / (np.exp(eps) + 2.0))
+        # the largest δ, so rounded down: exp within 4 ulps (8u, of which e^ε/(e^ε + 2) counts), the sum and the
+        # quotient ½ each: under 9u, lowered 10 ulps
+        return as_output(_rounding.down(1.0 / (np.exp(eps) + 2.0), 10))
 
 
 def smallest_delta_over_events(p, q, eps) -> float:
