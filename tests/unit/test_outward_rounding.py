@@ -962,3 +962,19 @@ def test_the_gaussian_releases_pdp_epsilon_is_never_below_exact(sigma, k):
         assert not law.is_bound and at_least(law.threshold, t_exact) and at_least(law.pdp_eps, want), (sigma, k, dp)
         t, pdp, _ = releases.Gaussian(sigma).exact_threshold(k, dp)
         assert at_least(t, t_exact) and at_least(pdp, want), (sigma, k, dp)
+
+
+@checks("releases.Composed.delta")
+def test_merged_gaussians_delta_is_never_below_exact():
+    """Two Gaussians of different σ merge into one (their μ add, rounded): the δ of the merged law at ε up to six
+    standard deviations above its mean, never below the exact profile at μ = k₁/(2σ₁²) + k₂/(2σ₂²)."""
+    rng = np.random.default_rng(RNG_SEED + 30)
+    for _ in range(150):
+        s1, s2 = (float(x) for x in 10.0 ** rng.uniform(-1, 2, 2))
+        k1, k2 = (int(x) for x in rng.integers(1, 10**6, 2))
+        mu = mp_of(k1 / (2 * exact(s1) ** 2) + k2 / (2 * exact(s2) ** 2))
+        r = mp.sqrt(2 * mu)
+        eps = float(mu + float(rng.uniform(0, 6)) * r)
+        want = mp.ncdf(r / 2 - eps / r) - mp.exp(eps) * mp.ncdf(-r / 2 - eps / r)
+        got = releases.Composed([(releases.Gaussian(s1), k1), (releases.Gaussian(s2), k2)]).delta(eps)
+        assert at_least(got, want), (s1, s2, k1, k2, eps)
