@@ -581,7 +581,7 @@ class Gaussian(Mechanism):
         Theorem 8, with its evaluation and rounding allowances: ``mechanisms.gaussian_delta``), which every σ
         that :func:`~dpsemantics.mechanisms.gaussian_sigma` returns meets."""
         if rho is not None:
-            return cls(1.0 / (math.sqrt(2.0) * math.sqrt(rho)))
+            return cls(_sigma_for_rho(rho))
         if epsilon is None:
             return cls(sigma, sensitivity)
         if sigma is None:
@@ -835,6 +835,21 @@ def _sum_up(pairs) -> float:
     if any(math.isinf(x) for _, x in pairs):
         return math.inf
     return _rounding.rational_up(sum((Fraction(int(k)) * Fraction(x) for k, x in pairs), Fraction(0)))
+
+
+def _sigma_for_rho(rho: float) -> float:
+    """The σ of a Gaussian (Δ = 1) given by its ρ: the float nearest 1/√(2ρ), lowered where its exact ρ = 1/(2σ²)
+    falls below the stated ρ (so the mechanism analysed is never less private than stated).  1/(√2·√ρ), with no
+    overflow of 2ρ: the two roots, the product and the quotient within ½ ulp each, so at most three steps of one ulp,
+    each checked exactly in rationals."""
+    sigma = 1.0 / (math.sqrt(2.0) * math.sqrt(rho))
+    if not 0.0 < sigma < math.inf:  # ρ beyond the float range either way: the constructor refuses it
+        return sigma
+    for _ in range(3):
+        if 1 / (2 * Fraction(sigma) ** 2) >= Fraction(rho):
+            break
+        sigma = math.nextafter(sigma, 0.0)
+    return sigma
 
 
 def _gaussian_rho(sigma, sensitivity) -> float:
