@@ -11,16 +11,17 @@ is exactly 0 or infinite is exact, and NaN is refused before it gets here).  ``e
 exponentiates a log-space bound without rounding it down below the normal range (where ``np.exp`` keeps only
 absolute accuracy and returns 0 below 2.5e-324); ``exp_up(log_x, rel)`` is e^{log_x}·(1 + rel) rounded up at every
 magnitude, in the normal range as well as below it (the last step of a δ computed in logs); ``mul_away(a, b)`` is a
-product rounded away from 0.
+product rounded away from 0; ``rational_up(q)`` is the smallest float not below a rational.
 """
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 
-import math
-
-__all__ = ["up", "down", "exp_no_underflow", "exp_up", "mul_away", "SMALLEST_SUBNORMAL", "UNIT_ROUNDOFF"]
+__all__ = ["up", "down", "exp_no_underflow", "exp_up", "mul_away", "rational_up", "SMALLEST_SUBNORMAL", "UNIT_ROUNDOFF"]
 
 UNIT_ROUNDOFF = float(np.finfo(float).eps) / 2  # u = 2⁻⁵³: a correctly rounded operation errs by at most u relative
 _TINY = float(np.finfo(float).tiny)  # the smallest normal float, 2.2e-308
@@ -135,3 +136,13 @@ def mul_away(a, b):
         toward_zero = np.where(safe, err * np.sign(p) > 0, True) & (p != 0) & np.isfinite(p)
         out = np.where(toward_zero, np.nextafter(p, np.copysign(np.inf, p)), p)
     return float(out) if out.ndim == 0 else out
+
+
+def rational_up(exact: Fraction) -> float:
+    """The smallest float not below the rational ``exact`` (+inf beyond the float range): ``float`` rounds to
+    nearest, and where that fell below, one ``nextafter`` toward +inf.  Equal to ``exact`` when it is a float."""
+    try:
+        out = float(exact)
+    except OverflowError:
+        return math.inf
+    return math.nextafter(out, math.inf) if math.isfinite(out) and Fraction(out) < exact else out

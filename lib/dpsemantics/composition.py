@@ -100,16 +100,15 @@ def basic_epsilon(eps0, k):
     The matching δ is :func:`basic_delta` (kδ₀).  Broadcasts over ``eps0`` and ``k``.
     """
     eps0, k = broadcast(eps0=check_epsilon(eps0, "eps0"), k=_check_k(k))
-    with np.errstate(over="ignore"):  # kε₀ beyond the float range is +inf
-        return _out(np.asarray(k, dtype=float) * eps0)
+    # k ≤ 10⁹ is a float exactly; the one product rounded up (never below kε₀; +inf beyond the float range)
+    return _out(_rounding.mul_away(np.asarray(k, dtype=float), eps0))
 
 
 def basic_delta(delta0, k):
     """Kazan et al., Theorem 2.8(1) (basic composition): δ = kδ₀ (may exceed 1, then the guarantee is
     vacuous).  Broadcasts over ``delta0`` and ``k``."""
     delta0, k = broadcast(delta0=check_delta(delta0, "delta0"), k=_check_k(k))
-    with np.errstate(over="ignore"):
-        return _out(np.asarray(k, dtype=float) * delta0)
+    return _out(_rounding.mul_away(np.asarray(k, dtype=float), delta0))  # rounded up, as in basic_epsilon
 
 
 def advanced_epsilon(eps0, k, delta_slack=None, delta0=0.0, *, delta=None):
@@ -148,6 +147,13 @@ def advanced_epsilon_heterogeneous(eps_list, delta, delta_list=None):
 
     where ``delta`` is the *total* δ (> Σ δ_j) as in the paper.  ``eps_list`` and ``delta_list`` are
     1-D sequences of equal length.
+
+    Rounded up (never below the exact ε): the slack δ − Σδ_j is summed exactly (``math.fsum``) and rounded
+    down; with s = max ε_j the root is s·√(2 Σ(ε_j/s)² log(1/slack)) — the scaling keeps ε_j² from underflowing
+    — whose factor (each ε_j/s and its square within 1.5u, fsum u, the log 2u, the product u, the root halves
+    that and adds u/2: under 4u) is raised 8 ulps and multiplied by s rounded away from 0; the first sum (expm1
+    within 1 ulp, one product, fsum: under 4u) and the total are raised 8 ulps, a term below the normal range
+    counted at 2.2e-308.  A positive exact ε is never returned as 0.
     """
     eps = np.atleast_1d(np.asarray(check_epsilon(eps_list, "eps_list"), dtype=float))
     if eps.ndim != 1:
@@ -159,12 +165,25 @@ def advanced_epsilon_heterogeneous(eps_list, delta, delta_list=None):
         if deltas.shape != eps.shape:
             raise ValueError(f"delta_list must have the same length as eps_list (got {deltas.size} and {eps.size})")
     delta = float(check_delta(delta, "delta", open_low=True, open_high=True, scalar=True))
-    slack = delta - deltas.sum()
+    parts = [delta, *(-deltas).tolist()]
+    slack = math.fsum(parts)  # δ − Σδ_j correctly rounded; stepped down below if it rounded up
     if not slack > 0:
         raise ValueError("delta must exceed sum(delta_list) "
                          f"(got delta={delta!r}, sum(delta_list)={float(deltas.sum())!r})")
-    with np.errstate(over="ignore", invalid="ignore"):  # beyond the float range: +inf
-        out = float(np.sum(eps * np.expm1(eps)) + np.sqrt(2.0 * np.sum(eps**2) * -np.log(slack)))
+    if math.fsum([*parts, -slack]) < 0:
+        slack = math.nextafter(slack, 0.0)
+    scale = float(eps.max())
+    if scale == 0.0:
+        return 0.0
+    if not math.isfinite(scale):
+        return math.inf
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # beyond the float range: +inf
+        ratio = eps / scale
+        root = _rounding.up(math.sqrt(2.0 * math.fsum((ratio * ratio).tolist()) * -math.log(slack)), 8)
+        terms = eps * np.expm1(eps)
+        tiny = float(np.finfo(float).tiny)
+        first = math.fsum(terms.tolist()) + tiny * int(np.count_nonzero((eps > 0) & (terms < tiny)))
+        out = float(_rounding.up(first + float(_rounding.mul_away(scale, root)), 8))
     return math.inf if math.isnan(out) else out
 
 
@@ -301,14 +320,17 @@ def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
 
 
 def _basic_total(eps0: float, k: int, delta: float, delta0: float) -> float:
-    if k * delta0 > delta:
+    if k * Fraction(delta0) > Fraction(delta):  # exactly: the float product rounds
         raise ValueError("delta must be at least k*delta0 = "
                          f"{k * delta0!r} for basic composition (got delta={delta!r})")
     return float(basic_epsilon(eps0, k))
 
 
 def _advanced_total(eps0: float, k: int, delta: float, delta0: float) -> float:
-    slack = delta - k * delta0
+    exact = Fraction(delta) - k * Fraction(delta0)
+    slack = float(exact)  # the slack δ − kδ₀ rounded down (a larger slack would give a smaller ε)
+    if Fraction(slack) > exact:
+        slack = math.nextafter(slack, 0.0)
     if not 0 < slack < 1:
         raise ValueError(f"delta must exceed k*delta0 = {k * delta0!r} and leave a slack below 1 for advanced "
                          f"composition (got delta={delta!r})")
@@ -444,13 +466,20 @@ def zcdp_compose(rhos, k=None):
     (Σ_j ρ_j)-zCDP.
 
     ``zcdp_compose([ρ_1, …, ρ_k])`` sums a sequence; ``zcdp_compose(rho, k)`` is the homogeneous case kρ
-    (broadcasts over ``rho`` and ``k``).
+    (broadcasts over ``rho`` and ``k``).  Rounded up: the smallest float not below the exact sum (the sum is
+    formed exactly by ``math.fsum``; kρ is one product rounded away from 0).
     """
     if k is None:
         rhos = np.atleast_1d(np.asarray(check_positive(rhos, "rhos"), dtype=float))
         if rhos.ndim != 1:
             raise ValueError(f"rhos must be one-dimensional (got shape {rhos.shape})")
-        return float(rhos.sum())
+        terms = rhos.tolist()
+        try:
+            total = math.fsum(terms)  # the exact sum correctly rounded; fsum of it minus the sum has its sign
+        except OverflowError:
+            return math.inf
+        if math.isfinite(total) and math.fsum([*terms, -total]) > 0:
+            total = math.nextafter(total, math.inf)
+        return total
     rho, k = broadcast(rhos=check_positive(rhos, "rhos"), k=np.asarray(_check_k(k), dtype=float))
-    with np.errstate(over="ignore"):  # kρ beyond the float range is +inf
-        return _out(k * rho)
+    return _out(_rounding.mul_away(k, rho))  # kρ rounded up (+inf beyond the float range)

@@ -207,8 +207,11 @@ def prior_difference_bounds(prior, eps):
     up_part, up_ulps = _posterior_form(p, q, eps)
     down_part, down_ulps = _posterior_form(q, p, eps)
     still = (p * q == 0) | (eps == 0)  # the posterior cannot move
-    high = np.where(still, 0.0, _rounding.up(q * one_minus_em * up_part, 2.0 * up_ulps + 12.0))
-    low = np.where(still, 0.0, _rounding.down(-p * one_minus_em * down_part, 2.0 * down_ulps + 12.0))
+    # below the normal range the products may underflow to 0 where the exact move is positive: ±5e-324 then
+    tiny = _rounding.SMALLEST_SUBNORMAL
+    high = np.where(still, 0.0, np.maximum(_rounding.up(q * one_minus_em * up_part, 2.0 * up_ulps + 12.0), tiny))
+    low = np.where(still, 0.0, np.minimum(_rounding.down(-p * one_minus_em * down_part, 2.0 * down_ulps + 12.0),
+                                          -tiny))
     # the posterior lies in [0, 1], so its move in [−p, 1 − p] whatever ε: the caps keep the bounds inside it where
     # the allowance, which grows with ε, exceeds the value (±1.8e285 at ε = 1e300, ±inf at 1e308)
     return np.maximum(low, -p), np.minimum(high, _rounding.up(q, 1))

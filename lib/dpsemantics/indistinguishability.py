@@ -141,7 +141,8 @@ def transitivity_parameters(eps, delta):
     eps = check_epsilon(eps, "eps")
     delta = check_delta(delta)
     # δ + e^ε·δ: at δ = 0 it is 0 for every ε, where (1 + e^ε)·δ was ∞·0 = NaN once e^ε overflows
-    return as_output(2 * np.asarray(eps)), as_output(np.minimum(1.0, delta + _exp_times(eps, delta)))
+    # rounded up: exp within 4 ulps, the product and the sum ½ each (2ε exact)
+    return as_output(2 * np.asarray(eps)), as_output(np.minimum(1.0, _rounding.up(delta + _exp_times(eps, delta), 6)))
 
 
 def transitivity_delta_limit(eps):
@@ -155,7 +156,9 @@ def transitivity_delta_limit(eps):
     """
     eps = check_epsilon(eps, "eps")
     with np.errstate(over="ignore"):  # e^ε beyond the float range: the limit is 0
-        return as_output(1.0 / (np.exp(eps) + 2.0))
+        # the largest δ, so rounded down: exp within 4 ulps (8u, of which e^ε/(e^ε + 2) counts), the sum and the
+        # quotient ½ each: under 9u, lowered 10 ulps
+        return as_output(_rounding.down(1.0 / (np.exp(eps) + 2.0), 10))
 
 
 def smallest_delta_over_events(p, q, eps) -> float:
@@ -220,15 +223,15 @@ def group_parameters(eps, delta, group_size: int):
     if delta == 0.0 or g == 1:
         slack = delta
     elif eps == 0.0:
-        slack = g * delta
+        slack = float(_rounding.mul_away(g, delta))
     elif math.isinf(eps):
         slack = 1.0
     else:
         terms = (math.log(delta), _log_expm1(g * eps), -_log_expm1(eps))
         # each term within a few ulps: their sum is off by at most 4u·Σ|term|, added before exp (outward)
         log_slack = sum(terms) + 4 * _U * (sum(abs(t) for t in terms) + 1.0)
-        slack = 1.0 if log_slack >= 0.0 else _rounding.up(math.exp(log_slack), 2)
-    return g * eps, min(1.0, slack)
+        slack = 1.0 if log_slack >= 0.0 else float(_rounding.exp_up(log_slack))  # never 0 for a positive δ_g
+    return float(_rounding.mul_away(g, eps)), min(1.0, slack)  # gε rounded up
 
 
 def _log_expm1(x: float) -> float:

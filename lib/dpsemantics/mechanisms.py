@@ -249,6 +249,8 @@ def randomized_response_delta(eps, eps_rr):
     eps, eps_rr = broadcast(eps=eps, eps_rr=eps_rr)
     # (e^a − e^b)/(1 + e^a) = expit(a)·(1 − e^{b−a}), stable for large a; b > a gives 0 (no expm1 overflow)
     delta = expit(eps_rr) * -np.expm1(np.minimum(np.subtract(eps, eps_rr), 0.0))
+    # below the normal range the product may round to 0 (½·5e-324 is a tie, to even): a positive δ stays positive
+    delta = np.where((delta == 0) & (eps < eps_rr), _rounding.SMALLEST_SUBNORMAL, delta)
     return as_output(np.minimum(_rounding.up(delta, 18), 1.0))
 
 
@@ -263,6 +265,8 @@ def laplace_delta(eps, eps_mech, sensitivity=1.0):
     eps_mech = check_epsilon(eps_mech, "eps_mech", strictly_positive=True)
     eps, eps_mech, _ = broadcast(eps=eps, eps_mech=eps_mech, sensitivity=check_positive(sensitivity, "sensitivity"))
     delta = -np.expm1(np.minimum(np.subtract(eps, eps_mech) / 2, 0.0))
+    # below the normal range the halving may round (ε_mech − ε = 5e-324 halves to 0): a positive δ stays positive
+    delta = np.where((delta == 0) & (eps < eps_mech), _rounding.SMALLEST_SUBNORMAL, delta)
     return as_output(np.minimum(_rounding.up(delta, 10), 1.0))
 
 
@@ -413,12 +417,34 @@ def _gaussian_ratio(sigma, sensitivity):
         return np.asarray(sensitivity, dtype=float) / np.asarray(sigma, dtype=float)
 
 
-def gaussian_log_delta(eps, sigma, sensitivity=1.0):
-    """Natural log of :func:`gaussian_delta` (−inf where δ = 0); finite where δ itself would underflow."""
+def _gaussian_evaluated(eps, sigma, sensitivity):
+    """``(ε, r, log δ)`` as float arrays of one shape: the checked ε, r = fl(Δ/σ) and the evaluated log δ(ε; r)
+    (accurate to 1e-13, not yet raised)."""
     eps, sigma, sensitivity = broadcast(eps=check_epsilon(eps, "eps"), sigma=check_positive(sigma, "sigma"),
                                         sensitivity=check_positive(sensitivity, "sensitivity"))
-    r = _gaussian_ratio(sigma, sensitivity)
-    return as_output(_gaussian_log_delta_array(np.asarray(eps, dtype=float), np.asarray(r, dtype=float)))
+    eps, r = np.broadcast_arrays(np.asarray(eps, dtype=float), np.asarray(_gaussian_ratio(sigma, sensitivity)))
+    return eps, r, _gaussian_log_delta_array(eps, r)
+
+
+def gaussian_log_delta(eps, sigma, sensitivity=1.0):
+    """Natural log of :func:`gaussian_delta`: a float **never below** log δ(ε), finite where δ itself would underflow
+    (use it there).  The evaluated log δ (within 1e-13 of the exact value, ``tests/unit/test_accuracy.py``) plus the
+    relative allowance ``rel`` of :func:`gaussian_delta` (log(1 + rel) ≤ rel), rounded up: the addition is within ½
+    ulp, raised 1.  Where the evaluation gives −inf although δ > 0, a float above log δ all the same: log 5e-324 where
+    fl(Δ/σ) underflowed to 0 (δ ≤ δ(0) = 2Φ(r/2) − 1 < r < 5e-324), −a²/2 where a = r/2 − ε/r ≤ −10¹⁵⁰
+    (δ ≤ Φ(a) ≤ e^{−a²/2}; 10⁻¹⁰ of it spared for the rounding of a), else the lowest float (δ below e^{−1.8e308}).
+    −inf never (δ > 0 at every finite ε); 0 where the outputs are disjoint (δ = 1)."""
+    eps, r, log_d = _gaussian_evaluated(eps, sigma, sensitivity)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
+        raised = _rounding.up(log_d + _gaussian_allowance(eps, r, log_d), 1)
+        a = r / 2 - eps / np.where(r > 0, r, 1.0)
+        far = np.maximum(-0.5 * a * a * (1.0 - 1e-10), -_FLOAT_MAX)
+        out = np.where(log_d > -np.inf, raised, np.where(r == 0, _LOG_SMALLEST, far))
+    return as_output(np.minimum(out, 0.0))
+
+
+_FLOAT_MAX = float(np.finfo(float).max)
+_LOG_SMALLEST = float(_rounding.up(math.log(_rounding.SMALLEST_SUBNORMAL), 2))  # −744.44, raised past log's error
 
 
 def _gaussian_log_delta_array(eps: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -497,19 +523,25 @@ def gaussian_delta(eps, sigma, sensitivity=1.0):
     included), and below it (δ < 2.2e-308) never below that value, so an exact δ below the smallest float is
     returned as 5e-324, not 0 — also where log δ itself is below −1.8e308: δ > 0 at every finite ε
     (``tests/unit/test_underflow.py``).  At most 1.  :func:`gaussian_sigma`'s σ meets it: δ(σ) ≤ the δ asked for."""
-    log_d = np.asarray(gaussian_log_delta(eps, sigma, sensitivity), dtype=float)
-    eps, r = np.broadcast_arrays(np.asarray(eps, dtype=float), _gaussian_ratio(sigma, sensitivity))
+    eps, r, log_d = _gaussian_evaluated(eps, sigma, sensitivity)
     return as_output(_gaussian_delta_upper_at(eps, r, log_d))
+
+
+def _gaussian_allowance(eps: np.ndarray, r: np.ndarray, log_d: np.ndarray) -> np.ndarray:
+    """The relative allowance of :func:`gaussian_delta` over e^{log δ}: twice the evaluation's 1e-12 and twice the
+    rounding of r, u·κ with κ = r·φ(a)/δ (at most 1)."""
+    with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
+        a = r / 2 - eps / r
+        log_kappa = np.log(r) - 0.5 * a * a - 0.5 * _LOG_2PI - log_d
+        kappa = np.where(np.isfinite(log_kappa), np.exp(np.minimum(log_kappa, 700.0)), np.inf)
+        return np.minimum(2.0 * _GAUSSIAN_DELTA_ERROR + 2.0 * _U * kappa, 1.0)
 
 
 def _gaussian_delta_upper_at(eps: np.ndarray, r: np.ndarray, log_d: np.ndarray) -> np.ndarray:
     """:func:`gaussian_delta` from float arrays ε, r = fl(Δ/σ) and the evaluated log δ(ε; r), unchecked."""
     with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
-        a = r / 2 - eps / r
-        log_kappa = np.log(r) - 0.5 * a * a - 0.5 * _LOG_2PI - log_d
-        kappa = np.where(np.isfinite(log_kappa), np.exp(np.minimum(log_kappa, 700.0)), np.inf)
-        rel = np.minimum(2.0 * _GAUSSIAN_DELTA_ERROR + 2.0 * _U * kappa, 1.0)
-        out = _rounding.exp_up(log_d, rel)  # e^{log δ}(1 + rel) rounded up, each entry with its own allowance
+        # e^{log δ}(1 + rel) rounded up, each entry with its own allowance
+        out = _rounding.exp_up(log_d, _gaussian_allowance(eps, r, log_d))
     return np.minimum(np.maximum(out, _rounding.SMALLEST_SUBNORMAL), 1.0)
 
 
@@ -725,7 +757,10 @@ def name_and_shame_exposure(n, delta):
     n, delta = broadcast(n=n, delta=delta)
     with np.errstate(divide="ignore"):  # δ = 1 gives log 0 = −∞ and exposure 1, as it should
         out = -np.expm1(np.multiply(n, np.log1p(-np.asarray(delta))))
-    return as_output(out)
+    # rounded up: log1p within 1 ulp (2u), the product ½ ulp (u), expm1 1 ulp (2u) with relative condition at most 1
+    # for x ≤ 0 — under 5u, raised 6 ulps, at most 1; a positive exposure that underflowed is the smallest float
+    out = np.where((out == 0) & (np.asarray(delta) > 0), _rounding.SMALLEST_SUBNORMAL, out)
+    return as_output(np.minimum(_rounding.up(out, 6), 1.0))
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -376,8 +376,9 @@ def semantic_privacy(mechanism: FiniteMechanism, default) -> float:
 def zhao_converse_level(eps):
     """Zhao, Theorems 1 and 2 (second halves): (1/2 − 1/(e^ε + 1))-(B)SP ⇒ ε-(B)DP.
 
-    Computed as tanh(ε/2)/2, which equals 1/2 − 1/(e^ε + 1)."""
-    return np.tanh(eps / 2) / 2
+    Computed as tanh(ε/2)/2, which equals 1/2 − 1/(e^ε + 1); the largest level, so rounded down (tanh within 4
+    ulps, the halvings exact)."""
+    return _rounding.down(np.tanh(eps / 2) / 2, 4)
 
 
 @broadcasting(eps=check_epsilon)
@@ -385,14 +386,14 @@ def ks_converse_level(eps):
     """Kasiviswanathan & Smith, Theorem 2.2 in Zhao's parametrisation: ε/6-SP ⇒ ε-DP, valid for ε ≤ 1.35."""
     refuse_where(eps > KS_CONVERSE_LIMIT + 1e-12, "eps must be <= 1.35 for Kasiviswanathan & Smith's converse",
                  eps=eps)
-    return eps / 6
+    return _rounding.down(eps / 6, 1)  # the largest level: one quotient (½ ulp), lowered 1
 
 
 @broadcasting(eps=partial(check_epsilon, allow_inf=True))
 def tight_converse_level(eps):
     """The largest δ for which δ-(B)SP ⇒ ε-(B)DP: tanh(ε/4) (our sharpening; attained by randomized
-    response on one record whose default value is one of its two values)."""
-    return np.tanh(eps / 4)
+    response on one record whose default value is one of its two values).  Rounded down (tanh within 4 ulps)."""
+    return _rounding.down(np.tanh(eps / 4), 4)
 
 
 

@@ -31,6 +31,7 @@ end of their search bracket, where the profile enlarged by 1e-12 relative is alr
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -503,6 +504,10 @@ class PrivacyLoss:
         loss = cls(name, law, hockey, epsilon=epsilon, atoms=values, weights=weights,
                    lattice=lambda h: PrivacyLossDistribution.from_atoms(values, weights, h=h))
         loss._atom_error = float(atom_error)
+        # the tails are running sums of the n masses over their total (np.sum), each sum of positive terms within
+        # (n − 1)u relative, the quotient ½u, and pdp_delta's factor (1 + this) two roundings more: (2n + 8)u, 1 %
+        # spare.  A constructor whose masses carry their own error adds it (finite pairs: the masses as given)
+        loss._tail_error = (2.0 * values.size + 8.0) * _U * 1.01
         return loss
 
     @classmethod
@@ -614,7 +619,9 @@ class PrivacyLoss:
         sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
         law, mu = _gaussian_law(sigma, sensitivity)
         return cls(f"Gaussian, sigma={sigma:g}", law,
-                   lambda e: mechanisms.gaussian_delta(e, sigma, sensitivity), rho=mu,
+                   # ρ = Δ²/(2σ²) exactly, rounded up (μ, the law's mean, is rounded to nearest)
+                   lambda e: mechanisms.gaussian_delta(e, sigma, sensitivity),
+                   rho=_rounding.rational_up(Fraction(sensitivity) ** 2 / (2 * Fraction(sigma) ** 2)),
                    lattice=lambda h: PrivacyLossDistribution.gaussian(sigma, sensitivity, h=h))
 
     @classmethod
@@ -645,7 +652,7 @@ class PrivacyLoss:
                              _pair_hockey(w, q, mass_error=mass_error),
                              atom_error=4.0 * _U * eps0)  # ε·(Δ − 2j)/Δ: two roundings, each ≤ u·ε
         loss._lattice = lambda h: PrivacyLossDistribution.geometric(eps0, d, h=h)
-        loss._tail_error = mass_error
+        loss._tail_error += mass_error  # the masses' own error on top of their sums'
         if d > 1:  # the inner atoms ε(Δ − 2j)/Δ whose float is below the exact modulus: pdp_delta adds them at ε = |z|
             inner = z[2:]
             toward = _quotient_rounded_toward_zero(eps0, d - 2 * j, d, inner) & (w[2:] > 0)

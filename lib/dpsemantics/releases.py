@@ -581,7 +581,7 @@ class Gaussian(Mechanism):
         Theorem 8, with its evaluation and rounding allowances: ``mechanisms.gaussian_delta``), which every σ
         that :func:`~dpsemantics.mechanisms.gaussian_sigma` returns meets."""
         if rho is not None:
-            return cls(1.0 / (math.sqrt(2.0) * math.sqrt(rho)))
+            return cls(_sigma_for_rho(rho))
         if epsilon is None:
             return cls(sigma, sensitivity)
         if sigma is None:
@@ -617,7 +617,8 @@ class Gaussian(Mechanism):
         return {**stated, "sigma": self.sigma, "sensitivity": self.sensitivity, "mu": self.mu}
 
     def rho(self):
-        return self.mu
+        # Δ²/(2σ²) exactly, rounded up (the float μ is rounded to nearest: Gaussian(1e-5).rho() was one ulp low)
+        return _gaussian_rho(self.sigma, self.sensitivity)
 
     def stated_point(self):
         return self.stated
@@ -717,7 +718,8 @@ class ApproxDP(Mechanism):
         """(2ε, (1 + exp(ε))δ) for δ > 0 (group privacy for approximate DP, two steps); the default when pure."""
         if self.delta0 == 0:
             return super().group_of_two()
-        d = (1 + math.exp(self.eps)) * self.delta0 if self.eps < 700 else math.inf
+        # (1 + e^ε)δ: exp within 1 ulp, the sum and the product within ½ ulp each (under 3u), raised 4 ulps
+        d = float(_rounding.up((1 + math.exp(self.eps)) * self.delta0, 4)) if self.eps < 700 else math.inf
         return ApproxDP(2 * self.eps, d) if d < 1 and math.isfinite(2 * self.eps) else None
 
     def spread(self):
@@ -743,7 +745,7 @@ class ZCDP(Mechanism):
         return None
 
     def profile(self, k):
-        rho = k * self.rho0
+        rho = _sum_up([(k, self.rho0)])  # kρ₀ rounded up: never below the exact total ρ
         if not math.isfinite(rho):  # a total ρ beyond the float range: no profile finer than the single point
             return None
         return (lambda e: conversions.zcdp_delta(rho, e, tight=True), f"ρ = {rho:.6g} in total (Theorem 2.9), "
@@ -755,7 +757,7 @@ class ZCDP(Mechanism):
 
     def merge(self, k, other, k_other):
         if isinstance(other, ZCDP):
-            return ZCDP(k * self.rho0 + k_other * other.rho0), 1
+            return ZCDP(_sum_up([(k, self.rho0), (k_other, other.rho0)])), 1
         return None
 
 
@@ -786,7 +788,7 @@ class DiscreteGaussian(Mechanism):
                                           f"sigma={self.sigma!r}, sensitivity={self.sensitivity!r})")
 
     def rho(self):
-        return _float_up(Fraction(self.sensitivity) ** 2 / (2 * Fraction(self.sigma) ** 2))
+        return _gaussian_rho(self.sigma, self.sensitivity)
 
     def stated_point(self):
         return None
@@ -828,17 +830,31 @@ def _profile_epsilon(fn, d: float, pure, hint: float = math.inf) -> float:
 
 def _sum_up(pairs) -> float:
     """Σ k·x over ``(k, x)`` pairs of whole numbers and floats, exactly (rationals) and rounded up to a float: never
-    below the exact sum, and equal to it when it is a float (2 for 2 × 1.0)."""
-    return _float_up(sum((Fraction(int(k)) * Fraction(x) for k, x in pairs), Fraction(0)))
-
-
-def _float_up(exact: Fraction) -> float:
-    """The smallest float ≥ the rational ``exact`` (inf beyond the float range)."""
-    try:
-        out = float(exact)  # rounded to nearest
-    except OverflowError:
+    below the exact sum, and equal to it when it is a float (2 for 2 × 1.0); inf when an x is."""
+    pairs = list(pairs)
+    if any(math.isinf(x) for _, x in pairs):
         return math.inf
-    return math.nextafter(out, math.inf) if math.isfinite(out) and Fraction(out) < exact else out
+    return _rounding.rational_up(sum((Fraction(int(k)) * Fraction(x) for k, x in pairs), Fraction(0)))
+
+
+def _sigma_for_rho(rho: float) -> float:
+    """The σ of a Gaussian (Δ = 1) given by its ρ: the float nearest 1/√(2ρ), lowered where its exact ρ = 1/(2σ²)
+    falls below the stated ρ (so the mechanism analysed is never less private than stated).  1/(√2·√ρ), with no
+    overflow of 2ρ: the two roots, the product and the quotient within ½ ulp each, so at most three steps of one ulp,
+    each checked exactly in rationals."""
+    sigma = 1.0 / (math.sqrt(2.0) * math.sqrt(rho))
+    if not 0.0 < sigma < math.inf:  # ρ beyond the float range either way: the constructor refuses it
+        return sigma
+    for _ in range(3):
+        if 1 / (2 * Fraction(sigma) ** 2) >= Fraction(rho):
+            break
+        sigma = math.nextafter(sigma, 0.0)
+    return sigma
+
+
+def _gaussian_rho(sigma, sensitivity) -> float:
+    """ρ = Δ²/(2σ²) of the (continuous or discrete) Gaussian mechanism, exactly in rationals and rounded up."""
+    return _rounding.rational_up(Fraction(sensitivity) ** 2 / (2 * Fraction(sigma) ** 2))
 
 
 def _stated_sums(stated):
@@ -955,20 +971,17 @@ class Composed(Mechanism):
         return any(m.guarantee_only for m, _ in self.parts)
 
     def rho(self):
-        rhos = [m.rho() for m, _ in self.parts]
-        if any(r is None for r in rhos):
-            return None
-        with np.errstate(over="ignore"):
-            return float(sum(k * r for (_, k), r in zip(self.parts, rhos)))
+        return self._rho_up()
 
     def pure_epsilon(self):
-        eps = [m.pure_epsilon() for m, _ in self.parts]
-        if any(e is None for e in eps):
-            return None
-        return float(sum(k * e for (_, k), e in zip(self.parts, eps)))
+        eps = [(k, m.pure_epsilon()) for m, k in self.parts]
+        return None if any(e is None for _, e in eps) else _sum_up(eps)
 
     def reveal(self):
-        return -math.expm1(sum(k * math.log1p(-m.reveal()) for m, k in self.parts))
+        # n terms k·log1p(−r) of one sign (log1p within 1 ulp, the product ½): the sum within (n + 3)u relative; −expm1
+        # (1 ulp) has relative condition at most 1 there: raised 2n + 10 ulps, at most 1
+        total = -math.expm1(sum(k * math.log1p(-m.reveal()) for m, k in self.parts))
+        return min(float(_rounding.up(total, 2 * len(self.parts) + 10)), 1.0)
 
     def merged(self) -> list:
         """The parts with equal mechanisms (and all Gaussians, all zCDP parts) merged."""

@@ -519,8 +519,12 @@ def two_point_converse_epsilon(eps_sem):
 
 @broadcasting(eps=partial(check_epsilon, strictly_positive=True), n=check_positive)
 def thm24_max_delta(eps, n):
-    """Theorem 2.4 (1)'s condition: δ < (1 − e^{−ε})²/n.  Returns the right-hand side."""
-    return np.expm1(-eps) ** 2 / n
+    """Theorem 2.4 (1)'s condition: δ < (1 − e^{−ε})²/n.  Returns the right-hand side, the largest δ allowed,
+    rounded down: expm1 within 4 ulps, the square and the quotient within ½ ulp each (under 10u), lowered 12 ulps;
+    0 below the normal range (where the square loses relative accuracy; 0 allows nothing, which is safe)."""
+    with np.errstate(under="ignore"):
+        out = np.expm1(-eps) ** 2 / n
+    return np.where(out < _TINY_NORMAL, 0.0, _rounding.down(out, 12))
 
 
 @overflow_is_infinity
@@ -536,15 +540,36 @@ def thm24_parameters(eps, delta, n):
             f"delta must be < (1 - e^-eps)^2/n = {float(thm24_max_delta(eps, n)):.3g} for Theorem 2.4 "
             f"(got delta={delta}, eps={eps}, n={n})"
         )
-    root = np.sqrt(n * delta)
-    return float(np.expm1(3 * eps) + 2 * root), float(4 * root)
+    root = _root_up(n * delta)
+    return float(_rounding.up(_e3_up(eps) + 2 * root, 1)), float(4 * root)
+
+
+_TINY_NORMAL = float(np.finfo(float).tiny)
+
+
+def _e3_up(eps):
+    """e^{3ε} − 1 rounded up: 3ε is one rounding (within u·3ε), which expm1 carries with relative condition
+    x·e^x/(e^x − 1) ≤ 1 + x at x = 3ε, so (1 + 3ε)u, and expm1's own 4 ulps: raised 6 + 4ε ulps."""
+    with np.errstate(over="ignore"):
+        return _rounding.up(np.expm1(3 * eps), 6 + 4 * np.asarray(eps, dtype=float))
+
+
+def _e3_down(eps):
+    """e^{3ε} − 1 rounded down, by the allowance of _e3_up."""
+    with np.errstate(over="ignore"):
+        return _rounding.down(np.expm1(3 * eps), 6 + 4 * np.asarray(eps, dtype=float))
+
+
+def _root_up(x):
+    """√x for a product x = n·δ formed in floats (within ½ ulp), rounded up: the root halves that and adds ½ ulp."""
+    return _rounding.up(np.sqrt(x), 2)
 
 
 @broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=check_delta, n=check_positive)
 def thm24_proof_epsilon(eps, delta, n):
     """ε′ that the proof of Theorem 2.4 (1) actually yields: Lemma 3.3 (5) applied to (3ε, √(nδ))
     gives e^{3ε} − 1 + √(nδ) (the proof's last line writes e^{3ε̂} − 1 + δ̂, a slip)."""
-    return np.expm1(3 * eps) + np.sqrt(n * delta)
+    return _rounding.up(_e3_up(eps) + _root_up(n * delta), 1)  # two terms rounded up, their sum within ½ ulp
 
 
 def thm24_converse_parameters(eps, delta):
@@ -553,7 +578,7 @@ def thm24_converse_parameters(eps, delta):
     delta = check_delta(delta, "delta", open_low=True, scalar=True)
     if eps > 0.45:
         raise ValueError(f"eps must be <= 0.45 for Theorem 2.4 (2) (got eps={eps})")
-    return 3 * eps, 2 * delta
+    return float(_rounding.mul_away(3.0, eps)), 2 * delta  # 3ε rounded up, 2δ exact
 
 
 @broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=check_delta, delta_hat=check_positive)
@@ -561,7 +586,8 @@ def conditioning_delta(eps, delta, delta_hat):
     """Lemma 3.4 (Conditioning Lemma) as proved: δ″ = 2δ/δ̂ + 2δ/(1 − e^{−ε}) bounds the probability of
     transcripts t at which A|_{B=t} and A′|_{B′=t} are not (3ε, δ̂)-indistinguishable.  (The printed
     statement reads 2δ̂/δ̂ + 2δ̂/(1 − e^{−ε̂}), a typo.)"""
-    return 2 * delta / delta_hat - 2 * delta / np.expm1(-eps)
+    # two positive terms: 2δ/δ̂ within ½ ulp, 2δ/(1 − e^{−ε}) within 4½ ulps (expm1 4), the sum ½: raised 12 ulps
+    return _rounding.up(2 * delta / delta_hat - 2 * delta / np.expm1(-eps), 12)
 
 
 def conditioning_bad_mass(joint, joint_prime, eps_hat, delta_hat) -> tuple[float, float]:
@@ -600,7 +626,8 @@ def corrected_conditioning_delta(eps, delta, delta_hat):
     with np.errstate(over="ignore"):
         second = np.where(live, (1 + np.exp(2 * eps)) * np.where(live, delta, 1.0) / np.where(live, delta_hat, 1.0),
                           0.0)
-    return -2 * delta / np.expm1(-eps) + second
+    # two positive terms, each within 6 ulps (exp or expm1 4, three roundings ½), the sum ½: raised 12 ulps
+    return _rounding.up(-2 * delta / np.expm1(-eps) + second, 12)
 
 
 @broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=partial(check_delta, open_low=True),
@@ -610,10 +637,13 @@ def thm24_repaired_delta_hat(eps, delta, n):
     ε′ = e^{3ε} − 1 + 2√(nδ) in statistical difference, using the exact maximum
     (e^{ε̂} − 1 + 2δ̂)/(e^{ε̂} + 1) (:func:`tight_max_sd`) instead of Lemma 3.3 (5):
     δ̂* = ((e^{3ε} − 1 + 2√(nδ))(e^{3ε} + 1) − (e^{3ε} − 1))/2 ≥ (e^{3ε} + 1)√(nδ)."""
-    e3 = np.expm1(3 * eps)
-    root = 2 * np.sqrt(n * delta)
-    # ((e3 + root)(e3 + 2) − e3)/2 expanded into non-negative terms: no inf − inf when e^{3ε} overflows
-    return (e3 * (e3 + 1) + root * (e3 + 2)) / 2
+    e3 = _e3_down(eps)
+    root = 2 * _rounding.down(np.sqrt(n * delta), 2)
+    # ((e3 + root)(e3 + 2) − e3)/2 expanded into non-negative terms: no inf − inf when e^{3ε} overflows.  The largest
+    # δ̂, so rounded down: from lower bounds of e3 and the root, five roundings of non-negative terms (under 3u),
+    # lowered 4 ulps
+    with np.errstate(over="ignore"):
+        return _rounding.down((e3 * (e3 + 1) + root * (e3 + 2)) / 2, 4)
 
 
 @overflow_is_infinity
@@ -622,8 +652,8 @@ def thm24_repaired_delta(eps, delta, n):
     (:func:`corrected_conditioning_delta`) at δ̂ = :func:`thm24_repaired_delta_hat`; under the theorem's
     condition it is below 3√(nδ), so the printed δ′ = 4√(nδ) survives.  Where δ̂ is beyond the float range
     (e^{3ε} overflows) it is read as ∞, and the lemma's second term, (1 + e^{2ε})δ/δ̂ < 4δe^{−4ε}, as 0."""
-    dh = thm24_repaired_delta_hat(eps, delta, n)
-    return n * corrected_conditioning_delta(eps, delta, dh)
+    dh = thm24_repaired_delta_hat(eps, delta, n)  # rounded down: the lemma's δ/δ̂ rounded up with it
+    return _rounding.mul_away(n, corrected_conditioning_delta(eps, delta, dh))
 
 
 def informed_semantic_epsilon(mechanism: FiniteMechanism) -> float:
@@ -681,9 +711,14 @@ def testing_bound(eps, delta, alpha):
     """The largest power of a level-α test of one record's value against an (ε, δ)-DP mechanism:
     1 − β ≤ e^ε α + δ (Wasserman & Zhou for δ = 0; K&S §2.1, equation (4) with the exponent repaired), and
     symmetrically 1 − β ≤ 1 − e^{−ε}(1 − δ − α).  Returns the smaller of the two, capped at 1."""
-    with np.errstate(invalid="ignore"):  # α = 0: e^ε·α is 0 at every ε, not ∞·0 = NaN once e^ε overflows
-        first = np.where(alpha > 0, np.exp(eps) * alpha, 0.0) + delta
-    second = 1 - np.exp(-eps) * (1 - delta - alpha)
+    # The largest power, so each form rounded up.  The first: exp within 4 ulps, the product and the sum ½ each,
+    # raised 6 ulps; exactly δ at α = 0 (not ∞·0 = NaN once e^ε overflows).  The second, 1 − e^{−ε}(1 − δ − α):
+    # 1 − δ − α is within 2⁻⁵³ absolute (two subtractions of numbers at most 1), so that much below it is a lower
+    # bound; times e^{−ε} (4 ulps and ½) lowered 6 ulps; 1 minus that lower bound, raised 1 ulp
+    with np.errstate(invalid="ignore", over="ignore"):
+        first = np.where(alpha > 0, _rounding.up(np.exp(eps) * alpha + delta, 6), delta)
+    rest = np.maximum((1 - delta - alpha) - 2.0**-53, 0.0)
+    second = _rounding.up(1 - _rounding.down(np.exp(-eps) * rest, 6), 1)
     return np.minimum(np.minimum(first, second), 1.0)
 
 
@@ -697,16 +732,18 @@ def thm42_parameters(eps, delta, delta1, n):
     n = check_positive_int(n, "n")
     delta2 = delta + delta1
     # n beyond the float range: √(nδ₂) is +∞ unless δ₂ = 0
-    root = 0.0 if delta2 == 0 else (math.sqrt(n) * math.sqrt(delta2) if n < 2**1000 else math.inf)
+    # √(nδ₂) rounded up: δ₂ within ½ ulp, the two roots ¾ and ½, the product ½ (under 2.5u), raised 3 ulps
+    root = 0.0 if delta2 == 0 else (float(_rounding.up(math.sqrt(n) * math.sqrt(delta2), 3)) if n < 2**1000
+                                    else math.inf)
     if eps <= root:
         raise ValueError(f"eps must exceed sqrt(n*(delta+delta1)) = {root:.3g} for Theorem 4.2 (got eps={eps})")
-    return float(np.expm1(3 * eps) + root), 4 * root
+    return float(_rounding.up(_e3_up(eps) + root, 1)), 4 * root
 
 
 @broadcasting(eps=check_epsilon, delta=check_delta)
 def max_sd_bound(eps, delta):
     """Lemma 3.3 (5): (ε, δ)-indistinguishable X, Y have SD(X, Y) ≤ e^ε − 1 + δ."""
-    return np.expm1(eps) + delta
+    return _rounding.up(np.expm1(eps) + delta, 5)  # expm1 within 4 ulps, the sum ½
 
 
 @broadcasting(eps=check_epsilon, delta=check_delta)
@@ -714,7 +751,9 @@ def tight_max_sd(eps, delta):
     """The largest SD of two (ε, δ)-indistinguishable distributions: (e^ε − 1 + 2δ)/(e^ε + 1), attained on
     three points (the corner of the (ε, δ) trade-off region)."""
     a = np.exp(-eps)  # divided through by e^ε: no inf/inf at large ε (the limit is 1)
-    return (1 - a + 2 * delta * a) / (1 + a)
+    # rounded up: 1 − a as −expm1(−ε) (4 ulps; 1 − a cancels at small ε), 2δa within 4½, the numerator's sum ½
+    # (under 9u); 1 + a within 4½u; the quotient ½: under 14u, raised 16 ulps; an SD is at most 1
+    return np.minimum(_rounding.up((-np.expm1(-eps) + 2 * delta * a) / (1 + a), 16), 1.0)
 
 
 def pointwise_delta(p, q, eps) -> float:
@@ -792,7 +831,8 @@ def paper_gaussian_sigma(eps, delta) -> float:
     Whether it gives (ε, δ)-DP is checked with :func:`dpsemantics.mechanisms.gaussian_delta`."""
     eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
     delta = check_delta(delta, "delta", open_low=True, open_high=True, scalar=True)
-    return float(np.sqrt(-np.log(delta)) / eps)
+    # rounded up (a σ): log within 4 ulps, the root halves it and adds ½, the quotient ½ (under 3u): 4 ulps
+    return float(_rounding.up(np.sqrt(-np.log(delta)) / eps, 4))
 
 
 @broadcasting(t=as_float, sigma=check_positive)

@@ -261,28 +261,41 @@ def _gaussian_log_delta_reference(eps, sigma):
 def test_gaussian_log_delta_matches_mpmath(eps):
     """The erfcx form, the differenced asymptotic series and the mpmath corner: |error| ≤ 1e-13 in log δ
     (a relative error of 1e-13 in δ) wherever δ is a normal float, across fifteen decades of σ."""
-    from dpsemantics.mechanisms import gaussian_log_delta
-
     for sigma in [1e-3, 0.01, 0.05, 0.1, 0.3, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 100.0, 1e3, 1e4, 1e6, 1e8]:
         want = _gaussian_log_delta_reference(eps, sigma)
         if want is None or want < -700:
             continue
-        assert abs(gaussian_log_delta(eps, sigma) - float(want)) <= 1e-13 * max(1.0, abs(float(want))), (eps, sigma)
+        assert abs(_evaluated_log_delta(eps, sigma) - float(want)) <= 1e-13 * max(1.0, abs(float(want))), (eps, sigma)
+        _assert_raised_log_delta(eps, sigma, want)
+
+
+def _evaluated_log_delta(eps, sigma) -> float:
+    """The evaluated log δ before the public gaussian_log_delta raises it by gaussian_delta's allowance."""
+    from dpsemantics.mechanisms import _gaussian_evaluated
+
+    return float(_gaussian_evaluated(eps, sigma, 1.0)[2])
+
+
+def _assert_raised_log_delta(eps, sigma, want):
+    """The public log δ is on the safe side and within its allowance (2e-12 and the rounding of r) of the value."""
+    from dpsemantics.mechanisms import gaussian_log_delta
+
+    got = float(gaussian_log_delta(eps, sigma))
+    assert mp.mpf(got) >= want and got - float(want) <= 1e-11 * max(1.0, abs(float(want))), (eps, sigma)
 
 
 @pytest.mark.parametrize("u", [0.0, 0.5, 2.0, 5.9, 6.0, 6.1, 12.0, 29.9])
 def test_gaussian_log_delta_where_erfcx_cancels_matches_mpmath(u):
     """The tail where erfcx(u) − erfcx(u + h) cancels (u < 30, h = Δ/(σ√2) small): the Taylor series in h below
     u = 6, the differenced asymptotic series above; ε is placed so that −a/√2 = u.  |error| ≤ 1e-13 in log δ."""
-    from dpsemantics.mechanisms import gaussian_log_delta
-
     for r in [1e-9, 1e-6, 1e-4, 1e-3, 1e-2]:
         eps = (u * 2**0.5 + r / 2) * r
         want = _gaussian_log_delta_reference(eps, 1 / r)
         if want is None or want < -700:
             continue
-        got = gaussian_log_delta(np.array([eps]), 1 / r)[0]
+        got = _evaluated_log_delta(eps, 1 / r)
         assert abs(got - float(want)) <= 1e-13 * max(1.0, abs(float(want))), (u, r)
+        _assert_raised_log_delta(eps, 1 / r, want)
 
 
 # ------------------------------------------------------------------------ FFT round-off against exact integers

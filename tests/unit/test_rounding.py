@@ -5,7 +5,8 @@ The reference is mpmath at 60 digits, from the exact binary value of each float 
 the package.  The grid covers the three edges where an exponential goes wrong: the subnormal range (``np.exp`` keeps
 only absolute accuracy there and returns 0 below 2.5e-324), the boundary of the normal range (2.2e-308, where the
 rounding changes regime), and overflow (e^{709.78…}).  Each test asserts the direction (never below the exact value)
-and the size (a few ulps above it in the normal range, one or two subnormal steps below it)."""
+and the size (a few ulps above it in the normal range, one or two subnormal steps below it).  ``rational_up(q)``, the
+smallest float not below a rational (the releases' ρ and sums), is checked against the rational itself."""
 
 from __future__ import annotations
 
@@ -107,3 +108,21 @@ def test_exp_no_underflow_takes_a_per_entry_allowance():
     for log_x, rel, g in zip(logs, rels, got):
         assert _rounding.exp_no_underflow(float(log_x), float(rel)) == g
         assert mpmath.mpf(float(g)) >= exact(float(log_x), float(rel))
+
+
+def test_rational_up_is_the_smallest_float_not_below_a_rational():
+    """``rational_up(q)``: never below q, and the float below it is below q (so it is the smallest such float); a
+    float is its own value; beyond the largest float, +inf; below the smallest, 5e-324."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(40)
+    for num, den in zip(rng.integers(1, 2**62, 2000), rng.integers(1, 2**62, 2000)):
+        q = Fraction(int(num), int(den)) * Fraction(2) ** int(rng.integers(-1100, 1000))
+        got = _rounding.rational_up(q)
+        if got == np.inf:
+            assert q > Fraction(np.finfo(float).max)
+            continue
+        assert Fraction(got) >= q and Fraction(float(np.nextafter(got, 0.0))) < q, q
+    assert _rounding.rational_up(Fraction(0.3)) == 0.3 and _rounding.rational_up(Fraction(1, 3)) > 1 / 3
+    assert _rounding.rational_up(Fraction(1, 10**400)) == SMALLEST and _rounding.rational_up(Fraction(0)) == 0.0
+    assert _rounding.rational_up(Fraction(10**400)) == np.inf

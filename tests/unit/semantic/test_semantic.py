@@ -507,9 +507,11 @@ def test_total_at_extreme_parameters_issue_23():
         for eps, delta, n in [(0.1, 1e-6, 3), (0.01, 1e-10, 100), (1.0, 1e-3, 1)]:
             e3 = mpmath.expm1(3 * mpmath.mpf(eps))
             want = ((e3 + 2 * mpmath.sqrt(n * mpmath.mpf(delta))) * (e3 + 2) - e3) / 2
-            assert S.thm24_repaired_delta_hat(eps, delta, n) == pytest.approx(float(want), rel=1e-13)
+            got = S.thm24_repaired_delta_hat(eps, delta, n)
+            assert got == pytest.approx(float(want), rel=1e-13) and got <= want  # the largest δ̂: rounded down
+        eps_prime, delta_prime = S.thm42_parameters(0.5, 0.0, 0.0, 10**400)
+        assert delta_prime == 0.0 and mpmath.expm1(1.5) <= eps_prime == pytest.approx(math.expm1(1.5), rel=1e-14)
     assert S.thm24_repaired_delta_hat(300.0, 1e-6, 3) == math.inf
-    assert S.thm42_parameters(0.5, 0.0, 0.0, 10**400) == (math.expm1(1.5), 0.0)
     with pytest.raises(ValueError, match="eps must exceed"):
         S.thm42_parameters(0.5, 1e-6, 0.0, 10**400)
     with pytest.raises(ValueError, match="eps must be a single number"):
