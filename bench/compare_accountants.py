@@ -492,12 +492,18 @@ def release_small_delta_rows(avail, repeats):
                     _, t_peer = timed(lambda: dp_accounting_epsilon("laplace", 0.1, k, h_peer, delta), repeats)
         finest = min(tried) if tried else None
         signed = lambda v: (v - exact) / exact if isinstance(v, float) else None  # noqa: E731
+        h_loose = first_meeting(tried, exact, 1e-3, False)  # the peer at the looser 0.1 % (safe side), if met
+        t_loose = None if h_loose is None else tried[h_loose][1]
         rows.append(dict(quantity="Laplace release ε at small δ", setting="release model vs PLD", peer="dp-accounting",
                          k=k, eps0=0.1, delta=delta, reference=exact, ours=ours, ours_route=min(routes, key=routes.get),
                          ours_signed_error=excess, h_peer=h_peer, peer_value=v_peer, peer_signed_error=signed(v_peer),
                          peer_finest_interval=finest, peer_finest_value=tried[finest][0] if tried else None,
                          peer_finest_signed_error=signed(tried[finest][0]) if tried else None,
                          peer_tried={str(h): v for h, (v, _) in tried.items()},
+                         peer_tried_seconds={str(h): t for h, (_, t) in tried.items()},
+                         peer_unsafe_intervals=[h for h, (v, _) in tried.items() if isinstance(v, float) and v < exact],
+                         h_peer_loose=h_loose, peer_loose_signed_error=None if h_loose is None else signed(tried[h_loose][0]),
+                         seconds_peer_loose=t_loose, peer_loose_over_ours=None if t_loose is None else t_loose / t_ours,
                          seconds_ours=t_ours, seconds_peer=t_peer,
                          peer_over_ours=None if t_peer is None else t_peer / t_ours, error=None))
         print(f"release k={k} δ={delta:g}: ours {excess:+.2e} in {t_ours:.2f} s; peer h={h_peer} {signed(v_peer)} "
