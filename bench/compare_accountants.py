@@ -37,6 +37,18 @@ Three quantities, each row timed in this one process (median of ``--repeats`` ca
    posterior bound and broadcasts, one call on seeded arrays that mix every magnitude a caller may pass (ε from
    10⁻¹² to 630, δ from 10⁻³⁰⁰ to 1 − 10⁻¹², …), CPU and wall-clock seconds; the scalar-only ones (``releases``)
    as 10³ calls in a loop.
+8. **The release model's ε of k-fold Laplace at small δ** (ε₀ = 0.1; k = 10³ at δ = 1e-12, k = 10⁴ … 10⁶ at
+   1e-10): ``releases.Laplace(0.1).repeat(k).epsilon(δ)`` against the exact ε (the contour integral of
+   ``laplace_reference``, solved by a secant on log δ) and against dp-accounting's PLD (pessimistic) over the
+   grid of intervals: the coarsest interval as close as ours on the safe side, and the coarsest within 0.1 %.
+9. **ε of Laplace and Gaussian k-fold composition at equal accuracy** (k = 10 … 10⁵, δ = 1e-6 and 1e-10;
+   targets 0.1 % relative and 1e-5 absolute, on the safe side): our best route (the release model's ε, or our
+   PLD at the coarsest interval meeting the target) against dp-accounting's PLD at the coarsest interval meeting
+   it.  References: the Laplace contour integral (from k = 10³ on; below, its truncation bound is too loose, and
+   the row says so) and Balle & Wang's exact ε for the Gaussian (k runs of σ = √k are one Gaussian of σ = 1).
+10. **The exact ε of one Gaussian**, ``releases.Gaussian(σ).epsilon(δ)`` beside autodp's ``get_eps_ana_gaussian``;
+   then the peers' failures, each against a reference: autodp's Fourier accountant (ComposeAFA) on k-fold
+   Laplace, prv-accountant on the k-fold Gaussian up to k = 10⁵, autodp's σ calibrator against the smallest safe σ.
 
 ``--sections 2,3,7`` reruns only those sections and keeps the others from the existing ``--out`` file
 (``--only-pld`` is ``--sections 4,5``).
@@ -496,6 +508,7 @@ def release_small_delta_rows(avail, repeats):
         t_loose = None if h_loose is None else tried[h_loose][1]
         rows.append(dict(quantity="Laplace release ε at small δ", setting="release model vs PLD", peer="dp-accounting",
                          k=k, eps0=0.1, delta=delta, reference=exact, ours=ours, ours_route=min(routes, key=routes.get),
+                         routes=routes,
                          ours_signed_error=excess, h_peer=h_peer, peer_value=v_peer, peer_signed_error=signed(v_peer),
                          peer_finest_interval=finest, peer_finest_value=tried[finest][0] if tried else None,
                          peer_finest_signed_error=signed(tried[finest][0]) if tried else None,
