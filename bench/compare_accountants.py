@@ -430,7 +430,8 @@ def exact_laplace_epsilon(eps0, k, delta, guess):
 def exact_gaussian_epsilon(sigma, delta):
     """Balle & Wang 2018 Thm 8 solved for ε at sensitivity 1, in mpmath (50 digits)."""
     s, d = mpmath.mpf(sigma), mpmath.mpf(delta)
-    f = lambda e: mpmath.log(mpmath.ncdf(1 / (2 * s) - e * s) - mpmath.exp(e) * mpmath.ncdf(-1 / (2 * s) - e * s)) - mpmath.log(d)  # noqa: E731
+    f = lambda e: mpmath.log(mpmath.ncdf(1 / (2 * s) - e * s)  # noqa: E731
+                             - mpmath.exp(e) * mpmath.ncdf(-1 / (2 * s) - e * s)) - mpmath.log(d)
     lo, hi = mpmath.mpf(0), 1 / (2 * s**2) + mpmath.sqrt(2 * mpmath.log(1 / d)) / s + 1
     return float(mpmath.findroot(f, (lo, hi), solver="anderson", tol=1e-40))
 
@@ -515,7 +516,8 @@ def release_small_delta_rows(avail, repeats):
                          peer_tried={str(h): v for h, (v, _) in tried.items()},
                          peer_tried_seconds={str(h): t for h, (_, t) in tried.items()},
                          peer_unsafe_intervals=[h for h, (v, _) in tried.items() if isinstance(v, float) and v < exact],
-                         h_peer_loose=h_loose, peer_loose_signed_error=None if h_loose is None else signed(tried[h_loose][0]),
+                         h_peer_loose=h_loose,
+                         peer_loose_signed_error=None if h_loose is None else signed(tried[h_loose][0]),
                          seconds_peer_loose=t_loose, peer_loose_over_ours=None if t_loose is None else t_loose / t_ours,
                          seconds_ours=t_ours, seconds_peer=t_peer,
                          peer_over_ours=None if t_peer is None else t_peer / t_ours, error=None))
@@ -574,7 +576,8 @@ def epsilon_accuracy_rows(avail, ks):
                         ours_pld=None if h_ours is None else ours_vals[h_ours][0],
                         ours_pld_signed_error=None if h_ours is None else signed(ours_vals[h_ours][0]),
                         seconds_ours_pld=t_ours, ours_route=route, seconds_ours=best,
-                        ours_finest_interval=min(ours_vals), ours_finest_signed_error=signed(ours_vals[min(ours_vals)][0]),
+                        ours_finest_interval=min(ours_vals),
+                        ours_finest_signed_error=signed(ours_vals[min(ours_vals)][0]),
                         h_peer=h_peer, peer_value=None if h_peer is None else peer_vals[h_peer][0],
                         peer_signed_error=None if h_peer is None else signed(peer_vals[h_peer][0]),
                         peer_finest_interval=min(peer_vals) if peer_vals else None,
@@ -682,7 +685,8 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="k up to 1000 only")
     parser.add_argument("--only-pld", action="store_true", help="only the Laplace/Gaussian composition rows and "
                         "optimal_epsilon's timing (sections 4 and 5), merged into an existing --out file")
-    parser.add_argument("--sections", default=",".join(map(str, sorted(ALL_SECTIONS))), help="the sections to run (comma-separated); the "
+    parser.add_argument("--sections", default=",".join(map(str, sorted(ALL_SECTIONS))),
+                        help="the sections to run (comma-separated); the "
                         "other sections' rows are kept from an existing --out file")
     args = parser.parse_args(argv)
     sections = {4, 5} if args.only_pld else {int(v) for v in args.sections.split(",")}
