@@ -628,8 +628,8 @@ def gaussian_epsilon_rows(avail, repeats):
                 r = row("Gaussian ε", "get_eps_ana_gaussian", "autodp", dict(sigma=sigma, delta=delta), ref,
                         lambda: releases.Gaussian(sigma).epsilon(delta), lambda: autodp_gaussian_epsilon(sigma, delta),
                         repeats)
-                r["ours_signed_error"] = (r["ours"] - ref) / ref
-                r["peer_signed_error"] = None if r["peer_value"] is None else (r["peer_value"] - ref) / ref
+                r["ours_above_reference"] = (r["ours"] - ref) / ref  # signed: + is the safe side
+                r["peer_above_reference"] = None if r["peer_value"] is None else (r["peer_value"] - ref) / ref
                 rows.append(r)
     print("Gaussian ε done")
     if avail["autodp"]:
