@@ -220,14 +220,20 @@ def autodp_sigma(eps, delta):
                                                           delta).params["sigma"])
 
 
-def dp_accounting_delta(kind, param, k, h, eps):
+def dp_accounting_pld(kind, param, k, h):
+    """dp-accounting's PLD (connect-the-dots, pessimistic) of k runs of the Laplace mechanism (ε₀ = ``param``) or
+    the Gaussian (σ = ``param``), sensitivity 1, at interval h."""
     from dp_accounting.pld import privacy_loss_distribution as pld
 
     if kind == "laplace":
         base = pld.from_laplace_mechanism(1.0 / param, sensitivity=1, value_discretization_interval=h)
     else:
         base = pld.from_gaussian_mechanism(param, sensitivity=1, value_discretization_interval=h)
-    return float(base.self_compose(k).get_delta_for_epsilon(eps))
+    return base.self_compose(k)
+
+
+def dp_accounting_delta(kind, param, k, h, eps):
+    return float(dp_accounting_pld(kind, param, k, h).get_delta_for_epsilon(eps))
 
 
 def ours_pld(kind, param, k, h):
@@ -449,14 +455,8 @@ def exact_gaussian_epsilon(sigma, delta):
 
 
 def dp_accounting_epsilon(kind, param, k, h, delta):
-    """dp-accounting's PLD (connect-the-dots, pessimistic) of k runs at interval h: its ε at δ."""
-    from dp_accounting.pld import privacy_loss_distribution as pld
-
-    if kind == "laplace":
-        base = pld.from_laplace_mechanism(1.0 / param, sensitivity=1, value_discretization_interval=h)
-    else:
-        base = pld.from_gaussian_mechanism(param, sensitivity=1, value_discretization_interval=h)
-    return float(base.self_compose(k).get_epsilon_for_delta(delta))
+    """dp-accounting's ε at δ of k runs at interval h (:func:`dp_accounting_pld`)."""
+    return float(dp_accounting_pld(kind, param, k, h).get_epsilon_for_delta(delta))
 
 
 def ours_pld_epsilon(kind, param, k, h, delta):
