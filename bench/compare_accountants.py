@@ -37,6 +37,19 @@ Three quantities, each row timed in this one process (median of ``--repeats`` ca
    posterior bound and broadcasts, one call on seeded arrays that mix every magnitude a caller may pass (ε from
    10⁻¹² to 630, δ from 10⁻³⁰⁰ to 1 − 10⁻¹², …), CPU and wall-clock seconds; the scalar-only ones (``releases``)
    as 10³ calls in a loop.
+8. **The release model's ε of k-fold Laplace at small δ** (ε₀ = 0.1; k = 10³ at δ = 1e-12, k = 10⁴ … 10⁶ at
+   1e-10): ``releases.Laplace(0.1).repeat(k).epsilon(δ)`` against the exact ε (the contour integral of
+   ``laplace_reference``, solved by a secant on log δ) and against dp-accounting's PLD (pessimistic) over the
+   grid of intervals: the coarsest interval as close as ours on the safe side, and the coarsest within 0.1 %.
+9. **ε of Laplace and Gaussian k-fold composition at equal accuracy** (k = 10 … 10⁵, δ = 1e-6 and 1e-10;
+   targets 0.1 % relative and 1e-5 absolute, on the safe side): our best route (the release model's ε, or our
+   PLD at the coarsest interval meeting the target) against dp-accounting's PLD at the coarsest interval meeting
+   it.  References: the Laplace finite sum at k = 10 and the contour integral from k = 10³ on (at k = 100 the
+   contour's truncation bound is too loose and the sum too slow: the row says so), and Balle & Wang's exact ε
+   for the Gaussian (k runs of σ = √k are one Gaussian of σ = 1).
+10. **The exact ε of one Gaussian**, ``releases.Gaussian(σ).epsilon(δ)`` beside autodp's ``get_eps_ana_gaussian``;
+   then the peers' failures, each against a reference: autodp's Fourier accountant (ComposeAFA) on k-fold
+   Laplace, prv-accountant on the k-fold Gaussian up to k = 10⁵, autodp's σ calibrator against the smallest safe σ.
 
 ``--sections 2,3,7`` reruns only those sections and keeps the others from the existing ``--out`` file
 (``--only-pld`` is ``--sections 4,5``).
@@ -68,7 +81,7 @@ from dpsemantics.pld import PrivacyLossDistribution
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import calibration_timing  # noqa: E402  (section 7)
-from laplace_reference import laplace_delta  # noqa: E402  (mpmath only: independent of both engines)
+from laplace_reference import laplace_delta, laplace_delta_mixture  # noqa: E402  (mpmath only: independent of both engines)
 
 mpmath.mp.dps = 50
 SLACK = 1e-6
@@ -86,11 +99,14 @@ def timed(fn, repeats: int):
 
 _SECTION_OF = {"composition ε": 1, "zCDP → ε (tight)": 2, "Gaussian σ": 3, "Laplace composition δ": 4,
                "Laplace composition δ at equal accuracy": 4, "Gaussian composition δ": 4, "optimal_epsilon time": 5,
-               "calibration over many inputs": 6, calibration_timing.QUANTITY: 7}
+               "calibration over many inputs": 6, calibration_timing.QUANTITY: 7,
+               "Laplace release ε at small δ": 8, "composition ε at equal accuracy": 9, "Gaussian ε": 10,
+               "peer failure": 10}
+ALL_SECTIONS = set(range(1, 11))
 
 
 def _section(r) -> int:
-    """The section (1–7 of the module docstring) a row belongs to."""
+    """The section (1–10 of the module docstring) a row belongs to."""
     return _SECTION_OF[r["quantity"]]
 
 
@@ -204,14 +220,20 @@ def autodp_sigma(eps, delta):
                                                           delta).params["sigma"])
 
 
-def dp_accounting_delta(kind, param, k, h, eps):
+def dp_accounting_pld(kind, param, k, h):
+    """dp-accounting's PLD (connect-the-dots, pessimistic) of k runs of the Laplace mechanism (ε₀ = ``param``) or
+    the Gaussian (σ = ``param``), sensitivity 1, at interval h."""
     from dp_accounting.pld import privacy_loss_distribution as pld
 
     if kind == "laplace":
         base = pld.from_laplace_mechanism(1.0 / param, sensitivity=1, value_discretization_interval=h)
     else:
         base = pld.from_gaussian_mechanism(param, sensitivity=1, value_discretization_interval=h)
-    return float(base.self_compose(k).get_delta_for_epsilon(eps))
+    return base.self_compose(k)
+
+
+def dp_accounting_delta(kind, param, k, h, eps):
+    return float(dp_accounting_pld(kind, param, k, h).get_delta_for_epsilon(eps))
 
 
 def ours_pld(kind, param, k, h):
@@ -396,6 +418,262 @@ def broadcast_timing():
     return rows
 
 
+# --- sections 8–10: the release model and ε at equal accuracy (issue 40) ------------------------------------
+
+EPS_GRID = (0.1, 0.05, *LAPLACE_GRID)  # intervals tried for an ε target (coarser first)
+CALL_CAP = 20.0  # seconds: an engine whose call took longer is not refined further (the row says so)
+
+
+MIXTURE_K_MAX = 10  # k-fold Laplace up to here: the finite sum (its cost grows like k⁴ at k·log₁₀k digits)
+
+
+def exact_laplace_epsilon(eps0, k, delta, guess):
+    """The exact ε of k runs of the ε₀-Laplace mechanism at δ: the root of log δ(ε) = log δ, δ(ε) from
+    ``laplace_reference`` (independent of both engines): the finite sum up to k = MIXTURE_K_MAX, else the contour
+    integral, checked that the part it leaves out is negligible.  ``guess`` is a safe ε (δ(guess) ≤ δ): the root
+    is bracketed below it, so that the solver never steps past kε₀, where δ is 0."""
+    def log_gap(e):
+        if k <= MIXTURE_K_MAX:
+            return mpmath.log(laplace_delta_mixture(eps0, k, float(e))) - mpmath.log(delta)
+        value, rest = laplace_delta(eps0, k, float(e), dps=20)
+        assert rest < 1e-9 * value, (k, e, value, rest)  # the reference's truncation bound
+        return mpmath.log(value) - mpmath.log(delta)
+    low = 0.97 * guess
+    while log_gap(low) <= 0:
+        low *= 0.9
+    assert log_gap(guess) <= 0, (k, delta, guess)  # ours is on the safe side, or the row is not made
+    return float(mpmath.findroot(log_gap, (low, guess), solver="illinois", tol=1e-20, verify=False))
+
+
+def exact_gaussian_epsilon(sigma, delta):
+    """Balle & Wang 2018 Thm 8 solved for ε at sensitivity 1, in mpmath (50 digits)."""
+    s, d = mpmath.mpf(sigma), mpmath.mpf(delta)
+    f = lambda e: mpmath.log(mpmath.ncdf(1 / (2 * s) - e * s)  # noqa: E731
+                             - mpmath.exp(e) * mpmath.ncdf(-1 / (2 * s) - e * s)) - mpmath.log(d)
+    lo, hi = mpmath.mpf(0), 1 / (2 * s**2) + mpmath.sqrt(2 * mpmath.log(1 / d)) / s + 1
+    return float(mpmath.findroot(f, (lo, hi), solver="anderson", tol=1e-40))
+
+
+def dp_accounting_epsilon(kind, param, k, h, delta):
+    """dp-accounting's ε at δ of k runs at interval h (:func:`dp_accounting_pld`)."""
+    return float(dp_accounting_pld(kind, param, k, h).get_epsilon_for_delta(delta))
+
+
+def ours_pld_epsilon(kind, param, k, h, delta):
+    return ours_pld(kind, param, k, h).epsilon(delta)
+
+
+def grid_values(fn, enough, grid=EPS_GRID):
+    """{h: (value, seconds)} over ``grid``, coarse to fine, until ``enough(values)`` or a call exceeds CALL_CAP
+    seconds (an engine's failure is recorded as the value None with its message)."""
+    out = {}
+    for h in grid:
+        start = time.perf_counter()
+        try:
+            value = fn(h)
+        except Exception as exc:  # noqa: BLE001 - a failure is a finding
+            value = f"{type(exc).__name__}: {str(exc)[:80]}"
+        out[h] = (value, time.perf_counter() - start)
+        if enough(out) or out[h][1] > CALL_CAP:
+            break
+    return out
+
+
+def meets(value, truth, target, absolute):
+    """On the safe side of the truth and within the target (relative, or absolute in ε)."""
+    if not isinstance(value, float):
+        return False
+    return 0 <= value - truth <= (target if absolute else target * truth)
+
+
+def first_meeting(values, truth, target, absolute):
+    """The coarsest h of ``values`` that meets the target, or None."""
+    return next((h for h, (v, _) in values.items() if meets(v, truth, target, absolute)), None)
+
+
+TARGETS = ((1e-3, False, "0.1 % relative"), (1e-5, True, "1e-5 absolute"))
+
+
+def release_small_delta_rows(avail, repeats):
+    """Section 8: the release model's ε of k-fold Laplace (ε₀ = 0.1) at small δ against the exact ε and against
+    dp-accounting's PLD at the coarsest interval that is at least as close (safe side)."""
+    from dpsemantics import releases
+
+    rows = []
+    for k, delta in ((10**3, 1e-12), (10**4, 1e-10), (10**5, 1e-10), (10**6, 1e-10)):
+        ours, t_ours = timed(lambda: releases.Laplace(0.1).repeat(k).epsilon(delta), repeats)
+        routes = releases.Laplace(0.1).repeat(k).epsilon_routes(delta)
+        exact = exact_laplace_epsilon(0.1, k, delta, ours)
+        excess = (ours - exact) / exact
+        tried, h_peer, v_peer, t_peer = {}, None, None, None
+        if avail["dp-accounting"]:
+            grid = tuple(h for h in EPS_GRID if k < 10**6 or h >= 0.00125)  # k = 10⁶ finer: minutes a call
+            tried = grid_values(lambda h: dp_accounting_epsilon("laplace", 0.1, k, h, delta),
+                                lambda vals: first_meeting(vals, exact, max(excess, 0.0), False) is not None, grid)
+            h_peer = first_meeting(tried, exact, max(excess, 0.0), False)
+            if h_peer is not None:
+                v_peer, t_peer = tried[h_peer]
+                if t_peer < 5:  # a second timing of the cheap calls (the first included imports and warm-up)
+                    _, t_peer = timed(lambda: dp_accounting_epsilon("laplace", 0.1, k, h_peer, delta), repeats)
+        finest = min(tried) if tried else None
+        signed = lambda v: (v - exact) / exact if isinstance(v, float) else None  # noqa: E731
+        h_loose = first_meeting(tried, exact, 1e-3, False)  # the peer at the looser 0.1 % (safe side), if met
+        t_loose = None if h_loose is None else tried[h_loose][1]
+        rows.append(dict(quantity="Laplace release ε at small δ", setting="release model vs PLD", peer="dp-accounting",
+                         k=k, eps0=0.1, delta=delta, reference=exact, ours=ours, ours_route=min(routes, key=routes.get),
+                         routes=routes,
+                         ours_signed_error=excess, h_peer=h_peer, peer_value=v_peer, peer_signed_error=signed(v_peer),
+                         peer_finest_interval=finest, peer_finest_value=tried[finest][0] if tried else None,
+                         peer_finest_signed_error=signed(tried[finest][0]) if tried else None,
+                         peer_tried={str(h): v for h, (v, _) in tried.items()},
+                         peer_tried_seconds={str(h): t for h, (_, t) in tried.items()},
+                         peer_unsafe_intervals=[h for h, (v, _) in tried.items() if isinstance(v, float) and v < exact],
+                         h_peer_loose=h_loose,
+                         peer_loose_signed_error=None if h_loose is None else signed(tried[h_loose][0]),
+                         seconds_peer_loose=t_loose, peer_loose_over_ours=None if t_loose is None else t_loose / t_ours,
+                         seconds_ours=t_ours, seconds_peer=t_peer,
+                         peer_over_ours=None if t_peer is None else t_peer / t_ours, error=None))
+        print(f"release k={k} δ={delta:g}: ours {excess:+.2e} in {t_ours:.2f} s; peer h={h_peer} {signed(v_peer)} "
+              f"in {t_peer} s")
+    return rows
+
+
+def epsilon_accuracy_rows(avail, ks):
+    """Section 9: ε of k-fold Laplace (ε₀ = 0.1) and Gaussian (σ = √k a run) compositions at equal accuracy:
+    our best route (the release model's ε, or our PLD at the coarsest interval meeting the target) against
+    dp-accounting's PLD at the coarsest interval meeting it, both on the safe side."""
+    from dpsemantics import releases
+
+    rows = []
+    for kind in ("laplace", "gaussian"):
+        for delta in (1e-6, 1e-10):
+            for k in ks:
+                param = 0.1 if kind == "laplace" else math.sqrt(k)
+                make = (lambda: releases.Laplace(0.1).repeat(k)) if kind == "laplace" else \
+                    (lambda: releases.Gaussian(param).repeat(k))
+                release, _ = timed(lambda: make().epsilon(delta), 1)
+                if kind == "laplace":
+                    if MIXTURE_K_MAX < k < 1000:  # the contour's truncation bound: 0.08 %–0.2 % of δ at k = 100
+                        rows.append(dict(quantity="composition ε at equal accuracy", setting="no reference",
+                                         kind=kind, peer="dp-accounting", k=k, delta=delta, reference=None,
+                                         error="no independent reference at this k (the contour integral's "
+                                               "truncation bound is above 10⁻⁹ of δ, the finite sum too slow)",
+                                         peer_over_ours=None))
+                        continue
+                    truth = exact_laplace_epsilon(0.1, k, delta, release)
+                else:
+                    truth = exact_gaussian_epsilon(1.0, delta)  # k runs of σ = √k are one Gaussian of σ = 1
+                reps = 3 if k <= 1000 else 1
+                _, t_release = timed(lambda: make().epsilon(delta), reps)
+                enough = lambda vals: all(first_meeting(vals, truth, t, a) is not None for t, a, _ in TARGETS)  # noqa: E731
+                ours_vals = grid_values(lambda h: ours_pld_epsilon(kind, param, k, h, delta), enough)
+                peer_vals = grid_values(lambda h: dp_accounting_epsilon(kind, param, k, h, delta), enough) \
+                    if avail["dp-accounting"] else {}
+                signed = lambda v: (v - truth) / truth if isinstance(v, float) else None  # noqa: E731
+                for target, absolute, label in TARGETS:
+                    h_ours, h_peer = (first_meeting(v, truth, target, absolute) for v in (ours_vals, peer_vals))
+                    t_ours = t_peer = None
+                    if h_ours is not None:
+                        _, t_ours = timed(lambda: ours_pld_epsilon(kind, param, k, h_ours, delta), reps)
+                    if h_peer is not None:
+                        _, t_peer = timed(lambda: dp_accounting_epsilon(kind, param, k, h_peer, delta), reps)
+                    release_meets = meets(release, truth, target, absolute)
+                    candidates = [t for t in (t_release if release_meets else None, t_ours) if t is not None]
+                    best = min(candidates) if candidates else None
+                    route = None if best is None else ("release" if best == t_release and release_meets else "pld")
+                    rows.append(dict(
+                        quantity="composition ε at equal accuracy", setting=label, kind=kind, peer="dp-accounting",
+                        k=k, delta=delta, target=target, absolute=absolute, reference=truth,
+                        release=release, release_signed_error=signed(release), release_meets=release_meets,
+                        seconds_release=t_release, h_ours=h_ours,
+                        ours_pld=None if h_ours is None else ours_vals[h_ours][0],
+                        ours_pld_signed_error=None if h_ours is None else signed(ours_vals[h_ours][0]),
+                        seconds_ours_pld=t_ours, ours_route=route, seconds_ours=best,
+                        ours_finest_interval=min(ours_vals),
+                        ours_finest_signed_error=signed(ours_vals[min(ours_vals)][0]),
+                        h_peer=h_peer, peer_value=None if h_peer is None else peer_vals[h_peer][0],
+                        peer_signed_error=None if h_peer is None else signed(peer_vals[h_peer][0]),
+                        peer_finest_interval=min(peer_vals) if peer_vals else None,
+                        peer_finest_signed_error=signed(peer_vals[min(peer_vals)][0]) if peer_vals else None,
+                        peer_finest_seconds=peer_vals[min(peer_vals)][1] if peer_vals else None,
+                        seconds_peer=t_peer, peer_over_ours=None if None in (best, t_peer) else t_peer / best,
+                        error=None))
+                print(f"ε {kind} k={k} δ={delta:g} done")
+    return rows
+
+
+def autodp_gaussian_epsilon(sigma, delta):
+    """autodp's exact Gaussian ε (what ExactGaussianMechanism.get_approxDP calls)."""
+    from autodp import dp_bank
+
+    return float(dp_bank.get_eps_ana_gaussian(sigma, delta))
+
+
+def autodp_fourier_laplace_epsilon(eps0, k, delta):
+    """autodp's analytical Fourier accountant (characteristic functions) for k runs of the Laplace mechanism."""
+    from autodp import mechanism_zoo, transformer_zoo
+
+    mech = mechanism_zoo.LaplaceMechanism(b=1.0 / eps0, phi_off=False, RDP_off=True)
+    return float(transformer_zoo.ComposeAFA()([mech], [k]).get_approxDP(delta))
+
+
+def prv_gaussian_epsilon(sigma, k, delta):
+    """prv-accountant's upper ε for k runs of the Gaussian mechanism (eps_error 0.01)."""
+    from prv_accountant import PRVAccountant
+    from prv_accountant.privacy_random_variables import GaussianMechanism
+
+    acc = PRVAccountant(prvs=[GaussianMechanism(sigma)], max_self_compositions=[k], eps_error=0.01,
+                        delta_error=delta / 1000)
+    return float(acc.compute_epsilon(delta=delta, num_self_compositions=[k])[2])
+
+
+def gaussian_epsilon_rows(avail, repeats):
+    """Section 10: the exact ε of one Gaussian, ``releases.Gaussian(σ).epsilon(δ)`` beside autodp's closed-form
+    route; then the peers' own failures where they occur (autodp's Fourier accountant, prv-accountant at large
+    k), each against an independent reference."""
+    from dpsemantics import releases
+
+    rows = []
+    for sigma in (0.5, 1.0, 5.0, 50.0):
+        for delta in (1e-5, 1e-10):
+            ref = exact_gaussian_epsilon(sigma, delta)
+            if avail["autodp"]:
+                r = row("Gaussian ε", "get_eps_ana_gaussian", "autodp", dict(sigma=sigma, delta=delta), ref,
+                        lambda: releases.Gaussian(sigma).epsilon(delta), lambda: autodp_gaussian_epsilon(sigma, delta),
+                        repeats)
+                r["ours_above_reference"] = (r["ours"] - ref) / ref  # signed: + is the safe side
+                r["peer_above_reference"] = None if r["peer_value"] is None else (r["peer_value"] - ref) / ref
+                rows.append(r)
+    print("Gaussian ε done")
+    if avail["autodp"]:
+        for k, delta in ((100, 1e-6), (1000, 1e-6), (1000, 1e-10)):
+            truth = exact_laplace_epsilon(0.1, k, delta, composition.optimal_epsilon(0.1, k, delta)) \
+                if k >= 1000 else None
+            r = row("peer failure", "autodp ComposeAFA (Fourier), Laplace ε₀ = 0.1", "autodp",
+                    dict(k=k, delta=delta), truth, lambda: releases.Laplace(0.1).repeat(k).epsilon(delta),
+                    lambda: autodp_fourier_laplace_epsilon(0.1, k, delta), 1)
+            rows.append(r)
+            print(f"autodp Fourier k={k}: {r['peer_value']} ({r['error']}) truth {truth}")
+    if avail["prv-accountant"]:
+        for k in (10**3, 10**4, 10**5):
+            truth = exact_gaussian_epsilon(1.0, 1e-6)
+            r = row("peer failure", "prv-accountant, Gaussian σ = √k a run, eps_error 0.01 (upper)",
+                    "prv-accountant", dict(k=k, sigma=math.sqrt(k), delta=1e-6), truth,
+                    lambda: releases.Gaussian(math.sqrt(k)).repeat(k).epsilon(1e-6),
+                    lambda: prv_gaussian_epsilon(math.sqrt(k), k, 1e-6), 1)
+            rows.append(r)
+            print(f"prv Gaussian k={k}: {r['peer_value']} ({r['error']}) truth {truth}")
+    if avail["autodp"]:  # autodp's σ calibrator on the unsafe side: a σ whose exact δ exceeds the target
+        for eps, delta in ((0.1, 1e-5), (1.0, 1e-5), (5.0, 1e-5), (0.1, 1e-10), (1.0, 1e-10), (5.0, 1e-10)):
+            ref = ref_sigma(eps, delta)
+            r = row("peer failure", "autodp ana_gaussian_calibrator, σ against the smallest safe σ", "autodp",
+                    dict(eps=eps, delta=delta), ref, lambda: mechanisms.gaussian_sigma(eps, delta),
+                    lambda: autodp_sigma(eps, delta), 1)
+            r["peer_delta_at_sigma"] = None if r["peer_value"] is None else ref_gaussian_delta(eps, r["peer_value"])
+            rows.append(r)
+    return rows
+
+
 # --- the table -------------------------------------------------------------------------------------------
 
 
@@ -420,7 +698,8 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="k up to 1000 only")
     parser.add_argument("--only-pld", action="store_true", help="only the Laplace/Gaussian composition rows and "
                         "optimal_epsilon's timing (sections 4 and 5), merged into an existing --out file")
-    parser.add_argument("--sections", default="1,2,3,4,5,6,7", help="the sections to run (comma-separated); the "
+    parser.add_argument("--sections", default=",".join(map(str, sorted(ALL_SECTIONS))),
+                        help="the sections to run (comma-separated); the "
                         "other sections' rows are kept from an existing --out file")
     args = parser.parse_args(argv)
     sections = {4, 5} if args.only_pld else {int(v) for v in args.sections.split(",")}
@@ -429,10 +708,10 @@ def main(argv=None) -> int:
     ks = [10, 100, 1000] if args.quick else [10, 100, 1000, 10_000, 100_000]
     e0, rows = args.eps0, []
     print("peers:", ", ".join(f"{k} {v or 'missing'}" for k, v in avail.items()))
-    if sections != {1, 2, 3, 4, 5, 6, 7}:  # keep the other sections of the last run
+    if sections != ALL_SECTIONS:  # keep the other sections of the last run
         last = json.loads(Path(args.out).read_text())
         rows = [r for r in last["rows"] if _section(r) not in sections]
-        if sections.isdisjoint({1, 2, 3, 4}):  # no peer was run: the peers named are those of the kept rows
+        if sections.isdisjoint({1, 2, 3, 4, 8, 9, 10}):  # no peer was run: the peers named are those of the kept rows
             avail = last["meta"]["peers"]
     for delta0 in (0.0, 1e-8) if 1 in sections else ():
         for k in ks:
@@ -479,6 +758,12 @@ def main(argv=None) -> int:
         rows += broadcast_timing()
     if 7 in sections:
         rows += calibration_timing.rows()
+    if 8 in sections:
+        rows += release_small_delta_rows(avail, 1 if args.quick else 3)
+    if 9 in sections:
+        rows += epsilon_accuracy_rows(avail, [10, 100, 1000] if args.quick else [10, 100, 1000, 10_000, 100_000])
+    if 10 in sections:
+        rows += gaussian_epsilon_rows(avail, args.repeats)
     rows.sort(key=_section)  # the sections in order, whichever were rerun
 
     head = (f"{'quantity':<18} {'peer':<15} {'setting':<32} {'params':<34} {'our rel err':>11} {'peer rel err':>12} "
@@ -486,6 +771,12 @@ def main(argv=None) -> int:
     print(head)
     print("-" * len(head))
     for r in rows:
+        if _section(r) >= 8:  # sections 8–10: their own lines
+            print(f"{r['quantity']:<30} {r['setting']:<40} " + ", ".join(
+                f"{key}={r[key]:.6g}" for key in ("k", "sigma", "eps", "delta", "reference", "ours", "peer_value",
+                                                  "ours_signed_error", "peer_signed_error", "peer_over_ours")
+                if isinstance(r.get(key), (int, float))) + (f" [{r['error']}]" if r.get("error") else ""))
+            continue
         p = ", ".join(f"{k}={r[k]:g}" for k in ("k", "eps0", "delta0", "rho", "eps", "delta") if k in r)
         fmt = lambda v: "—" if v is None else f"{v:.1e}"  # noqa: E731
         if "ours_signed_error" in r:

@@ -65,3 +65,43 @@ def laplace_delta(eps0: float, k: int, eps: float, dps: int = 30, contour: float
                  + mp.exp(c * e0) * (1 + mp.exp(-e0 * (1 + 2 * c))) / (4 * top))
         rest = bound**k * mp.exp(-c * e) / (mp.pi * top)
         return float(value), float(rest)
+
+
+def _power_exp_integral(n: int, lam, t):
+    """∫₀ᵗ sⁿ e^{λs} ds = n!/(−λ)ⁿ⁺¹ · (1 − e^{λt} Σ_{i≤n} (−λt)ⁱ/i!), λ ≠ 0 (repeated integration by parts)."""
+    x = -lam * t
+    partial = mp.fsum(x**i / mp.factorial(i) for i in range(n + 1))
+    return mp.factorial(n) / (-lam) ** (n + 1) * (1 - mp.exp(-x) * partial)
+
+
+def laplace_delta_mixture(eps0: float, k: int, eps: float, dps: int = 60):
+    """The exact δ(ε) of k runs of the ε₀-Laplace mechanism as a finite sum, for small k (the contour integral's
+    truncation bound is loose there: 5 % of δ at k = 10).  Of the k runs, a have the loss +ε₀ (P-probability ½
+    each), b the loss −ε₀ (½e^{−ε₀}) and m = k − a − b the loss ε₀(1 − 2y), y ∈ (0, 1) with P-density
+    (ε₀/2)e^{−ε₀y}; the sum S of the m values y has the density (ε₀/2)^m e^{−ε₀s} times the Irwin–Hall density
+    Σⱼ (−1)ʲ C(m, j)(s − j)₊^{m−1}/(m − 1)!, so with L = ε₀(a − b + m − 2S) each term of
+    δ(ε) = E_P[(1 − e^{ε−L})₊] is a sum of integrals sⁿe^{λs} in closed form.  The alternating sums cancel:
+    ``dps`` must exceed about k·log₁₀(k) digits."""
+    with mp.workdps(dps):
+        e0, e = mp.mpf(eps0), mp.mpf(eps)
+        total = mp.mpf(0)
+        for a in range(k + 1):
+            for b in range(k + 1 - a):
+                m = k - a - b
+                weight = (mp.factorial(k) / (mp.factorial(a) * mp.factorial(b) * mp.factorial(m))
+                          * mp.mpf(2) ** -(a + b) * mp.exp(-e0 * b))
+                c = e - e0 * (a - b + m)  # the positive part holds where s < s* = −c/(2ε₀)
+                if m == 0:
+                    total += weight * max(1 - mp.exp(c), 0)
+                    continue
+                top = min(-c / (2 * e0), m)
+                inner = mp.mpf(0)
+                for j in range(m):
+                    if j >= top:
+                        break
+                    t = top - j
+                    inner += (-1) ** j * mp.binomial(m, j) * (
+                        mp.exp(-e0 * j) * _power_exp_integral(m - 1, -e0, t)
+                        - mp.exp(c + e0 * j) * _power_exp_integral(m - 1, e0, t))
+                total += weight * (e0 / 2) ** m / mp.factorial(m - 1) * inner
+        return float(total)

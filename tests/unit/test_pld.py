@@ -171,8 +171,9 @@ def test_fft_round_off_allowance_covers_the_exact_binomial_law(eps0, k):
         assert actual > 0  # the comparison sees the round-off (not a trivially exact path)
 
 
-def _laplace_reference():
-    """bench/laplace_reference.py: k-fold Laplace δ(ε) by a contour integral of the closed-form MGF (mpmath)."""
+def _laplace_reference(name="laplace_delta"):
+    """bench/laplace_reference.py: k-fold Laplace δ(ε) by a contour integral of the closed-form MGF (mpmath), or
+    (``name="laplace_delta_mixture"``) by a finite sum for small k."""
     import importlib.util
     from pathlib import Path
 
@@ -180,7 +181,32 @@ def _laplace_reference():
     spec = importlib.util.spec_from_file_location("laplace_reference", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.laplace_delta
+    return getattr(module, name)
+
+
+def test_laplace_finite_sum_reference():
+    """The bench's finite sum for k-fold Laplace δ(ε) (ε₀ = 0.1): at k = 1 the closed form 1 − e^{(ε−ε₀)/2}; at
+    k = 2 the expectation over one run's loss of the one-run profile at ε − L, by nested quadrature split at the
+    kinks; at k = 40 the contour integral, within that integral's own truncation bound."""
+    import mpmath as mp
+
+    mixture = _laplace_reference("laplace_delta_mixture")
+    for eps in (0.0, 0.03, 0.08):
+        assert mixture(0.1, 1, eps) == pytest.approx(float(1 - mp.exp((mp.mpf(eps) - mp.mpf("0.1")) / 2)), rel=1e-14)
+    e0 = mp.mpf("0.1")
+
+    def expect(g, x):  # E_P[g(L)] over one run; the continuous part split where ε₀(1 − 2y) = x
+        kink = (1 - x / e0) / 2
+        points = sorted({mp.mpf(0), mp.mpf(1), *([kink] if 0 < kink < 1 else [])})
+        cont = mp.quad(lambda y: e0 / 2 * mp.exp(-e0 * y) * g(e0 * (1 - 2 * y)), points)
+        return g(e0) / 2 + mp.exp(-e0) / 2 * g(-e0) + cont
+
+    with mp.workdps(30):
+        one = lambda x: expect(lambda ell: max(1 - mp.exp(x - ell), 0), x)  # noqa: E731
+        two = float(expect(lambda ell: one(mp.mpf("0.15") - ell), mp.mpf("0.15") - e0))  # one's kink: x = ε₀
+    assert mixture(0.1, 2, 0.15) == pytest.approx(two, rel=1e-9)
+    contour, rest = _laplace_reference()(0.1, 40, 2.0)
+    assert abs(mixture(0.1, 40, 2.0, dps=100) - contour) <= rest
 
 
 def test_laplace_composition_bracket_contains_the_contour_reference():
