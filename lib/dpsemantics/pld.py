@@ -224,7 +224,9 @@ class _Lattice:
         run's upper bound onto the first kept point (so the result is the computed law of a law that dominates the
         exact one: every removed exact mass is replaced by at least as much at a higher loss, and the kept entries
         keep their errors, so ``err`` and ``rel`` still hold); optimistic ("down"): the upper run's lower bound
-        (at least 0) onto the last kept point, the lower run dropped (a law dominated by the exact one).
+        (at least 0) onto the last kept point, the lower run dropped (a law dominated by the exact one).  That moving
+        mass up or to +∞ only raises δ(ε) = E[(1 − e^{ε−L})₊] + P[L = +∞] at every ε, and survives composition, is
+        the pessimistic truncation of Koskela, Jälkö & Honkela (2020, AISTATS, §5) and Doroshenko et al. (2022, §4).
         Without the √m·err term a lattice that carries FFT round-off lost the exact mass of the entries its
         computed values had rounded to 0 (the entries past the last point count nowhere in δ's slack
         √(N − i)·err, which covers only the entries kept): the k-fold far tail fell below the exact one."""
