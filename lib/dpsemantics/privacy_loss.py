@@ -615,6 +615,7 @@ class PrivacyLoss:
         law, mu = _gaussian_law(sigma, sensitivity)
         return cls(f"Gaussian, sigma={sigma:g}", law,
                    lambda e: mechanisms.gaussian_delta(e, sigma, sensitivity), rho=mu,
+                   epsilon=lambda d: mechanisms.gaussian_epsilon(d, sigma, sensitivity),
                    lattice=lambda h: PrivacyLossDistribution.gaussian(sigma, sensitivity, h=h))
 
     @classmethod

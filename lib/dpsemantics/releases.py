@@ -334,6 +334,11 @@ class Mechanism:
         """A probability with which the mechanism may give no protection at all (δ of its profile at ε = ∞)."""
         return 0.0
 
+    def profile_epsilon(self, k: int, delta: float):
+        """The smallest ε with :meth:`profile` (k)'s δ(ε) ≤ ``delta``, in closed form or by a solver of its own,
+        never below the exact value; ``None`` (the default) where the profile is inverted by bisection."""
+        return None
+
     def stated_point(self) -> tuple[float, float] | None:
         """The (ε, δ) the mechanism is stated with, for basic composition; ``None`` when only ρ is stated."""
         eps = self.pure_epsilon()
@@ -632,6 +637,10 @@ class Gaussian(Mechanism):
 
     def loss(self, k):
         return PrivacyLoss.gaussian(self._sigma_of(k))  # Z ~ N(μ, 2μ), μ added over the runs
+
+    def profile_epsilon(self, k, delta):
+        # Balle & Wang's δ(ε) solved in ε: the ε passes the check of the profile's own δ (the law's, at σ of k runs)
+        return mechanisms.gaussian_epsilon(delta, self._sigma_of(k))
 
     def exact_threshold(self, k, delta_prime):
         # the upper quantile through the survival function (isf), so that δ′ down to the smallest float stays
@@ -1225,7 +1234,10 @@ class Composed(Mechanism):
         # (inf is the safe answer at the float edge too)
         prof = None if self.reveal() >= d else self.profile()
         if prof is not None:
-            out["profile"] = _profile_epsilon(prof[0], d, self.pure_epsilon(), min(out.values(), default=math.inf))
+            parts = self.merged()
+            fast = parts[0][0].profile_epsilon(parts[0][1], d) if len(parts) == 1 else None
+            out["profile"] = (fast if fast is not None else
+                              _profile_epsilon(prof[0], d, self.pure_epsilon(), min(out.values(), default=math.inf)))
         best = min(out.values(), default=math.inf)
         tilted = self._tilted(best) if math.isfinite(best) and d < 1e-6 else None
         if tilted is not None:
