@@ -340,8 +340,9 @@ def _profile_at(lat: _Lattice, h: float, e: np.ndarray) -> np.ndarray:
     a = np.append(np.cumsum(p[::-1])[::-1], 0.0)
     c = _discounted_tail_sums(p, h)
     i = np.clip(e - lat.start + 1, 0, n)
-    with np.errstate(over="ignore"):
-        d = a[i] - np.exp((e - lat.start - i) * h) * c[i]
+    # the exponent is −h inside the lattice and below 0 under it; above it (i = N, A = C = 0) it is clamped at 0:
+    # e^{large}·0 was ∞·0 = NaN there, a NaN bound wherever the other side's lattice reached far above this one
+    d = a[i] - np.exp(np.minimum((e - lat.start - i) * h, 0.0)) * c[i]
     slack = 4 * (n + 2) * _U * (a[i] + c[i]) + lat.err * np.sqrt(n - i) + (lat.rel + 4 * _U) * np.abs(d)
     out = d + lat.inf + (slack if lat.direction == "up" else -slack)
     return np.clip(out, 0.0, 1.0)
