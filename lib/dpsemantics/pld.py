@@ -773,20 +773,38 @@ class PrivacyLossDistribution:
         bracket/η), not O(δ/η))."""
         h = self.h
         pes, opt = self.pessimistic, self.optimistic
-        lo = min(pes.start, opt.start) - 1
-        hi = max(pes.start + pes.probs.size, opt.start + opt.probs.size) + 1
-        ms = np.unique(np.round(np.geomspace(1, max((hi - lo) // 4, 2), 40)).astype(np.int64))
+        pes_end, opt_end = pes.start + pes.probs.size, opt.start + opt.probs.size
+        lo, hi = min(pes.start, opt.start) - 1, max(pes_end, opt_end) + 1
+        span = min(hi - lo, max(pes.probs.size, opt.probs.size) + 2)
+        ms = np.unique(np.round(np.geomspace(1, max(span // 4, 2), 40)).astype(np.int64))
         pad = int(ms[-1])
-        grid = np.arange(lo - pad, hi + pad + 1)
-        up_d, low_d = _profile_at(pes, h, grid), _profile_at(opt, h, grid)
         t = np.arange(lo, hi + 1)
-        at = t - grid[0]
+        # Each side is formed only where its lattice tells something (where the optimistic lattice lies far below
+        # the pessimistic one — a coarse h, many runs — the union is mostly neither: Laplace ε₀ = 0.1, k = 10⁹,
+        # h = ε₀: 13 of its 14 million points, 70 s a call).  Below the pessimistic lattice the upper bound is 1
+        # (the exact law's mass under it is below 1e-30, folded onto its first point); above the optimistic lattice
+        # the lower bound is its δ there, which no η improves ((δ_opt − δ_pes)/η + δ_opt ≤ δ_opt = its p_∞).
         upper = np.ones(t.size)
-        lower = low_d[at].copy()
+        u0 = max(lo, pes.start - 1)
+        if u0 <= hi:
+            ts = np.arange(u0, hi + 1)
+            up_d, low_t = _profile_at(pes, h, np.arange(u0 - pad, hi + 1)), _profile_at(opt, h, ts)
+            at = ts - (u0 - pad)
+            part = np.ones(ts.size)
+            for m in ms:
+                part = np.minimum(part, (up_d[at - m] - low_t) / (m * h) + up_d[at - m])
+            upper[u0 - lo:] = part
+        l1 = min(hi, opt_end + 1)
+        lower = np.empty(t.size)
+        lower[l1 - lo + 1:] = _profile_at(opt, h, np.array([l1 + 1]))[0] if l1 < hi else 0.0
+        ts = np.arange(lo, l1 + 1)
+        grid = np.arange(lo, l1 + pad + 1)
+        low_d, up_d = _profile_at(opt, h, grid), _profile_at(pes, h, grid)
+        at = ts - lo
+        part = low_d[at].copy()
         for m in ms:
-            eta = m * h
-            upper = np.minimum(upper, (up_d[at - m] - low_d[at]) / eta + up_d[at - m])
-            lower = np.maximum(lower, (low_d[at] - up_d[at + m]) / eta + low_d[at + m])
+            part = np.maximum(part, (low_d[at] - up_d[at + m]) / (m * h) + low_d[at + m])
+        lower[:l1 - lo + 1] = part
         upper = np.minimum(upper * (1 + 1e-12), 1.0)  # the few roundings of the last step, outward
         lower = np.maximum(lower * (1 - 1e-12), 0.0)
         return t * h, lower, upper
