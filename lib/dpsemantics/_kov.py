@@ -626,8 +626,15 @@ _SWEEP_COLUMNS = 2**14
 
 @functools.lru_cache(maxsize=256)
 def _log_binomial_coefficients(k: int) -> np.ndarray:
-    """log C(k, ℓ) for ℓ = 0 … ⌈k/2⌉ − 1, each from the exact integer (within a few ulps of its value)."""
-    out = np.array([math.log(math.comb(k, ell)) for ell in range((k + 1) // 2)])
+    """log C(k, ℓ) for ℓ = 0 … ⌈k/2⌉ − 1, each from the exact integer (within a few ulps of its value).  The
+    integers by the exact recurrence C(k, ℓ + 1) = C(k, ℓ)(k − ℓ)/(ℓ + 1) (the division has no remainder): the same
+    integers as math.comb, so the same logarithms, at one product a row instead of a fresh comb (k ≤ 1000 for
+    each of 1000 distinct k took 1.9 s)."""
+    logs, c = [], 1
+    for ell in range((k + 1) // 2):
+        logs.append(math.log(c))
+        c = c * (k - ell) // (ell + 1)
+    out = np.array(logs)
     out.flags.writeable = False
     return out
 
