@@ -775,6 +775,10 @@ class PrivacyLossDistribution:
         pes, opt = self.pessimistic, self.optimistic
         pes_end, opt_end = pes.start + pes.probs.size, opt.start + opt.probs.size
         lo, hi = min(pes.start, opt.start) - 1, max(pes_end, opt_end) + 1
+        if hi - lo + 1 > _POINTS_MAX:  # the bounds are arrays over the union of the two lattices
+            raise NumericalLimit(f"h={h!r} is too coarse for tail bounds of this composition: its optimistic and "
+                                 f"pessimistic lattices lie {abs(pes.start - opt.start)} points apart, and the bounds "
+                                 f"would need {hi - lo + 1} points, more than {_POINTS_MAX:.0e}")
         span = min(hi - lo, max(pes.probs.size, opt.probs.size) + 2)
         ms = np.unique(np.round(np.geomspace(1, max(span // 4, 2), 40)).astype(np.int64))
         pad = int(ms[-1])

@@ -1133,6 +1133,9 @@ class Composed(Mechanism):
             with np.errstate(all="ignore"):
                 pld = self._pld(resolution)
                 t, low, up = pld.tail_bounds_on_lattice()
+        except NumericalLimit as err:  # a lattice beyond what fits (too many points): the profile's reading
+            return ExactLoss(math.inf, math.inf, f"the privacy-loss distributions could not be read on a lattice "
+                             f"({err}): the profile's bound is used", True)
         except _NUMERIC:  # a loss beyond the float range: no finer reading than the profile's
             return ExactLoss(math.inf, math.inf, "the privacy-loss distributions could not be composed in floating "
                              "point (a loss beyond the float range): the profile's bound is used", True)

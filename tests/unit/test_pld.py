@@ -261,3 +261,17 @@ def test_tail_bounds_are_numbers_where_the_two_lattices_lie_apart():
     t, low, up = pld.tail_bounds_on_lattice()
     assert np.all((0 <= low) & (low <= up) & (up <= 1))
     assert np.all(up >= pld.optimistic.delta(t, pld.h))
+
+
+def test_tail_bounds_of_lattices_too_far_apart_are_refused_naming_h():
+    """σ = 3 Gaussian and ε₀ = 0.1 Laplace, 10⁹ runs each, on the common step h = 0.1: the optimistic lattice lies
+    2.7·10⁸ points below the pessimistic one, and the bounds, arrays over both, took 13.7 GB.  Refused (a
+    NumericalLimit naming h) before any array is formed; the release reads the profile's bound instead."""
+    from dpsemantics import releases
+    from dpsemantics.errors import NumericalLimit
+
+    c = releases.Composed([(releases.Gaussian(3.0), 10**9), (releases.Laplace(0.1), 10**9)])
+    with pytest.raises(NumericalLimit, match="h="):
+        c._pld(2**18).tail_bounds_on_lattice()
+    exact = c.exact(0.01)
+    assert exact.is_bound and exact.threshold == math.inf and "h=" in exact.method
