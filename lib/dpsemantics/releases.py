@@ -207,12 +207,14 @@ def _eps_ceiling(*guesses) -> float:
 
 #: The methods through which :class:`Composed` asks its parts (and a reader may ask a mechanism) about ``k`` runs,
 #: and the report's exact and best-point routes: their numeric arguments are checked before any subclass sees them.
-_CHECKED_METHODS = ("profile", "loss", "exact_threshold", "pld_step", "merge", "single_point", "best_point", "exact")
+_CHECKED_METHODS = ("profile", "profile_epsilon", "loss", "exact_threshold", "pld_step", "merge", "single_point",
+                    "best_point", "exact")
 _ARGUMENT_CHECKS = {
     "k": lambda v: check_positive_int(v, "k", maximum=K_MAX),
     "k_other": lambda v: check_positive_int(v, "k_other", maximum=K_MAX),
     "resolution": lambda v: check_positive_int(v, "resolution", maximum=2**26),
     "delta_prime": lambda v: float(check_delta(v, "delta_prime", open_low=True, open_high=True, scalar=True)),
+    "delta": lambda v: float(check_delta(v, "delta", open_low=True, scalar=True)),
 }
 
 
