@@ -25,7 +25,7 @@ from typing import Callable, Hashable, Sequence
 
 import mpmath
 import numpy as np
-from scipy.special import erf, erfcx, expit, ndtr, ndtri
+from scipy.special import erf, erfcx, expit, log_ndtr, ndtr, ndtri
 
 from . import _rounding
 from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
@@ -47,6 +47,7 @@ __all__ = [
     "gaussian_delta",
     "gaussian_log_delta",
     "gaussian_sigma",
+    "gaussian_epsilon",
     "name_and_shame",
     "name_and_shame_exposure",
 ]
@@ -641,6 +642,99 @@ def gaussian_sigma(eps, delta, sensitivity=1.0):
         raise ValueError(f"no Gaussian sigma found for eps={float(e[i])!r}, delta={float(d[i])!r}")
     out = sigma.reshape(shape)
     return float(out) if out.ndim == 0 else out
+
+
+def gaussian_epsilon(delta, sigma, sensitivity=1.0) -> float:
+    """The smallest ε ≥ 0 at which the Gaussian mechanism with noise σ and sensitivity Δ is (ε, δ)-DP, inverting
+    Balle & Wang (2018, Theorem 8), δ(ε) = Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ), in ε; scalars only.
+
+    The ε returned passes the strict check :func:`gaussian_delta` (ε, σ, Δ) ≤ δ, the bound never below the
+    exact profile, so it is never below the exact ε (δ decreases in ε); it is above it by about m/|d log δ/dε|
+    (within 1e-10 relative on the tests' grids, ``tests/unit/releases/test_releases.py``).
+
+    How: f(ε) = log δ(ε) − t, t = log δ − m, is solved for its root by safeguarded Newton steps on a bracket
+    [lo, hi] with f(lo) > 0 ≥ f(hi) (slope d log δ/dε = −e^ε Φ(b)/δ, b = −r/2 − ε/r, in logs; a step that leaves
+    the bracket bisects it), starting at hi = μ + r√(2(|t| + 1)), μ = r²/2, where the Gaussian tail bound
+    P[Z > ε] ≤ e^{−(ε − μ)²/(2r²)} of the loss Z ~ N(μ, r²) puts δ below e^t (checked, doubled while not); the
+    answer is the last evaluated point with f ≤ 0.  The one outward step is the margin m: :func:`gaussian_delta`
+    is e^{log δ_eval}(1 + 2e + 2u·κ) rounded up (e = 1e-12 its evaluation error, κ = r·φ(a)/δ, a = r/2 − ε/r, the
+    rounding of r; r is the same float here and there), so with log δ_eval(ε) ≤ t the bound is at most δ when m
+    covers 2e + 2uκ, the rounding of t (u|log δ| + u) and ``_rounding.exp_up``'s step: m = the margin of
+    :func:`gaussian_sigma` (4e + 4u(8 + |log δ|), and the subnormal grid, ``_sigma_log_margin``) + 4uκ(ε₁), κ
+    taken at a first solution ε₁ (twice the 2uκ, for κ's change between ε₁ and ε).  The check is then made once;
+    an answer that fails it (not observed) is solved again against a target lowered by the excess.
+
+    ``inf`` when no ε reaches δ (Δ/σ beyond the float range: δ = 1 at every ε); 0 when δ(0) ≤ δ.  Raises
+    ``ValueError`` naming ``delta``, ``sigma`` or ``sensitivity`` for bad input."""
+    d = float(check_delta(delta, "delta", open_low=True, scalar=True))
+    sigma = float(check_positive(sigma, "sigma", scalar=True))
+    sensitivity = float(check_positive(sensitivity, "sensitivity", scalar=True))
+    r = float(_gaussian_ratio(sigma, sensitivity))
+    if d >= 1.0 or r == 0.0:
+        return 0.0
+    if r == math.inf:
+        return math.inf
+
+    def bound(e: float) -> float:  # gaussian_delta(e, σ, Δ), unchecked: the value every caller's check reads
+        a, b = np.array([e]), np.array([r])
+        return float(_gaussian_delta_upper_at(a, b, np.array([_gaussian_log_delta_scalar(e, r)]))[0])
+
+    if bound(0.0) <= d:
+        return 0.0
+    base = float(_sigma_log_margin(np.array([d]))[0])
+    log_d = math.log(d)
+    mu = 0.5 * r * r
+    eps = _gaussian_epsilon_solve(r, log_d - base, mu)
+    with np.errstate(all="ignore"):
+        a = r / 2 - eps / r
+        kappa = math.exp(min(math.log(r) - 0.5 * a * a - 0.5 * _LOG_2PI - _gaussian_log_delta_scalar(eps, r), 700.0))
+    lower = 4.0 * _U * kappa
+    for _ in range(8):
+        if lower > 0:
+            eps = _gaussian_epsilon_solve(r, log_d - base - lower, mu)
+        got = bound(eps)
+        if got <= d:
+            return eps
+        lower = max(2.0 * lower, math.log(got / d) + 1e-13)  # pragma: no cover - the margin above is proved
+    raise ValueError(f"no Gaussian epsilon found for delta={d!r}, sigma={sigma!r}, "  # pragma: no cover
+                     f"sensitivity={sensitivity!r}")
+
+
+def _gaussian_epsilon_solve(r: float, log_target: float, mu: float) -> float:
+    """The smallest float ε ≥ 0 found with log δ(ε; r) ≤ ``log_target`` as evaluated (by
+    :func:`_gaussian_log_delta_scalar`), within a few ulps of the root: :func:`gaussian_epsilon`'s solver."""
+    log_delta = lambda e: _gaussian_log_delta_scalar(e, r)  # noqa: E731
+    if log_delta(0.0) <= log_target:
+        return 0.0
+    hi = (mu + r * math.sqrt(2.0 * (abs(log_target) + 1.0))) * (1.0 + 1e-6)
+    lx = log_delta(hi)
+    while lx > log_target:  # (not reached: the tail bound above puts δ(hi) below the target)
+        hi *= 2.0
+        if hi == math.inf:
+            return math.inf
+        lx = log_delta(hi)
+    lo, x = 0.0, hi
+    for _ in range(200):
+        with np.errstate(all="ignore"):  # f decreases with slope −e^{s}: the step x − f/f′ = x + f·e^{−s}
+            s = x + float(log_ndtr(-r / 2 - x / r)) - lx
+            step = (lx - log_target) * math.exp(min(-s, 700.0)) if s == s else math.nan
+        if abs(step) <= 2.0 * math.ulp(x):  # converged at x; from a point with f > 0, one step past the root
+            if lx > log_target:
+                c = x + 4.0 * abs(step) + 4.0 * math.ulp(x)
+                if c < hi and log_delta(c) <= log_target:
+                    hi = c
+            break
+        nxt = x + step
+        if not lo < nxt < hi:  # (a NaN step too) the bracket is bisected
+            nxt = 0.5 * (lo + hi)
+        if hi - lo <= 4.0 * math.ulp(hi):
+            break
+        x, lx = nxt, log_delta(nxt)
+        if lx > log_target:
+            lo = x
+        else:
+            hi = x
+    return hi
 
 
 def _gaussian_log_deltas(eps: np.ndarray, r: np.ndarray) -> np.ndarray:

@@ -622,6 +622,7 @@ class PrivacyLoss:
                    # ρ = Δ²/(2σ²) exactly, rounded up (μ, the law's mean, is rounded to nearest)
                    lambda e: mechanisms.gaussian_delta(e, sigma, sensitivity),
                    rho=_rounding.rational_up(Fraction(sensitivity) ** 2 / (2 * Fraction(sigma) ** 2)),
+                   epsilon=lambda d: mechanisms.gaussian_epsilon(d, sigma, sensitivity),
                    lattice=lambda h: PrivacyLossDistribution.gaussian(sigma, sensitivity, h=h))
 
     @classmethod

@@ -207,12 +207,14 @@ def _eps_ceiling(*guesses) -> float:
 
 #: The methods through which :class:`Composed` asks its parts (and a reader may ask a mechanism) about ``k`` runs,
 #: and the report's exact and best-point routes: their numeric arguments are checked before any subclass sees them.
-_CHECKED_METHODS = ("profile", "loss", "exact_threshold", "pld_step", "merge", "single_point", "best_point", "exact")
+_CHECKED_METHODS = ("profile", "profile_epsilon", "loss", "exact_threshold", "pld_step", "merge", "single_point",
+                    "best_point", "exact")
 _ARGUMENT_CHECKS = {
     "k": lambda v: check_positive_int(v, "k", maximum=K_MAX),
     "k_other": lambda v: check_positive_int(v, "k_other", maximum=K_MAX),
     "resolution": lambda v: check_positive_int(v, "resolution", maximum=2**26),
     "delta_prime": lambda v: float(check_delta(v, "delta_prime", open_low=True, open_high=True, scalar=True)),
+    "delta": lambda v: float(check_delta(v, "delta", open_low=True, scalar=True)),
 }
 
 
@@ -333,6 +335,11 @@ class Mechanism:
     def reveal(self) -> float:
         """A probability with which the mechanism may give no protection at all (δ of its profile at ε = ∞)."""
         return 0.0
+
+    def profile_epsilon(self, k: int, delta: float):
+        """The smallest ε with :meth:`profile` (k)'s δ(ε) ≤ ``delta``, in closed form or by a solver of its own,
+        never below the exact value; ``None`` (the default) where the profile is inverted by bisection."""
+        return None
 
     def stated_point(self) -> tuple[float, float] | None:
         """The (ε, δ) the mechanism is stated with, for basic composition; ``None`` when only ρ is stated."""
@@ -633,6 +640,10 @@ class Gaussian(Mechanism):
 
     def loss(self, k):
         return PrivacyLoss.gaussian(self._sigma_of(k))  # Z ~ N(μ, 2μ), μ added over the runs
+
+    def profile_epsilon(self, k, delta):
+        # Balle & Wang's δ(ε) solved in ε: the ε passes the check of the profile's own δ (the law's, at σ of k runs)
+        return mechanisms.gaussian_epsilon(delta, self._sigma_of(k))
 
     def exact_threshold(self, k, delta_prime):
         # the upper quantile through the survival function (isf), so that δ′ down to the smallest float stays
@@ -1137,6 +1148,9 @@ class Composed(Mechanism):
             with np.errstate(all="ignore"):
                 pld = self._pld(resolution)
                 t, low, up = pld.tail_bounds_on_lattice()
+        except NumericalLimit as err:  # a lattice beyond what fits (too many points): the profile's reading
+            return ExactLoss(math.inf, math.inf, f"the privacy-loss distributions could not be read on a lattice "
+                             f"({err}): the profile's bound is used", True)
         except _NUMERIC:  # a loss beyond the float range: no finer reading than the profile's
             return ExactLoss(math.inf, math.inf, "the privacy-loss distributions could not be composed in floating "
                              "point (a loss beyond the float range): the profile's bound is used", True)
@@ -1238,7 +1252,10 @@ class Composed(Mechanism):
         # (inf is the safe answer at the float edge too)
         prof = None if self.reveal() >= d else self.profile()
         if prof is not None:
-            out["profile"] = _profile_epsilon(prof[0], d, self.pure_epsilon(), min(out.values(), default=math.inf))
+            parts = self.merged()
+            fast = parts[0][0].profile_epsilon(parts[0][1], d) if len(parts) == 1 else None
+            out["profile"] = (fast if fast is not None else
+                              _profile_epsilon(prof[0], d, self.pure_epsilon(), min(out.values(), default=math.inf)))
         best = min(out.values(), default=math.inf)
         tilted = self._tilted(best) if math.isfinite(best) and d < 1e-6 else None
         if tilted is not None:

@@ -16,7 +16,7 @@ import re
 from fractions import Fraction
 
 from ..errors import ParameterError
-from ..releases import FROM_FIELDS
+from ..releases import FROM_FIELDS, K_MAX  # the release model's limit on k, re-exported: one constant
 
 __all__ = ["FIELDS", "MECHANISMS", "PARAMETERS", "SYMBOLS", "NEIGHBOURS", "DEFAULT_PRIORS", "DEFAULT_DELTA_PRIME",
            "K_MAX", "MAX_PARTS", "MAX_PRIORS", "HORIZON_MAX", "MAX_DIGITS", "ReleaseError", "validate",
@@ -48,7 +48,8 @@ FIELDS = {
     "mechanism": "one of " + ", ".join(FROM_FIELDS) + " (" + "; ".join(f"{name}: {cls.title}"
                                                                     for name, cls in FROM_FIELDS.items()) + ")",
     **{name: _parameter_help(name) for name in PARAMETERS},
-    "k": "how many times this mechanism is run on the same data (whole number >= 1, default 1)",
+    "k": f"how many times this mechanism is run on the same data (whole number >= 1, at most {K_MAX}, "
+         "default 1)",
     "priors": "the adversaries' prior probabilities (that the target is in the data, or, with bounded "
               "neighbours, that the target's record holds one of two values), each in (0, 1)",
     "delta_prime": "δ′ in (0, 1): the disclosure bounds hold with probability at least 1 − δ′ (a pure ε-DP "
@@ -75,7 +76,6 @@ _ROUNDING = {"delta_prime": "down", **{f.name: f.rational for cls in FROM_FIELDS
 DEFAULT_PRIORS = (0.01, 0.1, 0.5)
 #: The δ′ (probability that the disclosure bound may fail) when the release names none.
 DEFAULT_DELTA_PRIME = 0.01
-K_MAX = 10**7
 MAX_PARTS = 64
 MAX_PRIORS = 32
 HORIZON_MAX = 10**5

@@ -567,3 +567,40 @@ def test_optimal_log_delta_far_tail_of_large_k_forms_only_the_rows_it_reads():
                 want = mp.log(mp.fsum(terms))
                 assert want <= g <= want + 1e-4, (eps0, k, e, g, float(want))
         assert np.array_equal(got, [C.optimal_log_delta(float(e), eps0, k) for e in eps])
+
+
+@pytest.mark.parametrize("k, frac", [(10**7, 0.75), (10**8, 0.75), (10**8, 0.2)])
+def test_far_tail_delta_at_huge_k_matches_the_binomial_sum_and_forms_few_terms(k, frac, monkeypatch):
+    """δ_RR far in the tail of k ≥ 10⁷ runs of ε₀ = 0.1 randomized response (ε = frac·kε₀, log δ ≈ −10⁶), the
+    point profile_pdp_epsilon's bracketing asks: against the Kairouz–Oh–Viswanath sum written here in mpmath
+    (the terms ℓ from the last active one down, until they fall e^{-80} below it), never below it and within
+    1e-9 in the log; and the profile built for it forms few terms (the window used to begin at ℓ = 0: O(k))."""
+    import mpmath as mp
+
+    eps0 = 0.1
+    eps = frac * k * eps0
+    sizes = []
+    original = _kov._RRProfile.__init__
+
+    def counting(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        sizes.append(self.ell.size)
+
+    monkeypatch.setattr(_kov._RRProfile, "__init__", counting)
+    got = float(C.optimal_log_delta(eps, eps0, k))
+    with mp.workdps(40):
+        e0, e, q = mp.mpf(eps0), mp.mpf(eps), 1 / (1 + mp.exp(mp.mpf(eps0)))
+        last = int(mp.ceil((k - e / e0) / 2)) - 1  # the largest ℓ with ε₀(k − 2ℓ) > ε
+        terms, ell = [], last
+        while ell >= 0:
+            loss = e0 * (k - 2 * ell)
+            t = (mp.loggamma(k + 1) - mp.loggamma(ell + 1) - mp.loggamma(k - ell + 1) + ell * mp.log(q)
+                 + (k - ell) * mp.log(1 - q) + mp.log(-mp.expm1(e - loss)))
+            terms.append(t)
+            if t < terms[0] - 80:
+                break
+            ell -= 1
+        top = max(terms)
+        exact = top + mp.log(mp.fsum(mp.exp(t - top) for t in terms))
+    assert got >= exact and got - exact <= 1e-9 * abs(exact), (got, float(exact))
+    assert max(sizes) < 10**5, sizes

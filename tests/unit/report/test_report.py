@@ -151,6 +151,7 @@ BAD = [
     (["--mechanism", "gaussian", "--sigma", "1e-300"], "sigma"),  # Δ/σ overflows: refused, not a traceback
     (["--mechanism", "laplace", "--epsilon", "1", "--k", "0"], "k"),
     (["--mechanism", "laplace", "--epsilon", "1", "--k", "2.5"], "k"),
+    (["--mechanism", "laplace", "--epsilon", "1", "--k", "1000000001"], "k"),  # past releases.K_MAX = 10⁹
     (["--mechanism", "laplace", "--epsilon", "1", "--rho", "0.1"], "rho"),
     (["--mechanism", "gaussian", "--sigma", "1", "--epsilon", "0.1", "--delta", "1e-5"], "sigma"),
     (["--mechanism", "laplace", "--epsilon", "1", "--delta-prime", "1"], "delta_prime"),
@@ -601,3 +602,16 @@ def test_closed_form_is_called_exact(tmp_path, capsys):
     assert run(["--mechanism", "gaussian", "--sigma", "3", "--k", "4", "--output", str(out)], capsys)[0] == 0
     text = (out / "report.md").read_text()
     assert "Exact: closed form" in text and "Upper bound (not exact" not in text
+
+
+def test_the_report_takes_the_k_the_release_model_takes():
+    """One limit on k: the report's fields accept k = 10⁹, what releases accepts (it refused k > 10⁷ while the
+    release model took 10⁹), and refuse 10⁹ + 1 naming k, in a composition naming the part."""
+    from dpsemantics import releases
+    from dpsemantics.report import fields
+
+    assert fields.K_MAX is releases.K_MAX == 10**9
+    assert fields.validate({"mechanism": "zcdp", "rho": 1e-9, "k": 10**9})["components"][0][1] == 10**9
+    with pytest.raises(fields.ReleaseError, match="k") as err:
+        fields.validate({"mechanisms": [{"mechanism": "zcdp", "rho": 1e-9, "k": 10**9 + 1}]})
+    assert err.value.field == "mechanisms[0].k"
