@@ -96,10 +96,12 @@ report: $(STAMP)
 
 # The printable edition: the built HTML printed by Chromium (from make system) into _build/pdf/book.pdf, and the
 # student edition, built from the reader's edition's executed notebooks with the solutions cut (no second
-# execution), into _build/pdf/book-student.pdf.  make book-student builds the student edition from the sources.
+# execution but its reproducibility report's, which reads the claims' results make book's chapters left), into
+# _build/pdf/book-student.pdf.  make book-student builds the student edition from the sources.
 pdf: book system $(TEST_STAMP)
 	$(BIN)/python -m dpsemantics.book.student_edition _build/student-src --executed _build/jupyter_execute
-	cd _build/student-src && $(CURDIR)/$(BIN)/jupyter-book build . --keep-going
+	cd _build/student-src && DPSEMANTICS_CLAIMS_RESULTS=$(CURDIR)/_build/.jupyter_cache/claims-results \
+	  $(CURDIR)/$(BIN)/jupyter-book build . --keep-going
 	$(BIN)/python -m dpsemantics.book.pdf _build/html _build/pdf/book.pdf
 	$(BIN)/python -m dpsemantics.book.pdf _build/student-src/_build/html _build/pdf/book-student.pdf --edition "Student edition: without solutions"
 
