@@ -3,6 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+COURSE_STAMP := $(VENV)/.coursework-installed-stamp
 TEST_STAMP := $(VENV)/.test-installed-stamp
 WHEELHOUSE := $(VENV)/wheelhouse
 WHEELS_STAMP := $(WHEELHOUSE)/.built-stamp
@@ -19,10 +20,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[book]"
 	@touch $(STAMP)
 
-# What the tests need besides (the [test] extra: pytest, the linter, Playwright for the browser test and the PDF).
+# Coursework (make assignments, make grade): otter-grader, the [coursework] extra.
+$(COURSE_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[book,coursework]"
+	@touch $(COURSE_STAMP)
+
+# What the tests need besides: the [test] extra (pytest, the linter, Playwright for the browser test and the PDF)
+# and the [coursework] one (the assignments' tests).
 $(TEST_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e ".[book,test]"
-	@touch $(TEST_STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[book,coursework,test]"
+	@touch $(TEST_STAMP) $(COURSE_STAMP)
 
 # What only the tests need: wheels for tests/e2e/test_fresh_environment.py, which runs the first chapter in a fresh
 # virtual environment as Colab would, offline (the package's dependencies, a kernel, and the build backend for its
@@ -108,11 +115,11 @@ pdf: book system $(TEST_STAMP)
 # Coursework: one otter-grader assignment per chapter under _build/assignments/CHAPTER/ (student notebook with
 # public checks, solutions notebook, autograder zip with the hidden tests); CHAPTERS="intro causal-view" for some.
 SEED ?= 1
-assignments: $(STAMP)
+assignments: $(COURSE_STAMP)
 	$(BIN)/python -m dpsemantics.book.assignments _build/assignments $(CHAPTERS) --seed $(SEED)
 
 # Grade a folder of submitted notebooks without Docker: make grade CHAPTER=intro SUBMISSIONS=dir writes dir/scores.csv
-grade: $(STAMP)
+grade: $(COURSE_STAMP)
 	@test -n "$(CHAPTER)" -a -n "$(SUBMISSIONS)" || { echo "usage: make grade CHAPTER=intro SUBMISSIONS=folder-of-notebooks"; exit 2; }
 	@test -d _build/assignments/$(CHAPTER)/grading || $(BIN)/python -m dpsemantics.book.assignments _build/assignments $(CHAPTER) --seed $(SEED)
 	$(BIN)/python -m dpsemantics.book.assignments grade _build/assignments/$(CHAPTER) $(SUBMISSIONS)

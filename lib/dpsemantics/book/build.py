@@ -13,11 +13,11 @@ warnings are errors).  ``python -m dpsemantics.book.build`` does the same work i
    again (``--all``): no page ever shows outputs of other sources.  So an unchanged tree renders without
    executing anything, and any change executes every page again, side by side.
 2. **The pages the cache does not hold** (after a change: all of them) are executed on ``--jobs`` processes
-   (every core by default), the longest first by the times of the last execution; a page that raises stops the
-   build, naming the page and the error.  The numbered chapters evaluate their papers'
-   claims and leave the results in the cache's folder (``dpsemantics.claims.SHARED_RESULTS_ENV``, results keyed
-   by the package's source); the reproducibility report (``book/claims.md``) starts when the chapters are done
-   and reads them instead of evaluating the registry a second time.
+   (every core by default), the longest first (by the last execution's times, else by the length of their
+   code); a page that raises stops the build, naming the page and the error.  The numbered chapters evaluate
+   their papers' claims and leave the results in the cache's folder (``dpsemantics.claims.SHARED_RESULTS_ENV``,
+   results keyed by the package's source); the reproducibility report (``book/claims.md``) starts when the
+   chapters are done and reads them instead of evaluating the registry a second time.
 3. **The render**: ``jupyter-book build`` with ``_config.yml`` changed in one value, ``execute_notebooks: cache``
    (written to ``_build/reader-config.yml``, with the cache's folder), so that each page's outputs are read
    from the cache.
@@ -130,8 +130,10 @@ def execute_pages(jobs: int, root: Path = ROOT, log=print) -> list[str]:
             cache.match_cache_notebook(notebook)
         except KeyError:
             todo[doc] = (path, notebook)
-    # the chapters first (the report waits for them), each group longest first, the others in reading order
-    order = sorted(todo, key=lambda d: (d not in chapters, -seconds.get(d, 0)))
+    # the chapters first (the report waits for them), each group longest first: by the last execution's time, or,
+    # for a page never executed here, by the length of its code
+    code = {d: sum(len(c.source) for c in nb.cells if c.cell_type == "code") for d, (_, nb) in todo.items()}
+    order = sorted(todo, key=lambda d: (d not in chapters, -seconds.get(d, 0), -code[d]))
     waiting_for = chapters & set(todo)
     pending, running, failures = list(order), {}, []
     results = str((Path(root) / CLAIMS_RESULTS).resolve())
