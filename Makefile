@@ -68,7 +68,7 @@ browser: system
 # The student edition: every solution removed from a copy of the sources, built from that copy.
 book-student: $(STAMP) system
 	$(BIN)/python -m dpsemantics.book.student_edition _build/student-src
-	cd _build/student-src && $(CURDIR)/$(BIN)/jupyter-book build . --all --keep-going
+	$(BIN)/python -m dpsemantics.book.build --root _build/student-src --keep-going
 	@echo "Open $(CURDIR)/_build/student-src/_build/html/index.html"
 
 # The whole suite (what CI runs): the linter, then every test, on two pytest-xdist workers.  The strict book build

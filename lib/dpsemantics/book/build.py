@@ -198,19 +198,21 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     parser = argparse.ArgumentParser(prog="python -m dpsemantics.book.build", description=__doc__.split("\n")[0])
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)),
                         help="pages executed at once (default: the usable cores)")
+    parser.add_argument("--root", type=Path, default=root,
+                        help="the book's folder (_config.yml, _toc.yml; default: the repository)")
     parser.add_argument("build_args", nargs="*", help="passed to jupyter-book build (e.g. --keep-going)")
     args, extra = parser.parse_known_args(argv)
     if args.jobs < 1:
         parser.error(f"jobs must be at least 1 (got jobs={args.jobs})")
     start = time.perf_counter()
     try:
-        executed = execute_pages(args.jobs, root)
+        executed = execute_pages(args.jobs, args.root)
     except RuntimeError as err:
         print(f"make book: a page raised, the book was not rendered.\n{err}", file=sys.stderr)
         return 1
     print(f"executed {len(executed)} pages on {args.jobs} processes in {time.perf_counter() - start:.0f} s "
           f"(the others from the cache); rendering")
-    return render([*args.build_args, *extra], root)
+    return render([*args.build_args, *extra], args.root)
 
 
 if __name__ == "__main__":
