@@ -50,6 +50,9 @@ def test_pages_execute_once_into_the_cache_and_render_from_it(tmp_path):
     html = (project / "_build" / "html" / "book" / "first.html").read_text()
     assert "answer 42" in html
     assert "report 1024" in (project / "_build" / "html" / "book" / "report.html").read_text()
+    # the executed notebooks, outputs and all, where make pdf's student edition reads them
+    executed = json.loads((project / "_build" / "jupyter_execute" / "book" / "first.ipynb").read_text())
+    assert any("answer 42" in "".join(o.get("text", "")) for c in executed["cells"] for o in c.get("outputs", []))
     assert yaml.safe_load((project / build.READER_CONFIG).read_text())["execute"]["execute_notebooks"] == "cache"
     # nothing changed: nothing executed again; any change to the book's sources: every page executed again
     assert build.execute_pages(2, project) == []

@@ -22,8 +22,14 @@ warnings are errors).  ``python -m dpsemantics.book.build`` does the same work i
    (written to ``_build/reader-config.yml``, with the cache's folder), so that each page's outputs are read
    from the cache.
 
-Nothing is written into ``book/``: the executed notebooks live in ``_build/.jupyter_cache`` (and the rendered ones
-in ``_build/jupyter_execute``, as before).
+Nothing is written into ``book/``: the executed notebooks live in ``_build/.jupyter_cache``, and in
+``_build/jupyter_execute`` as after a build that executes them (:func:`write_executed`).
+
+The other route, notebooks committed with their outputs (compared by nbval in CI, rendered without executing), was
+weighed and not taken (issue 39): the outputs are 3.5 MB over the 0.56 MB of sources, 2.3 MB of it the 37 figures as
+PNG, which every change of a figure would add to the history again; the numerics page prints timings, which change
+at every run; a reader's build would show what a committer's machine computed rather than compute it; and the
+book's rule is that numbers are checked in code (claims, asserts), not by comparing stored outputs.
 """
 
 from __future__ import annotations
@@ -183,15 +189,38 @@ def reader_config(root: Path = ROOT) -> Path:
 
 
 def render(args: list[str], root: Path = ROOT) -> int:
-    """Step 3: ``jupyter-book build`` from the cache (``--all`` when the inputs changed since the last render)."""
+    """Step 3: ``jupyter-book build`` from the cache (``--all`` when the inputs changed since the last render),
+    then the executed notebooks written to ``_build/jupyter_execute`` (:func:`write_executed`)."""
     digest = (Path(root) / CACHE / _FILLED_UNDER).read_text()
     rendered = Path(root) / CACHE / _RENDERED_UNDER
     again = [] if rendered.is_file() and rendered.read_text() == digest else ["--all"]
     exe = shutil.which("jupyter-book", path=str(Path(sys.executable).parent)) or "jupyter-book"
     code = subprocess.call([exe, "build", ".", "--config", str(reader_config(root)), *again, *args], cwd=root)
     if code == 0:
+        write_executed(root)
         rendered.write_text(digest)
     return code
+
+
+def write_executed(root: Path = ROOT) -> None:
+    """Write each page with code, with its outputs from the cache, to ``_build/jupyter_execute`` (what ``make
+    pdf``'s student edition starts from), as the build does in ``execute_notebooks: force``.  In ``cache`` mode
+    myst-nb 1.4.0 writes the page as read there, without its outputs (it writes the notebook it passed to the
+    cache, not the one the cache returned)."""
+    import nbformat
+    from jupyter_cache import get_cache
+    from myst_nb.ext.glue import extract_glue_data_cell
+
+    cache = get_cache(str(Path(root) / CACHE))
+    for doc in pages_with_code(root):
+        path = next(p for p in (Path(root) / f"{doc}.ipynb", Path(root) / f"{doc}.md") if p.is_file())
+        _, executed = cache.merge_match_into_notebook(read_page(path))
+        for cell in executed.cells:  # the glued values leave their cells, as in the build (NAME.glue.json keeps them)
+            if cell.cell_type == "code":
+                extract_glue_data_cell(cell)
+        out = Path(root) / "_build" / "jupyter_execute" / f"{doc}.ipynb"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(nbformat.writes(executed), encoding="utf8")
 
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
