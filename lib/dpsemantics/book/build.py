@@ -224,8 +224,10 @@ def write_executed(root: Path = ROOT) -> None:
 
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
-    parser = argparse.ArgumentParser(prog="python -m dpsemantics.book.build", description=__doc__.split("\n")[0])
-    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)),
+    summary = " ".join(__doc__.split("\n\n")[0].replace("``", "").split())
+    parser = argparse.ArgumentParser(prog="python -m dpsemantics.book.build", description=summary)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1  # macOS: none
+    parser.add_argument("--jobs", type=int, default=cores,
                         help="pages executed at once (default: the usable cores)")
     parser.add_argument("--root", type=Path, default=root,
                         help="the book's folder (_config.yml, _toc.yml; default: the repository)")
