@@ -3,19 +3,33 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+COURSE_STAMP := $(VENV)/.coursework-installed-stamp
+TEST_STAMP := $(VENV)/.test-installed-stamp
 WHEELHOUSE := $(VENV)/wheelhouse
 WHEELS_STAMP := $(WHEELHOUSE)/.built-stamp
 
 .PHONY: book book-student test test-fast lint setup system browser clean strict-book claims rerun assignments grade pdf report bench
 
-setup: $(STAMP) $(WHEELS_STAMP)
+setup: $(STAMP) $(TEST_STAMP) $(WHEELS_STAMP)
 
-# What the book needs: the pinned dependencies and the package (make book, make rerun, make report, ...).
+# What the book needs: the pinned dependencies, the package and its [book] extra (make book, make rerun, make
+# report, ...).  Nothing of the tests: a reader's make book installs this only.
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[book,test]"
+	$(BIN)/python -m pip install --quiet -e ".[book]"
 	@touch $(STAMP)
+
+# Coursework (make assignments, make grade): otter-grader, the [coursework] extra.
+$(COURSE_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[book,coursework]"
+	@touch $(COURSE_STAMP)
+
+# What the tests need besides: the [test] extra (pytest, the linter, Playwright for the browser test and the PDF)
+# and the [coursework] one (the assignments' tests).
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[book,coursework,test]"
+	@touch $(TEST_STAMP) $(COURSE_STAMP)
 
 # What only the tests need: wheels for tests/e2e/test_fresh_environment.py, which runs the first chapter in a fresh
 # virtual environment as Colab would, offline (the package's dependencies, a kernel, and the build backend for its
@@ -28,8 +42,12 @@ $(WHEELS_STAMP): $(STAMP)
 	$(BIN)/python -m pip wheel --quiet --wheel-dir $(WHEELHOUSE) -r $(VENV)/grading-requirements.txt
 	@touch $(WHEELS_STAMP)
 
+# The reader's build (dpsemantics.book.build): the pages with code executed on every core into Jupyter Book's
+# cache (none when nothing changed since the last make book; all of them after any change to the package, the
+# book's sources or the environment), then rendered from the cache.  The chapters leave their claims' results for
+# the reproducibility report, which reads them.  make strict-book and make test execute inside the build instead.
 book: $(STAMP) system
-	$(BIN)/jupyter-book build . --keep-going
+	$(BIN)/python -m dpsemantics.book.build --keep-going
 	@echo "Open $(CURDIR)/_build/html/index.html"
 
 # Debian packages the book needs beside Python: Graphviz (lays out the notion map), fonts that cover every
@@ -50,7 +68,7 @@ browser: system
 # The student edition: every solution removed from a copy of the sources, built from that copy.
 book-student: $(STAMP) system
 	$(BIN)/python -m dpsemantics.book.student_edition _build/student-src
-	cd _build/student-src && $(CURDIR)/$(BIN)/jupyter-book build . --all --keep-going
+	$(BIN)/python -m dpsemantics.book.build --root _build/student-src --keep-going
 	@echo "Open $(CURDIR)/_build/student-src/_build/html/index.html"
 
 # The whole suite (what CI runs): the linter, then every test, on two pytest-xdist workers.  The strict book build
@@ -60,16 +78,16 @@ book-student: $(STAMP) system
 # is built from the executed notebooks and printed, in the background as well.  --dist loadgroup keeps the tests
 # that share a fixture on one worker; --no-loadscope-reorder keeps the order conftest gives (the built book's
 # tests last; in each phase the longest units first, LONGEST_UNITS).
-test: $(STAMP) $(WHEELS_STAMP) system lint
+test: $(TEST_STAMP) $(WHEELS_STAMP) system lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup --no-loadscope-reorder tests -p no:cacheprovider
 
 # Under two minutes: the linter and tests/unit (the mathematics, the release model, the report) on both cores; no
 # book build, no claims registry (the unit tests marked registry), no notebook, no fresh environment, and of the
 # cases marked slow only their cheaper variants (tests/_support/scheduling.py, MARKERS).
-test-fast: $(STAMP) lint
+test-fast: $(TEST_STAMP) lint
 	$(BIN)/python -m pytest -n 2 tests/unit -m "not registry and not slow" -p no:cacheprovider
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 
 strict-book: $(STAMP) system
@@ -85,21 +103,23 @@ report: $(STAMP)
 
 # The printable edition: the built HTML printed by Chromium (from make system) into _build/pdf/book.pdf, and the
 # student edition, built from the reader's edition's executed notebooks with the solutions cut (no second
-# execution), into _build/pdf/book-student.pdf.  make book-student builds the student edition from the sources.
-pdf: book system
+# execution but its reproducibility report's, which reads the claims' results make book's chapters left), into
+# _build/pdf/book-student.pdf.  make book-student builds the student edition from the sources.
+pdf: book system $(TEST_STAMP)
 	$(BIN)/python -m dpsemantics.book.student_edition _build/student-src --executed _build/jupyter_execute
-	cd _build/student-src && $(CURDIR)/$(BIN)/jupyter-book build . --keep-going
+	cd _build/student-src && DPSEMANTICS_CLAIMS_RESULTS=$(CURDIR)/_build/.jupyter_cache/claims-results \
+	  $(CURDIR)/$(BIN)/jupyter-book build . --keep-going
 	$(BIN)/python -m dpsemantics.book.pdf _build/html _build/pdf/book.pdf
 	$(BIN)/python -m dpsemantics.book.pdf _build/student-src/_build/html _build/pdf/book-student.pdf --edition "Student edition: without solutions"
 
 # Coursework: one otter-grader assignment per chapter under _build/assignments/CHAPTER/ (student notebook with
 # public checks, solutions notebook, autograder zip with the hidden tests); CHAPTERS="intro causal-view" for some.
 SEED ?= 1
-assignments: $(STAMP)
+assignments: $(COURSE_STAMP)
 	$(BIN)/python -m dpsemantics.book.assignments _build/assignments $(CHAPTERS) --seed $(SEED)
 
 # Grade a folder of submitted notebooks without Docker: make grade CHAPTER=intro SUBMISSIONS=dir writes dir/scores.csv
-grade: $(STAMP)
+grade: $(COURSE_STAMP)
 	@test -n "$(CHAPTER)" -a -n "$(SUBMISSIONS)" || { echo "usage: make grade CHAPTER=intro SUBMISSIONS=folder-of-notebooks"; exit 2; }
 	@test -d _build/assignments/$(CHAPTER)/grading || $(BIN)/python -m dpsemantics.book.assignments _build/assignments $(CHAPTER) --seed $(SEED)
 	$(BIN)/python -m dpsemantics.book.assignments grade _build/assignments/$(CHAPTER) $(SUBMISSIONS)

@@ -31,7 +31,7 @@ from IPython.core.inputtransformer2 import TransformerManager
 
 from dpsemantics.book import assignments, exercises
 
-pytest.importorskip("otter", reason="otter-grader is not installed (pip install -e '.[test]')")
+pytest.importorskip("otter", reason="otter-grader is not installed (pip install -e '.[coursework]')")
 from otter.test_files.exception_test import ExceptionTestFile  # noqa: E402
 
 CHAPTERS = assignments.chapters_with_exercises()

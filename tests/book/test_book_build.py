@@ -19,23 +19,11 @@ import yaml
 
 from conftest import ROOT, jupyter_book
 from dpsemantics.book import chapter_notebooks, docnames
+from dpsemantics.book.toc import pages_with_code
 
 EXECUTED = ROOT / "_build" / "jupyter_execute"
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def _pages_with_code(root: Path = ROOT) -> list[str]:
-    """The listed pages the build executes: notebooks and MyST-markdown pages with code cells."""
-    pages = []
-    for doc in docnames(root):
-        if (root / f"{doc}.ipynb").is_file():
-            pages.append(doc)
-        elif (root / f"{doc}.md").is_file() and "```{code-cell}" in (root / f"{doc}.md").read_text():
-            pages.append(doc)
-    return pages
-
-
-PAGES = _pages_with_code()
+PAGES = pages_with_code()
 
 
 class ExecutionFailure(NamedTuple):

@@ -32,7 +32,7 @@ import pytest
 
 from dpsemantics.book import assignments, exercises, grader
 
-pytest.importorskip("otter", reason="otter-grader is not installed (pip install -e '.[test]')")
+pytest.importorskip("otter", reason="otter-grader is not installed (pip install -e '.[coursework]')")
 
 INTRO = [ex for ex in exercises.catalogue() if ex.chapter == "book/intro"]
 POINTS = {ex.label: ex.points for ex in INTRO if ex.check and ex.answer}

@@ -511,7 +511,8 @@ def requirements(root: Path = ROOT) -> list[str]:
     import tomllib
 
     project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
-    pins = {req.split("==")[0]: req for req in project["optional-dependencies"]["book"]}
+    extras = project["optional-dependencies"]
+    pins = {req.split("==")[0]: req for req in [*extras["book"], *extras["coursework"]]}
     return [pins["otter-grader"].replace("otter-grader", "otter-grader[grading]"), pins["ipykernel"],
             *project["dependencies"], f"files/{wheel_name(root)}"]
 

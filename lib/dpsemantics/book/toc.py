@@ -31,6 +31,17 @@ def _pages(entries):
         yield from _pages(entry.get("sections", []))
 
 
+def pages_with_code(root: Path = ROOT) -> list[str]:
+    """The listed pages the build executes, by docname, in reading order: the notebooks and the MyST-markdown
+    pages with code cells."""
+    pages = []
+    for doc in docnames(root):
+        notebook, markdown = Path(root) / f"{doc}.ipynb", Path(root) / f"{doc}.md"
+        if notebook.is_file() or (markdown.is_file() and "```{code-cell}" in markdown.read_text()):
+            pages.append(doc)
+    return pages
+
+
 def chapter_notebooks(root: Path = ROOT) -> list[Path]:
     """The listed pages that are Jupyter notebooks, in table-of-contents order: the numbered chapters and the
     unnumbered notebook pages (the opening page, *What ε means for a person*), which follow the same rules."""
