@@ -67,6 +67,9 @@ MARGIN_MM = {"top": 20, "bottom": 18, "left": 18, "right": 18}
 HEAD_MM = 10  # the running head's baseline, from the top edge
 PX_PER_MM = 96 / 25.4
 MAX_MB = 10  # the printed book's size limit (issue 39)
+KEEP_SHARE = 0.3  # a block at most this share of the text area's height is kept on one page (issue 39: no page
+#                   more than 30 % empty but a chapter's last)
+FIGURE_MM = 150  # the tallest a figure's image is printed (the text area is 259 mm tall)
 
 PRINT_CSS = """
 @page { size: A4; }
@@ -80,6 +83,10 @@ body { font-size: 10pt; }
   max-width: none !important; width: auto !important; padding: 0 !important; margin: 0 !important;
   display: block !important; }  /* the theme's flex boxes break across pages badly: tall blocks jumped a page */
 .headerlink, button, .copybtn, .toggle-button { display: none !important; }
+/* the margin notes ("Code and checks": links to the API reference, which is read online) are not printed: the
+   theme floats them beside the text, so Chromium laid each page out a third wider to take them in and shrank it
+   to the paper (10 pt text printed at 7.4 pt), then cut them off at the paper's edge anyway */
+aside.margin { display: none !important; }
 .toggle-hidden, .toggle-details__container { display: block !important; visibility: visible !important;
   height: auto !important; opacity: 1 !important; }
 .pst-scrollable-table-container, .table-wrapper, .cell_output, .output, div.highlight, .bd-article {
@@ -95,6 +102,11 @@ h1, h2, h3, h4, h5, h6, .rubric, p.admonition-title, table > caption {
 p, li { orphans: 2; widows: 2; }
 pre { orphans: 3; widows: 3; }  /* a code box never starts or ends a page with an empty edge */
 img, svg, tr, mjx-container[display="true"] { break-inside: avoid-page; }
+/* a figure is never split from its caption, and is at most FIGURE_MM tall, so that it always fits on a page */
+figure { break-inside: avoid-page !important; }
+figure img { max-height: FIGURE_MMmm !important; width: auto !important; }
+/* a paragraph that ends with a colon introduces what follows it, and stays on its page */
+.print-leadin { break-after: avoid-page !important; }
 .print-keep { break-inside: avoid-page !important; }
 .print-breakable { break-inside: auto !important; }
 table { font-size: 8.5pt; }
@@ -217,6 +229,19 @@ ASSEMBLE = r"""async ({docs, site, frontMatter}) => {
   const broken = [...article.querySelectorAll('a[href^="#"]')]
     .map(a => decodeURIComponent(a.getAttribute('href').slice(1)))
     .filter(id => !document.getElementById(id));
+  // the numbered figures and tables, their captions and tables' column heads as text (before MathJax typesets them)
+  const numbered = (e, caption) => {
+    const number = caption && caption.querySelector('.caption-number');
+    const text = caption && caption.querySelector('.caption-text');
+    return number ? {number: plain(number), caption: text ? plain(text) : ''} : null;
+  };
+  const figures = [...article.querySelectorAll('figure')]
+    .map(f => numbered(f, f.querySelector('figcaption'))).filter(Boolean);
+  const tables = [...article.querySelectorAll('table')].map(t => {
+    const entry = numbered(t, t.querySelector(':scope > caption'));
+    const head = t.querySelector(':scope > thead > tr:last-child');
+    return entry && {...entry, head: head ? [...head.children].map(plain) : []};
+  }).filter(Boolean);
   await Promise.all([...document.images].filter(i => !i.complete)
     .map(i => new Promise(r => { i.onload = i.onerror = r; })));
   if (window.MathJax && MathJax.typesetPromise) { MathJax.typesetClear(); await MathJax.typesetPromise(); }
@@ -225,7 +250,7 @@ ASSEMBLE = r"""async ({docs, site, frontMatter}) => {
     return {doc: w.dataset.doc, id: w.id, title: h1 ? plain(h1) : w.dataset.doc,
             images: w.querySelectorAll('img').length};
   });
-  return {docs: titles, headings, broken, offsite: [...new Set(offsite)], removed: removed.length};
+  return {docs: titles, headings, figures, tables, broken, offsite: [...new Set(offsite)], removed: removed.length};
 }"""
 
 # The shadows a stylesheet sets with !important (the theme's admonitions) go too: an element's own style wins.
@@ -237,20 +262,35 @@ NO_SHADOWS = """() => {
   return removed;
 }"""
 
-# In the print layout: a block taller than half a page may break across pages, a shorter one is kept whole.
-KEEP_OR_BREAK = """(pageHeight) => {
+# In the print layout: a block taller than KEEP_SHARE of a page may break across pages, a shorter one is kept
+# whole (a figure is always kept whole: PRINT_CSS caps its height); a paragraph that ends with a colon is kept
+# with what it introduces.
+KEEP_OR_BREAK = r"""(limit) => {
   let breakable = 0;
   // div[class*=highlight-] and div.literal-block-wrapper: the theme's print style keeps these code wrappers whole
-  document.querySelectorAll('.admonition, table, figure, div.cell, div.cell_input, div.cell_output, div.highlight, '
+  document.querySelectorAll('.admonition, table, div.cell, div.cell_input, div.cell_output, div.highlight, '
                             + 'div[class*=highlight-], div.literal-block-wrapper, .proof, .solution, details, '
                             + '.math-wrapper')
     .forEach(e => {
-      const tall = e.getBoundingClientRect().height > 0.5 * pageHeight;
+      const tall = e.getBoundingClientRect().height > limit;
       e.classList.add(tall ? 'print-breakable' : 'print-keep');
       breakable += tall;
     });
+  document.querySelectorAll('.print-doc p').forEach(p => {
+    if (/:\s*$/.test(p.textContent) && p.nextElementSibling) p.classList.add('print-leadin');
+  });
   return breakable;
 }"""
+
+
+#: Pages of the table of contents read online only: the API reference, and the build's status page (when each
+#: notebook last ran and the package versions: a fact about one build of the web edition, not about the book).
+ONLINE_ONLY = ("book/api/", "book/status")
+
+
+def printed_docs(root: Path = ROOT) -> list[str]:
+    """The pages of the table of contents that the PDF prints, in order (all but :data:`ONLINE_ONLY`)."""
+    return [d for d in docnames(root) if not d.startswith(ONLINE_ONLY)]
 
 
 def chromium() -> str | None:
@@ -385,7 +425,7 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
     if root is None:
         source = html_dir.resolve().parents[1]
         root = source if (source / "_toc.yml").is_file() else ROOT
-    docs = [d for d in docnames(root) if not d.startswith("book/api/")]  # the API reference is read online
+    docs = printed_docs(root)
     missing = [d for d in docs if not (html_dir / f"{d}.html").is_file()]
     if missing:
         raise FileNotFoundError(f"{html_dir} lacks {missing}: build the book first (make book / make book-student)")
@@ -406,9 +446,9 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
         site = public_site(root) or release(root)["repository"]
         front = front_matter(config, built, label=edition, root=root, site=site)
         info = page.evaluate(ASSEMBLE, {"docs": docs, "site": public_site(root), "frontMatter": front})
-        page.add_style_tag(content=PRINT_CSS)
+        page.add_style_tag(content=PRINT_CSS.replace("FIGURE_MM", str(FIGURE_MM)))
         info["shadows_removed"] = page.evaluate(NO_SHADOWS)
-        info["breakable"] = page.evaluate(KEEP_OR_BREAK, content_mm[1] * PX_PER_MM)
+        info["breakable"] = page.evaluate(KEEP_OR_BREAK, KEEP_SHARE * content_mm[1] * PX_PER_MM)
         timings["assemble"] = round(time.perf_counter() - start, 1)
         printed = page.pdf(format="A4", margin=margin, print_background=True)
         logging.getLogger("pypdf").setLevel(logging.ERROR)  # Chromium's trailer counts fewer objects than it writes
