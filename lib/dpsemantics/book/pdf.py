@@ -96,7 +96,12 @@ img { max-width: 100% !important; height: auto !important; }
 /* the theme hides the page's own title in print and shows an unnumbered copy with a contents list instead */
 .bd-main .bd-content .bd-article h1:first-of-type { display: block !important; }
 .print-doc { break-before: page; }
-.print-doc > section > h1 { font-size: 2em; margin: 0 0 0.8em; }
+/* heading sizes in the outline's order (the theme's h2 and h3, 25.5 and 21 pt in print, outgrew the chapter's
+   title) */
+.print-doc > section > h1 { font-size: 22pt; margin: 0 0 0.8em; }
+.print-doc h2 { font-size: 15pt; margin: 1.1em 0 0.5em; }
+.print-doc h3 { font-size: 12.5pt; margin: 1em 0 0.4em; }
+.print-doc h4 { font-size: 11pt; margin: 0.9em 0 0.3em; }
 h1, h2, h3, h4, h5, h6, .rubric, p.admonition-title, table > caption {
   break-after: avoid-page !important; break-inside: avoid-page !important; }
 p, li { orphans: 2; widows: 2; }
@@ -110,13 +115,23 @@ figure img { max-height: FIGURE_MMmm !important; width: auto !important; }
 .print-keep { break-inside: avoid-page !important; }
 .print-breakable { break-inside: auto !important; }
 table { font-size: 8.5pt; }
+table.print-dense { font-size: 7.5pt; line-height: 1.3; }  /* KEEP_OR_BREAK: a table with very tall rows */
+table.print-dense td, table.print-dense th { padding: 3pt 4pt !important; }
 thead { display: table-header-group; }
+tr.print-continued { visibility: hidden; }  /* MARK_TABLES: shown where a table continues on a new page */
+tr.print-continued > th { text-align: left; font-weight: normal; font-style: italic; border: 0 !important;
+  background: none !important; padding: 0 0 2pt !important; }
+/* the pieces of a cut table end and begin at page breaks as the whole table did: no margin (a forced break keeps
+   the one after it) or border of its own there */
+table.print-continuation { break-before: page; margin-top: 0 !important; border-top-width: 0 !important; }
+table.print-cut { margin-bottom: 0 !important; border-bottom-width: 0 !important; }
+table.print-continuation tr.print-continued { visibility: visible; }
 /* the reproducibility report: one dense table per paper */
 .print-doc[data-doc="book/claims"] table { font-size: 7pt; line-height: 1.25; }
 .print-doc[data-doc="book/claims"] td, .print-doc[data-doc="book/claims"] th { padding: 1.5pt 3pt !important; }
 .print-doc[data-doc="book/claims"] td p, .print-doc[data-doc="book/claims"] th p { margin: 0 !important; }
 .print-doc[data-doc="book/claims"] code { font-size: 6.5pt; }
-.print-doc[data-doc="book/claims"] h2.rubric { font-size: 13pt; margin: 1.2em 0 0.4em; }
+.print-doc[data-doc="book/claims"] h2.rubric { font-size: 14pt; margin: 1.2em 0 0.4em; }
 /* the bibliography: author-year, as the citations in the text (the list's alphabetic labels are dropped) */
 div.citation > span.label { display: none !important; }
 div.citation { display: block !important; margin: 0 0 0.5em 1.5em !important; text-indent: -1.5em; }
@@ -267,8 +282,27 @@ NO_SHADOWS = """() => {
 # with what it introduces.
 KEEP_OR_BREAK = r"""(limit) => {
   let breakable = 0;
+  // a table with a row taller than the limit is set smaller, its columns as wide as the square root of their text's
+  // length (the auto layout gave a column of 500 characters a quarter of the width, and rows 60 % of a page)
+  document.querySelectorAll('.print-doc table').forEach(t => {
+    if (![...t.rows].some(r => r.getBoundingClientRect().height > limit)) return;
+    const columns = Math.max(...[...t.rows].map(r => r.cells.length));
+    const rows = [...t.rows].filter(r => r.cells.length === columns);
+    if (!rows.length) return;
+    const weight = [...rows[0].cells].map((_, k) =>
+      Math.max(3, Math.sqrt(rows.reduce((n, r) => n + r.cells[k].textContent.trim().length, 0) / rows.length)));
+    const total = weight.reduce((a, b) => a + b, 0);
+    const colgroup = document.createElement('colgroup');
+    weight.forEach(w => { const col = document.createElement('col'); col.style.width = `${100 * w / total}%`;
+                          colgroup.append(col); });
+    t.querySelectorAll(':scope > colgroup').forEach(c => c.remove());
+    (t.querySelector(':scope > caption') || {after: x => t.prepend(x)}).after(colgroup);
+    t.classList.add('print-dense');
+    t.style.tableLayout = 'fixed';
+    t.style.width = '100%';
+  });
   // div[class*=highlight-] and div.literal-block-wrapper: the theme's print style keeps these code wrappers whole
-  document.querySelectorAll('.admonition, table, div.cell, div.cell_input, div.cell_output, div.highlight, '
+  document.querySelectorAll('.admonition, table, tr, div.cell, div.cell_input, div.cell_output, div.highlight, '
                             + 'div[class*=highlight-], div.literal-block-wrapper, .proof, .solution, details, '
                             + '.math-wrapper')
     .forEach(e => {
@@ -291,6 +325,93 @@ ONLINE_ONLY = ("book/api/", "book/status")
 def printed_docs(root: Path = ROOT) -> list[str]:
     """The pages of the table of contents that the PDF prints, in order (all but :data:`ONLINE_ONLY`)."""
     return [d for d in docnames(root) if not d.startswith(ONLINE_ONLY)]
+
+
+# A table that may break across pages (KEEP_OR_BREAK's print-breakable) gets, as the first row of its column
+# heads, a line "Table N.M (continued)" that is printed only where the table continues on a new page, and
+# column widths fixed at those of the layout; each of its body rows gets a named destination, so that the printed
+# PDF tells on which page each row landed.  Chromium repeats the column heads on every page a table runs onto, the
+# line included, invisible (visibility: hidden keeps its height); CONTINUE_TABLES then cuts the table where the
+# pages broke it, and in each piece after the first shows the line: the pieces and the heights are the ones
+# printed, so the pages break where they broke.
+MARK_TABLES = r"""() => {
+  const links = document.createElement('div');
+  links.hidden = true;
+  links.id = 'print-row-links';
+  const tables = [];
+  document.querySelectorAll('.print-doc table.print-breakable').forEach((t, i) => {
+    const rows = [...t.tBodies].flatMap(b => [...b.rows]);
+    if (rows.length < 2) return;
+    const width = r => [...r.cells].reduce((n, c) => n + c.colSpan, 0);
+    const columns = Math.max(...[...t.rows].map(width));
+    const plain = [...t.rows].find(r => r.cells.length === columns);
+    if (plain) {  // the widths the layout gave the columns, kept by every piece
+      const colgroup = document.createElement('colgroup');
+      for (const cell of plain.cells) {
+        const col = document.createElement('col');
+        col.style.width = `${cell.getBoundingClientRect().width}px`;
+        colgroup.append(col);
+      }
+      t.querySelectorAll(':scope > colgroup').forEach(c => c.remove());
+      t.style.width = `${t.getBoundingClientRect().width}px`;
+      t.style.tableLayout = 'fixed';
+      (t.querySelector(':scope > caption') || {after: x => t.prepend(x)}).after(colgroup);
+    }
+    const number = t.querySelector(':scope > caption .caption-number');
+    const line = document.createElement('tr');
+    line.className = 'print-continued';
+    const cell = document.createElement('th');
+    cell.colSpan = columns;
+    cell.textContent = (number ? number.textContent.trim() + ' ' : '') + '(continued)';
+    line.append(cell);
+    (t.tHead || t.createTHead()).prepend(line);
+    t.dataset.printTable = String(i);
+    const ids = rows.map((r, k) => (r.id = r.id || `print-table-${i}-row-${k}`));
+    ids.forEach(id => { const a = document.createElement('a'); a.href = '#' + id; links.append(a); });
+    // a row taller than KEEP_SHARE may break (KEEP_OR_BREAK): the page after it begins inside it, not at a cut
+    tables.push({table: String(i), rows: ids, split: rows.map(r => r.classList.contains('print-breakable'))});
+  });
+  document.querySelector('.bd-article').append(links);
+  return tables;
+}"""
+
+# Cuts each table before the rows that begin a page ({table: [row index, …]}); drops the rows' destinations.
+CONTINUE_TABLES = r"""(cuts) => {
+  for (const [i, at] of Object.entries(cuts)) {
+    const t = document.querySelector(`table[data-print-table="${i}"]`);
+    const rows = [...t.tBodies].flatMap(b => [...b.rows]);
+    let after = t;
+    t.classList.add('print-cut');
+    at.forEach((k, j) => {
+      const piece = t.cloneNode(false);
+      piece.removeAttribute('id');
+      piece.removeAttribute('data-print-table');
+      piece.classList.add('print-continuation');
+      piece.classList.toggle('print-cut', j + 1 < at.length);
+      t.querySelectorAll(':scope > colgroup, :scope > thead').forEach(e => piece.append(e.cloneNode(true)));
+      const body = document.createElement('tbody');
+      body.append(...rows.slice(k, j + 1 < at.length ? at[j + 1] : rows.length));
+      piece.append(body);
+      after.after(piece);
+      after = piece;
+    });
+  }
+  document.getElementById('print-row-links').remove();
+  return Object.values(cuts).reduce((n, at) => n + at.length, 0);
+}"""
+
+
+def table_breaks(tables: list[dict], dests: dict[str, tuple[int, float]]) -> dict[str, list[int]]:
+    """For each table of :data:`MARK_TABLES` that the pages break, the indices of the rows that begin a page (but a
+    row after one that may break, which may have begun the page before and ended on the row's)."""
+    cuts = {}
+    for table in tables:
+        pages = [dests[r][0] if r in dests else None for r in table["rows"]]
+        at = [k for k in range(1, len(pages)) if None not in pages[k - 1:k + 1] and pages[k] > pages[k - 1]
+              and not table["split"][k - 1]]
+        if at:
+            cuts[table["table"]] = at
+    return cuts
 
 
 def chromium() -> str | None:
@@ -449,9 +570,14 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
         page.add_style_tag(content=PRINT_CSS.replace("FIGURE_MM", str(FIGURE_MM)))
         info["shadows_removed"] = page.evaluate(NO_SHADOWS)
         info["breakable"] = page.evaluate(KEEP_OR_BREAK, KEEP_SHARE * content_mm[1] * PX_PER_MM)
+        tables = page.evaluate(MARK_TABLES)
         timings["assemble"] = round(time.perf_counter() - start, 1)
-        printed = page.pdf(format="A4", margin=margin, print_background=True)
         logging.getLogger("pypdf").setLevel(logging.ERROR)  # Chromium's trailer counts fewer objects than it writes
+        # printed twice: once to see where the pages break the long tables, once with them cut there
+        rows = destinations(PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True))))
+        info["continued"] = page.evaluate(CONTINUE_TABLES, table_breaks(tables, rows))
+        timings["tables"] = round(time.perf_counter() - start, 1)
+        printed = page.pdf(format="A4", margin=margin, print_background=True)
         body = PdfReader(io.BytesIO(printed))
         timings["print"] = round(time.perf_counter() - start, 1)
         dests = destinations(body)
