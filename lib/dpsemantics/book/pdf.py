@@ -13,7 +13,8 @@ about a minute per edition on 2 idle cores (more on a busy machine) and nothing 
 (pure Python): the math is the same MathJax
 typesetting readers see, the figures the same images, the chapter and figure numbers the same.
 
-How: the pages of the table of contents (without the API reference, which is read online) are joined into
+How: the pages of the table of contents (without the API reference and the build's status page, which are read
+online: :data:`ONLINE_ONLY`) are joined into
 **one** document before printing, so that every link between them is a link inside the PDF.  Each page's
 element ids are prefixed with its name (``intro--reading-the-parameters``) and every link is rewritten:
 
@@ -26,12 +27,17 @@ element ids are prefixed with its name (``intro--reading-the-parameters``) and e
 The document then gets front matter: a title page (with the five source documents and the edition: the
 version, commit and date the HTML build recorded, :mod:`dpsemantics.book.edition`), a page with the
 copyright, licence and how to cite, and a contents page (chapters and their sections, linked); MathJax
-typesets it, folded solutions are unfolded, code cells the book hides stay hidden, and Chromium prints it to
-A4 with its outline (bookmarks from the headings: chapters, sections, subsections).  Headings are kept with
-what follows them (``break-after: avoid``) and never split (``break-inside: avoid``); a figure, table or box
-is kept on one page unless it is taller than half a page (measured in the print layout), when it may break
-— a tall box moved whole to the next page would leave the page before it half empty.  Each chapter starts
-on a new page.  Finally the running heads (the chapter's title, and the page number) and the contents' page
+typesets it, folded solutions are unfolded, code cells the book hides stay hidden (and so do the margin notes,
+links to the API reference), and Chromium prints it to A4 with its outline (bookmarks from the headings:
+chapters, sections, subsections, in decreasing sizes).  Headings, and paragraphs that end with a colon, are kept
+with what follows them (``break-after: avoid``) and never split (``break-inside: avoid``); a table or box is kept
+on one page unless it is taller than :data:`KEEP_SHARE` of a page (measured in the print layout), when it may
+break — a tall box moved whole to the next page would leave the page before it short (issue 39: no page more
+than 30 % empty but a chapter's last).  A figure is never split from its caption; one that leaves a page short
+moves down past the paragraphs that fill it (:data:`MARK_FIGURES`), and a long table that breaks is cut where
+the pages break it, each piece after the first headed "Table N.M (continued)" (:data:`MARK_TABLES`): the book is
+printed three times, each printing read for where the pages broke.  Each chapter starts on a new page.
+Finally the running heads (the chapter's title, and the page number) and the contents' page
 numbers (read from the PDF's own named destinations) are drawn on an overlay printed by the same Chromium
 and merged onto the pages with ``pypdf``, which then compresses each page's content stream again.  Shadows
 are not printed (Chromium rasterises each one), so the PDF stays under :data:`MAX_MB`.
@@ -117,7 +123,8 @@ figure img { max-height: FIGURE_MMmm !important; width: auto !important; }
 table { font-size: 8.5pt; }
 table.print-dense { font-size: 7.5pt; line-height: 1.3; }  /* KEEP_OR_BREAK: a table with very tall rows */
 table.print-dense td, table.print-dense th { padding: 3pt 4pt !important; }
-thead { display: table-header-group; }
+thead { display: table-header-group; break-after: avoid-page; }  /* column heads never end a page */
+tbody > tr:first-child { break-before: avoid-page; }
 tr.print-continued { visibility: hidden; }  /* MARK_TABLES: shown where a table continues on a new page */
 tr.print-continued > th { text-align: left; font-weight: normal; font-style: italic; border: 0 !important;
   background: none !important; padding: 0 0 2pt !important; }
@@ -375,6 +382,69 @@ MARK_TABLES = r"""() => {
   return tables;
 }"""
 
+# A figure cannot break, so one that does not fit in what is left of a page moves to the next and leaves the rest
+# empty.  As a book floats it, the figure then moves down past the paragraphs after it that fill that rest: each
+# figure's block (the child of its section that holds it) gets a named destination, and so does an empty marker
+# before it, where the text before the figure ends.
+MARK_FIGURES = r"""() => {
+  const links = document.createElement('div');
+  links.hidden = true;
+  links.id = 'print-figure-links';
+  const figures = [];
+  document.querySelectorAll('.print-doc figure').forEach((f, i) => {
+    let block = f;
+    while (block.parentElement && !block.parentElement.matches('section, .print-doc')) block = block.parentElement;
+    const before = block.previousElementSibling;
+    if (!before || before.classList.contains('print-leadin') || /^H\d$/.test(before.tagName)) return;
+    block.id = block.id || `print-figure-${i}`;
+    const marker = document.createElement('div');
+    marker.id = `print-figure-${i}-before`;
+    block.before(marker);
+    for (const id of [block.id, marker.id]) {
+      const a = document.createElement('a');
+      a.href = '#' + id;
+      links.append(a);
+    }
+    figures.push({block: block.id, marker: marker.id});
+  });
+  document.querySelector('.bd-article').append(links);
+  return figures;
+}"""
+
+# Moves each figure's block ({block id: the height in px left empty before it}) after the paragraphs and lists
+# that follow it and fit in that height together; drops the markers.  Returns how many moved.
+FLOAT_FIGURES = r"""(gaps) => {
+  let moved = 0;
+  for (const [id, gap] of Object.entries(gaps)) {
+    const block = document.getElementById(id);
+    let last = null, used = 0;
+    const text = e => e && e.matches('p, ul, ol, dl, blockquote');
+    for (let next = block.nextElementSibling; text(next); next = next.nextElementSibling) {
+      const r = next.getBoundingClientRect(), style = getComputedStyle(next);
+      used += r.height + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
+      if (used > gap) break;
+      last = next;
+    }
+    if (last && !last.classList.contains('print-leadin')) { last.after(block); moved++; }
+  }
+  document.querySelectorAll('[id$="-before"][id^="print-figure-"], #print-figure-links').forEach(e => e.remove());
+  return moved;
+}"""
+
+
+def figure_gaps(figures: list[dict], dests: dict[str, tuple[int, float]], least: float) -> dict[str, float]:
+    """For each figure of :data:`MARK_FIGURES` printed at the top of a page after text that ended more than
+    ``least`` points above the foot of the text area, the empty height there in CSS px."""
+    foot = MARGIN_MM["bottom"] * 72 / 25.4
+    gaps = {}
+    for f in figures:
+        if f["block"] in dests and f["marker"] in dests:
+            (page, _), (before, top) = dests[f["block"]], dests[f["marker"]]
+            if page == before + 1 and top - foot > least:
+                gaps[f["block"]] = (top - foot) / 0.75
+    return gaps
+
+
 # Cuts each table before the rows that begin a page ({table: [row index, …]}); drops the rows' destinations.
 CONTINUE_TABLES = r"""(cuts) => {
   for (const [i, at] of Object.entries(cuts)) {
@@ -570,10 +640,16 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
         page.add_style_tag(content=PRINT_CSS.replace("FIGURE_MM", str(FIGURE_MM)))
         info["shadows_removed"] = page.evaluate(NO_SHADOWS)
         info["breakable"] = page.evaluate(KEEP_OR_BREAK, KEEP_SHARE * content_mm[1] * PX_PER_MM)
-        tables = page.evaluate(MARK_TABLES)
         timings["assemble"] = round(time.perf_counter() - start, 1)
         logging.getLogger("pypdf").setLevel(logging.ERROR)  # Chromium's trailer counts fewer objects than it writes
-        # printed twice: once to see where the pages break the long tables, once with them cut there
+        # printed three times: to see which figures left a page short, then where the pages break the long tables,
+        # then with the figures moved and the tables cut
+        figures = page.evaluate(MARK_FIGURES)
+        marks = destinations(PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True))))
+        least = KEEP_SHARE * content_mm[1] * 72 / 25.4
+        info["floated"] = page.evaluate(FLOAT_FIGURES, figure_gaps(figures, marks, least))
+        timings["figures"] = round(time.perf_counter() - start, 1)
+        tables = page.evaluate(MARK_TABLES)
         rows = destinations(PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True))))
         info["continued"] = page.evaluate(CONTINUE_TABLES, table_breaks(tables, rows))
         timings["tables"] = round(time.perf_counter() - start, 1)
