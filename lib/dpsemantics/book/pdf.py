@@ -36,7 +36,7 @@ break — a tall box moved whole to the next page would leave the page before it
 than 30 % empty but a chapter's last).  A figure is never split from its caption; one that leaves a page short
 moves down past the paragraphs that fill it (:data:`MARK_FIGURES`), and a long table that breaks is cut where
 the pages break it, each piece after the first headed "Table N.M (continued)" (:data:`MARK_TABLES`): the book is
-printed three times, each printing read for where the pages broke.  Each chapter starts on a new page.
+printed four times, each printing read for where the pages broke.  Each chapter starts on a new page.
 Finally the running heads (the chapter's title, and the page number) and the contents' page
 numbers (read from the PDF's own named destinations) are drawn on an overlay printed by the same Chromium
 and merged onto the pages with ``pypdf``, which then compresses each page's content stream again.  Shadows
@@ -76,6 +76,7 @@ MAX_MB = 10  # the printed book's size limit (issue 39)
 KEEP_SHARE = 0.3  # a block at most this share of the text area's height is kept on one page (issue 39: no page
 #                   more than 30 % empty but a chapter's last)
 FIGURE_MM = 150  # the tallest a figure's image is printed (the text area is 259 mm tall)
+FLOAT_ROUNDS = 2  # printings that move figures down (MARK_FIGURES)
 
 PRINT_CSS = """
 @page { size: A4; }
@@ -412,9 +413,11 @@ MARK_FIGURES = r"""() => {
 }"""
 
 # Moves each figure's block ({block id: the height in px left empty before it}) after the paragraphs and lists
-# that follow it and fit in that height together; drops the markers.  Returns how many moved.
+# that follow it and fit in that height together; where none do (a heading, or another figure, follows), the
+# figure's image is shrunk, to no less than SHRINK_LEAST of its height, to fit in the empty height itself.
+# Drops the markers; returns how many figures moved and how many shrank.
 FLOAT_FIGURES = r"""(gaps) => {
-  let moved = 0;
+  let moved = 0, shrunk = 0;
   for (const [id, gap] of Object.entries(gaps)) {
     const block = document.getElementById(id);
     let last = null, used = 0;
@@ -425,11 +428,23 @@ FLOAT_FIGURES = r"""(gaps) => {
       if (used > gap) break;
       last = next;
     }
-    if (last && !last.classList.contains('print-leadin')) { last.after(block); moved++; }
+    if (last && !last.classList.contains('print-leadin')) {
+      last.after(block);
+      moved++;
+      continue;
+    }
+    const img = block.querySelector('figure img'), style = getComputedStyle(block);
+    const height = block.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
+    const image = img && img.getBoundingClientRect().height;
+    const fits = image - (height - gap) - 16;  // 16 px to spare
+    if (img && fits >= SHRINK_LEAST * image) {
+      img.style.setProperty('max-height', `${fits}px`, 'important');
+      shrunk++;
+    }
   }
   document.querySelectorAll('[id$="-before"][id^="print-figure-"], #print-figure-links').forEach(e => e.remove());
-  return moved;
-}"""
+  return [moved, shrunk];
+}""".replace("SHRINK_LEAST", "0.6")
 
 
 def figure_gaps(figures: list[dict], dests: dict[str, tuple[int, float]], least: float) -> dict[str, float]:
@@ -642,12 +657,14 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
         info["breakable"] = page.evaluate(KEEP_OR_BREAK, KEEP_SHARE * content_mm[1] * PX_PER_MM)
         timings["assemble"] = round(time.perf_counter() - start, 1)
         logging.getLogger("pypdf").setLevel(logging.ERROR)  # Chromium's trailer counts fewer objects than it writes
-        # printed three times: to see which figures left a page short, then where the pages break the long tables,
-        # then with the figures moved and the tables cut
-        figures = page.evaluate(MARK_FIGURES)
-        marks = destinations(PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True))))
-        least = KEEP_SHARE * content_mm[1] * 72 / 25.4
-        info["floated"] = page.evaluate(FLOAT_FIGURES, figure_gaps(figures, marks, least))
+        # printed FLOAT_ROUNDS + 2 times: to see which figures left a page short, then where the pages break the
+        # long tables, then with the figures moved and the tables cut
+        least, info["floated"] = KEEP_SHARE * content_mm[1] * 72 / 25.4, [0, 0]
+        for _ in range(FLOAT_ROUNDS):  # a figure moved or shrunk can leave the next one short
+            figures = page.evaluate(MARK_FIGURES)
+            marks = destinations(PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True))))
+            done = page.evaluate(FLOAT_FIGURES, figure_gaps(figures, marks, least))
+            info["floated"] = [a + b for a, b in zip(info["floated"], done)]
         timings["figures"] = round(time.perf_counter() - start, 1)
         tables = page.evaluate(MARK_TABLES)
         rows = destinations(PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True))))
