@@ -24,9 +24,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from _support import pdf_marks
 from conftest import printed_result
-from dpsemantics.book import pdf
+from dpsemantics.book import pdf, pdf_marks
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf is not installed (pip install -e '.[book]')")
 
@@ -395,7 +394,7 @@ EMPTY_SHARE = 0.30
 def _empty_shares(path: str) -> tuple[float, ...]:
     """For each page, the share of its text area's height below the lowest mark it prints there: the lowest text
     baseline, filled or stroked path (a figure's lines, a box's or table's background and rules) or image, from
-    the page's content stream (:func:`_support.pdf_marks.marks`).  1 for a page that prints nothing there."""
+    the page's content stream (:func:`dpsemantics.book.pdf_marks.marks`).  1 for a page that prints nothing there."""
     reader, _, _ = _read(path)
     foot, top = _text_area(reader)
     shares = []
@@ -468,7 +467,7 @@ def _caption_line(path: str, entry: dict, pages=None) -> tuple[int, int] | None:
 
 def _caption_faults(result: dict) -> list[str]:
     """Every figure whose caption is not printed, or is printed on a page other than its figure's: a figure's
-    lines and images (:mod:`_support.pdf_marks`) must end above its caption's first line in the page's text area
+    lines and images (:mod:`dpsemantics.book.pdf_marks`) must end above its caption's first line in the page's text area
     (at most 90 pt above it: a figure's own margin is white) and reach at least 60 pt above it."""
     reader, _, lines = _read(result["pdf"])
     _, top = _text_area(reader)

@@ -447,16 +447,23 @@ FLOAT_FIGURES = r"""(gaps) => {
 }""".replace("SHRINK_LEAST", "0.6")
 
 
-def figure_gaps(figures: list[dict], dests: dict[str, tuple[int, float]], least: float) -> dict[str, float]:
-    """For each figure of :data:`MARK_FIGURES` printed at the top of a page after text that ended more than
-    ``least`` points above the foot of the text area, the empty height there in CSS px."""
+def figure_gaps(figures: list[dict], reader, least: float) -> dict[str, float]:
+    """For each figure of :data:`MARK_FIGURES` printed at the top of a page after a page whose text area is empty
+    more than ``least`` points above its foot (below the lowest thing it prints: :mod:`.pdf_marks`), that empty
+    height in CSS px.  (The named destination of the marker where the text before the figure ends is on the
+    right page, but up to 50 pt above the text's end.)"""
+    from .pdf_marks import lowest_mark
+
+    dests = destinations(reader)
     foot = MARGIN_MM["bottom"] * 72 / 25.4
+    top = (PAGE_MM[1] - MARGIN_MM["top"]) * 72 / 25.4
     gaps = {}
     for f in figures:
         if f["block"] in dests and f["marker"] in dests:
-            (page, _), (before, top) = dests[f["block"]], dests[f["marker"]]
-            if page == before + 1 and top - foot > least:
-                gaps[f["block"]] = (top - foot) / 0.75
+            page, before = dests[f["block"]][0], dests[f["marker"]][0]
+            lowest = lowest_mark(reader.pages[before], reader, foot, top) if page == before + 1 else None
+            if lowest is not None and lowest - foot > least:
+                gaps[f["block"]] = (lowest - foot) / 0.75
     return gaps
 
 
@@ -662,7 +669,7 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
         least, info["floated"] = KEEP_SHARE * content_mm[1] * 72 / 25.4, [0, 0]
         for _ in range(FLOAT_ROUNDS):  # a figure moved or shrunk can leave the next one short
             figures = page.evaluate(MARK_FIGURES)
-            marks = destinations(PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True))))
+            marks = PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True)))
             done = page.evaluate(FLOAT_FIGURES, figure_gaps(figures, marks, least))
             info["floated"] = [a + b for a, b in zip(info["floated"], done)]
         timings["figures"] = round(time.perf_counter() - start, 1)

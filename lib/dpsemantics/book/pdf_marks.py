@@ -1,5 +1,7 @@
 """What a PDF page paints, and where: the boxes of its text, its filled or stroked paths and its images, read from
-the page's content stream with ``pypdf``'s parser (the PDF tests, tests/book/test_pdf.py).
+the page's content stream with ``pypdf``'s parser.  :mod:`dpsemantics.book.pdf` reads how far down a printed page
+is filled (a figure that did not fit leaves the page before it short), and so does the PDF test
+(tests/book/test_pdf.py: no page more than 30 % empty).
 
 A page's content is walked as a PDF viewer draws it: the graphics state (``q``/``Q``, ``cm``, the clipping path,
 the fill and stroke colours), the paths (``re``, ``m``, ``l``, ``c``, ``v``, ``y``) and what paints them (``f``,
