@@ -526,7 +526,7 @@ def _continued_faults(result: dict) -> list[str]:
     for index in range(len(lines)):
         body = [_norm(lines[index][k][1]) for k in _body_lines(result["pdf"], index)]
         heads = [_norm(h.split()[0]) for h in (current or {}).get("head", []) if h.split() and _norm(h.split()[0])]
-        said = body and current and body[0].startswith(_norm(current["number"] + "continued"))
+        said = body and re.match(r"table\d", body[0])  # a caption, or "Table N.M (continued)"
         if body and heads and not said and (_in_order(heads, body[0]) or (
                 len(body[0]) <= 30 and all(h in "".join(body[:2]) for h in heads))):
             faults.append(f"p. {index + 1}: {current['number']} continues without '(continued)'")

@@ -666,6 +666,7 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
         logging.getLogger("pypdf").setLevel(logging.ERROR)  # Chromium's trailer counts fewer objects than it writes
         # printed FLOAT_ROUNDS + 2 times: to see which figures left a page short, then where the pages break the
         # long tables, then with the figures moved and the tables cut
+        tables = page.evaluate(MARK_TABLES)  # first: its hidden lines take room on the pages the figures see
         least, info["floated"] = KEEP_SHARE * content_mm[1] * 72 / 25.4, [0, 0]
         for _ in range(FLOAT_ROUNDS):  # a figure moved or shrunk can leave the next one short
             figures = page.evaluate(MARK_FIGURES)
@@ -673,7 +674,6 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
             done = page.evaluate(FLOAT_FIGURES, figure_gaps(figures, marks, least))
             info["floated"] = [a + b for a, b in zip(info["floated"], done)]
         timings["figures"] = round(time.perf_counter() - start, 1)
-        tables = page.evaluate(MARK_TABLES)
         rows = destinations(PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True))))
         info["continued"] = page.evaluate(CONTINUE_TABLES, table_breaks(tables, rows))
         timings["tables"] = round(time.perf_counter() - start, 1)
