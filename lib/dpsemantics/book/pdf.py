@@ -36,7 +36,8 @@ break — a tall box moved whole to the next page would leave the page before it
 than 30 % empty but a chapter's last).  A figure is never split from its caption; one that leaves a page short
 moves down past the paragraphs that fill it (:data:`MARK_FIGURES`), and a long table that breaks is cut where
 the pages break it, each piece after the first headed "Table N.M (continued)" (:data:`MARK_TABLES`): the book is
-printed four times, each printing read for where the pages broke.  Each chapter starts on a new page.
+printed :data:`FLOAT_ROUNDS` + 2 times, each printing read for where the pages broke.  Each chapter starts on a new
+page.
 Finally the running heads (the chapter's title, and the page number) and the contents' page
 numbers (read from the PDF's own named destinations) are drawn on an overlay printed by the same Chromium
 and merged onto the pages with ``pypdf``, which then compresses each page's content stream again.  Shadows
@@ -76,7 +77,7 @@ MAX_MB = 10  # the printed book's size limit (issue 39)
 KEEP_SHARE = 0.3  # a block at most this share of the text area's height is kept on one page (issue 39: no page
 #                   more than 30 % empty but a chapter's last)
 FIGURE_MM = 150  # the tallest a figure's image is printed (the text area is 259 mm tall)
-FLOAT_ROUNDS = 2  # printings that move figures down (MARK_FIGURES)
+FLOAT_ROUNDS = 3  # printings that move figures down (MARK_FIGURES)
 
 PRINT_CSS = """
 @page { size: A4; }
@@ -385,8 +386,7 @@ MARK_TABLES = r"""() => {
 
 # A figure cannot break, so one that does not fit in what is left of a page moves to the next and leaves the rest
 # empty.  As a book floats it, the figure then moves down past the paragraphs after it that fill that rest: each
-# figure's block (the child of its section that holds it) gets a named destination, and so does an empty marker
-# before it, where the text before the figure ends.
+# figure's block (the child of its section that holds it) gets a named destination.
 MARK_FIGURES = r"""() => {
   const links = document.createElement('div');
   links.hidden = true;
@@ -398,15 +398,10 @@ MARK_FIGURES = r"""() => {
     const before = block.previousElementSibling;
     if (!before || before.classList.contains('print-leadin') || /^H\d$/.test(before.tagName)) return;
     block.id = block.id || `print-figure-${i}`;
-    const marker = document.createElement('div');
-    marker.id = `print-figure-${i}-before`;
-    block.before(marker);
-    for (const id of [block.id, marker.id]) {
-      const a = document.createElement('a');
-      a.href = '#' + id;
-      links.append(a);
-    }
-    figures.push({block: block.id, marker: marker.id});
+    const a = document.createElement('a');
+    a.href = '#' + block.id;
+    links.append(a);
+    figures.push({block: block.id});
   });
   document.querySelector('.bd-article').append(links);
   return figures;
@@ -415,7 +410,7 @@ MARK_FIGURES = r"""() => {
 # Moves each figure's block ({block id: the height in px left empty before it}) after the paragraphs and lists
 # that follow it and fit in that height together; where none do (a heading, or another figure, follows), the
 # figure's image is shrunk, to no less than SHRINK_LEAST of its height, to fit in the empty height itself.
-# Drops the markers; returns how many figures moved and how many shrank.
+# Drops the figures' links; returns how many figures moved and how many shrank.
 FLOAT_FIGURES = r"""(gaps) => {
   let moved = 0, shrunk = 0;
   for (const [id, gap] of Object.entries(gaps)) {
@@ -442,7 +437,7 @@ FLOAT_FIGURES = r"""(gaps) => {
       shrunk++;
     }
   }
-  document.querySelectorAll('[id$="-before"][id^="print-figure-"], #print-figure-links').forEach(e => e.remove());
+  document.getElementById('print-figure-links').remove();
   return [moved, shrunk];
 }""".replace("SHRINK_LEAST", "0.6")
 
@@ -450,8 +445,7 @@ FLOAT_FIGURES = r"""(gaps) => {
 def figure_gaps(figures: list[dict], reader, least: float) -> dict[str, float]:
     """For each figure of :data:`MARK_FIGURES` printed at the top of a page after a page whose text area is empty
     more than ``least`` points above its foot (below the lowest thing it prints: :mod:`.pdf_marks`), that empty
-    height in CSS px.  (The named destination of the marker where the text before the figure ends is on the
-    right page, but up to 50 pt above the text's end.)"""
+    height in CSS px."""
     from .pdf_marks import lowest_mark
 
     dests = destinations(reader)
@@ -459,11 +453,11 @@ def figure_gaps(figures: list[dict], reader, least: float) -> dict[str, float]:
     top = (PAGE_MM[1] - MARGIN_MM["top"]) * 72 / 25.4
     gaps = {}
     for f in figures:
-        if f["block"] in dests and f["marker"] in dests:
-            page, before = dests[f["block"]][0], dests[f["marker"]][0]
-            lowest = lowest_mark(reader.pages[before], reader, foot, top) if page == before + 1 else None
-            if lowest is not None and lowest - foot > least:
-                gaps[f["block"]] = (lowest - foot) / 0.75
+        # a figure first on its page (its destination at the page's top, or in the text area's first lines)
+        page, at = dests.get(f["block"], (0, 0.0))
+        lowest = lowest_mark(reader.pages[page - 1], reader, foot, top) if page > 0 and at > top - 12 else None
+        if lowest is not None and lowest - foot > least:
+            gaps[f["block"]] = (lowest - foot) / 0.75
     return gaps
 
 
