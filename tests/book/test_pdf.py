@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from conftest import printed_result
-from dpsemantics.book import pdf
+from dpsemantics.book import pdf, pdf_marks
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf is not installed (pip install -e '.[book]')")
 
@@ -69,11 +69,12 @@ def pdfs(strict_build, printed_editions):
 def _read(path: str):
     """Every page's text (ligatures unfolded, typographic apostrophes plain) and its lines, each line as
     ``(y of its baseline in points from the bottom, text)``, top to bottom; the rightmost piece of text of each
-    line goes to ``_last_pieces``.  Read once per process (a PDF takes seconds): by :func:`_page_texts`, here or,
-    when ``pdfs`` started it, in a process of its own beside this one."""
+    line goes to ``_last_pieces``, the largest font size on it (in points, as printed) to ``_line_sizes``.  Read
+    once per process (a PDF takes seconds): by :func:`_page_texts`, here or, when ``pdfs`` started it, in a
+    process of its own beside this one."""
     prefetched = _PREFETCH.pop(path, None)
-    texts, lines, last = prefetched.result() if prefetched is not None else _page_texts(path)
-    _last_pieces[path] = last
+    texts, lines, last, sizes = prefetched.result() if prefetched is not None else _page_texts(path)
+    _last_pieces[path], _line_sizes[path] = last, sizes
     return pypdf.PdfReader(path), texts, lines
 
 
@@ -92,9 +93,9 @@ def _prefetch(path: str) -> None:
 
 
 def _page_texts(path: str):
-    """(texts, lines, rightmost pieces) of every page of ``path``, as :func:`_read` describes them."""
+    """(texts, lines, rightmost pieces, font sizes) of every page of ``path``, as :func:`_read` describes them."""
     reader = pypdf.PdfReader(path)
-    texts, lines, last = [], [], []
+    texts, lines, last, sizes = [], [], [], []
     for page in reader.pages:
         pieces = []
 
@@ -102,21 +103,25 @@ def _page_texts(path: str):
             if text.strip():
                 x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
                 y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
-                pieces.append((y, x, text))
+                # the size as printed: the font's size scaled by the text and page matrices (vertically)
+                scale = ((tm[2] * cm[0] + tm[3] * cm[2]) ** 2 + (tm[2] * cm[1] + tm[3] * cm[3]) ** 2) ** 0.5
+                pieces.append((y, x, text, size * scale))
 
         texts.append(_plain(page.extract_text(visitor_text=visit) or ""))
         rows = []
-        for y, x, text in sorted(pieces, key=lambda p: (-p[0], p[1])):
+        for y, x, text, size in sorted(pieces, key=lambda p: (-p[0], p[1])):
             if rows and abs(rows[-1][0] - y) < 4:  # superscripts and math sit a little off the baseline
-                rows[-1][1].append((x, text))
+                rows[-1][1].append((x, text, size))
             else:
-                rows.append((y, [(x, text)]))
-        lines.append([(y, _plain("".join(t for _, t in sorted(parts)))) for y, parts in rows])
+                rows.append((y, [(x, text, size)]))
+        lines.append([(y, _plain("".join(t for _, t, _ in sorted(parts)))) for y, parts in rows])
         last.append([_plain(max(parts)[1]).strip() for y, parts in rows])
-    return texts, lines, last
+        sizes.append([round(max(s for _, _, s in parts), 2) for y, parts in rows])
+    return texts, lines, last, sizes
 
 
 _last_pieces = {}  # path -> for each page, for each line (as in _read), the text of its rightmost piece
+_line_sizes = {}  # path -> for each page, for each line (as in _read), its largest font size in points
 
 
 def _plain(text: str) -> str:
@@ -192,28 +197,48 @@ def _norm(text: str) -> str:
     return re.sub(r"\W+", "", _plain(text)).lower()
 
 
+def _text_area(reader) -> tuple[float, float]:
+    """The text area's foot and top, in points from the page's foot: inside the page margins, so without the
+    running head above it and the page number below it."""
+    height = float(reader.pages[0].mediabox.height)
+    return pdf.MARGIN_MM["bottom"] * MM, height - pdf.MARGIN_MM["top"] * MM
+
+
+def _body_lines(path: str, index: int) -> list[int]:
+    """The indices (in ``_read``'s lines of page ``index``) of the lines inside the text area."""
+    reader, _, lines = _read(path)
+    foot, top = _text_area(reader)
+    return [k for k, (y, _) in enumerate(lines[index]) if foot - 2 < y < top + 2]
+
+
+def _find_heading(path: str, index: int, title: str) -> tuple[int, int, int] | None:
+    """Where heading ``title`` stands whole on page ``index``: ``(its first line, the line after its last, the
+    page's text-area lines)`` as indices into :func:`_body_lines`; None when it does not."""
+    _, _, lines = _read(path)
+    body = [_norm(lines[index][k][1]) for k in _body_lines(path, index)]
+    want = _norm(title)
+    for k in range(len(body)):
+        got, j = "", k
+        while j < len(body) and len(got) < len(want) and want.startswith(got + body[j][:1]):
+            got += body[j]
+            j += 1
+        if got == want:
+            return k, j, len(body)
+    return None
+
+
 def _heading_faults(path: str) -> list[str]:
     """Every bookmarked heading whose text does not stand whole on the page its bookmark points to, or below
     which that page's text area holds nothing (an orphaned heading).  The heading is looked for by its text
     among the page's lines (a bookmark's height is only approximate)."""
-    reader, _, lines = _read(path)
-    height = float(reader.pages[0].mediabox.height)
-    top_of_text, bottom_of_text = height - pdf.MARGIN_MM["top"] * MM + 2, pdf.MARGIN_MM["bottom"] * MM - 2
+    reader, _, _ = _read(path)
     faults = []
     for depth, title, index, top in _outline(reader):
-        body = [_norm(t) for y, t in lines[index] if bottom_of_text < y < top_of_text]
-        want, end = _norm(title), None
-        for k in range(len(body)):
-            got, j = "", k
-            while j < len(body) and len(got) < len(want) and want.startswith(got + body[j][:1]):
-                got += body[j]
-                j += 1
-            if got == want:
-                end = j
-                break
+        found = _find_heading(path, index, title)
+        end, count = (found[1], found[2]) if found else (None, None)
         if end is None:
             faults.append(f"p. {index + 1}: heading {title!r} is not whole on the page of its bookmark")
-        elif end == len(body):
+        elif end == count:
             faults.append(f"p. {index + 1}: heading {title!r} ends the page")
     return faults
 
@@ -360,25 +385,187 @@ def test_no_heading_is_split_or_ends_a_page(pdfs):
         assert _heading_faults(result["pdf"]) == [], result["pdf"]
 
 
-def test_pages_end_near_their_bottom(pdfs):
-    """A page whose text ends above the middle of the page would be a page left half empty (a tall block
-    moved whole to the next page, a figure kept with its neighbour).  Pages with a reason to end early are
-    not counted: a chapter's last page, and a page that holds a figure or comes before one (a figure's lines
-    are not text, and a figure does not break)."""
-    reader, _, lines = _read(pdfs["book"]["pdf"])
-    height = float(reader.pages[0].mediabox.height)
-    last_pages = {doc["page"] - 2 for doc in pdfs["book"]["docs"]} | {len(reader.pages) - 1}
-    figures = {i for i, page in enumerate(reader.pages) if _figure_count(page)}
-    short, excused = [], 0
-    for index, page in enumerate(lines):
-        body = [y for y, t in page if pdf.MARGIN_MM["bottom"] * MM < y < height - pdf.MARGIN_MM["top"] * MM]
-        if index > 0 and body and min(body) > 0.5 * height:
-            if index in last_pages or index in figures or index + 1 in figures:
-                excused += 1
-            else:
-                short.append(index + 1)
-    print(f"\n{excused} pages end above half their height at a chapter's end or by a figure")
-    assert short == [], f"pages ending above half their height: {short}"
+#: The largest share of a page's text area that may stay empty below its last line or figure (issue 39), except on
+#: the front matter and on a chapter's last page.
+EMPTY_SHARE = 0.30
+
+
+@lru_cache(maxsize=None)
+def _empty_shares(path: str) -> tuple[float, ...]:
+    """For each page, the share of its text area's height below the lowest mark it prints there: the lowest text
+    baseline, filled or stroked path (a figure's lines, a box's or table's background and rules) or image, from
+    the page's content stream (:func:`dpsemantics.book.pdf_marks.marks`).  1 for a page that prints nothing there."""
+    reader, _, _ = _read(path)
+    foot, top = _text_area(reader)
+    shares = []
+    for page in reader.pages:
+        lowest = pdf_marks.lowest_mark(page, reader, foot, top)
+        shares.append(1.0 if lowest is None else max(0.0, (lowest - foot) / (top - foot)))
+    return tuple(shares)
+
+
+def _empty_faults(result: dict) -> list[str]:
+    """The pages more than ``EMPTY_SHARE`` empty, but the front matter (before the first chapter) and a chapter's
+    last page."""
+    shares = _empty_shares(result["pdf"])
+    starts = sorted(doc["page"] - 1 for doc in result["docs"])
+    excused = set(range(starts[0])) | {s - 1 for s in starts[1:]} | {len(shares) - 1}
+    return [f"p. {i + 1}: {share:.0%} empty" for i, share in enumerate(shares)
+            if share > EMPTY_SHARE and i not in excused]
+
+
+def test_no_page_is_more_than_30_percent_empty_but_a_chapters_last(pdfs):
+    """Every page's text area is filled to within ``EMPTY_SHARE`` of its height from its foot (issue 39), measured
+    by what the page prints (:func:`_empty_shares`: text, figures, boxes): a tall block moved whole to the next
+    page, or a figure that did not fit, leaves the page before it short.  A chapter's last page and the front
+    matter may end anywhere."""
+    for result in pdfs.values():
+        shares = _empty_shares(result["pdf"])
+        print(f"\n{result['pdf']}: {sum(s > EMPTY_SHARE for s in shares)} pages more than {EMPTY_SHARE:.0%} empty "
+              f"of {len(shares)}, chapters' ends and front matter included")
+        assert _empty_faults(result) == [], result["pdf"]
+
+
+def test_the_emptiness_of_a_page_counts_its_figures_and_boxes(tmp_path):
+    """The measure on a one-page PDF printed by Chromium: a line of text at the top and, below it, a box (a
+    coloured background) and an image-free vector figure (an inline SVG) that end 40 % and 70 % down the text
+    area: the page is as empty as the lowest of them leaves it, the white page background counts for nothing."""
+    needs_chromium()
+    from playwright.sync_api import sync_playwright
+
+    area = 297 - pdf.MARGIN_MM["top"] - pdf.MARGIN_MM["bottom"]
+    blocks = {"box": f'<div style="height: {0.4 * area - 10}mm; background: #eef"></div>',
+              "svg": f'<svg width="100mm" height="{0.7 * area - 10}mm" viewBox="0 0 10 10" preserveAspectRatio="none">'
+                     '<path d="M0 0 L10 10" stroke="black" stroke-width="0.1"/></svg>'}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=pdf.chromium(), args=pdf.CHROMIUM_ARGS)
+        page = browser.new_page()
+        for name, block in blocks.items():
+            page.set_content(f'<body style="margin: 0; background: white"><p style="margin: 0; height: 10mm">'
+                             f'a line of text</p>{block}</body>')
+            page.pdf(path=str(tmp_path / f"{name}.pdf"), format="A4", print_background=True,
+                     margin={k: f"{v}mm" for k, v in pdf.MARGIN_MM.items()})
+        browser.close()
+    for name, filled in (("box", 0.4), ("svg", 0.7)):
+        shares = _empty_shares(str(tmp_path / f"{name}.pdf"))
+        assert shares[0] == pytest.approx(1 - filled, abs=0.01), (name, shares)
+
+
+def _caption_line(path: str, entry: dict, pages=None) -> tuple[int, int] | None:
+    """``(page index, line index)`` of the line that starts a figure's or table's caption (``entry``: its number
+    and caption text, from ``print_book``'s result): the number followed by the caption's first words, which tells
+    the caption from a sentence that begins with a reference to it."""
+    _, _, lines = _read(path)
+    words = re.match(r"[^\W\d_]+(?:\W+[^\W\d_]+){0,2}", entry["caption"])
+    want = _norm(entry["number"] + (words.group(0) if words else ""))
+    for index in pages if pages is not None else range(len(lines)):
+        for k, (_, text) in enumerate(lines[index]):
+            if _norm(text).startswith(want):
+                return index, k
+    return None
+
+
+def _caption_faults(result: dict) -> list[str]:
+    """Every figure whose caption is not printed, or is printed on a page other than its figure's: a figure's
+    lines and images (:mod:`dpsemantics.book.pdf_marks`) must end above its caption's first line in the page's text area
+    (at most 90 pt above it: a figure's own margin is white) and reach at least 60 pt above it."""
+    reader, _, lines = _read(result["pdf"])
+    _, top = _text_area(reader)
+    faults = []
+    for figure in result["figures"]:
+        found = _caption_line(result["pdf"], figure)
+        if found is None:
+            faults.append(f"{figure['number']}: caption not found")
+            continue
+        index, k = found
+        y = lines[index][k][0]
+        above = [box for kind, box in pdf_marks.marks(reader.pages[index], reader)
+                 if kind != "text" and y < box[1] and box[3] < top]
+        if not [box for box in above if box[1] < y + 90] or max(box[3] for box in above) < y + 60:
+            faults.append(f"{figure['number']}: its caption on p. {index + 1} is not below its figure")
+    return faults
+
+
+def test_captions_stand_below_their_figures(pdfs):
+    for result in pdfs.values():
+        assert len(result["figures"]) >= 25
+        assert _caption_faults(result) == [], result["pdf"]
+
+
+def test_heading_sizes_follow_the_outline(pdfs):
+    """A chapter's title is printed larger than every section heading, and a section heading larger than every
+    subsection heading: the font size of each bookmarked heading's first line, read from the PDF."""
+    for result in pdfs.values():
+        reader, _, lines = _read(result["pdf"])
+        sizes = {}
+        for depth, title, index, _ in _outline(reader):
+            found = _find_heading(result["pdf"], index, title)
+            if found is not None and depth <= 2:
+                line = _body_lines(result["pdf"], index)[found[0]]
+                sizes.setdefault(depth, []).append((_line_sizes[result["pdf"]][index][line], title))
+        assert sorted(sizes) == [0, 1, 2] and all(len(s) >= 10 for s in sizes.values()), sizes.keys()
+        for depth in (0, 1):
+            smallest, largest = min(sizes[depth]), max(sizes[depth + 1])
+            assert smallest[0] > largest[0], (f"{result['pdf']}: heading {smallest[1]!r} (level {depth}) is "
+                                              f"{smallest[0]} pt, {largest[1]!r} (level {depth + 1}) {largest[0]} pt")
+
+
+def _continued_faults(result: dict) -> list[str]:
+    """Every page that continues a numbered table without the line "Table N.M (continued)" above its column heads,
+    which Chromium repeats on each page a table runs onto: a page whose first line in the text area holds the first
+    word of each column head of the last table captioned before it, in order, or whose first two lines hold them
+    all after a short first line (a head that wraps).  A table without column heads, or one whose heads are math
+    only, goes unseen."""
+    reader, _, lines = _read(result["pdf"])
+    starts = {}
+    for table in result["tables"]:
+        found = _caption_line(result["pdf"], table)
+        if found is not None:
+            starts.setdefault(found[0], []).append(table)
+    faults, current = [], None
+    for index in range(len(lines)):
+        body = [_norm(lines[index][k][1]) for k in _body_lines(result["pdf"], index)]
+        heads = [_norm(h.split()[0]) for h in (current or {}).get("head", []) if h.split() and _norm(h.split()[0])]
+        said = body and re.match(r"table\d", body[0])  # a caption, or "Table N.M (continued)"
+        if body and heads and not said and (_in_order(heads, body[0]) or (
+                len(body[0]) <= 30 and all(h in "".join(body[:2]) for h in heads))):
+            faults.append(f"p. {index + 1}: {current['number']} continues without '(continued)'")
+        current = starts.get(index, [current])[-1]
+    return faults
+
+
+def _in_order(words: list[str], text: str) -> bool:
+    """Whether ``words`` occur in ``text`` one after the other."""
+    at = 0
+    for word in words:
+        at = text.find(word, at)
+        if at < 0:
+            return False
+        at += len(word)
+    return True
+
+
+def test_a_table_continued_on_the_next_page_says_so(pdfs):
+    for result in pdfs.values():
+        assert len(result["tables"]) >= 60
+        assert _continued_faults(result) == [], result["pdf"]
+
+
+#: Words that point at a notebook's code cells, which the PDF prints without their frame (and hides some of).
+CELL_POINTERS = re.compile(r"\b(?:cell|code)s? (?:above|below)\b|\b(?:above|below|this|next|previous|following) "
+                           r"(?:code )?cells?\b|\bparameters? (?:set )?above\b", re.IGNORECASE)
+
+
+def test_no_status_page_and_no_pointer_to_a_cell(pdfs):
+    """The build's status page (when each notebook last ran) is not printed, and no sentence points at a code
+    cell above or below it: the book hides the code of its figures and checks, which the PDF leaves out."""
+    assert CELL_POINTERS.search("The cell below checks them") and CELL_POINTERS.search("the parameters above")
+    for result in pdfs.values():
+        assert "book/status" not in [doc["doc"] for doc in result["docs"]]
+        text = _flat(result["pdf"])
+        assert "Build status" not in text and "Package versions used for this build" not in text
+        pointers = [text[max(0, m.start() - 60):m.end() + 20] for m in CELL_POINTERS.finditer(text)]
+        assert pointers == [], f"{result['pdf']}: {pointers}"
 
 
 def _image_count(page) -> int:
@@ -416,24 +603,19 @@ def _figure_count(page) -> int:
     return _image_count(page) + (_drawing_operators(page) >= VECTOR_FIGURE_OPERATORS)
 
 
-_CAPTION = re.compile(r"^Fig\. (\d+\.\d+)\b")
 
 
 def test_figures_are_embedded(pdfs):
-    """Every figure's caption is printed, and the page it is on (or the one before, for a caption carried over)
-    draws a figure: the book's figures are SVG, printed as vector paths, so a figure is found by its paths."""
+    """Every figure's caption is printed, and the page it is on draws a figure: the book's figures are SVG, printed
+    as vector paths, so a figure is found by its paths."""
     for result in pdfs.values():
         reader, _, lines = _read(result["pdf"])
-        captions = {}
-        for index, page in enumerate(lines):
-            for _, text in page:
-                m = _CAPTION.match(text.strip())
-                if m:
-                    captions.setdefault(m.group(1), index)
+        captions = {f["number"]: _caption_line(result["pdf"], f) for f in result["figures"]}
+        captions = {n: found[0] for n, found in captions.items() if found is not None}
         figures = sum(doc["images"] for doc in result["docs"])
         assert figures >= 25 and len(captions) >= 25, (result["pdf"], figures, sorted(captions))
         drawn = {i for i, page in enumerate(reader.pages) if _figure_count(page)}
-        missing = [n for n, i in captions.items() if i not in drawn and i - 1 not in drawn]
+        missing = [n for n, i in captions.items() if i not in drawn]
         assert not missing, f"{result['pdf']}: figures whose page draws no figure: {missing}"
 
 

@@ -13,7 +13,8 @@ about a minute per edition on 2 idle cores (more on a busy machine) and nothing 
 (pure Python): the math is the same MathJax
 typesetting readers see, the figures the same images, the chapter and figure numbers the same.
 
-How: the pages of the table of contents (without the API reference, which is read online) are joined into
+How: the pages of the table of contents (without the API reference and the build's status page, which are read
+online: :data:`ONLINE_ONLY`) are joined into
 **one** document before printing, so that every link between them is a link inside the PDF.  Each page's
 element ids are prefixed with its name (``intro--reading-the-parameters``) and every link is rewritten:
 
@@ -26,12 +27,18 @@ element ids are prefixed with its name (``intro--reading-the-parameters``) and e
 The document then gets front matter: a title page (with the five source documents and the edition: the
 version, commit and date the HTML build recorded, :mod:`dpsemantics.book.edition`), a page with the
 copyright, licence and how to cite, and a contents page (chapters and their sections, linked); MathJax
-typesets it, folded solutions are unfolded, code cells the book hides stay hidden, and Chromium prints it to
-A4 with its outline (bookmarks from the headings: chapters, sections, subsections).  Headings are kept with
-what follows them (``break-after: avoid``) and never split (``break-inside: avoid``); a figure, table or box
-is kept on one page unless it is taller than half a page (measured in the print layout), when it may break
-— a tall box moved whole to the next page would leave the page before it half empty.  Each chapter starts
-on a new page.  Finally the running heads (the chapter's title, and the page number) and the contents' page
+typesets it, folded solutions are unfolded, code cells the book hides stay hidden (and so do the margin notes,
+links to the API reference), and Chromium prints it to A4 with its outline (bookmarks from the headings:
+chapters, sections, subsections, in decreasing sizes).  Headings, and paragraphs that end with a colon, are kept
+with what follows them (``break-after: avoid``) and never split (``break-inside: avoid``); a table or box is kept
+on one page unless it is taller than :data:`KEEP_SHARE` of a page (measured in the print layout), when it may
+break — a tall box moved whole to the next page would leave the page before it short (issue 39: no page more
+than 30 % empty but a chapter's last).  A figure is never split from its caption; one that leaves a page short
+moves down past the paragraphs that fill it (:data:`MARK_FIGURES`), and a long table that breaks is cut where
+the pages break it, each piece after the first headed "Table N.M (continued)" (:data:`MARK_TABLES`): the book is
+printed :data:`FLOAT_ROUNDS` + 2 times, each printing read for where the pages broke.  Each chapter starts on a new
+page.
+Finally the running heads (the chapter's title, and the page number) and the contents' page
 numbers (read from the PDF's own named destinations) are drawn on an overlay printed by the same Chromium
 and merged onto the pages with ``pypdf``, which then compresses each page's content stream again.  Shadows
 are not printed (Chromium rasterises each one), so the PDF stays under :data:`MAX_MB`.
@@ -67,6 +74,10 @@ MARGIN_MM = {"top": 20, "bottom": 18, "left": 18, "right": 18}
 HEAD_MM = 10  # the running head's baseline, from the top edge
 PX_PER_MM = 96 / 25.4
 MAX_MB = 10  # the printed book's size limit (issue 39)
+KEEP_SHARE = 0.3  # a block at most this share of the text area's height is kept on one page (issue 39: no page
+#                   more than 30 % empty but a chapter's last)
+FIGURE_MM = 150  # the tallest a figure's image is printed (the text area is 259 mm tall)
+FLOAT_ROUNDS = 3  # printings that move figures down (MARK_FIGURES)
 
 PRINT_CSS = """
 @page { size: A4; }
@@ -80,6 +91,10 @@ body { font-size: 10pt; }
   max-width: none !important; width: auto !important; padding: 0 !important; margin: 0 !important;
   display: block !important; }  /* the theme's flex boxes break across pages badly: tall blocks jumped a page */
 .headerlink, button, .copybtn, .toggle-button { display: none !important; }
+/* the margin notes ("Code and checks": links to the API reference, which is read online) are not printed: the
+   theme floats them beside the text, so Chromium laid each page out a third wider to take them in and shrank it
+   to the paper (10 pt text printed at 7.4 pt), then cut them off at the paper's edge anyway */
+aside.margin { display: none !important; }
 .toggle-hidden, .toggle-details__container { display: block !important; visibility: visible !important;
   height: auto !important; opacity: 1 !important; }
 .pst-scrollable-table-container, .table-wrapper, .cell_output, .output, div.highlight, .bd-article {
@@ -89,22 +104,43 @@ img { max-width: 100% !important; height: auto !important; }
 /* the theme hides the page's own title in print and shows an unnumbered copy with a contents list instead */
 .bd-main .bd-content .bd-article h1:first-of-type { display: block !important; }
 .print-doc { break-before: page; }
-.print-doc > section > h1 { font-size: 2em; margin: 0 0 0.8em; }
+/* heading sizes in the outline's order (the theme's h2 and h3, 25.5 and 21 pt in print, outgrew the chapter's
+   title) */
+.print-doc > section > h1 { font-size: 22pt; margin: 0 0 0.8em; }
+.print-doc h2 { font-size: 15pt; margin: 1.1em 0 0.5em; }
+.print-doc h3 { font-size: 12.5pt; margin: 1em 0 0.4em; }
+.print-doc h4 { font-size: 11pt; margin: 0.9em 0 0.3em; }
 h1, h2, h3, h4, h5, h6, .rubric, p.admonition-title, table > caption {
   break-after: avoid-page !important; break-inside: avoid-page !important; }
 p, li { orphans: 2; widows: 2; }
 pre { orphans: 3; widows: 3; }  /* a code box never starts or ends a page with an empty edge */
 img, svg, tr, mjx-container[display="true"] { break-inside: avoid-page; }
+/* a figure is never split from its caption, and is at most FIGURE_MM tall, so that it always fits on a page */
+figure { break-inside: avoid-page !important; }
+figure img { max-height: FIGURE_MMmm !important; width: auto !important; }
+/* a paragraph that ends with a colon introduces what follows it, and stays on its page */
+.print-leadin { break-after: avoid-page !important; }
 .print-keep { break-inside: avoid-page !important; }
 .print-breakable { break-inside: auto !important; }
 table { font-size: 8.5pt; }
-thead { display: table-header-group; }
+table.print-dense { font-size: 7.5pt; line-height: 1.3; }  /* KEEP_OR_BREAK: a table with very tall rows */
+table.print-dense td, table.print-dense th { padding: 3pt 4pt !important; }
+thead { display: table-header-group; break-after: avoid-page; }  /* column heads never end a page */
+tbody > tr:first-child { break-before: avoid-page; }
+tr.print-continued { visibility: hidden; }  /* MARK_TABLES: shown where a table continues on a new page */
+tr.print-continued > th { text-align: left; font-weight: normal; font-style: italic; border: 0 !important;
+  background: none !important; padding: 0 0 2pt !important; }
+/* the pieces of a cut table end and begin at page breaks as the whole table did: no margin (a forced break keeps
+   the one after it) or border of its own there */
+table.print-continuation { break-before: page; margin-top: 0 !important; border-top-width: 0 !important; }
+table.print-cut { margin-bottom: 0 !important; border-bottom-width: 0 !important; }
+table.print-continuation tr.print-continued { visibility: visible; }
 /* the reproducibility report: one dense table per paper */
 .print-doc[data-doc="book/claims"] table { font-size: 7pt; line-height: 1.25; }
 .print-doc[data-doc="book/claims"] td, .print-doc[data-doc="book/claims"] th { padding: 1.5pt 3pt !important; }
 .print-doc[data-doc="book/claims"] td p, .print-doc[data-doc="book/claims"] th p { margin: 0 !important; }
 .print-doc[data-doc="book/claims"] code { font-size: 6.5pt; }
-.print-doc[data-doc="book/claims"] h2.rubric { font-size: 13pt; margin: 1.2em 0 0.4em; }
+.print-doc[data-doc="book/claims"] h2.rubric { font-size: 14pt; margin: 1.2em 0 0.4em; }
 /* the bibliography: author-year, as the citations in the text (the list's alphabetic labels are dropped) */
 div.citation > span.label { display: none !important; }
 div.citation { display: block !important; margin: 0 0 0.5em 1.5em !important; text-indent: -1.5em; }
@@ -217,6 +253,19 @@ ASSEMBLE = r"""async ({docs, site, frontMatter}) => {
   const broken = [...article.querySelectorAll('a[href^="#"]')]
     .map(a => decodeURIComponent(a.getAttribute('href').slice(1)))
     .filter(id => !document.getElementById(id));
+  // the numbered figures and tables, their captions and tables' column heads as text (before MathJax typesets them)
+  const numbered = (e, caption) => {
+    const number = caption && caption.querySelector('.caption-number');
+    const text = caption && caption.querySelector('.caption-text');
+    return number ? {number: plain(number), caption: text ? plain(text) : ''} : null;
+  };
+  const figures = [...article.querySelectorAll('figure')]
+    .map(f => numbered(f, f.querySelector('figcaption'))).filter(Boolean);
+  const tables = [...article.querySelectorAll('table')].map(t => {
+    const entry = numbered(t, t.querySelector(':scope > caption'));
+    const head = t.querySelector(':scope > thead > tr:last-child');
+    return entry && {...entry, head: head ? [...head.children].map(plain) : []};
+  }).filter(Boolean);
   await Promise.all([...document.images].filter(i => !i.complete)
     .map(i => new Promise(r => { i.onload = i.onerror = r; })));
   if (window.MathJax && MathJax.typesetPromise) { MathJax.typesetClear(); await MathJax.typesetPromise(); }
@@ -225,7 +274,7 @@ ASSEMBLE = r"""async ({docs, site, frontMatter}) => {
     return {doc: w.dataset.doc, id: w.id, title: h1 ? plain(h1) : w.dataset.doc,
             images: w.querySelectorAll('img').length};
   });
-  return {docs: titles, headings, broken, offsite: [...new Set(offsite)], removed: removed.length};
+  return {docs: titles, headings, figures, tables, broken, offsite: [...new Set(offsite)], removed: removed.length};
 }"""
 
 # The shadows a stylesheet sets with !important (the theme's admonitions) go too: an element's own style wins.
@@ -237,20 +286,218 @@ NO_SHADOWS = """() => {
   return removed;
 }"""
 
-# In the print layout: a block taller than half a page may break across pages, a shorter one is kept whole.
-KEEP_OR_BREAK = """(pageHeight) => {
+# In the print layout: a block taller than KEEP_SHARE of a page may break across pages, a shorter one is kept
+# whole (a figure is always kept whole: PRINT_CSS caps its height); a paragraph that ends with a colon is kept
+# with what it introduces.
+KEEP_OR_BREAK = r"""(limit) => {
   let breakable = 0;
+  // a table with a row taller than the limit is set smaller, its columns as wide as the square root of their text's
+  // length (the auto layout gave a column of 500 characters a quarter of the width, and rows 60 % of a page)
+  document.querySelectorAll('.print-doc table').forEach(t => {
+    if (![...t.rows].some(r => r.getBoundingClientRect().height > limit)) return;
+    const columns = Math.max(...[...t.rows].map(r => r.cells.length));
+    const rows = [...t.rows].filter(r => r.cells.length === columns);
+    if (!rows.length) return;
+    const weight = [...rows[0].cells].map((_, k) =>
+      Math.max(3, Math.sqrt(rows.reduce((n, r) => n + r.cells[k].textContent.trim().length, 0) / rows.length)));
+    const total = weight.reduce((a, b) => a + b, 0);
+    const colgroup = document.createElement('colgroup');
+    weight.forEach(w => { const col = document.createElement('col'); col.style.width = `${100 * w / total}%`;
+                          colgroup.append(col); });
+    t.querySelectorAll(':scope > colgroup').forEach(c => c.remove());
+    (t.querySelector(':scope > caption') || {after: x => t.prepend(x)}).after(colgroup);
+    t.classList.add('print-dense');
+    t.style.tableLayout = 'fixed';
+    t.style.width = '100%';
+  });
   // div[class*=highlight-] and div.literal-block-wrapper: the theme's print style keeps these code wrappers whole
-  document.querySelectorAll('.admonition, table, figure, div.cell, div.cell_input, div.cell_output, div.highlight, '
+  document.querySelectorAll('.admonition, table, tr, div.cell, div.cell_input, div.cell_output, div.highlight, '
                             + 'div[class*=highlight-], div.literal-block-wrapper, .proof, .solution, details, '
                             + '.math-wrapper')
     .forEach(e => {
-      const tall = e.getBoundingClientRect().height > 0.5 * pageHeight;
+      const tall = e.getBoundingClientRect().height > limit;
       e.classList.add(tall ? 'print-breakable' : 'print-keep');
       breakable += tall;
     });
+  document.querySelectorAll('.print-doc p').forEach(p => {
+    if (/:\s*$/.test(p.textContent) && p.nextElementSibling) p.classList.add('print-leadin');
+  });
   return breakable;
 }"""
+
+
+#: Pages of the table of contents read online only: the API reference, and the build's status page (when each
+#: notebook last ran and the package versions: a fact about one build of the web edition, not about the book).
+ONLINE_ONLY = ("book/api/", "book/status")
+
+
+def printed_docs(root: Path = ROOT) -> list[str]:
+    """The pages of the table of contents that the PDF prints, in order (all but :data:`ONLINE_ONLY`)."""
+    return [d for d in docnames(root) if not d.startswith(ONLINE_ONLY)]
+
+
+# A table that may break across pages (KEEP_OR_BREAK's print-breakable) gets, as the first row of its column
+# heads, a line "Table N.M (continued)" that is printed only where the table continues on a new page, and
+# column widths fixed at those of the layout; each of its body rows gets a named destination, so that the printed
+# PDF tells on which page each row landed.  Chromium repeats the column heads on every page a table runs onto, the
+# line included, invisible (visibility: hidden keeps its height); CONTINUE_TABLES then cuts the table where the
+# pages broke it, and in each piece after the first shows the line: the pieces and the heights are the ones
+# printed, so the pages break where they broke.
+MARK_TABLES = r"""() => {
+  const links = document.createElement('div');
+  links.hidden = true;
+  links.id = 'print-row-links';
+  const tables = [];
+  document.querySelectorAll('.print-doc table.print-breakable').forEach((t, i) => {
+    const rows = [...t.tBodies].flatMap(b => [...b.rows]);
+    if (rows.length < 2) return;
+    const width = r => [...r.cells].reduce((n, c) => n + c.colSpan, 0);
+    const columns = Math.max(...[...t.rows].map(width));
+    const plain = [...t.rows].find(r => r.cells.length === columns);
+    if (plain) {  // the widths the layout gave the columns, kept by every piece
+      const colgroup = document.createElement('colgroup');
+      for (const cell of plain.cells) {
+        const col = document.createElement('col');
+        col.style.width = `${cell.getBoundingClientRect().width}px`;
+        colgroup.append(col);
+      }
+      t.querySelectorAll(':scope > colgroup').forEach(c => c.remove());
+      t.style.width = `${t.getBoundingClientRect().width}px`;
+      t.style.tableLayout = 'fixed';
+      (t.querySelector(':scope > caption') || {after: x => t.prepend(x)}).after(colgroup);
+    }
+    const number = t.querySelector(':scope > caption .caption-number');
+    const line = document.createElement('tr');
+    line.className = 'print-continued';
+    const cell = document.createElement('th');
+    cell.colSpan = columns;
+    cell.textContent = (number ? number.textContent.trim() + ' ' : '') + '(continued)';
+    line.append(cell);
+    (t.tHead || t.createTHead()).prepend(line);
+    t.dataset.printTable = String(i);
+    const ids = rows.map((r, k) => (r.id = r.id || `print-table-${i}-row-${k}`));
+    ids.forEach(id => { const a = document.createElement('a'); a.href = '#' + id; links.append(a); });
+    // a row taller than KEEP_SHARE may break (KEEP_OR_BREAK): the page after it begins inside it, not at a cut
+    tables.push({table: String(i), rows: ids, split: rows.map(r => r.classList.contains('print-breakable'))});
+  });
+  document.querySelector('.bd-article').append(links);
+  return tables;
+}"""
+
+# A figure cannot break, so one that does not fit in what is left of a page moves to the next and leaves the rest
+# empty.  As a book floats it, the figure then moves down past the paragraphs after it that fill that rest: each
+# figure's block (the child of its section that holds it) gets a named destination.
+MARK_FIGURES = r"""() => {
+  const links = document.createElement('div');
+  links.hidden = true;
+  links.id = 'print-figure-links';
+  const figures = [];
+  document.querySelectorAll('.print-doc figure').forEach((f, i) => {
+    let block = f;
+    while (block.parentElement && !block.parentElement.matches('section, .print-doc')) block = block.parentElement;
+    const before = block.previousElementSibling;
+    if (!before || before.classList.contains('print-leadin') || /^H\d$/.test(before.tagName)) return;
+    block.id = block.id || `print-figure-${i}`;
+    const a = document.createElement('a');
+    a.href = '#' + block.id;
+    links.append(a);
+    figures.push({block: block.id});
+  });
+  document.querySelector('.bd-article').append(links);
+  return figures;
+}"""
+
+# Moves each figure's block ({block id: the height in px left empty before it}) after the paragraphs and lists
+# that follow it and fit in that height together; where none do (a heading, or another figure, follows), the
+# figure's image is shrunk, to no less than SHRINK_LEAST of its height, to fit in the empty height itself.
+# Drops the figures' links; returns how many figures moved and how many shrank.
+FLOAT_FIGURES = r"""(gaps) => {
+  let moved = 0, shrunk = 0;
+  for (const [id, gap] of Object.entries(gaps)) {
+    const block = document.getElementById(id);
+    let last = null, used = 0;
+    const text = e => e && e.matches('p, ul, ol, dl, blockquote');
+    for (let next = block.nextElementSibling; text(next); next = next.nextElementSibling) {
+      const r = next.getBoundingClientRect(), style = getComputedStyle(next);
+      used += r.height + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
+      if (used > gap) break;
+      last = next;
+    }
+    if (last && !last.classList.contains('print-leadin')) {
+      last.after(block);
+      moved++;
+      continue;
+    }
+    const img = block.querySelector('figure img'), style = getComputedStyle(block);
+    const height = block.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
+    const image = img && img.getBoundingClientRect().height;
+    const fits = image - (height - gap) - 16;  // 16 px to spare
+    if (img && fits >= SHRINK_LEAST * image) {
+      img.style.setProperty('max-height', `${fits}px`, 'important');
+      shrunk++;
+    }
+  }
+  document.getElementById('print-figure-links').remove();
+  return [moved, shrunk];
+}""".replace("SHRINK_LEAST", "0.6")
+
+
+def figure_gaps(figures: list[dict], reader, least: float) -> dict[str, float]:
+    """For each figure of :data:`MARK_FIGURES` printed at the top of a page after a page whose text area is empty
+    more than ``least`` points above its foot (below the lowest thing it prints: :mod:`.pdf_marks`), that empty
+    height in CSS px."""
+    from .pdf_marks import lowest_mark
+
+    dests = destinations(reader)
+    foot = MARGIN_MM["bottom"] * 72 / 25.4
+    top = (PAGE_MM[1] - MARGIN_MM["top"]) * 72 / 25.4
+    gaps = {}
+    for f in figures:
+        # a figure first on its page (its destination at the page's top, or in the text area's first lines)
+        page, at = dests.get(f["block"], (0, 0.0))
+        lowest = lowest_mark(reader.pages[page - 1], reader, foot, top) if page > 0 and at > top - 12 else None
+        if lowest is not None and lowest - foot > least:
+            gaps[f["block"]] = (lowest - foot) / 0.75
+    return gaps
+
+
+# Cuts each table before the rows that begin a page ({table: [row index, …]}); drops the rows' destinations.
+CONTINUE_TABLES = r"""(cuts) => {
+  for (const [i, at] of Object.entries(cuts)) {
+    const t = document.querySelector(`table[data-print-table="${i}"]`);
+    const rows = [...t.tBodies].flatMap(b => [...b.rows]);
+    let after = t;
+    t.classList.add('print-cut');
+    at.forEach((k, j) => {
+      const piece = t.cloneNode(false);
+      piece.removeAttribute('id');
+      piece.removeAttribute('data-print-table');
+      piece.classList.add('print-continuation');
+      piece.classList.toggle('print-cut', j + 1 < at.length);
+      t.querySelectorAll(':scope > colgroup, :scope > thead').forEach(e => piece.append(e.cloneNode(true)));
+      const body = document.createElement('tbody');
+      body.append(...rows.slice(k, j + 1 < at.length ? at[j + 1] : rows.length));
+      piece.append(body);
+      after.after(piece);
+      after = piece;
+    });
+  }
+  document.getElementById('print-row-links').remove();
+  return Object.values(cuts).reduce((n, at) => n + at.length, 0);
+}"""
+
+
+def table_breaks(tables: list[dict], dests: dict[str, tuple[int, float]]) -> dict[str, list[int]]:
+    """For each table of :data:`MARK_TABLES` that the pages break, the indices of the rows that begin a page (but a
+    row after one that may break, which may have begun the page before and ended on the row's)."""
+    cuts = {}
+    for table in tables:
+        pages = [dests[r][0] if r in dests else None for r in table["rows"]]
+        at = [k for k in range(1, len(pages)) if None not in pages[k - 1:k + 1] and pages[k] > pages[k - 1]
+              and not table["split"][k - 1]]
+        if at:
+            cuts[table["table"]] = at
+    return cuts
 
 
 def chromium() -> str | None:
@@ -385,7 +632,7 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
     if root is None:
         source = html_dir.resolve().parents[1]
         root = source if (source / "_toc.yml").is_file() else ROOT
-    docs = [d for d in docnames(root) if not d.startswith("book/api/")]  # the API reference is read online
+    docs = printed_docs(root)
     missing = [d for d in docs if not (html_dir / f"{d}.html").is_file()]
     if missing:
         raise FileNotFoundError(f"{html_dir} lacks {missing}: build the book first (make book / make book-student)")
@@ -406,12 +653,25 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
         site = public_site(root) or release(root)["repository"]
         front = front_matter(config, built, label=edition, root=root, site=site)
         info = page.evaluate(ASSEMBLE, {"docs": docs, "site": public_site(root), "frontMatter": front})
-        page.add_style_tag(content=PRINT_CSS)
+        page.add_style_tag(content=PRINT_CSS.replace("FIGURE_MM", str(FIGURE_MM)))
         info["shadows_removed"] = page.evaluate(NO_SHADOWS)
-        info["breakable"] = page.evaluate(KEEP_OR_BREAK, content_mm[1] * PX_PER_MM)
+        info["breakable"] = page.evaluate(KEEP_OR_BREAK, KEEP_SHARE * content_mm[1] * PX_PER_MM)
         timings["assemble"] = round(time.perf_counter() - start, 1)
-        printed = page.pdf(format="A4", margin=margin, print_background=True)
         logging.getLogger("pypdf").setLevel(logging.ERROR)  # Chromium's trailer counts fewer objects than it writes
+        # printed FLOAT_ROUNDS + 2 times: to see which figures left a page short, then where the pages break the
+        # long tables, then with the figures moved and the tables cut
+        tables = page.evaluate(MARK_TABLES)  # first: its hidden lines take room on the pages the figures see
+        least, info["floated"] = KEEP_SHARE * content_mm[1] * 72 / 25.4, [0, 0]
+        for _ in range(FLOAT_ROUNDS):  # a figure moved or shrunk can leave the next one short
+            figures = page.evaluate(MARK_FIGURES)
+            marks = PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True)))
+            done = page.evaluate(FLOAT_FIGURES, figure_gaps(figures, marks, least))
+            info["floated"] = [a + b for a, b in zip(info["floated"], done)]
+        timings["figures"] = round(time.perf_counter() - start, 1)
+        rows = destinations(PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True))))
+        info["continued"] = page.evaluate(CONTINUE_TABLES, table_breaks(tables, rows))
+        timings["tables"] = round(time.perf_counter() - start, 1)
+        printed = page.pdf(format="A4", margin=margin, print_background=True)
         body = PdfReader(io.BytesIO(printed))
         timings["print"] = round(time.perf_counter() - start, 1)
         dests = destinations(body)
