@@ -482,8 +482,19 @@ CONTINUE_TABLES = r"""(cuts) => {
       after = piece;
     });
   }
-  document.getElementById('print-row-links').remove();
   return Object.values(cuts).reduce((n, at) => n + at.length, 0);
+}"""
+
+# A cut made from one printing can drift in the next: a row that ended the page before the cut may no longer fit
+# there, spill onto a page of its own and leave that page nearly empty before the forced break.  Each such row
+# (its id, and the id of the row that begins the piece after it) joins that piece, and the row links go.
+RECUT_TABLES = r"""(moves) => {
+  for (const [row, first] of moves) {
+    const r = document.getElementById(row), f = document.getElementById(first);
+    f.parentElement.prepend(r);
+  }
+  document.getElementById('print-row-links').remove();
+  return moves.length;
 }"""
 
 
@@ -498,6 +509,23 @@ def table_breaks(tables: list[dict], dests: dict[str, tuple[int, float]]) -> dic
         if at:
             cuts[table["table"]] = at
     return cuts
+
+
+def spilled_rows(tables: list[dict], cuts: dict[str, list[int]], dests: dict[str, tuple[int, float]]) \
+        -> list[tuple[str, str]]:
+    """``(row id, id of the row after it)`` for each cut of :func:`table_breaks` whose row before it landed, in the
+    printing with the cuts made, on a page of its own: alone after the rows before it (a page break between rows
+    k − 2 and k − 1) and before the forced break to row k."""
+    moves = []
+    for table in tables:
+        rows = table["rows"]
+        for k in cuts.get(table["table"], []):
+            if k < 2 or any(r not in dests for r in rows[k - 2:k + 1]):
+                continue
+            before, spilled, cut = (dests[r][0] for r in rows[k - 2:k + 1])
+            if before < spilled < cut:
+                moves.append((rows[k - 1], rows[k]))
+    return moves
 
 
 def chromium() -> str | None:
@@ -669,7 +697,10 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
             info["floated"] = [a + b for a, b in zip(info["floated"], done)]
         timings["figures"] = round(time.perf_counter() - start, 1)
         rows = destinations(PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True))))
-        info["continued"] = page.evaluate(CONTINUE_TABLES, table_breaks(tables, rows))
+        cuts = table_breaks(tables, rows)
+        info["continued"] = page.evaluate(CONTINUE_TABLES, cuts)
+        rows = destinations(PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True))))
+        info["recut"] = page.evaluate(RECUT_TABLES, spilled_rows(tables, cuts, rows))
         timings["tables"] = round(time.perf_counter() - start, 1)
         printed = page.pdf(format="A4", margin=margin, print_background=True)
         body = PdfReader(io.BytesIO(printed))

@@ -234,12 +234,16 @@ def _launch_buttons_from_release(app, config):
 
 
 def _edition_in_footer(app, config):
-    """Every page's footer names the edition (:mod:`dpsemantics.book.edition`): version, commit, date."""
+    """Every page's footer names the edition (:mod:`dpsemantics.book.edition`): version, commit, date.  The commit
+    is set as code: it is an identifier, not a number (a hash such as 35042e2 reads as 3.5042·10⁶ otherwise)."""
     from .edition import edition
 
     app.dpsemantics_edition = edition(Path(app.confdir))
     options = dict(config.html_theme_options or {})
     line = html.escape(app.dpsemantics_edition["line"])
+    commit = app.dpsemantics_edition["commit"]
+    if commit:
+        line = line.replace(f"commit {commit}", f"commit <code>{commit}</code>", 1)
     options["extra_footer"] = (options.get("extra_footer") or "") + f'<p class="dpsemantics-edition">{line}</p>'
     config.html_theme_options = options
 
