@@ -416,12 +416,25 @@ FLOAT_FIGURES = r"""(gaps) => {
   for (const [id, gap] of Object.entries(gaps)) {
     const block = document.getElementById(id);
     let last = null, used = 0;
-    const text = e => e && e.matches('p, ul, ol, dl, blockquote');
-    for (let next = block.nextElementSibling; text(next); next = next.nextElementSibling) {
-      const r = next.getBoundingClientRect(), style = getComputedStyle(next);
-      used += r.height + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
+    // text, tables and boxes follow; a numbered figure also floats on past the end of its section into the
+    // next one's first blocks, as a printed book's do (never after a heading, which stays with what follows it)
+    const heading = e => /^H\d$/.test(e.tagName) || e.matches('.rubric');
+    const text = e => e && !heading(e) && !e.matches('figure, section, .print-doc') && !e.querySelector('figure');
+    const following = e => {
+      if (e.nextElementSibling) return e.nextElementSibling;
+      const up = e.parentElement;
+      return up && up.matches('section') && !up.matches('.print-doc > section') ? following(up) : null;
+    };
+    const numbered = !!block.querySelector('figure .caption-number');
+    for (let next = following(block); next; ) {
+      if (numbered && next.matches('section')) { next = next.firstElementChild; continue; }
+      const style = getComputedStyle(next);
+      used += next.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
       if (used > gap) break;
+      if (heading(next)) { if (!numbered) break; next = following(next); continue; }
+      if (!text(next)) break;
       last = next;
+      next = following(next);
     }
     if (last && !last.classList.contains('print-leadin')) {
       last.after(block);
