@@ -388,10 +388,9 @@ def test_no_heading_is_split_or_ends_a_page(pdfs):
 #: The largest share of a page's text area that may stay empty below its last line or figure (issue 39), except on
 #: the front matter and on a chapter's last page.
 EMPTY_SHARE = 0.30
-#: What the print reaches today: two pages (in the edition checked) are 30–39 % empty (before Fig. 3.2, which cannot
-#: float past the tall code cell after it, and before Figs 6.1–6.2, two tall figures in a row), and one table page
-#: of the notation is 84 % empty (a new fault of the glossary's table, not yet fixed, which fails this bound too).
-#: The 30 % test is a strict expected failure until they are fixed; this bound keeps the rest.
+#: What the print reaches today: two pages (in the edition checked) are 30–39 % empty: before Fig. 3.2, which cannot
+#: float past the tall code cell after it, and before Figs 6.1–6.2, two tall figures in a row.  The 30 % test is a
+#: strict expected failure until they are fixed; this bound keeps the rest.
 EMPTY_SHARE_REACHED = 0.50
 
 
@@ -419,7 +418,7 @@ def _empty_faults(result: dict, limit: float = EMPTY_SHARE) -> list[str]:
             if share > limit and i not in excused]
 
 
-@pytest.mark.xfail(strict=True, reason="three pages are more than 30 % empty (see EMPTY_SHARE_REACHED)")
+@pytest.mark.xfail(strict=True, reason="two pages are more than 30 % empty (see EMPTY_SHARE_REACHED)")
 def test_no_page_is_more_than_30_percent_empty_but_a_chapters_last(pdfs):
     """Every page's text area is filled to within ``EMPTY_SHARE`` of its height from its foot (issue 39), measured
     by what the page prints (:func:`_empty_shares`: text, figures, boxes): a tall block moved whole to the next
