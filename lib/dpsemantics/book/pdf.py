@@ -712,7 +712,8 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
         rows = destinations(PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True))))
         cuts = table_breaks(tables, rows)
         info["continued"] = page.evaluate(CONTINUE_TABLES, cuts)
-        rows = destinations(PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True))))
+        if cuts:  # the printing with the cuts made, to see whether a cut drifted
+            rows = destinations(PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True))))
         info["recut"] = page.evaluate(RECUT_TABLES, spilled_rows(tables, cuts, rows))
         timings["tables"] = round(time.perf_counter() - start, 1)
         printed = page.pdf(format="A4", margin=margin, print_background=True)
