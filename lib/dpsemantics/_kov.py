@@ -624,7 +624,7 @@ _FEW_COLUMNS = 8
 _SWEEP_COLUMNS = 2**14
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=1024)  # (every k ≤ _K_BATCH: 2 MB; 256 thrashed on 1000 distinct k, per block)
 def _log_binomial_coefficients(k: int) -> np.ndarray:
     """log C(k, ℓ) for ℓ = 0 … ⌈k/2⌉ − 1, each from the exact integer (within a few ulps of its value).  The
     integers by the exact recurrence C(k, ℓ + 1) = C(k, ℓ)(k − ℓ)/(ℓ + 1) (the division has no remainder): the same
@@ -651,12 +651,30 @@ def _step_ratios(k: int, rows: int) -> np.ndarray:
     return out
 
 
-def _row_log_p(k: int, ell: np.ndarray, log_q, log_p) -> np.ndarray:
+def _log_binomial_rows(k: np.ndarray):
+    """The rows of :func:`_log_binomial_coefficients` for the distinct k among the entries (an int array),
+    concatenated: (flat, start) with log C(k_i, ℓ) = flat[start_i + ℓ] for ℓ = 0 … ⌈k_i/2⌉ − 1 (the same numbers,
+    one row per distinct k however many entries share it); ``start`` has k's shape."""
+    ks, inverse = np.unique(np.asarray(k, dtype=np.int64), return_inverse=True)
+    rows = [_log_binomial_coefficients(v) for v in ks.tolist()]
+    offsets = np.concatenate([[0], np.cumsum((ks + 1) // 2)[:-1]]).astype(np.int64)
+    return np.concatenate(rows), offsets[np.ravel(inverse)].reshape(np.shape(k))
+
+
+def _each_log_k(k: np.ndarray) -> np.ndarray:
+    """math.log(k) per entry of an int array (``_binomial.each_log``, once per distinct k)."""
+    ks, inverse = np.unique(k, return_inverse=True)
+    return _binomial.each_log(ks.astype(float))[np.ravel(inverse)].reshape(np.shape(k))
+
+
+def _row_log_p(k, ell: np.ndarray, log_q, log_p, log_c=None) -> np.ndarray:
     """log P_ℓ = (log C(k, ℓ) + ℓ log q) + (k − ℓ) log p, the direct form of :class:`_RRRows`, for whole ℓ (an int
-    array, 0 ≤ ℓ ≤ ⌈k/2⌉ − 1) broadcasting with log q and log p."""
+    array, 0 ≤ ℓ ≤ ⌈k/2⌉ − 1) broadcasting with k (a whole number or an int array), log q and log p.  ``log_c``:
+    :func:`_log_binomial_rows` of k, if the caller has it."""
     f = ell.astype(float)
+    flat, start = _log_binomial_rows(k) if log_c is None else log_c
     with np.errstate(over="ignore", invalid="ignore"):
-        return (_log_binomial_coefficients(k)[ell] + f * log_q) + (k - f) * log_p
+        return (flat[start + ell] + f * log_q) + (k - f) * log_p
 
 
 def _window_start(above, lo, mode):
@@ -696,8 +714,9 @@ def _first_true(pred, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
     return lo
 
 
-def _row_windows(eps0: np.ndarray, k: int, ref: np.ndarray, *, ceiling=None, need=None, flips=None):
-    """The window of each column of :class:`_RRRows` (ε₀ > 0 and scale ref per column): ``(lo, hi, top, live)``.
+def _row_windows(eps0: np.ndarray, k: np.ndarray, ref: np.ndarray, *, ceiling=None, need=None, flips=None):
+    """The window of each column of :class:`_RRRows` (ε₀ > 0, k ≤ _K_BATCH and scale ref per column):
+    ``(lo, hi, top, live)``.
 
     The column keeps the terms with log P_ℓ ≥ floor = ref − 33 − log k.  log P is concave in ℓ (the binomial law is
     log-concave), increasing up to the mode M = ⌊(k + 1)q⌋ and decreasing after it, so those terms are the ℓ of one
@@ -717,25 +736,26 @@ def _row_windows(eps0: np.ndarray, k: int, ref: np.ndarray, *, ceiling=None, nee
     direct form by rounding only, a relative 1e-11 of S at most: allowed for in ``_ROW_DROPPED`` at the floor, and
     by the ceiling's factor 1 + 1e-6.  Also returns (log q, log p) per column, for :class:`_RRRows`.  ``flips``:
     the columns' (q, log q, log p) (``_binomial.flip_probabilities``), if the caller has them."""
+    k = np.asarray(k, dtype=np.int64)
     m = (k + 1) // 2
     q, log_q, log_p = _flips(eps0) if flips is None else flips
-    log_c = _log_binomial_coefficients(k)
+    log_c, at = _log_binomial_rows(k)  # log C(k, x) = log_c[at + x]
     with np.errstate(over="ignore", invalid="ignore"):  # ε₀ near the float maximum: −2ε₀ = −∞, 1 − e^{−2ε₀} = 1
         mode = np.minimum(np.floor((k + 1) * q), m - 1).astype(np.int64)  # q ≤ 1/2: (k + 1)q ≥ 0 is finite
         slope, base = log_q - log_p, k * log_p
-        floor = ref - (_ROW_DROP + math.log(k)) - base  # the tests compare log C + ℓ·slope with floor − base
-        live = log_c[mode] + mode * slope >= floor
-        lo = _first_true(lambda x: log_c[x] + x * slope >= floor, np.zeros_like(mode), mode)
+        floor = ref - (_ROW_DROP + _each_log_k(k)) - base  # the tests compare log C + ℓ·slope with floor − base
+        live = log_c[at + mode] + mode * slope >= floor
+        lo = _first_true(lambda x: log_c[at + x] + x * slope >= floor, np.zeros_like(mode), mode)
         if ceiling is not None:
             rise = ceiling - base - np.log(-np.expm1(-2.0 * eps0))
-            cut = _first_true(lambda x: log_c[x] + x * slope >= rise, np.minimum(lo, mode), mode)
+            cut = _first_true(lambda x: log_c[at + x] + x * slope >= rise, np.minimum(lo, mode), mode)
             wants_hi = live & (cut >= mode)
         else:
             wants_hi = live & (need > mode)
-        hi = np.full(mode.shape, m, dtype=np.int64)
+        hi = m.copy()
         w = np.flatnonzero(wants_hi)
-        sw, fw = slope[w], floor[w]
-        hi[w] = _first_true(lambda x: log_c[x] + x * sw < fw, mode[w] + 1, np.full(w.size, m - 1)) - 1
+        sw, fw, aw = slope[w], floor[w], at[w]
+        hi[w] = _first_true(lambda x: log_c[aw + x] + x * sw < fw, mode[w] + 1, m[w] - 1) - 1
     top = np.where((cut <= mode) & (cut < hi), cut, hi) if ceiling is not None else np.minimum(need, hi)
     top = np.minimum(top, m - 1)
     top = np.where(live, top, lo - 1)  # (not live: no row)
@@ -743,8 +763,9 @@ def _row_windows(eps0: np.ndarray, k: int, ref: np.ndarray, *, ceiling=None, nee
 
 
 class _RRRows:
-    """k-fold ε₀-randomized response for many mechanisms of one k ≤ _K_BATCH at once, one mechanism per column of
-    a 2-D table whose row r holds ℓ = lo + r of that column's window (:func:`_row_windows`).
+    """k-fold ε₀-randomized response for many mechanisms (ε₀, k), k ≤ _K_BATCH, at once, one mechanism per column of
+    a 2-D table whose row r holds ℓ = lo + r of that column's window (:func:`_row_windows`); columns of different k
+    share the table (each cell is formed from its own column's numbers only).
 
     The same piecewise tables as :class:`_RRProfile` (T_j = P_j + e^{−2ε₀}T_{j−1}, D_j = D_{j−1} + (1 −
     e^{−width_j})T_j, the same closed-form solve and the same bound), with these differences:
@@ -768,17 +789,19 @@ class _RRRows:
       (Loader's form, which :class:`_RRProfile` uses, is exact at every k but costs ~0.6 µs a term; the ratio
       costs two products a cell.)"""
 
-    def __init__(self, eps0: np.ndarray, k: int, ref: np.ndarray, lo, hi, top, live, log_q, log_p, reads=None):
+    def __init__(self, eps0: np.ndarray, k: np.ndarray, ref: np.ndarray, lo, hi, top, live, log_q, log_p,
+                 reads=None):
         """The columns come in ascending order of their number of rows, top − lo + 1 (:func:`_tables`' chunks).
         ``reads`` = (cols, last), one entry each (:meth:`bound`'s arguments): only the cells those entries read are
         kept, not the table (optimal_delta: one read per entry, so the columns are swept row by row in a few
         vectors that stay in cache, and :meth:`bound` must then be called with the same entries)."""
-        self.eps0, self.k, self.ref = eps0, k, ref
+        k = np.asarray(k, dtype=np.int64)
+        self.eps0, self.k, self.kf, self.ref = eps0, k, k.astype(float), ref
         self.lo, self.hi, self.top, self.live = lo, hi, top, live
         self.m = m = (k + 1) // 2
-        log_c = _log_binomial_coefficients(k)
+        log_c = _log_binomial_rows(k)
         # S_lo = log C(k, lo) + lo|log q| + (k − lo)|log p|: the size of the numbers that form log P_lo
-        self.s_max = log_c[np.minimum(lo, m - 1)] + (lo * -log_q + (k - lo) * -log_p)
+        self.s_max = log_c[0][log_c[1] + np.minimum(lo, m - 1)] + (lo * -log_q + (k - lo) * -log_p)
         extent = np.maximum(top - lo + 1, 0)  # the rows of each column
         self.rows = rows = max(int(np.max(extent, initial=0)), 1)
         # P_lo = e^{log P_lo − ref} from the direct form; then P_ℓ = P_{ℓ−1}·ρ_ℓ, ρ_ℓ = ((k − ℓ + 1)/ℓ)·e^{−ε₀} (the
@@ -791,11 +814,11 @@ class _RRRows:
             on, r, c = self._reads(*reads)
         with np.errstate(over="ignore", invalid="ignore", under="ignore"):  # (ε₀ near the float maximum: −2ε₀ = −∞)
             g, c_step = np.exp(-2.0 * eps0), -np.expm1(-2.0 * eps0)
-            first = np.exp(np.minimum(_row_log_p(k, np.minimum(lo, m - 1), log_q, log_p) - ref, 700.0))
+            first = np.exp(np.minimum(_row_log_p(k, np.minimum(lo, m - 1), log_q, log_p, log_c) - ref, 700.0))
             first[top < lo] = 1.0
             w_hi = self._width(hi[last_piece], last_piece)
-            if eps0.size <= _FEW_COLUMNS:  # a few long columns: the same products and sums, in C per column
-                ratio = _step_ratios(k, rows)[lo[None, :] + np.arange(1, rows)[:, None]]
+            if eps0.size <= _FEW_COLUMNS and np.all(k == k[0]):  # a few long columns of one k: the same products
+                ratio = _step_ratios(int(k[0]), rows)[lo[None, :] + np.arange(1, rows)[:, None]]  # and sums, in C
                 ratio *= np.exp(-eps0)
                 T = np.empty((rows, eps0.size))
                 T[0] = first
@@ -827,14 +850,14 @@ class _RRRows:
         column's extent D = ∞, so D stays nondecreasing down each column; T there is never read), or, given
         ``reads`` = (rows r, columns c), only T_r, D_{r−1} (0 at r = 0) and D_r of each read, kept as the sweep
         passes row r.  From the first term capped at e^{700} on, D is ∞, as in :func:`_piece_sums`."""
-        n, rows, eps0, lo, k = first.size, self.rows, self.eps0, self.lo, self.k
+        n, rows, eps0, lo, kf = first.size, self.rows, self.eps0, self.lo, self.kf
         if np.any(extent[1:] < extent[:-1]):
             raise AssertionError("_RRRows: the columns must come in ascending order of their rows")  # (internal)
         starts = np.searchsorted(extent, np.arange(rows), side="right")  # row j: the columns starts[j]: are open
-        em, steps = np.exp(-eps0), _step_ratios(k, rows)
+        em = np.exp(-eps0)
         capping = bool(np.any(self.ref < -699.0))  # else every P ≤ e^{−ref}(1 + 1e-12) < e^{700}: min is the identity
         P, T_row, D_row = first.copy(), np.empty(n), np.zeros(n)
-        step, ratio, ell = np.empty(n), np.empty(n), lo.astype(np.int64)  # ell: ℓ = lo + j of row j
+        step, ratio, ell = np.empty(n), np.empty(n), lo.astype(float)  # ell: ℓ = lo + j of row j
         if reads is None:
             T, D = np.empty((rows, n)), np.full((rows, n), np.inf)
         else:
@@ -851,8 +874,11 @@ class _RRRows:
                 np.minimum(Ps, _CAP, out=Ts)
             else:
                 ra, ls = ratio[s:], ell[s:]
-                np.add(ls, 1, out=ls)
-                steps.take(ls, out=ra, mode="clip")  # (ℓ < ⌈k/2⌉ + rows, the length of ``steps``: no clipping)
+                np.add(ls, 1.0, out=ls)
+                # fl((k − ℓ + 1)/ℓ), as _step_ratios forms it (1 ≤ ℓ ≤ ⌈k/2⌉ − 1 within a column's rows)
+                np.subtract(kf[s:], ls, out=ra)
+                np.add(ra, 1.0, out=ra)
+                np.divide(ra, ls, out=ra)
                 np.multiply(ra, em[s:], out=ra)
                 np.multiply(Ps, ra, out=Ps)  # P_ℓ = P_{ℓ−1}·ρ_ℓ
                 np.multiply(Ts, g[s:], out=Ts)
@@ -886,7 +912,7 @@ class _RRRows:
         of the window reaching down to 0."""
         e0 = self.eps0[cols]
         with np.errstate(over="ignore", invalid="ignore"):
-            upper = e0 * (self.k - 2.0 * j)
+            upper = e0 * (self.kf[cols] - 2.0 * j)
             lower = np.where(j == self.hi[cols], 0.0, np.maximum(upper - 2.0 * e0, 0.0))
         return upper, lower, upper - lower
 
@@ -936,7 +962,7 @@ class _RRRows:
         out = np.full(eps.shape, math.log(_ROW_DROPPED))  # nothing in the window is active
         beyond = np.minimum(last, self.hi[cols]) > self.top[cols]
         out[beyond] = -self.ref[cols[beyond]]  # (not reached) δ_RR ≤ 1
-        gap = _lattice_gap(eps[on], self.eps0[c], self.k - 2.0 * (self.lo[c] + r))
+        gap = _lattice_gap(eps[on], self.eps0[c], self.kf[c] - 2.0 * (self.lo[c] + r))
         if self._read is None:
             T_r, D_prev, D_here = self.T[r, c], np.where(r > 0, self.D[np.maximum(r - 1, 0), c], 0.0), self.D[r, c]
         else:  # (the cells read as the rows were swept: these entries')
@@ -967,22 +993,22 @@ def _last_active(eps: np.ndarray, eps0, k):
     return np.minimum(np.where(gap_hit, last - 1, last), (k + 1) // 2 - 1)
 
 
-def _columns(eps0: np.ndarray, ref: np.ndarray):
-    """The distinct (ε₀, ref) pairs among the entries — one column of ``_RRRows`` each, whatever the number of
+def _columns(eps0: np.ndarray, ref: np.ndarray, k: np.ndarray):
+    """The distinct (k, ε₀, ref) among the entries — one column of ``_RRRows`` each, whatever the number of
     entries that share it (one mechanism with 10⁶ values of δ is one column per scale).  Returns (the entries in
     column order, the column of each, the first entry of each column)."""
     order = np.argsort(eps0)
     se = eps0[order]
-    if np.any(se[1:] == se[:-1]):  # a mechanism with several entries: by (ε₀, ref), so a column's are adjacent
-        order = np.lexsort((ref, eps0))
-    se, sr = eps0[order], ref[order]
+    if np.any(se[1:] == se[:-1]):  # an ε₀ with several entries: by (k, ε₀, ref), so a column's are adjacent
+        order = np.lexsort((ref, eps0, k))
+    se, sr, sk = eps0[order], ref[order], k[order]
     new = np.ones(order.size, dtype=bool)
-    new[1:] = (se[1:] != se[:-1]) | (sr[1:] != sr[:-1])
+    new[1:] = (se[1:] != se[:-1]) | (sr[1:] != sr[:-1]) | (sk[1:] != sk[:-1])
     return order, np.cumsum(new) - 1, order[new]
 
 
-def _tables(eps0: np.ndarray, k: int, ref: np.ndarray, column: np.ndarray, windows, last=None):
-    """The chunks of ``_RRRows`` for columns (ε₀, ref) with their ``windows`` (:func:`_row_windows`), widest last;
+def _tables(eps0: np.ndarray, k: np.ndarray, ref: np.ndarray, column: np.ndarray, windows, last=None):
+    """The chunks of ``_RRRows`` for columns (ε₀, k, ref) with their ``windows`` (:func:`_row_windows`), widest last;
     yields (the chunk's tables, the entries' positions in ``column`` order it serves, their column in the chunk).
     Given ``last`` (each entry's last active ℓ, in ``column`` order), a chunk keeps only the cells its entries'
     :meth:`_RRRows.bound` reads (no table: the chunks are then cut by columns, _SWEEP_COLUMNS, not by cells)."""
@@ -998,7 +1024,7 @@ def _tables(eps0: np.ndarray, k: int, ref: np.ndarray, column: np.ndarray, windo
         within = np.repeat(np.arange(cols.size), count)  # each member's column in the chunk
         members = starts[cols][within] + (np.arange(within.size) - (np.cumsum(count) - count)[within])
         reads = None if last is None else (within, last[members])
-        rows = _RRRows(eps0[cols], k, ref[cols], *(w[cols] for w in windows), reads=reads)
+        rows = _RRRows(eps0[cols], k[cols], ref[cols], *(w[cols] for w in windows), reads=reads)
         yield rows, members, within
 
 
@@ -1008,7 +1034,7 @@ def _flips(eps0):
     return q, log_q, log_p
 
 
-def _level(eps: np.ndarray, eps0: np.ndarray, k: int, last: np.ndarray, flips) -> np.ndarray:
+def _level(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray, last: np.ndarray, flips) -> np.ndarray:
     """log of a lower bound on δ_RR(ε) (last ≥ 0, the last active ℓ), in the direct form: with ℓ' = min(M, last − 1)
     (M the mode), δ_RR(ε) ≥ P_ℓ'(1 − e^{ε − L_ℓ'}) ≥ (1 − e^{−2ε₀})P_ℓ' (ε < L_last ≤ L_ℓ' − 2ε₀) and δ_RR(ε) ≥
     P_last(1 − e^{ε − L_last}); the latter's factor is taken at least e^{−500} (a level above δ_RR only raises the
@@ -1019,17 +1045,19 @@ def _level(eps: np.ndarray, eps0: np.ndarray, k: int, last: np.ndarray, flips) -
     mode = np.minimum(np.floor((k + 1) * q), m - 1).astype(np.int64)
     last = last.astype(np.int64)
     prev = np.minimum(mode, np.maximum(last - 1, 0))
+    log_c = _log_binomial_rows(k)
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        below = np.where(last >= 1, _row_log_p(k, prev, log_q, log_p) + np.log(-np.expm1(-2.0 * eps0)), -np.inf)
+        below = np.where(last >= 1, _row_log_p(k, prev, log_q, log_p, log_c) + np.log(-np.expm1(-2.0 * eps0)),
+                         -np.inf)
         gap = _lattice_gap(eps, eps0, k - 2.0 * last)
-        at = _row_log_p(k, last, log_q, log_p) + np.maximum(np.log(-np.expm1(gap)), -500.0)
+        at = _row_log_p(k, last, log_q, log_p, log_c) + np.maximum(np.log(-np.expm1(gap)), -500.0)
     return np.maximum(below, at)
 
 
-def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: int) -> np.ndarray:
-    """:func:`_optimal_log_rr` for many mechanisms of one k ≤ _K_BATCH (1-d arrays ε, ε₀ > 0): each entry's scale is
+def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """:func:`_optimal_log_rr` for many mechanisms of k ≤ _K_BATCH (1-d arrays ε, ε₀ > 0, k): each entry's scale is
     ref = 4·⌊level/4⌋ (:func:`_level`, a lower bound on log δ_RR(ε)), and its column of ``_RRRows`` (one per distinct
-    (ε₀, ref)) holds every term above e^{ref − 33 − log k} up to the largest last active ℓ of its entries; the value
+    (k, ε₀, ref), every k in one table) holds every term above e^{ref − 33 − log k} up to the largest last active ℓ of its entries; the value
     is :meth:`_RRRows.bound`, the dropped terms added.  A column's cells depend only on its (ε₀, k, ref), and an
     entry reads only the rows up to its own last active ℓ, so an entry gets the same bits whatever else is in the
     call."""
@@ -1038,17 +1066,17 @@ def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: int) -> np.ndarray:
     live = np.flatnonzero(last >= 0)
     if live.size == 0:
         return out
-    e, e0, la = eps[live], eps0[live], last[live]
+    e, e0, la, kk = eps[live], eps0[live], last[live], k[live]
     flips = _flips(e0)
-    ref = _ROW_SPAN * np.floor(_level(e, e0, k, la, flips) / _ROW_SPAN)
-    order, column, first = _columns(e0, ref)
+    ref = _ROW_SPAN * np.floor(_level(e, e0, kk, la, flips) / _ROW_SPAN)
+    order, column, first = _columns(e0, ref, kk)
     if first.size == order.size:  # one entry per column (distinct mechanisms)
         need = la[first].astype(np.int64)
     else:
         need = np.zeros(first.size, dtype=np.int64)
         np.maximum.at(need, column, la[order].astype(np.int64))
-    windows = _row_windows(e0[first], k, ref[first], need=need, flips=tuple(f[first] for f in flips))
-    for rows, members, cols in _tables(e0[first], k, ref[first], column, windows, last=la[order]):
+    windows = _row_windows(e0[first], kk[first], ref[first], need=need, flips=tuple(f[first] for f in flips))
+    for rows, members, cols in _tables(e0[first], kk[first], ref[first], column, windows, last=la[order]):
         idx = order[members]
         out[live[idx]] = rows.bound(cols, e[idx], la[idx]) + rows.ref[cols]
     return out
@@ -1056,13 +1084,12 @@ def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: int) -> np.ndarray:
 
 def _log_rr_by_mechanism(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray) -> np.ndarray:
     """log δ_RR(ε) (an upper bound on its float evaluation) for 1-d arrays, one mechanism (ε₀ > 0, k) per entry:
-    k ≤ _K_BATCH row-wise (:func:`_rows_log_rr`, per k), larger k per mechanism (:func:`_optimal_log_rr`).  An
-    entry's value depends only on its own (ε, ε₀, k)."""
+    k ≤ _K_BATCH row-wise (:func:`_rows_log_rr`, every k in one table), larger k per mechanism
+    (:func:`_optimal_log_rr`).  An entry's value depends only on its own (ε, ε₀, k)."""
     out = np.empty(eps.shape)
     small = k <= _K_BATCH
-    for kb in np.unique(k[small]):
-        members = np.flatnonzero(k == kb)
-        out[members] = _rows_log_rr(eps[members], eps0[members], int(kb))
+    if np.any(small):
+        out[small] = _rows_log_rr(eps[small], eps0[small], k[small])
     big = np.flatnonzero(~small)
     keys = np.stack([eps0[big], k[big].astype(float)], axis=1)
     groups = list(_group_slices(keys))
@@ -1222,9 +1249,9 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
     out[huge] = math.inf
     live = np.flatnonzero(active & ~huge)
     small = k[live] <= _K_BATCH
-    for kb in np.unique(k[live[small]]):  # many mechanisms of one small k: one row each (_RRRows)
-        idx = live[small][k[live[small]] == kb]
-        out[idx] = _rows_epsilons(eps0[idx], int(kb), log_t[idx])
+    if np.any(small):  # many mechanisms of small k: one column each of one table (_RRRows)
+        idx = live[small]
+        out[idx] = _rows_epsilons(eps0[idx], k[idx], log_t[idx])
     live = live[~small]
     keys = np.stack([eps0[live], k[live].astype(float), np.floor(log_t[live] / _GROUP_SPAN)], axis=1)
     groups = list(_group_slices(keys))
@@ -1260,18 +1287,18 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
 
 
 
-def _rows_epsilons(eps0: np.ndarray, k: int, log_t: np.ndarray) -> np.ndarray:
-    """The loop of :func:`_optimal_epsilons` for many mechanisms of one k ≤ _K_BATCH, one column of ``_RRRows`` per
-    distinct (ε₀, ref), ref = 4·⌊log target/4⌋, cut above the piece that can hold any target of the column
+def _rows_epsilons(eps0: np.ndarray, k: np.ndarray, log_t: np.ndarray) -> np.ndarray:
+    """The loop of :func:`_optimal_epsilons` for many mechanisms of k ≤ _K_BATCH, one column of ``_RRRows`` per
+    distinct (k, ε₀, ref), ref = 4·⌊log target/4⌋, every k in one table, cut above the piece that can hold any target of the column
     (:func:`_row_windows`' ceiling).  Each entry is solved below its target by the margin (with the direct form's
     allowance 10u·S) and as much again, rounded up 4 ulps and checked by the upper bound of these tables at the ε
     found (:meth:`_RRRows.bound`, the dropped terms added: an upper bound on the exact δ_RR); failing entries are
     solved again with the extra margin doubled.  A column with no term above its floor has δ_RR(0) below the dropped
     terms' bound: ε = 0, checked like the others."""
     out = np.zeros(eps0.shape)
-    margin = _evaluation_margin(k)
+    margin = _evaluation_margin(1)  # (the same for every k ≤ _K_BATCH)
     ref = _ROW_SPAN * np.floor(log_t / _ROW_SPAN)
-    order, column, first = _columns(eps0, ref)
+    order, column, first = _columns(eps0, ref, k)
     # a column's tables reach up to the piece that holds its largest target (the rows below any row are the same
     # whatever the table's extent, so an entry's answer does not depend on the column's other entries)
     if first.size == order.size:  # one entry per column (distinct mechanisms)
@@ -1279,8 +1306,8 @@ def _rows_epsilons(eps0: np.ndarray, k: int, log_t: np.ndarray) -> np.ndarray:
     else:
         ceiling = np.full(first.size, -np.inf)
         np.maximum.at(ceiling, column, log_t[order])
-    windows = _row_windows(eps0[first], k, ref[first], ceiling=ceiling + 1e-6)
-    for rows, members, cols in _tables(eps0[first], k, ref[first], column, windows):
+    windows = _row_windows(eps0[first], k[first], ref[first], ceiling=ceiling + 1e-6)
+    for rows, members, cols in _tables(eps0[first], k[first], ref[first], column, windows):
         entries = order[members]
         target = log_t[entries] - rows.ref[cols]
         eps = np.zeros(entries.shape)
@@ -1291,7 +1318,7 @@ def _rows_epsilons(eps0: np.ndarray, k: int, log_t: np.ndarray) -> np.ndarray:
             c = cols[todo]
             e = np.atleast_1d(_rounding.up(rows.solve(c, target[todo] - lead[todo] - slack[todo]), 4))
             log_rr = np.full(e.shape, -np.inf)
-            last = _last_active(e, rows.eps0[c], k)
+            last = _last_active(e, rows.eps0[c], rows.k[c])
             live = np.flatnonzero(last >= 0)  # (no loss above ε: δ_RR = 0)
             log_rr[live] = rows.bound(c[live], e[live], last[live])
             ok = np.isinf(e) | (log_rr + margin <= target[todo])
