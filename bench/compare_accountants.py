@@ -30,8 +30,9 @@ Three quantities, each row timed in this one process (median of ``--repeats`` ca
    wall-clock and CPU seconds of one call (no peer).  ``optimal_epsilon`` and ``optimal_delta``: one mechanism with
    10⁶ values of δ or ε; 10⁶ distinct mechanisms of k = 10, 100 and 1000 (one column each of a 2-D table that holds
    each column's window of terms: optimal_delta at ε from 0.01 to 5, where δ is near 1 and the window the whole
-   bulk, and at the ε of a δ from 1e-12 to 1e-2, where the window is the tail); and 10³ and 10⁴ distinct mechanisms
-   of k = 10⁴ and 10⁵ (their profiles built together; the cost is the O(√k) terms of each window).
+   bulk, and at the ε of a δ from 1e-12 to 1e-2, where the window is the tail); 10⁶ distinct mechanisms with k
+   uniform in 1 … 1000 (issue 40: every k in the same table); and 10³ and 10⁴ distinct mechanisms of k = 10⁴ and
+   10⁵ (their profiles built together; the cost is the O(√k) terms of each window).
 7. **Every other calibration or conversion, over 10⁶ hostile inputs** (``bench/calibration_timing.py``): each
    public function of ``mechanisms``, ``conversions``, ``disclosure`` and ``pld`` that returns an ε, δ, σ, ρ or a
    posterior bound and broadcasts, one call on seeded arrays that mix every magnitude a caller may pass (ε from
@@ -365,6 +366,7 @@ def broadcast_timing():
     rng.uniform(size=3 * n)  # the draws of the rows now in section 7 (ρ, σ, δ′): the inputs below stay the same
     rng.uniform(size=2 * 10**3)  # the draws of two rows now among ``large`` below: the inputs after stay the same
     eps0_many = rng.uniform(0.001, 2.0, n)  # distinct mechanisms of k ≤ 1000: one column each of a 2-D table
+    k_many = rng.integers(1, 1001, n)  # (drawn last: the inputs above stay those of the earlier runs)
     distinct = []
     for k in (10, 100, 1000):
         distinct += [
@@ -377,6 +379,13 @@ def broadcast_timing():
     eps_tail = composition.optimal_epsilon(eps0_many, 1000, delta)
     distinct.append(("composition.optimal_delta", "10⁶ distinct mechanisms (ε₀ random, k = 1000), ε of a δ in "
                      "1e-12…1e-2", n, lambda: composition.optimal_delta(eps_tail, eps0_many, 1000)))
+    # many distinct k (issue 40): the columns of every k ≤ 1000 share one table
+    distinct += [
+        ("composition.optimal_epsilon", "10⁶ distinct mechanisms (ε₀ random, k random in 1…1000)",
+         n, lambda: composition.optimal_epsilon(eps0_many, k_many, delta)),
+        ("composition.optimal_delta", "10⁶ distinct mechanisms (ε₀ random, k random in 1…1000)",
+         n, lambda: composition.optimal_delta(eps, eps0_many, k_many)),
+    ]
     # distinct mechanisms of k > 1000: their profiles are built together (_kov._RRProfiles); the cost is the
     # terms of each window (Loader's form), O(√k) a mechanism
     large = []

@@ -1057,10 +1057,10 @@ def _level(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray, last: np.ndarray, f
 def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray) -> np.ndarray:
     """:func:`_optimal_log_rr` for many mechanisms of k ≤ _K_BATCH (1-d arrays ε, ε₀ > 0, k): each entry's scale is
     ref = 4·⌊level/4⌋ (:func:`_level`, a lower bound on log δ_RR(ε)), and its column of ``_RRRows`` (one per distinct
-    (k, ε₀, ref), every k in one table) holds every term above e^{ref − 33 − log k} up to the largest last active ℓ of its entries; the value
-    is :meth:`_RRRows.bound`, the dropped terms added.  A column's cells depend only on its (ε₀, k, ref), and an
-    entry reads only the rows up to its own last active ℓ, so an entry gets the same bits whatever else is in the
-    call."""
+    (k, ε₀, ref), every k in one table) holds every term above e^{ref − 33 − log k} up to the largest last active ℓ
+    of its entries; the value is :meth:`_RRRows.bound`, the dropped terms added.  A column's cells depend only on
+    its (ε₀, k, ref), and an entry reads only the rows up to its own last active ℓ, so an entry gets the same bits
+    whatever else is in the call."""
     out = np.full(eps.shape, -np.inf)
     last = _last_active(eps, eps0, k)
     live = np.flatnonzero(last >= 0)
@@ -1289,12 +1289,12 @@ def _optimal_epsilons(eps0: np.ndarray, k: np.ndarray, delta: np.ndarray, delta0
 
 def _rows_epsilons(eps0: np.ndarray, k: np.ndarray, log_t: np.ndarray) -> np.ndarray:
     """The loop of :func:`_optimal_epsilons` for many mechanisms of k ≤ _K_BATCH, one column of ``_RRRows`` per
-    distinct (k, ε₀, ref), ref = 4·⌊log target/4⌋, every k in one table, cut above the piece that can hold any target of the column
-    (:func:`_row_windows`' ceiling).  Each entry is solved below its target by the margin (with the direct form's
-    allowance 10u·S) and as much again, rounded up 4 ulps and checked by the upper bound of these tables at the ε
-    found (:meth:`_RRRows.bound`, the dropped terms added: an upper bound on the exact δ_RR); failing entries are
-    solved again with the extra margin doubled.  A column with no term above its floor has δ_RR(0) below the dropped
-    terms' bound: ε = 0, checked like the others."""
+    distinct (k, ε₀, ref), ref = 4·⌊log target/4⌋, every k in one table, cut above the piece that can hold any
+    target of the column (:func:`_row_windows`' ceiling).  Each entry is solved below its target by the margin (with
+    the direct form's allowance 10u·S) and as much again, rounded up 4 ulps and checked by the upper bound of these
+    tables at the ε found (:meth:`_RRRows.bound`, the dropped terms added: an upper bound on the exact δ_RR);
+    failing entries are solved again with the extra margin doubled.  A column with no term above its floor has
+    δ_RR(0) below the dropped terms' bound: ε = 0, checked like the others."""
     out = np.zeros(eps0.shape)
     margin = _evaluation_margin(1)  # (the same for every k ≤ _K_BATCH)
     ref = _ROW_SPAN * np.floor(log_t / _ROW_SPAN)

@@ -461,6 +461,55 @@ def test_distinct_mechanisms_array_equals_scalar_calls(monkeypatch):
     assert np.any(np.isinf(whole)) and np.any(whole == 0) and np.any((whole > 0) & np.isfinite(whole))
 
 
+def test_many_distinct_k_in_one_table_equal_the_per_k_route(monkeypatch):
+    """Issue 40 (10⁶ mechanisms, k uniform in 1 … 1000): mechanisms of different k ≤ 1000 share one ``_RRRows``
+    table (their columns side by side in every chunk) instead of one table per k.  On a seeded sample — ε₀ from the
+    smallest subnormal to 1.7e308, 200 values of k among 1 … 1000 with both ends, δ from 1e-300 to 0.9 and next to
+    A = 1 − (1 − δ₀)^k, ε in the bulk, in the tail and on lattice points — every entry of optimal_epsilon and
+    optimal_log_delta equals the route of one k at a time (the call restricted to the entries of that k), also with
+    chunks of a few cells or columns, and a sample of the scalar calls."""
+    rng = np.random.default_rng(4040)
+    n = 4000
+    ks = np.concatenate([[1, 2, 3, 999, 1000], rng.choice(np.arange(4, 999), 195, replace=False)])
+    k = rng.choice(ks, n)
+    eps0 = 10.0 ** rng.uniform(-4, 1.5, n)
+    eps0[:8] = [5e-324, 1e-300, 1e-9, 700.0, 1e300, 1.7e308, 0.5, 0.5]
+    delta0 = np.resize([0.0, 0.0, 0.0, 1e-8], n)
+    reveal = -np.expm1(k * np.log1p(-delta0))
+    delta = np.where(delta0 > 0, reveal * np.resize([1 + 1e-14, 1 + 1e-6, 3.0], n),
+                     10.0 ** rng.uniform(-300, -0.05, n))
+    with np.errstate(over="ignore", invalid="ignore"):
+        eps = np.minimum(eps0 * k * rng.uniform(0.0, 1.1, n), 1e300)
+        eps[1::5] = np.minimum(eps0[1::5] * (k[1::5] - 2 * rng.integers(0, 3, eps[1::5].size)), 1e300)  # lattice
+    eps[::7] = rng.uniform(0.0, 5.0, eps[::7].size)  # the bulk: δ near 1
+    eps = np.maximum(eps, 0.0)
+    whole = C.optimal_epsilon(eps0, k, delta, delta0)
+    log_d = C.optimal_log_delta(eps, eps0, k, delta0)
+    back = np.isfinite(whole)
+    log_back = C.optimal_log_delta(whole[back], eps0[back], k[back], delta0[back])
+    per_k, per_k_d, per_k_back = np.empty(n), np.empty(n), np.empty(back.sum())
+    where_back = np.cumsum(back) - 1
+    for kb in np.unique(k):
+        m = k == kb
+        per_k[m] = C.optimal_epsilon(eps0[m], k[m], delta[m], delta0[m])
+        per_k_d[m] = C.optimal_log_delta(eps[m], eps0[m], k[m], delta0[m])
+        mb = m & back
+        per_k_back[where_back[mb]] = C.optimal_log_delta(whole[mb], eps0[mb], k[mb], delta0[mb])
+    assert np.array_equal(whole, per_k)
+    assert np.array_equal(log_d, per_k_d)
+    assert np.array_equal(log_back, per_k_back)
+    monkeypatch.setattr(_kov, "_BATCH_CELLS", 50)
+    monkeypatch.setattr(_kov, "_SWEEP_COLUMNS", 13)
+    assert np.array_equal(C.optimal_epsilon(eps0, k, delta, delta0), whole)
+    assert np.array_equal(C.optimal_log_delta(eps, eps0, k, delta0), log_d)
+    for i in rng.choice(n, 60, replace=False):
+        args = float(eps0[i]), int(k[i]), float(delta[i]), float(delta0[i])
+        assert C.optimal_epsilon(*args) == whole[i], args
+        assert C.optimal_log_delta(float(eps[i]), args[0], args[1], args[3]) == log_d[i], args
+    assert np.any(np.isinf(whole)) and np.any(whole == 0) and np.any((whole > 0) & np.isfinite(whole))
+    assert np.any(log_d == 0.0) and np.any(log_d < -300) and np.any(np.isneginf(log_d))
+
+
 def test_one_small_mechanism_many_targets_equals_scalar_calls():
     """k ≤ 1000, one mechanism, a million-fold range of δ: its targets share columns of the windowed table, each
     column cut above the piece of its largest target, so an entry's table is shorter in the scalar call than in the
