@@ -714,7 +714,8 @@ def _first_true(pred, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
     return lo
 
 
-def _row_windows(eps0: np.ndarray, k: np.ndarray, ref: np.ndarray, *, ceiling=None, need=None, flips=None):
+def _row_windows(eps0: np.ndarray, k: np.ndarray, ref: np.ndarray, *, ceiling=None, need=None, flips=None,
+                 log_c=None):
     """The window of each column of :class:`_RRRows` (ε₀ > 0, k ≤ _K_BATCH and scale ref per column):
     ``(lo, hi, top, live)``.
 
@@ -735,11 +736,12 @@ def _row_windows(eps0: np.ndarray, k: np.ndarray, ref: np.ndarray, *, ceiling=No
     test log P in the form log C(k, ℓ) + ℓ(log q − log p) + k log p (three operations), which differs from the
     direct form by rounding only, a relative 1e-11 of S at most: allowed for in ``_ROW_DROPPED`` at the floor, and
     by the ceiling's factor 1 + 1e-6.  Also returns (log q, log p) per column, for :class:`_RRRows`.  ``flips``:
-    the columns' (q, log q, log p) (``_binomial.flip_probabilities``), if the caller has them."""
+    the columns' (q, log q, log p) (``_binomial.flip_probabilities``), if the caller has them; ``log_c``: their
+    :func:`_log_binomial_rows`, likewise."""
     k = np.asarray(k, dtype=np.int64)
     m = (k + 1) // 2
     q, log_q, log_p = _flips(eps0) if flips is None else flips
-    log_c, at = _log_binomial_rows(k)  # log C(k, x) = log_c[at + x]
+    log_c, at = _log_binomial_rows(k) if log_c is None else log_c  # log C(k, x) = log_c[at + x]
     with np.errstate(over="ignore", invalid="ignore"):  # ε₀ near the float maximum: −2ε₀ = −∞, 1 − e^{−2ε₀} = 1
         mode = np.minimum(np.floor((k + 1) * q), m - 1).astype(np.int64)  # q ≤ 1/2: (k + 1)q ≥ 0 is finite
         slope, base = log_q - log_p, k * log_p
@@ -790,16 +792,17 @@ class _RRRows:
       costs two products a cell.)"""
 
     def __init__(self, eps0: np.ndarray, k: np.ndarray, ref: np.ndarray, lo, hi, top, live, log_q, log_p,
-                 reads=None):
+                 reads=None, log_c=None):
         """The columns come in ascending order of their number of rows, top − lo + 1 (:func:`_tables`' chunks).
         ``reads`` = (cols, last), one entry each (:meth:`bound`'s arguments): only the cells those entries read are
         kept, not the table (optimal_delta: one read per entry, so the columns are swept row by row in a few
-        vectors that stay in cache, and :meth:`bound` must then be called with the same entries)."""
+        vectors that stay in cache, and :meth:`bound` must then be called with the same entries).  ``log_c``: the
+        columns' :func:`_log_binomial_rows`, if the caller has them."""
         k = np.asarray(k, dtype=np.int64)
         self.eps0, self.k, self.kf, self.ref = eps0, k, k.astype(float), ref
         self.lo, self.hi, self.top, self.live = lo, hi, top, live
         self.m = m = (k + 1) // 2
-        log_c = _log_binomial_rows(k)
+        log_c = _log_binomial_rows(k) if log_c is None else log_c
         # S_lo = log C(k, lo) + lo|log q| + (k − lo)|log p|: the size of the numbers that form log P_lo
         self.s_max = log_c[0][log_c[1] + np.minimum(lo, m - 1)] + (lo * -log_q + (k - lo) * -log_p)
         extent = np.maximum(top - lo + 1, 0)  # the rows of each column
@@ -1007,11 +1010,12 @@ def _columns(eps0: np.ndarray, ref: np.ndarray, k: np.ndarray):
     return order, np.cumsum(new) - 1, order[new]
 
 
-def _tables(eps0: np.ndarray, k: np.ndarray, ref: np.ndarray, column: np.ndarray, windows, last=None):
+def _tables(eps0: np.ndarray, k: np.ndarray, ref: np.ndarray, column: np.ndarray, windows, last=None, log_c=None):
     """The chunks of ``_RRRows`` for columns (ε₀, k, ref) with their ``windows`` (:func:`_row_windows`), widest last;
     yields (the chunk's tables, the entries' positions in ``column`` order it serves, their column in the chunk).
     Given ``last`` (each entry's last active ℓ, in ``column`` order), a chunk keeps only the cells its entries'
-    :meth:`_RRRows.bound` reads (no table: the chunks are then cut by columns, _SWEEP_COLUMNS, not by cells)."""
+    :meth:`_RRRows.bound` reads (no table: the chunks are then cut by columns, _SWEEP_COLUMNS, not by cells).
+    ``log_c``: the columns' :func:`_log_binomial_rows`, if the caller has them (one lookup table for every chunk)."""
     lo, top = windows[0], windows[2]
     width = np.maximum(top - lo + 1, 0)
     by_width = np.argsort(width.astype(np.int16), kind="stable")  # (a radix sort: widths are below 2¹⁵)
@@ -1024,7 +1028,8 @@ def _tables(eps0: np.ndarray, k: np.ndarray, ref: np.ndarray, column: np.ndarray
         within = np.repeat(np.arange(cols.size), count)  # each member's column in the chunk
         members = starts[cols][within] + (np.arange(within.size) - (np.cumsum(count) - count)[within])
         reads = None if last is None else (within, last[members])
-        rows = _RRRows(eps0[cols], k[cols], ref[cols], *(w[cols] for w in windows), reads=reads)
+        rows = _RRRows(eps0[cols], k[cols], ref[cols], *(w[cols] for w in windows), reads=reads,
+                       log_c=None if log_c is None else (log_c[0], log_c[1][cols]))
         yield rows, members, within
 
 
@@ -1034,7 +1039,7 @@ def _flips(eps0):
     return q, log_q, log_p
 
 
-def _level(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray, last: np.ndarray, flips) -> np.ndarray:
+def _level(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray, last: np.ndarray, flips, log_c=None) -> np.ndarray:
     """log of a lower bound on δ_RR(ε) (last ≥ 0, the last active ℓ), in the direct form: with ℓ' = min(M, last − 1)
     (M the mode), δ_RR(ε) ≥ P_ℓ'(1 − e^{ε − L_ℓ'}) ≥ (1 − e^{−2ε₀})P_ℓ' (ε < L_last ≤ L_ℓ' − 2ε₀) and δ_RR(ε) ≥
     P_last(1 − e^{ε − L_last}); the latter's factor is taken at least e^{−500} (a level above δ_RR only raises the
@@ -1045,7 +1050,7 @@ def _level(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray, last: np.ndarray, f
     mode = np.minimum(np.floor((k + 1) * q), m - 1).astype(np.int64)
     last = last.astype(np.int64)
     prev = np.minimum(mode, np.maximum(last - 1, 0))
-    log_c = _log_binomial_rows(k)
+    log_c = _log_binomial_rows(k) if log_c is None else log_c
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         below = np.where(last >= 1, _row_log_p(k, prev, log_q, log_p, log_c) + np.log(-np.expm1(-2.0 * eps0)),
                          -np.inf)
@@ -1068,15 +1073,19 @@ def _rows_log_rr(eps: np.ndarray, eps0: np.ndarray, k: np.ndarray) -> np.ndarray
         return out
     e, e0, la, kk = eps[live], eps0[live], last[live], k[live]
     flips = _flips(e0)
-    ref = _ROW_SPAN * np.floor(_level(e, e0, kk, la, flips) / _ROW_SPAN)
+    log_c = _log_binomial_rows(kk)
+    ref = _ROW_SPAN * np.floor(_level(e, e0, kk, la, flips, log_c) / _ROW_SPAN)
     order, column, first = _columns(e0, ref, kk)
     if first.size == order.size:  # one entry per column (distinct mechanisms)
         need = la[first].astype(np.int64)
     else:
         need = np.zeros(first.size, dtype=np.int64)
         np.maximum.at(need, column, la[order].astype(np.int64))
-    windows = _row_windows(e0[first], kk[first], ref[first], need=need, flips=tuple(f[first] for f in flips))
-    for rows, members, cols in _tables(e0[first], kk[first], ref[first], column, windows, last=la[order]):
+    log_c = (log_c[0], log_c[1][first])  # the columns'
+    windows = _row_windows(e0[first], kk[first], ref[first], need=need, flips=tuple(f[first] for f in flips),
+                           log_c=log_c)
+    for rows, members, cols in _tables(e0[first], kk[first], ref[first], column, windows, last=la[order],
+                                       log_c=log_c):
         idx = order[members]
         out[live[idx]] = rows.bound(cols, e[idx], la[idx]) + rows.ref[cols]
     return out
@@ -1306,8 +1315,9 @@ def _rows_epsilons(eps0: np.ndarray, k: np.ndarray, log_t: np.ndarray) -> np.nda
     else:
         ceiling = np.full(first.size, -np.inf)
         np.maximum.at(ceiling, column, log_t[order])
-    windows = _row_windows(eps0[first], k[first], ref[first], ceiling=ceiling + 1e-6)
-    for rows, members, cols in _tables(eps0[first], k[first], ref[first], column, windows):
+    log_c = _log_binomial_rows(k[first])
+    windows = _row_windows(eps0[first], k[first], ref[first], ceiling=ceiling + 1e-6, log_c=log_c)
+    for rows, members, cols in _tables(eps0[first], k[first], ref[first], column, windows, log_c=log_c):
         entries = order[members]
         target = log_t[entries] - rows.ref[cols]
         eps = np.zeros(entries.shape)
