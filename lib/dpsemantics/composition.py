@@ -267,14 +267,15 @@ def optimal_epsilon(eps0, k, delta, delta0=0.0):
     closed form gives ε (no iteration; ``_RRProfile``).  Time and memory grow like √k; k ≤ 10⁹.
     Returns 0 when δ is at least δ(0).  Raises ``ValueError`` when δ ≤ 1 − (1 − δ₀)^k (no finite ε
     exists) or on bad input.  Broadcasts over all arguments.  Mechanisms with k ≤ 1000 are solved many at a
-    time, one per column of a 2-D table that holds only the rows of each column's window (``_RRRows``: the terms
-    within e^{−33}/k of the target, up to the piece of the answer; in chunks of 2¹⁹ cells: 10⁶ distinct mechanisms
-    of k = 1000 in about 2 s); larger k get one profile per mechanism (ε₀, k) and per e^64 of target, with all the δ
-    of a group solved at once (10⁶ values of δ for one mechanism in under a second); from four distinct mechanisms
-    of k ≤ 10⁵ on, their profiles are built together (``_RRProfiles``, the same bits), and each costs its window's
-    O(√k) terms, a few tenths of a microsecond each (10⁴ mechanisms of k = 10⁴ in about 4 s).  The entries go
-    through blocks of 2¹⁶ (``_by_blocks``), so the working memory stays ~40 MB at any
-    number of inputs.  The result of every entry equals its scalar call.
+    time, whatever their mix of k, one per column of a 2-D table that holds only the rows of each column's
+    window (``_RRRows``: the terms within e^{−33}/k of the target, up to the piece of the answer; in chunks of
+    2¹⁹ cells: 10⁶ distinct mechanisms of k = 1000, or of k random in 1 … 1000, in about 2 s); larger k get one
+    profile per mechanism (ε₀, k) and per e^64 of target, with all the δ of a group solved at once (10⁶ values
+    of δ for one mechanism in under a second); from four distinct mechanisms of k ≤ 10⁵ on, their profiles are
+    built together (``_RRProfiles``, the same bits), and each costs its window's O(√k) terms, a few tenths of a
+    microsecond each (10⁴ mechanisms of k = 10⁴ in about 4 s).  The entries go through blocks of 2¹⁶
+    (``_by_blocks``), so the working memory stays ~40 MB at any number of inputs.  The result of every entry
+    equals its scalar call.
     """
     eps0 = np.asarray(check_epsilon(eps0, "eps0"))
     k = np.asarray(_check_k(k))
