@@ -849,8 +849,8 @@ def _sum_up(pairs) -> float:
     return _rounding.rational_up(sum((Fraction(int(k)) * Fraction(x) for k, x in pairs), Fraction(0)))
 
 
-def _sigma_for_rho(rho: float) -> float:
-    """The σ of a Gaussian (Δ = 1) given by its ρ: the float nearest 1/√(2ρ), lowered where its exact ρ = 1/(2σ²)
+def _sigma_for_rho(rho) -> float:
+    """The σ of a Gaussian (Δ = 1) given by its ρ (a float or a Fraction): the float nearest 1/√(2ρ), lowered where its exact ρ = 1/(2σ²)
     falls below the stated ρ (so the mechanism analysed is never less private than stated).  1/(√2·√ρ), with no
     overflow of 2ρ: the two roots, the product and the quotient within ½ ulp each, so at most three steps of one ulp,
     each checked exactly in rationals (the loop stops at the first σ that passes, whatever the count)."""
@@ -867,11 +867,15 @@ def _merged_sigma(parts) -> float:
     [(k_i, σ_i, Δ_i)]: the runs add their μ_i = Δ_i²/(2σ_i²) (Bun & Steinke 2016, Proposition 1.6 and Lemma 2.3),
     and the one Gaussian with μ = Σ k_iμ_i has σ = 1/√(2μ).  Rounded *down*, so that the mechanism analysed is never
     more private than the runs: μ is summed exactly in rationals (the float sum k·μ₁ + k′·μ₂ was rounded to nearest
-    three times, and each μ_i once, so it could fall a few ulps below the exact μ), rounded up to a float μ⁺ ≥ μ
-    (``_rounding.rational_up``), and σ is the float of :func:`_sigma_for_rho` at μ⁺, whose exact 1/(2σ²) is checked
-    in rationals to be at least μ⁺.  So 1/(2σ²) ≥ μ⁺ ≥ Σ k_iΔ_i²/(2σ_i²), exactly."""
+    three times, and each μ_i once, so it could fall a few ulps below the exact μ), and σ is the largest float whose
+    exact 1/(2σ²) is at least μ: :func:`_sigma_for_rho`'s float (stepped down until 1/(2σ²) ≥ μ holds in rationals),
+    then stepped up while the next float still passes.  So 1/(2σ²) ≥ Σ k_iΔ_i²/(2σ_i²) exactly, and one run at
+    Δ = 1 keeps its own σ."""
     mu = sum(int(k) * Fraction(delta) ** 2 / (2 * Fraction(sigma) ** 2) for k, sigma, delta in parts)
-    return _sigma_for_rho(_rounding.rational_up(mu))
+    sigma = _sigma_for_rho(mu)
+    while 0.0 < sigma < math.inf and 1 / (2 * Fraction(math.nextafter(sigma, math.inf)) ** 2) >= mu:
+        sigma = math.nextafter(sigma, math.inf)
+    return sigma
 
 
 def _gaussian_rho(sigma, sensitivity) -> float:

@@ -62,12 +62,14 @@ def test_gaussian_merge_and_k_runs_sigma_is_rounded_down():
         want = _exact_mu([(k, s1, d1), (k2, s2, d2)])
         assert runs == 1 and merged.sensitivity == 1.0
         assert _mu_of(merged.sigma) >= want, (k, s1, d1, k2, s2, d2)
+        assert _mu_of(math.nextafter(merged.sigma, math.inf)) < want  # the largest float that is safe
         exact_sigma = 1 / mp.sqrt(2 * mp.mpf(want.numerator) / want.denominator)
         assert mpf(merged.sigma) >= exact_sigma * (1 - mp.mpf(2) ** -50)
         # the k runs of one Gaussian (its loss, profile_epsilon and exact_threshold read this σ)
         one = g._sigma_of(k)
         assert _mu_of(one) >= _exact_mu([(k, s1, d1)])
         assert g.loss(k).rho() >= _exact_mu([(k, s1, d1)])
+        assert Gaussian(s1)._sigma_of(1) == s1  # one run at Δ = 1 keeps its own σ
         # the float formula the release model used, rounded to nearest (the old merge)
         old = 1.0 / math.sqrt(2.0 * (k * g.mu + k2 * h.mu))
         nearest_low += _mu_of(old) < want
