@@ -74,3 +74,162 @@ def test_gaussian_merge_and_k_runs_sigma_is_rounded_down():
         old = 1.0 / math.sqrt(2.0 * (k * g.mu + k2 * h.mu))
         nearest_low += _mu_of(old) < want
     assert nearest_low > 50  # the search reaches sums where the nearest σ was too large (μ a few ulps low)
+
+
+# ---------------------------------------------------------------------------------- disclosure (Kazan et al.)
+
+
+def logit_mp(p) -> mp.mpf:
+    p = mpf(p)
+    return mp.log(p) - mp.log1p(-p)
+
+
+def eps_prime_mp(eps, delta, delta_prime) -> mp.mpf:
+    """Theorem 3.9: ε′ = log(δ′e^ε + δ) − log(δ′ − δ), at the exact values of the floats (or mpf)."""
+    e, d, dp = (v if isinstance(v, mp.mpf) else mpf(v) for v in (eps, delta, delta_prime))
+    return mp.log(dp * mp.exp(e) + d) - mp.log(dp - d)
+
+
+def dp_eps_for_pdp_mp(eps_prime, delta, delta_prime) -> mp.mpf:
+    """Theorem 3.9 inverted: ε = log(e^{ε′}(δ′ − δ) − δ) − log δ′."""
+    d, dp = mpf(delta), mpf(delta_prime)
+    return mp.log(mp.exp(eps_prime) * (dp - d) - d) - mp.log(dp)
+
+
+def posterior_high_mp(p, eps) -> mp.mpf:
+    p = mpf(p)
+    return p / (p + (1 - p) * mp.exp(-eps))
+
+
+def posterior_low_mp(p, eps) -> mp.mpf:
+    p = mpf(p)
+    return p / (p + (1 - p) * mp.exp(eps))
+
+
+def test_epsilon_for_profile_is_never_above_the_exact_largest_epsilon():
+    """The largest ε meeting every point of a disclosure-risk profile (Kazan et al., §4.3): the minimum over the
+    points of Corollary 3.10(2) solved for ε (ε′ = logit(post) − logit(p), Theorem 3.9 inverted), each rounded down by
+    ``epsilon_for_posterior``, so the minimum is never above the exact minimum."""
+    rng = np.random.default_rng(RNG_SEED + 1)
+    nearest_high = checked = 0
+    cases = [([0.1, 0.3, 0.5], [0.2, 0.5, 0.7], 1e-6, 0.01), ([0.05], [0.5], 0.0, 0.05), ([1e-300], [0.9], 1e-9, 0.1)]
+    for _ in range(1500):
+        n = int(rng.integers(1, 6))
+        priors = rng.uniform(0.001, 0.9, n)
+        posts = priors + (1 - priors) * rng.uniform(0.01, 0.99, n)
+        cases.append((list(priors), list(posts), float(10 ** rng.uniform(-12, -3)), float(10 ** rng.uniform(-2.5, -0.5))))
+    for priors, posts, delta, delta_prime in cases:
+        each = [dp_eps_for_pdp_mp(logit_mp(m) - logit_mp(p), delta, delta_prime) for p, m in zip(priors, posts)]
+        want = min(each)
+        if not want > 0:
+            continue
+        try:
+            got = disclosure.epsilon_for_profile(priors, posts, delta, delta_prime)
+        except ValueError:  # a point within rounding of reaching no ε ≥ 0: refused, not overstated
+            continue
+        checked += 1
+        assert mpf(got) <= want, (priors, posts, delta, delta_prime)
+        assert mpf(got) >= want - mp.mpf(1e-12) * (1 + abs(want))  # still tight
+        # the same formulas in floats, rounded to nearest
+        lp = [math.log(m) - math.log1p(-m) - (math.log(p) - math.log1p(-p)) for p, m in zip(priors, posts)]
+        plain = min(e + math.log1p(-(delta / delta_prime) * (1 + math.exp(-e))) for e in lp)
+        nearest_high += mpf(plain) > want
+    assert checked > 1000 and nearest_high > 50
+
+
+@pytest.mark.parametrize("method", ["basic", "advanced", "optimal"])
+def test_composed_posterior_bound_is_never_below_the_exact_bound(method):
+    """Kazan et al., Figure 3: Corollary 3.10's upper posterior bound at Theorem 3.9's ε′ of the composed ε (Theorem
+    2.8).  References: basic kε₀ and advanced kε₀(e^{ε₀} − 1) + ε₀√(2k log(1/δ)) exactly, then ε′ and the posterior in
+    mpmath; "optimal" from the package's composed ε (never below the exact one: composition.optimal_epsilon's row),
+    through the remaining steps in mpmath."""
+    rng = np.random.default_rng(RNG_SEED + 2)
+    nearest_low = 0
+    n = 300 if method != "optimal" else 60
+    for _ in range(n):
+        prior = float(rng.uniform(0.001, 0.999))
+        eps0 = float(10 ** rng.uniform(-3, -0.5))
+        ks = rng.integers(1, 200, 3)
+        delta = float(10 ** rng.uniform(-10, -4))
+        delta_prime = float(10 ** rng.uniform(-2, -0.3))
+        got = disclosure.composed_posterior_bound(prior, eps0, ks, delta, delta_prime, method)
+        for g, k in zip(got, ks):
+            k = int(k)
+            if method == "basic":
+                eps_prime = k * mpf(eps0)  # δ = 0: ε′ = ε
+            elif method == "advanced":
+                e = mpf(eps0)
+                eps_prime = eps_prime_mp(k * e * mp.expm1(e) + e * mp.sqrt(2 * k * -mp.log(mpf(delta))), delta,
+                                         delta_prime)
+            else:
+                eps_prime = eps_prime_mp(composition.optimal_epsilon(eps0, k, delta), delta, delta_prime)
+            want = posterior_high_mp(prior, eps_prime)
+            assert mpf(g) >= want, (prior, eps0, k, delta, delta_prime)
+            assert mpf(g) <= want * (1 + mp.mpf(1e-12))
+            plain = prior / (prior + (1 - prior) * math.exp(-float(eps_prime)))
+            nearest_low += mpf(plain) < want
+    assert nearest_low > n // 10
+
+
+def test_approximate_bounds_are_outward_and_its_confidence_is_rounded_down():
+    """Corollaries 3.10(2)–3.12(2) for an (ε, δ) release, field by field against mpmath at the exact ε′ of Theorem 3.9:
+    ε′ never below it, the posterior and ratio bounds outward, the difference bound (tanh(ε′/4)) never below, and the
+    confidence 1 − δ′ never above (exact rationals).  ``worst_prior_*`` are arguments (Lemma 3.4), not bounds."""
+    rng = np.random.default_rng(RNG_SEED + 3)
+    nearest = conf_high = 0
+    cases = [(2.0, 1e-6, 0.01, 0.5), (1.0, 0.0, 0.05, 0.1), (0.5, 1e-3, 0.1, 0.9), (1.0, 1e-3, 0.01, 0.1)]
+    for _ in range(600):
+        cases.append((float(10 ** rng.uniform(-3, 1)), float(10 ** rng.uniform(-12, -3)), float(rng.uniform(0.01, 0.5)),
+                      float(rng.uniform(0.001, 0.999))))
+    for eps, delta, delta_prime, prior in cases:
+        b = disclosure.approximate_bounds(eps, delta, delta_prime, prior)
+        ep = eps_prime_mp(eps, delta, delta_prime)
+        assert mpf(b.eps_prime) >= ep
+        assert mpf(b.posterior_low) <= posterior_low_mp(prior, ep) and mpf(b.posterior_high) >= posterior_high_mp(prior, ep)
+        assert mpf(b.ratio_low) <= mp.exp(-ep) and mpf(b.ratio_high) >= mp.exp(ep)
+        p = mpf(prior)
+        assert mpf(b.prior_ratio_low) <= 1 / (p + (1 - p) * mp.exp(ep))
+        assert mpf(b.prior_ratio_high) >= 1 / (p + (1 - p) * mp.exp(-ep))
+        assert mpf(b.difference) >= mp.tanh(ep / 4)
+        assert Fraction(b.confidence) <= 1 - Fraction(delta_prime)
+        assert Fraction(b.confidence) >= 1 - Fraction(delta_prime) - Fraction(2) ** -53
+        conf_high += Fraction(1.0 - delta_prime) > 1 - Fraction(delta_prime)
+        plain_ep = math.log(delta_prime * math.exp(eps) + delta) - math.log(delta_prime - delta)
+        nearest += (mpf(plain_ep) < ep) + (mpf(math.tanh(plain_ep / 4)) < mp.tanh(ep / 4))
+    assert nearest > 50 and conf_high > 50  # the float 1 − δ′ lands above the exact one on many δ′
+
+
+def epsilon_tilde_mp(eps) -> mp.mpf:
+    """log(3e^{h} − 1) − log(3 − e^{h}), h = ε/2, as log1p(3(e^h − 1)/2) − log1p(−(e^h − 1)/2) (the same number;
+    mpmath's expm1 keeps its 80 digits down to the smallest ε, where 3e^h − 1 would cancel them)."""
+    m = mp.expm1(mpf(eps) / 2)
+    return mp.log1p(3 * m / 2) - mp.log1p(-m / 2)
+
+
+def test_epsilon_tilde_is_rounded_up_and_the_counterexample_down():
+    """Theorem 3.5(2): the mechanism is (ε̃, δ)-PDP, so ε̃ is never below the exact value, up to the float just below
+    2·log 3 (where 3 − e^{ε/2} cancels); Appendix A.6's mechanism is built at an ε̃ never above it (its posterior moves
+    by at most tanh(ε/4)).  Subnormal and tiny ε: ε̃ = ε + ε³/16 + …, never returned as ε itself or 0."""
+    from dpsemantics.disclosure import _epsilon_tilde_bounds
+
+    rng = np.random.default_rng(RNG_SEED + 4)
+    top = math.nextafter(disclosure.EPS_TILDE_LIMIT, 0.0)
+    eps = np.concatenate([[5e-324, 1e-320, 1e-300, 1e-100, 2e-100, 1e-20, 1e-8, 0.5, 1.0, 2.0, 2.19, top,
+                           math.nextafter(top, 0.0)], rng.uniform(0, top, 3000), 10 ** rng.uniform(-300, 0.3, 1000)])
+    eps = eps[eps < disclosure.EPS_TILDE_LIMIT]
+    got = disclosure.epsilon_tilde(eps)
+    low, high = _epsilon_tilde_bounds(eps)
+    assert np.array_equal(got, high)
+    nearest_low = 0
+    for e, g, lo in zip(eps, got, low):
+        want = epsilon_tilde_mp(e)
+        assert mpf(lo) <= want <= mpf(g), e
+        # tight up to ε = 2.19 (next to 2·log 3 = 2.1972 the 4 ulps of e^{ε/2} are most of 3 − e^{ε/2}, and the bound
+        # widens with them: 41.4 for the exact 37.5 at the last float)
+        assert mpf(g) <= want * (1 + mp.mpf(2) ** -40) or e < 1e-100 or e > 2.19, e
+        h = e / 2.0
+        nearest_low += mpf(math.log1p(3.0 * math.expm1(h) / 2.0) - math.log1p(-math.expm1(h) / 2.0)) < want
+    assert nearest_low > 300
+    assert disclosure.epsilon_tilde(0.0) == 0.0 and disclosure.epsilon_tilde(5e-324) > 0
+    et = disclosure.counterexample_a6(1.0, 0.01)[2]
+    assert mpf(et) <= epsilon_tilde_mp(1.0)
