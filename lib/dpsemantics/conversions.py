@@ -466,8 +466,9 @@ def profile_pdp_epsilon(profile, delta_prime, *, eps_max: float = 200.0, grid: i
     an array of ε ≥ 0 to δ(ε) (an upper bound on it is enough: the result is then an upper bound too).
 
     Every ε′ returned is Theorem 3.9 evaluated at a point actually tried, at the profile's own δ there and rounded
-    up (:func:`pdp_epsilon`), so it is a valid guarantee whatever the search misses; the search is a grid on [ε₀, ε₁] (ε₀ the first ε with δ(ε) < δ′, ε₁ where δ(ε) has
-    fallen below δ′·1e-9 or vanishes) refined by a bounded scalar minimisation.  Returns
+    up (:func:`pdp_epsilon`), so it is a valid guarantee whatever the search misses; the search is a grid on
+    [ε₀, ε₁] (ε₀ the first ε with δ(ε) < δ′, ε₁ where δ(ε) has fallen below δ′·1e-9 or vanishes) refined by a
+    bounded scalar minimisation.  Returns
     ``(eps_prime, eps, delta)``: ε′ and the profile point (ε, δ(ε)) giving it.  Raises
     ``NumericalLimit`` (a ``ValueError``) when no ε ≤ ``eps_max`` has δ(ε) < δ′.
     """

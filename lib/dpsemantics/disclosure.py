@@ -702,7 +702,7 @@ def epsilon_for_posterior(prior, max_posterior, delta, delta_prime):
     # x = ½: the old allowance of 4 ulps of each logit let ε′ = logit(0.5252) − logit(0.5097) come out 3e-18 high),
     # each difference within ½ ulp of its result: ε′ rounded down by that much
     with np.errstate(divide="ignore"):
-        parts = sum(np.spacing(np.abs(f(x))) for x in (m, p) for f in (np.log, lambda y: np.log1p(-y)))
+        parts = sum(np.spacing(np.abs(np.log(x))) + np.spacing(np.abs(np.log1p(-x))) for x in (m, p))
     eps_prime = (lm - lp) - (4.0 * parts + np.spacing(np.abs(lm)) + np.spacing(np.abs(lp)) + np.spacing(np.abs(lm - lp)))
     return _dp_epsilon_for_pdp(np.maximum(eps_prime, 0.0), delta, delta_prime, "max_posterior")
 
