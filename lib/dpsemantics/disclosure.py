@@ -703,7 +703,8 @@ def epsilon_for_posterior(prior, max_posterior, delta, delta_prime):
     # each difference within ½ ulp of its result: ε′ rounded down by that much
     with np.errstate(divide="ignore"):
         parts = sum(np.spacing(np.abs(np.log(x))) + np.spacing(np.abs(np.log1p(-x))) for x in (m, p))
-    eps_prime = (lm - lp) - (4.0 * parts + np.spacing(np.abs(lm)) + np.spacing(np.abs(lp)) + np.spacing(np.abs(lm - lp)))
+    rounding = np.spacing(np.abs(lm)) + np.spacing(np.abs(lp)) + np.spacing(np.abs(lm - lp))
+    eps_prime = (lm - lp) - (4.0 * parts + rounding)
     return _dp_epsilon_for_pdp(np.maximum(eps_prime, 0.0), delta, delta_prime, "max_posterior")
 
 

@@ -183,7 +183,9 @@ def _exact_from_tails(t, low, up, dp: float, h: float) -> ExactLoss:
     threshold_low = float(t[above[-1]]) if above.size else -math.inf
     z = t >= 0
     with np.errstate(over="ignore"):
-        both = up[z] * (1.0 + np.exp(-t[z]))
+        # up(z) bounds P[L > z] at the float z itself (``tail_bounds_on_lattice``); e^{−z} within 4 ulps (at most 4u of
+        # 1 + e^{−z}), the sum and the product ½ ulp each: raised 8 ulps
+        both = _rounding.up(up[z] * (1.0 + np.exp(-t[z])), 8)
     ok = np.flatnonzero(both <= dp)
     pdp = float(t[z][ok[0]]) if ok.size else math.inf
     above = np.flatnonzero(low[z] > dp)

@@ -117,7 +117,8 @@ def test_epsilon_for_profile_is_never_above_the_exact_largest_epsilon():
         n = int(rng.integers(1, 6))
         priors = rng.uniform(0.001, 0.9, n)
         posts = priors + (1 - priors) * rng.uniform(0.01, 0.99, n)
-        cases.append((list(priors), list(posts), float(10 ** rng.uniform(-12, -3)), float(10 ** rng.uniform(-2.5, -0.5))))
+        cases.append((list(priors), list(posts), float(10 ** rng.uniform(-12, -3)),
+                      float(10 ** rng.uniform(-2.5, -0.5))))
     for priors, posts, delta, delta_prime in cases:
         each = [dp_eps_for_pdp_mp(logit_mp(m) - logit_mp(p), delta, delta_prime) for p, m in zip(priors, posts)]
         want = min(each)
@@ -185,7 +186,8 @@ def test_approximate_bounds_are_outward_and_its_confidence_is_rounded_down():
         b = disclosure.approximate_bounds(eps, delta, delta_prime, prior)
         ep = eps_prime_mp(eps, delta, delta_prime)
         assert mpf(b.eps_prime) >= ep
-        assert mpf(b.posterior_low) <= posterior_low_mp(prior, ep) and mpf(b.posterior_high) >= posterior_high_mp(prior, ep)
+        assert mpf(b.posterior_low) <= posterior_low_mp(prior, ep)
+        assert mpf(b.posterior_high) >= posterior_high_mp(prior, ep)
         assert mpf(b.ratio_low) <= mp.exp(-ep) and mpf(b.ratio_high) >= mp.exp(ep)
         p = mpf(prior)
         assert mpf(b.prior_ratio_low) <= 1 / (p + (1 - p) * mp.exp(ep))
@@ -322,9 +324,9 @@ def lattice_delta_mp(eps0, k, ell, delta0=0.0) -> mp.mpf:
 
 
 def test_optimal_lattice_pair_is_never_below_the_exact_lattice_point():
-    """Theorem 2.8(3)'s printed lattice point (ε, δ) = ((k − 2ℓ)ε₀, δ_ℓ) as a guarantee: ε never below (k − 2ℓ)ε₀ exactly
-    (rationals), δ never below the printed sum (mpmath), and within 1e-9 of it.  Hostile: issue 23's far-tail points
-    (the float sum was 1.1e-11 low there), δ₀ > 0 (A = 1 − (1 − δ₀)^k dominating), and a seeded search that reaches
+    """Theorem 2.8(3)'s printed lattice point (ε, δ) = ((k − 2ℓ)ε₀, δ_ℓ) as a guarantee: ε never below (k − 2ℓ)ε₀
+    exactly (rationals), δ never below the printed sum (mpmath), and within 1e-9 of it.  Hostile: issue 23's far-tail
+    points (the float sum was 1.1e-11 low there), δ₀ > 0 (A = 1 − (1 − δ₀)^k dominating), and a seeded search that reaches
     lattice points where the float nearest the exact ε or δ is below it."""
     cases = [(0.0037277568132300172, 13967, 5092, 0.0), (0.005621523493331103, 20658, 8111, 0.0),
              (0.25591163384822474, 7874, 1912, 0.0), (0.1, 10, 3, 0.0), (0.1, 10, 0, 1e-6), (2.0, 7, 2, 1e-3),
@@ -345,3 +347,94 @@ def test_optimal_lattice_pair_is_never_below_the_exact_lattice_point():
         eps_low += Fraction(float((k - 2 * ell) * eps0)) < want_eps
         delta_low += mpf(float(want)) < want
     assert eps_low > 10 and delta_low > 10
+
+
+# ---------------------------------------------------------------------------------- pld: the tail P[L > t]
+
+
+def _gaussian_tail_mp(t, mu) -> mp.mpf:
+    """P[L > t] for L ~ N(μ, 2μ) (the Gaussian mechanism's loss, Balle & Wang 2018), μ an mpf."""
+    return mp.erfc((mpf(t) - mu) / (2 * mp.sqrt(mu))) / 2
+
+
+def _rr_tail_mp(t, eps0, k) -> mp.mpf:
+    """P[L > t] for k runs of ε₀-randomized response: L = ε₀(2J − k), J ~ Bin(k, e^{ε₀}/(1 + e^{ε₀})), exactly."""
+    e = mpf(eps0)
+    p = mp.exp(e) / (1 + mp.exp(e))
+    return mp.fsum(mp.binomial(k, j) * p**j * (1 - p) ** (k - j) for j in range(k + 1) if e * (2 * j - k) > mpf(t))
+
+
+@pytest.mark.parametrize("kind, param, k", [("gaussian", 1.0, 1), ("gaussian", 3.0, 10), ("rr", 0.5, 1),
+                                            ("rr", 0.3, 12)])
+def test_tail_bounds_bracket_the_exact_tail_at_the_float_points(kind, param, k):
+    """``tail_bounds_on_lattice`` and ``tail_bounds``: lower ≤ P[L > t] ≤ upper at the float t returned (or asked),
+    against the exact tail in mpmath — the Gaussian's normal tail, randomized response's binomial sum, whose atoms sit
+    on lattice points.  The points include many whose float fl(i·h) lies below the lattice point i·h where the bound
+    was formed (there P[L > t] may take an atom at i·h: the bound of the point before is stated)."""
+    if kind == "gaussian":
+        one = pld.PrivacyLossDistribution.gaussian(param, h=0.01)
+        mu = k / (2 * mpf(param) ** 2)
+        tail = lambda t: _gaussian_tail_mp(t, mu)  # noqa: E731
+    else:
+        one = pld.PrivacyLossDistribution.randomized_response(param, h=param / 7)
+        tail = lambda t: _rr_tail_mp(t, param, k)  # noqa: E731
+    dist = one.self_compose(k)
+    t, low, up = dist.tail_bounds_on_lattice()
+    rng = np.random.default_rng(RNG_SEED + 7)
+    pick = np.unique(np.concatenate([np.arange(0, t.size, max(1, t.size // 300)), rng.integers(0, t.size, 200)]))
+    below = 0
+    for i in pick:
+        want = tail(t[i])
+        assert mpf(low[i]) <= want <= mpf(up[i]), (i, t[i], low[i], up[i], float(want))
+        lattice_index = round(t[i] / dist.h)
+        below += Fraction(t[i]) < lattice_index * Fraction(dist.h)
+    assert below >= max(1, pick.size // 10)  # the search reaches floats below their lattice point
+    for x in t[pick[:: max(1, pick.size // 40)]]:
+        lo, hi = dist.tail_bounds(float(x))
+        want = tail(x)
+        assert mpf(lo) <= want <= mpf(hi), x
+
+
+def _routes_references():
+    """The mpmath references of tests/unit/releases/test_releases_routes.py (the k-fold Laplace profile by the
+    inversion integral, the k-fold randomized-response profile as a binomial sum), loaded from that file."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent / "releases" / "test_releases_routes.py"
+    spec = importlib.util.spec_from_file_location("_routes_references", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("eps0, k, target", [(0.1, 1000, 15.0), (0.1, 3000, 60.0), (0.3, 1000, 80.0)])
+def test_tilted_self_composition_is_an_upper_bound_on_the_exact_profile(eps0, k, target):
+    """The tilted k-fold Laplace profile is read by the release model as a guarantee (the "pld-tilted" route where δ <
+    1e-6), so it is a proved upper bound: against the exact profile (the inversion integral, mpmath) at points near
+    and far from the ε it was tilted towards — far below it, where the tilt's allowance e^{kΛ − λz} is largest, and
+    past the last point — never below, at most 1, and within 1 % at the target."""
+    refs = _routes_references()
+    fn = pld.tilted_self_composition(pld.PrivacyLossDistribution.laplace(eps0, h=eps0 / 100), k, target)
+    assert fn is not None
+    rng = np.random.default_rng(RNG_SEED + 8)
+    top = k * eps0
+    reads = np.concatenate([[0.0, target, target * 0.5, target * 1.5, top - eps0, top], rng.uniform(0, top, 8)])
+    for e in reads:
+        value, exact = fn(float(e)), refs.laplace_kfold_delta(float(e), eps0, k)
+        assert exact <= mpf(value) <= 1.0, (e, value, exact)
+        if e == target:
+            assert mpf(value) <= exact * 1.01
+
+
+def test_tilted_self_composition_of_randomized_response_is_an_upper_bound():
+    """Randomized response's atoms lie on the lattice (h = ε₀/10): its tilted k-fold profile against the exact binomial
+    sum (Kairouz, Oh & Viswanath 2015), read on the atoms themselves (where (1 − e^{ε − z})₊ vanishes at z = ε) and
+    between them."""
+    refs = _routes_references()
+    eps0, k = 0.2, 400
+    fn = pld.tilted_self_composition(pld.PrivacyLossDistribution.randomized_response(eps0, h=eps0 / 10), k, 30.0)
+    assert fn is not None
+    for e in [10.0, 20.0, 29.8, 30.0, 30.1, 45.0, 60.2, 79.8]:
+        value, exact = fn(e), refs.rr_kfold_delta(e, eps0, k)
+        assert exact <= mpf(value) <= 1.0, (e, value, exact)
