@@ -326,8 +326,8 @@ def lattice_delta_mp(eps0, k, ell, delta0=0.0) -> mp.mpf:
 def test_optimal_lattice_pair_is_never_below_the_exact_lattice_point():
     """Theorem 2.8(3)'s printed lattice point (ε, δ) = ((k − 2ℓ)ε₀, δ_ℓ) as a guarantee: ε never below (k − 2ℓ)ε₀
     exactly (rationals), δ never below the printed sum (mpmath), and within 1e-9 of it.  Hostile: issue 23's far-tail
-    points (the float sum was 1.1e-11 low there), δ₀ > 0 (A = 1 − (1 − δ₀)^k dominating), and a seeded search that reaches
-    lattice points where the float nearest the exact ε or δ is below it."""
+    points (the float sum was 1.1e-11 low there), δ₀ > 0 (A = 1 − (1 − δ₀)^k dominating), and a seeded search that
+    reaches lattice points where the float nearest the exact ε or δ is below it."""
     cases = [(0.0037277568132300172, 13967, 5092, 0.0), (0.005621523493331103, 20658, 8111, 0.0),
              (0.25591163384822474, 7874, 1912, 0.0), (0.1, 10, 3, 0.0), (0.1, 10, 0, 1e-6), (2.0, 7, 2, 1e-3),
              (0.05, 37, 11, 1e-6), (1e-300, 10, 2, 0.0), (0.3, 1, 0, 0.0)]
