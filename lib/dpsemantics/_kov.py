@@ -237,12 +237,13 @@ class _RRProfile:
 _DROPPED = math.exp(-60.0)  # the terms outside a window with floor ref − 60 − log k, in units of e^{ref}
 
 
-def _log_total_bound(log_rr, delta0, k, *, raised: bool = True):
+def _log_total_bound(log_rr, delta0, k, *, margin=None):
     """An upper bound on log of 1 − (1 − δ₀)^k (1 − δ_RR) = A + δ_RR(1 − A), A = 1 − (1 − δ₀)^k, in log space (δ₀
     may be an array matching log_rr): δ_RR raised by its evaluation margin (``_evaluation_margin``), A by its own
     rounding — A = −expm1(x), x = k·log1p(−δ₀) within 3u|x| + u, and |x|(1 − A) ≤ A, so A is within 5u relative,
-    allowed 8u — so that a δ just above A keeps a finite ε (the margin is not applied to A).  ``raised=False``:
-    the plain value (the printed lattice formula, :func:`optimal_lattice`).
+    allowed 8u — so that a δ just above A keeps a finite ε (the margin is not applied to A).  ``margin``: the
+    relative allowance on δ_RR in log space, ``_evaluation_margin(k)`` when None (the printed lattice formula,
+    :func:`optimal_lattice`, passes its own derived one, ``_lattice_log_rr``).
 
     The logarithms carry *absolute* errors, which are relative errors of δ and grow with |log δ|: log A is
     within one ulp of log A_float, raised by that ulp and 8u (added as 8u + 2 ulps, so the sum's own rounding
@@ -252,19 +253,18 @@ def _log_total_bound(log_rr, delta0, k, *, raised: bool = True):
     Without these allowances ``optimal_delta`` fell short of the exact δ by up to 7 ulps (1.5e-15 relative)
     where A dominates and |log δ| ≈ 48 (tests/unit/composition/test_composition_near_A.py)."""
     log_rr, delta0, k = np.asarray(log_rr, dtype=float), np.asarray(delta0, dtype=float), np.asarray(k, dtype=float)
-    margin = _evaluation_margin(k) if raised else 0.0
+    margin = _evaluation_margin(k) if margin is None else margin
     if not np.any(delta0 != 0.0):  # no reveal mass (the where below, without forming A)
         return np.minimum(log_rr + margin, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         log1m_A = k * np.log1p(-delta0)
         log_A = np.log(-np.expm1(log1m_A))
         log_rr_part = log_rr + margin + log1m_A
-        if raised:
-            log_A = log_A + (8.0 * _U + 2.0 * np.spacing(np.abs(log_A)))
+        log_A = log_A + (8.0 * _U + 2.0 * np.spacing(np.abs(log_A)))
         total = np.where(delta0 == 0.0, log_rr + margin, np.logaddexp(log_A, log_rr_part))
-        if raised:  # (δ₀ = 0: δ_RR's margin, 1e-12 relative, already exceeds 4u(|log δ| + 2) down to 1e-308)
-            larger = np.maximum(log_A, log_rr_part)
-            total = np.where(delta0 == 0.0, total, total + 4.0 * _U * (np.abs(larger) + 2.0))
+        # (δ₀ = 0: δ_RR's margin, 1e-12 relative, already exceeds 4u(|log δ| + 2) down to 1e-308)
+        larger = np.maximum(log_A, log_rr_part)
+        total = np.where(delta0 == 0.0, total, total + 4.0 * _U * (np.abs(larger) + 2.0))
     return np.minimum(total, 0.0)
 
 
@@ -1152,6 +1152,53 @@ def _lattice_window(eps0: float, k: int, ell: int) -> tuple[int, int]:
     top = min(ell - 1, _binomial.binomial_mode(eps0, k))
     width = int(40.0 * math.sqrt(k * q * p)) + 50
     return max(0, top - width), min(ell, top + width + 1)
+
+
+def _lattice_log_rr(eps0: float, k: int, ell: int) -> tuple[float, float]:
+    """(log S, E): the printed δ_ℓ of Theorem 2.8(3) at ℓ ≥ 1, ε₀ > 0, evaluated as :func:`optimal_lattice` describes,
+    and an absolute allowance E on its logarithm, so that log δ_ℓ ≤ log S + E (the upper bound passed on).
+
+    The terms a_j = log P_j + log(1 − e^{−2(ℓ−j)ε₀}) over the window [start, stop) of :func:`_lattice_window`, and two
+    more that bound every term left out: log P is concave with its maximum at the mode ≥ j* (the window's largest
+    term), so each P_j with j < start is at most P_{start−1}, and (when stop < ℓ, where j* is the mode) each with
+    j ≥ stop at most P_stop; fewer than k of each, with factors at most 1: the terms log k + log P_{start−1} and
+    log k + log P_stop bound their sums.  So S ≥ δ_ℓ in exact arithmetic.  Its float evaluation, with u = 2⁻⁵³ and
+    exp, expm1, log within 4 ulps (8u relative; an absolute 8u·|y| on a logarithm y):
+
+    * log P_j against the exact Binomial(k, q*) masses: ``_binomial.window_log_mass_error`` over [start − 1, stop];
+    * the factor: x = 2(ℓ − j)·ε₀ rounded once (u relative; −expm1(−x) has relative condition x e^{−x}/(1 − e^{−x}) ≤
+      1 in x), −expm1 8u, its log 8u·|log f|; log k 8u·log k; the sum a_j ½ulp ≤ u|a_j|;
+    * the sum Σ e^{a_j − top} (top = max a_j, so its largest term is e⁰ = 1 and the sum is at least 1): each difference
+      ½ulp ≤ u|a_j − top|, each exp 8u (or, below the normal range, 4·2⁻¹⁰⁷⁴ absolute, at most 1e-300 of the sum),
+      n − 1 additions of non-negative terms (n − 1)u·1.01 in any order; its log 8u·log n + 8u; adding top and then E
+      ½ulp each (≤ u|log S| each, counted with the sum's 1e-300 per term).
+
+    E is the sum of these bounds (a few 1e-13 up to the window's mass error, which grows like 1e-14·√k)."""
+    q, p, log_q, log_p = _binomial.flip_probabilities(eps0)
+    start, stop = _lattice_window(eps0, k, ell)
+    j = np.arange(start, stop, dtype=float)
+    log_k = math.log(k)
+    with np.errstate(divide="ignore", over="ignore"):
+        factor = np.log(-np.expm1(-2.0 * (ell - j) * eps0))
+        log_terms = _binomial.log_binom_pmf(j, k, log_q, log_p, q, p) + factor
+        out = [j for j, keep in ((start - 1, start > 0), (stop, stop < ell)) if keep]
+        if out:
+            log_out = _binomial.log_binom_pmf(np.array(out, dtype=float), k, log_q, log_p, q, p) + log_k
+            log_terms = np.concatenate([log_terms, log_out])
+    finite = log_terms[np.isfinite(log_terms)]
+    if finite.size == 0:
+        return -math.inf, 0.0
+    top = float(np.max(finite))
+    diffs = finite - top
+    log_s = top + math.log(float(np.sum(np.exp(diffs))))
+    n = finite.size
+    u = _U
+    mass = _binomial.window_log_mass_error(max(start - 1, 0), min(stop, k), k, q, p, log_q, log_p)
+    factors = float(np.max(np.abs(factor[np.isfinite(factor)]), initial=0.0))
+    errors = (mass + u * (9.0 + 8.0 * max(factors, log_k) + float(np.max(np.abs(finite)))
+                          + min(float(np.max(np.abs(diffs))), 800.0) + 8.0 + 1.01 * n + 8.0 * math.log(n) + 8.0
+                          + 2.0 * abs(log_s)) + n * 1e-300)
+    return log_s, errors * (1.0 + 1e-6)
 
 
 def _log_rr_targets(delta: np.ndarray, delta0: np.ndarray, k: np.ndarray) -> np.ndarray:

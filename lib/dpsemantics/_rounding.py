@@ -11,7 +11,8 @@ is exactly 0 or infinite is exact, and NaN is refused before it gets here).  ``e
 exponentiates a log-space bound without rounding it down below the normal range (where ``np.exp`` keeps only
 absolute accuracy and returns 0 below 2.5e-324); ``exp_up(log_x, rel)`` is e^{log_x}·(1 + rel) rounded up at every
 magnitude, in the normal range as well as below it (the last step of a δ computed in logs); ``mul_away(a, b)`` is a
-product rounded away from 0; ``rational_up(q)`` is the smallest float not below a rational.
+product rounded away from 0, ``product_error(a, b)`` the exact error of a rounded product (on which side of the exact
+product the float fell); ``rational_up(q)`` is the smallest float not below a rational.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["up", "down", "exp_no_underflow", "exp_up", "mul_away", "rational_up", "SMALLEST_SUBNORMAL", "UNIT_ROUNDOFF"]
+__all__ = ["up", "down", "exp_no_underflow", "exp_up", "product_error", "mul_away", "rational_up", "SMALLEST_SUBNORMAL",
+           "UNIT_ROUNDOFF"]
 
 UNIT_ROUNDOFF = float(np.finfo(float).eps) / 2  # u = 2⁻⁵³: a correctly rounded operation errs by at most u relative
 _TINY = float(np.finfo(float).tiny)  # the smallest normal float, 2.2e-308
@@ -119,21 +121,30 @@ def exp_up(log_x, rel=0.0):
 _SPLIT = 134217729.0  # 2²⁷ + 1: Veltkamp's splitting constant for doubles
 
 
-def mul_away(a, b):
-    """fl(a·b) rounded away from 0 instead of to nearest: |result| ≥ |a·b| exactly, and equal to a·b when that is a
-    float.  The rounding error of the product is found exactly by Dekker's TwoProduct (Veltkamp's split into 26-bit
-    halves; exact without overflow or underflow of the partial products, Dekker 1971, Theorem 4.7 — used below
-    |a·b| = 2⁹⁹⁵ and above 2⁻⁹⁶⁹, where neither happens), and the product stepped one ulp outward where it was
-    rounded toward 0.  Outside that range, and for ±inf, the product is stepped outward whenever it is not 0 or
-    infinite.  Broadcasts."""
+def product_error(a, b):
+    """``(p, err, known)`` for float arrays (or numbers) a, b: p = fl(a·b), rounded to nearest, and err = a·b − p
+    *exactly* where ``known`` — by Dekker's TwoProduct (Veltkamp's split into 26-bit halves; exact without overflow or
+    underflow of the partial products, Dekker 1971, Theorem 4.7 — used below |a·b| = 2⁹⁹⁵ and above 2⁻⁹⁶⁹, where
+    neither happens); elsewhere (and for ±inf) err is not known.  The sign of err tells on which side of the exact
+    product the float fell (0: it is exact).  Broadcasts."""
     a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
     with np.errstate(over="ignore", invalid="ignore"):
         p = a * b
         ah, bh = _SPLIT * a - (_SPLIT * a - a), _SPLIT * b - (_SPLIT * b - b)
         al, bl = a - ah, b - bh
         err = ((ah * bh - p) + ah * bl + al * bh) + al * bl  # a·b − p, exactly, in the safe range
-        safe = np.isfinite(err) & (np.abs(p) < 2.0**995) & (np.abs(p) > 2.0**-969)
-        toward_zero = np.where(safe, err * np.sign(p) > 0, True) & (p != 0) & np.isfinite(p)
+        known = np.isfinite(err) & (np.abs(p) < 2.0**995) & (np.abs(p) > 2.0**-969)
+    return p, err, known
+
+
+def mul_away(a, b):
+    """fl(a·b) rounded away from 0 instead of to nearest: |result| ≥ |a·b| exactly, and equal to a·b when that is a
+    float.  The rounding error of the product is found exactly by :func:`product_error` (Dekker's TwoProduct), and the
+    product stepped one ulp outward where it was rounded toward 0.  Outside TwoProduct's exact range, and for ±inf,
+    the product is stepped outward whenever it is not 0 or infinite.  Broadcasts."""
+    p, err, known = product_error(a, b)
+    with np.errstate(over="ignore", invalid="ignore"):
+        toward_zero = np.where(known, err * np.sign(p) > 0, True) & (p != 0) & np.isfinite(p)
         out = np.where(toward_zero, np.nextafter(p, np.copysign(np.inf, p)), p)
     return float(out) if out.ndim == 0 else out
 

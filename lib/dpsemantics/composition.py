@@ -38,13 +38,12 @@ from fractions import Fraction
 
 import numpy as np
 from scipy.optimize import brentq
-from scipy.special import logsumexp
 
-from . import _binomial, _rounding
+from . import _rounding
 from ._validate import as_output as _out
 from .errors import NumericalLimit
 from ._validate import broadcast, check_delta, check_epsilon, check_positive, check_positive_int
-from ._kov import (_by_blocks, _evaluation_margin, _lattice_window, _log_total_bound, _optimal_epsilons,
+from ._kov import (_by_blocks, _evaluation_margin, _lattice_log_rr, _log_total_bound, _optimal_epsilons,
                    _optimal_log_deltas)
 
 __all__ = [
@@ -233,8 +232,15 @@ def optimal_lattice(eps0, k, ell, delta0=0.0):
     Computed term by term from the printed sum, in log space: C(k, j)e^{(k−j)ε₀}/(1 + e^{ε₀})^k is the
     binomial probability C(k, j)q^j p^{k−j} (q = 1/(1 + e^{ε₀}), p = 1 − q), evaluated by Loader's
     saddle-point form (accurate at every k, where ``gammaln`` of 10⁹ loses six digits), times
-    1 − e^{−2(ℓ−j)ε₀}.  Only the terms within e^{−800} of the largest are summed (a window of O(√k)
-    terms, so k up to 10⁹ costs milliseconds); the rest cannot change a float.
+    1 − e^{−2(ℓ−j)ε₀}.  Only the terms within 40 standard deviations of the largest are summed (a window of O(√k)
+    terms, so k up to 10⁹ costs milliseconds), and the rest is bounded by two more terms.
+
+    Both numbers are rounded up, so that the composition is (ε, δ)-DP at the pair returned: ε is the product
+    (k − 2ℓ)ε₀ rounded away from 0 (``_rounding.mul_away``); δ is an upper bound on the exact δ of the printed form,
+    its logarithm raised by the derived error of every step (``_kov._lattice_log_rr``: the window's log-masses, the
+    factors, the sum and the terms left out) and A = 1 − (1 − δ₀)^k by its own rounding, then exponentiated upward
+    (``_rounding.exp_up``); at most 1.  (δ(ε) decreases in ε, so the δ at the exact lattice point also holds at the
+    ε above it.)
     """
     eps0 = float(check_epsilon(eps0, "eps0", scalar=True))
     k = check_positive_int(k, "k", maximum=_K_MAX)
@@ -242,19 +248,14 @@ def optimal_lattice(eps0, k, ell, delta0=0.0):
     if ell > k // 2:
         raise ValueError(f"ell must be at most floor(k/2) = {k // 2} (got ell={ell})")
     delta0 = float(check_delta(delta0, "delta0", open_high=True, scalar=True))
-    with np.errstate(over="ignore"):
-        eps = float((k - 2 * ell) * eps0)
+    eps = float(_rounding.mul_away(float(k - 2 * ell), eps0))  # k − 2ℓ ≤ 10⁹: exact as a float
     if ell == 0 or eps0 == 0.0:
-        log_rr = -np.inf
+        log_rr, allowance = -np.inf, 0.0
     else:
-        q, p, log_q, log_p = _binomial.flip_probabilities(eps0)
-        j = np.arange(*_lattice_window(eps0, k, ell), dtype=float)
-        with np.errstate(divide="ignore", over="ignore"):
-            log_terms = _binomial.log_binom_pmf(j, k, log_q, log_p, q, p) + np.log(-np.expm1(-2.0 * (ell - j) * eps0))
-        log_rr = float(logsumexp(log_terms))
+        log_rr, allowance = _lattice_log_rr(eps0, k, ell)
     with np.errstate(divide="ignore"):
-        delta = float(np.exp(_log_total_bound(log_rr, delta0, k, raised=False)))
-    return eps, min(delta, 1.0)
+        log_delta = float(_log_total_bound(log_rr + allowance, delta0, k, margin=0.0))
+    return eps, min(float(_rounding.exp_up(log_delta)), 1.0)
 
 def optimal_epsilon(eps0, k, delta, delta0=0.0):
     """The smallest ε for which every k-fold composition of (ε₀, δ₀)-DP mechanisms is (ε, δ)-DP
@@ -290,24 +291,19 @@ def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
     available, so the guarantee at δ is the smallest lattice ε whose printed δ (:func:`optimal_lattice`) is
     at most δ.  Compare :func:`optimal_epsilon`, exact at any ε.
 
-    Safe by construction: a lattice point is accepted only when its printed δ, enlarged by the evaluation
-    error allowance of the sum (``_evaluation_margin``: 1e-12 relative, 1e-12 + 1e-14·√k for k > 1000) and by the
-    derived error of the log-masses it sums (``_binomial.window_log_mass_error`` over its window; without it, at
+    Safe by construction: a lattice point is accepted only when its printed δ (an upper bound: :func:`optimal_lattice`
+    raises it by the derived error of every step, the window's log-masses among them — without that, at
     ε₀ = 0.0037, k = 13 967, ℓ = 5092, a δ 5e-12 below the exact δ_ℓ was accepted: the printed value was 1.1e-11
-    low), is at most δ."""
+    low), enlarged further by ``_evaluation_margin`` (1e-12 relative, 1e-12 + 1e-14·√k for k > 1000) as slack, is
+    at most δ."""
     eps0 = float(check_epsilon(eps0, "eps0", strictly_positive=True, scalar=True))
     k = check_positive_int(k, "k", maximum=_K_MAX)
     delta = float(check_delta(delta, "delta", scalar=True))
     delta0 = float(check_delta(delta0, "delta0", open_high=True, scalar=True))
     margin = _evaluation_margin(k)
-    q, p, log_q, log_p = _binomial.flip_probabilities(eps0)
 
-    def ok(ell):
-        if ell == 0:  # (δ_0 = A: no binomial mass)
-            return optimal_lattice(eps0, k, 0, delta0)[1] * (1.0 + margin) <= delta
-        start, stop = _lattice_window(eps0, k, ell)
-        error = _binomial.window_log_mass_error(start, stop - 1, k, q, p, log_q, log_p)
-        return optimal_lattice(eps0, k, ell, delta0)[1] * math.exp(margin + error) <= delta
+    def ok(ell):  # optimal_lattice's δ is an upper bound already (its derived allowance); the margin is kept as slack
+        return optimal_lattice(eps0, k, ell, delta0)[1] * (1.0 + margin) <= delta
     if not ok(0):
         raise NumericalLimit(f"delta is too small for any lattice point of Theorem 2.8(3) (got delta={delta!r})")
     # δ grows with ℓ (the lattice ε = (k − 2ℓ)ε₀ shrinks): bisect for the largest feasible ℓ.

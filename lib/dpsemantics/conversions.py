@@ -465,9 +465,10 @@ def profile_pdp_epsilon(profile, delta_prime, *, eps_max: float = 200.0, grid: i
     disclosure risk interpretations" (Kazan et al., §4.2) and this function takes the best.  ``profile`` maps
     an array of ε ≥ 0 to δ(ε) (an upper bound on it is enough: the result is then an upper bound too).
 
-    Every ε′ returned is Theorem 3.9 evaluated at a point actually tried, so it is a valid guarantee whatever
-    the search misses; the search is a grid on [ε₀, ε₁] (ε₀ the first ε with δ(ε) < δ′, ε₁ where δ(ε) has
-    fallen below δ′·1e-9 or vanishes) refined by a bounded scalar minimisation.  Returns
+    Every ε′ returned is Theorem 3.9 evaluated at a point actually tried, at the profile's own δ there and rounded
+    up (:func:`pdp_epsilon`), so it is a valid guarantee whatever the search misses; the search is a grid on
+    [ε₀, ε₁] (ε₀ the first ε with δ(ε) < δ′, ε₁ where δ(ε) has fallen below δ′·1e-9 or vanishes) refined by a
+    bounded scalar minimisation.  Returns
     ``(eps_prime, eps, delta)``: ε′ and the profile point (ε, δ(ε)) giving it.  Raises
     ``NumericalLimit`` (a ``ValueError``) when no ε ≤ ``eps_max`` has δ(ε) < δ′.
     """
@@ -505,9 +506,11 @@ def profile_pdp_epsilon(profile, delta_prime, *, eps_max: float = 200.0, grid: i
         extra.append(b)
 
     def f(e):
+        # Theorem 3.9 (pdp_epsilon, rounded up) at the profile's own δ(ε) wherever δ(ε) < δ′ (a δ lowered there, as the
+        # clamp min(δ(ε), δ′(1 − 1e-15)) did just below δ′, would give an ε′ below the exact one); +inf elsewhere
         de = d(e)
-        return np.where(de < delta_prime, pdp_epsilon(e, np.minimum(de, delta_prime * (1 - 1e-15)), delta_prime),
-                        np.inf)
+        usable = de < delta_prime
+        return np.where(usable, pdp_epsilon(e, np.where(usable, de, 0.0), delta_prime), np.inf)
 
     eps_grid = np.unique(np.concatenate([np.linspace(lo, hi, grid), extra]))
     vals = np.asarray(f(eps_grid), dtype=float)

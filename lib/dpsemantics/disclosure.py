@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import partial
 
 import numpy as np
@@ -232,18 +233,44 @@ def epsilon_tilde(eps):
 
     It is the privacy loss at which the posterior of an adversary with prior 1/2 moves by exactly
     tanh(ε/4); it exists only for ``ε < 2·log 3`` (beyond, tanh(ε/4) ≥ 1/2 and the prior-1/2 adversary
-    constrains nothing).  A ``ValueError`` is raised outside that range.
+    constrains nothing).  A ``ValueError`` is raised outside that range.  The ε of a guarantee (the mechanism is
+    (ε̃, δ)-PDP): rounded up, never below the exact ε̃ (``_epsilon_tilde_bounds``); 0 at ε = 0.
     """
     eps = np.asarray(check_epsilon(eps, "eps"), dtype=float)
-    if np.any(eps >= EPS_TILDE_LIMIT):
+    if np.any(eps >= EPS_TILDE_LIMIT):  # (the float 2·log 3 is 1.8e-16 above the exact one: every ε below it is too)
         bad = eps[eps >= EPS_TILDE_LIMIT].flat[0] if eps.ndim else float(eps)
         raise ValueError(
             f"eps must be < 2*log(3) = {EPS_TILDE_LIMIT:.6f} for Theorem 3.5's epsilon-tilde to exist (got eps={bad!r})"
         )
-    h = eps / 2.0
-    # log(3e^h − 1) − log(3 − e^h), with expm1 so that ε̃ → 0 smoothly as ε → 0.
-    out = np.log1p(3.0 * np.expm1(h) / 2.0) - np.log1p(-np.expm1(h) / 2.0)
-    return _out(out)
+    return _out(_epsilon_tilde_bounds(eps)[1])
+
+
+_TILDE_TINY = 1e-100  # below it ε̃ = ε + ε³/16 + O(ε⁵) lies between ε and the next float up
+
+
+def _epsilon_tilde_bounds(eps: np.ndarray):
+    """(lower, upper) floats around the exact ε̃ of :func:`epsilon_tilde`, for checked ε in [0, 2·log 3).
+
+    ε̃ = A + B with A = log1p(3m/2), B = −log1p(−m/2), m = e^{ε/2} − 1 (expm1: ε̃ → 0 smoothly as ε → 0); ε/2 is exact
+    for ε ≥ 1e-100.  Errors, with u = 2⁻⁵³ and exp, expm1, log1p within 4 ulps (8u relative, ``_EXP_ULPS``): m
+    within 8u·m; 3m/2 within 9.01u relative (the product rounds once), and since log1p(a) has relative condition
+    a/((1 + a)log1p(a)) ≤ 1 in a, A within 9.01u·A + 8u·A; m/2 within 8u relative, and B = −log(1 − b) moves by
+    b/(1 − b) per unit relative change of b, so B within 8u·b/(1 − b) + 8u·B (large only next to 2·log 3, where
+    1 − b → 0); the sum A + B of two non-negative terms within u of itself.  One ulp of the result is at least u
+    times it, so ⌈err/ulp⌉ + 1 ulps each way bound ε̃.  Below 1e-100, ε ≤ ε̃ ≤ ε(1 + ε²/15) < ε + ulp(ε)."""
+    tiny = eps < _TILDE_TINY
+    h = np.where(tiny, 1.0, eps) / 2.0
+    m = np.expm1(h)
+    a = np.log1p(3.0 * m / 2.0)
+    b = m / 2.0
+    minus_b = -np.log1p(-b)
+    value = a + minus_b
+    u = _rounding.UNIT_ROUNDOFF
+    err = 17.01 * u * a + 8.0 * u * (b / (1.0 - b) + minus_b) + u * value
+    ulps = 1.0 + np.ceil(err / np.spacing(value))
+    low = np.where(tiny, eps, np.maximum(_rounding.down(value, ulps), 0.0))
+    high = np.where(tiny, _rounding.up(eps, 1), _rounding.up(value, ulps))
+    return np.where(eps == 0, 0.0, low), np.where(eps == 0, 0.0, high)
 
 
 def symmetric_ratio_bounds(prior, eps):
@@ -377,7 +404,9 @@ def counterexample_a6(eps, delta):
     """
     eps = check_epsilon(eps, "eps", strictly_positive=True, scalar=True)
     delta = check_delta(delta, "delta", open_low=True, scalar=True)
-    et = epsilon_tilde(eps)
+    epsilon_tilde(eps)  # its range check, named as there
+    # the mechanism's own parameter: ε̃ rounded down, so that its posterior moves by at most tanh(ε/4) at any prior
+    et = float(_epsilon_tilde_bounds(np.asarray(float(eps)))[0])
     q = delta * (1.0 + math.exp(-et))
     if q > 1:
         raise ValueError("delta is too large for the construction, delta*(1+exp(-eps_tilde)) > 1 "
@@ -415,7 +444,10 @@ class DisclosureBounds:
 
     @property
     def confidence(self) -> float:
-        return 1.0 - self.delta_prime
+        """1 − δ′, the probability with which the bounds hold: rounded *down* (the float 1 − δ′ rounds to nearest
+        where δ′ < ½ and may land above it; it is lowered one ulp then, checked exactly in rationals)."""
+        c = 1.0 - self.delta_prime
+        return math.nextafter(c, 0.0) if Fraction(c) > 1 - Fraction(self.delta_prime) else c
 
 
 def _pdp_eps(eps, delta, delta_prime):
@@ -666,8 +698,13 @@ def epsilon_for_posterior(prior, max_posterior, delta, delta_prime):
     m = np.asarray(check_probability(max_posterior, "max_posterior", open_high=True), dtype=float)
     refuse_where(m <= p, "max_posterior must exceed prior", max_posterior=m, prior=p)
     lm, lp = np.asarray(logit(m)), np.asarray(logit(p))
-    # each logit within 3 ulps of itself, the difference within 1 ulp: ε′ rounded down by that much
-    eps_prime = (lm - lp) - 4.0 * (np.spacing(np.abs(lm)) + np.spacing(np.abs(lp))) - np.spacing(np.abs(lm - lp))
+    # logit(x) = log x − log1p(−x): each logarithm within 4 ulps of itself (not of the logit, which cancels near
+    # x = ½: the old allowance of 4 ulps of each logit let ε′ = logit(0.5252) − logit(0.5097) come out 3e-18 high),
+    # each difference within ½ ulp of its result: ε′ rounded down by that much
+    with np.errstate(divide="ignore"):
+        parts = sum(np.spacing(np.abs(np.log(x))) + np.spacing(np.abs(np.log1p(-x))) for x in (m, p))
+    rounding = np.spacing(np.abs(lm)) + np.spacing(np.abs(lp)) + np.spacing(np.abs(lm - lp))
+    eps_prime = (lm - lp) - (4.0 * parts + rounding)
     return _dp_epsilon_for_pdp(np.maximum(eps_prime, 0.0), delta, delta_prime, "max_posterior")
 
 

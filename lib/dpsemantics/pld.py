@@ -770,7 +770,12 @@ class PrivacyLossDistribution:
         evaluated with the pessimistic profile where δ enters with a plus sign and the optimistic one where
         it enters with a minus sign (so both are bounds), at the best η = m·h of a geometric grid of m.
         Much tighter than :meth:`tail_bounds` when the bracket is narrow (the error is O(η·density +
-        bracket/η), not O(δ/η))."""
+        bracket/η), not O(δ/η)).
+
+        Rounded outward: the profiles are bounds on their sides (their own allowances); the last step, (a − b)/(m·h) +
+        a of non-negative numbers, four roundings (under 5u), is widened by a relative 1e-12; and each bound is
+        stated at the float t = fl(i·h), which may lie on either side of the lattice point i·h where it was formed
+        (``_float_points``)."""
         h = self.h
         pes, opt = self.pessimistic, self.optimistic
         pes_end, opt_end = pes.start + pes.probs.size, opt.start + opt.probs.size
@@ -811,17 +816,40 @@ class PrivacyLossDistribution:
         lower[:l1 - lo + 1] = part
         upper = np.minimum(upper * (1 + 1e-12), 1.0)  # the few roundings of the last step, outward
         lower = np.maximum(lower * (1 - 1e-12), 0.0)
-        return t * h, lower, upper
+        return _float_points(t, h, lower, upper)
 
     def tail_bounds(self, t):
         """``(lower, upper)`` on P[L > t] (the probability that the loss exceeds t, Definition 2.4's δ′ side),
-        from the profile: δ(t) ≤ P[L > t] ≤ δ(t − η)/(1 − e^{−η}) for every η > 0, since
-        δ(ε) = ∫_ε^∞ e^{ε − s} P[L > s] ds; the best η of a grid is taken.  Looser than the profile."""
+        from the profile: δ(t) ≤ P[L > t] ≤ δ(s)/(1 − e^{−(t − s)}) for every s < t, since
+        δ(ε) = ∫_ε^∞ e^{ε − s} P[L > s] ds; the best s = t − η of a grid of η is taken.  Looser than the profile.
+
+        Rounded outward: the lower end is the optimistic profile (a lower bound on δ, on its side); the upper end
+        reads the pessimistic profile at the float s = fl(t − η) and divides by 1 − e^{−η′} at an η′ never above the
+        exact t − s (fl(t − s) lowered one ulp), −expm1 lowered 5 ulps (within 4), the quotient raised 2 ulps."""
         t = float(as_float(t, "t", scalar=True))
         lower = float(self.optimistic.delta(np.asarray(t), self.h))
-        etas = np.geomspace(1e-4, 30.0, 120)
-        vals = self.pessimistic.delta(t - etas, self.h) / -np.expm1(-etas)
+        s = t - np.geomspace(1e-4, 30.0, 120)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            gap = _rounding.down(t - s, 1)
+            denominator = _rounding.down(-np.expm1(-gap), 5)
+            vals = _rounding.up(self.pessimistic.delta(s, self.h) / denominator, 2)
+        vals = np.where(gap > 0, vals, 1.0)
         return lower, float(min(1.0, np.min(vals)))
+
+
+def _float_points(i: np.ndarray, h: float, lower: np.ndarray, upper: np.ndarray):
+    """``(t, lower, upper)`` with t = fl(i·h) for consecutive integers ``i``, and bounds on P[L > t] at those floats
+    from bounds at the exact lattice points i·h.  Where t fell below i·h (found exactly by
+    ``_rounding.product_error``), P[L > t] ≤ P[L > (i − 1)h]: the upper bound of the point before is taken; where t
+    fell above, P[L > t] ≥ P[L > (i + 1)h]: the lower bound of the point after (h is far above an ulp of t, so t
+    lies strictly between the neighbours); where the error is not known (beyond TwoProduct's range), both."""
+    t, err, known = _rounding.product_error(i.astype(float), h)
+    known = known | (t == 0)  # i = 0: the product is 0 exactly (err = 0)
+    before = np.concatenate([[1.0], upper[:-1]])
+    after = np.concatenate([lower[1:], [0.0]])
+    upper = np.where(known & (err <= 0), upper, np.maximum(upper, before))
+    lower = np.where(known & (err >= 0), lower, np.minimum(lower, after))
+    return t, lower, upper
 
 
 def tilted_self_composition(one: "PrivacyLossDistribution", k: int, eps_target: float):
@@ -839,7 +867,12 @@ def tilted_self_composition(one: "PrivacyLossDistribution", k: int, eps_target: 
     (the computed Λ is used on both sides, so its own error cancels), carried k times like ``rel``; the untilted
     entries with a relative 4u(|kΛ − λz_s| + 1).  The points at or below 0 are left out (they add nothing to δ(ε) at
     ε ≥ 0); the mass beyond the Chernoff window goes to +∞ (the upper side) or folds into the window (the lower
-    side, only raising δ), as in ``_fft_power``."""
+    side, only raising δ), as in ``_fft_power``.
+
+    So the function is a proved upper bound, not an estimate: every step above carries its allowance, the mass at +∞
+    and beyond the window is rounded up, and the three parts of δ(ε) (the lattice's δ on its side, the FFT's error
+    term, the mass beyond) are added and raised 2 ulps.  The release model reads it as a guarantee (the "pld-tilted"
+    route of ``Composed.delta_routes``/``epsilon_routes``, where δ(ε) < 1e-6)."""
     from scipy.fft import next_fast_len
     from scipy.special import logsumexp
 
@@ -895,10 +928,13 @@ def tilted_self_composition(one: "PrivacyLossDistribution", k: int, eps_target: 
         log_run = np.abs(np.log(run[keep & (run > 0)]))
     rel_k = k * rel * (1 + k * rel) + 4 * _U * (float(np.max(np.abs(log_factor[keep]), initial=0.0))
                                                  + float(np.max(log_run, initial=0.0)) + 1)
-    inf = -math.expm1(k * math.log1p(-min(lat.inf, 1.0))) if lat.inf < 1 else 1.0
+    # the mass at +∞ of k runs, 1 − (1 − p_∞)^k, rounded up: log1p within 4 ulps, the product ½, −expm1 4 ulps with
+    # relative condition |y|e^y/(1 − e^y) ≤ 1 at y ≤ 0: under 17u, raised 20 ulps (the lattice adds it unscaled)
+    inf = float(_rounding.up(-math.expm1(k * math.log1p(-min(lat.inf, 1.0))), 20)) if lat.inf < 1 else 1.0
     if tau_hi > 0:  # the tilted tail beyond the window, untilted (e^{kΛ − λz} ≤ its value at the window's top)
         top = k * big_l - lam * hi * h
-        inf += tau_hi * math.exp(top) if top < 700 else math.inf
+        # exp within 4 ulps, the product and the sum ½ ulp each (the error of top is inside rel_k's allowance)
+        inf = float(_rounding.up(inf + float(_rounding.up(tau_hi * math.exp(top), 6)), 1)) if top < 700 else math.inf
     law = _Lattice(lo, probs, min(inf, 1.0), 0.0, "up", rel_k)
     inf_extra = 0.0 if inf <= 1.0 else 1.0  # a tail beyond the float range: no guarantee from this route
     spread = 1.0 / math.sqrt(-math.expm1(-2.0 * lam * h))
@@ -909,8 +945,8 @@ def tilted_self_composition(one: "PrivacyLossDistribution", k: int, eps_target: 
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
             fft = err * spread * np.exp(log_factor[i]) * (1 + 1e-10) if err > 0 else np.zeros(e.shape)
         fft = np.where(e < zs[-1], fft, 0.0)
-        with np.errstate(over="ignore"):
-            out = np.minimum(law.delta(e, h) + inf_extra + fft * (1 + 4 * _U), 1.0)
+        with np.errstate(over="ignore"):  # three non-negative bounds added: raised 2 ulps
+            out = np.minimum(_rounding.up(law.delta(e, h) + inf_extra + fft * (1 + 4 * _U), 2), 1.0)
         return float(out) if out.ndim == 0 else out
 
     return delta

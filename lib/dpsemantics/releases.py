@@ -183,7 +183,9 @@ def _exact_from_tails(t, low, up, dp: float, h: float) -> ExactLoss:
     threshold_low = float(t[above[-1]]) if above.size else -math.inf
     z = t >= 0
     with np.errstate(over="ignore"):
-        both = up[z] * (1.0 + np.exp(-t[z]))
+        # up(z) bounds P[L > z] at the float z itself (``tail_bounds_on_lattice``); e^{−z} within 4 ulps (at most 4u of
+        # 1 + e^{−z}), the sum and the product ½ ulp each: raised 8 ulps
+        both = _rounding.up(up[z] * (1.0 + np.exp(-t[z])), 8)
     ok = np.flatnonzero(both <= dp)
     pdp = float(t[z][ok[0]]) if ok.size else math.inf
     above = np.flatnonzero(low[z] > dp)
@@ -631,7 +633,8 @@ class Gaussian(Mechanism):
         return self.stated
 
     def _sigma_of(self, k):
-        return 1.0 / math.sqrt(2.0 * self.mu * k)
+        # σ of k runs (Δ = 1): rounded down, so that the law analysed has μ ≥ kμ of one run (_merged_sigma)
+        return _merged_sigma([(k, self.sigma, self.sensitivity)])
 
     def profile(self, k):
         return (self.loss(k).delta, "exact: Gaussian privacy profile (Balle & Wang "
@@ -668,8 +671,8 @@ class Gaussian(Mechanism):
 
     def merge(self, k, other, k_other):
         if isinstance(other, Gaussian):
-            mu = k * self.mu + k_other * other.mu
-            return Gaussian(1.0 / math.sqrt(2.0 * mu)), 1
+            sigma = _merged_sigma([(k, self.sigma, self.sensitivity), (k_other, other.sigma, other.sensitivity)])
+            return Gaussian(sigma), 1
         return None
 
     def group_of_two(self):
@@ -848,18 +851,32 @@ def _sum_up(pairs) -> float:
     return _rounding.rational_up(sum((Fraction(int(k)) * Fraction(x) for k, x in pairs), Fraction(0)))
 
 
-def _sigma_for_rho(rho: float) -> float:
-    """The σ of a Gaussian (Δ = 1) given by its ρ: the float nearest 1/√(2ρ), lowered where its exact ρ = 1/(2σ²)
+def _sigma_for_rho(rho) -> float:
+    """The σ of a Gaussian (Δ = 1) given by its ρ (a float or a Fraction): the float nearest 1/√(2ρ), lowered where its exact ρ = 1/(2σ²)
     falls below the stated ρ (so the mechanism analysed is never less private than stated).  1/(√2·√ρ), with no
     overflow of 2ρ: the two roots, the product and the quotient within ½ ulp each, so at most three steps of one ulp,
-    each checked exactly in rationals."""
+    each checked exactly in rationals (the loop stops at the first σ that passes, whatever the count)."""
     sigma = 1.0 / (math.sqrt(2.0) * math.sqrt(rho))
     if not 0.0 < sigma < math.inf:  # ρ beyond the float range either way: the constructor refuses it
         return sigma
-    for _ in range(3):
-        if 1 / (2 * Fraction(sigma) ** 2) >= Fraction(rho):
-            break
+    while sigma > 0.0 and 1 / (2 * Fraction(sigma) ** 2) < Fraction(rho):
         sigma = math.nextafter(sigma, 0.0)
+    return sigma
+
+
+def _merged_sigma(parts) -> float:
+    """The σ (sensitivity 1) of one Gaussian equivalent to k_i runs of Gaussians (σ_i, Δ_i), for ``parts`` =
+    [(k_i, σ_i, Δ_i)]: the runs add their μ_i = Δ_i²/(2σ_i²) (Bun & Steinke 2016, Proposition 1.6 and Lemma 2.3),
+    and the one Gaussian with μ = Σ k_iμ_i has σ = 1/√(2μ).  Rounded *down*, so that the mechanism analysed is never
+    more private than the runs: μ is summed exactly in rationals (the float sum k·μ₁ + k′·μ₂ was rounded to nearest
+    three times, and each μ_i once, so it could fall a few ulps below the exact μ), and σ is the largest float whose
+    exact 1/(2σ²) is at least μ: :func:`_sigma_for_rho`'s float (stepped down until 1/(2σ²) ≥ μ holds in rationals),
+    then stepped up while the next float still passes.  So 1/(2σ²) ≥ Σ k_iΔ_i²/(2σ_i²) exactly, and one run at
+    Δ = 1 keeps its own σ."""
+    mu = sum(int(k) * Fraction(delta) ** 2 / (2 * Fraction(sigma) ** 2) for k, sigma, delta in parts)
+    sigma = _sigma_for_rho(mu)
+    while 0.0 < sigma < math.inf and 1 / (2 * Fraction(math.nextafter(sigma, math.inf)) ** 2) >= mu:
+        sigma = math.nextafter(sigma, math.inf)
     return sigma
 
 

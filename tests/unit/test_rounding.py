@@ -126,3 +126,29 @@ def test_rational_up_is_the_smallest_float_not_below_a_rational():
     assert _rounding.rational_up(Fraction(0.3)) == 0.3 and _rounding.rational_up(Fraction(1, 3)) > 1 / 3
     assert _rounding.rational_up(Fraction(1, 10**400)) == SMALLEST and _rounding.rational_up(Fraction(0)) == 0.0
     assert _rounding.rational_up(Fraction(10**400)) == np.inf
+
+
+def test_product_error_is_the_exact_rounding_error_of_a_product():
+    """``product_error(a, b)``: p = fl(a·b) and, where ``known``, err = a·b − p exactly (exact rationals), over
+    products across the whole float range and integers times lattice steps (the PLD's points i·h); ``known`` is
+    false beyond TwoProduct's range (|a·b| ≥ 2⁹⁹⁵ or ≤ 2⁻⁹⁶⁹, ±inf), where the error is not claimed."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(41)
+    a = np.concatenate([10.0 ** rng.uniform(-300, 300, 3000) * rng.choice([-1, 1], 3000),
+                        rng.integers(-10**6, 10**6, 2000).astype(float), [1e200, 1e-200, np.inf, 0.0]])
+    b = np.concatenate([10.0 ** rng.uniform(-300, 300, 3000), 10.0 ** rng.uniform(-6, 0, 2000), [1e200, 1e-200, 2.0,
+                                                                                                 3.0]])
+    p, err, known = _rounding.product_error(a, b)
+    with np.errstate(over="ignore"):
+        assert np.array_equal(p, a * b)
+    low = high = 0
+    for x, y, q, e, k in zip(a, b, p, err, known):
+        if not k:
+            assert not (np.isfinite(q) and 2.0**-969 < abs(q) < 2.0**995)
+            continue
+        exact = Fraction(float(x)) * Fraction(float(y))
+        assert Fraction(float(e)) == exact - Fraction(float(q)), (x, y)
+        low += e > 0
+        high += e < 0
+    assert low > 1000 and high > 1000  # products rounded down and up are both reached
