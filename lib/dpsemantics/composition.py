@@ -313,7 +313,7 @@ def lattice_optimal_epsilon(eps0, k, delta, delta0=0.0) -> float:
     while hi - lo > 1:
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if ok(mid) else (lo, mid)
-    return float((k - 2 * lo) * eps0)
+    return optimal_lattice(eps0, k, lo, delta0)[0]  # (k − 2ℓ)ε₀ rounded away from 0, not to nearest
 
 
 def _basic_total(eps0: float, k: int, delta: float, delta0: float) -> float:

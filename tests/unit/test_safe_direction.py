@@ -11,6 +11,7 @@ The grids are hostile on purpose: δ′ down to 1e-300, δ within 1e-14 of the r
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
@@ -511,7 +512,9 @@ def test_lattice_optimal_epsilon_just_below_a_far_tail_lattice_delta_is_safe(eps
     delta = float(ref_optimal_delta((k - 2 * ell) * eps0, eps0, k, 0.0) * (1 - mp.mpf("2e-12")))
     e = K.lattice_optimal_epsilon(eps0, k, delta)
     assert ref_optimal_delta(e, eps0, k, 0.0) <= delta
-    assert e == float((k - 2 * (ell - 1)) * eps0)
+    point = Fraction(k - 2 * (ell - 1)) * Fraction(eps0)  # the lattice ε exactly: the smallest float not below it
+    nearest = float(point)
+    assert e == (nearest if Fraction(nearest) >= point else math.nextafter(nearest, math.inf))
 
 
 def test_optimal_epsilon_and_delta_over_a_far_tail_sweep_are_safe():
