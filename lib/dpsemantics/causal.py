@@ -298,7 +298,7 @@ class StructuralModel:
         return float(self._probability(population, event, given, do, float))
 
     def _probability(self, population, event, given, do, number):
-        """:meth:`probability` from :meth:`_joint` with ``number`` (``Fraction``: exactly)."""
+        """:meth:`probability` from ``_joint`` with ``number`` (``Fraction``: exactly)."""
         joint = self._joint(population, do, number)
         hit, cond = self._matcher(event, "event"), self._matcher(given, "given")
         den = sum(p for v, p in joint.items() if cond(v))
@@ -313,7 +313,7 @@ class StructuralModel:
         return self._distribution(population, variables, given, do, float)
 
     def _distribution(self, population, variables, given, do, number) -> dict:
-        """:meth:`distribution` from :meth:`_joint` with ``number``.  With ``Fraction`` each probability is exactly
+        """:meth:`distribution` from ``_joint`` with ``number``.  With ``Fraction`` each probability is exactly
         the joint mass of its event (eq. 43, as :meth:`probability` reads it), divided by the mass of ``given`` when
         there is a condition (Bayes' rule), and not renormalised otherwise: a randomised equation's floats may sum to
         1 ± an ulp, and renormalising would move an interventional law off the equation's own numbers."""
@@ -445,7 +445,7 @@ def _max_ratio(num, den):
 
 
 def _max_table_ratio(table: np.ndarray):
-    """max over columns y and rows x1, x2 of table[x1, y] / table[x2, y], exactly (:func:`_max_ratio`)."""
+    """max over columns y and rows x1, x2 of table[x1, y] / table[x2, y], exactly (``_max_ratio``)."""
     best = Fraction(1)
     for column in np.asarray(table, dtype=object).T:
         col = [x if isinstance(x, Fraction) else Fraction(x) for x in column.tolist()]
@@ -457,7 +457,7 @@ def _log_max_ratio(table: np.ndarray) -> float:
     """max over columns y and rows x1, x2 of log(table[x1, y] / table[x2, y]), skipping 0/0 (0 if nothing is left).
 
     Rounded up: the ratio is found exactly in rationals (the table's exact entries), and its logarithm rounded
-    once, up (:func:`~dpsemantics._rounding.log_up`: at most one ulp above the smallest float not below the exact
+    once, up (``_rounding.log_up``: at most one ulp above the smallest float not below the exact
     ε; 0 exactly when the columns are constant, positive whenever the exact ε is)."""
     return log_up(_max_table_ratio(table))
 
@@ -653,7 +653,7 @@ def _check_population_array(population, shape) -> np.ndarray:
 
 
 def _move_axis_pairs(X: np.ndarray, i: int, valid=None):
-    """max over v, v' (along axis i) of X[..v..]/X[..v'..], and 1, exactly (:func:`_max_ratio`), optionally only
+    """max over v, v' (along axis i) of X[..v..]/X[..v'..], and 1, exactly (``_max_ratio``), optionally only
     where ``valid`` holds for both (valid has X's shape without the last, output, axis)."""
     k = X.shape[i]
     best = Fraction(1)
@@ -798,7 +798,8 @@ def candidate_populations(shape: tuple) -> list[np.ndarray]:
 def universal_epsilon(number: int, mechanism, populations=()) -> float:
     """The smallest ε for which a universally quantified definition (2, 3, 4, 5 or 8) holds: the
     supremum over populations of :func:`definition_epsilon` of its inner check, over
-    :func:`candidate_populations` plus any extra ``populations`` (Definition 4: independent ones only)."""
+    :func:`candidate_populations` plus any extra ``populations`` (Definition 4: independent ones only).  Rounded up:
+    the largest of :func:`definition_epsilon`'s upper bounds is not below the exact supremum over those populations."""
     if check_single_value(number, "number") == 1:
         return definition_epsilon(1, mechanism)
     if number not in UNIVERSAL_INNER:
@@ -879,7 +880,7 @@ def randomized_response_model(eps, relatives: int = 1) -> StructuralModel:
 
 
 def relatives_effect(eps, relatives: int) -> float:
-    """BRP ε from R₁ to O in :func:`randomized_response_model`."""
+    """BRP ε from R₁ to O in :func:`randomized_response_model`, rounded up (:func:`brp_epsilon`)."""
     return brp_epsilon(randomized_response_model(eps, relatives), "O", "R1")
 
 
@@ -971,7 +972,7 @@ def interference_epsilon(mechanism: FiniteMechanism) -> float:
 def adversary_learning(mechanism: FiniteMechanism, population) -> dict:
     """What two adversaries learn about a data point, as the ε of their comparison at ``population``:
     the *informed* (strong) one conditions on every other data point (Definition 10's check), the
-    *uninformed* one on none (Definition 3's check)."""
+    *uninformed* one on none (Definition 3's check).  Both rounded up (:func:`definition_epsilon`)."""
     return {"informed": definition_epsilon(10, mechanism, population),
             "uninformed": definition_epsilon(3, mechanism, population)}
 
@@ -985,7 +986,8 @@ def path_effects(model: StructuralModel, effect: str, cause: str, *, direct_hold
     ``direct_hold``: variables held fixed (at every combination of values, the worst taken) to block the
     indirect paths — what remains is the direct effect; ``indirect_hold``: variables held to block the
     direct path.  For a deterministic model at a point-mass population the risk ratio of the total effect
-    factors into a direct and an indirect ratio, so total ≤ direct + indirect."""
+    factors into a direct and an indirect ratio, so total ≤ direct + indirect.  Each rounded up
+    (:func:`brp_epsilon`; a held effect is the largest of upper bounds)."""
     _check_model(model)
     holds = {name: _variables(model, names, name) for name, names in (("direct_hold", direct_hold),
                                                                         ("indirect_hold", indirect_hold))}
