@@ -12,7 +12,8 @@ exponentiates a log-space bound without rounding it down below the normal range 
 absolute accuracy and returns 0 below 2.5e-324); ``exp_up(log_x, rel)`` is e^{log_x}·(1 + rel) rounded up at every
 magnitude, in the normal range as well as below it (the last step of a δ computed in logs); ``mul_away(a, b)`` is a
 product rounded away from 0, ``product_error(a, b)`` the exact error of a rounded product (on which side of the exact
-product the float fell); ``rational_up(q)`` is the smallest float not below a rational.
+product the float fell); ``rational_up(q)`` is the smallest float not below a rational; ``log_up(q)`` a float not
+below the natural logarithm of a positive rational (the last step of an ε measured as the log of an exact ratio).
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["up", "down", "exp_no_underflow", "exp_up", "product_error", "mul_away", "rational_up", "SMALLEST_SUBNORMAL",
-           "UNIT_ROUNDOFF"]
+__all__ = ["up", "down", "exp_no_underflow", "exp_up", "product_error", "mul_away", "rational_up", "log_up",
+           "SMALLEST_SUBNORMAL", "UNIT_ROUNDOFF"]
 
 UNIT_ROUNDOFF = float(np.finfo(float).eps) / 2  # u = 2⁻⁵³: a correctly rounded operation errs by at most u relative
 _TINY = float(np.finfo(float).tiny)  # the smallest normal float, 2.2e-308
@@ -157,3 +158,36 @@ def rational_up(exact: Fraction) -> float:
     except OverflowError:
         return math.inf
     return math.nextafter(out, math.inf) if math.isfinite(out) and Fraction(out) < exact else out
+
+
+_LOG_PREC = 128  # bits of the interval logarithm in log_up: its width is far below one ulp of the result
+_NEAR_ONE = Fraction(1, 2**60)  # |q − 1| below this: ln q ≤ q − 1 is within (q − 1)²/2 < 2⁻⁶¹|q − 1| of ln q
+
+
+def log_up(q) -> float:
+    """A float **never below** ln q, for a positive rational ``q`` (a ``Fraction``, an int or a float, each taken
+    exactly): 0.0 exactly when q = 1, positive whenever q > 1, and +inf for q = +inf.
+
+    For |q − 1| < 2⁻⁶⁰ it is ``rational_up(q − 1)``: ln(1 + t) ≤ t for every t > −1 (equality only at t = 0), and
+    t − ln(1 + t) ≤ t²/2 < 2⁻⁶¹|t| for t ≥ 0, so the result is the smallest float not below t, at most one ulp above
+    the smallest float not below ln q (for t < 0 it is also safe, by the same inequality).  Otherwise q's numerator and
+    denominator enter mpmath's interval arithmetic exactly (``from_int``), their quotient and its logarithm are
+    enclosed at 128 bits with directed rounding (``mpi_div``, ``mpi_log``), and the enclosure's upper end, a dyadic
+    rational, is rounded up by :func:`rational_up`.  The enclosure is narrower than 2⁻¹²⁰·max(|ln q|, 1) ≤ 2⁻⁵⁹|ln q|
+    (|ln q| > 2⁻⁶¹ here), so the result is the smallest float not below ln q or the float just above it: one ulp at
+    most, with no floating-point error analysis to trust (about 35 µs a call)."""
+    if isinstance(q, float) and math.isinf(q) and q > 0:
+        return math.inf
+    q = Fraction(q)
+    if q <= 0:
+        raise ValueError(f"q must be a positive rational (got q={q!r})")
+    t = q - 1
+    if abs(t) < _NEAR_ONE:
+        return rational_up(t) + 0.0  # + 0.0: −0.0 (a t just below 0) as 0.0
+    from mpmath import libmp
+
+    num, den = libmp.from_int(q.numerator), libmp.from_int(q.denominator)
+    _, upper = libmp.mpi_log(libmp.mpi_div((num, num), (den, den), _LOG_PREC), _LOG_PREC)
+    sign, man, exp, _ = upper
+    end = Fraction(-man if sign else man) * (Fraction(2) ** exp)
+    return rational_up(end)

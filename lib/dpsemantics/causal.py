@@ -29,12 +29,14 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Callable, Hashable, Sequence
 
 import numpy as np
 
 from ._validate import (as_float, check_distribution, check_epsilon, check_positive_int, check_probability,
                         check_instance, check_record_count, check_row_stochastic, check_single_value)
+from ._rounding import log_up, rational_up
 from .mechanisms import FiniteMechanism, geometric_count, randomized_response
 
 __all__ = [
@@ -255,6 +257,12 @@ class StructuralModel:
     def joint(self, population, do=None) -> dict[tuple, float]:
         """The joint distribution of all ``variables`` in Pr_{𝓜[do],𝒫} (Appendix C, eq. 43),
         as ``{values: probability}`` over tuples in ``variables`` order (zero entries omitted)."""
+        return self._joint(population, do, float)
+
+    def _joint(self, population, do, number) -> dict:
+        """:meth:`joint` with every probability read through ``number``: ``float`` (to nearest, the same floats as
+        before ``number`` existed: 0 + p is p), or ``Fraction`` (the exact joint law of the model's float
+        probabilities, which the measured ε's read)."""
         pop = self.check_population(population)
         do = self._check_assignment(do, "do")
         rows: dict[tuple, float] = {}
@@ -262,7 +270,7 @@ class StructuralModel:
             if p <= 0:
                 continue
             key = tuple(do.get(b, v) for b, v in zip(self.background, key))
-            rows[key] = rows.get(key, 0.0) + p
+            rows[key] = rows.get(key, 0) + number(p)
         for name in self.order:
             idx = [self._position[q] for q in self.parents[name]]
             new: dict[tuple, float] = {}
@@ -270,7 +278,7 @@ class StructuralModel:
                 dist = {do[name]: 1.0} if name in do else self._tables[name][tuple(values[i] for i in idx)]
                 for v, q in dist.items():
                     key = values + (v,)
-                    new[key] = new.get(key, 0.0) + p * q
+                    new[key] = new.get(key, 0) + p * number(q)
             rows = new
         return rows
 
@@ -287,34 +295,47 @@ class StructuralModel:
         """Pr_{𝓜,𝒫}[event | given, do(...)]: ``event`` and ``given`` are ``{name: value}`` conjunctions or
         predicates on the full assignment; ``do`` is ``{name: value}``.  Conditioning on an event of
         probability zero is undefined and raises ``ValueError`` (interventions never do: §4)."""
-        joint = self.joint(population, do)
+        return float(self._probability(population, event, given, do, float))
+
+    def _probability(self, population, event, given, do, number):
+        """:meth:`probability` from ``_joint`` with ``number`` (``Fraction``: exactly)."""
+        joint = self._joint(population, do, number)
         hit, cond = self._matcher(event, "event"), self._matcher(given, "given")
         den = sum(p for v, p in joint.items() if cond(v))
         if given is not None and den <= 0:
             raise ValueError(f"given={given!r} has probability zero under this population; conditioning on it is "
                              "undefined")
         num = sum(p for v, p in joint.items() if cond(v) and hit(v))
-        return float(num / den) if given is not None else float(num)
+        return num / den if given is not None else num
 
     def distribution(self, population, variables, given=None, do=None) -> dict:
         """The (conditional, interventional) distribution of one variable or a tuple of variables."""
+        return self._distribution(population, variables, given, do, float)
+
+    def _distribution(self, population, variables, given, do, number) -> dict:
+        """:meth:`distribution` from ``_joint`` with ``number``.  With ``Fraction`` each probability is exactly
+        the joint mass of its event (eq. 43, as :meth:`probability` reads it), divided by the mass of ``given`` when
+        there is a condition (Bayes' rule), and not renormalised otherwise: a randomised equation's floats may sum to
+        1 ± an ulp, and renormalising would move an interventional law off the equation's own numbers."""
         single = isinstance(variables, str)
         names = (variables,) if single else tuple(variables)
         for n in names:
             self._check_variable(n)
-        joint = self.joint(population, do)
+        joint = self._joint(population, do, number)
         cond = self._matcher(given, "given")
         idx = [self._position[n] for n in names]
         out: dict = {}
-        total = 0.0
+        total = 0
         for values, p in joint.items():
             if cond(values):
                 key = values[idx[0]] if single else tuple(values[i] for i in idx)
-                out[key] = out.get(key, 0.0) + p
+                out[key] = out.get(key, 0) + p
                 total += p
         if total <= 0:
             raise ValueError(f"given={given!r} has probability zero under this population; conditioning on it is "
                              "undefined")
+        if given is None and number is not float:
+            return out
         return {k: v / total for k, v in out.items()}
 
     def submodel(self, assignment: Mapping) -> "StructuralModel":
@@ -369,21 +390,24 @@ def _check_model(model) -> StructuralModel:
 def relative_probability(model: StructuralModel, population, event, do_first, do_second) -> float:
     """RP_{𝓜,𝒫}(ρ, φ, ψ) = Pr[ρ | do(φ)] / Pr[ρ | do(ψ)] (Tschantz et al., eq. 26).
 
-    ``inf`` when only the denominator is zero; a ``ValueError`` when both are (the ratio is undefined)."""
+    ``inf`` when only the denominator is zero; a ``ValueError`` when both are (the ratio is undefined).
+    Rounded up (the ratio a bound RP ≤ e^ε reads): both probabilities are computed exactly in rationals from the
+    model's floats and their ratio rounded once, to the smallest float not below it."""
     _check_model(model)
     for role, assignment in (("do_first", do_first), ("do_second", do_second)):
         model._check_assignment(assignment, role)
-    p = model.probability(population, event, do=do_first)
-    q = model.probability(population, event, do=do_second)
+    p = model._probability(population, event, None, do_first, Fraction)
+    q = model._probability(population, event, None, do_second, Fraction)
     if q == 0:
         if p == 0:
             raise ValueError(f"event={event!r} has probability zero under both interventions; RP is undefined")
         return math.inf
-    return p / q
+    return rational_up(p / q)
 
 
 def _interventional_table(model, population, effect, cause, extra_do=None):
-    """Rows: one per value of the cause (a tuple over the cause variables); columns: effect values."""
+    """Rows: one per value of the cause (a tuple over the cause variables); columns: effect values; the entries
+    exact (``Fraction``s of the model's floats)."""
     effect, cause = _variables(_check_model(model), effect, "effect"), _variables(model, cause, "cause")
     overlap = set(effect) & set(cause)
     if overlap:
@@ -392,20 +416,50 @@ def _interventional_table(model, population, effect, cause, extra_do=None):
     if set(extra) & set(cause):
         raise ValueError("extra_do must not fix a cause variable")
     causes = list(itertools.product(*(model.domains[c] for c in cause)))
-    dists = [model.distribution(population, effect, do={**extra, **dict(zip(cause, x))}) for x in causes]
+    dists = [model._distribution(population, effect, None, {**extra, **dict(zip(cause, x))}, Fraction)
+             for x in causes]
     values = sorted({k for d in dists for k in d}, key=repr)
-    return np.array([[d.get(v, 0.0) for v in values] for d in dists]), causes, values
+    return _exact_table([[d.get(v, 0) for v in values] for d in dists]), causes, values
+
+
+def _exact_table(rows) -> np.ndarray:
+    """A 2-D object array of the exact values (``Fraction``s) of ``rows`` (floats taken exactly)."""
+    out = np.empty((len(rows), len(rows[0]) if len(rows) else 0), dtype=object)
+    for i, row in enumerate(rows):
+        out[i] = [x if isinstance(x, Fraction) else Fraction(x) for x in row]
+    return out
+
+
+def _max_ratio(num, den):
+    """The largest num[j]/den[j] over matching entries, and 1 (the ratio of a value to itself), exactly: entries are
+    ``Fraction``s or floats taken exactly; 0/0 is skipped and a positive num over den = 0 gives ``inf``."""
+    best = Fraction(1)
+    for a, b in zip(np.ravel(num).tolist(), np.ravel(den).tolist()):
+        if a > 0:
+            if b == 0:
+                return math.inf
+            r = Fraction(a) / Fraction(b)
+            if r > best:
+                best = r
+    return best
+
+
+def _max_table_ratio(table: np.ndarray):
+    """max over columns y and rows x1, x2 of table[x1, y] / table[x2, y], exactly (``_max_ratio``)."""
+    best = Fraction(1)
+    for column in np.asarray(table, dtype=object).T:
+        col = [x if isinstance(x, Fraction) else Fraction(x) for x in column.tolist()]
+        best = max(best, _max_ratio([max(col)], [min(col)]))
+    return best
 
 
 def _log_max_ratio(table: np.ndarray) -> float:
-    """max over columns y and rows x1, x2 of log(table[x1, y] / table[x2, y]), skipping 0/0."""
-    hi, lo = table.max(axis=0), table.min(axis=0)
-    live = hi > 0
-    if np.any(live & (lo == 0)):
-        return math.inf
-    if not np.any(live):
-        return 0.0
-    return float(np.max(np.log(hi[live]) - np.log(lo[live])))
+    """max over columns y and rows x1, x2 of log(table[x1, y] / table[x2, y]), skipping 0/0 (0 if nothing is left).
+
+    Rounded up: the ratio is found exactly in rationals (the table's exact entries), and its logarithm rounded
+    once, up (``_rounding.log_up``: at most one ulp above the smallest float not below the exact
+    ε; 0 exactly when the columns are constant, positive whenever the exact ε is)."""
+    return log_up(_max_table_ratio(table))
 
 
 def max_relative_probability(model: StructuralModel, population, effect, cause, *, extra_do=None) -> float:
@@ -415,12 +469,14 @@ def max_relative_probability(model: StructuralModel, population, effect, cause, 
     intervention with several do operators, §6.3).  ``extra_do`` fixes further variables in every query
     (the sub-model 𝓜[Y := y] of Theorem 1).  Pairs with probability zero under both interventions are
     skipped (the inequality Pr ≤ e^ε Pr holds for them); a value reachable under one intervention only
-    gives ``inf``."""
-    return math.exp(effect_size(model, population, effect, cause, extra_do=extra_do))
+    gives ``inf``.  Rounded up: the exact ratio of the model's rational probabilities, rounded once."""
+    table, _, _ = _interventional_table(model, population, effect, cause, extra_do)
+    return rational_up(_max_table_ratio(table))
 
 
 def effect_size(model: StructuralModel, population, effect, cause, *, extra_do=None) -> float:
-    """log RP̄_{𝓜,𝒫}(Y, X): the smallest ε with RP̄ ≤ e^ε for this population (eq. 27, in log space)."""
+    """log RP̄_{𝓜,𝒫}(Y, X): the smallest ε with RP̄ ≤ e^ε for this population (eq. 27, in log space), rounded up
+    (the exact ratio's logarithm, one ulp at most above the smallest float not below it)."""
     table, _, _ = _interventional_table(model, population, effect, cause, extra_do)
     return _log_max_ratio(table)
 
@@ -431,7 +487,8 @@ def brp_epsilon(model: StructuralModel, effect, cause, *, extra_do=None) -> floa
 
     The maximum over all populations equals the maximum over point-mass populations: every
     Pr_{𝓜,𝒫}[Y=y | do(X=x)] = Σ_u 𝒫(u)·Pr_{𝓜}[Y=y | do(X=x), U=u] is linear in 𝒫, and
-    Σ 𝒫(u)a_u / Σ 𝒫(u)b_u ≤ max_u a_u/b_u (mediant inequality)."""
+    Σ 𝒫(u)a_u / Σ 𝒫(u)b_u ≤ max_u a_u/b_u (mediant inequality).  Rounded up: the maximum of
+    :func:`effect_size`'s upper bounds is not below the maximum of the exact values."""
     _variables(_check_model(model), effect, "effect")
     _variables(model, cause, "cause")
     best = 0.0
@@ -595,29 +652,21 @@ def _check_population_array(population, shape) -> np.ndarray:
     return P
 
 
-def _pairwise_log_ratio(num: np.ndarray, den: np.ndarray) -> float:
-    """max log(num/den) over matching entries, ``inf`` where den = 0 < num, skipping 0/0."""
-    live = num > 0
-    if np.any(live & (den == 0)):
-        return math.inf
-    if not np.any(live):
-        return 0.0
-    with np.errstate(divide="ignore"):
-        return float(np.max(np.log(num[live]) - np.log(den[live])))
-
-
-def _move_axis_pairs(X: np.ndarray, i: int, valid=None) -> float:
-    """max over v, v' (along axis i) of log X[..v..]/X[..v'..], optionally only where ``valid`` holds
-    for both (valid has X's shape without the last, output, axis)."""
+def _move_axis_pairs(X: np.ndarray, i: int, valid=None):
+    """max over v, v' (along axis i) of X[..v..]/X[..v'..], and 1, exactly (``_max_ratio``), optionally only
+    where ``valid`` holds for both (valid has X's shape without the last, output, axis)."""
     k = X.shape[i]
-    best = 0.0
+    best = Fraction(1)
     for v, w in itertools.permutations(range(k), 2):
         a, b = np.take(X, v, axis=i), np.take(X, w, axis=i)
         if valid is not None:
             ok = np.take(valid, v, axis=i) & np.take(valid, w, axis=i)
             a, b = a[ok], b[ok]
-        best = max(best, _pairwise_log_ratio(a, b))
+        best = max(best, _max_ratio(a, b))
     return best
+
+
+_exact_array = np.frompyfunc(Fraction, 1, 1)  # the exact value of every float of an array, as an object array
 
 
 def is_independent(P: np.ndarray, atol=1e-12) -> bool:
@@ -644,6 +693,10 @@ def definition_epsilon(number: int, mechanism, population=None) -> float:
     * 3, 4 — eq. (8)/(9): Pr[O=o | Dᵢ=v] = Σ 𝒫(d | dᵢ=v) 𝒜(d)(o), for v with 𝒫(Dᵢ=v) > 0.
     * 5, 6 — eq. (10)/(11) via Lemma 1 (eq. 44): Pr[O=o | do(D=d)] = 𝒜(d)(o) for every d.
     * 7, 8 — eq. (12)/(20) via Lemma 2 (eq. 78): Pr[O=o | do(Dᵢ=v)] = Σ 𝒫(D₋ᵢ=d₋ᵢ) 𝒜(d₋ᵢ, v)(o).
+
+    Rounded up: the probabilities compared are computed exactly in rationals from the floats of 𝒜 and 𝒫, the
+    largest ratio is found exactly, and its logarithm rounded once, up (one ulp at most above the smallest float
+    not below the exact ε; 0 exactly when the exact ε is 0).
     """
     if check_single_value(number, "number") not in DEFINITIONS:
         raise ValueError(f"number must be one of {sorted(DEFINITIONS)} (got number={number!r})")
@@ -653,30 +706,30 @@ def definition_epsilon(number: int, mechanism, population=None) -> float:
         raise ValueError(f"definition {number} needs a population (got population=None)")
     P = None if population is None else _check_population_array(population, A.shape[:-1])  # (checked if given)
     if number == 1:
-        return max(_move_axis_pairs(A, i) for i in range(n))
+        return log_up(max(_move_axis_pairs(A, i) for i in range(n)))
     if number in (5, 6):
         # Lemma 1: intervening on every data point gives 𝒜(d) whatever 𝒫 is.
-        return max(_move_axis_pairs(A, i) for i in range(n))
+        return log_up(max(_move_axis_pairs(A, i) for i in range(n)))
     if number in (2, 10):
-        return max(_move_axis_pairs(A, i, valid=P > 0) for i in range(n))
+        return log_up(max(_move_axis_pairs(A, i, valid=P > 0) for i in range(n)))
     if number == 4 and not is_independent(P):
         raise ValueError("definition 4 applies to populations with independent data points only (got a dependent "
                          "population)")
-    best = 0.0
+    Pq, Aq = _exact_array(P), _exact_array(A)  # the sums below are exact
+    best = Fraction(1)
     for i in range(n):
         others = tuple(j for j in range(n) if j != i)
         if number in (3, 4):
-            weights = P[..., None] * A  # Pr[D=d, O=o]
+            weights = Pq[..., None] * Aq  # Pr[D=d, O=o]
             joint = weights.sum(axis=others)  # Pr[D_i=v, O=o], shape (k, m)
-            marg = P.sum(axis=others)  # Pr[D_i=v]
-            ok = marg > 0
-            cond = joint[ok] / marg[ok, None]
-            rows = cond
+            marg = np.atleast_1d(Pq.sum(axis=others))  # Pr[D_i=v]
+            ok = np.array([x > 0 for x in marg], dtype=bool)
+            rows = joint[ok] / marg[ok, None]
         else:  # 7, 8: Lemma 2
-            other = P.sum(axis=i, keepdims=True)  # Pr[D_{-i}=d_{-i}], broadcast along axis i
-            rows = (other[..., None] * A).sum(axis=others)  # shape (k, m): row v = Pr[O | do(D_i=v)]
+            other = Pq.sum(axis=i, keepdims=True)  # Pr[D_{-i}=d_{-i}], broadcast along axis i
+            rows = (other[..., None] * Aq).sum(axis=others)  # shape (k, m): row v = Pr[O | do(D_i=v)]
         best = max(best, _move_axis_pairs(rows, 0))
-    return best
+    return log_up(best)
 
 
 def definition_epsilon_sem(number: int, mechanism: FiniteMechanism, population) -> float:
@@ -684,7 +737,9 @@ def definition_epsilon_sem(number: int, mechanism: FiniteMechanism, population) 
     structural model 𝓜^𝒜 of :func:`survey_model` (``D_i := R_i``, ``D := ⟨D_1, …, D_n⟩``, ``O := 𝒜(D)``).
 
     An independent check of the closed forms (Lemma 1, Lemma 2, Bayes' rule) used by
-    :func:`definition_epsilon`; Definition 1 has no population and is not handled here."""
+    :func:`definition_epsilon`; Definition 1 has no population and is not handled here.  Rounded up as
+    :func:`definition_epsilon` is: the queries are answered exactly in rationals, the largest ratio found exactly and
+    its logarithm rounded once, up."""
     if check_single_value(number, "number") not in DEFINITIONS or number == 1:
         raise ValueError(f"number must be one of {sorted(set(DEFINITIONS) - {1})} (got number={number!r})")
     n, domain = _database_shape(mechanism)
@@ -693,7 +748,7 @@ def definition_epsilon_sem(number: int, mechanism: FiniteMechanism, population) 
     pop = {tuple(domain[j] for j in idx): float(P[idx]) for idx in np.ndindex(P.shape) if P[idx] > 0}
     data = [f"D{i}" for i in range(1, n + 1)]
     outs = mechanism.outputs
-    best = 0.0
+    best = Fraction(1)
     for i in range(n):
         whole = number in (2, 5, 6, 10)
         contexts = itertools.product(domain, repeat=n - 1) if whole else [()]
@@ -703,15 +758,15 @@ def definition_epsilon_sem(number: int, mechanism: FiniteMechanism, population) 
                 values = dict(zip(data[:i] + data[i + 1:], ctx)) | {data[i]: v}
                 fix = values if whole else {data[i]: v}
                 if number in (5, 6, 7, 8):
-                    dist = model.distribution(pop, "O", do=fix)
-                elif model.probability(pop, fix) > 0:
-                    dist = model.distribution(pop, "O", given=fix)
+                    dist = model._distribution(pop, "O", None, fix, Fraction)
+                elif model._probability(pop, fix, None, None, Fraction) > 0:
+                    dist = model._distribution(pop, "O", fix, None, Fraction)
                 else:
                     continue  # a zero-probability condition: the definition skips it
-                rows.append([dist.get(o, 0.0) for o in outs])
+                rows.append([dist.get(o, 0) for o in outs])
             if len(rows) >= 2:
-                best = max(best, _log_max_ratio(np.array(rows)))
-    return best
+                best = max(best, _max_table_ratio(_exact_table(rows)))
+    return log_up(best)
 
 
 def candidate_populations(shape: tuple) -> list[np.ndarray]:
@@ -743,7 +798,8 @@ def candidate_populations(shape: tuple) -> list[np.ndarray]:
 def universal_epsilon(number: int, mechanism, populations=()) -> float:
     """The smallest ε for which a universally quantified definition (2, 3, 4, 5 or 8) holds: the
     supremum over populations of :func:`definition_epsilon` of its inner check, over
-    :func:`candidate_populations` plus any extra ``populations`` (Definition 4: independent ones only)."""
+    :func:`candidate_populations` plus any extra ``populations`` (Definition 4: independent ones only).  Rounded up:
+    the largest of :func:`definition_epsilon`'s upper bounds is not below the exact supremum over those populations."""
     if check_single_value(number, "number") == 1:
         return definition_epsilon(1, mechanism)
     if number not in UNIVERSAL_INNER:
@@ -824,7 +880,7 @@ def randomized_response_model(eps, relatives: int = 1) -> StructuralModel:
 
 
 def relatives_effect(eps, relatives: int) -> float:
-    """BRP ε from R₁ to O in :func:`randomized_response_model`."""
+    """BRP ε from R₁ to O in :func:`randomized_response_model`, rounded up (:func:`brp_epsilon`)."""
     return brp_epsilon(randomized_response_model(eps, relatives), "O", "R1")
 
 
@@ -836,28 +892,31 @@ def relatives_effect(eps, relatives: int) -> float:
 def log_ratio_by_value(model: StructuralModel, population, effect: str, cause, *, mode: str = "do") -> dict:
     """For each value y of ``effect``: max over cause values x₁, x₂ of log Pr[Y=y | ·(X=x₁)] / Pr[Y=y | ·(X=x₂)],
     where · is ``do`` (intervention, eq. 26) or ``given`` (conditioning, the associative view).
-    Cause values of probability zero are skipped under conditioning."""
+    Cause values of probability zero are skipped under conditioning.  Each value rounded up (the probabilities exact in
+    rationals, each ratio's logarithm rounded once, up)."""
     if not isinstance(effect, str):
         raise ValueError(f"effect must be one variable of the model (got effect={effect!r})")
     _variables(_check_model(model), effect, "effect")
-    rows = _readings(model, population, effect, cause, mode)
+    rows = _readings(model, population, effect, cause, mode, Fraction)
     values = model.domains[effect]
-    table = np.array([[r.get(v, 0.0) for v in values] for r in rows])
+    table = _exact_table([[r.get(v, 0) for v in values] for r in rows])
     return {v: _log_max_ratio(table[:, [j]]) for j, v in enumerate(values)}
 
 
-def _readings(model: StructuralModel, population, effect, cause, mode: str) -> list[dict]:
+def _readings(model: StructuralModel, population, effect, cause, mode: str, number=float) -> list[dict]:
     """The distribution of ``effect`` under ``do`` or ``given`` each value of ``cause`` (a name or a tuple of
-    names); cause values of probability zero are skipped under conditioning."""
+    names); cause values of probability zero are skipped under conditioning.  ``number``: ``float``, or
+    ``Fraction`` for the exact laws."""
     if mode not in ("do", "given"):
         raise ValueError(f"mode must be 'do' or 'given' (got mode={mode!r})")
     cause = _variables(_check_model(model), cause, "cause")
     rows = []
     for x in itertools.product(*(model.domains[c] for c in cause)):
         fix = dict(zip(cause, x))
-        if mode == "given" and model.probability(population, fix) <= 0:
+        if mode == "given" and model._probability(population, fix, None, None, number) <= 0:
             continue
-        rows.append(model.distribution(population, effect, **{mode: fix}))
+        given, do = (fix, None) if mode == "given" else (None, fix)
+        rows.append(model._distribution(population, effect, given, do, number))
     return rows
 
 
@@ -902,7 +961,8 @@ def inheritance_population(model: StructuralModel, q) -> dict:
 def interference_epsilon(mechanism: FiniteMechanism) -> float:
     """max over *all* pairs of databases d, d' and outputs o of log 𝒜(d)(o)/𝒜(d')(o): the effect of
     changing the whole input.  Zero exactly when the output distribution does not depend on the input
-    at all (probabilistic noninterference, §2)."""
+    at all (probabilistic noninterference, §2).  Rounded up: the largest ratio of the matrix's entries found exactly,
+    its logarithm rounded once, up."""
     return _log_max_ratio(check_instance(mechanism, FiniteMechanism, "mechanism").matrix)
 
 
@@ -912,7 +972,7 @@ def interference_epsilon(mechanism: FiniteMechanism) -> float:
 def adversary_learning(mechanism: FiniteMechanism, population) -> dict:
     """What two adversaries learn about a data point, as the ε of their comparison at ``population``:
     the *informed* (strong) one conditions on every other data point (Definition 10's check), the
-    *uninformed* one on none (Definition 3's check)."""
+    *uninformed* one on none (Definition 3's check).  Both rounded up (:func:`definition_epsilon`)."""
     return {"informed": definition_epsilon(10, mechanism, population),
             "uninformed": definition_epsilon(3, mechanism, population)}
 
@@ -926,7 +986,8 @@ def path_effects(model: StructuralModel, effect: str, cause: str, *, direct_hold
     ``direct_hold``: variables held fixed (at every combination of values, the worst taken) to block the
     indirect paths — what remains is the direct effect; ``indirect_hold``: variables held to block the
     direct path.  For a deterministic model at a point-mass population the risk ratio of the total effect
-    factors into a direct and an indirect ratio, so total ≤ direct + indirect."""
+    factors into a direct and an indirect ratio, so total ≤ direct + indirect.  Each rounded up
+    (:func:`brp_epsilon`; a held effect is the largest of upper bounds)."""
     _check_model(model)
     holds = {name: _variables(model, names, name) for name, names in (("direct_hold", direct_hold),
                                                                         ("indirect_hold", indirect_hold))}
@@ -946,15 +1007,17 @@ def nondisclosure_epsilon(mechanism, population) -> float:
     """The ε of approximate statistical nondisclosure at ``population`` when the adversary's background
     knowledge is the population itself: max over outputs o of positive probability and databases d of
     positive probability of |log Cr[D=d | O=o] / Cr[D=d]| = |log 𝒜(d)(o) / Pr[O=o]|.  Zero exactly
-    when D and O are independent (Dalenius' statistical nondisclosure)."""
+    when D and O are independent (Dalenius' statistical nondisclosure).  Rounded up: Pr[O=o] is computed exactly in
+    rationals from the floats of 𝒜 and 𝒫, the largest ratio either way found exactly, and its logarithm rounded once,
+    up."""
     A = _tensor(mechanism)
     P = _check_population_array(population, A.shape[:-1])
-    flat, weights = A.reshape(-1, A.shape[-1]), P.ravel()
-    out = weights @ flat
-    rows = flat[weights > 0][:, out > 0]
-    if np.any(rows == 0):
-        return math.inf
-    return float(np.max(np.abs(np.log(rows) - np.log(out[out > 0]))))
+    flat, weights = _exact_array(A.reshape(-1, A.shape[-1])), _exact_array(P.ravel())
+    out = weights @ flat  # Pr[O=o], exactly
+    seen = np.array([x > 0 for x in out], dtype=bool)
+    rows = flat[P.ravel() > 0][:, seen]
+    marginal = np.broadcast_to(out[seen], rows.shape)
+    return log_up(max(_max_ratio(rows, marginal), _max_ratio(marginal, rows)))
 
 
 def nondisclosing_example():

@@ -537,7 +537,9 @@ def check_definition7_counterexample(mechanism, population) -> CheckResult:
         not_one = f"not a mechanism and population on two data points ({type(err).__name__})"
         return _result([Part("counterexample", False, not_one)],
                        "Use a FiniteMechanism on the four databases and a 2×2 population.")
-    ok = e7 < e1
+    # the grader's rule (grader.definition7_separates): the ratio e^{ε₇} at least 1 + 1e-9 below e^{ε_DP}; the ε's
+    # are measured on the floats of the mechanism, for which the geometric count's two differ in the 16th digit
+    ok = e7 + 1e-9 < e1
     return _result([Part("counterexample", ok, "Definition 7 needs a smaller ε than differential privacy" if ok
                          else "Definition 7 needs at least the ε of differential privacy here")], _DEF7_HINT)
 
