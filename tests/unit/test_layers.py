@@ -183,6 +183,8 @@ CROSS_CUTTING = {
     "test_return_types.py": "the one return type and broadcasting rule, over every public function",
     "test_outward_rounding.py": "the safe-side rule over every public function: the enumeration and its table "
                                 "(direction and exact references, or the reason for an exemption)",
+    "test_outward_rounding_rest.py": "the outward checks of the rows test_outward_rounding.py's table points at "
+                                     "across composition, conversions, pld, disclosure and releases",
     "test_underflow.py": "values below the normal range, followed through every module the Gaussian's tails "
                          "pass (mechanisms, privacy_loss, conversions, pld, _rounding)",
 }
