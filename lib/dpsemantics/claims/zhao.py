@@ -159,7 +159,7 @@ UNCHECKED = [
     ("Sec. III-A, footnote 2", "The results extend readily to continuous distributions",
      "Every check runs on finite mechanisms and finite priors; no continuous case is computed."),
     ("Definition 2", "Beliefs b range over all distributions on Dⁿ, and the unknown records follow b",
-     "The book fixes the correlation prior of BDP and lets beliefs range over (x_i, x_S); under Zhao's literal "
+     "The book fixes the correlation prior of BDP and lets beliefs range over (x_i, x_K); under Zhao's literal "
      "wording b plays both roles. Both readings agree for K = N∖{i}; the other adversaries are checked under the "
      "book's reading only (the 'replace' reading of Game i is shown to break the converse of Theorem 1)."),
     ("Proof of Theorem 4", "Li et al.'s Lemma 3.4: x_i-scaling preserves P[Y | x_i] and P[Y | x̄_i]",
