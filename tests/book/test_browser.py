@@ -1335,6 +1335,10 @@ FORBIDDEN_NOTATION = {
     "s for the semantic ε (ε̄)": re.compile(r"\$\d+s\$|semantic(-privacy)? (ε|epsilon)\s*[,(]?\s*\$?s(?!\w)"),
     "{} for the empty set (∅)": re.compile(r"\(\s*\d+,\s*\{\}\s*\)|\{\}-DP|knows \{\}"),
     "a margin to four decimals (three significant digits)": re.compile(r"margin[\w.\[\]\"']*:\.4f"),
+    "x for a database (D; issue 39)": re.compile(r"\\mathcal A\(x\)|𝒜\(x\)|(?<![\w\\])b\[x\]"),
+    "x₋ᵢ for the dataset of Game i (D₋ᵢ)": re.compile(r"(?<![\w\\])(?<!\\mathbf )x(_\{-i\}|₋ᵢ)"),
+    "Zhao's S for the records an adversary knows (K; S is a set of outputs)": re.compile(
+        r"A\((?:i|\d+), ?S\)|(?<![\w\\])[xX]_S(?!\w)"),
 }
 
 
@@ -1350,7 +1354,8 @@ def forbidden_notation(text: str) -> list[str]:
 
 @pytest.mark.parametrize("text", [r"$\mathrm{SD}(b_0[\cdot\mid y], b_i[\cdot\mid y])$", "SD(b₀, bᵢ)",
                                   "its semantic ε $s$", "semantic-privacy ε  (s)", "the line $3s$",
-                                  "adversary A(1, {})", 'f"{v.margin:.4f}"'])
+                                  "adversary A(1, {})", 'f"{v.margin:.4f}"', r"$\Pr[\mathcal A(x) = t]$", "b̄₀[x | t]·b[x]",
+                                  r"$\mathcal A(x_{-i})$", "on x₋ᵢ", r"an adversary $A(i, S)$", r"$L(y \mid x_i, x_S)$"])
 def test_forbidden_notation_catches(text):
     assert forbidden_notation(text)
 
@@ -1359,7 +1364,8 @@ def test_forbidden_notation_catches(text):
                                   "semantic ε̄", "Zhao et al. write $b_0$, $b_i$", "A(1, ∅)",
                                   "book.number(v.margin, 3)", "prob_0 and x_i",
                                   "a set {1, 2}", "rows = {}",
-                                  "at local sensitivity $s$"])
+                                  "at local sensitivity $s$", r"$\Pr[\mathcal A(D) \in S]$", r"$D_{-i}$ (they write $x_{-i}$)",
+                                  r"Kazan et al.'s $\mathbf x_{-i}$", r"an adversary $A(i, K)$", r"$\max_S |P(S) - Q(S)|$"])
 def test_forbidden_notation_passes(text):
     assert not forbidden_notation(text)
 

@@ -135,7 +135,7 @@ CLAIMS = [
                 "1 − ε. So the mechanism is (ε, 1 − ε)-semantically private for every ε, e.g. (0.5, 0.5): both "
                 "verdicts are computed; the chapter adopts the first.", chapter=CHAPTER),
     Claim(id="ks-rem1-omega-1-over-n", paper="ks", where="Remark 1, 'one would need ε_SD = Ω(1/n)'",
-          statement="TV(A(x), A(y)) ≤ d_H(x, y)·ε_SD, so distinguishing databases that differ everywhere needs ε_SD ≥ TV/n",
+          statement="TV(𝒜(D), 𝒜(D′)) ≤ d_H(D, D′)·ε_SD, so distinguishing databases that differ everywhere needs ε_SD ≥ TV/n",
           printed=True, compute=E._certified_remark1_omega,
           note="Triangle inequality along a path of neighbours, certified for every d by the induction step's dual "
                 "in closed form; the random-index mechanism attains it (TV(A(0ⁿ), A(1ⁿ)) = 1 = n·(1/n)).",
@@ -264,10 +264,10 @@ CLAIMS = [
           note="With variance σ² the density ratio is exp((−2n + 1)/(2σ²)); the printed 2σ treats σ as the "
                 "variance. The conclusion (exponentially small in n) is unaffected.", chapter=CHAPTER),
     Claim(id="ks-a2-counterexample", paper="ks", where="Theorem A.2",
-          statement="(ε, δ)-DP gives no reality-oblivious semantic privacy: δ′ at ε′ = 0.25 when x = 1ⁿ (n = 1000)",
+          statement="(ε, δ)-DP gives no reality-oblivious semantic privacy: δ′ at ε′ = 0.25 when D = 1ⁿ (n = 1000)",
           printed=1.0, compute=E._a2_counterexample, atol=1e-6, chapter=CHAPTER),
     Claim(id="ks-a2-game1-no-update", paper="ks", where="Appendix B, proof of Theorem A.2",
-          statement="On x₋₁ no update occurs: the largest change of b̄₁ from the uniform prior over all transcripts",
+          statement="On D₋₁ no update occurs: the largest change of b̄₁ from the uniform prior over all transcripts",
           printed=0.0,
           compute=E._a2_no_update_in_game1, atol=1e-12, chapter=CHAPTER),
 ]

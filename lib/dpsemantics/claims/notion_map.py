@@ -196,7 +196,7 @@ RELATIONS: tuple[Relation, ...] = (
              "zhao", condition="⊥ has positive prior mass (omitted in the paper); Game i conditions on Xᵢ = ⊥",
              caveat="Pr[⊥]>0", claims=("zhao-thm1-converse",),
              needs=("zhao-thm1-converse-three-values", "zhao-thm1-converse-replace-reading")),
-    Relation("bsp", "sp", "same level", "Zhao, Section II (ii) (S = N∖{i} in Definition 2)", "zhao",
+    Relation("bsp", "sp", "same level", "Zhao, Section II (ii) (K = N∖{i} in Definition 2)", "zhao",
              condition="prior of full support", caveat="full-support prior",
              claims=("zhao-ii-bsp-implies-sp",)),
     Relation("bdp", "mp", "same ε", "Zhao, Theorem 3 (via Lemma 1, Corollary 1)", "zhao",

@@ -251,7 +251,7 @@ def _sp_vs_bsp():
 
 
 def _bsp_dominates_sp(tighten: float = 1.0) -> Verdict:
-    """Full-support priors (random, independent, Markov with stay < 1): SP ≤ BSP (the adversary S = N∖{i})."""
+    """Full-support priors (random, independent, Markov with stay < 1): SP ≤ BSP (the adversary K = N∖{i})."""
     lhs, rhs, labels = _sp_vs_bsp()
     return Verdict.of(lhs, rhs, evidence=("exhaustive", "random-search"), tighten=tighten, labels=labels)
 

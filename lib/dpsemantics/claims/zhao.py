@@ -74,9 +74,9 @@ CLAIMS = [
         id="zhao-ii-bsp-implies-sp", paper="zhao", where="Sec. II (ii); remark after Definition 2",
         statement="(e^{2ε} − 1)-Bayesian semantic privacy implies (e^{2ε} − 1)-semantic privacy (SP ≤ BSP)",
         printed=True, compute=E._bsp_dominates_sp,
-        note="Needs a prior of full support (the condition is ours: with copied records the adversary S = N∖{i} "
+        note="Needs a prior of full support (the condition is ours: with copied records the adversary K = N∖{i} "
              "has no pair of values to compare, and BSP can fall below SP).  SP is computed by the semantic-privacy "
-             "module, BSP by the notions module: the margin 1 says the adversary S = N∖{i} is the worst.",
+             "module, BSP by the notions module: the margin 1 says the adversary K = N∖{i} is the worst.",
         chapter=CHAPTER,
     ),
     Claim(
@@ -159,8 +159,8 @@ UNCHECKED = [
     ("Sec. III-A, footnote 2", "The results extend readily to continuous distributions",
      "Every check runs on finite mechanisms and finite priors; no continuous case is computed."),
     ("Definition 2", "Beliefs b range over all distributions on Dⁿ, and the unknown records follow b",
-     "The book fixes the correlation prior of BDP and lets beliefs range over (x_i, x_S); under Zhao's literal "
-     "wording b plays both roles. Both readings agree for S = N∖{i}; the other adversaries are checked under the "
+     "The book fixes the correlation prior of BDP and lets beliefs range over (x_i, x_K); under Zhao's literal "
+     "wording b plays both roles. Both readings agree for K = N∖{i}; the other adversaries are checked under the "
      "book's reading only (the 'replace' reading of Game i is shown to break the converse of Theorem 1)."),
     ("Proof of Theorem 4", "Li et al.'s Lemma 3.4: x_i-scaling preserves P[Y | x_i] and P[Y | x̄_i]",
      "Taken as the definition of the scaled distributions (the two-point family at every P[x_i]); Li et al.'s "
@@ -221,7 +221,7 @@ CLAIMS += [
         statement="'b₀[·|y] will assign probabilities in [1/2 − s, 1/2 + s] … (by Definition n)': the definition the step uses "
                   "(printed Definition 1)", printed=1, compute=lambda: 2, expected="discrepancy", finding="typo",
         note="Slip (a definition number): the hypothesis is s-Bayesian semantic privacy, Definition 2 (eq. (17)); "
-             "Definition 1 is K&S's semantic privacy, which is the case S = N∖{i} only. The step is right with "
+             "Definition 1 is K&S's semantic privacy, which is the case K = N∖{i} only. The step is right with "
              "Definition 2.",
         chapter=CHAPTER,
     ),
