@@ -48,7 +48,6 @@ from typing import Iterator, Sequence
 
 import numpy as np
 from scipy.optimize import brentq
-from scipy.special import expit
 
 from ._validate import (as_float, check_distribution, check_epsilon, check_positive_int, check_probability,
                         check_instance, check_record_count, check_single_value, refuse_where)
@@ -363,6 +362,8 @@ def _sup_sd(a: np.ndarray, c: np.ndarray, rel: float, exactly_zero) -> float:
     if not math.isfinite(spread):
         return 1.0
     hi, lo = float(ratios.max()), float(ratios.min())
+    if exactly_zero:
+        return 0.0
     if hi == lo:
         if exactly_zero is None:
             a0, c0 = Fraction(float(a[seen][0])), Fraction(float(c[seen][0]))
@@ -497,29 +498,34 @@ def membership_g(b, eps):
     By Lemma 1, ⟨D, ε⟩-MP holds iff ``P[Y|x_i]/P[Y|x̄_i] ≤ g(P_D[x_i])`` for every event and D: g is the largest
     ratio ε allows, so it is rounded **down**.  The first branch is below the second for b < 1/(1 + e^ε) and above
     it beyond (they meet at e^{2ε}), so g = min(first, second) wherever the first is defined (b e^ε < 1): the
-    branch is never chosen by a rounded comparison.  First branch, in logs,
-    log(1 − b) + ε − log(1 − b e^ε): log1p within 4 ulps (8u) of its value, log b within 8u|log b| and ε added
-    (u|log b + ε|), exp within 8u, so x = b e^ε within r = 9u + 8u|log b| + u|log b + ε| relative, which moves
-    log(1 − x) by r·x/(1 − x); each of the three roundings of the sum (and the lowering) u of its size; lowered by that before the exp, and the exp
-    by 10 ulps.  Second branch 1 + expm1(ε)/b: expm1 within 8u, the quotient u, the sum u: lowered 12 ulps.
+    branch is never chosen by a rounded comparison.  First branch, in logs, log(1 − b) + ε − log(1 − b e^ε):
+    log1p within 4 ulps (8u) of its value, log b within 8u|log b| and ε added (u|log b + ε|), exp within 8u,
+    so x = b e^ε within r = 9u + 8u|log b| + u|log b + ε| relative, which moves log(1 − x) by at most
+    r·x/(1 − x(1 + 2r)); each of the three roundings of the sum (and the lowering) u of its size; lowered by
+    that before the exp, and the exp by 10 ulps.  Where x(1 ± 2r) straddles 1 (b within about r of e^{−ε},
+    where g is ill-conditioned) the first branch is replaced by e^ε, lowered 10 ulps, a lower bound of both
+    branches.  Second branch 1 + expm1(ε)/b: expm1 within 8u, the quotient u, the sum u: lowered 12 ulps.
     Beyond the float range: the largest float."""
-    split = expit(-eps)  # 1/(1 + e^ε) without overflow
+    big = np.finfo(float).max
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         log_b = np.log(np.where(b > 0, b, 1.0))
         arg = np.where(b > 0, log_b + eps, -np.inf)
         x = np.exp(arg)  # b e^ε
-        defined = (b <= split) | (x < 1.0)
-        xs = np.where(defined, x, 0.0)
-        r = 9.0 * _U + 8.0 * _U * np.abs(log_b) + _U * np.abs(arg)
+        r = 9.0 * _U + 8.0 * _U * np.abs(log_b) + _U * np.abs(np.where(b > 0, arg, 0.0))
+        below = x * (1.0 + 2.0 * r) < 1.0  # b e^ε < 1 for certain
+        above = x * (1.0 - 2.0 * r) >= 1.0  # b e^ε ≥ 1 for certain: the first branch is not defined
+        xs = np.where(below, x, 0.0)
         part = [np.log1p(-b), eps, -np.log1p(-xs)]
         log_first = part[0] + part[1] + part[2]
-        err = 1.01 * (8.0 * _U * np.abs(part[0]) + 8.0 * _U * np.abs(part[2]) + np.where(xs > 0, r * xs / (1.0 - xs), 0.0)
+        err = 1.01 * (8.0 * _U * (np.abs(part[0]) + np.abs(part[2]))
+                      + np.where(xs > 0, r * xs / (1.0 - xs * (1.0 + 2.0 * r)), 0.0)
                       + 3.0 * _U * (np.abs(part[0]) + eps + np.abs(part[2])))
-        first = np.where(defined & (xs < 1.0), _rounding.down(np.exp(log_first - err), 10), np.inf)
+        floor = np.minimum(_rounding.down(np.exp(eps), 10), big)  # g ≥ e^ε on both branches
+        first = np.where(below, _rounding.down(np.exp(log_first - err), 10), np.where(above, np.inf, floor))
         second = _rounding.down(1 + np.expm1(eps) / np.where(b > 0, b, 1.0), 12)
         second = np.where(b > 0, second, np.inf)
         out = np.where(eps == 0, 1.0, np.minimum(first, second))  # g = 1 exactly at ε = 0
-    return np.minimum(out, np.finfo(float).max)
+    return np.minimum(out, big)
 
 
 def membership_ratios_direct(p_in, p_out, b) -> tuple[float, float]:
@@ -608,23 +614,24 @@ def _events(k: int) -> np.ndarray:
     return ((np.arange(1, 2**k)[:, None] >> np.arange(k)) & 1).astype(float)
 
 
-def _mp_sides(p_in: np.ndarray, p_out: np.ndarray, bs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _mp_sides(p_in: np.ndarray, p_out: np.ndarray, bs: np.ndarray, rel: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Conditions (21) and (22) of Definition 3 over all events, for every b at once (ratio form, no cancellation at
     tiny b): max ln(P[Y|x_i]/P_D[Y]) and max ln(P_D[Y]/P[Y|x̄_i]) per b, each rounded up, −∞ where no event counts.
 
-    P[Y|·] is a sum of at most k masses (k outputs; within (k − 1)u), P_D[Y] = b·a_in + (1 − b)·a_out within
-    (k + 2)u (1 − b, two products and a sum, u each), and below the normal range a sum of products keeps
-    absolute accuracy only (5e-324 more, relative to it).  Each log within 4 ulps, the difference ½ ulp: a log
-    ratio is raised by 1.01·(8u(|ln num| + |ln den|) + u|value| + 1.01·(the two relative errors)), the maximum
-    by 2 ulps.  Rows p_in = p_out give exactly 0 for every event (both sides)."""
+    ``rel`` bounds the relative error of each mass of ``p_in`` and ``p_out`` (0 for exact inputs).  P[Y|·] is a sum
+    of at most k of them (k outputs; within rel + (k − 1)u), P_D[Y] = b·a_in + (1 − b)·a_out within rel + (k + 2)u
+    (1 − b, two products and a sum, u each), and below the normal range a sum of products keeps absolute accuracy
+    only (5e-324 more, relative to it).  Each log within 4 ulps, the difference ½ ulp: a log ratio is raised by
+    1.01·(8u(|ln num| + |ln den|) + u|value| + 1.01·(the two relative errors)), the maximum by 2 ulps.  Rows
+    p_in = p_out given exactly (``rel`` = 0) give exactly 0 for every event (both sides)."""
     ev = _events(p_in.size)
     k = p_in.size
     a_in, a_out = ev @ p_in, ev @ p_out
     bs = np.asarray(bs, dtype=float)[:, None]
     total = bs * a_in + (1 - bs) * a_out  # P_D[Y] per b and event
     with np.errstate(divide="ignore", invalid="ignore"):
-        rel_sum = (k - 1.0) * _U
-        rel_total = (k + 2.0) * _U + np.where(total < 2.3e-308, 5e-324 / np.where(total > 0, total, 1.0), 0.0)
+        rel_sum = (k - 1.0) * _U + rel
+        rel_total = (k + 2.0) * _U + rel + np.where(total < 2.3e-308, 5e-324 / np.where(total > 0, total, 1.0), 0.0)
         l_in, l_out = np.log(np.where(a_in > 0, a_in, 1.0)), np.log(np.where(a_out > 0, a_out, 1.0))
         l_total = np.log(np.where(total > 0, total, 1.0))
         up = l_in - l_total
@@ -634,15 +641,15 @@ def _mp_sides(p_in: np.ndarray, p_out: np.ndarray, bs: np.ndarray) -> tuple[np.n
                               + 1.01 * (rel_sum + rel_total))
         up = np.where((total > 0) & (a_in > 0), up, -np.inf)
         down = np.where(total > 0, np.where(a_out > 0, down, np.inf), -np.inf)
-    if np.array_equal(p_in, p_out):
+    if rel == 0.0 and np.array_equal(p_in, p_out):
         up, down = np.where(np.isfinite(up), 0.0, up), np.where(np.isfinite(down), 0.0, down)
         return up.max(axis=1), down.max(axis=1)
     return _rounding.up(up.max(axis=1), 2), _rounding.up(down.max(axis=1), 2)
 
 
-def _mp_direct_many(p_in: np.ndarray, p_out: np.ndarray, bs: np.ndarray) -> np.ndarray:
+def _mp_direct_many(p_in: np.ndarray, p_out: np.ndarray, bs: np.ndarray, rel: float = 0.0) -> np.ndarray:
     """Definition 3 over all events for every b at once, rounded up (:func:`_mp_sides`)."""
-    up, down = _mp_sides(p_in, p_out, bs)
+    up, down = _mp_sides(p_in, p_out, bs, rel)
     return np.maximum(np.maximum(up, down), 0.0)
 
 
@@ -652,11 +659,21 @@ def membership_privacy_of(mechanism: FiniteMechanism, prior, b) -> np.ndarray | 
     Definition 3** (conditions (21) and (22), every event of the output enumerated) over every two-point
     distribution of :func:`membership_pairs` with ``P[x_i, x_K] = b`` (Zhao, Sec. III-B).  ``b`` may be an
     array (one result per b).  Independent of Lemma 1 and of the BDP leakage: Theorems 3 and 4 compare the two.
-    Rounded up (``_mp_sides`` gives the error analysis): the ε claimed for the mechanism.
+    Rounded up (``_mp_sides`` gives the error analysis, with the conditional likelihoods' error): the ε claimed for
+    the mechanism; exactly 0 where the mechanism's output does not depend on the target and unknown records.
     """
+    model = _model(mechanism, prior)
     worst = np.zeros(b.size)
-    for _, p_in, p_out in membership_pairs(mechanism, prior):
-        worst = np.maximum(worst, _mp_direct_many(p_in, p_out, b.ravel()))
+    for i, K in adversaries(model.n):  # the pairs of membership_pairs, with their likelihoods' error
+        mass, lik = _adversary_view(model, i, K)
+        rel = _likelihood_error(model, K)
+        constant = _constant_likelihood(model, i, K)
+        for col in range(mass.shape[1]):
+            if constant[col].all():
+                continue  # every pair's two rows are exactly equal: 0
+            rows = np.flatnonzero(mass[:, col] > 0)
+            for a, c in itertools.permutations(rows, 2):
+                worst = np.maximum(worst, _mp_direct_many(lik[a, col], lik[c, col], b.ravel(), rel))
     return worst.reshape(b.shape)
 
 
@@ -675,10 +692,11 @@ def theorem4_threshold(alpha, eps) -> float:
     """Zhao, proof of Theorem 4: eq. (39) exceeds e^ε once ``q < (α − e^ε)/(e^ε(α − 1))`` (needs α > e^ε).
 
     The proof's claim holds for every q below the value returned, so it is rounded **down**: computed as
-    expm1(ln α − ε)/(α − 1) (= (α e^{−ε} − 1)/(α − 1), no cancellation in the numerator), where ln α − ε is within
-    d = 8u ln α + 2u|ln α − ε| (log 4 ulps, the difference and the lowering ½ ulp each) and expm1 within 8u: the numerator is lowered to
-    expm1(x − d)·(1 − 10u), α − 1 is within u and the quotient within u: lowered 3 ulps more.  0 where the error
-    can exceed the numerator (α within about 10⁻¹³ relative of e^ε); for α = ∞, e^{−ε} lowered 10 ulps."""
+    expm1(ln α − ε)/(α − 1) (= (α e^{−ε} − 1)/(α − 1), no cancellation in the numerator), where ln α − ε is
+    within d = 8u ln α + 2u|ln α − ε| (log 4 ulps, the difference and the lowering ½ ulp each) and expm1 within
+    8u: the numerator is lowered to expm1(x − d)·(1 − 10u), α − 1 is within u and the quotient within u:
+    lowered 3 ulps more.  0 where the error can exceed the numerator (α within about 10⁻¹³ relative of e^ε);
+    for α = ∞, e^{−ε} lowered 10 ulps."""
     eps = check_epsilon(eps, "eps", scalar=True)
     alpha = as_float(alpha, "alpha", scalar=True)
     # α > e^ε compared as log α > ε: e^ε overflows past ε ≈ 709 while the comparison is still defined
