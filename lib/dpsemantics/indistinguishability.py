@@ -63,9 +63,10 @@ def _pair_hockey(p, q, mass_error=0.0):
     value will do: merging outputs of equal loss keeps the divergence), never below the exact value: a function
     of ε (an array) for the masses ``p``, ``q``.
 
-    Each term is p·(1 − e^x) with x = ε + log q − log p, computed as fl(ε + fl(log q) − fl(log p)): each log
-    within 4 ulps (8u|log|), the difference and the sum within ½ ulp each, so x is within
-    e = 11u(ε + |log p| + |log q|) (taken as 12u) of the exact exponent; near a tie (x ≈ 0) that error is relative
+    Each term is p·(1 − e^x) with x = ε + log(q/p), log(q/p) computed as the log of the quotient where that is a
+    normal float (within 1.01u + 8u|log(q/p)|: the quotient within u, the log within 4 ulps) and as
+    log q − log p elsewhere (within 8u(|log p| + |log q|) + u|log(q/p)|), the sum within ½ ulp: the bound e on
+    |x − exact exponent| is those, plus u(ε + |log(q/p)|), times 1.02; near a tie (x ≈ 0) that error is relative
     to the term of any size (at P = (0.9, 0.1), Q = (0.1, 0.9) and an ε just below log(P/Q) the plain evaluation
     returned 0 where the exact value is positive).  So, for the exact masses of a finite pair (``mass_error`` = 0):
     a term with x + e < 0 is evaluated at x − e (the term decreases in x: never below the exact one), a term with
@@ -73,7 +74,8 @@ def _pair_hockey(p, q, mass_error=0.0):
     ε = 0 the exact Σ (p − q)₊ is used (each p − q exact or within ½ ulp, 0 only where p = q).  The sum is enlarged
     by its rounding allowance (each of the n terms within 2 ulps, their sum within n ulps), and below the normal
     range, where a product keeps only absolute accuracy (half a subnormal ulp a term), by n subnormal ulps
-    (n·5e-324) wherever some term is positive: a positive value is never returned as 0.
+    (n·5e-324) wherever some term is positive: a positive value is never returned as 0.  The mass that only P can
+    produce (q = 0) is summed exactly and added, with one ulp up for that addition.
 
     Computed masses (``mass_error`` > 0, the relative error of each) keep the coarser rule: ``_hockey_nearest``
     at ε lowered by 8 ulps of ε and 16u·max|log| + 4·``mass_error``, and Σ (p − q)₊ enlarged by ``mass_error``
@@ -82,12 +84,20 @@ def _pair_hockey(p, q, mass_error=0.0):
     floor = p.size * _rounding.SMALLEST_SUBNORMAL
     mass_error = min(float(mass_error), 1.0)
     both = (p > 0) & (q > 0)
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore", under="ignore"):
         lp, lq = np.log(np.where(both, p, 1.0)), np.log(np.where(both, q, 1.0))
         logs = np.abs(np.concatenate([np.log(p[p > 0]), np.log(q[q > 0])]))
+        # log(q/p): as the log of the quotient where that is a normal float (the quotient within u, so its log within
+        # 1.01u, and the log's own 4 ulps), else as log q − log p (each log 4 ulps, the difference ½ ulp)
+        ratio = np.where(both, q, 1.0) / np.where(both, p, 1.0)
+        normal = both & (ratio >= 2.3e-308) & (ratio <= 1e308)
+        lr = np.where(normal, np.log(np.where(normal, ratio, 1.0)), lq - lp)
+        lr_err = np.where(normal, 1.01 * _U + 8.0 * _U * np.abs(lr),
+                          8.0 * _U * (np.abs(lp) + np.abs(lq)) + _U * np.abs(lr))
     # the value at ε = 0: p − q is exact or within ½ ulp (for exact masses), and 0 only where p = q
     total_variation = float(np.sum(np.maximum(p - q, 0.0))) + mass_error * float(np.sum(p) + np.sum(q))
-    only_p = (p > 0) & (q == 0)  # the whole of p counts at every ε
+    only_p = (p > 0) & (q == 0)  # the whole of p counts at every ε: their sum, rounded up (exact when it is a float)
+    lone = _rounding.rational_up(sum((Fraction(float(x)) for x in p[only_p]), Fraction(0)))
     equal = p == q  # exactly 0 at every ε ≥ 0
 
     def coarse(eps):
@@ -103,16 +113,18 @@ def _pair_hockey(p, q, mass_error=0.0):
             return coarse(eps)
         flat = eps.reshape(-1)[:, None]
         with np.errstate(invalid="ignore", over="ignore"):
-            x = flat + (lq - lp)
-            err = 12.0 * _U * (flat + np.abs(lp) + np.abs(lq))
+            x = flat + lr
+            err = 1.02 * (lr_err + _U * (flat + np.abs(lr)))  # and the sum ε + log(q/p), ½ ulp
             sure = both & ~equal & (x + err < 0.0)
             tie = both & ~equal & ~sure & (x - err < 0.0) & np.isfinite(flat)
             terms = np.where(sure, -p * np.expm1(np.where(sure, x - err, 0.0)), 0.0)
-        terms = np.where(only_p, p, terms)
         for k, j in zip(*np.nonzero(tie)):
             terms[k, j] = _tie_term(float(p[j]), float(q[j]), float(flat[k, 0]))
         out = terms.sum(axis=-1)
-        out = np.where((terms > 0).any(axis=-1), out + floor, out) * grow
+        # a certainly positive term may underflow to 0: the floor goes wherever one is positive
+        out = np.where((sure | (terms > 0)).any(axis=-1), (out + floor) * grow, 0.0)
+        # plus the mass only P can produce, summed exactly (so that it is returned exactly when it is all)
+        out = np.where(out > 0, _rounding.up(out + lone, 1), lone)
         out = np.where(flat[:, 0] == 0.0, total_variation * grow, out)
         return np.minimum(out, 1.0).reshape(eps.shape)
 
