@@ -169,7 +169,7 @@ def _adversary_view(model: _Model, i: int, S: tuple[int, ...]):
 
 
 def _likelihood_error(model: _Model, S: tuple[int, ...]) -> float:
-    """A bound on the relative error of every likelihood of :func:`_adversary_view` for the known set ``S``: each is
+    """A bound on the relative error of every likelihood of ``_adversary_view`` for the known set ``S``: each is
     Σ_U π·P / Σ_U π over the N = d^|U| unknown values, N products (u each) summed (N − 1 additions of non-negative
     terms, (N − 1)u), divided (u) by N − 1 additions (u each): (2N + 1)u to first order, taken as (2N + 2)u.
     Products below the normal range (π·P < 2.2e-308) are outside this bound."""
@@ -278,9 +278,9 @@ def xor_randomized_response(eps) -> FiniteMechanism:
 
 def _leakage(model: _Model, i: int, S: tuple[int, ...]) -> float:
     """The BDP leakage of the adversary A(i, S), rounded up: each spread ln max − ln min of the likelihoods of one
-    output raised by :func:`_spread_error` (the likelihoods within :func:`_likelihood_error`) and 2 ulps for the
+    output raised by ``_spread_error`` (the likelihoods within ``_likelihood_error``) and 2 ulps for the
     sum, except where the mechanism's probability of the output is constant over the known values
-    (:func:`_constant_likelihood`: exactly 0)."""
+    (``_constant_likelihood``: exactly 0)."""
     mass, lik = _adversary_view(model, i, S)
     rel = _likelihood_error(model, S)
     constant = _constant_likelihood(model, i, S)
@@ -382,8 +382,8 @@ def _domain_index(model: _Model, default) -> int:
 
 
 def _bsp_one(model: _Model, i: int, S: tuple, bot: int, reading: str = "condition") -> float:
-    """The BSP level of the adversary A(i, S) (the max over outputs of :func:`_sup_sd`), rounded up: both games'
-    likelihoods within :func:`_likelihood_error` (Game i's on the replaced model has the same N unknown values),
+    """The BSP level of the adversary A(i, S) (the max over outputs of ``_sup_sd``), rounded up: both games'
+    likelihoods within ``_likelihood_error`` (Game i's on the replaced model has the same N unknown values),
     and exactly 0 for an output whose probability is constant over the databases involved."""
     mass, lik = _adversary_view(model, i, S)
     rel = _likelihood_error(model, S)
@@ -648,7 +648,7 @@ def _mp_sides(p_in: np.ndarray, p_out: np.ndarray, bs: np.ndarray, rel: float = 
 
 
 def _mp_direct_many(p_in: np.ndarray, p_out: np.ndarray, bs: np.ndarray, rel: float = 0.0) -> np.ndarray:
-    """Definition 3 over all events for every b at once, rounded up (:func:`_mp_sides`)."""
+    """Definition 3 over all events for every b at once, rounded up (``_mp_sides``)."""
     up, down = _mp_sides(p_in, p_out, bs, rel)
     return np.maximum(np.maximum(up, down), 0.0)
 

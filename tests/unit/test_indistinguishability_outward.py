@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 
+from _support.exact import at_least, mpf
 from dpsemantics import indistinguishability as ind
 from dpsemantics.mechanisms import geometric_count, name_and_shame, randomized_response
 
@@ -28,18 +29,6 @@ RNG_SEED = 40
 def _digits():
     with mp.workdps(80):
         yield
-
-
-def mpf(x):
-    return mp.mpf(float(x))
-
-
-def at_least(got, want) -> bool:
-    """got ≥ want exactly, and not 0 where want > 0."""
-    if math.isinf(got):
-        return got > 0
-    ok = Fraction(float(got)) >= want if isinstance(want, Fraction) else mpf(got) >= want
-    return ok and (not want > 0 or got > 0)
 
 
 # ------------------------------------------------------------------------------------------------ references

@@ -19,6 +19,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
+from _support.exact import at_least, mp_of, mpf
 from dpsemantics import notions as N
 from dpsemantics.mechanisms import FiniteMechanism, local_randomized_response
 
@@ -31,21 +32,6 @@ def _digits():
         yield
 
 
-def mpf(x):
-    return mp.mpf(float(x))
-
-
-def mp_of(q: Fraction):
-    return mp.mpf(q.numerator) / q.denominator
-
-
-def at_least(got, want) -> bool:
-    """got ≥ want exactly, and not 0 where want > 0."""
-    if math.isinf(got):
-        return got > 0
-    return mpf(got) >= want and (not want > 0 or got > 0)
-
-
 def at_most(got, want) -> bool:
     return math.isinf(want) or mpf(got) <= want
 
@@ -53,9 +39,10 @@ def at_most(got, want) -> bool:
 # ------------------------------------------------------------------------------------------------ references
 
 
-def likelihoods(mech, prior, i, S):
-    """{(x_S, x_i): [L(y | x_i, x_S) as Fractions]} for the values the prior allows (Zhao, eq. (19)), and the same
-    with record i of every database replaced by ``bot`` (the "replace" reading), keyed alike."""
+def likelihoods(mech, prior, i, S, bot=None):
+    """{(x_S, x_i): [L(y | x_i, x_S) as Fractions]} for the values the prior allows (Zhao, eq. (19)); with ``bot``,
+    the same with record i of every database replaced by ``bot`` before the mechanism runs (the "replace"
+    reading's Game i), keyed alike."""
     rows = {db: [Fraction(float(v)) for v in row] for db, row in zip(mech.databases, mech.matrix)}
     pri = {db: Fraction(float(prior.get(db, 0.0))) for db in mech.databases}
     acc = {}
@@ -63,22 +50,9 @@ def likelihoods(mech, prior, i, S):
         if pri[db] == 0:
             continue
         key = (tuple(db[j] for j in S), db[i])
+        run = db if bot is None else tuple(bot if j == i else v for j, v in enumerate(db))
         num, mass = acc.get(key, ([Fraction(0)] * len(mech.outputs), Fraction(0)))
-        acc[key] = ([a + pri[db] * b for a, b in zip(num, rows[db])], mass + pri[db])
-    return {k: [a / m for a in num] for k, (num, m) in acc.items()}
-
-
-def replaced_likelihoods(mech, prior, i, S, bot):
-    rows = {db: [Fraction(float(v)) for v in row] for db, row in zip(mech.databases, mech.matrix)}
-    pri = {db: Fraction(float(prior.get(db, 0.0))) for db in mech.databases}
-    acc = {}
-    for db in mech.databases:
-        if pri[db] == 0:
-            continue
-        key = (tuple(db[j] for j in S), db[i])
-        swapped = tuple(bot if j == i else v for j, v in enumerate(db))
-        num, mass = acc.get(key, ([Fraction(0)] * len(mech.outputs), Fraction(0)))
-        acc[key] = ([a + pri[db] * b for a, b in zip(num, rows[swapped])], mass + pri[db])
+        acc[key] = ([a + pri[db] * b for a, b in zip(num, rows[run])], mass + pri[db])
     return {k: [a / m for a in num] for k, (num, m) in acc.items()}
 
 
@@ -133,7 +107,7 @@ def ref_bsp(mech, prior, bot, reading="condition", adversaries=None):
             game_i = {k: lik[(k[0], bot)] for k in keys}
         else:
             keys = list(lik)
-            game_i = replaced_likelihoods(mech, prior, i, S, bot)
+            game_i = likelihoods(mech, prior, i, S, bot)
         for y in range(len(mech.outputs)):
             if keys:
                 best = max(best, ref_sup_sd([lik[k][y] for k in keys], [game_i[k][y] for k in keys]))
