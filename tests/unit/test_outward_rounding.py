@@ -109,12 +109,12 @@ MEASURED = "a finite mechanism's or model's measured parameter (sums, maxima, se
            "the chapters' comparisons; not yet shown outward"
 CLOSED = "a paper's closed form evaluated to nearest; not yet rounded outward"
 
+_NOTIONS_OUTWARD = "unit/notions/test_notions_outward.py"
 _SEMANTIC_OUTWARD = "unit/semantic/test_semantic_outward.py"
 _SAFE = "unit/test_safe_direction.py"
 _DISCLOSURE_OUTWARD = "unit/disclosure/test_disclosure_outward.py"
 _LOSS_OUTWARD = "unit/privacy_loss/test_privacy_loss_outward.py"
 _CONVERSIONS_OUTWARD = "unit/conversions/test_conversions_outward.py"
-_NOTIONS_OUTWARD = "unit/notions/test_notions_outward.py"
 
 #: name → (direction, HERE or a test file under tests/) | ("exempt", reason) | ("open", reason)
 TABLE = {
