@@ -15,9 +15,10 @@ The pair's zCDP ρ (Kazan et al., Definition 2.6), a supremum over Rényi orders
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
+import mpmath
 import numpy as np
-from scipy.optimize import brentq
 
 from . import _rounding
 from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
@@ -43,30 +44,123 @@ __all__ = [
 ]
 
 
-def hockey_stick(p, q, eps):
-    """One-sided hockey-stick divergence ``Σ max(0, p − e^ε q)``: the smallest δ with p(E) ≤ e^ε q(E) + δ
-    for every event E (Lecture 1, Definition 2.1, one direction).
+def _hockey_nearest(p, q, eps):
+    """Σ max(0, p − e^ε q) evaluated in floating point, to nearest: the kernel ``_pair_hockey`` makes safe.
 
-    The definition evaluated in floating point, rounded to nearest, not outward: near a tie (ε within a few ulps
-    of log(p/q) at some outcome) a term of size ~u·ε·p can be lost, so that 0 is returned where the exact value
-    is positive (4.8e-14 at ε ≈ 620).  Where the δ decides a guarantee, use
-    ``PrivacyLoss.finite(p, q).delta(eps)`` (:class:`~dpsemantics.privacy_loss.PrivacyLoss`), which evaluates
-    this function at an ε lowered by its error and enlarges the sum by its rounding: never below the exact
-    value."""
-    p, q = check_distribution_pair(p, q)
-    eps = np.asarray(check_epsilon(eps, "eps", allow_inf=True))
+    Near a tie (ε within a few ulps of log(p/q) at some outcome) a term of size ~u·ε·p can be lost, so that 0 is
+    returned where the exact value is positive (4.8e-14 at ε ≈ 620); never read as a δ on its own."""
     # p − e^ε q = p (1 − e^{ε + log q − log p}), evaluated without forming e^ε (which overflows past ε ≈ 709
     # while the divergence is still positive when q is tiny).
     both = (p > 0) & (q > 0)
     log_ratio = np.log(np.where(both, q, 1.0)) - np.log(np.where(both, p, 1.0))
     # where q = 0 the whole of p counts (exponent −∞); where p = 0 nothing does
     exponent = np.where(both, np.minimum(eps[..., None] + log_ratio, 0.0), -np.inf)
-    terms = np.where(p > 0, -p * np.expm1(exponent), 0.0)
-    return as_output(terms.sum(axis=-1))
+    return np.where(p > 0, -p * np.expm1(exponent), 0.0).sum(axis=-1), (exponent < 0.0).any(axis=-1)
+
+
+def _pair_hockey(p, q, mass_error=0.0):
+    """This side's E[(1 − e^{ε − Z})₊] + P[Z = +∞] for the loss of the pair (P, Q) (outputs merged by their loss
+    value will do: merging outputs of equal loss keeps the divergence), never below the exact value: a function
+    of ε (an array) for the masses ``p``, ``q``.
+
+    Each term is p·(1 − e^x) with x = ε + log(q/p), log(q/p) computed as the log of the quotient where that is a
+    normal float (within 1.01u + 8u|log(q/p)|: the quotient within u, the log within 4 ulps) and as
+    log q − log p elsewhere (within 8u(|log p| + |log q|) + u|log(q/p)|), the sum within ½ ulp: the bound e on
+    |x − exact exponent| is those, plus u(ε + |log(q/p)|), times 1.02; near a tie (x ≈ 0) that error is relative
+    to the term of any size (at P = (0.9, 0.1), Q = (0.1, 0.9) and an ε just below log(P/Q) the plain evaluation
+    returned 0 where the exact value is positive).  So, for the exact masses of a finite pair (``mass_error`` = 0):
+    a term with x + e < 0 is evaluated at x − e (the term decreases in x: never below the exact one), a term with
+    x − e ≥ 0 is exactly 0, and a term in between (a tie) is decided and evaluated at 200 bits and rounded up.  At
+    ε = 0 the exact Σ (p − q)₊ is used (each p − q exact or within ½ ulp, 0 only where p = q).  The sum is enlarged
+    by its rounding allowance (each of the n terms within 2 ulps, their sum within n ulps), and below the normal
+    range, where a product keeps only absolute accuracy (half a subnormal ulp a term), by n subnormal ulps
+    (n·5e-324) wherever some term is positive: a positive value is never returned as 0.  The mass that only P can
+    produce (q = 0) is summed exactly and added, with one ulp up for that addition.
+
+    Computed masses (``mass_error`` > 0, the relative error of each) keep the coarser rule: ``_hockey_nearest``
+    at ε lowered by 8 ulps of ε and 16u·max|log| + 4·``mass_error``, and Σ (p − q)₊ enlarged by ``mass_error``
+    times Σ (p + q)."""
+    grow = 1.0 + (4.0 * p.size + 8.0) * _U
+    floor = p.size * _rounding.SMALLEST_SUBNORMAL
+    mass_error = min(float(mass_error), 1.0)
+    both = (p > 0) & (q > 0)
+    with np.errstate(divide="ignore", over="ignore", under="ignore"):
+        lp, lq = np.log(np.where(both, p, 1.0)), np.log(np.where(both, q, 1.0))
+        logs = np.abs(np.concatenate([np.log(p[p > 0]), np.log(q[q > 0])]))
+        # log(q/p): as the log of the quotient where that is a normal float (the quotient within u, so its log within
+        # 1.01u, and the log's own 4 ulps), else as log q − log p (each log 4 ulps, the difference ½ ulp)
+        ratio = np.where(both, q, 1.0) / np.where(both, p, 1.0)
+        normal = both & (ratio >= 2.3e-308) & (ratio <= 1e308)
+        lr = np.where(normal, np.log(np.where(normal, ratio, 1.0)), lq - lp)
+        lr_err = np.where(normal, 1.01 * _U + 8.0 * _U * np.abs(lr),
+                          8.0 * _U * (np.abs(lp) + np.abs(lq)) + _U * np.abs(lr))
+    # the value at ε = 0: p − q is exact or within ½ ulp (for exact masses), and 0 only where p = q
+    total_variation = float(np.sum(np.maximum(p - q, 0.0))) + mass_error * float(np.sum(p) + np.sum(q))
+    only_p = (p > 0) & (q == 0)  # the whole of p counts at every ε: their sum, rounded up (exact when it is a float)
+    lone = _rounding.rational_up(sum((Fraction(float(x)) for x in p[only_p]), Fraction(0)))
+    equal = p == q  # exactly 0 at every ε ≥ 0
+
+    def coarse(eps):
+        slack = 16.0 * _U * float(np.max(logs, initial=0.0)) + 4.0 * mass_error
+        lowered = eps * (1.0 - 8.0 * _U) - slack
+        at, some = _hockey_nearest(p, q, np.maximum(lowered, 0.0))
+        at = np.where(some, np.asarray(at, dtype=float) + floor, at)
+        return np.minimum(np.where(lowered > 0.0, at, total_variation) * grow, 1.0)
+
+    def hockey(eps):
+        eps = np.asarray(eps, dtype=float)
+        if mass_error > 0.0:
+            return coarse(eps)
+        flat = eps.reshape(-1)[:, None]
+        with np.errstate(invalid="ignore", over="ignore"):
+            x = flat + lr
+            err = 1.02 * (lr_err + _U * (flat + np.abs(lr)))  # and the sum ε + log(q/p), ½ ulp
+            sure = both & ~equal & (x + err < 0.0)
+            tie = both & ~equal & ~sure & (x - err < 0.0) & np.isfinite(flat)
+            terms = np.where(sure, -p * np.expm1(np.where(sure, x - err, 0.0)), 0.0)
+        for k, j in zip(*np.nonzero(tie)):
+            terms[k, j] = _tie_term(float(p[j]), float(q[j]), float(flat[k, 0]))
+        out = terms.sum(axis=-1)
+        # a certainly positive term may underflow to 0: the floor goes wherever one is positive
+        out = np.where((sure | (terms > 0)).any(axis=-1), (out + floor) * grow, 0.0)
+        # plus the mass only P can produce, summed exactly (so that it is returned exactly when it is all)
+        out = np.where(out > 0, _rounding.up(out + lone, 1), lone)
+        out = np.where(flat[:, 0] == 0.0, total_variation * grow, out)
+        return np.minimum(out, 1.0).reshape(eps.shape)
+
+    return hockey
+
+
+def _tie_term(p: float, q: float, eps: float) -> float:
+    """max(0, p − e^ε q) = p·(−expm1(ε + log q − log p))₊ for floats p, q > 0, p ≠ q, ε < ∞, rounded up: the sign of
+    the exponent decided at 200 bits (then 400, 1 000: it is not 0, since e^ε = p/q has no solution in floats
+    with ε > 0 — e^ε is transcendental, Lindemann — and ε = 0 with p ≠ q is not a tie), the term then raised by
+    2⁻¹⁵⁰ relative (its error at that precision is below 2⁻¹⁹⁰) and rounded up to a float."""
+    for prec in (200, 400, 1000):
+        with mpmath.workprec(prec):
+            x = mpmath.mpf(eps) + mpmath.log(mpmath.mpf(q)) - mpmath.log(mpmath.mpf(p))
+            if abs(x) > mpmath.mpf(2) ** (40 - prec) * (1 + abs(mpmath.mpf(eps)) + 800):
+                if x >= 0:
+                    return 0.0
+                term = -mpmath.mpf(p) * mpmath.expm1(x) * (1 + mpmath.mpf(2) ** -150)
+                man, exp = term.man_exp
+                return _rounding.rational_up(Fraction(int(man)) * Fraction(2) ** int(exp))
+    raise ValueError(f"p and q give a tie p = e^eps q too close to decide (p={p!r}, q={q!r}, eps={eps!r})")
+
+
+def hockey_stick(p, q, eps):
+    """One-sided hockey-stick divergence ``Σ max(0, p − e^ε q)``: the smallest δ with p(E) ≤ e^ε q(E) + δ
+    for every event E (Lecture 1, Definition 2.1, one direction).  Rounded up: never below the exact value of
+    the float inputs, and never 0 where that is positive (the error analysis is ``_pair_hockey``'s, the
+    same evaluation as ``PrivacyLoss.finite(p, q).hockey_stick``)."""
+    p, q = check_distribution_pair(p, q)
+    eps = np.asarray(check_epsilon(eps, "eps", allow_inf=True), dtype=float)
+    return as_output(_pair_hockey(p, q)(eps))
 
 
 def smallest_delta(p, q, eps):
-    """The smallest δ such that ``p ≈_(ε,δ) q`` (both directions of Definition 2.1)."""
+    """The smallest δ such that ``p ≈_(ε,δ) q`` (both directions of Definition 2.1); rounded up (the larger of
+    the two :func:`hockey_stick` values, each never below its exact value)."""
     return as_output(np.maximum(hockey_stick(p, q, eps), hockey_stick(q, p, eps)))
 
 
@@ -78,35 +172,45 @@ def is_indistinguishable(p, q, eps, delta, *, tol: float = 1e-12) -> bool:
 
 
 def total_variation(p, q) -> float:
-    """Total variation distance ``max_E |p(E) − q(E)| = ½ Σ |p − q|``."""
+    """Total variation distance ``max_E |p(E) − q(E)| = ½ Σ |p − q|``, rounded up (it is the δ of the pair at
+    ε = 0, Lecture 1, Exercise 7.1): each |p − q| within ½ ulp (exact below the normal range), the sum of n
+    non-negative terms within (n − 1)u relative, so raised n + 2 ulps, and the halving rounded away from 0 (a
+    subnormal halving is inexact).  0 only where p = q; at most 1."""
     p, q = check_distribution_pair(p, q)
-    return float(0.5 * np.abs(p - q).sum())
+    total = _rounding.up(float(np.abs(p - q).sum()), p.size + 2)
+    return min(1.0, float(_rounding.mul_away(0.5, total)))
 
 
 def max_divergence(p, q) -> float:
-    """The smallest ε with ``p ≈_(ε,0) q``: ``max_y |log p(y) − log q(y)|`` (∞ if supports differ)."""
+    """The smallest ε with ``p ≈_(ε,0) q``: ``max_y |log p(y) − log q(y)|`` (∞ if supports differ), rounded up.
+
+    Each log within 4 ulps (NumPy's SIMD kernels; 1 in glibc), at most 8u|log p| + 8u|log q|, and the difference
+    within ½ ulp (u|d|): each |d| is raised by that before the maximum, and the result by 2 ulps for the sum's own
+    rounding.  Outcomes with p = q add nothing (their loss is exactly 0), so equal distributions give 0."""
     p, q = check_distribution_pair(p, q)
     both = (p > 0) & (q > 0)
     if np.any((p > 0) != (q > 0)):
         return float("inf")
-    return float(np.max(np.abs(np.log(p[both]) - np.log(q[both]))))
+    lp, lq = np.log(p[both]), np.log(q[both])
+    d = np.abs(lp - lq)
+    err = np.where(p[both] != q[both], 8.0 * _U * (np.abs(lp) + np.abs(lq)) + _U * d, 0.0)
+    return float(_rounding.up(float(np.max(d + err)), 2))
 
 
 def smallest_epsilon(p, q, delta) -> float:
-    """The smallest ε ≥ 0 with ``p ≈_(ε,δ) q`` (∞ if none; 0 when δ ≥ TV(p, q))."""
+    """The smallest ε ≥ 0 with ``p ≈_(ε,δ) q`` (∞ if none; 0 when δ ≥ TV(p, q)), rounded up: never below the exact
+    value.  δ = 0: :func:`max_divergence`; otherwise the search of ``PrivacyLoss.finite(p, q).epsilon`` on the
+    same rounded-up :func:`smallest_delta` (its ε is the upper end of a bracket at which the rounded-up δ is at
+    most δ, so the exact δ is too)."""
+    from .privacy_loss import PrivacyLoss
+
     p, q = check_distribution_pair(p, q)
     delta = check_delta(delta, scalar=True)
     if smallest_delta(p, q, 0.0) <= delta:
         return 0.0
-    top = max_divergence(p, q)
     if delta == 0.0:
-        return top
-    if not np.isfinite(top):
-        # δ below the mass on which the supports differ can never be reached.
-        if smallest_delta(p, q, 700.0) > delta:
-            return float("inf")
-        top = 700.0
-    return float(brentq(lambda e: smallest_delta(p, q, e) - delta, 0.0, top, xtol=1e-14, rtol=1e-14))
+        return max_divergence(p, q)
+    return float(PrivacyLoss.finite(p, q).epsilon(delta))
 
 
 def _exp_times(eps, x):
@@ -122,14 +226,43 @@ def worst_event(p, q, eps) -> np.ndarray:
     return p > _exp_times(eps, q)
 
 
+def _violation_up(pe, qe, eps: float, m: int):
+    """A float never below p(E) − e^ε q(E), for event masses ``pe``, ``qe`` (arrays) computed as sums of at most m
+    of the masses (each within (m − 1)u relative of its exact sum: non-negative terms).
+
+    e^ε·q(E): e^ε within 4 ulps (8u) and the product within u, so (m + 9)u with q(E)'s own error; where e^ε
+    overflows (ε > 709.78) it is e^{ε + log q(E)}, whose exponent is off by 8u|log q(E)| (the log) + mu (q(E)'s
+    error) + u|ε + log q(E)| (the sum), which moves the result by that much relative (times 1.01), plus 8u for
+    exp.  Below the normal range a product keeps absolute accuracy only: one subnormal ulp (5e-324) is added for
+    it.  The difference rounds within u of itself.  The first-order bound is doubled (covering the rounding of
+    its own evaluation and second-order terms) and the sum raised 2 ulps.  Where e^ε q(E) is beyond the float
+    range the exact value is below −(largest float), which is returned."""
+    pe, qe = np.asarray(pe, dtype=float), np.asarray(qe, dtype=float)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore", under="ignore"):
+        grows = math.exp(eps) if eps < 709.0 else math.inf
+        if math.isfinite(grows):
+            t = grows * qe
+            rel = (m + 9.0) * _U
+        else:
+            arg = eps + np.log(np.where(qe > 0, qe, 1.0))
+            t = np.where(qe > 0, np.exp(arg), 0.0)
+            rel = 1.01 * (8.0 * _U * np.abs(arg - eps) + m * _U + _U * np.abs(arg)) + 9.0 * _U
+        v = pe - t
+        err = 2.0 * (rel * t + m * _U * pe + _U * np.abs(v)) + np.where(
+            (t > 0) & (t < 2.3e-308), _rounding.SMALLEST_SUBNORMAL, 0.0)
+        out = _rounding.up(v + err, 2)
+    return np.where(np.isinf(t), -np.finfo(float).max, out)
+
+
 def event_violation(p, q, eps, event) -> float:
-    """``p(E) − e^ε q(E)`` for the event given as a boolean mask: Definition 2.1 asks this be ≤ δ."""
+    """``p(E) − e^ε q(E)`` for the event given as a boolean mask: Definition 2.1 asks this be ≤ δ.  Rounded up
+    (the δ this event needs, never understated; ``_violation_up`` gives the error analysis)."""
     p, q = check_distribution_pair(p, q)
     eps = check_epsilon(eps, "eps", scalar=True)
     mask = np.asarray(event)
     if mask.dtype != bool or mask.shape != p.shape:
         raise ValueError(f"event must be a boolean mask of length {p.size} (got event={event!r:.60})")
-    return float(p[mask].sum() - _exp_times(eps, q[mask].sum()))
+    return float(_violation_up(p[mask].sum(), q[mask].sum(), float(eps), p.size))
 
 
 @overflow_is_infinity
@@ -165,6 +298,8 @@ def smallest_delta_over_events(p, q, eps) -> float:
     """The smallest δ of Definition 2.1 found by checking every event E ⊆ support (2^m of them).
 
     Exponential in the support size m (allowed up to 16): an independent check of :func:`smallest_delta`.
+    Rounded up: every event's p(E) − e^ε q(E) is raised by its own error bound (the evaluation shares nothing
+    with :func:`hockey_stick`'s).
     """
     p, q = check_distribution_pair(p, q)
     eps = check_epsilon(eps, "eps", scalar=True)
@@ -173,7 +308,16 @@ def smallest_delta_over_events(p, q, eps) -> float:
         raise ValueError(f"p must have at most 16 outcomes for an exhaustive search (got {m})")
     events = ((np.arange(2**m)[:, None] >> np.arange(m)) & 1).astype(bool)
     pe, qe = events @ p, events @ q
-    return float(max(np.max(pe - _exp_times(eps, qe)), np.max(qe - _exp_times(eps, pe)), 0.0))
+    if float(eps) == 0.0:
+        # e^0 = 1: p(E) − q(E) as one sum of the differences p − q (each within ½ ulp, exact below the normal range
+        # and 0 where p = q), within (m − 1)u·Σ|p − q| + ½ ulp: raised by twice that, so equal rows give exactly 0
+        diff = events.astype(float) @ (p - q)
+        spread = events.astype(float) @ np.abs(p - q)
+        best = float(np.max(_rounding.up(np.abs(diff) + 2.0 * (m + 1.0) * _U * spread, 2)))  # both orders
+        return min(1.0, max(best, 0.0))
+    # rounded up, each event's value by _violation_up
+    best = max(float(np.max(_violation_up(pe, qe, float(eps), m))), float(np.max(_violation_up(qe, pe, float(eps), m))))
+    return min(1.0, max(best, 0.0))
 
 
 @overflow_is_infinity

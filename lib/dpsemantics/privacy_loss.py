@@ -38,7 +38,8 @@ import numpy as np
 from scipy import stats
 from scipy.special import expit, log_ndtr
 
-from . import _binomial, _rounding, composition, indistinguishability, mechanisms
+from . import _binomial, _rounding, composition, mechanisms
+from .indistinguishability import _pair_hockey  # the finite hockey stick, rounded up
 from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import (as_float, as_output, check_delta, check_distribution_pair, check_epsilon, check_positive,
                         check_positive_int, check_probability)
@@ -105,37 +106,6 @@ def _discrete_law(values, weights):
         return values[np.minimum(idx, values.size - 1)]
 
     return (cdf, cdf_left, ppf, sf, isf), values, weights
-
-
-def _pair_hockey(p, q, mass_error=0.0):
-    """This side's E[(1 − e^{ε − Z})₊] + P[Z = +∞] for the loss of the pair (P, Q) (outputs merged by their loss
-    value will do: merging outputs of equal loss keeps the divergence), never below the exact value.
-
-    The package's one finite hockey stick, :func:`~dpsemantics.indistinguishability.hockey_stick`, computes each
-    term as p·(1 − e^x) with x = ε + log q − log p; x is off by up to ~4 ulps of |ε| + |log p| + |log q|, and near a
-    tie (x ≈ 0) that is an error relative to the term of any size (at P = (0.9, 0.1), Q = (0.1, 0.9) and the float
-    ε nearest log 9 it returned 0 where the exact value is 2.1e-16).  So the hockey stick is evaluated at ε lowered
-    by 8 ulps of that sum (it is non-increasing in ε, so this can only enlarge it; at ε = 0 the exact
-    Σ (p − q)₊ is used), then enlarged by its rounding allowance (each of the n terms within 2 ulps, their sum
-    within n ulps).  ``mass_error`` bounds the relative error of computed masses (0 for a finite pair, whose
-    rows are the exact input): it moves log q − log p by up to twice that, and Σ (p − q)₊ by up to that times
-    Σ (p + q)."""
-    grow = 1.0 + (4.0 * p.size + 8.0) * _U
-    with np.errstate(divide="ignore"):
-        logs = np.abs(np.concatenate([np.log(p[p > 0]), np.log(q[q > 0])]))
-    mass_error = min(float(mass_error), 1.0)
-    # 8 ulps of |log p| + |log q|, both at their largest, and the masses' own error
-    slack = 16.0 * _U * float(np.max(logs, initial=0.0)) + 4.0 * mass_error
-    # the value at ε = 0: p − q is exact or within ½ ulp (for exact masses)
-    total_variation = float(np.sum(np.maximum(p - q, 0.0))) + mass_error * float(np.sum(p) + np.sum(q))
-
-    def hockey(eps):
-        eps = np.asarray(eps, dtype=float)
-        lowered = eps * (1.0 - 8.0 * _U) - slack
-        at = np.asarray(indistinguishability.hockey_stick(p, q, np.maximum(lowered, 0.0)), dtype=float)
-        return np.minimum(np.where(lowered > 0.0, at, total_variation) * grow, 1.0)
-
-    return hockey
 
 
 def _laplace_law(eps):

@@ -109,6 +109,7 @@ MEASURED = "a finite mechanism's or model's measured parameter (sums, maxima, se
            "the chapters' comparisons; not yet shown outward"
 CLOSED = "a paper's closed form evaluated to nearest; not yet rounded outward"
 
+_NOTIONS_OUTWARD = "unit/notions/test_notions_outward.py"
 _SEMANTIC_OUTWARD = "unit/semantic/test_semantic_outward.py"
 _SAFE = "unit/test_safe_direction.py"
 _DISCLOSURE_OUTWARD = "unit/disclosure/test_disclosure_outward.py"
@@ -247,11 +248,12 @@ TABLE = {
     "notions.improvement_range_end": exempt("the crossing point of two levels (Brent's root), not a bound: the "
                                             "levels on either side are checked"),
     **dict.fromkeys([f"notions.{n}" for n in ("membership_g", "theorem4_threshold", "scaled_posterior_ratio")],
-                    open_(CLOSED)),
+                    ("down", _NOTIONS_OUTWARD)),
     **dict.fromkeys([f"notions.{n}" for n in ("bdp_leakage", "bdp_leakage_by_adversary", "bayesian_semantic_privacy",
                                               "semantic_privacy", "sup_statistical_difference",
                                               "membership_ratios_direct", "membership_privacy_direct",
-                                              "membership_privacy", "membership_privacy_of")], open_(MEASURED)),
+                                              "membership_privacy", "membership_privacy_of")],
+                    ("up", _NOTIONS_OUTWARD)),
     **dict.fromkeys([f"notions.{n}" for n in ("adversaries", "conditional_likelihood", "membership_pairs")],
                     exempt(TABLE_)),
     **dict.fromkeys([f"notions.{n}" for n in ("independent_prior", "markov_chain_prior", "copies_prior",
@@ -265,8 +267,7 @@ TABLE = {
     **dict.fromkeys([f"indistinguishability.{n}" for n in ("hockey_stick", "smallest_delta", "smallest_epsilon",
                                                            "total_variation", "max_divergence", "event_violation",
                                                            "smallest_delta_over_events")],
-                    open_("Definition 2.1 evaluated to nearest by design (hockey_stick's docstring, the numerics "
-                          "page's 'Not rounded'; the safe δ of a pair is PrivacyLoss.finite(p, q).delta)")),
+                    ("up", "unit/test_indistinguishability_outward.py")),
     "indistinguishability.is_indistinguishable": exempt(BOOL),
     **dict.fromkeys(["indistinguishability.worst_event", "indistinguishability.transitivity_witness"],
                     exempt(TABLE_)),
