@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 from dataclasses import dataclass, field
 from typing import Callable, Hashable, Sequence
 
@@ -179,26 +180,27 @@ def _pair_delta_up(p, q, eps, *, one_sided: bool = False):
     exact value and exactly 0 where that is 0.  Broadcasts over ``eps`` (+∞ allowed).
 
     The outcomes with p > e^ε q are decided exactly (:func:`_exceeds_exp_times`), so a tie never costs a term and
-    a positive δ is never 0.  On them each term is bounded above by p − ℓ, ℓ = fl(fl(fl(e^ε)·q)(1 − 12u)) − 2⁻¹⁰⁷¹ (at
-    least 0), a float below e^ε q: fl(e^ε)·q is within 9.1u·e^ε q + 2⁻¹⁰⁷⁵ of it (np.exp 4 ulps, the product ½ulp,
-    half a subnormal step), the factor and its rounding take 11u off a normal value and the eight subnormal steps
-    the rest.  Σ (p − ℓ) is then rounded up exactly: ``math.fsum`` of the floats p, −ℓ and −s is the correctly
-    rounded exact Σ p − Σ ℓ − s, whose sign it keeps (an exact sum of floats is a multiple of 2⁻¹⁰⁷⁴), so s = fsum of
-    the differences, stepped up while that residual is positive, is the smallest float not below Σ (p − ℓ)."""
+    a positive δ is never 0.  On them the divergence is S_p − e^ε S_q, S_p and S_q the exact (rational) sums of
+    their masses: evaluated in mpmath at 40 digits (one exponential, one product, one difference: within 10⁻³⁸ of
+    S_p, which bounds both terms), raised by 10⁻³⁵·S_p, converted to the nearest float and stepped one ulp up.
+    However much the two cancel the result stays above the exact value, by at most 10⁻³⁵·S_p and an ulp (e^ε S_q <
+    S_p on these outcomes); with S_q = 0 (ε = ∞, or outputs only p has) S_p is rounded up exactly."""
     p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
     eps = np.asarray(eps, dtype=float)
-    u = _U
 
     def side(a, b, e):
         bad = _exceeds_exp_times(a, b, e)
         if not np.any(bad):
             return 0.0
-        with np.errstate(over="ignore"):
-            low = np.maximum(_exp_times(e, b[bad]) * (1.0 - 12.0 * u) - 2.0**-1071, 0.0)
-        total = math.fsum(a[bad] - low)
-        while math.fsum(np.concatenate([a[bad], -low, [-total]])) > 0:
-            total = math.nextafter(total, math.inf)
-        return min(total, 1.0)
+        s_p = sum(map(Fraction, a[bad].tolist()), Fraction(0))
+        s_q = sum(map(Fraction, b[bad].tolist()), Fraction(0))
+        if s_q == 0:
+            return min(_rounding.rational_up(s_p), 1.0)
+        with mpmath.workdps(40):
+            top = mpmath.mpf(s_p.numerator) / s_p.denominator
+            value = top - mpmath.exp(mpmath.mpf(e)) * (mpmath.mpf(s_q.numerator) / s_q.denominator)
+            out = math.nextafter(float(value + top * mpmath.mpf(10) ** -35), math.inf)
+        return min(max(out, _rounding.SMALLEST_SUBNORMAL), 1.0)
 
     out = np.empty(eps.shape)
     for k, e in np.ndenumerate(eps):
