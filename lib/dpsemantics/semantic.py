@@ -996,7 +996,7 @@ def dwork_mcsherry_sd(t, sigma):
     # there (tanh(x) = x below it), the product by ½ exact: lowered 5 ulps.  0 where the exact SD is below the
     # smallest float (a lower bound).
     low = _rounding.down(np.abs(log_odds), 4)
-    return _rounding.down(0.5 * np.tanh(low / 2), 5)
+    return np.where(np.isinf(t), 0.5, _rounding.down(0.5 * np.tanh(low / 2), 5))  # t = ±∞: the limit ½, exact
 
 
 @broadcasting(n=check_positive, sigma=check_positive, eps_prime=check_epsilon)
@@ -1021,7 +1021,8 @@ def dwork_mcsherry_delta(n, sigma, eps_prime):
     with np.errstate(invalid="ignore", over="ignore"):
         terms = []
         for x in ((n - hi) / sigma, (lo - n) / sigma):
-            phi = ndtr(x - (2.0 * u * (n + 1 + 4 * c) / sigma + 2.0 * u * np.abs(x)))
+            b = 2.0 * u * (n + 1 + 4 * c) / sigma + 2.0 * u * np.abs(x)
+            phi = ndtr(x - np.where(np.isinf(x), 0.0, b))  # x = ±∞ is exact (a limit): no ∞ − ∞
             ulps = np.minimum(8.0 + 4.0 * np.minimum(x, 0.0) ** 2, 2.0**40)
             terms.append(np.where(phi < 2.0**-1022, 0.0, _rounding.down(phi, np.where(np.isnan(ulps), 0.0, ulps))))
     return np.where(below, _rounding.down(terms[0] + terms[1], 1), 0.0)
