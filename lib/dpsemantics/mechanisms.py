@@ -134,8 +134,9 @@ class FiniteMechanism:
         pairs = self.adjacent_pairs()
         if not pairs:
             return as_output(np.zeros_like(eps))
+        distinct = {(self.matrix[i].tobytes(), self.matrix[j].tobytes()): (i, j) for i, j in pairs}  # rows repeat
         return as_output(np.max([_pair_delta_up(self.matrix[i], self.matrix[j], eps, one_sided=True)
-                                 for i, j in pairs], axis=0))
+                                 for i, j in distinct.values()], axis=0))
 
     def epsilon(self) -> float:
         """The smallest ε for which the mechanism is ε-DP (pure), ∞ if none: max |ln p − ln q| over the outputs of
@@ -188,17 +189,24 @@ def _pair_delta_up(p, q, eps, *, one_sided: bool = False):
     p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
     eps = np.asarray(eps, dtype=float)
 
+    sums = {}  # the exact sums of a set of outcomes, once per set (along a grid of ε the set changes seldom)
+
     def side(a, b, e):
         bad = _exceeds_exp_times(a, b, e)
         if not np.any(bad):
             return 0.0
-        s_p = sum(map(Fraction, a[bad].tolist()), Fraction(0))
-        s_q = sum(map(Fraction, b[bad].tolist()), Fraction(0))
+        key = (a is p, bad.tobytes())
+        if key not in sums:
+            s_p = sum(map(Fraction, a[bad].tolist()), Fraction(0))
+            s_q = sum(map(Fraction, b[bad].tolist()), Fraction(0))
+            with mpmath.workdps(40):
+                sums[key] = (s_p, s_q, mpmath.mpf(s_p.numerator) / s_p.denominator,
+                             mpmath.mpf(s_q.numerator) / s_q.denominator)
+        s_p, s_q, top, bottom = sums[key]
         if s_q == 0:
             return min(_rounding.rational_up(s_p), 1.0)
         with mpmath.workdps(40):
-            top = mpmath.mpf(s_p.numerator) / s_p.denominator
-            value = top - mpmath.exp(mpmath.mpf(e)) * (mpmath.mpf(s_q.numerator) / s_q.denominator)
+            value = top - mpmath.exp(mpmath.mpf(e)) * bottom
             out = math.nextafter(float(value + top * mpmath.mpf(10) ** -35), math.inf)
         return min(max(out, _rounding.SMALLEST_SUBNORMAL), 1.0)
 
