@@ -180,7 +180,7 @@ def _pair_delta_up(p, q, eps, *, one_sided: bool = False):
     Σ (p − e^ε q)₊; ``one_sided``: this one only), for float distributions p, q (read as exact), never below the
     exact value and exactly 0 where that is 0.  Broadcasts over ``eps`` (+∞ allowed).
 
-    The outcomes with p > e^ε q are decided exactly (:func:`_exceeds_exp_times`), so a tie never costs a term and
+    The outcomes with p > e^ε q are decided exactly (``_exceeds_exp_times``), so a tie never costs a term and
     a positive δ is never 0.  On them the divergence is S_p − e^ε S_q, S_p and S_q the exact (rational) sums of
     their masses: evaluated in mpmath at 40 digits (one exponential, one product, one difference: within 10⁻³⁸ of
     S_p, which bounds both terms), raised by 10⁻³⁵·S_p, converted to the nearest float and stepped one ulp up.

@@ -709,7 +709,7 @@ def conditioning_bad_mass(joint, joint_prime, eps_hat, delta_hat) -> tuple[float
     eps_hat = check_epsilon(eps_hat, "eps_hat", scalar=True)
     delta_hat = check_delta(delta_hat, "delta_hat", scalar=True)
     # The masses that the lemma bounds, so rounded up: each transcript decided exactly (its conditionals are exact
-    # rationals of the float entries; their δ at ε̂ is compared with δ̂ by :func:`_delta_exceeds`, no tolerance) and
+    # rationals of the float entries; their δ at ε̂ is compared with δ̂ by _delta_exceeds, no tolerance) and
     # the bad columns' masses summed in rationals and rounded up once.
     bad = np.zeros(P.shape[1], dtype=bool)
     for t in range(P.shape[1]):
