@@ -227,9 +227,17 @@ def _exceeds_exp_times(p, q, eps) -> np.ndarray:
     side)."""
     u = _rounding.UNIT_ROUNDOFF
     prod = _exp_times(eps, q)
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         above = p > prod * (1 + 16 * u) + 2.0**-1070
         below = p < prod * (1 - 16 * u) - 2.0**-1070
+        # e^ε beyond the float range (ε > 709.78) while e^ε q need not be (q subnormal): compare ln p − ln q with ε,
+        # each log within 8u of its modulus and the difference ½ulp, so a gap above 16u(|ln p| + |ln q| + ε) decides
+        far = np.isinf(prod) & (q > 0) & (p > 0)
+        if np.any(far):
+            gap = np.log(np.where(far, p, 1.0)) - np.log(np.where(far, q, 1.0)) - eps
+            slack = 16 * u * (np.abs(np.log(np.where(far, p, 1.0))) + np.abs(np.log(np.where(far, q, 1.0))) + eps)
+            above = np.where(far, gap > slack, above)
+            below = np.where(far, gap < -slack, below)
     out = above.copy()
     for k in np.flatnonzero(~above & ~below):
         a, b = float(p[k]), float(q[k])

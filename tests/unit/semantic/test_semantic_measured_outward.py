@@ -320,6 +320,10 @@ def test_pointwise_delta_is_never_below():
     p, q = np.array([0.5, 0.5 - 3e-320, 3e-320]), np.array([0.5, 0.5, 0.0])
     assert at_least(semantic.pointwise_delta(p, q, 0.1), ref_pointwise(p, q, 0.1))
     assert semantic.pointwise_delta(p, q, 0.1) > 0
+    # e^ε beyond the float range while e^ε q is 0.2: the outcome is bad (main returned 0)
+    p, q = np.array([0.25, 0.75]), np.array([1 - 1e-322, 1e-322])
+    want = ref_pointwise(p, q, 740.0)
+    assert want > 0 and at_least(semantic.pointwise_delta(p, q, 740.0), want)
 
 
 def ref_bad_mass(P, Q, eps, delta):
@@ -482,9 +486,10 @@ def test_finite_mechanism_delta_and_pair_hockey_are_never_below():
     pairs = [(np.array([0.9, 0.1]), np.array([0.1, 0.9]))]
     pairs += [tuple(rng.dirichlet(np.full(4, 0.7), size=2)) for _ in range(80)]
     pairs += [(np.array([0.5, 0.5 - 3e-320, 3e-320]), np.array([0.5, 0.5 - 1e-320, 1e-320]))]  # subnormal masses
+    pairs += [(np.array([0.25, 0.75]), np.array([1 - 1e-322, 1e-322]))]  # e^ε beyond the float range, e^ε q not
     for p, q in pairs:
-        ratios = [abs(math.log(a / b)) for a, b in zip(p, q) if a > 0 and b > 0 and a != b]
-        eps = [0.0, 0.3] + [e for r in ratios[:2] for e in (r, math.nextafter(r, 0), r * (1 - 1e-15))]
+        ratios = [abs(math.log(a) - math.log(b)) for a, b in zip(p, q) if a > 0 and b > 0 and a != b]
+        eps = [0.0, 0.3, 740.0] + [e for r in ratios[:2] for e in (r, math.nextafter(r, 0), r * (1 - 1e-15))]
         m = FiniteMechanism(np.stack([p, q]), [(0,), (1,)], [0, 1, 2, 3][:p.size])
         got_m = m.delta(eps)
         got_d = disclosure.pair_hockey(p, q, eps)
