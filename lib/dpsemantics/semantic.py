@@ -52,12 +52,14 @@ from __future__ import annotations
 
 import math
 import itertools
+from fractions import Fraction
 from dataclasses import dataclass
 from functools import partial
 from typing import Callable, Hashable, Sequence
 
 import numpy as np
-from scipy.special import expit, ndtr
+import mpmath
+from scipy.special import ndtr
 
 from ._validate import (
     as_float,
@@ -77,8 +79,7 @@ from ._validate import (
 )
 from . import _rounding
 from ._broadcast import broadcasting
-from .indistinguishability import _exp_times, smallest_delta
-from .mechanisms import FiniteMechanism, clamped_geometric_pmf
+from .mechanisms import FiniteMechanism, _exceeds_exp_times, clamped_geometric_pmf
 
 __all__ = [
     "Games",
@@ -275,10 +276,58 @@ def posterior(mechanism: FiniteMechanism, belief, transcript, i: int = 0, *, def
 
 
 def statistical_difference(mechanism: FiniteMechanism, belief, transcript, i: int, *, default=0) -> float:
-    """SD(b̄₀[·|t], b̄ᵢ[·|t]) for one index i in 1..n (K&S Definition 2.1); 1 if b̄ᵢ is undefined."""
+    """SD(b̄₀[·|t], b̄ᵢ[·|t]) for one index i in 1..n (K&S Definition 2.1); 1 if b̄ᵢ is undefined.
+
+    The SD that ε-semantic privacy bounds, so rounded up: computed exactly in rationals from the float likelihoods
+    and belief (the posteriors are ratios of sums of products of them) and returned as the smallest float not
+    below it."""
     n = _record_length(mechanism)
     i = _check_index(i, n, allow_zero=False)
-    return float(games(mechanism, belief, transcript, default=default).sd[i - 1])
+    b = _belief(mechanism, belief)
+    j = _column(mechanism, transcript)
+    minus = _minus_index(mechanism, default)
+    L = mechanism.matrix
+    sd = _exact_sd(L[:, j], L[minus[i - 1], j], b)
+    if sd is None:
+        raise ValueError(f"transcript={transcript!r} has probability 0 in Game 0 under this belief")
+    return _rounding.rational_up(sd)
+
+
+def _exact_sd(like0, likei, b):
+    """SD(b̄₀, b̄ᵢ) of one transcript in exact rationals, from the likelihoods of Game 0 and Game i and the belief
+    (floats, read exactly): 1 where b̄ᵢ is undefined, ``None`` where Game 0 cannot produce the transcript."""
+    bs = [Fraction(float(v)) for v in b]
+    w0 = [Fraction(float(a)) * c for a, c in zip(like0, bs)]
+    wi = [Fraction(float(a)) * c for a, c in zip(likei, bs)]
+    z0, zi = sum(w0), sum(wi)
+    if z0 == 0:
+        return None
+    if zi == 0:
+        return Fraction(1)
+    return sum(abs(a / z0 - c / zi) for a, c in zip(w0, wi)) / 2
+
+
+def _bad_transcripts(mechanism: FiniteMechanism, b: np.ndarray, eps: float, default) -> np.ndarray:
+    """Whether some SD(b̄₀, b̄ᵢ) exceeds ε at each transcript, decided exactly (K&S Definitions 2.3, 4.1, A.1).
+
+    The float SDs of :func:`semantic_profile` are within (4|D| + 16)u of the exact ones (u = 2⁻⁵³): each weight
+    L·b within ½u, each evidence (a sum of |D| of them) within (|D| − 1)u, each posterior within (|D| + 2)u relative,
+    the |D| differences and their sum add |D| + 1 roundings of numbers whose total is at most 2, halved.  Where a
+    float SD is farther than that from ε its side is the exact one; the cells within it, and those whose evidence
+    is below 2⁻⁹⁰⁰ (where products may have underflowed), are decided in exact rationals
+    (:func:`statistical_difference`'s arithmetic).  No tolerance: a transcript whose exact SD exceeds ε counts."""
+    minus = _minus_index(mechanism, default)
+    L = mechanism.matrix
+    w, z = game_weights(mechanism, b, default)
+    sd = _sd_from_weights(w, z)
+    err = (4.0 * len(mechanism.databases) + 16.0) * _rounding.UNIT_ROUNDOFF
+    unsure = (np.abs(sd - eps) <= err) | (z[:1] < 2.0**-900) | (z[1:] < 2.0**-900)
+    bad = sd > eps
+    exact_eps = Fraction(float(eps))
+    for i, t in zip(*np.nonzero(unsure)):
+        cell = _exact_sd(L[:, t], L[minus[i], t], b)
+        bad[i, t] = cell is not None and cell > exact_eps
+    return np.any(bad, axis=0)
 
 
 def semantic_profile(mechanism: FiniteMechanism, belief, *, default=0):
@@ -293,9 +342,14 @@ def semantic_delta(mechanism: FiniteMechanism, belief, eps, *, default=0) -> flo
     """The smallest δ for which the mechanism is (ε, δ)-local semantically private for this belief
     (K&S Definition 4.1; Definition 2.3 asks it for every belief): Pr_{x~b, t~A(x)}[∃i: SD > ε]."""
     eps = check_epsilon(eps, "eps", scalar=True)
-    sd, prob = semantic_profile(mechanism, belief, default=default)
-    bad = np.any(sd > eps + 1e-12, axis=0)
-    return float(np.clip(prob[bad].sum(), 0.0, 1.0))
+    b = _belief(mechanism, belief)
+    bad = _bad_transcripts(mechanism, b, eps, default)
+    # a δ claimed to hold, so rounded up: the transcripts decided exactly, Pr[bad] = Σ_x b[x] Σ_{t bad} L[x, t]
+    # summed in exact rationals and rounded once to the float above
+    rows = mechanism.matrix[:, bad]
+    mass = sum((Fraction(float(bx)) * sum(map(Fraction, map(float, row))) for bx, row in zip(b, rows) if bx > 0),
+               Fraction(0))
+    return min(_rounding.rational_up(mass), 1.0)
 
 
 def reality_oblivious_delta(mechanism: FiniteMechanism, belief, database, eps, *, default=0) -> float:
@@ -304,11 +358,12 @@ def reality_oblivious_delta(mechanism: FiniteMechanism, belief, database, eps, *
     eps = check_epsilon(eps, "eps", scalar=True)
     b = _belief(mechanism, belief)
     row = mechanism.row(database)
-    w, z = game_weights(mechanism, b, default)
-    sd = _sd_from_weights(w, z)
-    # Transcripts the belief deems impossible in Game 0 leave b̄₀ undefined: a breach by convention.
-    bad = np.any(sd > eps + 1e-12, axis=0) | (z[0] <= 0)
-    return float(np.clip(row[bad].sum(), 0.0, 1.0))
+    # Transcripts the belief deems impossible in Game 0 leave b̄₀ undefined: a breach by convention (exactly: no
+    # database of positive belief gives them positive probability; a product of positive floats is positive).
+    impossible = ~np.any((mechanism.matrix > 0) & (b[:, None] > 0), axis=0)
+    bad = _bad_transcripts(mechanism, b, eps, default) | impossible
+    # a δ claimed to hold: the transcripts decided exactly, their probabilities summed exactly, rounded up once
+    return min(_rounding.rational_up(sum(map(Fraction, map(float, row[bad])), Fraction(0))), 1.0)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -345,9 +400,26 @@ def log_ratio_spread(likelihoods, axis=0):
     if np.any(values < 0):
         raise ValueError(f"likelihoods must be >= 0 (got likelihoods={values.ravel()[values.ravel() < 0][0]!r})")
     hi, lo = values.max(axis=axis), values.min(axis=axis)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        spread = np.log(hi) - np.log(lo)
-    return as_output(np.where(hi > 0, spread, 0.0))
+    return as_output(np.where(hi > 0, _log_ratio_up(hi, lo), 0.0))
+
+
+def _log_ratio_up(hi, lo):
+    """A float never below ln(hi/lo) for floats hi ≥ lo ≥ 0, hi > 0 (+∞ at lo = 0, exactly 0 at hi = lo).
+
+    ln of the float quotient: fl(hi/lo) = (hi/lo)(1 + e), |e| ≤ u, moves the log by at most 1.01u absolute, and np.log
+    is within 4 ulps (8u relative) of its argument's log; so ln(hi/lo) ≤ d(1 + 8u) + 1.01u for the computed d, and
+    fl(d + 2u) raised 10 ulps is above that (each ulp at least u relative).  Where hi/lo is beyond the float range
+    (ln > 709) ln hi − ln lo instead: each log within 8u of its modulus, the difference ½ulp, so d + 8u(|ln hi| +
+    |ln lo|) (a relative 2e-15 at most) raised 4 ulps."""
+    hi, lo = np.asarray(hi, dtype=float), np.asarray(lo, dtype=float)
+    u = _rounding.UNIT_ROUNDOFF
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        ratio = hi / lo
+        direct = _rounding.up(np.log(ratio) + 2.0 * u, 10)
+        log_hi, log_lo = np.log(hi), np.log(lo)
+        split = _rounding.up(log_hi - log_lo + 8.0 * u * (np.abs(log_hi) + np.abs(log_lo)), 4)
+    out = np.where(np.isinf(ratio) & (lo > 0), split, direct)
+    return np.where(hi == lo, 0.0, np.where(lo == 0, np.inf, out))
 
 
 @broadcasting(spread=partial(check_epsilon, allow_inf=True))
@@ -355,8 +427,14 @@ def tilt_statistical_difference(spread):
     """The largest statistical difference between a belief and the same belief reweighted by likelihoods whose log
     ratio spread is Δ = ln R (:func:`log_ratio_spread`): (√R − 1)/(√R + 1) = tanh(Δ/4), 1 at Δ = ∞.  A two-point
     belief on the points of largest and smallest likelihood attains it (K&S, proof of Theorem 2.2; Zhao's
-    semantic level tanh(ε/4) of ε-BDP)."""
-    return np.tanh(spread / 4)
+    semantic level tanh(ε/4) of ε-BDP).
+
+    The largest SD, so rounded up: Δ/4 is exact in the normal range (tanh(x) = x below it, where a quarter of a
+    subnormal rounds to the subnormal grid, half a step at most, and a positive spread is never taken to 0: the
+    smallest subnormal), np.tanh within 4 ulps, raised 5 ulps, capped at 1."""
+    quarter = spread / 4
+    safe = np.where((quarter == 0) & (spread > 0), _rounding.SMALLEST_SUBNORMAL, np.tanh(quarter))
+    return np.minimum(_rounding.up(safe, 5), 1.0)
 
 
 def _tilt_ratios(mechanism: FiniteMechanism, default):
@@ -392,6 +470,32 @@ def _two_point_belief(L, Li, i, t, hi, lo, R, n_db):
     return belief, False
 
 
+def _spread_of_ratio_up(R, exact_one):
+    """A float never below ln R* for R = fl(fl(a/b)/fl(c/d)) ≥ 1 the computed max/min ratio of the tilts (or of two
+    of them) and R* the exact one: three roundings put R* below R(1 + 3.01u), so R raised 4 ulps bounds it, and its
+    log is rounded up by :func:`log_ratio_spread`'s analysis.  R = 1 is exact (spread 0) only where ``exact_one``
+    says the exact ratios are equal (decided in rationals); +∞ stays +∞."""
+    R = np.asarray(R, dtype=float)
+    bumped = np.where(np.isinf(R), np.inf, _rounding.up(R, 4))
+    return np.where((R == 1.0) & exact_one, 0.0, _log_ratio_up(bumped, np.ones_like(R)))
+
+
+def _ratios_equal(L, Li, valid, R):
+    """For the (i, t) cells whose float max/min ratio R is 1: whether the exact tilts L[x, t]/Li[i, x, t] over the
+    valid x are all equal (identical floats, or equal cross products in rationals)."""
+    out = np.zeros(R.shape, dtype=bool)
+    for i, t in zip(*np.nonzero(R == 1.0)):
+        rows = np.flatnonzero(valid[i, :, t])
+        a, c = L[rows, t], Li[i, rows, t]
+        if np.all(a == c):
+            out[i, t] = True
+            continue
+        # (all infinite — Game i never gives t — is the float code's R = 1 too, kept as it was)
+        ratios = {Fraction(float(x)) / Fraction(float(y)) if y > 0 else None for x, y in zip(a, c)}
+        out[i, t] = len(ratios) <= 1
+    return out
+
+
 def _exact(mechanism: FiniteMechanism, default) -> SemanticResult:
     n_db = len(mechanism.databases)
     r, valid, Li = _tilt_ratios(mechanism, default)
@@ -400,8 +504,8 @@ def _exact(mechanism: FiniteMechanism, default) -> SemanticResult:
     with np.errstate(divide="ignore", invalid="ignore"):
         R = np.where(rmin > 0, rmax / np.where(rmin > 0, rmin, 1.0), np.inf)
     R = np.where(np.isfinite(rmax) | (rmin < np.inf), R, 1.0)
-    with np.errstate(divide="ignore"):
-        sd = tilt_statistical_difference(np.log(np.where(np.isnan(R), 1.0, R)))
+    R = np.where(np.isnan(R), 1.0, R)
+    sd = tilt_statistical_difference(_spread_of_ratio_up(R, _ratios_equal(mechanism.matrix, Li, valid, R)))
     sd = np.where(valid.any(axis=1), sd, -1.0)  # (i, t) pairs no database can produce do not count
     i, t = np.unravel_index(int(np.argmax(sd)), sd.shape)
     ratios = np.where(valid[i, :, t], r[i, :, t], np.nan)
@@ -427,7 +531,9 @@ def _exhaustive(mechanism: FiniteMechanism, default) -> SemanticResult:
                     R = np.inf
                 else:
                     R = r[i, hi, t] / r[i, lo, t]
-                sd = tilt_statistical_difference(math.log(R))
+                one = R == 1.0 and Fraction(float(mechanism.matrix[x, t])) * Fraction(float(Li[i, y, t])) == \
+                    Fraction(float(mechanism.matrix[y, t])) * Fraction(float(Li[i, x, t]))
+                sd = float(tilt_statistical_difference(_spread_of_ratio_up(R, one)))
                 if sd > best[0]:
                     best = (sd, (i, t, hi, lo, R))
     if best[1] is None:
@@ -602,14 +708,43 @@ def conditioning_bad_mass(joint, joint_prime, eps_hat, delta_hat) -> tuple[float
         raise ValueError(f"joint and joint_prime must be matrices of one shape (got {P.shape} and {Q.shape})")
     eps_hat = check_epsilon(eps_hat, "eps_hat", scalar=True)
     delta_hat = check_delta(delta_hat, "delta_hat", scalar=True)
-    pb, qb = P.sum(axis=0), Q.sum(axis=0)
+    # The masses that the lemma bounds, so rounded up: each transcript decided exactly (its conditionals are exact
+    # rationals of the float entries; their δ at ε̂ is compared with δ̂ by _delta_exceeds, no tolerance) and
+    # the bad columns' masses summed in rationals and rounded up once.
     bad = np.zeros(P.shape[1], dtype=bool)
     for t in range(P.shape[1]):
-        if pb[t] <= 0 or qb[t] <= 0:
-            bad[t] = (pb[t] > 0) or (qb[t] > 0)
+        p_col, q_col = [Fraction(float(v)) for v in P[:, t]], [Fraction(float(v)) for v in Q[:, t]]
+        pb, qb = sum(p_col), sum(q_col)
+        if pb == 0 or qb == 0:
+            bad[t] = pb > 0 or qb > 0
             continue
-        bad[t] = smallest_delta(P[:, t] / pb[t], Q[:, t] / qb[t], eps_hat) > delta_hat + 1e-12
-    return float(pb[bad].sum()), float(qb[bad].sum())
+        bad[t] = _delta_exceeds([v / pb for v in p_col], [v / qb for v in q_col], eps_hat, delta_hat)
+    masses = [sum((Fraction(float(v)) for v in M[:, bad].ravel()), Fraction(0)) for M in (P, Q)]
+    return _rounding.rational_up(masses[0]), _rounding.rational_up(masses[1])
+
+
+def _delta_exceeds(p, q, eps, delta) -> bool:
+    """Whether the smallest δ with p ≈_(ε,δ) q (the larger hockey-stick divergence, Σ (p − e^ε q)₊ either way)
+    exceeds ``delta``, for rationals p, q and floats ε, δ, decided exactly: at ε = 0 in rationals (Σ (p − q)₊);
+    otherwise e^ε is irrational (Lindemann), so the divergence is never the float δ unless it is 0, and mpmath at
+    60, 200 and then 1 000 digits decides the side (the error at d digits is below 10^{3−d}); a difference smaller
+    than that at 1 000 digits is counted as exceeding, the safe side."""
+    if eps == 0:
+        return max(sum(max(a - b, 0) for a, b in zip(p, q)), sum(max(b - a, 0) for a, b in zip(p, q))) > \
+            Fraction(float(delta))
+    for digits in (60, 200, 1000):
+        with mpmath.workdps(digits):
+            g = mpmath.exp(mpmath.mpf(float(eps)))
+            ps = [mpmath.mpf(a.numerator) / a.denominator for a in p]
+            qs = [mpmath.mpf(b.numerator) / b.denominator for b in q]
+            over = max(mpmath.fsum(max(a - g * b, 0) for a, b in zip(ps, qs)),
+                       mpmath.fsum(max(b - g * a, 0) for a, b in zip(ps, qs)))
+            if over == 0:
+                return False
+            gap = over - mpmath.mpf(float(delta))
+            if abs(gap) > mpmath.mpf(10) ** (3 - digits):
+                return bool(gap > 0)
+    return True  # pragma: no cover - within 1e-997 of δ: no such pair is known
 
 
 @broadcasting(eps=partial(check_epsilon, strictly_positive=True), delta=check_delta,
@@ -692,18 +827,27 @@ def most_powerful_power(null, alternative, alpha):
     p1 = check_distribution(alternative, "alternative")
     if p0.shape != p1.shape:
         raise ValueError(f"null and alternative must have the same outcomes (got {p0.size} and {p1.size})")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(p0 > 0, p1 / np.where(p0 > 0, p0, 1.0), np.inf)
-    order = np.argsort(-ratio, kind="stable")
-    levels = np.concatenate([[0.0], np.cumsum(p0[order])])
-    powers = np.concatenate([[0.0], np.cumsum(p1[order])])
-    a = alpha
-    k = np.clip(np.searchsorted(levels, a, side="right") - 1, 0, levels.size - 1)  # last level ≤ α (ties: most power)
-    nxt = np.minimum(k + 1, levels.size - 1)
-    gap = levels[nxt] - levels[k]
-    frac = np.where(gap > 0, (a - levels[k]) / np.where(gap > 0, gap, 1.0), 0.0)
-    out = powers[k] + np.clip(frac, 0.0, 1.0) * (powers[nxt] - powers[k])
-    return np.minimum(out, 1.0)
+    # The power of the best test, an adversary's success (K&S §2.1 compares it with the bound e^ε α + δ of
+    # testing_bound, which a mechanism must meet): rounded up.  Exactly in rationals of the float inputs — the
+    # outcomes ordered by their exact likelihood ratio, the levels and powers exact partial sums, the randomised
+    # outcome's share exact — and rounded up once (so never below, and at most one ulp above, the exact power).
+    f0, f1 = [Fraction(float(v)) for v in p0], [Fraction(float(v)) for v in p1]
+    order = sorted(range(len(f0)), key=lambda k: (f0[k] > 0, -(f1[k] / f0[k]) if f0[k] > 0 else 0))
+    levels, powers = [Fraction(0)], [Fraction(0)]
+    for k in order:
+        levels.append(levels[-1] + f0[k])
+        powers.append(powers[-1] + f1[k])
+
+    def power(a: float) -> float:
+        a = Fraction(a)
+        k = max(j for j, level in enumerate(levels) if level <= a)  # the last level ≤ α (ties: the most power)
+        out = powers[k]
+        if k + 1 < len(levels):  # randomise on the next outcome (its level f0 > 0, or k would be later)
+            out += (a - levels[k]) / f0[order[k]] * f1[order[k]]
+        return _rounding.rational_up(min(out, Fraction(1)))
+
+    alpha = np.asarray(alpha, dtype=float)
+    return np.array([power(float(a)) for a in alpha.ravel()]).reshape(alpha.shape)
 
 
 @broadcasting(eps=check_epsilon, delta=check_delta, alpha=check_probability)
@@ -761,8 +905,10 @@ def pointwise_delta(p, q, eps) -> float:
     the larger of p(Bad) and q(Bad), Bad = {a : p(a) ∉ [e^{−ε} q(a), e^ε q(a)]}."""
     p, q = check_distribution_pair(p, q)
     eps = check_epsilon(eps, "eps", scalar=True)
-    bad = (p > _exp_times(eps, q) * (1 + 1e-12)) | (q > _exp_times(eps, p) * (1 + 1e-12))
-    return float(max(p[bad].sum(), q[bad].sum()))
+    # A δ claimed to hold, so rounded up: Bad decided exactly (no tolerance), p(Bad) and q(Bad) summed in rationals
+    # and rounded up once
+    bad = _exceeds_exp_times(p, q, eps) | _exceeds_exp_times(q, p, eps)
+    return max(_rounding.rational_up(sum(map(Fraction, map(float, m[bad])), Fraction(0))) for m in (p, q))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -843,7 +989,14 @@ def dwork_mcsherry_sd(t, sigma):
     # (t − ½)/σ/σ: σ → 0 gives ±inf; t = ±inf gives ±inf at every finite σ (σ² overflowing made it ∞/∞ = NaN)
     with np.errstate(over="ignore", divide="ignore", under="ignore"):
         log_odds = (t - 0.5) / sigma / sigma
-    return np.abs(expit(log_odds) - 0.5)
+    # |expit(L) − ½| = ½ tanh(|L|/2) (no cancellation at small L).  Rounded DOWN: Theorem A.2 is a counterexample,
+    # and this SD is its witness (how far Game 0's posterior moves while Game 1's stays at ½), so it is never
+    # overstated.  |L| is within three roundings (3.01u relative; below the normal range, half a subnormal step
+    # more) of the exact one, lowered 4 ulps; the halving is exact in the normal range and tanh is within 4 ulps
+    # there (tanh(x) = x below it), the product by ½ exact: lowered 5 ulps.  0 where the exact SD is below the
+    # smallest float (a lower bound).
+    low = _rounding.down(np.abs(log_odds), 4)
+    return np.where(np.isinf(t), 0.5, _rounding.down(0.5 * np.tanh(low / 2), 5))  # t = ±∞: the limit ½, exact
 
 
 @broadcasting(n=check_positive, sigma=check_positive, eps_prime=check_epsilon)
@@ -856,7 +1009,23 @@ def dwork_mcsherry_delta(n, sigma, eps_prime):
     with np.errstate(invalid="ignore"):  # σ² = ∞ with artanh 0 = 0: the threshold is 0, not NaN
         c = np.where(a == 0, 0.0, 4 * sigma**2 * a)
     hi, lo = (1 + c) / 2, (1 - c) / 2
-    return np.where(below, ndtr((n - hi) / sigma) + ndtr((lo - n) / sigma), 0.0)
+    # Rounded DOWN: Theorem A.2 is a counterexample, and this δ′ is its witness (how often reality-oblivious
+    # privacy fails; the claim ks-a2-counterexample reads it as ≈ 1), so it is never overstated.  The two
+    # arguments x = (n − hi)/σ and (lo − n)/σ: artanh within 4 ulps (2ε′ exact), σ² and the product ½ulp each, so c
+    # within 10u·c; 1 ± c, the differences with n and the quotient ½ulp each, so |x − x*| ≤ u(n + 1 + 6.5c)/σ + u|x|,
+    # below B = 2u(n + 1 + 4c)/σ + 2u|x|.  Φ is increasing: Φ(x − B) ≤ Φ(x*).  scipy's ndtr is ½erfc(−x/√2) for
+    # x < 0, whose internal scaling by 1/√2 costs a relative x²·2u (d ln Φ/dx ≤ |x| + 1, Mills' ratio) and erfc a
+    # few ulps: each term lowered 8 + 4·min(x, 0)² ulps (for x ≥ 0 the error is absolute, a few ulps of Φ ≥ ½), the
+    # sum 1 ulp more.  Terms below the normal range are taken as 0 (a lower bound).
+    u = _rounding.UNIT_ROUNDOFF
+    with np.errstate(invalid="ignore", over="ignore"):
+        terms = []
+        for x in ((n - hi) / sigma, (lo - n) / sigma):
+            b = 2.0 * u * (n + 1 + 4 * c) / sigma + 2.0 * u * np.abs(x)
+            phi = ndtr(x - np.where(np.isinf(x), 0.0, b))  # x = ±∞ is exact (a limit): no ∞ − ∞
+            ulps = np.minimum(8.0 + 4.0 * np.minimum(x, 0.0) ** 2, 2.0**40)
+            terms.append(np.where(phi < 2.0**-1022, 0.0, _rounding.down(phi, np.where(np.isnan(ulps), 0.0, ulps))))
+    return np.where(below, _rounding.down(terms[0] + terms[1], 1), 0.0)
 
 
 def median_mechanism(n: int, k: int, eps, s: int = 1, *, margin: int = 3) -> FiniteMechanism:
@@ -892,6 +1061,16 @@ def local_sensitivity(f: Callable, databases: Sequence, domain: Sequence) -> np.
         raise ValueError(f"databases must be a sequence of tuples of records (got databases={databases!r:.60})")
     if not isinstance(domain, Sequence | np.ndarray) or isinstance(domain, str):
         raise ValueError(f"domain must be a sequence of record values (got domain={domain!r:.60})")
+    # Rounded up: Corollary 4.4 splits the databases by LS ≤ s, and the bad mass δ₁ = b(LS > s) is a δ that its
+    # guarantee adds; a larger LS only moves mass into δ₁.  Each |f(x) − f(y)| of the float values of f is computed
+    # exactly in rationals and rounded up once (a float difference is within ½ulp, on either side); the values of
+    # f themselves are the caller's.
+    def gap(a, b):
+        a, b = float(a), float(b)
+        if not (math.isfinite(a) and math.isfinite(b)):
+            return abs(a - b)
+        return _rounding.rational_up(abs(Fraction(a) - Fraction(b)))
+
     out = np.empty(len(databases))
     for k, x in enumerate(databases):
         fx = f(x)
@@ -899,6 +1078,6 @@ def local_sensitivity(f: Callable, databases: Sequence, domain: Sequence) -> np.
         for i in range(len(x)):
             for v in domain:
                 if v != x[i]:
-                    best = max(best, abs(fx - f(x[:i] + (v,) + x[i + 1 :])))
+                    best = max(best, gap(fx, f(x[:i] + (v,) + x[i + 1 :])))
         out[k] = best
     return out

@@ -111,6 +111,7 @@ CLOSED = "a paper's closed form evaluated to nearest; not yet rounded outward"
 
 _NOTIONS_OUTWARD = "unit/notions/test_notions_outward.py"
 _SEMANTIC_OUTWARD = "unit/semantic/test_semantic_outward.py"
+_SEMANTIC_MEASURED = "unit/semantic/test_semantic_measured_outward.py"
 _SAFE = "unit/test_safe_direction.py"
 _DISCLOSURE_OUTWARD = "unit/disclosure/test_disclosure_outward.py"
 _LOSS_OUTWARD = "unit/privacy_loss/test_privacy_loss_outward.py"
@@ -151,8 +152,8 @@ TABLE = {
     "releases.Mechanism.profile_epsilon": exempt("returns None: the default, where no closed-form inverse exists and "
                                                  "the profile is inverted by the checked epsilon route"),
     "mechanisms.gaussian_sigma": ("up", _SAFE),
-    "mechanisms.FiniteMechanism.delta": open_(MEASURED),
-    "mechanisms.FiniteMechanism.epsilon": open_(MEASURED),
+    **dict.fromkeys(["mechanisms.FiniteMechanism.delta", "mechanisms.FiniteMechanism.epsilon"],
+                    ("up", _SEMANTIC_MEASURED)),
     "mechanisms.FiniteMechanism.is_dp": exempt(BOOL),
     "mechanisms.hamming_adjacent": exempt(BOOL),
     **dict.fromkeys(["mechanisms.FiniteMechanism.row", "mechanisms.FiniteMechanism.record_domain",
@@ -212,7 +213,7 @@ TABLE = {
                                          "undercount the event, a reverse one must not overcount it) and their LP "
                                          "pairs put mass exactly on it, so no one-sided rounding is safe for both; "
                                          "needs an exact classification of each loss, not a rounded threshold"),
-    "disclosure.pair_hockey": open_(MEASURED),
+    "disclosure.pair_hockey": ("up", _SEMANTIC_MEASURED),
     "disclosure.pair_pdp_delta": ("up", HERE),
     "disclosure.worst_case_prior": exempt(ARGMAX),
     "disclosure.first_exceeding": exempt(TABLE_),
@@ -231,12 +232,16 @@ TABLE = {
                                                "max_sd_bound", "tight_max_sd", "paper_gaussian_sigma")],
                     ("up", HERE)),
     **dict.fromkeys(["semantic.thm24_max_delta", "semantic.thm24_repaired_delta_hat"], ("down", HERE)),
-    **dict.fromkeys(["semantic.dwork_mcsherry_delta", "semantic.dwork_mcsherry_sd"], open_(MEASURED)),
+    # Theorem A.2's counterexample: its SD and δ′ witness how far and how often reality-oblivious privacy fails
+    # (the claim ks-a2-counterexample reads δ′ ≈ 1), so they are never overstated
+    **dict.fromkeys(["semantic.dwork_mcsherry_delta", "semantic.dwork_mcsherry_sd"], ("down", _SEMANTIC_MEASURED)),
+    # measured SDs, ε and δ of finite mechanisms claimed to hold; the Neyman–Pearson power is an adversary's success
+    # (compared with the bound e^ε α + δ); a local sensitivity enlarges Corollary 4.4's bad mass b(LS > s)
     **dict.fromkeys([f"semantic.{n}" for n in ("log_ratio_spread", "tilt_statistical_difference",
                                                "statistical_difference", "semantic_epsilon", "semantic_delta",
                                                "reality_oblivious_delta", "conditioning_bad_mass",
                                                "informed_semantic_epsilon", "most_powerful_power", "pointwise_delta",
-                                               "local_sensitivity")], open_(MEASURED)),
+                                               "local_sensitivity")], ("up", _SEMANTIC_MEASURED)),
     **dict.fromkeys([f"semantic.{n}" for n in ("games", "game_likelihoods", "game_weights", "posterior",
                                                "semantic_profile", "informed_rows")], exempt(TABLE_)),
     **dict.fromkeys([f"semantic.{n}" for n in ("random_index_mechanism", "smoking_study", "leaky_count",
@@ -369,7 +374,7 @@ def test_every_row_is_backed():
 
 #: the number of OPEN rows: it may only go down (a row leaves OPEN when its cases are written); a new public function
 #: that returns a guarantee's number enters checked, not open
-OPEN_ROWS = 36
+OPEN_ROWS = 1
 
 
 def test_the_open_rows_only_shrink():

@@ -89,7 +89,8 @@ def test_randomized_response_profile_closed_form(eps):
 def test_geometric_count_is_exactly_eps_dp(n, eps):
     g = mech.geometric_count(n, eps)
     assert g.epsilon() == pytest.approx(eps)
-    assert g.delta(eps) == pytest.approx(0.0, abs=1e-15)
+    # exactly ε-DP in the mathematics; the float rows' ratios may exceed e^ε by an ulp, and the profile is rounded up
+    assert g.delta(eps) == pytest.approx(0.0, abs=4e-15)
     assert g.delta(0.9 * eps) > 0
     # group of n records: exactly nε between the all-zeros and the all-ones database
     far = np.max(np.abs(np.log(g.row((0,) * n)) - np.log(g.row((1,) * n))))
