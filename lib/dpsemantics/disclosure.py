@@ -39,8 +39,8 @@ import numpy as np
 from scipy.special import expit
 
 from . import _rounding
-from .mechanisms import _pair_delta_up
 from .privacy_loss import PrivacyLoss
+from .indistinguishability import smallest_delta
 from ._broadcast import broadcasting
 from ._validate import (as_float, as_output, broadcast, check_delta, check_distribution_pair, check_epsilon,
                         check_instance, check_positive, check_positive_int, check_probability, refuse_where)
@@ -888,9 +888,9 @@ def pair_hockey(row_present, row_absent, eps):
     """max of the two hockey-stick divergences Σ max(0, P − e^ε Q), Σ max(0, Q − e^ε P): the pair's DP δ at ε
     (Kazan et al., Definition 2.1), :func:`~dpsemantics.indistinguishability.smallest_delta` of the pair.
     Broadcasts over ``eps``; ε = +∞ gives 0 unless one output is possible under only one side.  A DP δ claimed
-    to hold, so never below the exact value (``mechanisms._pair_delta_up``)."""
+    to hold, so never below the exact value (rounded up as ``smallest_delta`` is)."""
     a, b = check_distribution_pair(row_present, row_absent, ("row_present", "row_absent"))
-    return _pair_delta_up(a, b, check_epsilon(eps, "eps", allow_inf=True))
+    return smallest_delta(a, b, check_epsilon(eps, "eps", allow_inf=True))
 
 
 def pair_pdp_delta(row_present, row_absent, eps):

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from fractions import Fraction
 from dataclasses import dataclass, field
 from typing import Callable, Hashable, Sequence
 
@@ -32,7 +31,7 @@ from . import _rounding
 from ._rounding import UNIT_ROUNDOFF as _U  # u, the unit round-off
 from ._validate import (ParameterError, as_float, as_output, broadcast, check_delta, check_epsilon, check_positive,
                         check_positive_int, check_row_stochastic, check_record_count)
-from .indistinguishability import _exp_times
+from .indistinguishability import _exp_times, _pair_hockey
 
 __all__ = [
     "FiniteMechanism",
@@ -129,14 +128,15 @@ class FiniteMechanism:
     def delta(self, eps):
         """The privacy profile: the smallest δ for which the mechanism is (ε, δ)-DP (Lecture 1, Def 4.1), the
         largest hockey-stick divergence over ordered adjacent pairs; a δ claimed to hold, so never below the exact
-        value (``_pair_delta_up`` on each pair).  Broadcasts over ``eps`` (+∞ allowed)."""
+        value (each pair's one-sided divergence by ``indistinguishability._pair_hockey``, the kernel of
+        :func:`~dpsemantics.indistinguishability.hockey_stick`).  Broadcasts over ``eps`` (+∞ allowed)."""
         eps = np.asarray(check_epsilon(eps, "eps", allow_inf=True), dtype=float)
         pairs = self.adjacent_pairs()
         if not pairs:
             return as_output(np.zeros_like(eps))
         distinct = {(self.matrix[i].tobytes(), self.matrix[j].tobytes()): (i, j) for i, j in pairs}  # rows repeat
-        return as_output(np.max([_pair_delta_up(self.matrix[i], self.matrix[j], eps, one_sided=True)
-                                 for i, j in distinct.values()], axis=0))
+        return as_output(np.max([_pair_hockey(self.matrix[i], self.matrix[j])(eps) for i, j in distinct.values()],
+                                axis=0))
 
     def epsilon(self) -> float:
         """The smallest ε for which the mechanism is ε-DP (pure), ∞ if none: max |ln p − ln q| over the outputs of
@@ -173,47 +173,6 @@ class FiniteMechanism:
         """Build from ``pmf(database, output) -> probability``."""
         matrix = np.array([[pmf(d, o) for o in outputs] for d in databases], dtype=float)
         return cls(matrix, list(databases), list(outputs), adjacent)
-
-
-def _pair_delta_up(p, q, eps, *, one_sided: bool = False):
-    """The smallest δ with p ≈_(ε,δ) q (Lecture 1, Definition 2.1: the larger of the two hockey-stick divergences
-    Σ (p − e^ε q)₊; ``one_sided``: this one only), for float distributions p, q (read as exact), never below the
-    exact value and exactly 0 where that is 0.  Broadcasts over ``eps`` (+∞ allowed).
-
-    The outcomes with p > e^ε q are decided exactly (``_exceeds_exp_times``), so a tie never costs a term and
-    a positive δ is never 0.  On them the divergence is S_p − e^ε S_q, S_p and S_q the exact (rational) sums of
-    their masses: evaluated in mpmath at 40 digits (one exponential, one product, one difference: within 10⁻³⁸ of
-    S_p, which bounds both terms), raised by 10⁻³⁵·S_p, converted to the nearest float and stepped one ulp up.
-    However much the two cancel the result stays above the exact value, by at most 10⁻³⁵·S_p and an ulp (e^ε S_q <
-    S_p on these outcomes); with S_q = 0 (ε = ∞, or outputs only p has) S_p is rounded up exactly."""
-    p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
-    eps = np.asarray(eps, dtype=float)
-
-    sums = {}  # the exact sums of a set of outcomes, once per set (along a grid of ε the set changes seldom)
-
-    def side(a, b, e):
-        bad = _exceeds_exp_times(a, b, e)
-        if not np.any(bad):
-            return 0.0
-        key = (a is p, bad.tobytes())
-        if key not in sums:
-            s_p = sum(map(Fraction, a[bad].tolist()), Fraction(0))
-            s_q = sum(map(Fraction, b[bad].tolist()), Fraction(0))
-            with mpmath.workdps(40):
-                sums[key] = (s_p, s_q, mpmath.mpf(s_p.numerator) / s_p.denominator,
-                             mpmath.mpf(s_q.numerator) / s_q.denominator)
-        s_p, s_q, top, bottom = sums[key]
-        if s_q == 0:
-            return min(_rounding.rational_up(s_p), 1.0)
-        with mpmath.workdps(40):
-            value = top - mpmath.exp(mpmath.mpf(e)) * bottom
-            out = math.nextafter(float(value + top * mpmath.mpf(10) ** -35), math.inf)
-        return min(max(out, _rounding.SMALLEST_SUBNORMAL), 1.0)
-
-    out = np.empty(eps.shape)
-    for k, e in np.ndenumerate(eps):
-        out[k] = side(p, q, float(e)) if one_sided else max(side(p, q, float(e)), side(q, p, float(e)))
-    return as_output(out)
 
 
 def _exceeds_exp_times(p, q, eps) -> np.ndarray:

@@ -131,7 +131,8 @@ UNCHECKED = [
      "True by construction (both inequalities are in the definition); nothing to compute."),
     ("§4", "Other flavours of DP by changing adjacency (user-level DP)",
      "Named, not stated as a result; the chapter shows the group bound instead "
-     "(tests/unit/indistinguishability/test_indistinguishability.py and the audit check δ_g = δ Σ e^{jε} on random chains)."),
+     "(tests/unit/indistinguishability/test_indistinguishability.py and the audit check δ_g = δ Σ e^{jε} on random "
+     "chains)."),
     ("§5", "ε 'on the order of 1 or 0.1'; δ ≈ 1/n² or 2^{−Ω(n)}",
      "Advice, not a result; the chapter illustrates it (e^ε against 1 + ε, the name-and-shame mechanism)."),
     ("§6", "Pure DP is a stronger guarantee than approximate DP",
