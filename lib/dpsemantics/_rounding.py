@@ -141,12 +141,19 @@ def product_error(a, b):
 def mul_away(a, b):
     """fl(a·b) rounded away from 0 instead of to nearest: |result| ≥ |a·b| exactly, and equal to a·b when that is a
     float.  The rounding error of the product is found exactly by :func:`product_error` (Dekker's TwoProduct), and the
-    product stepped one ulp outward where it was rounded toward 0.  Outside TwoProduct's exact range, and for ±inf,
-    the product is stepped outward whenever it is not 0 or infinite.  Broadcasts."""
+    product stepped one ulp outward where it was rounded toward 0.  Outside TwoProduct's exact range (a product that
+    is finite and not 0 but beyond 2⁹⁹⁵ or below 2⁻⁹⁶⁹, including one that underflowed to 0) the product is formed
+    in rationals and rounded away from 0 (:func:`rational_up` of its modulus); ±inf stays.  Broadcasts."""
     p, err, known = product_error(a, b)
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
     with np.errstate(over="ignore", invalid="ignore"):
-        toward_zero = np.where(known, err * np.sign(p) > 0, True) & (p != 0) & np.isfinite(p)
+        toward_zero = known & (err * np.sign(p) > 0) & (p != 0)
         out = np.where(toward_zero, np.nextafter(p, np.copysign(np.inf, p)), p)
+    out = np.array(out, dtype=float)
+    for i in np.argwhere(~known & np.isfinite(p) & (a != 0) & (b != 0)):
+        i = tuple(i)
+        exact = Fraction(float(a[i])) * Fraction(float(b[i]))
+        out[i] = math.copysign(rational_up(abs(exact)), exact)
     return float(out) if out.ndim == 0 else out
 
 

@@ -132,8 +132,10 @@ def test_pdp_delta_and_epsilon_on_the_safe_side_at_large_k(e0, k, sigmas):
 
 def test_mul_away_is_the_product_rounded_away_from_zero():
     rng = np.random.default_rng(11)
-    a = np.concatenate([rng.random(3000) * 10, [0.3, 0.1, 1e-3, 5e-324, 1e300, -0.7]])
-    b = np.concatenate([rng.integers(-10**9, 10**9, 3000).astype(float), [3.0, -3.0, 7.0, 3.0, 1e10, 3.0]])
+    # the last four underflow to 0 when rounded to nearest, though the exact product is not 0
+    a = np.concatenate([rng.random(3000) * 10, [0.3, 0.1, 1e-3, 5e-324, 1e300, -0.7, 1e-200, -1e-300, 5e-324, 0.3]])
+    b = np.concatenate([rng.integers(-10**9, 10**9, 3000).astype(float), [3.0, -3.0, 7.0, 3.0, 1e10, 3.0, 1e-200,
+                                                                         1e-30, 0.3, -1e-323]])
     got = _rounding.mul_away(a, b)
     for x, u, v in zip(got, a, b):
         if not math.isfinite(x):
