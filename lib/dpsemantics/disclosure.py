@@ -1122,12 +1122,13 @@ def leaves(prior, eps, metric: str, z=None, *, present=None, absent=None):
         with np.errstate(divide="ignore", invalid="ignore"):
             la, lb = np.log(a), np.log(b)
             zf = np.where(none, 0.0, la - lb)
-            # each log within 4 ulps (8u of its modulus), the difference rounded once: one more ulp each way
+            # each log within 4 ulps (8u of its modulus); the difference rounded once (½ ulp of zf) and zf ∓ err
+            # once more (½ ulp of the result, whose ulp is at least half of zf's): two ulps of the result each way
             err = 2.0 * _EXP_ULPS * _rounding.UNIT_ROUNDOFF * (np.where(a > 0, np.abs(la), 0.0)
                                                                + np.where(b > 0, np.abs(lb), 0.0))
             finite = np.isfinite(zf)
-            z_lo = np.where(finite, _rounding.down(zf - err, 1), zf)
-            z_hi = np.where(finite, _rounding.up(zf + err, 1), zf)
+            z_lo = np.where(finite, _rounding.down(zf - err, 2), zf)
+            z_hi = np.where(finite, _rounding.up(zf + err, 2), zf)
     moving = (priors > 0) & (priors < 1)
     if eps == 0:  # every threshold is 0: the loss leaves unless it is 0 (P = Q)
         zero = (zf == 0) if z is not None else (a == b)
