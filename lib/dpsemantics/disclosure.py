@@ -19,6 +19,9 @@ What the module computes, with the result of the paper each function implements:
   Gaussian, geometric, any finite pair), to show how far a concrete mechanism is from the worst case;
 * the inverse problems of §4.3: the largest ε a disclosure-risk requirement allows, per release under
   composition;
+* the losses at which each metric leaves its bound (eqs. (3), (5), (8) with Theorem 3.1):
+  :func:`leave_thresholds` (to nearest, or inside or around the exact interval) and :func:`leaves`, which decides
+  each loss exactly;
 * :func:`explain`: the plain-language explanations of §4.1 with the numbers filled in for a release.
 
 Numerics: every bound of Theorems 3.2, 3.3 and 3.5 (and Lemma 3.4) is rounded outward — an upper bound is never
@@ -30,6 +33,7 @@ whose error grows with |log p| + |ε|; both are exact at p = 0 and p = 1.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -84,6 +88,8 @@ __all__ = [
     "pair_hockey",
     "pair_pdp_delta",
     "leave_thresholds",
+    "LEAVE_SIDES",
+    "leaves",
 ]
 
 #: Theorem 3.5(2)'s ε̃ = log(3e^{ε/2} − 1) − log(3 − e^{ε/2}) exists only for e^{ε/2} < 3, i.e. ε < 2·log 3.
@@ -900,22 +906,120 @@ def pair_pdp_delta(row_present, row_absent, eps):
     return PrivacyLoss.finite(row_present, row_absent).pdp_delta(eps)
 
 
+#: the sides of :func:`leave_thresholds`: to nearest, an interval inside the exact one, one around it
+LEAVE_SIDES = ("nearest", "inner", "outer")
+_MAX_FLOAT = float(np.finfo(float).max)
+
+
+def _log1p_bounds(lo, hi):
+    """Bounds on log1p over [lo, hi] (lo > −1 or −1: −inf): log1p within 4 ulps (``_EXP_ULPS``) and increasing."""
+    with np.errstate(divide="ignore"):
+        return _rounding.down(np.log1p(lo), _EXP_ULPS), _rounding.up(np.log1p(hi), _EXP_ULPS)
+
+
+def _quotient_bounds(a_lo, a_hi, b_lo, b_hi):
+    """Bounds on a/b for a ∈ [a_lo, a_hi] (≥ 0), b ∈ [b_lo, b_hi] (> 0): each quotient correctly rounded, so one
+    ulp outward covers it; a quotient that overflows is above the largest float (the lower end is that float), one
+    that underflows to 0 with a positive numerator is below the smallest (the upper end is that float)."""
+    with np.errstate(over="ignore", under="ignore"):
+        low = np.minimum(_rounding.down(a_lo / b_hi, 1), _MAX_FLOAT)
+        high = np.where(a_hi > 0, np.maximum(_rounding.up(a_hi / b_lo, 1), _rounding.SMALLEST_SUBNORMAL), 0.0)
+    return np.maximum(low, 0.0), high
+
+
+def _threshold_bounds(p, eps, metric):
+    """``(lo_low, lo_high, hi_low, hi_high)``: floats with lo_low ≤ lo* ≤ lo_high and hi_low ≤ hi* ≤ hi_high for
+    the exact thresholds (lo*, hi*) of :func:`leave_thresholds`, for 0 < p < 1 and ε > 0 (float interval arithmetic:
+    every operation's result moved outward by its error bound, ``_rounding.up``/``down``).
+
+    ``"ratio"``: lo* = −log1p((e^ε − 1)/(1 − p)) and hi* = −log1p(−(1 − e^{−ε})/(1 − p)) (+∞ where
+    1 − e^{−ε} ≥ 1 − p), the forms of eq. (5)'s thresholds without cancellation for small ε; and, intersected with
+    them, lo* = log(1 − p) − ε − log1p(−p e^{−ε}) and hi* = log(1 − p) − log(e^{−ε} − p), without overflow for
+    large ε.  ``"difference"``: with b = tanh(ε/4) (eq. (8)), hi* = log1p(b/p) − log1p(−b/(1 − p)) (+∞ where
+    b ≥ 1 − p) and lo* = log1p(−b/p) − log1p(b/(1 − p)) (−∞ where b ≥ p).  Errors: 1 − p correctly rounded
+    (one ulp each way); exp, expm1, log, log1p, tanh within 4 ulps (``_EXP_ULPS``; tanh 5 for the rounding of a
+    subnormal ε/4); products, quotients and sums correctly rounded (one ulp each way); every function used is
+    monotone, so the ends of each interval come from the ends of its arguments'."""
+    down, up = _rounding.down, _rounding.up
+    q = 1.0 - p
+    q_lo, q_hi = down(q, 1), up(q, 1)
+    inf = np.full(np.shape(p), np.inf)
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        if metric == "ratio":
+            # lo*, form A: −log1p(x), x = expm1(ε)/(1 − p) (expm1(ε) overflows past ε ≈ 709.8: at least the max)
+            em = np.expm1(eps)
+            x_lo, x_hi = _quotient_bounds(np.minimum(down(em, _EXP_ULPS), _MAX_FLOAT), up(em, _EXP_ULPS), q_lo, q_hi)
+            l_lo, l_hi = _log1p_bounds(x_lo, x_hi)
+            lo_low, lo_high = -l_hi, -l_lo
+            # lo*, form B: log(1 − p) − ε + t, t = −log1p(−c) ≥ 0, c = p·e^{−ε} (e^{−ε} at least 0 below the normal
+            # range, at most exp_up's value)
+            e = np.exp(-eps)
+            e_lo = np.where(e < 2.2250738585072014e-308, 0.0, down(e, _EXP_ULPS))
+            e_hi = _rounding.exp_up(-eps)
+            c_lo = down(p * e_lo, 1)
+            c_hi = np.minimum(np.maximum(up(p * e_hi, 1), _rounding.SMALLEST_SUBNORMAL), 1.0)
+            n_lo, n_hi = _log1p_bounds(-c_hi, -c_lo)
+            t_lo, t_hi = -n_hi, -n_lo
+            lq_lo, lq_hi = down(np.log(q_lo), _EXP_ULPS), up(np.log(q_hi), _EXP_ULPS)
+            lo_low = np.maximum(lo_low, down(down(lq_lo - eps, 1) + t_lo, 1))
+            lo_high = np.minimum(lo_high, up(up(lq_hi - eps, 1) + t_hi, 1))
+            # hi*, form A: −log1p(−y), y = m/(1 − p), m = −expm1(−ε) ∈ [0, 1)
+            m = -np.expm1(-eps)
+            y_lo, y_hi = _quotient_bounds(down(m, _EXP_ULPS), np.minimum(up(m, _EXP_ULPS), 1.0), q_lo, q_hi)
+            g_lo, g_hi = _log1p_bounds(-np.minimum(y_hi, 1.0), -np.minimum(y_lo, 1.0))
+            hi_low = np.where(y_lo >= 1.0, inf, -g_hi)
+            hi_high = np.where(y_hi >= 1.0, inf, -g_lo)
+            # hi*, form B: log(1 − p) − log d, d = e^{−ε} − p (+∞ where d ≤ 0)
+            d_lo, d_hi = down(e_lo - p, 1), up(e_hi - p, 1)
+            b_low = np.where(d_hi <= 0, inf, down(lq_lo - up(np.log(d_hi), _EXP_ULPS), 1))
+            b_high = np.where(d_lo <= 0, inf, up(lq_hi - down(np.log(d_lo), _EXP_ULPS), 1))
+            hi_low, hi_high = np.maximum(hi_low, b_low), np.minimum(hi_high, b_high)
+        else:
+            b_hi = difference_bound(eps)
+            b_lo = np.maximum(down(np.tanh(eps / 4.0), _EXP_ULPS + 1.0), 0.0)
+            x1_lo, x1_hi = _quotient_bounds(b_lo, b_hi, p, p)  # b/p
+            x2_lo, x2_hi = _quotient_bounds(b_lo, b_hi, q_lo, q_hi)  # b/(1 − p)
+            l1_lo, l1_hi = _log1p_bounds(x1_lo, x1_hi)
+            l2_lo, l2_hi = _log1p_bounds(x2_lo, x2_hi)
+            m1_lo, m1_hi = _log1p_bounds(-np.minimum(x1_hi, 1.0), -np.minimum(x1_lo, 1.0))
+            m2_lo, m2_hi = _log1p_bounds(-np.minimum(x2_hi, 1.0), -np.minimum(x2_lo, 1.0))
+            # hi* = log1p(x1) − log1p(−x2), increasing in b; the two terms are ≥ 0, their sum rounded once
+            hi_low = np.where(x2_lo >= 1.0, inf, down(l1_lo - m2_hi, 1))
+            hi_high = np.where(x2_hi >= 1.0, inf, up(l1_hi - m2_lo, 1))
+            # lo* = log1p(−x1) − log1p(x2), decreasing in b; both terms ≤ 0
+            lo_low = np.where(x1_hi >= 1.0, -inf, down(m1_lo - l2_hi, 1))
+            lo_high = np.where(x1_lo >= 1.0, -inf, up(m1_hi - l2_lo, 1))
+    return lo_low, lo_high, hi_low, hi_high
+
+
 @broadcasting(prior=check_probability, eps=check_epsilon)
-def leave_thresholds(prior, eps, metric: str):
+def leave_thresholds(prior, eps, metric: str, *, side: str = "outer"):
     """The losses between which an adversary with this prior stays inside the bound of ``metric`` at level ε:
     returns ``(lo, hi)``; the posterior leaves the bound exactly when z < lo or z > hi (±∞: never).
 
     ``"posterior"``: eq. (3), (lo, hi) = (−ε, ε) for 0 < p < 1.  ``"ratio"``: eq. (5), R = X/p ∈ [e^{−ε}, e^{ε}].
     ``"difference"``: eq. (8), |X − p| ≤ tanh(ε/4).  Theorem 3.1 makes X increasing in z.  Priors 0 and 1 never
     move, so they never leave.
+
+    ``side``: ``"outer"`` (the default) returns an interval around the exact one (lo rounded down, hi up: a loss
+    outside it certainly leaves), ``"inner"`` one inside it (lo rounded up, hi down: a loss in it certainly stays
+    inside the bound), and ``"nearest"`` the formulas evaluated in floats, to nearest, for plots.  The posterior's
+    thresholds ±ε are exact on every side.  A loss between the inner and outer ends is decided by :func:`leaves`,
+    which is what a verdict reads.
     """
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {METRICS} (got metric={metric!r})")
+    if side not in LEAVE_SIDES:
+        raise ValueError(f"side must be one of {LEAVE_SIDES} (got side={side!r})")
     p = prior
     inner = (p > 0) & (p < 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         if metric == "posterior":
             lo, hi = -eps, eps
+        elif side != "nearest":
+            lo_low, lo_high, hi_low, hi_high = _threshold_bounds(np.where(inner, p, 0.5), eps, metric)
+            lo, hi = (lo_high, hi_low) if side == "inner" else (lo_low, hi_high)
+            lo, hi = np.where(eps == 0, 0.0, lo), np.where(eps == 0, 0.0, hi)
         elif metric == "ratio":
             # R ≤ e^ε ⇔ (1 − p)e^{−z} ≥ e^{−ε} − p;  R ≥ e^{−ε} ⇔ (1 − p)e^{−z} ≤ e^{ε} − p.
             hi = np.where(p < np.exp(-eps), -np.log((np.exp(-eps) - p) / (1 - p)), np.inf)
@@ -929,3 +1033,114 @@ def leave_thresholds(prior, eps, metric: str):
     hi = np.where(inner, hi, np.inf)
     return lo, hi
 
+
+_LEAVE_PRECISIONS = (64, 128, 256, 1024, 4096)  # bits of the interval evaluation, raised until it decides
+
+
+def _leave_interval_test(iv, p, eps, metric, a, b, z):
+    """One evaluation of :func:`_leaves_exactly`'s test at ``iv``'s precision: True, False or None (undecided)."""
+    P, e = iv.mpf(p), iv.exp(iv.mpf(eps))
+    if z is not None:
+        w = iv.mpf(0) if z == math.inf else None if z == -math.inf else iv.exp(-iv.mpf(z))
+    else:
+        w = None if a == 0 else iv.mpf(b) / iv.mpf(a)
+    if metric == "posterior":
+        if w is None:
+            return True
+        g, low, high = w, 1 / e, e  # inside ⇔ e^{−ε} ≤ w ≤ e^ε
+    elif metric == "ratio":
+        if w is None:  # R = 0 < e^{−ε}
+            return True
+        g, low, high = P + (1 - P) * w, 1 / e, e  # 1/R
+    else:
+        x = iv.mpf(0) if w is None else P / (P + (1 - P) * w)
+        t = 1 - 2 / (iv.exp(iv.mpf(eps) / 2) + 1)  # tanh(ε/4), one occurrence of ε (mpmath.iv has no tanh)
+        g, low, high = x - P, -t, t
+    if g.a > high.b or g.b < low.a:
+        return True
+    if g.a >= low.b and g.b <= high.a:
+        return False
+    return None
+
+
+@functools.lru_cache(maxsize=200_000)
+def _leaves_exactly(p: float, eps: float, metric: str, a: float, b: float, z: float | None) -> bool:
+    """Whether the output with masses (a, b) (loss log(a/b)), or with ``z`` given the float loss z, leaves the
+    bound of ``metric`` at the prior p ∈ (0, 1) and ε > 0, decided with mpmath's interval arithmetic on the exact
+    values of the floats.  With w = Q/P = e^{−z}: the posterior leaves eq. (3) when w < e^{−ε} or w > e^{ε}; the ratio
+    R = 1/(p + (1 − p)w) leaves eq. (5) when R > e^ε or R < e^{−ε}; the posterior X = p/(p + (1 − p)w) leaves eq. (8)
+    when |X − p| > tanh(ε/4).  The boundary is transcendental (Lindemann–Weierstrass: e^ε with ε ≠ 0 rational is
+    transcendental), so it is never met by these rational or exponential values except where the test below is
+    exact (z = ±ε for the posterior); the precision rises until the interval decides."""
+    from mpmath import iv
+
+    if metric == "posterior" and z is not None:
+        return bool(z > eps or z < -eps)
+    old = iv.prec
+    try:
+        for prec in _LEAVE_PRECISIONS:
+            iv.prec = prec
+            decided = _leave_interval_test(iv, p, eps, metric, a, b, z)
+            if decided is not None:
+                return decided
+    finally:
+        iv.prec = old
+    raise NumericalLimit(f"the leave event of {metric!r} at prior {p!r}, eps {eps!r} is undecided at "
+                         f"{_LEAVE_PRECISIONS[-1]} bits (z={z!r}, present={a!r}, absent={b!r})")
+
+
+def leaves(prior, eps, metric: str, z=None, *, present=None, absent=None):
+    """Exactly which losses leave the bound of ``metric`` at level ε (eq. (3), (5) or (8) with Theorem 3.1): a
+    boolean array ``[prior, output]``, True where the output's loss lies outside the exact interval of
+    :func:`leave_thresholds` (strictly: a loss on a threshold stays inside).
+
+    The outputs are given either by their losses ``z`` (floats, ±∞ allowed, read exactly) or by their
+    nonnegative masses ``present`` = P(y) and ``absent`` = Q(y) (their loss log(P/Q) is exact, not its float).
+    Each loss is tested against the ``"inner"`` and ``"outer"`` thresholds (with the float loss's error bound); a
+    loss between the two is decided by interval arithmetic at rising precision on the exact floats.  ``prior`` is
+    a scalar or a 1-d array, ``eps`` a scalar; priors 0 and 1 never leave; at ε = 0 every loss but 0 leaves."""
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {METRICS} (got metric={metric!r})")
+    priors = np.atleast_1d(np.asarray(check_probability(prior, "prior"), dtype=float))
+    if priors.ndim != 1:
+        raise ValueError(f"prior must be a scalar or a 1-d array (got shape {priors.shape})")
+    eps = float(check_epsilon(eps, "eps", scalar=True))
+    if (z is None) == (present is None and absent is None) or (present is None) != (absent is None):
+        raise ValueError("give either z or both present and absent "
+                         f"(got z={z!r}, present={present!r}, absent={absent!r})")
+    if z is not None:
+        zf = np.atleast_1d(np.asarray(as_float(z, "z"), dtype=float))
+        a = b = np.zeros(zf.shape)
+        z_lo = z_hi = zf
+        none = np.zeros(zf.shape, dtype=bool)
+    else:
+        a, b = (np.atleast_1d(np.asarray(as_float(v, name), dtype=float))
+                for v, name in ((present, "present"), (absent, "absent")))
+        for name, v in (("present", a), ("absent", b)):  # masses of outputs: rows need not be whole distributions
+            refuse_where((v < 0) | np.isinf(v), f"{name} must be finite and >= 0", **{name: v})
+        if a.shape != b.shape or a.ndim != 1:
+            raise ValueError(f"present and absent must be 1-d arrays of one length (got shapes {a.shape}, {b.shape})")
+        none = (a == 0) & (b == 0)  # no mass under either hypothesis: it leaves nothing
+        with np.errstate(divide="ignore", invalid="ignore"):
+            la, lb = np.log(a), np.log(b)
+            zf = np.where(none, 0.0, la - lb)
+            # each log within 4 ulps (8u of its modulus); the difference rounded once (½ ulp of zf) and zf ∓ err
+            # once more (½ ulp of the result, whose ulp is at least half of zf's): two ulps of the result each way
+            err = 2.0 * _EXP_ULPS * _rounding.UNIT_ROUNDOFF * (np.where(a > 0, np.abs(la), 0.0)
+                                                               + np.where(b > 0, np.abs(lb), 0.0))
+            finite = np.isfinite(zf)
+            z_lo = np.where(finite, _rounding.down(zf - err, 2), zf)
+            z_hi = np.where(finite, _rounding.up(zf + err, 2), zf)
+    moving = (priors > 0) & (priors < 1)
+    if eps == 0:  # every threshold is 0: the loss leaves unless it is 0 (P = Q)
+        zero = (zf == 0) if z is not None else (a == b)
+        return moving[:, None] & ~zero[None, :] & ~none[None, :]
+    lo_in, hi_in = (np.atleast_1d(v)[:, None] for v in leave_thresholds(priors, eps, metric, side="inner"))
+    lo_out, hi_out = (np.atleast_1d(v)[:, None] for v in leave_thresholds(priors, eps, metric, side="outer"))
+    zl, zh = z_lo[None, :], z_hi[None, :]
+    out = (zl > hi_out) | (zh < lo_out)
+    unsure = ~out & ~((zl >= lo_in) & (zh <= hi_in)) & moving[:, None] & ~none[None, :]
+    for i, j in zip(*np.nonzero(unsure)):
+        out[i, j] = _leaves_exactly(float(priors[i]), eps, metric, float(a[j]), float(b[j]),
+                                    None if z is None else float(zf[j]))
+    return out & moving[:, None] & ~none[None, :]

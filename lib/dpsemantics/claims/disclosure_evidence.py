@@ -49,7 +49,8 @@ __all__ = [
 
 
 def leaves_mask(z, lo, hi):
-    """Mask [prior, output]: the loss z leaves [lo, hi] (with a relative slack of 1e-12 for the end points)."""
+    """Mask [prior, output]: the loss z leaves [lo, hi] (with a relative slack of 1e-12 for the end points).  No
+    verdict reads it: the searches decide each loss exactly with :func:`~dpsemantics.disclosure.leaves`."""
     z = np.asarray(z, dtype=float)[None, :]
     lo = np.atleast_1d(lo)[:, None]
     hi = np.atleast_1d(hi)[:, None]
@@ -65,8 +66,7 @@ def pair_leave_probability(row_present, row_absent, priors, eps, metric: str):
     difference leaves the bound of Theorem 3.2, 3.3 or 3.5 at level ε."""
     a = np.asarray(row_present, dtype=float)
     b = np.asarray(row_absent, dtype=float)
-    lo, hi = D.leave_thresholds(np.atleast_1d(priors), eps, metric)
-    mask = leaves_mask(pair_losses(a, b), lo, hi)
+    mask = D.leaves(np.atleast_1d(priors), eps, metric, present=a, absent=b)  # each output's loss decided exactly
     return as_output(np.maximum(mask @ a, mask @ b))
 
 
@@ -146,8 +146,7 @@ def worst_pair(z, objective, constraints):
             b_ub += [bound, bound]
         elif kind in D.METRICS:
             priors, eps = arg
-            lo, hi = D.leave_thresholds(np.atleast_1d(priors), eps, kind)
-            for mask in leaves_mask(losses, lo, hi):
+            for mask in D.leaves(np.atleast_1d(priors), eps, kind, z=losses):
                 a_ub += [prog.p_coef(mask), prog.q_coef(mask)]
                 b_ub += [bound, bound]
         else:
@@ -500,8 +499,7 @@ def _lp_pdp_metric(metric, eps):
     z = loss_grid([eps])
     pairs = []
     for p in critical_priors(eps, metric, 24):
-        lo, hi = D.leave_thresholds(p, eps, metric)
-        mask = leaves_mask(np.concatenate([z, [np.inf, -np.inf]]), lo, hi)[0]
+        mask = D.leaves(p, eps, metric, z=np.concatenate([z, [np.inf, -np.inf]]))[0]
         for side in ("P", "Q"):
             _, pq = worst_pair(z, (side, mask), [("pdp", eps, DELTA_LP)])
             pairs.append(pq)
@@ -570,8 +568,7 @@ def _dp_to_metric(metric):
             z = loss_grid([eps, ep])
             losses = np.concatenate([z, [np.inf, -np.inf]])
             for p in critical_priors(ep, metric, 12):
-                lo, hi = D.leave_thresholds(p, ep, metric)
-                mask = leaves_mask(losses, lo, hi)[0]
+                mask = D.leaves(p, ep, metric, z=losses)[0]
                 for side in ("P", "Q"):
                     _, pq = worst_pair(z, (side, mask), [("dp", eps, DELTA_LP)])
                     lhs.append(_sup_leave(pq, ep, metric))
