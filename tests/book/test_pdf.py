@@ -388,10 +388,6 @@ def test_no_heading_is_split_or_ends_a_page(pdfs):
 #: The largest share of a page's text area that may stay empty below its last line or figure (issue 39), except on
 #: the front matter and on a chapter's last page.
 EMPTY_SHARE = 0.30
-#: What the print reaches today: two pages (in the edition checked) are 30–39 % empty: before Fig. 3.2, which cannot
-#: float past the tall code cell after it, and before Figs 6.1–6.2, two tall figures in a row.  The 30 % test is a
-#: strict expected failure until they are fixed; this bound keeps the rest.
-EMPTY_SHARE_REACHED = 0.50
 
 
 @lru_cache(maxsize=None)
@@ -418,7 +414,6 @@ def _empty_faults(result: dict, limit: float = EMPTY_SHARE) -> list[str]:
             if share > limit and i not in excused]
 
 
-@pytest.mark.xfail(strict=True, reason="two pages are more than 30 % empty (see EMPTY_SHARE_REACHED)")
 def test_no_page_is_more_than_30_percent_empty_but_a_chapters_last(pdfs):
     """Every page's text area is filled to within ``EMPTY_SHARE`` of its height from its foot (issue 39), measured
     by what the page prints (:func:`_empty_shares`: text, figures, boxes): a tall block moved whole to the next
@@ -429,13 +424,6 @@ def test_no_page_is_more_than_30_percent_empty_but_a_chapters_last(pdfs):
         print(f"\n{result['pdf']}: {sum(s > EMPTY_SHARE for s in shares)} pages more than {EMPTY_SHARE:.0%} empty "
               f"of {len(shares)}, chapters' ends and front matter included")
         assert _empty_faults(result) == [], result["pdf"]
-
-
-def test_no_page_is_more_than_half_empty_but_a_chapters_last(pdfs):
-    """What the print reaches today (``EMPTY_SHARE_REACHED``), so that no page falls further behind while the 30 %
-    rule above is an expected failure."""
-    for result in pdfs.values():
-        assert _empty_faults(result, EMPTY_SHARE_REACHED) == [], result["pdf"]
 
 
 def test_the_emptiness_of_a_page_counts_its_figures_and_boxes(tmp_path):

@@ -33,11 +33,14 @@ chapters, sections, subsections, in decreasing sizes).  Headings, and paragraphs
 with what follows them (``break-after: avoid``) and never split (``break-inside: avoid``); a table or box is kept
 on one page unless it is taller than :data:`KEEP_SHARE` of a page (measured in the print layout), when it may
 break — a tall box moved whole to the next page would leave the page before it short (issue 39: no page more
-than 30 % empty but a chapter's last).  A figure is never split from its caption; one that leaves a page short
-moves down past the paragraphs that fill it (:data:`MARK_FIGURES`), and a long table that breaks is cut where
+than 30 % empty but a chapter's last).  A kept block that still leaves a page short may break after all (code,
+a box, a table: :data:`UNKEEP`).  A figure is never split from its caption; one that leaves a page short
+moves down past the paragraphs, code and boxes that fill it (:data:`FLOAT_FIGURES`) — past a block that
+overflows the page too, which then breaks, or into a long table, which goes on after it — and where nothing can
+fill the page, it shrinks, with the figures before it on that page; a long table that breaks is cut where
 the pages break it, each piece after the first headed "Table N.M (continued)" (:data:`MARK_TABLES`): the book is
-printed :data:`FLOAT_ROUNDS` + 2 times, each printing read for where the pages broke.  Each chapter starts on a new
-page.
+printed :data:`FLOAT_ROUNDS` + 2 times, each printing read for where the pages broke (:data:`MARK_BLOCKS`).
+Each chapter starts on a new page.
 Finally the running heads (the chapter's title, and the page number) and the contents' page
 numbers (read from the PDF's own named destinations) are drawn on an overlay printed by the same Chromium
 and merged onto the pages with ``pypdf``, which then compresses each page's content stream again.  Shadows
@@ -77,7 +80,10 @@ MAX_MB = 10  # the printed book's size limit (issue 39)
 KEEP_SHARE = 0.3  # a block at most this share of the text area's height is kept on one page (issue 39: no page
 #                   more than 30 % empty but a chapter's last)
 FIGURE_MM = 150  # the tallest a figure's image is printed (the text area is 259 mm tall)
-FLOAT_ROUNDS = 3  # printings that move figures down (MARK_FIGURES)
+FLOAT_ROUNDS = 3  # printings that move figures down and let the blocks that leave a page short break (MARK_BLOCKS)
+# a figure floats past the block that overflows the page it left short (FLOAT_FIGURES) when the blocks that fit
+# leave more than ROOM_SHARE of the text area empty and the block ends at most SPILL_SHARE into the next page
+ROOM_SHARE, SPILL_SHARE = 0.15, 0.5
 
 PRINT_CSS = """
 @page { size: A4; }
@@ -134,7 +140,7 @@ tr.print-continued > th { text-align: left; font-weight: normal; font-style: ita
    the one after it) or border of its own there */
 table.print-continuation { break-before: page; margin-top: 0 !important; border-top-width: 0 !important; }
 table.print-cut { margin-bottom: 0 !important; border-bottom-width: 0 !important; }
-table.print-continuation tr.print-continued { visibility: visible; }
+table.print-continuation tr.print-continued, table.print-resumed tr.print-continued { visibility: visible; }
 /* the reproducibility report: one dense table per paper */
 .print-doc[data-doc="book/claims"] table { font-size: 7pt; line-height: 1.25; }
 .print-doc[data-doc="book/claims"] td, .print-doc[data-doc="book/claims"] th { padding: 1.5pt 3pt !important; }
@@ -342,15 +348,21 @@ def printed_docs(root: Path = ROOT) -> list[str]:
 # PDF tells on which page each row landed.  Chromium repeats the column heads on every page a table runs onto, the
 # line included, invisible (visibility: hidden keeps its height); CONTINUE_TABLES then cuts the table where the
 # pages broke it, and in each piece after the first shows the line: the pieces and the heights are the ones
-# printed, so the pages break where they broke.
+# printed, so the pages break where they broke.  Marks the tables that may break and are not marked yet (a table
+# kept whole may be let break later: UNKEEP) and returns every marked table.
 MARK_TABLES = r"""() => {
-  const links = document.createElement('div');
-  links.hidden = true;
-  links.id = 'print-row-links';
-  const tables = [];
-  document.querySelectorAll('.print-doc table.print-breakable').forEach((t, i) => {
+  let links = document.getElementById('print-row-links');
+  if (!links) {
+    links = document.createElement('div');
+    links.hidden = true;
+    links.id = 'print-row-links';
+    document.querySelector('.bd-article').append(links);
+  }
+  let i = document.querySelectorAll('table[data-print-table]').length;
+  document.querySelectorAll('.print-doc table.print-breakable:not([data-print-table])').forEach(t => {
     const rows = [...t.tBodies].flatMap(b => [...b.rows]);
     if (rows.length < 2) return;
+    i += 1;
     const width = r => [...r.cells].reduce((n, c) => n + c.colSpan, 0);
     const columns = Math.max(...[...t.rows].map(width));
     const plain = [...t.rows].find(r => r.cells.length === columns);
@@ -367,53 +379,121 @@ MARK_TABLES = r"""() => {
       (t.querySelector(':scope > caption') || {after: x => t.prepend(x)}).after(colgroup);
     }
     const number = t.querySelector(':scope > caption .caption-number');
-    const line = document.createElement('tr');
-    line.className = 'print-continued';
-    const cell = document.createElement('th');
-    cell.colSpan = columns;
-    cell.textContent = (number ? number.textContent.trim() + ' ' : '') + '(continued)';
-    line.append(cell);
-    (t.tHead || t.createTHead()).prepend(line);
+    if (!t.querySelector(':scope > thead > tr.print-continued')) {  // a table resumed after a figure has its line
+      const line = document.createElement('tr');
+      line.className = 'print-continued';
+      const cell = document.createElement('th');
+      cell.colSpan = columns;
+      cell.textContent = (number ? number.textContent.trim() + ' ' : '') + '(continued)';
+      line.append(cell);
+      (t.tHead || t.createTHead()).prepend(line);
+    }
     t.dataset.printTable = String(i);
     const ids = rows.map((r, k) => (r.id = r.id || `print-table-${i}-row-${k}`));
     ids.forEach(id => { const a = document.createElement('a'); a.href = '#' + id; links.append(a); });
-    // a row taller than KEEP_SHARE may break (KEEP_OR_BREAK): the page after it begins inside it, not at a cut
-    tables.push({table: String(i), rows: ids, split: rows.map(r => r.classList.contains('print-breakable'))});
   });
-  document.querySelector('.bd-article').append(links);
-  return tables;
+  // every marked table as it is now (a figure may have floated into one: FLOAT_FIGURES); a row taller than
+  // KEEP_SHARE may break (KEEP_OR_BREAK): the page after it begins inside it, not at a cut
+  return [...document.querySelectorAll('table[data-print-table]')].map(t => {
+    const rows = [...t.tBodies].flatMap(b => [...b.rows]);
+    return {table: t.dataset.printTable, rows: rows.map(r => r.id),
+            split: rows.map(r => r.classList.contains('print-breakable'))};
+  });
 }"""
 
-# A figure cannot break, so one that does not fit in what is left of a page moves to the next and leaves the rest
-# empty.  As a book floats it, the figure then moves down past the paragraphs after it that fill that rest: each
-# figure's block (the child of its section that holds it) gets a named destination.
-MARK_FIGURES = r"""() => {
+# A block kept whole (KEEP_OR_BREAK's print-keep) that does not fit in what is left of a page moves to the next and
+# leaves the rest empty; so does a figure, which never breaks.  Each printing of the float rounds is read for the
+# pages left short (more than KEEP_SHARE empty: :func:`page_gaps`) and for what begins the page after each: each
+# figure's block (the child of its section that holds it) and each outermost kept block gets a named destination.
+MARK_BLOCKS = r"""() => {
   const links = document.createElement('div');
   links.hidden = true;
-  links.id = 'print-figure-links';
-  const figures = [];
+  links.id = 'print-block-links';
+  const link = e => { const a = document.createElement('a'); a.href = '#' + e.id; links.append(a); return e.id; };
+  const figures = [], seen = new Set();
   document.querySelectorAll('.print-doc figure').forEach((f, i) => {
     let block = f;
     while (block.parentElement && !block.parentElement.matches('section, .print-doc')) block = block.parentElement;
+    if (seen.has(block)) return;
+    seen.add(block);
     const before = block.previousElementSibling;
-    if (!before || before.classList.contains('print-leadin') || /^H\d$/.test(before.tagName)) return;
     block.id = block.id || `print-figure-${i}`;
-    const a = document.createElement('a');
-    a.href = '#' + block.id;
-    links.append(a);
-    figures.push({block: block.id});
+    // one just after a heading or a lead-in stays there (it would leave them at the foot of the page)
+    const floats = !!before && !before.classList.contains('print-leadin') && !/^H\d$/.test(before.tagName);
+    figures.push({block: link(block), floats});
   });
+  // a block holding a figure cannot break where the figure is; a row stays whole
+  const kept = [...document.querySelectorAll('.print-doc .print-keep')]
+    .filter(e => !e.matches('tr') && !e.parentElement.closest('.print-keep') && !e.querySelector('figure'))
+    .map((e, i) => { e.id = e.id || `print-kept-${i}`; return link(e); });
   document.querySelector('.bd-article').append(links);
-  return figures;
+  return {figures, kept};
 }"""
 
-# Moves each figure's block ({block id: the height in px left empty before it}) after the paragraphs and lists
-# that follow it and fit in that height together; where none do (a heading, or another figure, follows), the
-# figure's image is shrunk, to no less than SHRINK_LEAST of its height, to fit in the empty height itself.
-# Drops the figures' links; returns how many figures moved and how many shrank.
-FLOAT_FIGURES = r"""(gaps) => {
-  let moved = 0, shrunk = 0;
-  for (const [id, gap] of Object.entries(gaps)) {
+# Lets a kept block break, and the kept blocks inside it (not a table's rows): code, a box, a table (which
+# MARK_TABLES then marks, to be cut where the pages break it).
+_UNKEEP = r"""const unkeep = e => [e, ...e.querySelectorAll('.print-keep')].filter(x => !x.matches('tr'))
+  .forEach(x => { x.classList.remove('print-keep'); x.classList.add('print-breakable'); });"""
+
+# Each kept block ({ids}) that begins a page after a short one may break: it fills the short page and goes on on the
+# next, as a book breaks a code listing or a long box.  Drops the blocks' links; returns how many.
+UNKEEP = r"""(ids) => {
+  UNKEEP_JS
+  ids.forEach(id => unkeep(document.getElementById(id)));
+  document.getElementById('print-block-links').remove();
+  return ids.length;
+}""".replace("UNKEEP_JS", _UNKEEP)
+
+# Moves each figure's block ({block id: [the height in px left empty before it, the blocks of the figures on that
+# page]}) after the paragraphs, lists, tables and boxes that follow it and fit in that height together, and, when
+# these leave more than ROOM px of it empty, after the block that overflows it too if that ends at most SPILL px
+# into the next page: that block breaks (it may be kept whole no more) and fills the page, and the figure follows it.
+# Where nothing follows (a heading, or another figure), the figure's image is shrunk, to no less than SHRINK_LEAST
+# of its height, to fit in the empty height itself; if that is not enough, the images of the figures before it on
+# that page shrink with it, by the same share: two tall figures in a row share the page.  Returns how many figures
+# moved, how many shrank and how many of those moved floated into a table.
+FLOAT_FIGURES = r"""([gaps, kept, room, spill]) => {
+  UNKEEP_JS
+  let moved = 0, shrunk = 0, into = 0;
+  // a figure floats into a table only where the printing read is the page as it is: nothing changed before it in
+  // its chapter in this round (a figure moved or shrunk, a kept block let break: UNKEEP's ids, ``kept``)
+  const changed = new Set(), unkept = kept.map(id => document.getElementById(id)).filter(Boolean);
+  const exact = (doc, block) => !changed.has(doc) && !unkept.some(k => doc.contains(k)
+    && (k.compareDocumentPosition(block) & Node.DOCUMENT_POSITION_FOLLOWING));
+  const outer = e => {
+    const s = getComputedStyle(e);
+    return e.getBoundingClientRect().height + parseFloat(s.marginTop) + parseFloat(s.marginBottom);
+  };
+  // the one long table that a block holds is cut after the rows that fit in the height left: the rest, in copies
+  // of the block and the wrappers around the table, follows the block, headed "Table N.M (continued)"
+  const intoTable = (next, left) => {
+    const tables = next.matches('table') ? [next] : [...next.querySelectorAll('table')];
+    if (tables.length !== 1 || !tables[0].matches('[data-print-table]')) return false;
+    const t = tables[0], rows = [...t.tBodies].flatMap(b => [...b.rows]);
+    const top = next.getBoundingClientRect().top - parseFloat(getComputedStyle(next).marginTop);
+    const k = rows.filter(r => r.getBoundingClientRect().bottom - top <= left - 16).length;
+    if (k < 2 || k > rows.length - 2) return false;
+    const piece = t.cloneNode(false);
+    piece.removeAttribute('id');
+    piece.removeAttribute('data-print-table');
+    piece.classList.add('print-resumed');
+    t.querySelectorAll(':scope > colgroup, :scope > thead').forEach(e => piece.append(e.cloneNode(true)));
+    const body = document.createElement('tbody');
+    body.append(...rows.slice(k));
+    piece.append(body);
+    let inner = t, rest = piece;
+    while (inner !== next) {
+      const copy = inner.parentElement.cloneNode(false);
+      copy.removeAttribute('id');
+      copy.append(rest);
+      while (inner.nextSibling) copy.append(inner.nextSibling);
+      inner = inner.parentElement;
+      rest = copy;
+    }
+    next.after(rest);
+    return true;
+  };
+  for (const [id, [gap, partners]] of Object.entries(gaps)) {
     const block = document.getElementById(id);
     let last = null, used = 0;
     // text, tables and boxes follow; a numbered figure also floats on past the end of its section into the
@@ -426,11 +506,19 @@ FLOAT_FIGURES = r"""(gaps) => {
       return up && up.matches('section') && !up.matches('.print-doc > section') ? following(up) : null;
     };
     const numbered = !!block.querySelector('figure .caption-number');
+    const doc = block.closest('.print-doc'), now = exact(doc, block);
     for (let next = following(block); next; ) {
       if (numbered && next.matches('section')) { next = next.firstElementChild; continue; }
-      const style = getComputedStyle(next);
-      used += next.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
-      if (used > gap) break;
+      const before = used;
+      used += outer(next);
+      if (used > gap) {
+        if (gap - before > room && text(next) && !next.classList.contains('print-leadin')
+            && (used - gap <= spill || (now && intoTable(next, gap - before) && ++into))) {
+          unkeep(next);
+          last = next;
+        }
+        break;
+      }
       if (heading(next)) { if (!numbered) break; next = following(next); continue; }
       if (!text(next)) break;
       last = next;
@@ -439,39 +527,62 @@ FLOAT_FIGURES = r"""(gaps) => {
     if (last && !last.classList.contains('print-leadin')) {
       last.after(block);
       moved++;
+      changed.add(doc);
       continue;
     }
-    const img = block.querySelector('figure img'), style = getComputedStyle(block);
-    const height = block.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
-    const image = img && img.getBoundingClientRect().height;
-    const fits = image - (height - gap) - 16;  // 16 px to spare
-    if (img && fits >= SHRINK_LEAST * image) {
-      img.style.setProperty('max-height', `${fits}px`, 'important');
+    const images = [block, ...partners.map(p => document.getElementById(p))].filter(Boolean)
+      .flatMap(b => [...b.querySelectorAll('figure img')]).map(img => [img, img.getBoundingClientRect().height]);
+    const total = images.reduce((n, [, h]) => n + h, 0);
+    const needed = outer(block) - gap + 16;  // 16 px to spare
+    if (total > 0 && needed <= (1 - SHRINK_LEAST) * total) {
+      images.forEach(([img, h]) => img.style.setProperty('max-height', `${h * (1 - needed / total)}px`, 'important'));
       shrunk++;
+      changed.add(doc);
     }
   }
-  document.getElementById('print-figure-links').remove();
-  return [moved, shrunk];
-}""".replace("SHRINK_LEAST", "0.6")
+  return [moved, shrunk, into];
+}""".replace("SHRINK_LEAST", "0.6").replace("UNKEEP_JS", _UNKEEP)
 
 
-def figure_gaps(figures: list[dict], reader, least: float) -> dict[str, float]:
-    """For each figure of :data:`MARK_FIGURES` printed at the top of a page after a page whose text area is empty
-    more than ``least`` points above its foot (below the lowest thing it prints: :mod:`.pdf_marks`), that empty
-    height in CSS px."""
+def page_gaps(blocks: dict, reader, least: float) -> dict:
+    """What the float rounds change after a printing (``blocks``: :data:`MARK_BLOCKS`'s), for each page whose text
+    area is empty more than ``least`` points above its foot (below the lowest thing it prints: :mod:`.pdf_marks`)
+    and whose next page begins with a figure or a kept block (its destination at the page's top, or in the text
+    area's first lines): ``figures``, for :data:`FLOAT_FIGURES`, ``{figure's block: [that empty height in CSS px,
+    the blocks of the figures on the short page]}`` (a figure that may float), and ``kept``, for :data:`UNKEEP`, the
+    kept blocks."""
     from .pdf_marks import lowest_mark
 
     dests = destinations(reader)
     foot = MARGIN_MM["bottom"] * 72 / 25.4
     top = (PAGE_MM[1] - MARGIN_MM["top"]) * 72 / 25.4
-    gaps = {}
-    for f in figures:
-        # a figure first on its page (its destination at the page's top, or in the text area's first lines)
-        page, at = dests.get(f["block"], (0, 0.0))
-        lowest = lowest_mark(reader.pages[page - 1], reader, foot, top) if page > 0 and at > top - 12 else None
-        if lowest is not None and lowest - foot > least:
-            gaps[f["block"]] = (lowest - foot) / 0.75
-    return gaps
+
+    @functools.cache
+    def empty(page: int) -> float:
+        lowest = lowest_mark(reader.pages[page], reader, foot, top)
+        return 0.0 if lowest is None else lowest - foot
+
+    def short_before(block: str) -> int | None:
+        """The short page before the page that ``block`` begins, if it does."""
+        page, at = dests.get(block, (0, 0.0))
+        return page - 1 if page > 0 and at > top - 12 and empty(page - 1) > least else None
+
+    on_page = {}
+    for f in blocks["figures"]:
+        if f["block"] in dests:
+            on_page.setdefault(dests[f["block"]][0], []).append(f["block"])
+    figures, kept, shorts = {}, [], set()
+    for f in blocks["figures"]:
+        short = short_before(f["block"])
+        if short is not None:
+            shorts.add(short)
+            if f["floats"]:
+                figures[f["block"]] = [empty(short) / 0.75, on_page.get(short, [])]
+    for block in blocks["kept"]:
+        short = short_before(block)
+        if short is not None and short not in shorts:
+            kept.append(block)
+    return {"figures": figures, "kept": kept}
 
 
 # Cuts each table before the rows that begin a page ({table: [row index, …]}); drops the rows' destinations.
@@ -702,12 +813,16 @@ def print_book(html_dir: Path, out: Path, *, edition: str = "", root: Path | Non
         # printed FLOAT_ROUNDS + 2 times: to see which figures left a page short, then where the pages break the
         # long tables, then with the figures moved and the tables cut
         tables = page.evaluate(MARK_TABLES)  # first: its hidden lines take room on the pages the figures see
-        least, info["floated"] = KEEP_SHARE * content_mm[1] * 72 / 25.4, [0, 0]
-        for _ in range(FLOAT_ROUNDS):  # a figure moved or shrunk can leave the next one short
-            figures = page.evaluate(MARK_FIGURES)
-            marks = PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True)))
-            done = page.evaluate(FLOAT_FIGURES, figure_gaps(figures, marks, least))
+        least, info["floated"], info["unkept"] = KEEP_SHARE * content_mm[1] * 72 / 25.4, [0, 0, 0], 0
+        area = content_mm[1] * PX_PER_MM
+        for _ in range(FLOAT_ROUNDS):  # a figure moved or shrunk, or a block let break, can leave the next one short
+            blocks = page.evaluate(MARK_BLOCKS)
+            gaps = page_gaps(blocks, PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin,
+                                                                    print_background=True))), least)
+            done = page.evaluate(FLOAT_FIGURES, [gaps["figures"], gaps["kept"], ROOM_SHARE * area, SPILL_SHARE * area])
             info["floated"] = [a + b for a, b in zip(info["floated"], done)]
+            info["unkept"] += page.evaluate(UNKEEP, gaps["kept"])
+            tables = page.evaluate(MARK_TABLES)  # and the tables let break
         timings["figures"] = round(time.perf_counter() - start, 1)
         rows = destinations(PdfReader(io.BytesIO(page.pdf(format="A4", margin=margin, print_background=True))))
         cuts = table_breaks(tables, rows)
