@@ -211,20 +211,34 @@ def _body_lines(path: str, index: int) -> list[int]:
     return [k for k, (y, _) in enumerate(lines[index]) if foot - 2 < y < top + 2]
 
 
-def _find_heading(path: str, index: int, title: str) -> tuple[int, int, int] | None:
+def _find_heading(path: str, index: int, title: str, top: float | None = None) -> tuple[int, int, int] | None:
     """Where heading ``title`` stands whole on page ``index``: ``(its first line, the line after its last, the
-    page's text-area lines)`` as indices into :func:`_body_lines`; None when it does not."""
+    page's text-area lines)`` as indices into :func:`_body_lines`; None when it does not.  Where the title's words
+    stand more than once on the page (a sentence ending "numbers." above the section "Numbers"), the place whose
+    lines read the title as printed is the heading, and among several such the one nearest the bookmark's
+    ``top``."""
     _, _, lines = _read(path)
-    body = [_norm(lines[index][k][1]) for k in _body_lines(path, index)]
+    kept = _body_lines(path, index)
+    body = [_norm(lines[index][k][1]) for k in kept]
     want = _norm(title)
+    found = []
     for k in range(len(body)):
         got, j = "", k
         while j < len(body) and len(got) < len(want) and want.startswith(got + body[j][:1]):
             got += body[j]
             j += 1
         if got == want:
-            return k, j, len(body)
-    return None
+            found.append((k, j, len(body)))
+    if not found:
+        return None
+
+    def as_printed(place):  # the lines' own text, case and punctuation kept ("Numbers", not "numbers.")
+        return "".join(lines[index][kept[k]][1] for k in range(place[0], place[1])).replace(" ", "")
+
+    exact = [place for place in found if as_printed(place) == title.replace(" ", "")] or found
+    if top is None:
+        return exact[0]
+    return min(exact, key=lambda place: abs(lines[index][kept[place[0]]][0] - top))
 
 
 def _heading_faults(path: str) -> list[str]:
@@ -234,7 +248,7 @@ def _heading_faults(path: str) -> list[str]:
     reader, _, _ = _read(path)
     faults = []
     for depth, title, index, top in _outline(reader):
-        found = _find_heading(path, index, title)
+        found = _find_heading(path, index, title, top)
         end, count = (found[1], found[2]) if found else (None, None)
         if end is None:
             faults.append(f"p. {index + 1}: heading {title!r} is not whole on the page of its bookmark")
@@ -498,8 +512,8 @@ def test_heading_sizes_follow_the_outline(pdfs):
     for result in pdfs.values():
         reader, _, lines = _read(result["pdf"])
         sizes = {}
-        for depth, title, index, _ in _outline(reader):
-            found = _find_heading(result["pdf"], index, title)
+        for depth, title, index, top in _outline(reader):
+            found = _find_heading(result["pdf"], index, title, top)
             if found is not None and depth <= 2:
                 line = _body_lines(result["pdf"], index)[found[0]]
                 sizes.setdefault(depth, []).append((_line_sizes[result["pdf"]][index][line], title))
