@@ -693,7 +693,8 @@ def front_matter(config: dict, edition: dict, *, label: str = "", root: Path = R
     commit = f", commit {edition['commit']}" if edition["commit"] else ""
     cite = f"{esc(author)}. <em>{esc(title)}</em>. Version {esc(edition['version'])}{esc(commit)}, {edition['date']}."
     return (f'<div class="print-title"><h1>{esc(title)}</h1><p>executable papers</p><p>{esc(author)}</p>'
-            f'<p class="print-follows">A reading of these source documents, every printed number recomputed:</p><ol class="print-sources">{sources}</ol>'
+            '<p class="print-follows">A reading of these source documents, every printed number recomputed:</p>'
+            f'<ol class="print-sources">{sources}</ol>'
             + (f"<p><em>{esc(label)}</em></p>" if label else "")
             + f'<p class="print-edition" id="print-edition">{esc(edition["line"])}</p></div>'
             f'<div class="print-colophon" id="print-colophon"><p>© {esc(year)} {esc(author)}</p>'
