@@ -35,6 +35,7 @@ from pathlib import Path
 import mpmath as mp
 import numpy as np
 import pytest
+from _support.exact import mp_of, mpf
 
 from dpsemantics import (causal, composition, conversions, disclosure, indistinguishability, mechanisms, notions,
                          pld, privacy_loss, releases, semantic)
@@ -387,15 +388,6 @@ def test_the_open_rows_only_shrink():
 def exact(x) -> Fraction:
     """The exact value of a float."""
     return Fraction(float(x))
-
-
-def mpf(x) -> mp.mpf:
-    """The exact value of a float in mpmath (53 bits fit in 80 digits)."""
-    return mp.mpf(float(x))
-
-
-def mp_of(q: Fraction) -> mp.mpf:
-    return mp.mpf(q.numerator) / q.denominator
 
 
 def at_least(got, want) -> bool:
